@@ -1,0 +1,67 @@
+//! `fbest`: move-ordering statistics of searched trees (thesis §4.3).
+
+use clap::Parser;
+use parab::cli::{self, Input, Output, write_csv};
+use parab::fbest;
+use parab::formats::{RajahxRow, read_csv, read_trees};
+use parab::tree::Ordering;
+use std::path::PathBuf;
+
+/// Search trees and count how often the move in position n was best
+/// (f_best, p_best); or print the analytic p_n of an ordering; or summarize
+/// the chess program's statistics in the same columns.
+#[derive(Parser, Debug)]
+#[command(
+    version,
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,0,0 --depth 6 | fbest --per-tree -o per-tree.csv\n  fbest --analytic --ordering 20,69,19 --ordering 32,79,5\n  fbest --rajahx data/rajahx-fbest.csv"
+)]
+struct Args {
+    /// Tree specs (JSON lines from treegen); `-` or absent for stdin.
+    input: Option<PathBuf>,
+    /// One row per tree (nodes, leaves, internal, contributing, root value).
+    #[arg(long, conflicts_with_all = ["analytic", "rajahx"])]
+    per_tree: bool,
+    /// No input: the analytic p_n of each --ordering (equations 4.1-4.2).
+    #[arg(long, requires = "ordering", conflicts_with = "rajahx")]
+    analytic: bool,
+    /// Ordering B,WA,WB for --analytic (repeatable).
+    #[arg(long, requires = "analytic")]
+    ordering: Vec<Ordering>,
+    /// No tree input: the chess program's f_best file, summed.
+    #[arg(long, value_name = "CSV")]
+    rajahx: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output file (default stdout).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+fn main() {
+    let args: Args = cli::parse("fbest");
+    cli::main("fbest", || {
+        cli::threads(args.threads)?;
+        if args.analytic {
+            let mut out = Output::create(args.output.as_deref())?;
+            write_csv(&mut out, fbest::analytic(&args.ordering))?;
+            return out.finish();
+        }
+        if let Some(path) = &args.rajahx {
+            let rows: Vec<RajahxRow> = read_csv(Input::open(Some(path))?)?;
+            let rows = fbest::chess(&rows)?;
+            let mut out = Output::create(args.output.as_deref())?;
+            write_csv(&mut out, rows)?;
+            return out.finish();
+        }
+        let trees = read_trees(Input::open(args.input.as_deref())?)?;
+        let results = fbest::trees_fbest(&trees);
+        let mut out = Output::create(args.output.as_deref())?;
+        if args.per_tree {
+            write_csv(&mut out, results.into_iter().map(|r| r.row))?;
+        } else {
+            write_csv(&mut out, fbest::summarize(&trees, &results))?;
+        }
+        out.finish()
+    })
+}

@@ -1,0 +1,166 @@
+//! Move-ordering statistics: f_best and p_best (thesis §4.3, Tables 4.1–4.5,
+//! Figures 4.5–4.6; spec `search.md`, "f_best").
+//!
+//! At every internal node the search records at most one move: the one that
+//! caused a cut-off, else the last one that updated the score, else nothing.
+//! `f_best(n)` counts the nodes that recorded move `n`.
+
+use crate::formats::{AnalyticRow, ChessFbestRow, FbestRow, PerTreeRow, RajahxRow, Tree};
+use crate::search::{Observer, Outcome, Visit, search};
+use crate::tree::{Model, Ordering, analytic_p};
+use rayon::prelude::*;
+
+/// Counts f_best over a search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FbestCounter {
+    /// `fbest[n - 1]` = nodes that recorded move n.
+    pub fbest: Vec<u64>,
+    /// Internal nodes that recorded anything.
+    pub contributing: u64,
+}
+
+impl FbestCounter {
+    /// A counter for branching factor `b`.
+    pub fn new(b: usize) -> FbestCounter {
+        FbestCounter { fbest: vec![0; b], contributing: 0 }
+    }
+
+    /// Adds another counter's counts.
+    pub fn add(&mut self, o: &FbestCounter) {
+        if self.fbest.len() < o.fbest.len() {
+            self.fbest.resize(o.fbest.len(), 0);
+        }
+        for (a, b) in self.fbest.iter_mut().zip(&o.fbest) {
+            *a += b;
+        }
+        self.contributing += o.contributing;
+    }
+}
+
+impl Observer for FbestCounter {
+    #[inline(always)]
+    fn leave(&mut self, v: &Visit, o: &Outcome) {
+        if v.leaf {
+            return;
+        }
+        if let Some(n) = o.best_move() {
+            self.fbest[n as usize - 1] += 1;
+            self.contributing += 1;
+        }
+    }
+}
+
+/// One tree's search with f_best counting.
+#[derive(Clone, Debug)]
+pub struct TreeFbest {
+    /// The per-tree summary.
+    pub row: PerTreeRow,
+    /// Its f_best counts.
+    pub counter: FbestCounter,
+}
+
+/// Searches one tree, counting f_best.
+pub fn tree_fbest(t: &Tree) -> TreeFbest {
+    let mut c = FbestCounter::new(t.shape.b());
+    let r = search(&t.shape, t.root, t.spec.depth, &mut c);
+    let s = &t.spec;
+    let row = PerTreeRow {
+        tree: s.index,
+        seed: s.seed,
+        b: s.b,
+        wa: s.wa,
+        wb: s.wb,
+        depth: s.depth,
+        nodes: r.counts.nodes,
+        leaves: r.counts.leaves,
+        internal: r.counts.internal,
+        contributing: c.contributing,
+        root_value: r.value,
+    };
+    TreeFbest { row, counter: c }
+}
+
+/// Searches every tree on all cores; results in input order.
+pub fn trees_fbest(trees: &[Tree]) -> Vec<TreeFbest> {
+    trees.par_iter().map(tree_fbest).collect()
+}
+
+/// Sums per-tree results into f_best rows, one group per (model, ordering,
+/// depth) in order of first appearance, rows n = 1..=b.
+pub fn summarize(trees: &[Tree], results: &[TreeFbest]) -> Vec<FbestRow> {
+    let mut groups: Vec<((Model, Ordering, u32), u32, FbestCounter)> = vec![];
+    for (t, r) in trees.iter().zip(results) {
+        let key = (t.spec.model, t.spec.ordering(), t.spec.depth);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => {
+                g.1 += 1;
+                g.2.add(&r.counter);
+            }
+            None => groups.push((key, 1, r.counter.clone())),
+        }
+    }
+    let mut rows = vec![];
+    for ((_, o, depth), trees, c) in groups {
+        for (i, &f) in c.fbest.iter().enumerate() {
+            let pbest = if c.contributing == 0 { 0.0 } else { f as f64 / c.contributing as f64 };
+            rows.push(FbestRow { b: o.b, wa: o.wa, wb: o.wb, depth, trees, n: i as u32 + 1, fbest: f, pbest });
+        }
+    }
+    rows
+}
+
+/// Analytic p_n and running totals for each ordering.
+pub fn analytic(orderings: &[Ordering]) -> Vec<AnalyticRow> {
+    let mut rows = vec![];
+    for &o in orderings {
+        let mut cum = 0.0;
+        for n in 1..=o.b {
+            let p = analytic_p(o, n);
+            cum += p;
+            rows.push(AnalyticRow { b: o.b, wa: o.wa, wb: o.wb, n, p_n: p, cumulative: cum });
+        }
+    }
+    rows
+}
+
+/// The chess program's totals in f_best columns (see [`ChessFbestRow`]).
+pub fn chess(rows: &[RajahxRow]) -> anyhow::Result<Vec<ChessFbestRow>> {
+    anyhow::ensure!(!rows.is_empty(), "the chess statistics file has no rows");
+    let nodes: u64 = rows.iter().map(|r| r.nodes_valid).sum();
+    let moves: u64 = rows.iter().map(|r| r.pseudo_legal_moves).sum();
+    anyhow::ensure!(nodes > 0, "the chess statistics have no contributing nodes");
+    let bf = moves as f64 / nodes as f64;
+    Ok((0..10)
+        .map(|i| {
+            let f: u64 = rows.iter().map(|r| r.fbest()[i]).sum();
+            ChessFbestRow {
+                b: format!("{bf:.2}"),
+                wa: String::new(),
+                wb: String::new(),
+                depth: String::new(),
+                trees: rows.len() as u32,
+                n: i as u32 + 1,
+                fbest: f,
+                pbest: f as f64 / nodes as f64,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Outcome;
+
+    #[test]
+    fn records_cutoff_else_last_update_else_nothing() {
+        let mut c = FbestCounter::new(4);
+        let v = Visit { ply: 0, index: 0, max: true, alpha: 0, beta: 10, pv: false, leaf: false, moves: 4 };
+        c.leave(&v, &Outcome { value: 10, cutoff: Some(3), last_update: Some(2), searched: 3 });
+        c.leave(&v, &Outcome { value: 5, cutoff: None, last_update: Some(4), searched: 4 });
+        c.leave(&v, &Outcome { value: 0, cutoff: None, last_update: None, searched: 4 });
+        c.leave(&Visit { leaf: true, ..v }, &Outcome { value: 3, cutoff: None, last_update: None, searched: 0 });
+        assert_eq!(c.fbest, vec![0, 0, 1, 1]);
+        assert_eq!(c.contributing, 2);
+    }
+}

@@ -1,0 +1,266 @@
+//! The file formats the tools exchange, as serde types in one place
+//! (documented for users in `docs/formats.md`).
+//!
+//! Tree specs travel as JSON lines; tables as CSV with a header row. Readers
+//! reject unknown and missing fields and name the file and line.
+
+use crate::cli::Input;
+use crate::tree::{Model, Node, Ordering, Shape, check_seed};
+use anyhow::{Context, Result, bail};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize, Serializer};
+use std::io::BufRead;
+
+/// The largest search depth a tree spec may ask for.
+pub const MAX_DEPTH: u32 = 64;
+
+/// One tree: everything needed to regenerate and search it (`treegen`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeSpec {
+    /// The seed set's name (`tg1`, `tg2` or a file path).
+    pub set: String,
+    /// 1-based position of the seed in its set.
+    pub index: u32,
+    /// The root's seed.
+    pub seed: u64,
+    /// The root's pscore (its minimax value).
+    pub pscore: u64,
+    /// The ordering model.
+    pub model: Model,
+    /// Branching factor.
+    pub b: u32,
+    /// Knowledge weight at position 1, percent.
+    pub wa: u32,
+    /// Knowledge weight at other positions, percent.
+    pub wb: u32,
+    /// Search depth.
+    pub depth: u32,
+}
+
+/// A checked tree spec, ready to search.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    /// The spec it came from.
+    pub spec: TreeSpec,
+    /// The model and ordering.
+    pub shape: Shape,
+    /// The root node (a MAX node).
+    pub root: Node,
+}
+
+impl TreeSpec {
+    /// Validates the spec.
+    pub fn check(&self) -> Result<Tree> {
+        let ordering = Ordering::new(self.b, self.wa, self.wb)?;
+        let shape = Shape::new(self.model, ordering)?;
+        let seed = check_seed(self.seed)?;
+        if self.pscore > crate::tree::SCORE_MAX {
+            bail!("root pscore {} is outside [0, 2^31-2]", self.pscore);
+        }
+        if self.depth > MAX_DEPTH {
+            bail!("depth {} is larger than {MAX_DEPTH}", self.depth);
+        }
+        Ok(Tree { spec: self.clone(), shape, root: Node { seed, pscore: self.pscore as u32 } })
+    }
+
+    /// The ordering `(b, w_a, w_b)`.
+    pub fn ordering(&self) -> Ordering {
+        Ordering { b: self.b, wa: self.wa, wb: self.wb }
+    }
+}
+
+/// Reads JSON lines of `T`, skipping blank lines; errors name `file:line`.
+pub fn read_json_lines<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
+    let name = input.name.clone();
+    let mut out = vec![];
+    for (i, line) in input.reader.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {name}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v = serde_json::from_str(&line).with_context(|| format!("bad JSON line ({name}:{})", i + 1))?;
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// Reads and checks tree specs; an empty input is an error.
+pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
+    let name = input.name.clone();
+    let mut trees = vec![];
+    for (i, line) in input.reader.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {name}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let spec: TreeSpec = serde_json::from_str(&line).with_context(|| format!("bad tree spec ({name}:{})", i + 1))?;
+        trees.push(spec.check().with_context(|| format!("bad tree spec ({name}:{})", i + 1))?);
+    }
+    if trees.is_empty() {
+        bail!("no tree specs in {name} (make some with `treegen --set tg1 --ordering 32,79,5 --depth 6`)");
+    }
+    Ok(trees)
+}
+
+/// Reads CSV rows of `T` (header required, unknown or missing columns
+/// refused); errors name `file:line`.
+pub fn read_csv<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
+    let name = input.name.clone();
+    let mut rdr = csv::ReaderBuilder::new().has_headers(true).from_reader(input.reader);
+    let mut out = vec![];
+    for rec in rdr.deserialize() {
+        let rec: T = rec.map_err(|e| csv_error(&name, e))?;
+        out.push(rec);
+    }
+    Ok(out)
+}
+
+fn csv_error(name: &str, e: csv::Error) -> anyhow::Error {
+    let line = e.position().map(|p| p.line()).unwrap_or(0);
+    let msg = match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => err.to_string(),
+        _ => e.to_string(),
+    };
+    anyhow::anyhow!("{msg} ({name}:{line})")
+}
+
+/// Writes a probability with nine decimals.
+pub fn prob<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:.9}"))
+}
+
+/// `fbest` default output: one row per move position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FbestRow {
+    /// Branching factor.
+    pub b: u32,
+    /// w_a.
+    pub wa: u32,
+    /// w_b.
+    pub wb: u32,
+    /// Search depth.
+    pub depth: u32,
+    /// Trees searched.
+    pub trees: u32,
+    /// Move position, 1-based.
+    pub n: u32,
+    /// Nodes that recorded move n.
+    pub fbest: u64,
+    /// fbest / nodes that recorded anything.
+    #[serde(serialize_with = "prob")]
+    pub pbest: f64,
+}
+
+/// `fbest --per-tree`: one row per tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerTreeRow {
+    /// 1-based index of the tree in its seed set.
+    pub tree: u32,
+    /// Root seed.
+    pub seed: u64,
+    /// Branching factor.
+    pub b: u32,
+    /// w_a.
+    pub wa: u32,
+    /// w_b.
+    pub wb: u32,
+    /// Search depth.
+    pub depth: u32,
+    /// Nodes entered (root, internal, leaves).
+    pub nodes: u64,
+    /// Leaves entered.
+    pub leaves: u64,
+    /// Internal nodes entered.
+    pub internal: u64,
+    /// Internal nodes that recorded a best move.
+    pub contributing: u64,
+    /// The root's minimax value.
+    pub root_value: i64,
+}
+
+/// `fbest --analytic`: equations 4.1–4.2.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyticRow {
+    /// Branching factor.
+    pub b: u32,
+    /// w_a.
+    pub wa: u32,
+    /// w_b.
+    pub wb: u32,
+    /// Move position.
+    pub n: u32,
+    /// Probability that move n is best.
+    #[serde(serialize_with = "prob")]
+    pub p_n: f64,
+    /// Running total.
+    #[serde(serialize_with = "prob")]
+    pub cumulative: f64,
+}
+
+/// `fbest --rajahx`: the chess program's statistics in the columns of
+/// [`FbestRow`]; `b` is the average branching factor, the ordering and depth
+/// columns are empty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChessFbestRow {
+    /// Average branching factor (pseudo-legal moves per contributing node).
+    pub b: String,
+    /// Empty.
+    pub wa: String,
+    /// Empty.
+    pub wb: String,
+    /// Empty.
+    pub depth: String,
+    /// Test positions.
+    pub trees: u32,
+    /// Move position.
+    pub n: u32,
+    /// Summed f_best(n).
+    pub fbest: u64,
+    /// fbest / contributing nodes.
+    #[serde(serialize_with = "prob")]
+    pub pbest: f64,
+}
+
+/// One row of `data/rajahx-fbest.csv` (thesis Tables 4.1–4.3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RajahxRow {
+    /// Bratko-Kopec position number.
+    pub position: u32,
+    /// Internal nodes that contributed to f_best.
+    pub nodes_valid: u64,
+    /// Pseudo-legal moves at those nodes.
+    pub pseudo_legal_moves: u64,
+    /// f_best(1).
+    pub fbest_1: u64,
+    /// f_best(2).
+    pub fbest_2: u64,
+    /// f_best(3).
+    pub fbest_3: u64,
+    /// f_best(4).
+    pub fbest_4: u64,
+    /// f_best(5).
+    pub fbest_5: u64,
+    /// f_best(6).
+    pub fbest_6: u64,
+    /// f_best(7).
+    pub fbest_7: u64,
+    /// f_best(8).
+    pub fbest_8: u64,
+    /// f_best(9).
+    pub fbest_9: u64,
+    /// f_best(10).
+    pub fbest_10: u64,
+}
+
+impl RajahxRow {
+    /// f_best(1..=10).
+    pub fn fbest(&self) -> [u64; 10] {
+        [self.fbest_1, self.fbest_2, self.fbest_3, self.fbest_4, self.fbest_5, self.fbest_6, self.fbest_7, self.fbest_8, self.fbest_9, self.fbest_10]
+    }
+}

@@ -1,0 +1,17 @@
+//! `parab`: a toolkit that reproduces the experiments of V. Manohararajah,
+//! *Parallel Alpha-Beta Search on Shared Memory Multiprocessors* (M.A.Sc.
+//! thesis, University of Toronto, 2001), and goes beyond them.
+//!
+//! One module per concept of the thesis: random streams ([`rng`]), artificial
+//! trees ([`tree`]), seed sets ([`seeds`]), the sequential search with
+//! pluggable observers ([`search`]), move-ordering statistics ([`fbest`]).
+//! File formats live in [`formats`]; command-line plumbing (inputs, atomic
+//! outputs, the shared `main`) in [`cli`].
+
+pub mod cli;
+pub mod fbest;
+pub mod formats;
+pub mod rng;
+pub mod search;
+pub mod seeds;
+pub mod tree;

@@ -1,0 +1,82 @@
+//! Seed sets of the thesis (Appendix A; spec `trees.md`, "Seed sets").
+//!
+//! `tg1` (100 seeds) drives the f_best, classification and simulation
+//! experiments; `tg2` (200 seeds, 9-digit groups of pi) produces the
+//! network's training data. Both are compiled into the tools from `data/`, so
+//! the binaries work from any directory; a path to any seed file works too.
+
+use crate::tree::check_seed;
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+
+const TG1: &str = include_str!("../data/tg1.txt");
+const TG2: &str = include_str!("../data/tg2.txt");
+
+/// A named list of root seeds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedSet {
+    /// `tg1`, `tg2`, or the file's path.
+    pub name: String,
+    /// The seeds in order.
+    pub seeds: Vec<u32>,
+}
+
+/// Parses a seed file: one seed a line; blank lines and `#` comments ignored.
+pub fn parse(name: &str, text: &str) -> Result<SeedSet> {
+    let mut seeds = vec![];
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let seed: u64 = line.parse().with_context(|| format!("`{line}` is not a seed (a positive integer) ({name}:{})", i + 1))?;
+        let seed = check_seed(seed).with_context(|| format!("{name}:{}", i + 1))?;
+        seeds.push(seed);
+    }
+    if seeds.is_empty() {
+        bail!("seed file {name} holds no seeds");
+    }
+    Ok(SeedSet { name: name.to_string(), seeds })
+}
+
+/// `tg1`, `tg2`, or a path to a seed file.
+pub fn load(set: &str) -> Result<SeedSet> {
+    match set {
+        "tg1" => parse("tg1", TG1),
+        "tg2" => parse("tg2", TG2),
+        path => {
+            let text = std::fs::read_to_string(Path::new(path)).with_context(|| format!("cannot read seed file {path} (use tg1, tg2 or a readable file)"))?;
+            parse(path, &text)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::tg1_recurrence;
+
+    #[test]
+    fn tg1_is_the_recurrence_plus_one() {
+        let set = load("tg1").unwrap();
+        assert_eq!(set.seeds.len(), 100);
+        assert_eq!(set.seeds[0], 1_335_380_035);
+        let regen: Vec<u32> = tg1_recurrence(100).into_iter().map(|s| s as u32).collect();
+        assert_eq!(set.seeds, regen);
+    }
+
+    #[test]
+    fn tg2_is_pi() {
+        let set = load("tg2").unwrap();
+        assert_eq!(set.seeds.len(), 200);
+        assert_eq!(&set.seeds[..3], &[314_159_265, 358_979_323, 846_264_338]);
+    }
+
+    #[test]
+    fn bad_seed_files() {
+        assert!(parse("x", "12\nabc\n").unwrap_err().to_string().contains("x:2"));
+        assert!(parse("x", "2147483647\n").is_err());
+        assert!(parse("x", "\n# nothing\n").is_err());
+        assert!(load("/nonexistent/seeds.txt").is_err());
+    }
+}

@@ -1,0 +1,474 @@
+//! Artificial game trees: the exponential ordering model of the thesis
+//! (§4.2; spec `trees.md`) and a strongly ordered model for comparison.
+//!
+//! A tree is never stored. A node is its `(seed, pscore)` pair and its kind;
+//! its children are regenerated from its own random stream whenever they are
+//! needed, so the tree does not depend on the order in which nodes are
+//! expanded (a parallel search sees the same tree as a sequential one).
+//!
+//! [`Moves`] hands out a node's children in search order *lazily*: a child's
+//! pscore is computed only when the ordering pass or the search needs it, a
+//! child's seed only when the search enters it as an internal node, and the
+//! ordering pass runs one position at a time. The ordering draws come strictly
+//! in position order, so stopping after a cut-off changes nothing that is
+//! used; the generation draws are at fixed offsets in the stream, reached by
+//! jumping ahead ([`crate::rng::Powers`]). The result is draw-for-draw the
+//! pseudo-code of `trees.md`, which [`reference_children`] spells out
+//! literally for the tests.
+
+use crate::rng::{LIMIT, Powers, Stream, scale, seed_state};
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// Lowest score.
+pub const SCORE_MIN: u64 = 0;
+/// Highest score, `LIMIT - 1`.
+pub const SCORE_MAX: u64 = LIMIT - 1;
+/// The root's pscore, `(SCORE_MAX - SCORE_MIN) / 2`.
+pub const ROOT_PSCORE: u64 = (SCORE_MAX - SCORE_MIN) / 2;
+
+/// Marks a child pscore that has not been computed yet (scores are < 2^31).
+const PENDING: u32 = u32::MAX;
+
+/// How a node's children are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// The thesis's exponential model with weights `w_a`, `w_b`.
+    Exponential,
+    /// Marsland, Reinefeld and Schaeffer's strongly ordered trees (b = 20):
+    /// see [`STRONG_WEIGHTS`].
+    Strong,
+}
+
+impl Model {
+    /// The name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Exponential => "exponential",
+            Model::Strong => "strong",
+        }
+    }
+}
+
+impl std::str::FromStr for Model {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Model> {
+        match s {
+            "exponential" => Ok(Model::Exponential),
+            "strong" => Ok(Model::Strong),
+            _ => bail!("unknown tree model `{s}` (expected `exponential` or `strong`)"),
+        }
+    }
+}
+
+/// Weights of the strongly ordered model, in 300ths: the best child goes to
+/// position 1 with weight 70%, to each of positions 2–5 with 5%, and to each
+/// of positions 6–20 with 2/3%. Our deterministic procedure (documented in
+/// `docs/decisions.md`): generate the children exactly as the exponential
+/// model does (the first is best, the others are independent uniform draws,
+/// so already in random order), then one more draw from the same stream,
+/// `t = range(r, 0, 299)`, picks the position `p` whose cumulative weight
+/// first exceeds `t`, and the pscores at positions 1 and `p` are swapped.
+pub const STRONG_WEIGHTS: [u32; 20] = [210, 15, 15, 15, 15, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
+
+/// A branch-ordering model with its parameters: `(b, w_a, w_b)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ordering {
+    /// Branching factor.
+    pub b: u32,
+    /// Knowledge weight at the first position, percent.
+    pub wa: u32,
+    /// Knowledge weight at the other positions, percent.
+    pub wb: u32,
+}
+
+impl Ordering {
+    /// Checks `1 <= b` and `0 <= w_a, w_b <= 100`.
+    pub fn new(b: u32, wa: u32, wb: u32) -> Result<Ordering> {
+        if b == 0 {
+            bail!("branching factor b must be at least 1, got 0");
+        }
+        if b > 4096 {
+            bail!("branching factor b = {b} is too large (at most 4096)");
+        }
+        if wa > 100 || wb > 100 {
+            bail!("ordering weights w_a and w_b must lie in 0..=100, got w_a = {wa}, w_b = {wb}");
+        }
+        Ok(Ordering { b, wa, wb })
+    }
+
+    /// The thesis's five orderings, in the order of `trees.md`.
+    pub fn thesis() -> [Ordering; 5] {
+        [
+            Ordering { b: 32, wa: 79, wb: 5 },
+            Ordering { b: 20, wa: 69, wb: 19 },
+            Ordering { b: 32, wa: 66, wb: 66 },
+            Ordering { b: 32, wa: 33, wb: 33 },
+            Ordering { b: 32, wa: 0, wb: 0 },
+        ]
+    }
+}
+
+impl std::fmt::Display for Ordering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{},{}", self.b, self.wa, self.wb)
+    }
+}
+
+impl std::str::FromStr for Ordering {
+    type Err = anyhow::Error;
+    /// Parses `B,WA,WB`, e.g. `32,79,5`.
+    fn from_str(s: &str) -> Result<Ordering> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        let [b, wa, wb] = parts[..] else {
+            bail!("ordering `{s}` must be three numbers B,WA,WB, e.g. 32,79,5");
+        };
+        let num = |x: &str, what: &str| -> Result<u32> { x.parse().map_err(|_| anyhow::anyhow!("ordering `{s}`: {what} `{x}` is not a non-negative integer")) };
+        Ordering::new(num(b, "b")?, num(wa, "w_a")?, num(wb, "w_b")?)
+    }
+}
+
+/// Everything needed to expand nodes of one tree shape: the model, its
+/// parameters and the stream powers for jumping ahead.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// The model.
+    pub model: Model,
+    /// Its parameters.
+    pub ordering: Ordering,
+    powers: Powers,
+}
+
+impl Shape {
+    /// Checks the combination (the strong model is defined for b = 20 only).
+    pub fn new(model: Model, ordering: Ordering) -> Result<Shape> {
+        if model == Model::Strong && ordering.b != 20 {
+            bail!("the strong model is defined for b = 20 only, got b = {}", ordering.b);
+        }
+        // Draw k (1-based) of a node's stream: generation uses draws 1..=2b-1,
+        // the ordering pass continues from the state after draw 2b-1.
+        let powers = Powers::new(2 * ordering.b as usize + 1);
+        Ok(Shape { model, ordering, powers })
+    }
+
+    /// Branching factor.
+    #[inline(always)]
+    pub fn b(&self) -> usize {
+        self.ordering.b as usize
+    }
+
+    /// Starts handing out the children of `node` (a MAX node if `max`),
+    /// using `buf` (at least `b` long) for their pscores.
+    #[inline]
+    pub fn moves<'a>(&'a self, node: Node, max: bool, buf: &'a mut [u32]) -> Moves<'a> {
+        let b = self.b();
+        let buf = &mut buf[..b];
+        buf.fill(PENDING);
+        buf[0] = node.pscore;
+        let s0 = seed_state(node.seed as u64);
+        let order_state = self.powers.jump(s0, 2 * b - 1);
+        Moves { shape: self, s0, stream: Stream::from_state(order_state), ps: buf, next: 0, max, parent_pscore: node.pscore as u64 }
+    }
+}
+
+/// A node of an artificial tree: its seed and its minimax value (pscore).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The seed of the node's stream.
+    pub seed: u32,
+    /// The node's minimax value; at a leaf, its score.
+    pub pscore: u32,
+}
+
+/// The children of one node, handed out in search order (see module docs).
+pub struct Moves<'a> {
+    shape: &'a Shape,
+    s0: u64,
+    stream: Stream,
+    ps: &'a mut [u32],
+    next: usize,
+    max: bool,
+    parent_pscore: u64,
+}
+
+impl Moves<'_> {
+    /// The generated (pre-ordering) pscore of child `k` (0-based), `k >= 1`.
+    #[inline(always)]
+    fn generated(&self, k: usize) -> u32 {
+        let v = self.shape.powers.jump(self.s0, 2 * k);
+        let p = self.parent_pscore;
+        (if self.max { scale(v, SCORE_MIN, p) } else { scale(v, p, SCORE_MAX) }) as u32
+    }
+
+    #[inline(always)]
+    fn get(&mut self, k: usize) -> u32 {
+        let v = self.ps[k];
+        if v != PENDING {
+            return v;
+        }
+        let g = self.generated(k);
+        self.ps[k] = g;
+        g
+    }
+
+    #[inline(always)]
+    fn swap(&mut self, i: usize, p: usize) {
+        if i != p {
+            let a = self.get(i);
+            let c = self.get(p);
+            self.ps[i] = c;
+            self.ps[p] = a;
+        }
+    }
+
+    /// Index in `from..b` of the best pscore, the first of equals.
+    #[inline]
+    fn best_from(&mut self, from: usize) -> usize {
+        let b = self.ps.len();
+        for k in from..b {
+            self.get(k);
+        }
+        let slice = &self.ps[from..];
+        let mut best = 0;
+        let mut bv = slice[0];
+        if self.max {
+            for (j, &v) in slice.iter().enumerate().skip(1) {
+                if v > bv {
+                    bv = v;
+                    best = j;
+                }
+            }
+        } else {
+            for (j, &v) in slice.iter().enumerate().skip(1) {
+                if v < bv {
+                    bv = v;
+                    best = j;
+                }
+            }
+        }
+        from + best
+    }
+
+    /// Orders position `i` (0-based) and returns its pscore.
+    #[inline]
+    fn order_exponential(&mut self, i: usize) -> u32 {
+        let o = self.shape.ordering;
+        let b = self.ps.len();
+        let w = if i == 0 { o.wa } else { o.wb } as u64;
+        let p = if self.stream.range(0, 99) < w {
+            // Before any swap the parent's own pscore, the best, sits at
+            // position 1 and is the first of any equals: no scan needed.
+            if i == 0 { 0 } else { self.best_from(i) }
+        } else {
+            self.stream.range(i as u64, b as u64 - 1) as usize
+        };
+        self.swap(i, p);
+        self.get(i)
+    }
+
+    #[inline]
+    fn order_strong(&mut self, i: usize) -> u32 {
+        if i == 0 {
+            let t = self.stream.range(0, 299) as u32;
+            let mut acc = 0;
+            let mut p = 0;
+            for (k, w) in STRONG_WEIGHTS.iter().enumerate() {
+                acc += w;
+                if t < acc {
+                    p = k;
+                    break;
+                }
+            }
+            self.swap(0, p);
+        }
+        self.get(i)
+    }
+
+    /// The next child in search order: its 0-based position and pscore.
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<(usize, u32)> {
+        let i = self.next;
+        if i >= self.ps.len() {
+            return None;
+        }
+        self.next += 1;
+        let v = match self.shape.model {
+            Model::Exponential => self.order_exponential(i),
+            Model::Strong => self.order_strong(i),
+        };
+        Some((i, v))
+    }
+
+    /// The seed of the child at 0-based position `k` (seeds never move).
+    #[inline(always)]
+    pub fn seed(&self, k: usize) -> u32 {
+        self.shape.powers.jump(self.s0, 2 * k + 1) as u32
+    }
+
+    /// The child at 0-based position `k`, once position `k` has been handed out.
+    #[inline(always)]
+    pub fn child(&self, k: usize) -> Node {
+        debug_assert!(k < self.next);
+        Node { seed: self.seed(k), pscore: self.ps[k] }
+    }
+}
+
+/// The children of `node` in search order, by the literal pseudo-code of
+/// `trees.md` (eager, draw by draw). Slow; the tests hold [`Moves`] to it.
+pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
+    let b = shape.b();
+    let mut r = Stream::new(node.seed as u64);
+    let mut kids = Vec::with_capacity(b);
+    let p = node.pscore as u64;
+    for i in 0..b {
+        let pscore = if i == 0 {
+            p
+        } else if max {
+            r.range(SCORE_MIN, p)
+        } else {
+            r.range(p, SCORE_MAX)
+        };
+        let seed = r.next_draw();
+        kids.push(Node { seed: seed as u32, pscore: pscore as u32 });
+    }
+    let better = |a: u32, c: u32| if max { a > c } else { a < c };
+    match shape.model {
+        Model::Exponential => {
+            for i in 0..b {
+                let w = if i == 0 { shape.ordering.wa } else { shape.ordering.wb } as u64;
+                let pick = if r.range(0, 99) < w {
+                    let mut best = i;
+                    for k in i + 1..b {
+                        if better(kids[k].pscore, kids[best].pscore) {
+                            best = k;
+                        }
+                    }
+                    best
+                } else {
+                    r.range(i as u64, b as u64 - 1) as usize
+                };
+                let t = kids[i].pscore;
+                kids[i].pscore = kids[pick].pscore;
+                kids[pick].pscore = t;
+            }
+        }
+        Model::Strong => {
+            let t = r.range(0, 299) as u32;
+            let mut acc = 0;
+            for (k, w) in STRONG_WEIGHTS.iter().enumerate() {
+                acc += w;
+                if t < acc {
+                    let x = kids[0].pscore;
+                    kids[0].pscore = kids[k].pscore;
+                    kids[k].pscore = x;
+                    break;
+                }
+            }
+        }
+    }
+    kids
+}
+
+/// Checks a root seed: its stream must not be stuck at zero.
+pub fn check_seed(seed: u64) -> Result<u32> {
+    if seed % LIMIT == 0 {
+        bail!("root seed {seed} is 0 modulo 2^31-1: its random stream would be stuck at 0");
+    }
+    if seed > u32::MAX as u64 {
+        bail!("root seed {seed} is larger than 2^32-1");
+    }
+    Ok(seed as u32)
+}
+
+/// The analytic probability that the move at 1-based position `n` is best in
+/// an exponentially ordered node (thesis equations 4.1 and 4.2).
+pub fn analytic_p(o: Ordering, n: u32) -> f64 {
+    let (a, bb, b) = (o.wa as f64 / 100.0, o.wb as f64 / 100.0, o.b as f64);
+    if n == 1 { a + (1.0 - a) / b } else { (1.0 - a) * (1.0 - bb).powi(n as i32 - 2) * (1.0 / b) * ((b - n as f64 + 1.0) * bb + (1.0 - bb)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lazy_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
+        let mut buf = vec![0; shape.b()];
+        let mut m = shape.moves(node, max, &mut buf);
+        let mut out = vec![];
+        while let Some((k, _)) = m.next() {
+            out.push(m.child(k));
+        }
+        out
+    }
+
+    #[test]
+    fn lazy_equals_reference_for_many_nodes() {
+        let shapes = [
+            (Model::Exponential, Ordering::new(32, 79, 5).unwrap()),
+            (Model::Exponential, Ordering::new(20, 69, 19).unwrap()),
+            (Model::Exponential, Ordering::new(32, 0, 0).unwrap()),
+            (Model::Exponential, Ordering::new(5, 100, 100).unwrap()),
+            (Model::Exponential, Ordering::new(1, 50, 50).unwrap()),
+            (Model::Strong, Ordering::new(20, 0, 0).unwrap()),
+        ];
+        for (model, o) in shapes {
+            let shape = Shape::new(model, o).unwrap();
+            let mut s = Stream::new(42);
+            for t in 0..300 {
+                let seed = s.next_draw() as u32;
+                // Include extreme pscores, which make ties likely.
+                let pscore = match t % 5 {
+                    0 => 0,
+                    1 => 3,
+                    2 => SCORE_MAX as u32,
+                    _ => s.range(0, SCORE_MAX) as u32,
+                };
+                let node = Node { seed, pscore };
+                for max in [true, false] {
+                    assert_eq!(lazy_children(&shape, node, max), reference_children(&shape, node, max), "{model:?} {o} {node:?} {max}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_child_is_best_before_ordering() {
+        // With w_a = w_b = 100 every pick is "knowledge": the order is sorted
+        // best first, first of equals first.
+        let shape = Shape::new(Model::Exponential, Ordering::new(8, 100, 100).unwrap()).unwrap();
+        let node = Node { seed: 12345, pscore: ROOT_PSCORE as u32 };
+        let kids = reference_children(&shape, node, true);
+        assert_eq!(kids[0].pscore, node.pscore);
+        assert!(kids.windows(2).all(|w| w[0].pscore >= w[1].pscore));
+    }
+
+    #[test]
+    fn analytic_matches_table_4_5() {
+        let o = Ordering::new(20, 69, 19).unwrap();
+        assert_eq!(format!("{:.6}", analytic_p(o, 1)), "0.705500");
+        let five: f64 = (1..=5).map(|n| analytic_p(o, n)).sum();
+        assert_eq!(format!("{five:.6}"), "0.899916");
+    }
+
+    #[test]
+    fn analytic_sums_to_one() {
+        for o in Ordering::thesis().into_iter().chain([Ordering::new(1, 0, 0).unwrap(), Ordering::new(7, 100, 3).unwrap()]) {
+            let s: f64 = (1..=o.b).map(|n| analytic_p(o, n)).sum();
+            assert!((s - 1.0).abs() < 1e-12, "{o}: {s}");
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_refused() {
+        assert!(Ordering::new(0, 1, 1).is_err());
+        assert!(Ordering::new(3, 101, 1).is_err());
+        assert!("32,79".parse::<Ordering>().is_err());
+        assert!("32,-1,5".parse::<Ordering>().is_err());
+        assert!(Shape::new(Model::Strong, Ordering::new(32, 0, 0).unwrap()).is_err());
+        assert!(check_seed(LIMIT).is_err());
+        assert!(check_seed(0).is_err());
+        assert!(check_seed(1).is_ok());
+    }
+}

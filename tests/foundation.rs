@@ -1,0 +1,151 @@
+//! Issue 2: the tree generator, the search and f_best, as the tools run them.
+
+use crate::util::*;
+
+const PUBLISHED: &str = include_str!("../data/published/table-6.3-uniprocessor.csv");
+
+/// The acceptance test of the project: the 100 tg1 trees of each ordering
+/// searched to depth 6 examine exactly the published uniprocessor node counts.
+#[test]
+fn node_counts_match_table_6_3_exactly() {
+    let d = Dir::new("table63");
+    for line in PUBLISHED.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let ordering = format!("{},{},{}", f[0], f[1], f[2]);
+        let published: u64 = f[4].parse().unwrap();
+        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &ordering, "--depth", "6"], "");
+        assert_eq!(trees.lines().count(), 100);
+        let per_tree = ok(&d.path, "fbest", &["--per-tree"], &trees);
+        assert_eq!(sum_column(&per_tree, "nodes"), published, "ordering {ordering}");
+        assert_eq!(sum_column(&per_tree, "nodes"), sum_column(&per_tree, "leaves") + sum_column(&per_tree, "internal"));
+        // Every root returns its pscore, the tree's minimax value.
+        for row in per_tree.lines().skip(1) {
+            assert!(row.ends_with(",1073741823"), "{row}");
+        }
+    }
+}
+
+#[test]
+fn table_4_4_workload_has_the_documented_node_count() {
+    let d = Dir::new("t44");
+    let trees = ok(&d.path, "treegen", &["--ordering", "32,79,5", "--depth", "7"], "");
+    let per_tree = ok(&d.path, "fbest", &["--per-tree"], &trees);
+    assert_eq!(sum_column(&per_tree, "nodes"), 215_222_220);
+    let table = ok(&d.path, "fbest", &[], &trees);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines[0], "b,wa,wb,depth,trees,n,fbest,pbest");
+    assert_eq!(lines.len(), 33);
+    // f_best sums to the contributing nodes, and p_best to 1.
+    assert_eq!(sum_column(&table, "fbest"), sum_column(&per_tree, "contributing"));
+    let p: f64 = lines[1..].iter().map(|l| l.rsplit(',').next().unwrap().parse::<f64>().unwrap()).sum();
+    assert!((p - 1.0).abs() < 1e-6, "{p}");
+}
+
+#[test]
+fn output_is_identical_for_one_and_two_threads() {
+    let d = Dir::new("threads");
+    let trees = ok(&d.path, "treegen", &["--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "5", "--count", "30"], "");
+    for mode in [&[][..], &["--per-tree"][..]] {
+        let one = ok(&d.path, "fbest", &[&["--threads", "1"][..], mode].concat(), &trees);
+        let two = ok(&d.path, "fbest", &[&["--threads", "2"][..], mode].concat(), &trees);
+        assert_eq!(one, two);
+        assert!(one.lines().count() > 10);
+    }
+}
+
+#[test]
+fn analytic_table_4_5() {
+    let d = Dir::new("analytic");
+    let out = ok(&d.path, "fbest", &["--analytic", "--ordering", "20,69,19"], "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "b,wa,wb,n,p_n,cumulative");
+    assert_eq!(lines.len(), 21);
+    let published = include_str!("../data/published/table-4.5-exponential-b20-69-19.csv");
+    for (ours, theirs) in lines[1..].iter().zip(published.lines().skip(1)) {
+        let o: Vec<f64> = ours.split(',').skip(3).map(|x| x.parse().unwrap()).collect();
+        let t: Vec<f64> = theirs.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(o[0] as u32, t[0] as u32);
+        assert_eq!(format!("{:.6}", o[1]), format!("{:.6}", t[1]), "p_{}", t[0]);
+        assert_eq!(format!("{:.6}", o[2]), format!("{:.6}", t[2]), "cumulative at {}", t[0]);
+    }
+}
+
+#[test]
+fn rajahx_summary() {
+    let d = Dir::new("rajahx");
+    let csv = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rajahx-fbest.csv")).unwrap();
+    let path = d.write("r.csv", &csv);
+    let out = ok(&d.path, "fbest", &["--rajahx", path.to_str().unwrap()], "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 11);
+    // The thesis's average branching factor: 32.06.
+    assert!(lines[1].starts_with("32.06,,,,24,1,"), "{}", lines[1]);
+}
+
+#[test]
+fn treegen_writes_the_documented_fields() {
+    let d = Dir::new("treegen");
+    let out = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "4", "--count", "2"], "");
+    assert_eq!(
+        out,
+        "{\"set\":\"tg2\",\"index\":1,\"seed\":314159265,\"pscore\":1073741823,\"model\":\"exponential\",\"b\":20,\"wa\":69,\"wb\":19,\"depth\":4}\n\
+         {\"set\":\"tg2\",\"index\":2,\"seed\":358979323,\"pscore\":1073741823,\"model\":\"exponential\",\"b\":20,\"wa\":69,\"wb\":19,\"depth\":4}\n"
+    );
+    let strong = ok(&d.path, "treegen", &["--model", "strong", "--ordering", "20,0,0", "--depth", "4", "--count", "3"], "");
+    let per = ok(&d.path, "fbest", &["--per-tree"], &strong);
+    assert_eq!(per.lines().count(), 4);
+}
+
+#[test]
+fn output_file_is_written_atomically_and_not_left_on_error() {
+    let d = Dir::new("atomic");
+    ok(&d.path, "treegen", &["--ordering", "5,50,50", "--depth", "3", "--count", "4", "-o", "t.jsonl"], "");
+    assert_eq!(d.files(), vec!["t.jsonl"]);
+    ok(&d.path, "fbest", &["t.jsonl", "-o", "f.csv"], "");
+    assert_eq!(d.read("f.csv").lines().count(), 6);
+    fails(&d.path, "fbest", &["-o", "bad.csv"], "{\"oops\":1}\n", "<stdin>:1");
+    assert_eq!(d.files(), vec!["f.csv", "t.jsonl"]);
+}
+
+#[test]
+fn bad_inputs_give_one_line_errors() {
+    let d = Dir::new("bad");
+    let good = r#"{"set":"tg1","index":1,"seed":1335380035,"pscore":1073741823,"model":"exponential","b":3,"wa":50,"wb":50,"depth":2}"#;
+    fails(&d.path, "fbest", &[], &format!("{good}\nnot json\n"), "<stdin>:2");
+    fails(&d.path, "fbest", &[], &good.replace("\"depth\":2", "\"depth\":2,\"extra\":1"), "unknown field `extra`");
+    fails(&d.path, "fbest", &[], &good.replace(",\"depth\":2", ""), "missing field `depth`");
+    fails(&d.path, "fbest", &[], &good.replace("\"b\":3", "\"b\":0"), "b must be at least 1");
+    fails(&d.path, "fbest", &[], &good.replace("\"wa\":50", "\"wa\":101"), "w_a and w_b must lie in 0..=100");
+    fails(&d.path, "fbest", &[], &good.replace("1335380035", "2147483647"), "stuck at 0");
+    fails(&d.path, "fbest", &[], "", "no tree specs");
+    fails(&d.path, "fbest", &["missing.jsonl"], "", "cannot open missing.jsonl");
+    fails(&d.path, "treegen", &["--set", "nope.txt", "--ordering", "32,79,5", "--depth", "6"], "", "cannot read seed file nope.txt");
+    fails(&d.path, "treegen", &["--ordering", "0,79,5", "--depth", "6"], "", "b must be at least 1");
+    fails(&d.path, "treegen", &["--ordering", "32,79,500", "--depth", "6"], "", "w_a and w_b");
+    let seeds = d.write("zero.txt", "5\n4294967294\n");
+    fails(&d.path, "treegen", &["--set", seeds.to_str().unwrap(), "--ordering", "2,0,0", "--depth", "1"], "", "stuck at 0");
+}
+
+#[test]
+fn closed_stdout_exits_quietly() {
+    let d = Dir::new("pipe");
+    let mut child = std::process::Command::new(bin("treegen"))
+        // About 190 KB of output: more than the pipe and the tool's buffer hold.
+        .args(["--ordering", "32,79,5", "--ordering", "32,0,0", "--ordering", "32,1,0", "--ordering", "32,2,0", "--ordering", "32,3,0", "--ordering", "32,4,0", "--ordering", "32,5,0", "--ordering", "32,6,0", "--ordering", "32,7,0", "--ordering", "32,8,0", "--ordering", "32,9,0", "--ordering", "32,10,0", "--depth", "6"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .current_dir(&d.path)
+        .spawn()
+        .unwrap();
+    // Read one line, then close the pipe, as `| head -1` does.
+    {
+        use std::io::BufRead;
+        let mut r = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        assert!(line.starts_with("{\"set\":\"tg1\""));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "exit status {:?}", out.status);
+    assert!(out.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+}

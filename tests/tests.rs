@@ -1,0 +1,7 @@
+//! Integration tests: the tools as a user runs them. One test binary (with
+//! modules) keeps link time down. Run with `cargo test --release`: some
+//! tests search millions of nodes.
+
+mod util;
+
+mod foundation;

@@ -1,0 +1,100 @@
+//! A small `TestCommand` helper in the style of ripgrep's: runs a built tool
+//! (`CARGO_BIN_EXE_*`) in a unique work directory.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh directory for one test, removed when dropped.
+pub struct Dir {
+    pub path: PathBuf,
+}
+
+impl Dir {
+    pub fn new(name: &str) -> Dir {
+        let n = NEXT.fetch_add(1, Ordering::SeqCst);
+        let path = std::env::temp_dir().join(format!("parab-test-{}-{name}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        Dir { path }
+    }
+    pub fn join(&self, p: &str) -> PathBuf {
+        self.path.join(p)
+    }
+    pub fn write(&self, p: &str, text: &str) -> PathBuf {
+        let f = self.join(p);
+        std::fs::write(&f, text).unwrap();
+        f
+    }
+    pub fn read(&self, p: &str) -> String {
+        std::fs::read_to_string(self.join(p)).unwrap()
+    }
+    /// Names of the files in the directory, sorted.
+    pub fn files(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.path).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// The path of a built tool.
+pub fn bin(tool: &str) -> PathBuf {
+    let p = match tool {
+        "treegen" => env!("CARGO_BIN_EXE_treegen"),
+        "fbest" => env!("CARGO_BIN_EXE_fbest"),
+        other => panic!("unknown tool {other}"),
+    };
+    PathBuf::from(p)
+}
+
+/// Runs `tool args` in `dir` with `stdin`, returning its output.
+pub fn run_in(dir: &Path, tool: &str, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(bin(tool)).args(args).current_dir(dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut sin = child.stdin.take().unwrap();
+    let input = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Runs a tool that must succeed; returns stdout.
+pub fn ok(dir: &Path, tool: &str, args: &[&str], stdin: &str) -> String {
+    let out = run_in(dir, tool, args, stdin);
+    assert!(out.status.success(), "{tool} {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a tool that must fail with exit 1 and one line on stderr starting
+/// with `tool: ` and containing `needle`; stdout must be empty.
+pub fn fails(dir: &Path, tool: &str, args: &[&str], stdin: &str, needle: &str) -> String {
+    let out = run_in(dir, tool, args, stdin);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{tool} {args:?} should fail");
+    assert_eq!(err.lines().count(), 1, "one line of error expected, got: {err}");
+    assert!(err.starts_with(&format!("{tool}: ")), "error should start with the tool's name: {err}");
+    assert!(err.contains(needle), "error should mention `{needle}`: {err}");
+    assert!(out.stdout.is_empty(), "no output expected on error");
+    err
+}
+
+/// Sums an integer CSV column.
+pub fn sum_column(csv: &str, col: &str) -> u64 {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
+    lines.map(|l| l.split(',').nth(i).unwrap().parse::<u64>().unwrap()).sum()
+}
