@@ -131,7 +131,34 @@ fn closed_stdout_exits_quietly() {
     let d = Dir::new("pipe");
     let mut child = std::process::Command::new(bin("treegen"))
         // About 190 KB of output: more than the pipe and the tool's buffer hold.
-        .args(["--ordering", "32,79,5", "--ordering", "32,0,0", "--ordering", "32,1,0", "--ordering", "32,2,0", "--ordering", "32,3,0", "--ordering", "32,4,0", "--ordering", "32,5,0", "--ordering", "32,6,0", "--ordering", "32,7,0", "--ordering", "32,8,0", "--ordering", "32,9,0", "--ordering", "32,10,0", "--depth", "6"])
+        .args([
+            "--ordering",
+            "32,79,5",
+            "--ordering",
+            "32,0,0",
+            "--ordering",
+            "32,1,0",
+            "--ordering",
+            "32,2,0",
+            "--ordering",
+            "32,3,0",
+            "--ordering",
+            "32,4,0",
+            "--ordering",
+            "32,5,0",
+            "--ordering",
+            "32,6,0",
+            "--ordering",
+            "32,7,0",
+            "--ordering",
+            "32,8,0",
+            "--ordering",
+            "32,9,0",
+            "--ordering",
+            "32,10,0",
+            "--depth",
+            "6",
+        ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .current_dir(&d.path)
