@@ -406,7 +406,7 @@ pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
 
 /// Checks a root seed: its stream must not be stuck at zero.
 pub fn check_seed(seed: u64) -> Result<u32> {
-    if seed % LIMIT == 0 {
+    if seed.is_multiple_of(LIMIT) {
         bail!("root seed {seed} is 0 modulo 2^31-1: its random stream would be stuck at 0");
     }
     if seed > u32::MAX as u64 {
