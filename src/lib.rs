@@ -15,4 +15,5 @@ pub mod nn;
 pub mod rng;
 pub mod search;
 pub mod seeds;
+pub mod trainset;
 pub mod tree;
