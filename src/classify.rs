@@ -552,3 +552,209 @@ mod tests {
         assert_eq!(SchemeA::child(All, 2), Cut);
     }
 }
+
+/// Hand-worked small trees.
+#[cfg(test)]
+mod hand {
+    use super::*;
+    use crate::formats::TreeSpec;
+    use Kind::*;
+
+    /// The tree of these tests: b = 2, random ordering, depth 4, seed 12345.
+    /// Its search, as the search reports it (windows at entry; RA, RB the
+    /// root window; leaves omitted):
+    ///
+    /// ```text
+    /// node     kind window       outcome
+    /// ()       MAX (RA, RB)      PV, searches both
+    /// (1)      MIN (RA, RB)      PV, searches both, returns 902
+    /// (1,1)    MAX (RA, RB)      PV, searches both
+    /// (1,1,1)  MIN (RA, RB)      PV, searches both
+    /// (1,1,2)  MIN (902, RB)     cut-off at move 2, its last move
+    /// (1,2)    MAX (RA, 902)     cut-off at move 1
+    /// (1,2,1)  MIN (RA, 902)     searches both
+    /// (2)      MIN (902, RB)     searches both, returns 1000
+    /// (2,1)    MAX (902, RB)     searches both, returns 1000
+    /// (2,1,1)  MIN (902, RB)     searches both
+    /// (2,1,2)  MIN (1000, RB)    cut-off at move 1
+    /// (2,2)    MAX (902, 1000)   cut-off at move 1
+    /// (2,2,1)  MIN (902, 1000)   searches both
+    /// ```
+    fn tree() -> Tree {
+        TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 4 }.check().unwrap()
+    }
+
+    const ORDER: [(u32, u32); 13] = [(0, 0), (1, 1), (2, 1), (3, 1), (3, 2), (2, 2), (3, 1), (1, 2), (2, 1), (3, 1), (3, 2), (2, 2), (3, 1)];
+
+    fn kinds(trace: &Trace) -> Vec<Kind> {
+        let t = trace.as_ref().unwrap();
+        assert_eq!(t.iter().map(|&(p, i, _)| (p, i)).collect::<Vec<_>>(), ORDER.to_vec());
+        t.iter().map(|x| x.2).collect()
+    }
+
+    /// The search itself, so the hand-worked table above is the real one.
+    #[test]
+    fn the_tree_searches_as_described() {
+        struct Log(Vec<(u32, i64, i64, Option<u32>, u32)>);
+        impl Observer for Log {
+            fn leave(&mut self, v: &Visit, o: &Outcome) {
+                if !v.leaf {
+                    self.0.push((v.ply, v.alpha, v.beta, o.cutoff, o.searched));
+                }
+            }
+        }
+        let t = tree();
+        let mut log = Log(vec![]);
+        search(&t.shape, t.root, 4, &mut log);
+        let (ra, rb) = (ROOT_ALPHA, ROOT_BETA);
+        // In the order the nodes return.
+        let want = vec![
+            (3, ra, rb, None, 2),       // (1,1,1)
+            (3, 902, rb, Some(2), 2),   // (1,1,2): cut-off at its last move
+            (2, ra, rb, None, 2),       // (1,1)
+            (3, ra, 902, None, 2),      // (1,2,1)
+            (2, ra, 902, Some(1), 1),   // (1,2)
+            (1, ra, rb, None, 2),       // (1)
+            (3, 902, rb, None, 2),      // (2,1,1)
+            (3, 1000, rb, Some(1), 1),  // (2,1,2)
+            (2, 902, rb, None, 2),      // (2,1)
+            (3, 902, 1000, None, 2),    // (2,2,1)
+            (2, 902, 1000, Some(1), 1), // (2,2)
+            (1, 902, rb, None, 2),      // (2)
+            (0, ra, rb, None, 2),       // root
+        ];
+        assert_eq!(log.0, want);
+    }
+
+    /// Scheme A: (1,1,2) Y-CUT cuts at its last move (True_CUT); (2) and
+    /// (2,1,1) are Y-CUT and search everything (False_CUT); the first
+    /// children of Y-CUT nodes, (1,2,1), (2,1), (2,2,1), are Y-ALL (True_ALL);
+    /// children of the Y-ALL (2,1) are Y-CUT; (2,2), a second child, is Y-CUT.
+    #[test]
+    fn scheme_a_by_hand() {
+        let t = tree();
+        let mut a = SchemeA::new(4);
+        a.trace = Some(vec![]);
+        search(&t.shape, t.root, 4, &mut a);
+        assert_eq!(kinds(&a.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, Cut, All]);
+        assert_eq!(a.counts, Counts { true_cut: 4, false_cut: 2, true_all: 3, false_all: 0 });
+        assert_eq!(a.counts.scored(), 9);
+    }
+
+    /// Scheme B, n = 1, by the rules of `classify.md`:
+    /// - (1,1,2) MIN with beta = RB: D-CUT; cuts at its last move: True_CUT.
+    /// - (1,2) MAX with alpha = RA: D-CUT, True_CUT. (1,2,1) MIN (RA, 902):
+    ///   D-ALL, True_ALL.
+    /// - (2) MIN (902, RB): D-CUT, searches both: False_CUT. Its first child
+    ///   (2,1), MAX (902, RB), is D-ALL (True_ALL); under it (2,1,1) and
+    ///   (2,1,2), MIN with beta = RB, are D-CUT (False_CUT, True_CUT).
+    /// - After (2,1) finishes, (2) has searched n = 1 move without a cut-off
+    ///   and turns D-ALL; its second child (2,2), MAX (902, 1000), is D-ALL by
+    ///   its window under a D-ALL parent: the one allowed pair, forced. It
+    ///   cuts off: False_ALL.
+    /// - (2,2,1) lies below the pair: it ignores its window (D-ALL) and
+    ///   alternates: D-CUT, and searches both: False_CUT.
+    #[test]
+    fn scheme_b_n1_by_hand() {
+        let t = tree();
+        let mut b = SchemeB::new(1, 4);
+        b.trace = Some(vec![]);
+        search(&t.shape, t.root, 4, &mut b);
+        assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, Cut]);
+        assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 3, true_all: 2, false_all: 1 });
+    }
+
+    /// Scheme B, n = 2: (2) has finished only one move when it creates (2,2),
+    /// so it is still D-CUT and (2,2) is D-ALL by its window, not forced. Now
+    /// (2,2)'s child (2,2,1), D-ALL by its window under a D-ALL parent, forms
+    /// the pair: D-ALL (True_ALL).
+    #[test]
+    fn scheme_b_n2_by_hand() {
+        let t = tree();
+        let mut b = SchemeB::new(2, 4);
+        b.trace = Some(vec![]);
+        search(&t.shape, t.root, 4, &mut b);
+        assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, All]);
+        assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
+    }
+
+    /// The rules one at a time on node states.
+    #[test]
+    fn scheme_b_rules_on_states() {
+        let (ra, rb) = (ROOT_ALPHA, ROOT_BETA);
+        let root = ROOT_B;
+        // Windows: the PV path, MIN with the root's beta, MAX with the root's alpha.
+        assert_eq!(SchemeB::child(&root, false, ra, rb).ty, Pv);
+        assert_eq!(SchemeB::child(&root, false, 5, rb).ty, Cut);
+        assert_eq!(SchemeB::child(&root, true, ra, 5).ty, Cut);
+        assert_eq!(SchemeB::child(&root, true, 5, rb).ty, All);
+        assert_eq!(SchemeB::child(&root, false, ra, 5).ty, All);
+        // A D-CUT child of a D-ALL parent: not forced, but remembers the parent.
+        let all = BNode { ty: All, cur: All, ..ROOT_B };
+        let mut c = SchemeB::child(&all, false, 7, rb);
+        assert_eq!((c.ty, c.forced, c.parent_all), (Cut, false, true));
+        // The override after n = 2 finished moves; it completes a pair, so
+        // the children created afterwards alternate regardless of window.
+        SchemeB::finished(&mut c, 2);
+        assert_eq!((c.cur, c.forced), (Cut, false));
+        SchemeB::finished(&mut c, 2);
+        assert_eq!((c.cur, c.forced), (All, true));
+        let g = SchemeB::child(&c, true, ra, 9);
+        assert_eq!((g.ty, g.forced), (Cut, true), "forced children alternate: D-CUT under a D-ALL");
+        // A forced D-CUT is never overridden, and its children are D-ALL.
+        let mut g2 = g;
+        for _ in 0..5 {
+            SchemeB::finished(&mut g2, 1);
+        }
+        assert_eq!(g2.cur, Cut);
+        assert_eq!(SchemeB::child(&g2, false, 3, rb).ty, All);
+        // Without a D-ALL parent, the override does not force.
+        let mut d = SchemeB::child(&root, false, 5, rb);
+        SchemeB::finished(&mut d, 1);
+        assert_eq!((d.cur, d.forced), (All, false));
+        // ... and the next D-ALL child forms the pair.
+        let e = SchemeB::child(&d, true, 5, 9);
+        assert_eq!((e.ty, e.forced), (All, true));
+        // A D-PV child is never forced, even under a forced parent.
+        assert_eq!(SchemeB::child(&g, false, ra, rb), BNode { ty: Pv, cur: Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 });
+    }
+
+    /// Scheme C walks the network down the path: every type is the
+    /// network's output for (parent PV?, parent type, index); counts at each
+    /// m follow from the first m at which a type becomes N-CUT.
+    #[test]
+    fn scheme_c_by_hand() {
+        use crate::nn::{HiddenWeights, OutputWeights, TrainedFor, Training};
+        let wh = HiddenWeights::from_fn(|r, c| ((r * 3 + c * 5) % 7) as f64 - 3.0);
+        let wo = OutputWeights::from_fn(|r, c| ((r * 11 + c * 3) % 5) as f64 / 2.0 - 1.0);
+        let tr = Training { rng: "ChaCha8".into(), seed: 0, init: 0.0, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
+        let net = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 2, wa: 0, wb: 0 }, 30.0, tr).unwrap();
+        let t = tree();
+        let mut c = SchemeC::new(&net, 50, 4);
+        c.trace = Some(vec![]);
+        let mut a = SchemeA::new(4);
+        a.trace = Some(vec![]);
+        let mut obs = (c, a);
+        search(&t.shape, t.root, 4, &mut obs);
+        let (c, a) = obs;
+        let tr = c.trace.clone().unwrap();
+        assert_eq!(tr.len(), 13);
+        assert_eq!(tr[0].2, 30.0);
+        // (1) from the PV root; (1,2) from the PV (1); (2,1,2) from (2,1).
+        assert_eq!(tr[1].2, net.predict(true, 30.0, 1).0);
+        assert_eq!(tr[5].2, net.predict(true, tr[1].2, 2).0);
+        assert_eq!(tr[10].2, net.predict(false, tr[8].2, 2).0);
+        // The nine scored nodes (off the PV path) and their outcomes, from
+        // the table above: (1,1,2) (1,2) (1,2,1) (2) (2,1) (2,1,1) (2,1,2) (2,2) (2,2,1).
+        let cut = [true, true, false, false, false, false, true, true, false];
+        let scored: Vec<f64> = tr.iter().enumerate().filter(|(i, _)| ![0, 1, 2, 3].contains(i)).map(|(_, x)| x.2).collect();
+        for m in [0, 5, 10, 20, 35, 50] {
+            let mut want = Counts::default();
+            for (t, &k) in scored.iter().zip(&cut) {
+                want.score(is_cut(*t, m as f64), k);
+            }
+            assert_eq!(c.counts(m), want, "m = {m}");
+        }
+        assert_eq!(c.counts(50).scored(), a.counts.scored());
+    }
+}
