@@ -26,3 +26,4 @@ for t in 1 $(nproc); do
   s=$(best_of 3 $BIN/fbest --threads "$t" "$tmp/d7.jsonl")
   echo "fbest tg1 (32,79,5) depth 7, $nodes nodes, $t thread(s): ${s} s, $(awk -v n="$nodes" -v s="$s" 'BEGIN{printf "%.1f", n/s/1e6}') M nodes/s"
 done
+scripts/bench-chapter5.sh
