@@ -34,9 +34,10 @@ struct Args {
     /// Initial weights are uniform in [-INIT, INIT].
     #[arg(long, default_value_t = 0.5)]
     init: f64,
-    /// Shuffle the patterns before every iteration (default: file order).
+    /// Present the patterns in file order (default: a fresh seeded shuffle
+    /// before every iteration).
     #[arg(long)]
-    shuffle: bool,
+    no_shuffle: bool,
     /// Learning-curve interval in iterations.
     #[arg(long, default_value_t = 10)]
     curve_every: u32,
@@ -58,7 +59,8 @@ fn main() {
     let args: Args = cli::parse("nntrain");
     cli::main("nntrain", || {
         cli::threads(args.threads)?;
-        let cfg = Config { seed: args.seed, iterations: args.iterations, eta: args.eta, init: args.init, shuffle: args.shuffle, curve_every: args.curve_every };
+        let cfg =
+            Config { seed: args.seed, iterations: args.iterations, eta: args.eta, init: args.init, shuffle: !args.no_shuffle, curve_every: args.curve_every };
         cfg.check()?;
         let inputs: Vec<Option<PathBuf>> = if args.inputs.is_empty() { vec![None] } else { args.inputs.iter().cloned().map(Some).collect() };
         anyhow::ensure!(inputs.len() == 1 || args.out_dir.is_some(), "several pattern files need --out-dir (one network per file)");
