@@ -5,3 +5,5 @@
 mod util;
 
 mod foundation;
+
+mod chapter5;
