@@ -348,6 +348,65 @@ impl Moves<'_> {
     }
 }
 
+/// The state of a node's [`Moves`] without the borrows, so that a simulator
+/// can keep the move lists of many nodes alive at once (the pscores live in a
+/// buffer the caller owns, at least `b` long). [`Shape::next_move`] hands out
+/// exactly what [`Moves::next`] would.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveCursor {
+    s0: u64,
+    stream: Stream,
+    next: u32,
+    max: bool,
+    full: bool,
+    parent_pscore: u32,
+}
+
+impl MoveCursor {
+    /// Positions handed out so far.
+    #[inline(always)]
+    pub fn handed_out(&self) -> usize {
+        self.next as usize
+    }
+
+    /// The seed of the child at 0-based position `k` (seeds never move).
+    #[inline(always)]
+    pub fn seed(&self, shape: &Shape, k: usize) -> u32 {
+        shape.powers.jump(self.s0, 2 * k + 1) as u32
+    }
+}
+
+impl Shape {
+    /// Starts the move list of `node` (a MAX node if `max`) in `buf`.
+    #[inline]
+    pub fn cursor(&self, node: Node, max: bool, buf: &mut [u32]) -> MoveCursor {
+        let m = self.moves(node, max, buf);
+        MoveCursor { s0: m.s0, stream: m.stream, next: 0, max, full: false, parent_pscore: node.pscore }
+    }
+
+    /// The next child of a cursor's node in search order: its 0-based
+    /// position and pscore. `buf` must be the buffer given to [`Shape::cursor`].
+    #[inline]
+    pub fn next_move(&self, cur: &mut MoveCursor, buf: &mut [u32]) -> Option<(usize, u32)> {
+        let b = self.b();
+        let mut m = Moves {
+            shape: self,
+            s0: cur.s0,
+            stream: cur.stream,
+            ps: &mut buf[..b],
+            next: cur.next as usize,
+            max: cur.max,
+            parent_pscore: cur.parent_pscore as u64,
+            full: cur.full,
+        };
+        let r = m.next();
+        cur.stream = m.stream;
+        cur.next = m.next as u32;
+        cur.full = m.full;
+        r
+    }
+}
+
 /// The children of `node` in search order, by the literal pseudo-code of
 /// `trees.md` (eager, draw by draw). Slow; the tests hold [`Moves`] to it.
 pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
@@ -463,6 +522,22 @@ mod tests {
                     assert_eq!(lazy_children(&shape, node, max), reference_children(&shape, node, max), "{model:?} {o} {node:?} {max}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn cursor_equals_moves() {
+        let shape = Shape::new(Model::Exponential, Ordering::new(32, 79, 5).unwrap()).unwrap();
+        for seed in 1..50u32 {
+            let node = Node { seed: seed * 104_729, pscore: (seed * 1000) };
+            let mut buf = vec![0; 32];
+            let mut cur = shape.cursor(node, seed % 2 == 0, &mut buf);
+            let mut kids = vec![];
+            while let Some((k, p)) = shape.next_move(&mut cur, &mut buf) {
+                kids.push(Node { seed: cur.seed(&shape, k), pscore: p });
+            }
+            assert_eq!(cur.handed_out(), 32);
+            assert_eq!(kids, reference_children(&shape, node, seed % 2 == 0));
         }
     }
 
