@@ -231,3 +231,33 @@ fn classify_checks_the_network_against_the_trees() {
     fails(&d.path, "classify", &["--n", "3..1"], &t, "empty");
     fails(&d.path, "classify", &[], "", "no tree specs");
 }
+
+const TABLE_5_1: &str = include_str!("../data/published/table-5.1-nn-error.csv");
+
+/// The whole chapter on (20, 69, 19), the smallest ordering: the network
+/// trained with the thesis's settings reaches Table 5.1's errors (within
+/// 15%), and scheme C at its best m beats scheme A, as in Table 5.4.
+#[test]
+fn chapter_5_on_20_69_19() {
+    let d = Dir::new("ch5-20-69-19");
+    d.write("p.csv", &small_patterns_all(&d, "20,69,19"));
+    ok(&d.path, "nntrain", &["p.csv", "--seed", "1", "-o", "w.json"], "");
+    let w: serde_json::Value = serde_json::from_str(&d.read("w.json")).unwrap();
+    let published: Vec<f64> = TABLE_5_1.lines().find(|l| l.starts_with("20,69,19,")).unwrap().split(',').skip(3).map(|x| x.parse().unwrap()).collect();
+    let (et, ew) = (w["errors"]["e_type"].as_f64().unwrap(), w["errors"]["e_wait"].as_f64().unwrap());
+    assert!((et / published[0] - 1.0).abs() < 0.15, "E_type {et} vs {}", published[0]);
+    assert!((ew / published[1] - 1.0).abs() < 0.15, "E_wait {ew} vs {}", published[1]);
+    let t = trees(&d, "tg1", "20,69,19", "6", None);
+    let out = ok(&d.path, "classify", &["--weights", "w.json", "--n", "1"], &t);
+    let best = |s: &str| -> u64 {
+        let l = out.lines().find(|l| column(&out, l, "scheme") == s && l.ends_with(",1")).unwrap();
+        column(&out, l, "error").parse().unwrap()
+    };
+    assert_eq!(best("a"), 73_386);
+    assert!(best("c") < best("a"), "{out}");
+}
+
+fn small_patterns_all(d: &Dir, ordering: &str) -> String {
+    let t = trees(d, "tg2", ordering, "4", None);
+    ok(&d.path, "trainset", &[], &t)
+}
