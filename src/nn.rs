@@ -65,7 +65,9 @@ pub fn exp(x: f64) -> f64 {
     const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
     // Adding and subtracting 1.5 * 2^52 rounds to the nearest integer.
     const ROUND: f64 = 6_755_399_441_055_744.0;
-    let x = x.clamp(-700.0, 700.0);
+    // Plain comparisons, not `clamp`: they compile to vector min/max.
+    let x = if x < -700.0 { -700.0 } else { x };
+    let x = if x > 700.0 { 700.0 } else { x };
     let kr = x * std::f64::consts::LOG2_E + ROUND;
     let k = kr - ROUND;
     let r = (x - k * LN2_HI) - k * LN2_LO;
