@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod fbest;
 pub mod formats;
+pub mod report;
 pub mod rng;
 pub mod search;
 pub mod seeds;
