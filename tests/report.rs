@@ -115,7 +115,7 @@ fn page_numbers_are_the_csv_numbers() {
     let r = row(&t, "1");
     assert_eq!(r[1..4], ["20", "69", "19"]);
     assert_eq!(r[col(&t, "published")], "0.705500");
-    assert_eq!(r[col(&t, "verdict")], "exact to 6 decimals");
+    assert!(r[col(&t, "verdict")].starts_with("exact"), "{r:?}");
     let rows_exact = t.iter().skip(1).filter(|r| r.last().unwrap().starts_with("exact")).count();
     assert_eq!(rows_exact, 40, "p_n and cumulative for n = 1..20");
     // Table 6.3 comparison: depth 3 counts are far from the published depth-6
@@ -139,7 +139,7 @@ fn crate_group(n: u64) -> String {
     let s = n.to_string();
     let mut o = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             o.push(',');
         }
         o.push(c);

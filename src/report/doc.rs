@@ -82,7 +82,7 @@ pub fn group(i: i64) -> String {
     let digits = i.unsigned_abs().to_string();
     let mut out = String::new();
     for (k, ch) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k) % 3 == 0 {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
