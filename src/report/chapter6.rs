@@ -279,15 +279,20 @@ pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Resul
                     v.dedup();
                     v
                 };
+                let has_baseline = (0..d.height()).any(|i| load::num(&d, "t1_ticks", i).is_some());
                 let mut panels = vec![];
                 for (m, title) in [("su", "speed-up SU"), ("so", "search overhead SO"), ("css", "CSS")] {
                     let series = schemes
                         .iter()
                         .filter_map(|sc| {
-                            let pts: Vec<(f64, f64)> = (0..d.height())
+                            let mut pts: Vec<(f64, f64)> = (0..d.height())
                                 .filter(|&i| load::text(&d, "scheme", i).as_ref() == Some(sc))
                                 .filter_map(|i| Some((procs_of(&d, i), load::num(&d, m, i)?)))
                                 .collect();
+                            // Every scheme starts from the one uniprocessor run: SU = 1, SO = CSS = 0.
+                            if has_baseline && !pts.iter().any(|p| p.0 == 1.0) {
+                                pts.insert(0, (1.0, if m == "su" { 1.0 } else { 0.0 }));
+                            }
                             (!pts.is_empty()).then(|| Series { name: format!("scheme {}", sc.to_uppercase()), points: pts })
                         })
                         .collect();

@@ -106,6 +106,16 @@ fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
     }
 }
 
+/// Axis numbers: whole numbers without decimals, others with up to three.
+fn tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{:.0}", v.round())
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 fn range(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in vals.filter(|v| v.is_finite()) {
@@ -131,28 +141,75 @@ fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &st
     if log_y {
         let (y0, y1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).filter(|v| *v > 0.0));
         let mut chart = b.build_cartesian_2d(xr0..xr1, (y0 / 1.5..y1 * 1.5).log_scale()).map_err(err)?;
-        chart.configure_mesh().x_desc(xl).y_desc(yl).y_label_formatter(&|v| format!("{v:.0e}")).draw().map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(xl)
+            .y_desc(yl)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .light_line_style(RGBColor(238, 238, 238))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()
+            .map_err(err)?;
         for (i, s) in series.iter().enumerate() {
             let c = colour(i);
             let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|p| p.1 > 0.0).collect();
             chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
         }
-        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).position(SeriesLabelPosition::UpperRight).draw().map_err(err)?;
+        chart
+            .configure_series_labels()
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
     } else {
         let (y0, y1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
         let ypad = (y1 - y0) * 0.08;
         let lo = if y0 >= 0.0 && y0 - ypad < 0.0 { 0.0 } else { y0 - ypad };
         let mut chart = b.build_cartesian_2d(xr0..xr1, lo..y1 + ypad).map_err(err)?;
-        chart.configure_mesh().x_desc(xl).y_desc(yl).draw().map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(xl)
+            .y_desc(yl)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .light_line_style(RGBColor(238, 238, 238))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
+            .draw()
+            .map_err(err)?;
         for (i, s) in series.iter().enumerate() {
             let c = colour(i);
             chart.draw_series(LineSeries::new(s.points.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
             chart.draw_series(s.points.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
         }
-        chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).position(SeriesLabelPosition::UpperLeft).draw().map_err(err)?;
+        chart
+            .configure_series_labels()
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(legend_corner(series))
+            .draw()
+            .map_err(err)?;
     }
     Ok(())
+}
+
+/// Upper right for falling curves, upper left for rising ones, so the
+/// legend covers the empty corner.
+fn legend_corner(series: &[Series]) -> SeriesLabelPosition {
+    let (mut first, mut last) = (0.0, 0.0);
+    for s in series {
+        if let (Some(a), Some(b)) = (s.points.first(), s.points.last()) {
+            first += a.1;
+            last += b.1;
+        }
+    }
+    if first > last { SeriesLabelPosition::UpperRight } else { SeriesLabelPosition::UpperLeft }
 }
 
 fn bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, yl: &str, cats: &[String], series: &[(String, Vec<Option<f64>>)]) -> Result<()> {
@@ -175,6 +232,10 @@ fn bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, yl: &str
             if (k - 0.5).abs() < 1e-6 { labels.get(x.floor() as usize).cloned().unwrap_or_default() } else { String::new() }
         })
         .y_desc(yl)
+        .y_label_formatter(&tick)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .light_line_style(RGBColor(238, 238, 238))
         .draw()
         .map_err(err)?;
     let width = 0.8 / series.len().max(1) as f64;
@@ -191,32 +252,47 @@ fn bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, yl: &str
             .collect();
         chart.draw_series(rects).map_err(err)?.label(name.as_str()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).position(SeriesLabelPosition::UpperLeft).draw().map_err(err)?;
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", 14))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(err)?;
     Ok(())
 }
 
+/// Rows of bar height the stacked chart's legend takes above the bars.
+fn legend_rows(parts: usize) -> f64 {
+    (22.0 * parts as f64 + 24.0) / 34.0
+}
+
 fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts: &[String], rows: &[(String, Vec<f64>)]) -> Result<()> {
-    let n = rows.len().max(1) as f64;
+    // Row i (from the top) is centred on y = n - 1 - i, so its label sits
+    // on a whole-number tick.
+    let n = rows.len();
     let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 18))
         .margin(12)
         .x_label_area_size(42)
         .y_label_area_size(120)
-        .right_y_label_area_size(10)
-        .build_cartesian_2d(0.0..1.0, 0.0..n + 1.6)
+        .build_cartesian_2d(0.0..1.0, -0.6..n as f64 - 0.4 + legend_rows(parts.len()))
         .map_err(err)?;
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(rows.len().max(1) * 2 + 4)
+        .y_labels(4 * (n + 4))
         .y_label_formatter(&|y| {
-            let k = y - y.floor();
-            let i = y.floor() as usize;
-            if (k - 0.5).abs() < 1e-6 && i < labels.len() { labels[labels.len() - 1 - i].clone() } else { String::new() }
+            let i = y.round();
+            if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n { labels[n - 1 - i as usize].clone() } else { String::new() }
         })
         .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
         .x_desc("share of processor time")
+        .label_style(("sans-serif", 13))
+        .axis_desc_style(("sans-serif", 15))
+        .light_line_style(RGBColor(238, 238, 238))
         .draw()
         .map_err(err)?;
     for (pi, part) in parts.iter().enumerate() {
@@ -225,15 +301,22 @@ fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts
             .iter()
             .enumerate()
             .map(|(ri, (_, shares))| {
-                let y = (rows.len() - 1 - ri) as f64;
+                let y = (n - 1 - ri) as f64;
                 let start: f64 = shares[..pi.min(shares.len())].iter().sum();
                 let w = shares.get(pi).copied().unwrap_or(0.0);
-                Rectangle::new([(start, y + 0.15), (start + w, y + 0.85)], c.filled())
+                Rectangle::new([(start, y - 0.35), (start + w, y + 0.35)], c.filled())
             })
             .collect();
         chart.draw_series(rects).map_err(err)?.label(part.as_str()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.9)).border_style(BLACK).position(SeriesLabelPosition::UpperMiddle).draw().map_err(err)?;
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", 13))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperMiddle)
+        .draw()
+        .map_err(err)?;
     Ok(())
 }
 
@@ -241,7 +324,7 @@ fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts
 pub fn size(plot: &Plot) -> (u32, u32) {
     match plot {
         Plot::Row(p) => (420 * p.len().max(1) as u32, 400),
-        Plot::Stacked { rows, .. } => (860, 120 + 34 * rows.len() as u32 + 60),
+        Plot::Stacked { rows, parts, .. } => (860, 110 + (34.0 * (rows.len() as f64 + legend_rows(parts.len()))) as u32),
         _ => (760, 460),
     }
 }

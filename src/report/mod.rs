@@ -200,7 +200,16 @@ pub fn add_comparison(s: &mut Section, c: &Comparison) {
     if c.sources.is_empty() {
         note.push_str(" None of its columns is among our results yet.");
     } else {
-        note.push_str(&format!(" Ours: {}.", c.sources.join("; ")));
+        // One entry per source, naming the columns it gave.
+        let mut by_source: Vec<(&str, Vec<&str>)> = vec![];
+        for (col, src) in &c.sources {
+            match by_source.iter_mut().find(|(s, _)| s == src) {
+                Some((_, cols)) => cols.push(col),
+                None => by_source.push((src, vec![col])),
+            }
+        }
+        let parts: Vec<String> = by_source.iter().map(|(s, cols)| format!("{} from {s}", cols.join(", "))).collect();
+        note.push_str(&format!(" Ours: {}.", parts.join("; ")));
     }
     s.tables.push(Table {
         id: format!("compare-{}", c.stem.replace('.', "-")),

@@ -54,8 +54,8 @@ pub struct Comparison {
     pub name_keys: Vec<(String, String)>,
     /// Value columns.
     pub columns: Vec<String>,
-    /// Where each value column of ours came from (`column: source`).
-    pub sources: Vec<String>,
+    /// Where each value column of ours came from: (column, source).
+    pub sources: Vec<(String, String)>,
     /// Rows, published order, then column order.
     pub rows: Vec<Row>,
 }
@@ -172,7 +172,7 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Comparison> {
     let mut ours_cols: Vec<String> = vec![];
     for c in &columns {
         let Some(m) = ours.iter().find(|m| load::has(&m.df, c) && keys.iter().all(|k| load::has(&m.df, k))) else { continue };
-        sources.push(format!("{c}: {}", m.source));
+        sources.push((c.clone(), m.source.clone()));
         let alias = format!("__ours_{c}");
         let mut sel: Vec<Expr> = key_exprs.clone();
         sel.push(col(c.as_str()).cast(DataType::Float64).alias(alias.as_str()));
