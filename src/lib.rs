@@ -14,6 +14,7 @@ pub mod fbest;
 pub mod formats;
 pub mod nn;
 pub mod nntrain;
+pub mod report;
 pub mod rng;
 pub mod search;
 pub mod seeds;

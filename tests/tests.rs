@@ -7,3 +7,4 @@ mod util;
 mod foundation;
 
 mod chapter5;
+mod report;

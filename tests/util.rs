@@ -55,6 +55,7 @@ pub fn bin(tool: &str) -> PathBuf {
         "trainset" => env!("CARGO_BIN_EXE_trainset"),
         "nntrain" => env!("CARGO_BIN_EXE_nntrain"),
         "classify" => env!("CARGO_BIN_EXE_classify"),
+        "report" => env!("CARGO_BIN_EXE_report"),
         other => panic!("unknown tool {other}"),
     };
     PathBuf::from(p)

@@ -1,0 +1,61 @@
+//! `report`: every table and figure of the thesis, ours beside the
+//! published, as one HTML page, Markdown tables and SVG/PNG figures.
+
+use clap::Parser;
+use parab::cli;
+use parab::report::{self, Config};
+use std::path::PathBuf;
+
+/// Read the results CSVs and the published tables; write
+/// `REPORT/index.html` (self-contained, figures inline), one Markdown file
+/// per table, and `FIGURES/*.svg`, `*.png`. Missing results become sections
+/// that say which command produces them.
+#[derive(Parser, Debug)]
+#[command(
+    version,
+    after_help = "Examples:\n  report                                   # results/ -> results/report/index.html\n  report --results /tmp/run --date 2001-06-30\n  SOURCE_DATE_EPOCH=0 report --out /tmp/page"
+)]
+struct Args {
+    /// Results directory (fbest/, nodes/, weights/, classify/, pabsim/).
+    #[arg(long, default_value = "results")]
+    results: PathBuf,
+    /// Published tables (one CSV per thesis table).
+    #[arg(long, default_value = "data/published")]
+    published: PathBuf,
+    /// Where index.html and the Markdown tables go (default RESULTS/report).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Where the figures go (default RESULTS/figures).
+    #[arg(long)]
+    figures: Option<PathBuf>,
+    /// Report date YYYY-MM-DD (default: SOURCE_DATE_EPOCH, else today, UTC).
+    #[arg(long)]
+    date: Option<String>,
+}
+
+fn main() {
+    let args: Args = cli::parse("report");
+    cli::main("report", || {
+        let epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
+        let cfg = Config {
+            out: args.out.clone().unwrap_or_else(|| args.results.join("report")),
+            figures: args.figures.clone().unwrap_or_else(|| args.results.join("figures")),
+            date: report::report_date(args.date.as_deref(), epoch.as_deref())?,
+            results: args.results.clone(),
+            published: args.published.clone(),
+        };
+        anyhow::ensure!(cfg.published.is_dir(), "no published tables at {} (use --published DIR)", cfg.published.display());
+        let s = report::run(&cfg)?;
+        if s.incomplete > 0 {
+            eprintln!(
+                "report: {} sections, {} tables, {} figures; {} sections wait for missing results -> {}",
+                s.sections,
+                s.tables,
+                s.figures,
+                s.incomplete,
+                cfg.out.join("index.html").display()
+            );
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,260 @@
+//! Result and published CSV files as polars DataFrames.
+//!
+//! Files are parsed with the `csv` crate (polars' own CSV reader would pull in
+//! its streaming engine, see the crate notes) and typed here: declared columns
+//! must parse as declared, and a bad value names the file and line; other
+//! columns are inferred (integer, then float, then text). Headers are
+//! lower-cased, so `E_type` and `e_type` are the same column. The key columns
+//! [`KEYS`] are kept as normalised text (`"32"`, `"c"`), so that keys from
+//! different files, and from published file names, join whatever their
+//! spelling.
+
+use anyhow::{Context, Result, anyhow, bail};
+use polars::prelude::*;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+/// Columns that identify a row of a results or published table.
+pub const KEYS: [&str; 7] = ["b", "wa", "wb", "scheme", "procs", "n", "param"];
+
+/// How a declared column must parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An integer (i64).
+    Int,
+    /// A number (f64).
+    Float,
+    /// Free text (empty allowed).
+    Text,
+    /// A key column: normalised text ([`norm_key`]), empty allowed (null).
+    Key,
+}
+
+/// One or more CSV files read into one DataFrame.
+pub struct Csv {
+    /// The file(s), for messages.
+    pub name: String,
+    /// The rows, in file order.
+    pub df: DataFrame,
+    /// Per numeric column, the most decimals written in any cell: the
+    /// precision a published value was printed with.
+    pub decimals: BTreeMap<String, usize>,
+    /// The cells as written, per column (for showing published values as
+    /// printed).
+    pub raw: BTreeMap<String, Vec<String>>,
+}
+
+/// Normalises a key cell: integers without leading zeros or `.0`, text
+/// lower-cased and trimmed.
+pub fn norm_key(s: &str) -> String {
+    let t = s.trim();
+    if let Ok(i) = t.parse::<i64>() {
+        return i.to_string();
+    }
+    if let Ok(f) = t.parse::<f64>()
+        && f.fract() == 0.0
+        && f.abs() < 1e15
+    {
+        return (f as i64).to_string();
+    }
+    t.to_lowercase()
+}
+
+fn decimals_of(s: &str) -> usize {
+    match s.split_once('.') {
+        Some((_, frac)) => frac.chars().take_while(|c| c.is_ascii_digit()).count(),
+        None => 0,
+    }
+}
+
+fn csv_err(name: &str, e: csv::Error) -> anyhow::Error {
+    let line = e.position().map(|p| p.line()).unwrap_or(0);
+    match e.kind() {
+        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
+            anyhow!("malformed CSV: {len} fields where the header has {expected_len} ({name}:{line})")
+        }
+        csv::ErrorKind::Utf8 { .. } => anyhow!("malformed CSV: not UTF-8 ({name}:{line})"),
+        _ => anyhow!("malformed CSV: {e} ({name}:{line})"),
+    }
+}
+
+/// Reads one file. `required` columns must be present and parse as their
+/// kind; every other column is inferred.
+pub fn read(path: &Path, required: &[(&str, Kind)]) -> Result<Csv> {
+    read_many(&[path.to_path_buf()], required)
+}
+
+/// Reads several files with the same kind of content into one DataFrame;
+/// the union of their columns, a cell missing from a file is null.
+pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
+    let mut headers: Vec<String> = vec![];
+    let mut cells: Vec<Vec<String>> = vec![];
+    // For each row: file and line, for messages about its cells.
+    let mut origin: Vec<(usize, u64)> = vec![];
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    for (fi, path) in paths.iter().enumerate() {
+        let name = &names[fi];
+        let f = File::open(path).with_context(|| format!("cannot open {name}"))?;
+        let mut rdr = csv::ReaderBuilder::new().has_headers(true).from_reader(BufReader::new(f));
+        let hs: Vec<String> = rdr.headers().map_err(|e| csv_err(name, e))?.iter().map(|h| h.trim().to_lowercase()).collect();
+        if hs.iter().all(|h| h.is_empty()) {
+            bail!("empty file or header ({name}:1)");
+        }
+        for (i, h) in hs.iter().enumerate() {
+            if h.is_empty() {
+                bail!("malformed CSV: column {} has no name ({name}:1)", i + 1);
+            }
+            if hs[..i].contains(h) {
+                bail!("malformed CSV: column `{h}` appears twice ({name}:1)");
+            }
+        }
+        for (c, _) in required {
+            if !hs.iter().any(|h| h == c) {
+                bail!("missing column `{c}` ({name}:1)");
+            }
+        }
+        let idx: Vec<usize> = hs
+            .iter()
+            .map(|h| match headers.iter().position(|x| x == h) {
+                Some(i) => i,
+                None => {
+                    headers.push(h.clone());
+                    cells.push(vec![String::new(); origin.len()]);
+                    headers.len() - 1
+                }
+            })
+            .collect();
+        for rec in rdr.records() {
+            let rec = rec.map_err(|e| csv_err(name, e))?;
+            let line = rec.position().map(|p| p.line()).unwrap_or(0);
+            for col in cells.iter_mut() {
+                col.push(String::new());
+            }
+            for (i, field) in rec.iter().enumerate() {
+                *cells[idx[i]].last_mut().expect("row pushed above") = field.trim().to_string();
+            }
+            origin.push((fi, line));
+        }
+    }
+    let mut columns = vec![];
+    let mut decimals = BTreeMap::new();
+    let mut raw = BTreeMap::new();
+    for (h, col) in headers.iter().zip(&cells) {
+        let declared = required.iter().find(|(c, _)| c == h).map(|(_, k)| *k);
+        let at = |row: usize| {
+            let (fi, line) = origin[row];
+            format!("{}:{line}", names[fi])
+        };
+        let column = match declared {
+            Some(Kind::Int) => {
+                let mut v = Vec::with_capacity(col.len());
+                for (r, s) in col.iter().enumerate() {
+                    v.push(Some(s.parse::<i64>().map_err(|_| anyhow!("column `{h}`: `{s}` is not an integer ({})", at(r)))?));
+                }
+                Column::new(h.into(), v)
+            }
+            Some(Kind::Float) => {
+                let mut v = Vec::with_capacity(col.len());
+                for (r, s) in col.iter().enumerate() {
+                    let x = s.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| anyhow!("column `{h}`: `{s}` is not a number ({})", at(r)))?;
+                    v.push(Some(x));
+                }
+                decimals.insert(h.clone(), col.iter().map(|s| decimals_of(s)).max().unwrap_or(0));
+                Column::new(h.into(), v)
+            }
+            Some(Kind::Text) => Column::new(h.into(), col.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>()),
+            Some(Kind::Key) => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
+            None if KEYS.contains(&h.as_str()) => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
+            None => infer(h, col, &mut decimals),
+        };
+        columns.push(column);
+        raw.insert(h.clone(), col.clone());
+    }
+    let df = DataFrame::new(origin.len(), columns).map_err(|e| anyhow!("{e}"))?;
+    Ok(Csv { name: names.join(", "), df, decimals, raw })
+}
+
+fn infer(h: &str, col: &[String], decimals: &mut BTreeMap<String, usize>) -> Column {
+    let present = || col.iter().filter(|s| !s.is_empty());
+    if present().all(|s| s.parse::<i64>().is_ok()) {
+        return Column::new(h.into(), col.iter().map(|s| s.parse::<i64>().ok()).collect::<Vec<_>>());
+    }
+    if present().all(|s| s.parse::<f64>().is_ok_and(|x| x.is_finite())) {
+        decimals.insert(h.to_string(), present().map(|s| decimals_of(s)).max().unwrap_or(0));
+        return Column::new(h.into(), col.iter().map(|s| s.parse::<f64>().ok()).collect::<Vec<_>>());
+    }
+    Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then_some(s.as_str())).collect::<Vec<_>>())
+}
+
+/// The CSV files of a directory whose names pass `keep`, sorted by name.
+pub fn files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else { return vec![] };
+    let mut v: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| !n.starts_with('.') && keep(n)))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A column's value in row `i` as a number (integers widened).
+pub fn num(df: &DataFrame, col: &str, i: usize) -> Option<f64> {
+    let c = df.column(col).ok()?;
+    match c.dtype() {
+        DataType::Int64 => c.i64().ok()?.get(i).map(|v| v as f64),
+        DataType::Float64 => c.f64().ok()?.get(i),
+        _ => c.cast(&DataType::Float64).ok()?.f64().ok()?.get(i),
+    }
+}
+
+/// A column's value in row `i` as an integer (only for integer columns).
+pub fn int(df: &DataFrame, col: &str, i: usize) -> Option<i64> {
+    let c = df.column(col).ok()?;
+    match c.dtype() {
+        DataType::Int64 => c.i64().ok()?.get(i),
+        DataType::Float64 => c.f64().ok()?.get(i).filter(|v| v.fract() == 0.0).map(|v| v as i64),
+        DataType::String => None,
+        _ => c.cast(&DataType::Int64).ok()?.i64().ok()?.get(i),
+    }
+}
+
+/// A column's value in row `i` as text (numbers printed plainly).
+pub fn text(df: &DataFrame, col: &str, i: usize) -> Option<String> {
+    let c = df.column(col).ok()?;
+    match c.dtype() {
+        DataType::String => c.str().ok()?.get(i).map(str::to_string),
+        DataType::Int64 => c.i64().ok()?.get(i).map(|v| v.to_string()),
+        DataType::Float64 => c.f64().ok()?.get(i).map(|v| v.to_string()),
+        _ => c.cast(&DataType::Int64).ok()?.i64().ok()?.get(i).map(|v| v.to_string()),
+    }
+}
+
+/// Whether the frame has a column.
+pub fn has(df: &DataFrame, col: &str) -> bool {
+    df.column(col).is_ok()
+}
+
+/// Maps polars errors into anyhow with context.
+pub fn pl<T>(r: PolarsResult<T>, what: &str) -> Result<T> {
+    r.map_err(|e| anyhow!("{what}: {e}"))
+}
+
+/// The rows whose key columns equal the given values.
+pub fn filter_eq(df: &DataFrame, eq: &[(&str, &str)]) -> Result<DataFrame> {
+    let mut pred = lit(true);
+    for (c, v) in eq {
+        pred = pred.and(col(*c).eq(lit(v.to_string())));
+    }
+    pl(df.clone().lazy().filter(pred).collect(), "filtering rows")
+}
+
+/// The distinct orderings `(b, wa, wb)` of a frame, in the thesis's order.
+pub fn orderings(df: &DataFrame) -> Vec<(String, String, String)> {
+    let mut v: Vec<(String, String, String)> = (0..df.height()).filter_map(|i| Some((text(df, "b", i)?, text(df, "wa", i)?, text(df, "wb", i)?))).collect();
+    v.sort_by_key(|o| super::ordering_rank(&o.0, &o.1, &o.2));
+    v.dedup();
+    v
+}

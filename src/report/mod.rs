@@ -1,0 +1,388 @@
+//! `report`: every table and figure of the thesis's experiment matrix (the
+//! spec's `experiments.md`), ours beside the published numbers, as one
+//! self-contained HTML page, Markdown tables and SVG/PNG figures.
+//!
+//! The report reads whatever results exist under the results directory and
+//! every published table; a missing input becomes a section that names the
+//! command producing it. Joins and aggregations run in polars
+//! ([`published`] joins the published tables generically; the chapter
+//! modules aggregate per-tree and per-configuration rows). Everything written
+//! is a pure function of the inputs and the report date, so two runs give
+//! byte-identical files.
+
+pub mod chapter4;
+pub mod chapter5;
+pub mod chapter6;
+pub mod doc;
+pub mod figures;
+pub mod load;
+pub mod published;
+
+use anyhow::{Context, Result, bail};
+use doc::{Cell, Figure, Meta, Section, Status, Table};
+use published::{Comparison, Measures};
+use std::path::{Path, PathBuf};
+
+/// What to read and where to write.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Results directory (`results/`).
+    pub results: PathBuf,
+    /// Published tables (`data/published/`).
+    pub published: PathBuf,
+    /// Where the page and Markdown tables go (`results/report/`).
+    pub out: PathBuf,
+    /// Where the figures go (`results/figures/`).
+    pub figures: PathBuf,
+    /// The report date, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// What a run wrote.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Sections on the page.
+    pub sections: usize,
+    /// Tables (each also a Markdown file).
+    pub tables: usize,
+    /// Figures (each an SVG and a PNG).
+    pub figures: usize,
+    /// Sections with missing inputs.
+    pub incomplete: usize,
+}
+
+/// The thesis's five orderings, in its order.
+pub const THESIS_ORDERINGS: [(u32, u32, u32); 5] = [(32, 79, 5), (20, 69, 19), (32, 66, 66), (32, 33, 33), (32, 0, 0)];
+
+/// An ordering as written in the thesis: `(32, 79, 5)`.
+pub fn ordering_label(b: &str, wa: &str, wb: &str) -> String {
+    format!("({b}, {wa}, {wb})")
+}
+
+/// Sort key for orderings: the thesis's order first, then any other.
+pub fn ordering_rank(b: &str, wa: &str, wb: &str) -> (usize, String) {
+    let t = (b.parse().unwrap_or(u32::MAX), wa.parse().unwrap_or(u32::MAX), wb.parse().unwrap_or(u32::MAX));
+    match THESIS_ORDERINGS.iter().position(|o| *o == t) {
+        Some(i) => (i, String::new()),
+        None => (THESIS_ORDERINGS.len(), format!("{:>6}{:>6}{:>6}", b, wa, wb)),
+    }
+}
+
+/// A date `YYYY-MM-DD` from days since 1970-01-01 (proleptic Gregorian).
+pub fn civil_date(days: i64) -> String {
+    // Howard Hinnant's days_from_civil inverse.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The report date: `--date` if given (checked), else `SOURCE_DATE_EPOCH`,
+/// else today (UTC).
+pub fn report_date(arg: Option<&str>, source_date_epoch: Option<&str>) -> Result<String> {
+    if let Some(d) = arg {
+        let ok =
+            d.len() == 10 && d.as_bytes()[4] == b'-' && d.as_bytes()[7] == b'-' && d.chars().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+        if !ok {
+            bail!("--date must be YYYY-MM-DD, not `{d}`");
+        }
+        return Ok(d.to_string());
+    }
+    if let Some(e) = source_date_epoch {
+        let secs: i64 = e.trim().parse().with_context(|| format!("SOURCE_DATE_EPOCH must be seconds since 1970, not `{e}`"))?;
+        return Ok(civil_date(secs.div_euclid(86_400)));
+    }
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+    Ok(civil_date(secs / 86_400))
+}
+
+/// A figure: drawn now as SVG; the PNG is drawn when the report is written.
+pub struct PendingFigure {
+    /// The figure for the page.
+    pub figure: Figure,
+    /// Its plot, for the PNG.
+    pub plot: figures::Plot,
+}
+
+/// Draws a figure.
+pub fn figure(id: &str, caption: &str, plot: figures::Plot) -> Result<PendingFigure> {
+    let svg = figures::svg(&plot).with_context(|| format!("drawing {id}"))?;
+    Ok(PendingFigure { figure: Figure { id: id.to_string(), caption: caption.to_string(), svg }, plot })
+}
+
+/// Collects sections and the figures' plots while the chapters build them.
+#[derive(Default)]
+pub struct Builder {
+    /// Sections in page order.
+    pub sections: Vec<Section>,
+    /// Every figure's plot, by id.
+    pub plots: Vec<(String, figures::Plot)>,
+}
+
+impl Builder {
+    /// Adds a figure to a section.
+    pub fn add_figure(&mut self, s: &mut Section, f: PendingFigure) {
+        self.plots.push((f.figure.id.clone(), f.plot));
+        s.figures.push(f.figure);
+    }
+}
+
+/// The published comparisons, marked as shown once a section takes them.
+pub struct Published {
+    /// All comparisons, by file name.
+    pub all: Vec<Comparison>,
+    shown: Vec<bool>,
+}
+
+impl Published {
+    /// Takes the comparisons whose thesis table number is in `numbers`.
+    pub fn take(&mut self, numbers: &[&str]) -> Vec<&Comparison> {
+        let mut out = vec![];
+        for (i, c) in self.all.iter().enumerate() {
+            if !self.shown[i] && numbers.contains(&c.number.as_str()) {
+                self.shown[i] = true;
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    fn rest(&mut self) -> Vec<&Comparison> {
+        let mut out = vec![];
+        for (i, c) in self.all.iter().enumerate() {
+            if !self.shown[i] {
+                self.shown[i] = true;
+                out.push(c);
+            }
+        }
+        out
+    }
+}
+
+/// Adds a published comparison to a section: its table, and a finding that
+/// counts agreements and names the largest disagreement.
+pub fn add_comparison(s: &mut Section, c: &Comparison) {
+    let mut header: Vec<String> = c.keys.clone();
+    header.extend(["quantity", "ours", "published", "difference", "relative", "verdict"].map(String::from));
+    let name_keys: Vec<&str> = c.name_keys.iter().map(|(k, _)| k.as_str()).collect();
+    let rows = c
+        .rows
+        .iter()
+        .map(|r| {
+            let mut row: Vec<Cell> = r.key.iter().map(|k| Cell::Text(k.clone())).collect();
+            row.push(Cell::Text(r.column.clone()));
+            row.push(Cell::number(r.ours, r.decimals));
+            row.push(if r.published.is_some() { Cell::number(r.published, r.decimals) } else { Cell::Text(r.published_text.clone()) });
+            match (r.ours, r.published) {
+                (Some(o), Some(p)) => {
+                    row.push(Cell::number(Some(o - p), r.decimals));
+                    row.push(if p != 0.0 { Cell::Pct((o - p) / p) } else { Cell::Empty });
+                }
+                _ => {
+                    row.push(Cell::Empty);
+                    row.push(Cell::Empty);
+                }
+            }
+            row.push(Cell::Verdict(r.status, published::words(r.status, r.ours, r.published, r.decimals)));
+            row
+        })
+        .collect();
+    let mut note = format!("Published: `data/published/{}.csv`.", c.stem);
+    if !name_keys.is_empty() {
+        note.push_str(&format!(" Keys {} taken from the file name.", name_keys.join(", ")));
+    }
+    if c.sources.is_empty() {
+        note.push_str(" None of its columns is among our results yet.");
+    } else {
+        // One entry per source, naming the columns it gave.
+        let mut by_source: Vec<(&str, Vec<&str>)> = vec![];
+        for (col, src) in &c.sources {
+            match by_source.iter_mut().find(|(s, _)| s == src) {
+                Some((_, cols)) => cols.push(col),
+                None => by_source.push((src, vec![col])),
+            }
+        }
+        let parts: Vec<String> = by_source.iter().map(|(s, cols)| format!("{} from {s}", cols.join(", "))).collect();
+        note.push_str(&format!(" Ours: {}.", parts.join("; ")));
+    }
+    s.tables.push(Table {
+        id: format!("compare-{}", c.stem.replace('.', "-")),
+        caption: format!("Table {} — ours beside the published values", if c.number.is_empty() { c.stem.as_str() } else { c.number.as_str() }),
+        header,
+        rows,
+        note,
+    });
+    s.findings.push(comparison_finding(c));
+}
+
+/// One sentence on how a published table compares.
+pub fn comparison_finding(c: &Comparison) -> String {
+    let n = c.rows.len();
+    let count = |f: &dyn Fn(Status) -> bool| c.rows.iter().filter(|r| f(r.status)).count();
+    let exact = count(&|s| s == Status::Exact);
+    let rounded = count(&|s| s == Status::Rounded);
+    let close = count(&|s| s == Status::Close);
+    let differs = count(&|s| s == Status::Differs);
+    let missing = count(&|s| s == Status::Missing);
+    let name = if c.number.is_empty() { c.stem.clone() } else { format!("Table {}", c.number) };
+    if missing == n {
+        return format!("{name}: none of the {n} published values has a result of ours yet.");
+    }
+    let mut parts = vec![];
+    if exact > 0 {
+        parts.push(format!("{exact} exact"));
+    }
+    if rounded > 0 {
+        parts.push(format!("{rounded} exact to the printed decimals"));
+    }
+    if close > 0 {
+        parts.push(format!("{close} within 1%"));
+    }
+    if differs > 0 {
+        parts.push(format!("{differs} further apart"));
+    }
+    if missing > 0 {
+        parts.push(format!("{missing} without a result of ours"));
+    }
+    let mut s = format!("{name}: of {n} published values, {}.", parts.join(", "));
+    let worst = c
+        .rows
+        .iter()
+        .filter(|r| matches!(r.status, Status::Close | Status::Differs))
+        .filter_map(|r| Some((r, ((r.ours? - r.published?) / r.published?).abs())))
+        .filter(|(_, rel)| rel.is_finite())
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((r, rel)) = worst {
+        let key: Vec<String> = c.keys.iter().zip(&r.key).map(|(k, v)| format!("{k}={v}")).collect();
+        s.push_str(&format!(
+            " The largest disagreement is {} at {}: ours {} vs. published {} ({:.2}%).",
+            r.column,
+            key.join(" "),
+            fmt(r.ours, r.decimals),
+            r.published_text,
+            rel * 100.0
+        ));
+    } else if exact + rounded == n {
+        s.push_str(" Every value agrees.");
+    }
+    s
+}
+
+fn fmt(v: Option<f64>, d: usize) -> String {
+    Cell::number(v, d).plain()
+}
+
+/// Runs the report: reads, builds every section, writes the page, the
+/// Markdown tables and the figures.
+pub fn run(cfg: &Config) -> Result<Summary> {
+    let ch4 = chapter4::load(&cfg.results)?;
+    let ch5 = chapter5::load(&cfg.results)?;
+    let ch6 = chapter6::load(&cfg.results)?;
+    let mut pool: Vec<Measures> = vec![];
+    pool.extend(chapter4::measures(&ch4)?);
+    pool.extend(chapter5::measures(&ch5)?);
+    pool.extend(chapter6::measures(&ch6)?);
+
+    let mut comparisons = vec![];
+    for path in load::files(&cfg.published, |n| n.ends_with(".csv")) {
+        comparisons.push(published::compare(&path, &pool)?);
+    }
+    let n_pub = comparisons.len();
+    let mut published = Published { shown: vec![false; n_pub], all: comparisons };
+
+    let mut b = Builder::default();
+    chapter4::sections(&ch4, &mut published, &mut b)?;
+    chapter5::sections(&ch5, &mut published, &mut b)?;
+    chapter6::sections(&ch6, &ch4, &mut published, &mut b)?;
+    let rest = published.rest();
+    if !rest.is_empty() {
+        let mut s = Section {
+            id: "other-published".into(),
+            chapter: 0,
+            title: "Other published tables".into(),
+            what: "Published tables that no section above claims, joined to our results by their key columns.".into(),
+            ..Default::default()
+        };
+        for c in rest {
+            add_comparison(&mut s, c);
+        }
+        b.sections.push(s);
+    }
+
+    let meta = Meta {
+        version: format!("parab report {}", env!("CARGO_PKG_VERSION")),
+        date: cfg.date.clone(),
+        results: cfg.results.display().to_string(),
+        published: cfg.published.display().to_string(),
+    };
+    let intro = vec![
+        "This page sets the results of this toolkit beside the tables of V. Manohararajah, *Parallel Alpha-Beta Search on Shared Memory Multiprocessors* (M.A.Sc. thesis, University of Toronto, 2001). Each section is one item of the thesis's experiment matrix: what was measured, our numbers, the published ones where we hold them, and how far apart they are.".replace('*', ""),
+        "Tree generation, f_best, scheme A and B counts and node counts should agree exactly; the network's errors and scheme C depend on random initial weights, and the simulated times on machine details the thesis leaves open, so for those the same magnitudes and the same conclusions are the goal. Verdicts: exact; exact to the decimals the thesis printed; within 1%; or further apart (with the relative difference). Every number here is read from the CSV files under the results directory.".into(),
+    ];
+    let page = doc::html(&meta, &intro, &b.sections);
+
+    std::fs::create_dir_all(&cfg.out).with_context(|| format!("cannot create {}", cfg.out.display()))?;
+    std::fs::create_dir_all(&cfg.figures).with_context(|| format!("cannot create {}", cfg.figures.display()))?;
+    let mut summary = Summary { sections: b.sections.len(), ..Default::default() };
+    for (id, plot) in &b.plots {
+        let f = b.sections.iter().flat_map(|s| &s.figures).find(|f| &f.id == id).map(|f| f.svg.clone()).unwrap_or_default();
+        write_atomic(&cfg.figures.join(format!("{id}.svg")), f.as_bytes())?;
+        figures::png(plot, &cfg.figures.join(format!("{id}.png"))).with_context(|| format!("drawing {id}.png"))?;
+        summary.figures += 1;
+    }
+    for s in &b.sections {
+        for t in &s.tables {
+            write_atomic(&cfg.out.join(format!("{}.md", t.id)), doc::markdown(t).as_bytes())?;
+            summary.tables += 1;
+        }
+        if !s.missing.is_empty() {
+            summary.incomplete += 1;
+        }
+    }
+    write_atomic(&cfg.out.join("index.html"), page.as_bytes())?;
+    Ok(summary)
+}
+
+/// Writes a file through a temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new().prefix(".parab-").tempfile_in(dir).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// A sentence naming a missing input and the command that makes it.
+pub fn missing(what: &str, pattern: &str, command: &str) -> String {
+    format!("Missing input: {what} (`{pattern}`). Produce it with `{command}`, then run `make report` again.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(11016), "2000-02-29");
+        assert_eq!(civil_date(20_000), "2024-10-04");
+        assert_eq!(report_date(None, Some("86399")).unwrap(), "1970-01-01");
+        assert_eq!(report_date(Some("2001-06-30"), Some("0")).unwrap(), "2001-06-30");
+        assert!(report_date(Some("2001-6-30"), None).is_err());
+        assert!(report_date(None, Some("soon")).is_err());
+    }
+
+    #[test]
+    fn orderings_sort_in_thesis_order() {
+        let mut v = vec![("32", "0", "0"), ("20", "69", "19"), ("8", "50", "50"), ("32", "79", "5")];
+        v.sort_by_key(|o| ordering_rank(o.0, o.1, o.2));
+        assert_eq!(v, vec![("32", "79", "5"), ("20", "69", "19"), ("32", "0", "0"), ("8", "50", "50")]);
+    }
+}

@@ -1,0 +1,393 @@
+//! Issue 5: the report — sections for every item, published tables joined
+//! generically, numbers that are the CSVs' numbers, missing and malformed
+//! inputs, determinism, and a real browser rendering the page.
+
+use crate::util::*;
+use std::path::Path;
+use std::process::Command;
+
+const ORDERINGS: [&str; 5] = ["32-79-5", "20-69-19", "32-66-66", "32-33-33", "32-0-0"];
+
+/// A tiny chapter 4 run (4 trees per ordering, depth 3) under `dir/results`.
+fn chapter4(d: &Dir) {
+    for sub in ["results/fbest", "results/nodes"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    for o in ORDERINGS {
+        let ord = o.replace('-', ",");
+        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &ord, "--depth", "3", "--count", "4"], "");
+        ok(&d.path, "fbest", &["--per-tree", "-o", &format!("results/nodes/tg1-{o}-d3.csv")], &trees);
+        if o == "32-79-5" {
+            ok(&d.path, "fbest", &["-o", "results/fbest/tg1-32-79-5-d3.csv"], &trees);
+        }
+    }
+    let mut args = vec!["--analytic".to_string()];
+    for o in ORDERINGS {
+        args.push("--ordering".into());
+        args.push(o.replace('-', ","));
+    }
+    args.extend(["-o".into(), "results/fbest/analytic.csv".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    ok(&d.path, "fbest", &args, "");
+    let rajahx = std::fs::canonicalize("data/rajahx-fbest.csv").unwrap();
+    ok(&d.path, "fbest", &["--rajahx", rajahx.to_str().unwrap(), "-o", "results/fbest/rajahx.csv"], "");
+}
+
+fn published() -> String {
+    std::fs::canonicalize("data/published").unwrap().display().to_string()
+}
+
+/// Runs the report on `dir/results`; returns stderr.
+fn report(d: &Dir, extra: &[&str]) -> String {
+    let p = published();
+    let mut args = vec!["--published", p.as_str(), "--date", "2001-06-30"];
+    args.extend_from_slice(extra);
+    let out = run_in(&d.path, "report", &args, "");
+    assert!(out.status.success(), "report failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The cells of the table with `id`, tags stripped, row by row (header row
+/// included).
+fn table(html: &str, id: &str) -> Vec<Vec<String>> {
+    let start = html.find(&format!("<table id=\"{id}\"")).unwrap_or_else(|| panic!("no table {id}"));
+    let body = &html[start..start + html[start..].find("</table>").unwrap()];
+    body.split("<tr>")
+        .skip(1)
+        .map(|r| {
+            let r = r[..r.find("</tr>").unwrap_or(r.len())].replace("</th>", "</td>");
+            let mut cells: Vec<String> =
+                r.split("</td>").map(|c| c.rfind('>').map(|i| c[i + 1..].to_string()).unwrap_or_default().replace("&amp;", "&").trim().to_string()).collect();
+            cells.pop();
+            cells
+        })
+        .collect()
+}
+
+fn row<'a>(t: &'a [Vec<String>], first: &str) -> &'a [String] {
+    t.iter().find(|r| r[0] == first).unwrap_or_else(|| panic!("no row {first} in {t:?}"))
+}
+
+fn col(t: &[Vec<String>], name: &str) -> usize {
+    t[0].iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name} in {:?}", t[0]))
+}
+
+fn ungroup(s: &str) -> String {
+    s.replace(',', "")
+}
+
+/// Column `name` of a CSV as strings.
+fn csv_col(text: &str, name: &str) -> Vec<String> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == name).unwrap();
+    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+}
+
+#[test]
+fn page_numbers_are_the_csv_numbers() {
+    let d = Dir::new("report-cells");
+    chapter4(&d);
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    // Table 6.3: n_1 (search) is the sum of the per-tree node counts.
+    let t = table(&html, "table-6-3");
+    for o in ORDERINGS {
+        let csv = d.read(&format!("results/nodes/tg1-{o}-d3.csv"));
+        let label = format!("({})", o.replace('-', ", "));
+        let r = row(&t, &label);
+        assert_eq!(ungroup(&r[col(&t, "n_1 (search)")]), sum_column(&csv, "nodes").to_string(), "{o}");
+        assert_eq!(r[col(&t, "trees")], "4");
+    }
+    // Table 4.4: f_best and p_best by position, as in the CSV.
+    let csv = d.read("results/fbest/tg1-32-79-5-d3.csv");
+    let t = table(&html, "table-4-4-32-79-5");
+    let fb = csv_col(&csv, "fbest");
+    let pb = csv_col(&csv, "pbest");
+    for n in [1usize, 2, 7] {
+        let r = row(&t, &n.to_string());
+        assert_eq!(ungroup(&r[1]), fb[n - 1]);
+        assert_eq!(r[2], format!("{:.6}", pb[n - 1].parse::<f64>().unwrap()));
+    }
+    // Table 4.5 comparison: ours is analytic.csv, published the thesis's,
+    // and the analytic values agree to every printed decimal.
+    let t = table(&html, "compare-table-4-5-exponential-b20-69-19");
+    let r = row(&t, "1");
+    assert_eq!(r[1..4], ["20", "69", "19"]);
+    assert_eq!(r[col(&t, "published")], "0.705500");
+    assert!(r[col(&t, "verdict")].starts_with("exact"), "{r:?}");
+    let rows_exact = t.iter().skip(1).filter(|r| r.last().unwrap().starts_with("exact")).count();
+    assert_eq!(rows_exact, 40, "p_n and cumulative for n = 1..20");
+    // Table 6.3 comparison: depth 3 counts are far from the published depth-6
+    // ones, and the page says so in words.
+    let t = table(&html, "compare-table-6-3-uniprocessor");
+    let r = t.iter().find(|r| r[0] == "32" && r[3] == "n1_nodes").unwrap();
+    assert!(r.last().unwrap().starts_with("differs: ours"), "{r:?}");
+    assert!(t.iter().any(|r| r[3] == "t1_ticks" && r.last().unwrap() == "no result of ours"));
+    // The chess comparison: p_best(1) of both, from their CSVs.
+    let t = table(&html, "table-4-3");
+    let raj = d.read("results/fbest/rajahx.csv");
+    let r = row(&t, "1");
+    assert_eq!(r[2], format!("{:.6}", csv_col(&raj, "pbest")[0].parse::<f64>().unwrap()));
+    // Every table is also a Markdown file, with the same digits.
+    let md = d.read("results/report/table-6-3.md");
+    let n: u64 = sum_column(&d.read("results/nodes/tg1-32-0-0-d3.csv"), "nodes");
+    assert!(md.contains(&format!("| (32, 0, 0) | 4 | 3 | {} |", crate_group(n))), "{md}");
+}
+
+fn crate_group(n: u64) -> String {
+    let s = n.to_string();
+    let mut o = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            o.push(',');
+        }
+        o.push(c);
+    }
+    o
+}
+
+#[test]
+fn every_item_has_a_section_and_missing_inputs_say_what_to_run() {
+    let d = Dir::new("report-empty");
+    std::fs::create_dir_all(d.join("results")).unwrap();
+    let err = report(&d, &[]);
+    assert!(err.contains("sections wait for missing results"), "{err}");
+    let html = d.read("results/report/index.html");
+    for id in [
+        "tables-4-1-4-3",
+        "table-4-4",
+        "table-4-5",
+        "figure-4-6",
+        "table-5-1",
+        "table-5-2",
+        "table-5-3",
+        "table-5-4",
+        "figures-5-4-5-5",
+        "table-6-3",
+        "tables-6-4-6-8",
+        "time-per-state",
+    ] {
+        assert!(html.contains(&format!("<section id=\"{id}\">")), "section {id}");
+    }
+    for cmd in ["make chapter4", "make chapter5", "make chapter6", "make results/fbest/analytic.csv"] {
+        assert!(html.contains(&format!("<code>{cmd}</code>")), "{cmd}");
+    }
+    // Published tables are still shown, ours marked missing.
+    let t = table(&html, "compare-table-5-1-nn-error");
+    assert_eq!(t.len(), 11, "5 orderings x (e_type, e_wait) + header");
+    assert!(t.iter().skip(1).all(|r| r.last().unwrap() == "no result of ours"));
+}
+
+#[test]
+fn a_new_published_table_is_shown_and_joined_by_its_keys() {
+    let d = Dir::new("report-generic");
+    chapter4(&d);
+    let pubdir = d.join("published");
+    std::fs::create_dir_all(&pubdir).unwrap();
+    for e in std::fs::read_dir("data/published").unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), pubdir.join(e.file_name())).unwrap();
+    }
+    // Keys from the file name (b32-79-5) and the column n; one value we
+    // reproduce exactly, one we do not, one we do not have.
+    let csv = d.read("results/fbest/tg1-32-79-5-d3.csv");
+    let fb = csv_col(&csv, "fbest");
+    let f2: u64 = fb[1].parse().unwrap();
+    std::fs::write(pubdir.join("table-4.4-fbest-b32-79-5.csv"), format!("n,fbest,pbest_made_up\n1,{},0.5\n2,{},0.25\n", fb[0], f2 + 10)).unwrap();
+    // A table number no section claims, keyed by ordering columns.
+    let n1 = sum_column(&d.read("results/nodes/tg1-20-69-19-d3.csv"), "nodes");
+    std::fs::write(pubdir.join("table-9.1-extra.csv"), format!("b,wa,wb,n1_nodes\n20,69,19,{n1}\n")).unwrap();
+    let p = pubdir.display().to_string();
+    let out = run_in(&d.path, "report", &["--published", &p, "--date", "2001-06-30"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = d.read("results/report/index.html");
+    let t = table(&html, "compare-table-4-4-fbest-b32-79-5");
+    assert_eq!(t[0][..4], ["n", "b", "wa", "wb"]);
+    let fbest_rows: Vec<&Vec<String>> = t.iter().filter(|r| r[4] == "fbest").collect();
+    assert_eq!(fbest_rows[0].last().unwrap(), "exact");
+    assert_eq!(ungroup(&fbest_rows[1][col(&t, "difference")]), "-10");
+    assert!(fbest_rows[1].last().unwrap().starts_with("differs: ours") || fbest_rows[1].last().unwrap().starts_with("close: ours"));
+    assert!(t.iter().filter(|r| r[4] == "pbest_made_up").all(|r| r.last().unwrap() == "no result of ours"));
+    let t = table(&html, "compare-table-9-1-extra");
+    assert_eq!(t[1].last().unwrap(), "exact");
+    assert!(html.contains("<section id=\"other-published\">"));
+}
+
+#[test]
+fn malformed_inputs_name_file_and_line() {
+    let d = Dir::new("report-bad");
+    std::fs::create_dir_all(d.join("results/nodes")).unwrap();
+    let p = published();
+    d.write(
+        "results/nodes/bad.csv",
+        "tree,seed,b,wa,wb,depth,nodes,leaves,internal,contributing,root_value\n1,5,32,79,5,3,10,8,2,2,7\n2,6,32,79,5,3,ten,8,2,2,7\n",
+    );
+    let err = fails(&d.path, "report", &["--published", &p], "", "bad.csv:3");
+    assert!(err.contains("nodes"), "{err}");
+    d.write("results/nodes/bad.csv", "tree,seed,b,wa,wb,depth,nodes,leaves,internal,contributing,root_value\n1,5,32,79,5,3,10,8,2,2\n");
+    fails(&d.path, "report", &["--published", &p], "", "bad.csv:2");
+    d.write("results/nodes/bad.csv", "tree,seed,b,wa,wb,depth,leaves,internal,contributing,root_value\n");
+    fails(&d.path, "report", &["--published", &p], "", "missing column `nodes`");
+    std::fs::remove_file(d.join("results/nodes/bad.csv")).unwrap();
+    std::fs::create_dir_all(d.join("results/weights")).unwrap();
+    d.write("results/weights/32-79-5.json", "{\n  \"e_type\": 1.0,\n  oops\n}\n");
+    fails(&d.path, "report", &["--published", &p], "", "32-79-5.json:3");
+    assert!(!d.join("results/report/index.html").exists(), "no page after an error");
+    fails(&d.path, "report", &["--published", &p, "--date", "30/06/2001"], "", "YYYY-MM-DD");
+}
+
+#[test]
+fn same_inputs_give_identical_files() {
+    let d = Dir::new("report-det");
+    chapter4(&d);
+    fake_chapters_5_and_6(&d);
+    report(&d, &["--out", "a", "--figures", "a/fig"]);
+    let p = published();
+    let out = Command::new(bin("report"))
+        .args(["--published", &p, "--out", "b", "--figures", "b/fig"])
+        .env("SOURCE_DATE_EPOCH", "993859200")
+        .current_dir(&d.path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let list = |dir: &Path| {
+        let mut v: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        v.sort();
+        v
+    };
+    for (a, b) in [(d.join("a"), d.join("b")), (d.join("a/fig"), d.join("b/fig"))] {
+        let names = list(&a);
+        assert_eq!(names, list(&b));
+        for n in names {
+            if a.join(&n).is_file() {
+                assert!(std::fs::read(a.join(&n)).unwrap() == std::fs::read(b.join(&n)).unwrap(), "{n:?} differs");
+            }
+        }
+    }
+    assert_eq!(list(&d.join("a/fig")).len(), 2 * 7, "svg and png for every figure");
+}
+
+/// Chapter 5 and 6 outputs in the documented columns, with numbers worked
+/// by hand.
+fn fake_chapters_5_and_6(d: &Dir) {
+    for sub in ["results/weights", "results/classify", "results/pabsim"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    d.write(
+        "results/weights/32-66-66.json",
+        r#"{"format":"parab-nn","version":1,"training":{"seed":7,"iterations":10000,"eta":0.1},"final":{"E_type":18.5,"E_wait":0.07}}"#,
+    );
+    d.write("results/weights/32-66-66-curve.csv", "iteration,E_type,E_wait\n0,400.0,3.0\n5000,30.0,0.2\n10000,18.5,0.07\n");
+    let mut c = String::from("b,wa,wb,depth,trees,scheme,param,true_cut,false_cut,true_all,false_all,error,scored,best\n");
+    c += "32,66,66,6,100,a,,900,60,30,10,70,1000,1\n";
+    c += "32,66,66,6,100,b,1,920,30,40,10,40,1000,1\n32,66,66,6,100,b,2,900,50,30,20,70,1000,0\n";
+    c += "32,66,66,6,100,c,19,930,25,35,10,35,1000,0\n32,66,66,6,100,c,20,935,20,40,5,25,1000,1\n32,66,66,6,100,c,21,935,20,40,5,25,1000,0\n";
+    d.write("results/classify/tg1-32-66-66-d6.csv", &c);
+    // p = 1: t1 = 2000, n1 = 1000. Scheme A at p = 12: tp = 400, np = 1250:
+    // SU = 5, SO = 0.25, CSS = 12 / (5 * 1.25) - 1 = 0.92. Two settings of
+    // scheme B at p = 12: the faster (tp = 250, SU = 8) is shown.
+    let mut p = String::from("b,wa,wb,depth,trees,scheme,procs,m_a,m_b,m_ca,m_cc,cut_width,tp_ticks,np_nodes,search_ticks,split_ticks,mem_stall_ticks\n");
+    p += "32,66,66,6,100,a,1,4,,,,,2000,1000,1800,0,200\n";
+    p += "32,66,66,6,100,a,12,4,,,,,400,1250,3000,1000,800\n";
+    p += "32,66,66,6,100,b,12,,5,,,,300,1300,3000,400,200\n32,66,66,6,100,b,12,,6,,,,250,1200,2500,300,200\n";
+    p += "32,66,66,6,100,c,12,,,0,3,20,320,1100,3000,500,340\n";
+    d.write("results/pabsim/tg1-32-66-66-d6.csv", &p);
+}
+
+#[test]
+fn chapters_5_and_6_are_aggregated_and_joined() {
+    let d = Dir::new("report-ch56");
+    chapter4(&d);
+    fake_chapters_5_and_6(&d);
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    let t = table(&html, "table-5-1");
+    let r = row(&t, "(32, 66, 66)");
+    assert_eq!(r[1..5], ["18.500000", "0.070000", "7", "10000"]);
+    // Best parameters: lowest error, smallest parameter on ties.
+    let t = table(&html, "table-5-3");
+    assert_eq!(row(&t, "(32, 66, 66)")[1..8], ["1", "920", "30", "40", "10", "40", "1,000"]);
+    let t = table(&html, "table-5-4");
+    assert_eq!(row(&t, "(32, 66, 66)")[1], "20");
+    // Published Table 5.4 has param 20 for (32, 66, 66): joined on it.
+    let t = table(&html, "compare-table-5-4-scheme-c");
+    let r = t.iter().find(|r| r[0] == "32" && r[1] == "66" && r[5] == "true_cut").unwrap();
+    assert_eq!(r[3..5], ["20", "c"]);
+    assert_eq!(ungroup(&r[6]), "935");
+    // Table 5.1 comparison uses the JSON's final errors.
+    let t = table(&html, "compare-table-5-1-nn-error");
+    let r = t.iter().find(|r| r[1] == "66" && r[3] == "e_type").unwrap();
+    assert_eq!(r[4], "18.500000");
+    // Chapter 6: SU, SO, CSS computed against p = 1; the faster B shown.
+    let t = table(&html, "table-6-6");
+    let a12 = t.iter().find(|r| r[0] == "A" && r[1] == "12").unwrap();
+    assert_eq!(a12[3..8], ["400", "5.00", "1,250", "0.250", "0.920"]);
+    let b12 = t.iter().find(|r| r[0] == "B" && r[1] == "12").unwrap();
+    assert_eq!(b12[2], "m_B = 6");
+    assert_eq!(b12[4], "8.00");
+    let t = table(&html, "table-6-3");
+    assert_eq!(row(&t, "(32, 66, 66)")[col(&t, "t_1 (ticks)")], "2,000");
+    for id in ["figure-5-4", "figure-5-5", "figure-5-learning", "figure-6-15", "figure-time-32-66-66"] {
+        assert!(html.contains(&format!("<figure class=\"plot\" id=\"{id}\">")), "{id}");
+        assert!(d.join(&format!("results/figures/{id}.png")).is_file());
+    }
+    assert!(html.contains("scheme C&#39;s error") || html.contains("scheme C's error"));
+}
+
+/// Renders the page in headless Chromium and checks the DOM it built: every
+/// table and figure present, every figure drawn, no image failed.
+#[test]
+fn chromium_renders_every_table_and_figure() {
+    let Some(chromium) =
+        ["chromium", "chromium-browser", "google-chrome"].into_iter().find(|c| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
+    else {
+        if std::env::var_os("PARAB_SKIP_BROWSER").is_some() {
+            eprintln!("chromium missing: browser check skipped (PARAB_SKIP_BROWSER)");
+            return;
+        }
+        panic!("the browser check needs headless Chromium: `apt-get install -y chromium` (.ci/run does), or set PARAB_SKIP_BROWSER=1");
+    };
+    let d = Dir::new("report-browser");
+    chapter4(&d);
+    fake_chapters_5_and_6(&d);
+    report(&d, &[]);
+    let page = d.join("results/report/index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let profile = d.join("profile");
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            &format!("--user-data-dir={}", profile.display()),
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            &format!("file://{}", page.display()),
+        ])
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
+    let attr = |name: &str| -> usize {
+        let key = format!("{name}=\"");
+        let i = dom.find(&key).unwrap_or_else(|| panic!("no {name} in the rendered DOM (did the page's script run?)")) + key.len();
+        dom[i..i + dom[i..].find('"').unwrap()].parse().unwrap()
+    };
+    assert!(dom.contains("data-checked=\"yes\""));
+    let tables = html.matches("<table id=").count();
+    let figures = html.matches("<figure class=\"plot\"").count();
+    assert!(tables >= 12 && figures >= 7, "{tables} tables, {figures} figures");
+    assert_eq!(attr("data-tables"), tables);
+    assert_eq!(attr("data-figures"), figures);
+    assert_eq!(attr("data-figures-drawn"), figures, "every figure's SVG has a size and text");
+    assert_eq!(attr("data-images-failed"), 0);
+    // The DOM holds every table by id, as the browser parsed it.
+    for id in html.match_indices("<table id=\"").map(|(i, _)| &html[i + 11..i + 11 + html[i + 11..].find('"').unwrap()]) {
+        assert!(dom.contains(&format!("id=\"{id}\"")), "table {id} missing from the DOM");
+    }
+}
