@@ -14,4 +14,5 @@ pub mod formats;
 pub mod rng;
 pub mod search;
 pub mod seeds;
+pub mod sim;
 pub mod tree;
