@@ -315,53 +315,6 @@ impl Moves<'_> {
     }
 }
 
-/// The state of a node's [`Moves`] without the borrows, so that a simulator
-/// can keep the move lists of many nodes alive at once (the pscores live in a
-/// buffer the caller owns, at least `b` long). [`Shape::next_move`] hands out
-/// exactly what [`Moves::next`] would.
-#[derive(Clone, Copy, Debug)]
-pub struct MoveCursor {
-    s0: u64,
-    stream: Stream,
-    next: u32,
-    max: bool,
-    parent_pscore: u32,
-}
-
-impl MoveCursor {
-    /// Positions handed out so far.
-    #[inline(always)]
-    pub fn handed_out(&self) -> usize {
-        self.next as usize
-    }
-}
-
-impl Shape {
-    /// Starts the move list of `node` (a MAX node if `max`) in `buf`.
-    #[inline]
-    pub fn cursor(&self, node: Node, max: bool, buf: &mut [u32]) -> MoveCursor {
-        let m = self.moves(node, max, buf);
-        MoveCursor { s0: m.s0, stream: m.stream, next: 0, max, parent_pscore: node.pscore }
-    }
-
-    /// The next child of a cursor's node in search order: its 0-based position and pscore.
-    #[inline]
-    pub fn next_move(&self, cur: &mut MoveCursor, buf: &mut [u32]) -> Option<(usize, u32)> {
-        let b = self.b();
-        let mut m = Moves { shape: self, s0: cur.s0, stream: cur.stream, ps: &mut buf[..b], next: cur.next as usize, max: cur.max, parent_pscore: cur.parent_pscore as u64 };
-        let r = m.next();
-        cur.stream = m.stream;
-        cur.next = m.next as u32;
-        r
-    }
-
-    /// The seed of the child at 0-based position `k` of a cursor's node.
-    #[inline(always)]
-    pub fn cursor_seed(&self, cur: &MoveCursor, k: usize) -> u32 {
-        self.powers.jump(cur.s0, 2 * k + 1) as u32
-    }
-}
-
 /// The children of `node` in search order, by the literal pseudo-code of
 /// `trees.md` (eager, draw by draw). Slow; the tests hold [`Moves`] to it.
 pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
@@ -476,25 +429,6 @@ mod tests {
                 for max in [true, false] {
                     assert_eq!(lazy_children(&shape, node, max), reference_children(&shape, node, max), "{model:?} {o} {node:?} {max}");
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn cursor_equals_moves() {
-        let shape = Shape::new(Model::Exponential, Ordering::new(20, 69, 19).unwrap()).unwrap();
-        let mut s = Stream::new(7);
-        for _ in 0..100 {
-            let node = Node { seed: s.next_draw() as u32, pscore: s.range(0, SCORE_MAX) as u32 };
-            for max in [true, false] {
-                let mut buf = vec![0; 20];
-                let mut cur = shape.cursor(node, max, &mut buf);
-                let mut got = vec![];
-                while let Some((k, ps)) = shape.next_move(&mut cur, &mut buf) {
-                    got.push(Node { seed: shape.cursor_seed(&cur, k), pscore: ps });
-                }
-                assert_eq!(cur.handed_out(), 20);
-                assert_eq!(got, lazy_children(&shape, node, max));
             }
         }
     }
