@@ -168,7 +168,8 @@ fn csv_io(e: csv::Error) -> anyhow::Error {
 /// Writes values as JSON lines.
 pub fn write_json_lines<T: serde::Serialize>(out: &mut Output, rows: &[T]) -> Result<()> {
     for r in rows {
-        serde_json::to_writer(&mut *out, r)?;
+        // Through io::Error, so a closed pipe stays recognisable.
+        serde_json::to_writer(&mut *out, r).map_err(io::Error::from)?;
         out.write_all(b"\n")?;
     }
     Ok(())

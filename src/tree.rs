@@ -16,7 +16,10 @@
 //! pseudo-code of `trees.md`, which [`reference_children`] spells out
 //! literally for the tests.
 
-use crate::rng::{LIMIT, Powers, Stream, scale, seed_state};
+use crate::rng::{LIMIT, Powers, STREAM_MUL, Stream, mulmod, scale, seed_state};
+
+/// `48271^2 mod LIMIT`: two draws at once.
+const STREAM_MUL_2: u64 = (STREAM_MUL * STREAM_MUL) % LIMIT;
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 
@@ -168,7 +171,7 @@ impl Shape {
         buf[0] = node.pscore;
         let s0 = seed_state(node.seed as u64);
         let order_state = self.powers.jump(s0, 2 * b - 1);
-        Moves { shape: self, s0, stream: Stream::from_state(order_state), ps: buf, next: 0, max, parent_pscore: node.pscore as u64 }
+        Moves { shape: self, s0, stream: Stream::from_state(order_state), ps: buf, next: 0, max, parent_pscore: node.pscore as u64, full: false }
     }
 }
 
@@ -190,6 +193,8 @@ pub struct Moves<'a> {
     next: usize,
     max: bool,
     parent_pscore: u64,
+    // Every pscore has been computed: `ps` can be read directly.
+    full: bool,
 }
 
 impl Moves<'_> {
@@ -201,9 +206,26 @@ impl Moves<'_> {
         (if self.max { scale(v, SCORE_MIN, p) } else { scale(v, p, SCORE_MAX) }) as u32
     }
 
+    /// Computes every pscore not computed yet. A node that goes past its
+    /// first move usually searches many (an ALL node), and one branch-free
+    /// pass is cheaper than deciding position by position.
+    #[inline(always)]
+    fn fill(&mut self) {
+        for k in 1..self.ps.len() {
+            let g = self.generated(k);
+            if self.ps[k] == PENDING {
+                self.ps[k] = g;
+            }
+        }
+        self.full = true;
+    }
+
     #[inline(always)]
     fn get(&mut self, k: usize) -> u32 {
         let v = self.ps[k];
+        if self.full {
+            return v;
+        }
         if v != PENDING {
             return v;
         }
@@ -225,9 +247,8 @@ impl Moves<'_> {
     /// Index in `from..b` of the best pscore, the first of equals.
     #[inline]
     fn best_from(&mut self, from: usize) -> usize {
-        let b = self.ps.len();
-        for k in from..b {
-            self.get(k);
+        if !self.full {
+            self.fill();
         }
         let slice = &self.ps[from..];
         let mut best = 0;
@@ -251,17 +272,26 @@ impl Moves<'_> {
     }
 
     /// Orders position `i` (0-based) and returns its pscore.
-    #[inline]
+    #[inline(always)]
     fn order_exponential(&mut self, i: usize) -> u32 {
         let o = self.shape.ordering;
         let b = self.ps.len();
         let w = if i == 0 { o.wa } else { o.wb } as u64;
-        let p = if self.stream.range(0, 99) < w {
+        // The knowledge draw and the blind draw after it are both computed
+        // from the current state, so the stream advances by one dependent
+        // multiplication per position instead of two. `range(r, 0, 99) < w`
+        // is `d * 100 < w * LIMIT`, without the division.
+        let s = self.stream.state();
+        let d1 = mulmod(s, STREAM_MUL);
+        let d2 = mulmod(s, STREAM_MUL_2);
+        let p = if d1 * 100 < w * LIMIT {
+            self.stream = Stream::from_state(d1);
             // Before any swap the parent's own pscore, the best, sits at
             // position 1 and is the first of any equals: no scan needed.
             if i == 0 { 0 } else { self.best_from(i) }
         } else {
-            self.stream.range(i as u64, b as u64 - 1) as usize
+            self.stream = Stream::from_state(d2);
+            scale(d2, i as u64, b as u64 - 1) as usize
         };
         self.swap(i, p);
         self.get(i)
@@ -286,7 +316,7 @@ impl Moves<'_> {
     }
 
     /// The next child in search order: its 0-based position and pscore.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<(usize, u32)> {
         let i = self.next;
@@ -294,6 +324,9 @@ impl Moves<'_> {
             return None;
         }
         self.next += 1;
+        if i == 1 && !self.full {
+            self.fill();
+        }
         let v = match self.shape.model {
             Model::Exponential => self.order_exponential(i),
             Model::Strong => self.order_strong(i),
@@ -312,6 +345,65 @@ impl Moves<'_> {
     pub fn child(&self, k: usize) -> Node {
         debug_assert!(k < self.next);
         Node { seed: self.seed(k), pscore: self.ps[k] }
+    }
+}
+
+/// The state of a node's [`Moves`] without the borrows, so that a simulator
+/// can keep the move lists of many nodes alive at once (the pscores live in a
+/// buffer the caller owns, at least `b` long). [`Shape::next_move`] hands out
+/// exactly what [`Moves::next`] would.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveCursor {
+    s0: u64,
+    stream: Stream,
+    next: u32,
+    max: bool,
+    full: bool,
+    parent_pscore: u32,
+}
+
+impl MoveCursor {
+    /// Positions handed out so far.
+    #[inline(always)]
+    pub fn handed_out(&self) -> usize {
+        self.next as usize
+    }
+
+    /// The seed of the child at 0-based position `k` (seeds never move).
+    #[inline(always)]
+    pub fn seed(&self, shape: &Shape, k: usize) -> u32 {
+        shape.powers.jump(self.s0, 2 * k + 1) as u32
+    }
+}
+
+impl Shape {
+    /// Starts the move list of `node` (a MAX node if `max`) in `buf`.
+    #[inline]
+    pub fn cursor(&self, node: Node, max: bool, buf: &mut [u32]) -> MoveCursor {
+        let m = self.moves(node, max, buf);
+        MoveCursor { s0: m.s0, stream: m.stream, next: 0, max, full: false, parent_pscore: node.pscore }
+    }
+
+    /// The next child of a cursor's node in search order: its 0-based
+    /// position and pscore. `buf` must be the buffer given to [`Shape::cursor`].
+    #[inline]
+    pub fn next_move(&self, cur: &mut MoveCursor, buf: &mut [u32]) -> Option<(usize, u32)> {
+        let b = self.b();
+        let mut m = Moves {
+            shape: self,
+            s0: cur.s0,
+            stream: cur.stream,
+            ps: &mut buf[..b],
+            next: cur.next as usize,
+            max: cur.max,
+            parent_pscore: cur.parent_pscore as u64,
+            full: cur.full,
+        };
+        let r = m.next();
+        cur.stream = m.stream;
+        cur.next = m.next as u32;
+        cur.full = m.full;
+        r
     }
 }
 
@@ -373,7 +465,7 @@ pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
 
 /// Checks a root seed: its stream must not be stuck at zero.
 pub fn check_seed(seed: u64) -> Result<u32> {
-    if seed % LIMIT == 0 {
+    if seed.is_multiple_of(LIMIT) {
         bail!("root seed {seed} is 0 modulo 2^31-1: its random stream would be stuck at 0");
     }
     if seed > u32::MAX as u64 {
@@ -430,6 +522,22 @@ mod tests {
                     assert_eq!(lazy_children(&shape, node, max), reference_children(&shape, node, max), "{model:?} {o} {node:?} {max}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn cursor_equals_moves() {
+        let shape = Shape::new(Model::Exponential, Ordering::new(32, 79, 5).unwrap()).unwrap();
+        for seed in 1..50u32 {
+            let node = Node { seed: seed * 104_729, pscore: (seed * 1000) };
+            let mut buf = vec![0; 32];
+            let mut cur = shape.cursor(node, seed % 2 == 0, &mut buf);
+            let mut kids = vec![];
+            while let Some((k, p)) = shape.next_move(&mut cur, &mut buf) {
+                kids.push(Node { seed: cur.seed(&shape, k), pscore: p });
+            }
+            assert_eq!(cur.handed_out(), 32);
+            assert_eq!(kids, reference_children(&shape, node, seed % 2 == 0));
         }
     }
 
