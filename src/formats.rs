@@ -264,3 +264,89 @@ impl RajahxRow {
         [self.fbest_1, self.fbest_2, self.fbest_3, self.fbest_4, self.fbest_5, self.fbest_6, self.fbest_7, self.fbest_8, self.fbest_9, self.fbest_10]
     }
 }
+
+/// `trainset` output, `nntrain` input (thesis §5.3; spec `nn.md`): one
+/// parent→child training pattern per row, in order of the child's level,
+/// then address. The first row (level 0) describes the root itself: no parent
+/// (`parent` empty, `index` 0, `pv` 1), `child_type` and `child_wait` the
+/// root's averages, and `type` repeats the root's type. Scheme C starts from
+/// that root type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternRow {
+    /// Tree model.
+    pub model: Model,
+    /// Branching factor.
+    pub b: u32,
+    /// w_a.
+    pub wa: u32,
+    /// w_b.
+    pub wb: u32,
+    /// The child's level (ply): 1 for the root's children; 0 for the root row.
+    pub level: u32,
+    /// The parent's address `p_1.p_2...` (zeros for levels not reached); empty
+    /// in the root row.
+    pub parent: String,
+    /// Input: 1 if the parent is on the PV path, else 0.
+    pub pv: u8,
+    /// Input: the parent's averaged type, 0..100.
+    #[serde(rename = "type")]
+    pub ty: f64,
+    /// Input: the child's 1-based index.
+    pub index: u32,
+    /// Output: the child's averaged type, 0..100.
+    pub child_type: f64,
+    /// Output: the child's averaged wait, 0..b.
+    pub child_wait: f64,
+    /// Trees in which the child was entered.
+    pub count: u64,
+}
+
+/// `nntrain --curve`: the learning curve, one row per recorded iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CurveRow {
+    /// Iterations completed (0 = the initial weights).
+    pub iteration: u32,
+    /// E_type after that many iterations, in type units.
+    pub e_type: f64,
+    /// E_wait, in moves.
+    pub e_wait: f64,
+}
+
+/// `classify` output (thesis §5.5, Tables 5.2–5.4): counts of one scheme and
+/// parameter value over the trees of one ordering.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassifyRow {
+    /// Branching factor.
+    pub b: u32,
+    /// w_a.
+    pub wa: u32,
+    /// w_b.
+    pub wb: u32,
+    /// Search depth.
+    pub depth: u32,
+    /// Trees searched.
+    pub trees: u32,
+    /// `a`, `b` or `c`.
+    pub scheme: String,
+    /// n for scheme B, m for scheme C, empty for scheme A.
+    pub param: Option<u32>,
+    /// Predicted CUT, cut off.
+    pub true_cut: u64,
+    /// Predicted CUT, searched all moves.
+    pub false_cut: u64,
+    /// Predicted ALL, searched all moves.
+    pub true_all: u64,
+    /// Predicted ALL, cut off.
+    pub false_all: u64,
+    /// false_cut + false_all.
+    pub error: u64,
+    /// Scored nodes: internal nodes off the PV path.
+    pub scored: u64,
+    /// 1 on the parameter value with the lowest error for this ordering and
+    /// scheme (the smallest such value on a tie; scheme A's single row is
+    /// always 1), else 0.
+    pub best: u8,
+}

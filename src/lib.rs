@@ -11,8 +11,10 @@
 pub mod cli;
 pub mod fbest;
 pub mod formats;
+pub mod nn;
 pub mod rng;
 pub mod search;
 pub mod seeds;
 pub mod sim;
+pub mod trainset;
 pub mod tree;

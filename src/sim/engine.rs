@@ -592,7 +592,7 @@ impl<'a, S: Scheme> Sim<'a, S> {
         let index = cursor.handed_out() as u32;
         let ply = n.ply + 1;
         let leaf = ply >= self.cfg.depth;
-        let seed = if leaf { 0 } else { self.shape.cursor_seed(cursor, k) };
+        let seed = if leaf { 0 } else { cursor.seed(self.shape, k) };
         let (alpha, beta) = if n.max { (n.score, n.beta) } else { (n.alpha, n.score) };
         let child_max = !n.max;
         let pv = n.pv && index == 1;

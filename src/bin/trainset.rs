@@ -1,0 +1,41 @@
+//! `trainset`: training patterns for the network from searched trees (thesis §5.3).
+
+use clap::Parser;
+use parab::cli::{self, Input, Output, write_csv};
+use parab::formats::read_trees;
+use parab::trainset;
+use std::path::PathBuf;
+
+/// Search the trees of one ordering, average every internal node's type and
+/// wait per address over the trees, and write the parent->child training
+/// patterns as CSV.
+///
+/// The first row (level 0) is the root itself: its averaged type, which
+/// scheme C starts from, is in `child_type` (and repeated in `type`).
+#[derive(Parser, Debug)]
+#[command(
+    version,
+    after_help = "Example:\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset -o patterns.csv\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset | nntrain --seed 1 -o net.json"
+)]
+struct Args {
+    /// Tree specs of one ordering and depth (JSON lines from treegen); `-` or absent for stdin.
+    input: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output file (default stdout).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+fn main() {
+    let args: Args = cli::parse("trainset");
+    cli::main("trainset", || {
+        cli::threads(args.threads)?;
+        let trees = read_trees(Input::open(args.input.as_deref())?)?;
+        let rows = trainset::patterns(&trees)?;
+        let mut out = Output::create(args.output.as_deref())?;
+        write_csv(&mut out, rows)?;
+        out.finish()
+    })
+}

@@ -1,0 +1,582 @@
+//! The thesis's node-classification network (§5.4; spec `nn.md`): a 3-12-2
+//! feed-forward network with logistic units that maps a parent node's
+//! `(pv, type, child index)` to the child's `(type, wait)`.
+//!
+//! Inputs and outputs travel in the variables' own units; the network works in
+//! the scaled space `[0.1, 0.9]`. The ranges are stored with the weights, so a
+//! network trained for one branching factor carries its own index and wait
+//! ranges. Outputs are not clamped: the logistic's `(0, 1)` maps back to a
+//! little beyond each range, and scheme C and the simulator see the raw value.
+//!
+//! Bias weights are the *last column* of each weight matrix: hidden neuron
+//! `k` computes `f(sum_j wh[k][j] * x_j + wh[k][3])` over the three scaled
+//! inputs, output neuron `k` computes `f(sum_j wo[k][j] * h_j + wo[k][12])`.
+//!
+//! [`Network`] is what the other tools use: load a weights file
+//! ([`Network::load`]), check it against the trees' ordering
+//! ([`Network::check_ordering`]), start at [`Network::root_type`] and walk
+//! down with [`Network::predict`]; [`n_type`] applies the classification
+//! width `m` of scheme C.
+
+use crate::tree::{Model, Ordering};
+use anyhow::{Context, Result, bail, ensure};
+use nalgebra::{SMatrix, SVector};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Format name written in every weights file.
+pub const FORMAT: &str = "parab-nn-weights";
+/// The weights-file version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// Inputs (pv, type, index), without the bias.
+pub const INPUTS: usize = 3;
+/// Hidden neurons, without the bias neuron.
+pub const HIDDEN: usize = 12;
+/// Outputs (type, wait).
+pub const OUTPUTS: usize = 2;
+/// The scaled space every variable is mapped into.
+pub const SCALED: (f64, f64) = (0.1, 0.9);
+/// The range of node types.
+pub const TYPE_RANGE: (f64, f64) = (0.0, 100.0);
+
+/// Weights into the hidden layer: row k = hidden neuron k; columns = the
+/// three inputs, then the bias.
+pub type HiddenWeights = SMatrix<f64, HIDDEN, { INPUTS + 1 }>;
+/// Weights into the output layer: row k = output k; columns = the twelve
+/// hidden neurons, then the bias.
+pub type OutputWeights = SMatrix<f64, OUTPUTS, { HIDDEN + 1 }>;
+
+/// The logistic function.
+#[inline(always)]
+pub fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A variable's range in its own units, mapped linearly onto [`SCALED`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    /// The variable's name (`pv`, `type`, `index`, `wait`).
+    pub name: String,
+    /// Maps to 0.1.
+    pub min: f64,
+    /// Maps to 0.9.
+    pub max: f64,
+}
+
+impl Range {
+    fn new(name: &str, min: f64, max: f64) -> Range {
+        Range { name: name.into(), min, max }
+    }
+    /// Own units to scaled space.
+    #[inline(always)]
+    pub fn scale(&self, x: f64) -> f64 {
+        SCALED.0 + (SCALED.1 - SCALED.0) * (x - self.min) / (self.max - self.min)
+    }
+    /// Scaled space to own units.
+    #[inline(always)]
+    pub fn unscale(&self, y: f64) -> f64 {
+        self.min + (y - SCALED.0) / (SCALED.1 - SCALED.0) * (self.max - self.min)
+    }
+    /// Own units per scaled unit.
+    pub fn units(&self) -> f64 {
+        (self.max - self.min) / (SCALED.1 - SCALED.0)
+    }
+}
+
+/// The ordering a network was trained for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainedFor {
+    /// Tree model.
+    pub model: Model,
+    /// Branching factor.
+    pub b: u32,
+    /// w_a.
+    pub wa: u32,
+    /// w_b.
+    pub wb: u32,
+}
+
+impl TrainedFor {
+    /// The ordering.
+    pub fn ordering(&self) -> Ordering {
+        Ordering { b: self.b, wa: self.wa, wb: self.wb }
+    }
+}
+
+impl std::fmt::Display for TrainedFor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({},{},{})", self.model.name(), self.b, self.wa, self.wb)
+    }
+}
+
+/// How a network was trained (recorded for the reader; not used to predict).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Training {
+    /// The generator of the initial weights (and of the shuffle).
+    pub rng: String,
+    /// Its seed.
+    pub seed: u64,
+    /// Initial weights are uniform in `[-init, init]`.
+    pub init: f64,
+    /// Iterations (each presents every pattern once).
+    pub iterations: u32,
+    /// Learning rate.
+    pub eta: f64,
+    /// Whether the pattern order was shuffled every iteration.
+    pub shuffle: bool,
+    /// Number of training patterns.
+    pub patterns: u64,
+}
+
+/// Final training errors, `E_k = mean((d_k - o_k)^2 / 2)` in the output's own
+/// units (type units, moves).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Errors {
+    /// E_type.
+    pub e_type: f64,
+    /// E_wait.
+    pub e_wait: f64,
+}
+
+/// The weights file, as stored (`docs/formats.md`). [`Network::from_file`]
+/// validates it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightsFile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// `[3, 12, 2]`: inputs, hidden neurons, outputs (biases not counted).
+    pub layers: Vec<usize>,
+    /// Always `logistic`.
+    pub activation: String,
+    /// Always `[0.1, 0.9]`.
+    pub scaled: [f64; 2],
+    /// Where the bias weight sits in each row: always `last`.
+    pub bias: String,
+    /// Input ranges: pv, type, index.
+    pub inputs: Vec<Range>,
+    /// Output ranges: type, wait.
+    pub outputs: Vec<Range>,
+    /// 12 rows of 4: weights into hidden neuron k from pv, type, index, bias.
+    pub hidden_weights: Vec<Vec<f64>>,
+    /// 2 rows of 13: weights into output k from hidden 1..12, bias.
+    pub output_weights: Vec<Vec<f64>>,
+    /// The averaged type of the root, where scheme C starts.
+    pub root_type: f64,
+    /// The ordering the network was trained for.
+    pub ordering: TrainedFor,
+    /// The training settings.
+    pub training: Training,
+    /// The final errors.
+    pub errors: Errors,
+}
+
+/// A checked network, ready to predict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// Weights into the hidden layer (bias last).
+    pub wh: HiddenWeights,
+    /// Weights into the outputs (bias last).
+    pub wo: OutputWeights,
+    /// Input ranges: pv, type, index.
+    pub inputs: [Range; INPUTS],
+    /// Output ranges: type, wait.
+    pub outputs: [Range; OUTPUTS],
+    /// Averaged root type.
+    pub root_type: f64,
+    /// The ordering it was trained for.
+    pub trained_for: TrainedFor,
+    /// Training settings.
+    pub training: Training,
+    /// Final errors.
+    pub errors: Errors,
+}
+
+/// Activations of one forward pass, in scaled space.
+#[derive(Clone, Copy, Debug)]
+pub struct Forward {
+    /// Scaled inputs, bias (1) last.
+    pub x: SVector<f64, { INPUTS + 1 }>,
+    /// Hidden outputs, bias neuron (1) last.
+    pub h: SVector<f64, { HIDDEN + 1 }>,
+    /// Outputs.
+    pub o: SVector<f64, OUTPUTS>,
+}
+
+/// The standard ranges for branching factor `b`: pv {0,1}, type [0,100],
+/// index [1,b]; outputs type [0,100], wait [0,b].
+pub fn ranges(b: u32) -> Result<([Range; INPUTS], [Range; OUTPUTS])> {
+    ensure!(b >= 2, "the network needs a branching factor of at least 2 (the index range is [1, b]), got b = {b}");
+    let b = b as f64;
+    Ok((
+        [Range::new("pv", 0.0, 1.0), Range::new("type", TYPE_RANGE.0, TYPE_RANGE.1), Range::new("index", 1.0, b)],
+        [Range::new("type", TYPE_RANGE.0, TYPE_RANGE.1), Range::new("wait", 0.0, b)],
+    ))
+}
+
+impl Network {
+    /// A network with the given weights and the standard ranges for the
+    /// ordering; training fields are filled in by the trainer.
+    pub fn new(wh: HiddenWeights, wo: OutputWeights, trained_for: TrainedFor, root_type: f64, training: Training) -> Result<Network> {
+        let (inputs, outputs) = ranges(trained_for.b)?;
+        Ok(Network { wh, wo, inputs, outputs, root_type, trained_for, training, errors: Errors { e_type: f64::NAN, e_wait: f64::NAN } })
+    }
+
+    /// Reads and validates a weights file.
+    pub fn load(path: &Path) -> Result<Network> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read weights file {}", path.display()))?;
+        Network::from_json(&text).with_context(|| format!("bad weights file {}", path.display()))
+    }
+
+    /// Parses and validates the JSON of a weights file.
+    pub fn from_json(text: &str) -> Result<Network> {
+        // Look at format and version first, so a file of another kind or a
+        // newer version gets that message rather than a missing-field one.
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| anyhow::anyhow!("not valid JSON ({e}); truncated or corrupted?"))?;
+        match v.get("format").and_then(|f| f.as_str()) {
+            Some(FORMAT) => {}
+            Some(other) => bail!("format is `{other}`, expected `{FORMAT}`"),
+            None => bail!("no `format` field: not a {FORMAT} file"),
+        }
+        match v.get("version").and_then(|f| f.as_u64()) {
+            Some(x) if x == VERSION as u64 => {}
+            Some(x) => bail!("unknown version {x} (this build reads version {VERSION})"),
+            None => bail!("no numeric `version` field"),
+        }
+        // JSON has no NaN or infinity: another program writes them as null or
+        // strings. Name the weight rather than serde's bare type error.
+        for key in ["hidden_weights", "output_weights"] {
+            for (i, row) in v.get(key).and_then(|m| m.as_array()).into_iter().flatten().enumerate() {
+                for (j, w) in row.as_array().into_iter().flatten().enumerate() {
+                    ensure!(w.is_number(), "{key}: weight [{}][{}] is `{w}`, not a finite number", i + 1, j + 1);
+                }
+            }
+        }
+        let file: WeightsFile = serde_json::from_value(v).map_err(|e| anyhow::anyhow!("{e}"))?;
+        Network::from_file(&file)
+    }
+
+    /// Validates a parsed weights file.
+    pub fn from_file(f: &WeightsFile) -> Result<Network> {
+        ensure!(f.format == FORMAT, "format is `{}`, expected `{FORMAT}`", f.format);
+        ensure!(f.version == VERSION, "unknown version {} (this build reads version {VERSION})", f.version);
+        ensure!(f.layers == [INPUTS, HIDDEN, OUTPUTS], "layer sizes {:?}, expected [{INPUTS}, {HIDDEN}, {OUTPUTS}]", f.layers);
+        ensure!(f.activation == "logistic", "activation `{}`, expected `logistic`", f.activation);
+        ensure!(f.scaled == [SCALED.0, SCALED.1], "scaled range {:?}, expected [{}, {}]", f.scaled, SCALED.0, SCALED.1);
+        ensure!(f.bias == "last", "bias position `{}`, expected `last`", f.bias);
+        let inputs = check_ranges("inputs", &f.inputs, &["pv", "type", "index"])?;
+        let outputs = check_ranges("outputs", &f.outputs, &["type", "wait"])?;
+        let wh = HiddenWeights::from_row_iterator(check_matrix("hidden_weights", &f.hidden_weights, HIDDEN, INPUTS + 1)?);
+        let wo = OutputWeights::from_row_iterator(check_matrix("output_weights", &f.output_weights, OUTPUTS, HIDDEN + 1)?);
+        ensure!(f.root_type.is_finite(), "root_type is not a finite number");
+        Ordering::new(f.ordering.b, f.ordering.wa, f.ordering.wb).context("bad ordering")?;
+        ensure!(f.training.iterations == 0 || f.training.eta.is_finite(), "training.eta is not a finite number");
+        ensure!(f.errors.e_type.is_finite() && f.errors.e_wait.is_finite(), "errors are not finite numbers");
+        Ok(Network {
+            wh,
+            wo,
+            inputs: [inputs[0].clone(), inputs[1].clone(), inputs[2].clone()],
+            outputs: [outputs[0].clone(), outputs[1].clone()],
+            root_type: f.root_type,
+            trained_for: f.ordering,
+            training: f.training.clone(),
+            errors: f.errors,
+        })
+    }
+
+    /// The file form of the network.
+    pub fn to_file(&self) -> WeightsFile {
+        WeightsFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            layers: vec![INPUTS, HIDDEN, OUTPUTS],
+            activation: "logistic".into(),
+            scaled: [SCALED.0, SCALED.1],
+            bias: "last".into(),
+            inputs: self.inputs.to_vec(),
+            outputs: self.outputs.to_vec(),
+            hidden_weights: (0..HIDDEN).map(|r| self.wh.row(r).iter().copied().collect()).collect(),
+            output_weights: (0..OUTPUTS).map(|r| self.wo.row(r).iter().copied().collect()).collect(),
+            root_type: self.root_type,
+            ordering: self.trained_for,
+            training: self.training.clone(),
+            errors: self.errors,
+        }
+    }
+
+    /// The weights file as pretty JSON with a final newline.
+    pub fn to_json(&self) -> Result<String> {
+        Ok(serde_json::to_string_pretty(&self.to_file())? + "\n")
+    }
+
+    /// Refuses a network trained for another model or ordering than the trees.
+    pub fn check_ordering(&self, model: Model, ordering: Ordering) -> Result<()> {
+        let t = self.trained_for;
+        ensure!(
+            t.model == model && t.ordering() == ordering,
+            "the network was trained for {t} but the trees are {} ({ordering}); use the network of that ordering (or --force)",
+            model.name()
+        );
+        Ok(())
+    }
+
+    /// The averaged root type, where scheme C starts.
+    pub fn root_type(&self) -> f64 {
+        self.root_type
+    }
+
+    /// Scales `(pv, type, index)` into the network's input vector (bias last).
+    #[inline(always)]
+    pub fn scale_inputs(&self, pv: bool, parent_type: f64, index: f64) -> SVector<f64, { INPUTS + 1 }> {
+        SVector::<f64, { INPUTS + 1 }>::new(
+            self.inputs[0].scale(if pv { 1.0 } else { 0.0 }),
+            self.inputs[1].scale(parent_type),
+            self.inputs[2].scale(index),
+            1.0,
+        )
+    }
+
+    /// The forward pass in scaled space.
+    #[inline(always)]
+    pub fn forward(&self, x: &SVector<f64, { INPUTS + 1 }>) -> Forward {
+        let a = self.wh * x;
+        let mut h = SVector::<f64, { HIDDEN + 1 }>::repeat(1.0);
+        for k in 0..HIDDEN {
+            h[k] = logistic(a[k]);
+        }
+        let o = (self.wo * h).map(logistic);
+        Forward { x: *x, h, o }
+    }
+
+    /// Predicts a child's `(type, wait)` in own units from its parent's PV
+    /// flag and type and the child's 1-based index.
+    #[inline]
+    pub fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
+        let f = self.forward(&self.scale_inputs(pv, parent_type, index as f64));
+        (self.outputs[0].unscale(f.o[0]), self.outputs[1].unscale(f.o[1]))
+    }
+
+    /// The gradient step of one pattern (on-line back-propagation, `nn.md`):
+    /// the weight changes *divided by eta*, i.e. minus the gradient of
+    /// `sum_k (d_k - o_k)^2 / 2` in scaled space. The hidden deltas use the
+    /// output weights before the update.
+    #[inline(always)]
+    pub fn gradient(&self, x: &SVector<f64, { INPUTS + 1 }>, d: &SVector<f64, OUTPUTS>) -> (HiddenWeights, OutputWeights, Forward) {
+        let f = self.forward(x);
+        let gamma = (d - f.o).component_mul(&f.o.map(|o| o * (1.0 - o)));
+        let dwo = gamma * f.h.transpose();
+        let back = self.wo.transpose() * gamma;
+        let mut delta = SVector::<f64, HIDDEN>::zeros();
+        for k in 0..HIDDEN {
+            delta[k] = f.h[k] * (1.0 - f.h[k]) * back[k];
+        }
+        let dwh = delta * x.transpose();
+        (dwh, dwo, f)
+    }
+
+    /// One on-line training step on one (scaled) pattern; returns the forward
+    /// pass before the update.
+    #[inline(always)]
+    pub fn train_step(&mut self, x: &SVector<f64, { INPUTS + 1 }>, d: &SVector<f64, OUTPUTS>, eta: f64) -> Forward {
+        let (dwh, dwo, f) = self.gradient(x, d);
+        self.wh += eta * dwh;
+        self.wo += eta * dwo;
+        f
+    }
+}
+
+fn check_ranges(what: &str, rs: &[Range], names: &[&str]) -> Result<Vec<Range>> {
+    ensure!(rs.len() == names.len(), "{what}: {} ranges, expected {} ({})", rs.len(), names.len(), names.join(", "));
+    for (r, n) in rs.iter().zip(names) {
+        ensure!(r.name == *n, "{what}: range `{}` where `{n}` was expected", r.name);
+        ensure!(r.min.is_finite() && r.max.is_finite() && r.min < r.max, "{what}: range `{n}` must be finite with min < max, got [{}, {}]", r.min, r.max);
+    }
+    Ok(rs.to_vec())
+}
+
+fn check_matrix(what: &str, m: &[Vec<f64>], rows: usize, cols: usize) -> Result<Vec<f64>> {
+    ensure!(m.len() == rows, "{what}: {} rows, expected {rows}", m.len());
+    let mut out = Vec::with_capacity(rows * cols);
+    for (i, row) in m.iter().enumerate() {
+        ensure!(row.len() == cols, "{what}: row {} has {} weights, expected {cols}", i + 1, row.len());
+        for (j, w) in row.iter().enumerate() {
+            ensure!(w.is_finite(), "{what}: weight [{}][{}] is not a finite number", i + 1, j + 1);
+        }
+        out.extend_from_slice(row);
+    }
+    Ok(out)
+}
+
+/// A node's class under scheme C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NType {
+    /// On the PV path (not classified).
+    Pv,
+    /// Type within `[50 - m, 50 + m]`: predicted to cut off.
+    Cut,
+    /// Any other type: predicted to search all moves.
+    All,
+}
+
+/// Scheme C's rule (`classify.md`): a PV node is N-PV; any other node is
+/// N-CUT if its type lies in `[50 - m, 50 + m]`, else N-ALL.
+#[inline]
+pub fn n_type(pv: bool, node_type: f64, m: f64) -> NType {
+    if pv {
+        NType::Pv
+    } else if is_cut(node_type, m) {
+        NType::Cut
+    } else {
+        NType::All
+    }
+}
+
+/// Whether a type lies in `[50 - m, 50 + m]`.
+#[inline(always)]
+pub fn is_cut(node_type: f64, m: f64) -> bool {
+    50.0 - m <= node_type && node_type <= 50.0 + m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net() -> Network {
+        let wh = HiddenWeights::from_fn(|r, c| ((r * 7 + c * 3) % 11) as f64 / 10.0 - 0.5);
+        let wo = OutputWeights::from_fn(|r, c| ((r * 5 + c * 2) % 13) as f64 / 12.0 - 0.5);
+        let t = Training { rng: "ChaCha8".into(), seed: 1, init: 0.5, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
+        let mut n = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 4, wa: 50, wb: 10 }, 42.5, t).unwrap();
+        n.errors = Errors { e_type: 1.0, e_wait: 0.5 };
+        n
+    }
+
+    #[test]
+    fn scaling_maps_ranges_onto_point_one_to_point_nine() {
+        let n = net();
+        assert_eq!(n.inputs[2].scale(1.0), 0.1);
+        assert!((n.inputs[2].scale(4.0) - 0.9).abs() < 1e-15);
+        assert!((n.outputs[1].unscale(0.9) - 4.0).abs() < 1e-12);
+        assert!((n.outputs[0].unscale(n.outputs[0].scale(37.25)) - 37.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn weights_round_trip_exactly() {
+        let n = net();
+        let back = Network::from_json(&n.to_json().unwrap()).unwrap();
+        assert_eq!(back, n);
+        assert_eq!(back.predict(false, 30.0, 3), n.predict(false, 30.0, 3));
+    }
+
+    #[test]
+    fn forward_pass_by_hand() {
+        let n = net();
+        let x = n.scale_inputs(true, 50.0, 2.0);
+        let f = n.forward(&x);
+        for k in 0..HIDDEN {
+            let s: f64 = (0..4).map(|j| n.wh[(k, j)] * x[j]).sum();
+            assert!((f.h[k] - 1.0 / (1.0 + (-s).exp())).abs() < 1e-15);
+        }
+        assert_eq!(f.h[HIDDEN], 1.0);
+        for k in 0..OUTPUTS {
+            let s: f64 = (0..13).map(|j| n.wo[(k, j)] * f.h[j]).sum();
+            assert!((f.o[k] - logistic(s)).abs() < 1e-15);
+        }
+    }
+
+    /// Back-propagation against central finite differences of
+    /// `sum_k (d_k - o_k)^2 / 2`, for every weight of both layers.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let n = net();
+        let x = n.scale_inputs(false, 63.0, 3.0);
+        let d = SVector::<f64, 2>::new(0.8, 0.25);
+        let loss = |m: &Network| {
+            let f = m.forward(&x);
+            ((d - f.o).norm_squared()) / 2.0
+        };
+        let (dwh, dwo, _) = n.gradient(&x, &d);
+        let eps = 1e-6;
+        let mut checked = 0;
+        for r in 0..HIDDEN {
+            for c in 0..INPUTS + 1 {
+                let (mut p, mut m) = (n.clone(), n.clone());
+                p.wh[(r, c)] += eps;
+                m.wh[(r, c)] -= eps;
+                let numeric = -(loss(&p) - loss(&m)) / (2.0 * eps);
+                assert!((numeric - dwh[(r, c)]).abs() < 1e-9, "wh[{r}][{c}]: {numeric} vs {}", dwh[(r, c)]);
+                checked += 1;
+            }
+        }
+        for r in 0..OUTPUTS {
+            for c in 0..HIDDEN + 1 {
+                let (mut p, mut m) = (n.clone(), n.clone());
+                p.wo[(r, c)] += eps;
+                m.wo[(r, c)] -= eps;
+                let numeric = -(loss(&p) - loss(&m)) / (2.0 * eps);
+                assert!((numeric - dwo[(r, c)]).abs() < 1e-9, "wo[{r}][{c}]: {numeric} vs {}", dwo[(r, c)]);
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 48 + 26);
+        // A step along the gradient lowers the loss.
+        let mut s = n.clone();
+        s.train_step(&x, &d, 0.1);
+        assert!(loss(&s) < loss(&n));
+    }
+
+    fn edited(f: impl FnOnce(&mut serde_json::Value)) -> String {
+        let mut v: serde_json::Value = serde_json::to_value(net().to_file()).unwrap();
+        f(&mut v);
+        serde_json::to_string(&v).unwrap()
+    }
+
+    fn refused(text: &str, needle: &str) {
+        let e = format!("{:#}", Network::from_json(text).unwrap_err());
+        assert!(e.contains(needle), "`{needle}` not in: {e}");
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_problem_named() {
+        let good = net().to_json().unwrap();
+        refused(&good[..good.len() / 2], "truncated");
+        refused("[1,2]", "no `format`");
+        refused(&edited(|v| v["format"] = "other".into()), "format is `other`");
+        refused(&edited(|v| v["version"] = 7.into()), "unknown version 7");
+        refused(&edited(|v| v["layers"] = serde_json::json!([3, 10, 2])), "layer sizes");
+        refused(&edited(|v| v["hidden_weights"].as_array_mut().unwrap().pop().map(|_| ()).unwrap()), "hidden_weights: 11 rows");
+        refused(&edited(|v| v["output_weights"][1].as_array_mut().unwrap().push(0.5.into())), "row 2 has 14 weights");
+        // JSON has no NaN; a NaN written by another program arrives as null or a string.
+        refused(&edited(|v| v["hidden_weights"][2][1] = serde_json::Value::Null), "hidden_weights");
+        refused(&good.replace("\"root_type\": 42.5", "\"root_type\": NaN"), "not valid JSON");
+        refused(&edited(|v| v["inputs"][2]["max"] = 0.5.into()), "min < max");
+        refused(&edited(|v| v["outputs"][0]["name"] = "wait".into()), "range `wait` where `type`");
+        refused(&edited(|v| v["extra"] = 1.into()), "unknown field `extra`");
+        refused(&edited(|v| v.as_object_mut().unwrap().remove("root_type").map(|_| ()).unwrap()), "missing field `root_type`");
+        refused(&edited(|v| v["activation"] = "tanh".into()), "activation");
+    }
+
+    #[test]
+    fn ordering_mismatch_is_refused() {
+        let n = net();
+        n.check_ordering(Model::Exponential, Ordering { b: 4, wa: 50, wb: 10 }).unwrap();
+        let e = n.check_ordering(Model::Exponential, Ordering { b: 4, wa: 50, wb: 11 }).unwrap_err().to_string();
+        assert!(e.contains("trained for exponential (4,50,10)") && e.contains("(4,50,11)"), "{e}");
+    }
+
+    #[test]
+    fn scheme_c_interval_is_closed() {
+        assert_eq!(n_type(true, 50.0, 10.0), NType::Pv);
+        assert_eq!(n_type(false, 40.0, 10.0), NType::Cut);
+        assert_eq!(n_type(false, 60.0, 10.0), NType::Cut);
+        assert_eq!(n_type(false, 60.000001, 10.0), NType::All);
+        assert_eq!(n_type(false, 39.9, 10.0), NType::All);
+        assert_eq!(n_type(false, 50.0, 0.0), NType::Cut);
+        assert_eq!(n_type(false, -3.0, 50.0), NType::All);
+    }
+}

@@ -1,0 +1,297 @@
+//! Training patterns for the node-classification network (thesis §5.3; spec
+//! `search.md` "Per-node records" and `nn.md` "Training patterns").
+//!
+//! [`NodeRecorder`] is the search observer that reports, at every internal
+//! node, its address, type value `t` (50: cut off; 0: updated its score
+//! without cutting off; 100: neither), wait value `u` (the cut-off move, else
+//! the last score update, else 0) and PV flag. [`patterns`] averages `t` and
+//! `u` per address over all trees in which the node was entered and maps
+//! every parent to each of its seen children. Sums are integers, so the
+//! averages do not depend on the order in which trees finish.
+
+use crate::formats::{PatternRow, Tree};
+use crate::search::{Observer, Outcome, Visit, search};
+use anyhow::{Result, bail, ensure};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Type value of a node that cut off.
+pub const T_CUT: u32 = 50;
+/// Type value of a node that updated its score and did not cut off.
+pub const T_UPDATED: u32 = 0;
+/// Type value of a node that did neither.
+pub const T_NEITHER: u32 = 100;
+
+/// One internal node's record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// `(p_1, ..., p_(D-1))`: 1-based move indices from the root, 0 for
+    /// levels not reached.
+    pub address: Vec<u32>,
+    /// Type value.
+    pub t: u32,
+    /// Wait value.
+    pub u: u32,
+    /// On the PV path.
+    pub pv: bool,
+}
+
+/// The node's type value from its outcome.
+pub fn type_value(o: &Outcome) -> u32 {
+    if o.cutoff.is_some() {
+        T_CUT
+    } else if o.last_update.is_some() {
+        T_UPDATED
+    } else {
+        T_NEITHER
+    }
+}
+
+/// Collects a [`Record`] at every internal node of a search of depth `D`.
+#[derive(Clone, Debug)]
+pub struct NodeRecorder {
+    path: Vec<u32>,
+    /// Records in the order the nodes returned.
+    pub records: Vec<Record>,
+}
+
+impl NodeRecorder {
+    /// A recorder for a search of `depth` (addresses of `depth - 1` levels).
+    pub fn new(depth: u32) -> NodeRecorder {
+        NodeRecorder { path: vec![0; depth.saturating_sub(1) as usize], records: vec![] }
+    }
+}
+
+impl Observer for NodeRecorder {
+    #[inline]
+    fn enter(&mut self, v: &Visit) {
+        if !v.leaf && v.ply >= 1 {
+            self.path[v.ply as usize - 1] = v.index;
+        }
+    }
+    #[inline]
+    fn leave(&mut self, v: &Visit, o: &Outcome) {
+        if v.leaf {
+            return;
+        }
+        // Deeper components still hold the last child's path: zero them.
+        let mut address = self.path.clone();
+        address[v.ply as usize..].iter_mut().for_each(|p| *p = 0);
+        self.records.push(Record { address, t: type_value(o), u: o.best_move().unwrap_or(0), pv: v.pv });
+    }
+}
+
+/// Sums over the trees in which one address was entered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Acc {
+    /// Sum of type values.
+    pub t: u64,
+    /// Sum of wait values.
+    pub u: u64,
+    /// Trees.
+    pub count: u64,
+    /// On the PV path.
+    pub pv: bool,
+}
+
+impl Acc {
+    /// Averaged type.
+    pub fn t_avg(&self) -> f64 {
+        self.t as f64 / self.count as f64
+    }
+    /// Averaged wait.
+    pub fn u_avg(&self) -> f64 {
+        self.u as f64 / self.count as f64
+    }
+}
+
+/// Per-address sums, keyed by (level, address): level-then-address order.
+pub type Averages = BTreeMap<(u32, Vec<u32>), Acc>;
+
+/// The level of an address: its number of non-zero components.
+fn level(address: &[u32]) -> u32 {
+    address.iter().take_while(|&&p| p != 0).count() as u32
+}
+
+/// Searches every tree (on all cores) and sums the records per address.
+pub fn averages(trees: &[Tree]) -> Averages {
+    let per_tree: Vec<Vec<Record>> = trees
+        .par_iter()
+        .map(|t| {
+            let mut r = NodeRecorder::new(t.spec.depth);
+            search(&t.shape, t.root, t.spec.depth, &mut r);
+            r.records
+        })
+        .collect();
+    let mut map = Averages::new();
+    for recs in per_tree {
+        for r in recs {
+            let a = map.entry((level(&r.address), r.address)).or_default();
+            a.t += r.t as u64;
+            a.u += r.u as u64;
+            a.count += 1;
+            a.pv = r.pv;
+        }
+    }
+    map
+}
+
+fn address_string(a: &[u32]) -> String {
+    a.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(".")
+}
+
+/// The training set of `nn.md` from the trees of one ordering and depth:
+/// the root row first, then one pattern per seen (parent, child) pair by
+/// the child's level, then address.
+pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>> {
+    let Some(first) = trees.first() else { bail!("no trees") };
+    let s = &first.spec;
+    for t in trees {
+        ensure!(
+            t.spec.model == s.model && t.spec.ordering() == s.ordering() && t.spec.depth == s.depth,
+            "a training set is for one ordering and depth: tree {} of set {} is {} ({}) depth {}, the first is {} ({}) depth {}",
+            t.spec.index,
+            t.spec.set,
+            t.spec.model.name(),
+            t.spec.ordering(),
+            t.spec.depth,
+            s.model.name(),
+            s.ordering(),
+            s.depth
+        );
+    }
+    ensure!(s.depth >= 2, "training needs trees of depth 2 or more (parents with internal children), got depth {}", s.depth);
+    let map = averages(trees);
+    let row = |level: u32, parent: String, pv: bool, ty: f64, index: u32, child: &Acc| PatternRow {
+        model: s.model,
+        b: s.b,
+        wa: s.wa,
+        wb: s.wb,
+        level,
+        parent,
+        pv: pv as u8,
+        ty,
+        index,
+        child_type: child.t_avg(),
+        child_wait: child.u_avg(),
+        count: child.count,
+    };
+    let root_key = (0, vec![0; s.depth as usize - 1]);
+    let root = map.get(&root_key).copied().ok_or_else(|| anyhow::anyhow!("the root was not recorded"))?;
+    let mut rows = vec![row(0, String::new(), true, root.t_avg(), 0, &root)];
+    for ((lvl, addr), child) in map.range((1, vec![])..) {
+        let l = *lvl as usize;
+        let mut parent = addr.clone();
+        parent[l - 1] = 0;
+        let p = map.get(&(lvl - 1, parent.clone())).ok_or_else(|| anyhow::anyhow!("address {} has no recorded parent", address_string(addr)))?;
+        rows.push(row(*lvl, address_string(&parent), p.pv, p.t_avg(), addr[l - 1], child));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::TreeSpec;
+    use crate::tree::{Model, Node, Ordering, Shape};
+
+    fn tree(b: u32, wa: u32, wb: u32, seed: u64, depth: u32) -> Tree {
+        TreeSpec { set: "t".into(), index: 1, seed, pscore: 1000, model: Model::Exponential, b, wa, wb, depth }.check().unwrap()
+    }
+
+    #[test]
+    fn records_address_type_wait_pv() {
+        let mut r = NodeRecorder::new(4);
+        let v = |ply, index, pv, leaf| Visit { ply, index, max: ply % 2 == 0, alpha: 0, beta: 9, pv, leaf, moves: 2 };
+        let none = Outcome { value: 0, cutoff: None, last_update: None, searched: 2 };
+        // root -> child 2 -> child 1 -> leaf 1; then child 2's second child.
+        r.enter(&v(0, 0, true, false));
+        r.enter(&v(1, 2, false, false));
+        r.enter(&v(2, 1, false, false));
+        r.enter(&v(3, 1, false, false));
+        r.enter(&v(3, 1, false, true));
+        r.leave(&v(3, 1, false, true), &none);
+        r.leave(&v(3, 1, false, false), &Outcome { cutoff: Some(1), ..none });
+        r.leave(&v(2, 1, false, false), &Outcome { last_update: Some(2), ..none });
+        r.enter(&v(2, 2, false, false));
+        r.leave(&v(2, 2, false, false), &none);
+        r.leave(&v(1, 2, false, false), &Outcome { cutoff: Some(2), last_update: Some(1), ..none });
+        r.leave(&v(0, 0, true, false), &Outcome { last_update: Some(2), ..none });
+        let got: Vec<(Vec<u32>, u32, u32, bool)> = r.records.into_iter().map(|r| (r.address, r.t, r.u, r.pv)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (vec![2, 1, 1], 50, 1, false),
+                (vec![2, 1, 0], 0, 2, false),
+                (vec![2, 2, 0], 100, 0, false),
+                (vec![2, 0, 0], 50, 2, false),
+                (vec![0, 0, 0], 0, 2, true),
+            ]
+        );
+    }
+
+    /// Every internal node entered gives one record, and the root's count is
+    /// the number of trees.
+    #[test]
+    fn averages_cover_every_internal_node() {
+        let trees: Vec<Tree> = (1..=7).map(|s| tree(3, 60, 20, s * 1_000_003, 4)).collect();
+        let map = averages(&trees);
+        let internal: u64 = trees.iter().map(|t| search(&t.shape, t.root, 4, &mut ()).counts.internal).sum();
+        assert_eq!(map.values().map(|a| a.count).sum::<u64>(), internal);
+        assert_eq!(map[&(0, vec![0, 0, 0])].count, 7);
+        // Only the PV path is PV.
+        for ((l, a), acc) in &map {
+            assert_eq!(acc.pv, a[..*l as usize].iter().all(|&p| p == 1), "{a:?}");
+            assert!(acc.t % 50 == 0 || acc.count > 1);
+        }
+    }
+
+    #[test]
+    fn patterns_map_parents_to_children_in_stable_order() {
+        let trees: Vec<Tree> = (1..=20).map(|s| tree(4, 70, 10, s * 7919, 4)).collect();
+        let rows = patterns(&trees).unwrap();
+        let map = averages(&trees);
+        assert_eq!(rows.len(), map.len(), "one root row plus one pattern per non-root address");
+        assert_eq!((rows[0].level, rows[0].index, rows[0].parent.as_str()), (0, 0, ""));
+        assert_eq!(rows[0].count, 20);
+        assert_eq!(rows[0].child_type, map[&(0, vec![0, 0, 0])].t_avg());
+        for w in rows.windows(2) {
+            assert!(w[0].level <= w[1].level);
+        }
+        let r = rows.iter().find(|r| r.level == 2 && r.parent == "1.0.0" && r.index == 2).unwrap();
+        assert_eq!(r.pv, 1);
+        assert_eq!(r.ty, map[&(1, vec![1, 0, 0])].t_avg());
+        assert_eq!(r.child_type, map[&(2, vec![1, 2, 0])].t_avg());
+        assert_eq!(r.child_wait, map[&(2, vec![1, 2, 0])].u_avg());
+        // Same trees in another order: the same rows.
+        let mut rev = trees.clone();
+        rev.reverse();
+        assert_eq!(patterns(&rev).unwrap(), rows);
+    }
+
+    #[test]
+    fn mixed_orderings_and_shallow_trees_are_refused() {
+        let e = patterns(&[tree(4, 70, 10, 5, 4), tree(4, 70, 11, 6, 4)]).unwrap_err().to_string();
+        assert!(e.contains("one ordering and depth"), "{e}");
+        let e = patterns(&[tree(4, 70, 10, 5, 1)]).unwrap_err().to_string();
+        assert!(e.contains("depth 2 or more"), "{e}");
+    }
+
+    #[test]
+    fn depth_two_by_hand() {
+        // b = 2, depth 2, random ordering: the root's first child searches
+        // both leaves; the second child cuts off unless its first leaf is
+        // better for MAX than the first child's value.
+        let shape = Shape::new(Model::Exponential, Ordering::new(2, 0, 0).unwrap()).unwrap();
+        let root = Node { seed: 12345, pscore: 1000 };
+        let mut r = NodeRecorder::new(2);
+        search(&shape, root, 2, &mut r);
+        let kids: Vec<_> = r.records.iter().filter(|r| r.address[0] != 0).collect();
+        assert_eq!(kids[0].address, vec![1]);
+        // The PV child is searched with the full window: it never cuts off.
+        assert_ne!(kids[0].t, T_CUT);
+        let root_rec = r.records.last().unwrap();
+        assert_eq!(root_rec.address, vec![0]);
+        assert_eq!(root_rec.t, T_UPDATED);
+    }
+}
