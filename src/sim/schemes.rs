@@ -232,17 +232,27 @@ pub trait Predictor: Sync {
     fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64);
 }
 
+impl Predictor for crate::nn::Network {
+    fn root_type(&self) -> f64 {
+        crate::nn::Network::root_type(self)
+    }
+    #[inline]
+    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
+        crate::nn::Network::predict(self, pv, parent_type, index)
+    }
+}
+
 /// Scheme C's per-node data.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NnData {
     /// Predicted type, 0..100.
-    pub ty: f32,
+    pub ty: f64,
     /// Finished moves needed before the node is eligible.
     pub need: i32,
 }
 
 /// Scheme C: the network. N-CUT if the type is within `cut_width` of 50.
-pub struct SchemeC<'a, P: Predictor> {
+pub struct SchemeC<'a, P: Predictor + ?Sized> {
     /// The network.
     pub net: &'a P,
     /// The classification width m of §5.5.
@@ -256,16 +266,16 @@ pub struct SchemeC<'a, P: Predictor> {
     pub leaf_ply: u32,
 }
 
-impl<P: Predictor> SchemeC<'_, P> {
+impl<P: Predictor + ?Sized> SchemeC<'_, P> {
     fn data(&self, pv: bool, ty: f64, wait: f64) -> NnData {
-        let cut = !pv && (ty - 50.0).abs() <= self.cut_width;
+        let cut = !pv && crate::nn::is_cut(ty, self.cut_width);
         // The wait is a number of moves: rounded to the nearest whole move.
         let w = wait.round() as i32;
-        NnData { ty: ty as f32, need: w + self.m_ca + if cut { self.m_cc } else { 0 } }
+        NnData { ty, need: w + self.m_ca + if cut { self.m_cc } else { 0 } }
     }
 }
 
-impl<P: Predictor> Scheme for SchemeC<'_, P> {
+impl<P: Predictor + ?Sized> Scheme for SchemeC<'_, P> {
     type Data = NnData;
     fn root(&self) -> NnData {
         // The root's wait is not predicted; as a PV node it needs w = 1.
@@ -276,7 +286,7 @@ impl<P: Predictor> Scheme for SchemeC<'_, P> {
         if p.ply + 1 >= self.leaf_ply {
             return NnData::default();
         }
-        let (ty, wait) = self.net.predict(p.pv, pd.ty as f64, index);
+        let (ty, wait) = self.net.predict(p.pv, pd.ty, index);
         self.data(p.pv && index == 1, ty, wait)
     }
     #[inline(always)]
