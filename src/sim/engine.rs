@@ -134,6 +134,8 @@ pub struct TreeStats {
     pub told: u64,
     /// Nodes the machine had to make (the heaps' total size at the end).
     pub pool: u64,
+    /// Simulation steps run, per state.
+    pub steps: [u64; 7],
 }
 
 impl TreeStats {
@@ -151,6 +153,9 @@ impl TreeStats {
         self.split_examined += o.split_examined;
         self.told += o.told;
         self.pool += o.pool;
+        for (a, b) in self.steps.iter_mut().zip(o.steps) {
+            *a += b;
+        }
     }
 
     /// All processor-ticks accounted: `P * ticks` for one tree.
@@ -519,6 +524,7 @@ impl<'a, S: Scheme> Sim<'a, S> {
             }
         }
         let bk = bucket(st);
+        self.stats.steps[bk] += 1;
         self.stats.state_ticks[bk] += s.cost;
         self.stats.mem_stall += s.mem;
         self.stats.lock_wait += s.lock;

@@ -315,6 +315,9 @@ impl Plan {
                 let tree = &trees[it.tree];
                 let net = g.net.map(|k| &nets[k]);
                 let stats = simulate_one(tree, &c, net).with_context(|| format!("tree {} (seed {}), {} processors, scheme {}", tree.spec.index, tree.spec.seed, c.procs, c.scheme.map_or("-", |s| s.name())))?;
+                if std::env::var_os("PABSIM_STEPS").is_some() {
+                    eprintln!("steps {:?} nodes {}", stats.steps, stats.nodes);
+                }
                 Ok(row(i as u64, self.items.len() as u64, tree, &c, &stats))
             })
             .collect()

@@ -14,53 +14,102 @@
 pub const NEVER: u64 = u64::MAX;
 
 /// Per-processor clocks and the choice of who runs next.
+///
+/// The clocks sit in the leaves of a tournament tree (each inner node holds
+/// the smallest clock below it), so the choice and the bound for a burst
+/// cost O(log P). Only the processor that ran last may change its clock
+/// between two choices; its path is repaired at the next choice.
 #[derive(Clone, Debug)]
 pub struct Scheduler {
-    clock: Vec<u64>,
+    procs: usize,
+    size: usize,
+    tree: Vec<u64>,
     last: usize,
 }
 
 impl Scheduler {
     /// `procs` processors, all at time 0; processor 0 runs first.
     pub fn new(procs: usize) -> Scheduler {
-        Scheduler { clock: vec![0; procs], last: procs - 1 }
+        let size = procs.next_power_of_two();
+        let mut tree = vec![NEVER; 2 * size];
+        for p in 0..procs {
+            tree[size + p] = 0;
+        }
+        for i in (1..size).rev() {
+            tree[i] = tree[2 * i].min(tree[2 * i + 1]);
+        }
+        Scheduler { procs, size, tree, last: procs - 1 }
     }
 
     /// Processor `p`'s clock.
     #[inline(always)]
     pub fn clock(&self, p: usize) -> u64 {
-        self.clock[p]
+        self.tree[self.size + p]
     }
 
-    /// Sets processor `p`'s clock (`yield(n)` is `set(p, clock(p) + n)`).
+    /// Sets the clock of the processor chosen last (`yield(n)` is
+    /// `set(p, clock(p) + n)`); before the first choice, any processor's.
     #[inline(always)]
     pub fn set(&mut self, p: usize, t: u64) {
-        self.clock[p] = t;
+        self.tree[self.size + p] = t;
+        if p != self.last {
+            self.repair(p);
+        }
+    }
+
+    #[inline(always)]
+    fn repair(&mut self, p: usize) {
+        let mut i = (self.size + p) >> 1;
+        while i >= 1 {
+            self.tree[i] = self.tree[2 * i].min(self.tree[2 * i + 1]);
+            i >>= 1;
+        }
+    }
+
+    /// The first processor at or after `s` whose clock is `m` (the minimum).
+    #[inline(always)]
+    fn first_from(&self, s: usize, m: u64) -> Option<usize> {
+        let mut i = s + self.size;
+        loop {
+            if self.tree[i] <= m {
+                while i < self.size {
+                    i = if self.tree[2 * i] <= m { 2 * i } else { 2 * i + 1 };
+                }
+                return Some(i - self.size);
+            }
+            while i & 1 == 1 {
+                i >>= 1;
+            }
+            if i == 0 {
+                return None;
+            }
+            i += 1;
+        }
     }
 
     /// The processor to run next and the clock it may run up to (exclusive)
     /// before the others must be considered; `None` when every clock is [`NEVER`].
     #[inline]
     pub fn next(&mut self) -> Option<(usize, u64)> {
-        let n = self.clock.len();
-        let start = self.last + 1;
-        let (mut best, mut bt, mut second) = (usize::MAX, NEVER, NEVER);
-        // Cyclic order from `start`: strict `<` keeps the first of equals.
-        for p in (start..n).chain(0..start) {
-            let c = self.clock[p];
-            if c < bt {
-                second = bt;
-                bt = c;
-                best = p;
-            } else if c < second {
-                second = c;
-            }
-        }
-        if bt == NEVER {
+        self.repair(self.last);
+        let m = self.tree[1];
+        if m == NEVER {
             return None;
         }
-        self.last = best;
-        Some((best, second))
+        let start = if self.last + 1 >= self.procs { 0 } else { self.last + 1 };
+        let p = match self.first_from(start, m) {
+            Some(p) => p,
+            None => self.first_from(0, m).expect("the minimum is somewhere"),
+        };
+        self.last = p;
+        // The smallest clock among the others: the siblings along p's path.
+        let mut i = self.size + p;
+        let mut others = NEVER;
+        while i > 1 {
+            others = others.min(self.tree[i ^ 1]);
+            i >>= 1;
+        }
+        Some((p, others))
     }
 }
 
