@@ -251,6 +251,7 @@ pub struct Sim<'a, S: Scheme> {
     scheme: &'a S,
     cfg: Config,
     b: usize,
+    node_base: Block,
     mem: Memory,
     sched: Scheduler,
     nodes: Vec<SNode<S::Data>>,
@@ -293,6 +294,7 @@ impl<'a, S: Scheme> Sim<'a, S> {
             scheme,
             cfg,
             b,
+            node_base: FIRST_PRIVATE + p,
             mem,
             sched: Scheduler::new(p),
             nodes: Vec::with_capacity(initial),
@@ -331,7 +333,7 @@ impl<'a, S: Scheme> Sim<'a, S> {
 
     #[inline(always)]
     fn blk(&self, n: u32) -> Block {
-        FIRST_PRIVATE + self.cfg.procs + n as usize
+        self.node_base + n as usize
     }
 
     #[inline(always)]

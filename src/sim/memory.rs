@@ -72,19 +72,27 @@ pub enum Access {
 pub struct Memory {
     procs: usize,
     words: usize,
-    home: Vec<u32>,
     /// `cache[block * procs + p]`: processor p's copy.
     cache: Vec<Cache>,
-    /// Directory: the block is dirty (one Modified copy, at `owner`).
-    dirty: Vec<bool>,
-    owner: Vec<u32>,
+    /// The directory entries and the rest of each block's state.
+    dir: Vec<Entry>,
     /// Directory: `sharers[block * words + w]`, a bit per processor with a copy.
     sharers: Vec<u64>,
-    busy_from: Vec<u64>,
-    busy_until: Vec<u64>,
-    busy_by: Vec<u32>,
-    /// Lock word of each block: 0 free, else holder + 1.
-    lock: Vec<u32>,
+}
+
+/// A block's directory entry, its busy window and its lock word, in one
+/// host cache line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    busy_from: u64,
+    busy_until: u64,
+    home: u32,
+    /// The processor with the Modified copy when `dirty`.
+    owner: u32,
+    busy_by: u32,
+    /// Lock word: 0 free, else holder + 1.
+    lock: u32,
+    dirty: bool,
 }
 
 impl Memory {
@@ -94,15 +102,9 @@ impl Memory {
         Memory {
             procs,
             words: procs.div_ceil(64),
-            home: vec![],
             cache: vec![],
-            dirty: vec![],
-            owner: vec![],
+            dir: vec![],
             sharers: vec![],
-            busy_from: vec![],
-            busy_until: vec![],
-            busy_by: vec![],
-            lock: vec![],
         }
     }
 
@@ -113,22 +115,16 @@ impl Memory {
 
     /// Blocks.
     pub fn blocks(&self) -> usize {
-        self.home.len()
+        self.dir.len()
     }
 
     /// Adds a block, clean and uncached, homed at processor `home`.
     pub fn add_block(&mut self, home: Proc) -> Block {
         debug_assert!(home < self.procs);
-        let b = self.home.len();
-        self.home.push(home as u32);
+        let b = self.dir.len();
+        self.dir.push(Entry { home: home as u32, ..Entry::default() });
         self.cache.extend(std::iter::repeat_n(Cache::I, self.procs));
-        self.dirty.push(false);
-        self.owner.push(0);
         self.sharers.extend(std::iter::repeat_n(0, self.words));
-        self.busy_from.push(0);
-        self.busy_until.push(0);
-        self.busy_by.push(0);
-        self.lock.push(0);
         b
     }
 
@@ -141,18 +137,18 @@ impl Memory {
     /// The block's home.
     #[inline(always)]
     pub fn home(&self, block: Block) -> Proc {
-        self.home[block] as usize
+        self.dir[block].home as usize
     }
 
     /// Whether the directory has the block dirty.
     pub fn is_dirty(&self, block: Block) -> bool {
-        self.dirty[block]
+        self.dir[block].dirty
     }
 
     /// The lock holder of the block's lock word.
     #[inline(always)]
     pub fn lock_holder(&self, block: Block) -> Option<Proc> {
-        match self.lock[block] {
+        match self.dir[block].lock {
             0 => None,
             h => Some(h as usize - 1),
         }
@@ -160,16 +156,17 @@ impl Memory {
 
     #[inline(always)]
     fn refused(&self, p: Proc, block: Block, now: u64) -> Option<u64> {
-        let until = self.busy_until[block];
-        if now < until && now >= self.busy_from[block] && self.busy_by[block] as usize != p { Some(until) } else { None }
+        let e = &self.dir[block];
+        if now < e.busy_until && now >= e.busy_from && e.busy_by as usize != p { Some(e.busy_until) } else { None }
     }
 
     #[inline(always)]
     fn set_busy(&mut self, p: Proc, block: Block, now: u64, delay: u64) {
         if delay > 0 {
-            self.busy_from[block] = now;
-            self.busy_until[block] = now + delay;
-            self.busy_by[block] = p as u32;
+            let e = &mut self.dir[block];
+            e.busy_from = now;
+            e.busy_until = now + delay;
+            e.busy_by = p as u32;
         }
     }
 
@@ -188,13 +185,13 @@ impl Memory {
         if let Some(until) = self.refused(p, block, now) {
             return Access::Refused(until);
         }
-        let dirty = self.dirty[block];
-        let delay = read_delay(mine, dirty, self.home[block] as usize == p);
+        let dirty = self.dir[block].dirty;
+        let delay = read_delay(mine, dirty, self.dir[block].home as usize == p);
         if dirty {
             // The owner supplies the block and drops to Shared.
-            let o = self.owner[block] as usize;
+            let o = self.dir[block].owner as usize;
             self.cache[block * self.procs + o] = Cache::S;
-            self.dirty[block] = false;
+            self.dir[block].dirty = false;
         }
         self.cache[block * self.procs + p] = Cache::S;
         self.add_sharer(p, block);
@@ -212,8 +209,8 @@ impl Memory {
         if let Some(until) = self.refused(p, block, now) {
             return Access::Refused(until);
         }
-        let dirty = self.dirty[block];
-        let delay = write_delay(mine, dirty, self.home[block] as usize == p);
+        let dirty = self.dir[block].dirty;
+        let delay = write_delay(mine, dirty, self.dir[block].home as usize == p);
         let base = block * self.words;
         for w in 0..self.words {
             let mut bits = self.sharers[base + w];
@@ -226,8 +223,8 @@ impl Memory {
         }
         self.cache[block * self.procs + p] = Cache::M;
         self.add_sharer(p, block);
-        self.dirty[block] = true;
-        self.owner[block] = p as u32;
+        self.dir[block].dirty = true;
+        self.dir[block].owner = p as u32;
         self.set_busy(p, block, now, delay);
         Access::Done(delay)
     }
@@ -263,20 +260,20 @@ impl Memory {
     #[inline]
     pub fn try_lock(&mut self, p: Proc, block: Block, now: u64) -> (u64, bool) {
         let (d, _) = self.write(p, block, now);
-        if self.lock[block] == 0 {
-            self.lock[block] = p as u32 + 1;
+        if self.dir[block].lock == 0 {
+            self.dir[block].lock = p as u32 + 1;
             (d, true)
         } else {
-            (d, self.lock[block] == p as u32 + 1)
+            (d, self.dir[block].lock == p as u32 + 1)
         }
     }
 
     /// Releases `p`'s lock (a write access); returns the ticks it took.
     #[inline]
     pub fn unlock(&mut self, p: Proc, block: Block, now: u64) -> u64 {
-        debug_assert_eq!(self.lock[block], p as u32 + 1, "unlock of a lock not held");
+        debug_assert_eq!(self.dir[block].lock, p as u32 + 1, "unlock of a lock not held");
         let (d, _) = self.write(p, block, now);
-        self.lock[block] = 0;
+        self.dir[block].lock = 0;
         d
     }
 
@@ -284,7 +281,7 @@ impl Memory {
     /// the allocator comes locked: its block was written by the allocation).
     #[inline(always)]
     pub fn set_lock(&mut self, block: Block, holder: Option<Proc>) {
-        self.lock[block] = holder.map_or(0, |h| h as u32 + 1);
+        self.dir[block].lock = holder.map_or(0, |h| h as u32 + 1);
     }
 
     /// Checks the coherence invariants: at most one Modified copy; a dirty
@@ -302,22 +299,22 @@ impl Memory {
                 }
                 if st == Cache::M {
                     m += 1;
-                    if !self.dirty[b] || self.owner[b] as usize != p {
-                        return Err(format!("block {b}: processor {p} Modified but directory dirty={} owner={}", self.dirty[b], self.owner[b]));
+                    if !self.dir[b].dirty || self.dir[b].owner as usize != p {
+                        return Err(format!("block {b}: processor {p} Modified but directory dirty={} owner={}", self.dir[b].dirty, self.dir[b].owner));
                     }
                 }
-                if self.dirty[b] && st == Cache::S {
+                if self.dir[b].dirty && st == Cache::S {
                     return Err(format!("block {b}: dirty, yet processor {p} Shared"));
                 }
             }
             if m > 1 {
                 return Err(format!("block {b}: {m} Modified copies"));
             }
-            if self.dirty[b] && m != 1 {
+            if self.dir[b].dirty && m != 1 {
                 return Err(format!("block {b}: dirty without a Modified copy"));
             }
-            if self.lock[b] as usize > self.procs {
-                return Err(format!("block {b}: lock held by unknown processor {}", self.lock[b] - 1));
+            if self.dir[b].lock as usize > self.procs {
+                return Err(format!("block {b}: lock held by unknown processor {}", self.dir[b].lock - 1));
             }
         }
         Ok(())
