@@ -76,7 +76,8 @@ fn parallel_root_values_are_minimax() {
     for l in &lines[1..] {
         let f: Vec<&str> = l.split(',').collect();
         let g = |c: &str| f[idx(c)].parse::<u64>().unwrap();
-        let states: u64 = ["ticks_expand", "ticks_search", "ticks_eval", "ticks_return", "ticks_split", "ticks_update", "ticks_exit"].iter().map(|c| g(c)).sum();
+        let states: u64 =
+            ["ticks_expand", "ticks_search", "ticks_eval", "ticks_return", "ticks_split", "ticks_update", "ticks_exit"].iter().map(|c| g(c)).sum();
         assert_eq!(states + g("mem_stall") + g("lock_wait"), g("procs") * g("tp_ticks"), "{l}");
         assert!(g("pool_nodes") >= g("procs") * 5 * 2);
         if g("procs") == 12 {

@@ -75,7 +75,11 @@ fn range(v: &Option<String>, (name, lo, hi): (&str, i64, i64)) -> Result<Option<
 fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {
     let Some(p) = path else { return Ok(vec![]) };
     let rows: Vec<SimRow> = read_csv(Input::open(Some(p))?)?;
-    ensure!(rows.iter().any(|r| r.procs == 1 && r.tree.is_some()), "--baseline {}: no per-tree rows with procs = 1 (make it with pabsim --procs 1 --per-tree)", p.display());
+    ensure!(
+        rows.iter().any(|r| r.procs == 1 && r.tree.is_some()),
+        "--baseline {}: no per-tree rows with procs = 1 (make it with pabsim --procs 1 --per-tree)",
+        p.display()
+    );
     Ok(rows)
 }
 

@@ -99,13 +99,7 @@ impl Memory {
     /// A cold machine of `procs` processors with no blocks.
     pub fn new(procs: usize) -> Memory {
         assert!(procs >= 1);
-        Memory {
-            procs,
-            words: procs.div_ceil(64),
-            cache: vec![],
-            dir: vec![],
-            sharers: vec![],
-        }
+        Memory { procs, words: procs.div_ceil(64), cache: vec![], dir: vec![], sharers: vec![] }
     }
 
     /// Processors.

@@ -216,7 +216,9 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
             continue;
         }
         let thesis = if req.thesis {
-            Some(thesis_params(o, procs).with_context(|| format!("--thesis-params: the thesis gives no parameters for ordering {o} with {procs} processors (only the five orderings at 12, 24, 48)"))?)
+            Some(thesis_params(o, procs).with_context(|| {
+                format!("--thesis-params: the thesis gives no parameters for ordering {o} with {procs} processors (only the five orderings at 12, 24, 48)")
+            })?)
         } else {
             None
         };
@@ -314,10 +316,9 @@ impl Plan {
                 let c = g.configs[it.config];
                 let tree = &trees[it.tree];
                 let net = g.net.map(|k| &nets[k]);
-                let stats = simulate_one(tree, &c, net).with_context(|| format!("tree {} (seed {}), {} processors, scheme {}", tree.spec.index, tree.spec.seed, c.procs, c.scheme.map_or("-", |s| s.name())))?;
-                if std::env::var_os("PABSIM_STEPS").is_some() {
-                    eprintln!("steps {:?} nodes {}", stats.steps, stats.nodes);
-                }
+                let stats = simulate_one(tree, &c, net).with_context(|| {
+                    format!("tree {} (seed {}), {} processors, scheme {}", tree.spec.index, tree.spec.seed, c.procs, c.scheme.map_or("-", |s| s.name()))
+                })?;
                 Ok(row(i as u64, self.items.len() as u64, tree, &c, &stats))
             })
             .collect()
@@ -333,7 +334,8 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
         Some(SchemeKind::B) => simulate(shape, root, &SchemeB { m_b: c.m_b.unwrap_or(1) }, cfg),
         Some(SchemeKind::C) => {
             let net = net.context("scheme c needs --weights")?;
-            let s = SchemeC { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: tree.spec.depth };
+            let s =
+                SchemeC { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: tree.spec.depth };
             simulate(shape, root, &s, cfg)
         }
     }

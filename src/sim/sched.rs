@@ -40,7 +40,8 @@ impl Scheduler {
     /// `procs` processors, all at time 0; processor 0 runs first.
     pub fn new(procs: usize) -> Scheduler {
         let words = procs.div_ceil(64);
-        let mut s = Scheduler { words, clock: vec![NEVER; procs], slots: vec![0; WINDOW as usize * words], base: 0, in_slots: 0, overflow: vec![], last: procs - 1 };
+        let mut s =
+            Scheduler { words, clock: vec![NEVER; procs], slots: vec![0; WINDOW as usize * words], base: 0, in_slots: 0, overflow: vec![], last: procs - 1 };
         for p in 0..procs {
             s.set(p, 0);
         }
@@ -134,6 +135,7 @@ impl Scheduler {
     /// The processor to run next and the clock it may run up to (exclusive)
     /// before the others must be considered; `None` when every clock is [`NEVER`].
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<(usize, u64)> {
         if self.in_slots == 0 {
             let m = self.overflow.iter().map(|&p| self.clock[p]).min()?;
