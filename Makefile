@@ -73,6 +73,30 @@ clean:
 	rm -rf $(R)
 	$(CARGO) clean
 
+# ---- chapter 5: training sets, networks, node classification (thesis §5.3-5.5) -----
+# One training set per ordering from the 200 tg2 trees at depth 4; one network
+# per ordering (all five trained in parallel by one nntrain run); schemes A,
+# B (n = 1..8) and C (m = 0..50, the ordering's own network) on the 100 tg1
+# trees at depth 6.
+all: chapter5
+.PHONY: chapter5
+NN_SEED ?= 1
+NN_ITERATIONS ?= 10000
+CH5_SETS := $(foreach o,$(ORDERINGS),$(R)/trainset/tg2-$(o)-d4.csv)
+CH5_NETS := $(foreach o,$(ORDERINGS),$(R)/weights/$(o).json)
+CH5_CURVES := $(foreach o,$(ORDERINGS),$(R)/weights/$(o)-curve.csv)
+CH5_CLASSIFY := $(foreach o,$(ORDERINGS),$(R)/classify/tg1-$(o)-d6.csv)
+chapter5: $(CH5_SETS) $(CH5_NETS) $(CH5_CURVES) $(CH5_CLASSIFY)
+
+$(R)/trainset/tg2-%-d4.csv: $(R)/trees/tg2-%-d4.jsonl
+	@mkdir -p $(@D)
+	$(BIN)/trainset $< -o $@
+$(CH5_NETS) $(CH5_CURVES) &: $(CH5_SETS) $(BIN)/.built
+	@mkdir -p $(R)/weights
+	$(BIN)/nntrain --seed $(NN_SEED) --iterations $(NN_ITERATIONS) --out-dir $(R)/weights $(CH5_SETS)
+$(R)/classify/tg1-%-d6.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/weights/%.json
+	@mkdir -p $(@D)
+	$(BIN)/classify $< --scheme a,b,c --n 1..8 --m 0..50 --weights $(R)/weights/$*.json -o $@
 # ---- chapter 6: the simulated multiprocessor (pabsim) -------------------------------
 # Per ordering: the p = 1 run per tree (Table 6.3, and the baseline of SU/SO/CSS),
 # schemes A and B at p = 12, 24, 48 with the thesis's parameters, and scheme C with

@@ -8,10 +8,12 @@
 //! File formats live in [`formats`]; command-line plumbing (inputs, atomic
 //! outputs, the shared `main`) in [`cli`].
 
+pub mod classify;
 pub mod cli;
 pub mod fbest;
 pub mod formats;
 pub mod nn;
+pub mod nntrain;
 pub mod rng;
 pub mod search;
 pub mod seeds;

@@ -6,3 +6,5 @@ mod util;
 
 mod foundation;
 mod pabsim;
+
+mod chapter5;

@@ -53,6 +53,9 @@ pub fn bin(tool: &str) -> PathBuf {
         "treegen" => env!("CARGO_BIN_EXE_treegen"),
         "fbest" => env!("CARGO_BIN_EXE_fbest"),
         "pabsim" => env!("CARGO_BIN_EXE_pabsim"),
+        "trainset" => env!("CARGO_BIN_EXE_trainset"),
+        "nntrain" => env!("CARGO_BIN_EXE_nntrain"),
+        "classify" => env!("CARGO_BIN_EXE_classify"),
         other => panic!("unknown tool {other}"),
     };
     PathBuf::from(p)

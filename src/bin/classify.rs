@@ -1,0 +1,85 @@
+//! `classify`: scores node-classification schemes A, B and C (thesis §5.5).
+
+use clap::Parser;
+use parab::classify::{self, Config, parse_range};
+use parab::cli::{self, Input, Output, write_csv};
+use parab::formats::read_trees;
+use parab::nn::Network;
+use std::path::PathBuf;
+
+/// Search trees and score how well node-classification schemes predict
+/// which nodes cut off: A (YBWC's types), B (DTS's types, parameter n) and
+/// C (the network, parameter m). One search per tree serves every scheme and
+/// parameter value; one CSV row per (ordering, scheme, parameter), with
+/// `best` = 1 on the parameter with the lowest error.
+#[derive(Parser, Debug)]
+#[command(
+    version,
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 6 | classify --scheme a --scheme b --n 1..8\n  treegen --set tg1 --ordering 32,79,5 --depth 6 | classify --scheme c --weights 32-79-5.json --m 0..50\n  treegen --set tg1 --ordering 32,79,5 --ordering 32,0,0 --depth 6 | classify --weights 32-79-5.json --weights 32-0-0.json"
+)]
+struct Args {
+    /// Tree specs (JSON lines from treegen); `-` or absent for stdin.
+    input: Option<PathBuf>,
+    /// Schemes to score: a, b, c (repeatable or comma-separated). Default: a
+    /// and b, and c when --weights is given.
+    #[arg(long, value_delimiter = ',')]
+    scheme: Vec<String>,
+    /// Scheme B's n: N or an inclusive range LO..HI.
+    #[arg(long, default_value = "1..8")]
+    n: String,
+    /// Scheme C's m: M or an inclusive range LO..HI.
+    #[arg(long, default_value = "0..50")]
+    m: String,
+    /// Network weights for scheme C (repeatable: each ordering uses its own).
+    #[arg(long, value_name = "FILE")]
+    weights: Vec<PathBuf>,
+    /// Apply a single network to trees of another ordering (with a warning).
+    #[arg(long)]
+    force: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output file (default stdout).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+fn main() {
+    let args: Args = cli::parse("classify");
+    cli::main("classify", || {
+        cli::threads(args.threads)?;
+        let mut schemes: Vec<String> = args.scheme.iter().map(|s| s.trim().to_lowercase()).collect();
+        if schemes.is_empty() {
+            schemes = vec!["a".into(), "b".into()];
+            if !args.weights.is_empty() {
+                schemes.push("c".into());
+            }
+        }
+        for s in &schemes {
+            anyhow::ensure!(matches!(s.as_str(), "a" | "b" | "c"), "unknown scheme `{s}` (expected a, b or c)");
+        }
+        let has = |x: &str| schemes.iter().any(|s| s == x);
+        anyhow::ensure!(!has("c") || !args.weights.is_empty(), "scheme c needs --weights FILE (a network from nntrain)");
+        let mut weights = vec![];
+        for p in &args.weights {
+            weights.push((p.display().to_string(), Network::load(p)?));
+        }
+        let m = parse_range(&args.m).map_err(|e| anyhow::anyhow!("--m {e}"))?;
+        anyhow::ensure!(m.iter().all(|&x| x <= 100), "--m values must lie in 0..100 (types lie in [0, 100])");
+        let cfg = Config {
+            a: has("a"),
+            b: if has("b") { parse_range(&args.n).map_err(|e| anyhow::anyhow!("--n {e}"))? } else { vec![] },
+            c: if has("c") { m } else { vec![] },
+            weights,
+            force: args.force,
+        };
+        let trees = read_trees(Input::open(args.input.as_deref())?)?;
+        let (rows, warnings) = classify::classify(&trees, &cfg)?;
+        for w in warnings {
+            eprintln!("classify: {w}");
+        }
+        let mut out = Output::create(args.output.as_deref())?;
+        write_csv(&mut out, rows)?;
+        out.finish()
+    })
+}

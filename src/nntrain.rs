@@ -1,0 +1,317 @@
+//! Training the node-classification network (thesis §5.4, Table 5.1; spec
+//! `nn.md`): on-line back-propagation over the patterns of [`crate::trainset`].
+//!
+//! Initial weights are uniform in `[-init, init]`, drawn from a ChaCha8
+//! generator seeded with `seed` (hidden weights row by row, then output
+//! weights row by row, one `next_u64` each: the top 53 bits give a uniform
+//! number in `[0, 1)`). With `shuffle`, the same generator then permutes the
+//! patterns before every iteration (Fisher-Yates); without it, patterns are
+//! presented in file order. The errors `E_k = mean((d_k - o_k)^2 / 2)` are
+//! computed in scaled space over the whole set with the current weights and
+//! reported in each output's own units (multiplied by the square of the
+//! output's range over 0.8).
+
+use crate::formats::{CurveRow, PatternRow};
+use crate::nn::{self, Errors, Flat, HIDDEN, HiddenWeights, INPUTS, Network, OUTPUTS, OutputWeights, TrainedFor, Training};
+use anyhow::{Result, bail, ensure};
+use nalgebra::SVector;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+/// A trained network and its learning curve.
+pub type Trained = (Network, Vec<CurveRow>);
+
+/// A checked training set in the network's scaled space.
+#[derive(Clone, Debug)]
+pub struct PatternSet {
+    /// The ordering the patterns come from.
+    pub trained_for: TrainedFor,
+    /// The averaged root type (from the level-0 row).
+    pub root_type: f64,
+    /// Scaled inputs, bias last.
+    pub x: Vec<SVector<f64, { INPUTS + 1 }>>,
+    /// Scaled targets.
+    pub d: Vec<SVector<f64, OUTPUTS>>,
+}
+
+impl PatternSet {
+    /// Checks the rows (one ordering; the root row first and only there;
+    /// every value in its range) and scales them. `name` is the file name
+    /// for messages; row numbers count the header as line 1.
+    pub fn new(rows: &[PatternRow], name: &str) -> Result<PatternSet> {
+        let Some(first) = rows.first() else { bail!("no patterns in {name}") };
+        let trained_for = TrainedFor { model: first.model, b: first.b, wa: first.wa, wb: first.wb };
+        let (inputs, outputs) = nn::ranges(first.b)?;
+        let b = first.b as f64;
+        ensure!(first.level == 0, "the first row of {name} must be the root row (level 0) that carries the root type; is this a trainset file? ({name}:2)");
+        let mut x = Vec::with_capacity(rows.len());
+        let mut d = Vec::with_capacity(rows.len());
+        for (i, r) in rows.iter().enumerate() {
+            let at = format!("({name}:{})", i + 2);
+            let rf = TrainedFor { model: r.model, b: r.b, wa: r.wa, wb: r.wb };
+            ensure!(rf == trained_for, "patterns of two orderings in one file: {rf} after {trained_for} {at}");
+            ensure!(r.pv <= 1, "pv must be 0 or 1, got {} {at}", r.pv);
+            let in_type = |v: f64, what: &str| -> Result<()> {
+                ensure!(v.is_finite() && (0.0..=100.0).contains(&v), "{what} {v} is outside the type range [0, 100] {at}");
+                Ok(())
+            };
+            in_type(r.ty, "type")?;
+            in_type(r.child_type, "child_type")?;
+            ensure!(r.child_wait.is_finite() && (0.0..=b).contains(&r.child_wait), "child_wait {} is outside [0, b = {}] {at}", r.child_wait, r.b);
+            ensure!(r.count >= 1, "count must be at least 1 {at}");
+            if i == 0 {
+                continue;
+            }
+            ensure!(r.level >= 1, "only the first row may be the root row (level 0) {at}");
+            ensure!((1..=r.b).contains(&r.index), "index {} is outside [1, b = {}] {at}", r.index, r.b);
+            x.push(SVector::<f64, { INPUTS + 1 }>::new(inputs[0].scale(r.pv as f64), inputs[1].scale(r.ty), inputs[2].scale(r.index as f64), 1.0));
+            d.push(SVector::<f64, OUTPUTS>::new(outputs[0].scale(r.child_type), outputs[1].scale(r.child_wait)));
+        }
+        ensure!(!x.is_empty(), "{name} has the root row but no patterns");
+        Ok(PatternSet { trained_for, root_type: first.child_type, x, d })
+    }
+
+    /// Number of patterns (the root row not counted).
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    /// Whether there are no patterns.
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+}
+
+/// Training settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// Seed of the ChaCha8 generator.
+    pub seed: u64,
+    /// Iterations.
+    pub iterations: u32,
+    /// Learning rate.
+    pub eta: f64,
+    /// Initial weights uniform in `[-init, init]`.
+    pub init: f64,
+    /// Shuffle the patterns before every iteration.
+    pub shuffle: bool,
+    /// Record the learning curve every this many iterations (and at the end).
+    pub curve_every: u32,
+}
+
+impl Config {
+    /// The thesis's settings: 10,000 iterations, eta = 0.1.
+    pub fn thesis(seed: u64) -> Config {
+        Config { seed, iterations: 10_000, eta: 0.1, init: 0.5, shuffle: false, curve_every: 10 }
+    }
+
+    /// Checks the settings.
+    pub fn check(&self) -> Result<()> {
+        ensure!(self.eta.is_finite() && self.eta > 0.0, "eta must be a positive number, got {}", self.eta);
+        ensure!(self.init.is_finite() && self.init >= 0.0, "init must be a non-negative number, got {}", self.init);
+        ensure!(self.curve_every >= 1, "the curve interval must be at least 1");
+        Ok(())
+    }
+}
+
+/// A uniform number in `[0, 1)` from the top 53 bits of one draw.
+fn unit(rng: &mut ChaCha8Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// The untrained network: weights from the seeded generator.
+pub fn initial(set: &PatternSet, cfg: &Config, rng: &mut ChaCha8Rng) -> Result<Network> {
+    let mut draw = || cfg.init * (2.0 * unit(rng) - 1.0);
+    let mut wh = HiddenWeights::zeros();
+    for r in 0..HIDDEN {
+        for c in 0..INPUTS + 1 {
+            wh[(r, c)] = draw();
+        }
+    }
+    let mut wo = OutputWeights::zeros();
+    for r in 0..OUTPUTS {
+        for c in 0..HIDDEN + 1 {
+            wo[(r, c)] = draw();
+        }
+    }
+    let training = Training {
+        rng: "ChaCha8".into(),
+        seed: cfg.seed,
+        init: cfg.init,
+        iterations: cfg.iterations,
+        eta: cfg.eta,
+        shuffle: cfg.shuffle,
+        patterns: set.len() as u64,
+    };
+    Network::new(wh, wo, set.trained_for, set.root_type, training)
+}
+
+/// The errors of `net` over the set, in the outputs' own units.
+pub fn errors(net: &Network, set: &PatternSet) -> Errors {
+    let mut sum = SVector::<f64, OUTPUTS>::zeros();
+    for (x, d) in set.x.iter().zip(&set.d) {
+        let f = net.forward(x);
+        sum += (d - f.o).map(|e| e * e);
+    }
+    let n = set.len().max(1) as f64;
+    let u0 = net.outputs[0].units();
+    let u1 = net.outputs[1].units();
+    Errors { e_type: sum[0] / (2.0 * n) * u0 * u0, e_wait: sum[1] / (2.0 * n) * u1 * u1 }
+}
+
+/// Trains a network; `progress(iteration, errors)` is called at every curve
+/// point. Returns the network (final errors filled in) and the curve.
+pub fn train(set: &PatternSet, cfg: &Config, mut progress: impl FnMut(u32, &Errors)) -> Result<(Network, Vec<CurveRow>)> {
+    cfg.check()?;
+    ensure!(!set.is_empty(), "no patterns to train on");
+    let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+    let mut net = initial(set, cfg, &mut rng)?;
+    let mut order: Vec<usize> = (0..set.len()).collect();
+    let mut curve = vec![];
+    let mut record = |it: u32, net: &Network, curve: &mut Vec<CurveRow>| {
+        let e = errors(net, set);
+        progress(it, &e);
+        curve.push(CurveRow { iteration: it, e_type: e.e_type, e_wait: e.e_wait });
+    };
+    record(0, &net, &mut curve);
+    let mut flat = Flat::of(&net);
+    let xs: Vec<[f64; INPUTS + 1]> = set.x.iter().map(|x| [x[0], x[1], x[2], x[3]]).collect();
+    let ds: Vec<[f64; OUTPUTS]> = set.d.iter().map(|d| [d[0], d[1]]).collect();
+    for it in 1..=cfg.iterations {
+        if cfg.shuffle {
+            for i in (1..order.len()).rev() {
+                let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
+                order.swap(i, j);
+            }
+        }
+        flat.iteration(&order, &xs, &ds, cfg.eta);
+        if it % cfg.curve_every == 0 || it == cfg.iterations {
+            flat.store(&mut net);
+            record(it, &net, &mut curve);
+        }
+    }
+    flat.store(&mut net);
+    net.errors = errors(&net, set);
+    Ok((net, curve))
+}
+
+/// Trains one network per set on all worker threads; results in input
+/// order. On-line training is serial within a network, so the networks are
+/// the unit of work: each worker takes the largest set not yet started
+/// (longest job first), which keeps two cores busy to the end when one
+/// ordering has as many patterns as the other four together.
+/// `progress(set index, iteration, errors)` as in [`train`].
+pub fn train_many(sets: &[PatternSet], cfg: &Config, progress: impl Fn(usize, u32, &Errors) + Sync) -> Result<Vec<Trained>> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut jobs: Vec<usize> = (0..sets.len()).collect();
+    jobs.sort_by_key(|&i| std::cmp::Reverse(sets[i].len()));
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Result<Trained>>>> = sets.iter().map(|_| Mutex::new(None)).collect();
+    let workers = rayon::current_num_threads().min(sets.len()).max(1);
+    rayon::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|_| {
+                loop {
+                    let j = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = jobs.get(j) else { break };
+                    let r = train(&sets[i], cfg, |it, e| progress(i, it, e));
+                    if let Ok(mut slot) = results[i].lock() {
+                        *slot = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    results.into_iter().map(|m| m.into_inner().ok().flatten().unwrap_or_else(|| Err(anyhow::anyhow!("a training job did not finish")))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::Model;
+
+    fn row(level: u32, pv: u8, ty: f64, index: u32, child_type: f64, child_wait: f64) -> PatternRow {
+        PatternRow { model: Model::Exponential, b: 4, wa: 70, wb: 10, level, parent: String::new(), pv, ty, index, child_type, child_wait, count: 3 }
+    }
+
+    fn rows() -> Vec<PatternRow> {
+        let mut v = vec![row(0, 1, 0.0, 0, 0.0, 2.0)];
+        for i in 1..=4 {
+            v.push(row(1, 1, 0.0, i, if i == 1 { 0.0 } else { 50.0 }, if i == 1 { 2.0 } else { 1.0 }));
+            v.push(row(2, 0, 50.0, i, if i == 1 { 100.0 } else { 50.0 }, 1.0 + i as f64 / 2.0));
+        }
+        v
+    }
+
+    #[test]
+    fn training_lowers_the_error_and_is_deterministic() {
+        let set = PatternSet::new(&rows(), "t").unwrap();
+        assert_eq!(set.len(), 8);
+        assert_eq!(set.root_type, 0.0);
+        let cfg = Config { iterations: 30000, curve_every: 10000, ..Config::thesis(7) };
+        let (a, curve) = train(&set, &cfg, |_, _| {}).unwrap();
+        let (b, _) = train(&set, &cfg, |_, _| {}).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(curve.iter().map(|c| c.iteration).collect::<Vec<_>>(), vec![0, 10000, 20000, 30000]);
+        assert!(curve[3].e_type < curve[0].e_type / 10.0, "{curve:?}");
+        assert_eq!(a.errors.e_type, curve[3].e_type);
+        let (c, _) = train(&set, &Config { seed: 8, ..cfg }, |_, _| {}).unwrap();
+        assert_ne!(a.wh, c.wh);
+        let (s, _) = train(&set, &Config { shuffle: true, ..cfg }, |_, _| {}).unwrap();
+        assert_ne!(a.wh, s.wh);
+        assert_eq!(a.training.seed, 7);
+        assert_eq!(a.training.patterns, 8);
+        // It learned the PV parent's first child and the rest.
+        assert!((a.predict(true, 0.0, 1).0 - 0.0).abs() < 10.0);
+        assert!((a.predict(false, 50.0, 1).0 - 100.0).abs() < 10.0);
+    }
+
+    #[test]
+    fn initial_weights_are_small_and_seeded() {
+        let set = PatternSet::new(&rows(), "t").unwrap();
+        let cfg = Config::thesis(1);
+        let n = initial(&set, &cfg, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
+        assert!(n.wh.iter().chain(n.wo.iter()).all(|w| w.abs() <= 0.5));
+        assert!(n.wh.iter().any(|w| w.abs() > 0.1));
+    }
+
+    #[test]
+    fn error_is_in_own_units() {
+        let set = PatternSet::new(&rows(), "t").unwrap();
+        let n = initial(&set, &Config::thesis(3), &mut ChaCha8Rng::seed_from_u64(3)).unwrap();
+        let e = errors(&n, &set);
+        let mut et = 0.0;
+        for r in &rows()[1..] {
+            let (t, _) = n.predict(r.pv == 1, r.ty, r.index);
+            et += (r.child_type - t).powi(2) / 2.0;
+        }
+        assert!((e.e_type - et / 8.0).abs() < 1e-9, "{} vs {}", e.e_type, et / 8.0);
+    }
+
+    fn bad(f: impl FnOnce(&mut Vec<PatternRow>), needle: &str) {
+        let mut r = rows();
+        f(&mut r);
+        let e = PatternSet::new(&r, "p.csv").unwrap_err().to_string();
+        assert!(e.contains(needle), "`{needle}` not in {e}");
+    }
+
+    #[test]
+    fn bad_patterns_are_refused() {
+        bad(|r| r[3].ty = 101.0, "type 101 is outside the type range [0, 100] (p.csv:5)");
+        bad(|r| r[2].child_type = -1.0, "child_type -1");
+        bad(|r| r[2].child_wait = 5.0, "child_wait 5 is outside [0, b = 4]");
+        bad(|r| r[4].index = 5, "index 5");
+        bad(|r| r[4].pv = 2, "pv must be 0 or 1");
+        bad(|r| r[4].wa = 71, "two orderings");
+        bad(
+            |r| {
+                r.remove(0);
+            },
+            "must be the root row",
+        );
+        bad(|r| r[5].level = 0, "only the first row");
+        bad(|r| r.truncate(1), "no patterns");
+        bad(|r| r.clear(), "no patterns in p.csv");
+    }
+}
