@@ -925,6 +925,30 @@ mod tests {
     }
 
     #[test]
+    fn no_progress_stops_with_the_processors_states() {
+        let sh = shape(6, 50, 50);
+        let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
+        let cfg = Config { stall_limit: 5, ..Config::new(4, 4) };
+        let e = simulate(&sh, root, &SchemeA { m_a: 1 }, cfg).unwrap_err().to_string();
+        assert!(e.starts_with("no progress for 5 simulated ticks"), "{e}");
+        for q in 0..4 {
+            assert!(e.contains(&format!("P{q} ")), "{e}");
+        }
+        assert!(e.contains("SplitStart") || e.contains("SplitFail"), "{e}");
+        // With the default limit the same tree finishes, heaps balanced.
+        let r = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(4, 4)).unwrap();
+        assert_eq!(r.value, ROOT_PSCORE as i64);
+        assert!(r.pool >= 4 * 4 * 2);
+    }
+
+    #[test]
+    fn zero_processors_are_refused() {
+        let sh = shape(2, 0, 0);
+        let root = Node { seed: 1, pscore: 5 };
+        assert!(simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(0, 2)).is_err());
+    }
+
+    #[test]
     fn parallel_root_value_is_minimax() {
         for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100)] {
             let sh = shape(b, wa, wb);
