@@ -115,3 +115,29 @@ report-now: $(BIN)/.built
 smoke: $(BIN)/.built
 	scripts/smoke.sh
 test: smoke
+# ---- chapter 6: the simulated multiprocessor (pabsim) -------------------------------
+# Per ordering: the p = 1 run per tree (Table 6.3, and the baseline of SU/SO/CSS),
+# schemes A and B at p = 12, 24, 48 with the thesis's parameters, and scheme C with
+# the network of that ordering, results/weights/B-WA-WB.json (made by nntrain).
+CH6 := $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv $(R)/pabsim/tg1-$(o)-d6-ab.csv $(R)/pabsim/tg1-$(o)-d6-c.csv)
+.PHONY: chapter6 sweep
+chapter6: $(R)/pabsim/chapter6.csv
+all: chapter6
+
+$(R)/pabsim/tg1-%-d6-p1.csv: $(R)/trees/tg1-%-d6.jsonl
+	@mkdir -p $(@D)
+	$(BIN)/pabsim --procs 1 --per-tree $< -o $@
+$(R)/pabsim/tg1-%-d6-ab.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/pabsim/tg1-%-d6-p1.csv
+	$(BIN)/pabsim --procs 12,24,48 --scheme a,b --thesis-params --baseline $(word 2,$^) $< -o $@
+$(R)/pabsim/tg1-%-d6-c.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/pabsim/tg1-%-d6-p1.csv $(R)/weights/%.json
+	$(BIN)/pabsim --procs 12,24,48 --scheme c --thesis-params --weights $(word 3,$^) --baseline $(word 2,$^) $< -o $@
+# All configurations of all orderings in one table (p = 1 rows summed per ordering).
+$(R)/pabsim/chapter6.csv: $(CH6)
+	{ for o in $(ORDERINGS); do $(BIN)/pabsim --merge $(R)/pabsim/tg1-$$o-d6-p1.csv; done | awk 'NR == 1 || !/^item,/'; \
+	  for f in $(filter-out %-p1.csv,$^); do tail -n +2 $$f; done; } > $@.tmp && mv $@.tmp $@
+
+# The parameter search of experiments.md (m_A, m_B in 1..10, m_Ca in -14..2, m_Cc in
+# 0..4 at p = 12, 24, 48): one file per (ordering, p, scheme, value); a rerun skips
+# the files that exist. SHARD=K/N does every N-th file (split over machines).
+sweep: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
+	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/sweep.sh

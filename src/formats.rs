@@ -350,3 +350,103 @@ pub struct ClassifyRow {
     /// always 1), else 0.
     pub best: u8,
 }
+
+/// Writes an optional ratio with six decimals (empty when absent).
+pub fn ratio6<S: Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => s.serialize_str(&format!("{x:.6}")),
+        None => s.serialize_none(),
+    }
+}
+
+/// `pabsim` output: one row per (tree, configuration) with `--per-tree`
+/// (then `item`, `items`, `tree`, `seed`, `root_value` are filled), else one
+/// per configuration (trees summed). Ticks are simulated ticks; the
+/// `ticks_*` columns, `mem_stall` and `lock_wait` are processor-ticks and
+/// add up to `procs * tp_ticks`. `t1_ticks`, `n1_nodes`, `su`, `so`, `css`
+/// are empty when no p = 1 run of the same trees is known.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimRow {
+    /// Position of the (tree, configuration) item in the run (per tree only).
+    pub item: Option<u64>,
+    /// Items in the whole run (per tree only).
+    pub items: Option<u64>,
+    /// 1-based index of the tree in its seed set (per tree only).
+    pub tree: Option<u32>,
+    /// Root seed (per tree only).
+    pub seed: Option<u64>,
+    /// Tree model.
+    pub model: Model,
+    /// Branching factor.
+    pub b: u32,
+    /// w_a.
+    pub wa: u32,
+    /// w_b.
+    pub wb: u32,
+    /// Search depth.
+    pub depth: u32,
+    /// Trees summed in this row.
+    pub trees: u32,
+    /// Split-point scheme `a`, `b`, `c`, or `-` for one processor.
+    pub scheme: String,
+    /// Processors.
+    pub procs: u32,
+    /// Scheme A: finished moves a Y-CUT node needs.
+    pub m_a: Option<u32>,
+    /// Scheme B: finished moves that turn a D-CUT node D-ALL.
+    pub m_b: Option<u32>,
+    /// Scheme C: added to the network's wait.
+    pub m_ca: Option<i32>,
+    /// Scheme C: added again at N-CUT nodes.
+    pub m_cc: Option<i32>,
+    /// Scheme C: classification width m.
+    pub cut_width: Option<u32>,
+    /// The root's value (per tree only).
+    pub root_value: Option<i64>,
+    /// Simulated time until the root's value was returned, summed over trees.
+    pub tp_ticks: u64,
+    /// Nodes created, summed over trees.
+    pub np_nodes: u64,
+    /// Leaves created.
+    pub leaves: u64,
+    /// Processor-ticks in the expand state's costs.
+    pub ticks_expand: u64,
+    /// ... search state.
+    pub ticks_search: u64,
+    /// ... eval state.
+    pub ticks_eval: u64,
+    /// ... return state.
+    pub ticks_return: u64,
+    /// ... split state (split-point searches and the waits after them).
+    pub ticks_split: u64,
+    /// ... update state (bound propagation included).
+    pub ticks_update: u64,
+    /// ... after exit.
+    pub ticks_exit: u64,
+    /// Processor-ticks waiting for memory.
+    pub mem_stall: u64,
+    /// Processor-ticks in failed lock attempts.
+    pub lock_wait: u64,
+    /// Split-point searches.
+    pub split_searches: u64,
+    /// Nodes examined by them.
+    pub split_examined: u64,
+    /// Nodes told of a new bound.
+    pub told: u64,
+    /// Nodes the machine needed (the heaps' size), summed over trees.
+    pub pool_nodes: u64,
+    /// The p = 1 time of the same trees.
+    pub t1_ticks: Option<u64>,
+    /// The p = 1 node count of the same trees.
+    pub n1_nodes: Option<u64>,
+    /// Speed-up t1 / tp.
+    #[serde(serialize_with = "ratio6")]
+    pub su: Option<f64>,
+    /// Search overhead np / n1 - 1.
+    #[serde(serialize_with = "ratio6")]
+    pub so: Option<f64>,
+    /// Communication-synchronisation-split overhead (tp p / np) / (t1 / n1) - 1.
+    #[serde(serialize_with = "ratio6")]
+    pub css: Option<f64>,
+}

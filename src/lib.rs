@@ -18,5 +18,6 @@ pub mod report;
 pub mod rng;
 pub mod search;
 pub mod seeds;
+pub mod sim;
 pub mod trainset;
 pub mod tree;

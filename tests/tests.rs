@@ -5,6 +5,7 @@
 mod util;
 
 mod foundation;
+mod pabsim;
 
 mod chapter5;
 mod report;

@@ -52,6 +52,7 @@ pub fn bin(tool: &str) -> PathBuf {
     let p = match tool {
         "treegen" => env!("CARGO_BIN_EXE_treegen"),
         "fbest" => env!("CARGO_BIN_EXE_fbest"),
+        "pabsim" => env!("CARGO_BIN_EXE_pabsim"),
         "trainset" => env!("CARGO_BIN_EXE_trainset"),
         "nntrain" => env!("CARGO_BIN_EXE_nntrain"),
         "classify" => env!("CARGO_BIN_EXE_classify"),

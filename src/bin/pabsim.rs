@@ -1,0 +1,128 @@
+//! `pabsim`: the simulated multiprocessor running the parallel search (thesis ch. 6).
+
+use anyhow::{Result, bail, ensure};
+use clap::Parser;
+use parab::cli::{self, Input, Output, write_csv};
+use parab::formats::{SimRow, read_csv, read_trees};
+use parab::nn::Network;
+use parab::sim::run::{self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, Plan, Request, SchemeKind};
+use std::path::PathBuf;
+
+/// Simulate the DTS-like parallel alpha-beta search of tree specs on a
+/// P-processor cache-coherent machine; one CSV row per configuration (or per
+/// tree), with t_p, n_p, the processor-ticks per state, memory stalls, lock
+/// waits, and SU/SO/CSS against the p = 1 rows (or --baseline).
+#[derive(Parser, Debug)]
+#[command(
+    version,
+    after_help = "Examples:\n  treegen --set tg1 --ordering 20,69,19 --depth 6 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim trees.jsonl --procs 1,48 --scheme c --weights w-20-69-19.json --thesis-params\n  pabsim trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline p1.csv\n  pabsim trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o s1.csv   (and --shard 2/2 -o s2.csv)\n  pabsim --merge s1.csv s2.csv -o all.csv"
+)]
+struct Args {
+    /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
+    /// --merge, the per-tree CSV files of all shards.
+    inputs: Vec<PathBuf>,
+    /// Processor counts, e.g. 1,12,24,48.
+    #[arg(short, long, value_delimiter = ',', default_value = "1")]
+    procs: Vec<usize>,
+    /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network).
+    #[arg(short, long, value_delimiter = ',', default_value = "a")]
+    scheme: Vec<SchemeKind>,
+    /// Scheme A: finished moves a Y-CUT node needs, V or LO..HI (1..64; default 2).
+    #[arg(long, allow_hyphen_values = true)]
+    m_a: Option<String>,
+    /// Scheme B: finished moves that turn D-CUT into D-ALL, V or LO..HI (1..64; default 1).
+    #[arg(long, allow_hyphen_values = true)]
+    m_b: Option<String>,
+    /// Scheme C: added to the network's wait, V or LO..HI (-64..64; default 0).
+    #[arg(long, allow_hyphen_values = true)]
+    m_ca: Option<String>,
+    /// Scheme C: added again at N-CUT nodes, V or LO..HI (0..64; default 0).
+    #[arg(long, allow_hyphen_values = true)]
+    m_cc: Option<String>,
+    /// Scheme C: classification width m, V or LO..HI (0..50; default: the thesis's for the ordering, else 10).
+    #[arg(long, allow_hyphen_values = true)]
+    cut_width: Option<String>,
+    /// Use the thesis's best m_A, m_B, m_Ca, m_Cc for each ordering and p = 12, 24, 48.
+    #[arg(long, conflicts_with_all = ["m_a", "m_b", "m_ca", "m_cc"])]
+    thesis_params: bool,
+    /// Network weights file(s) for scheme C (from nntrain), one per ordering.
+    #[arg(long)]
+    weights: Vec<PathBuf>,
+    /// One row per (tree, configuration).
+    #[arg(long)]
+    per_tree: bool,
+    /// Per-tree pabsim output with p = 1 rows of the same trees, for SU/SO/CSS.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// Run only shard K of N (1-based) of the (tree, configuration) items; needs --per-tree.
+    #[arg(long, requires = "per_tree")]
+    shard: Option<String>,
+    /// Merge the per-tree outputs of all shards into the single-machine result.
+    #[arg(long, conflicts_with_all = ["shard", "weights", "thesis_params"])]
+    merge: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output file (default stdout).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+fn range(v: &Option<String>, (name, lo, hi): (&str, i64, i64)) -> Result<Option<IntRange>> {
+    v.as_deref().map(|s| IntRange::parse(s, name, lo, hi)).transpose()
+}
+
+fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {
+    let Some(p) = path else { return Ok(vec![]) };
+    let rows: Vec<SimRow> = read_csv(Input::open(Some(p))?)?;
+    ensure!(
+        rows.iter().any(|r| r.procs == 1 && r.tree.is_some()),
+        "--baseline {}: no per-tree rows with procs = 1 (make it with pabsim --procs 1 --per-tree)",
+        p.display()
+    );
+    Ok(rows)
+}
+
+fn main() {
+    let args: Args = cli::parse("pabsim");
+    cli::main("pabsim", || {
+        cli::threads(args.threads)?;
+        let base = baseline(&args.baseline)?;
+        if args.merge {
+            ensure!(!args.inputs.is_empty(), "--merge: give the per-tree CSV files of all shards");
+            let mut parts = vec![];
+            for p in &args.inputs {
+                parts.push(read_csv::<SimRow>(Input::open(Some(p))?)?);
+            }
+            let rows = run::finish(run::merge(parts)?, &base, args.per_tree);
+            let mut out = Output::create(args.output.as_deref())?;
+            write_csv(&mut out, rows)?;
+            return out.finish();
+        }
+        if args.inputs.len() > 1 {
+            bail!("one tree-spec input at a time (several files are for --merge)");
+        }
+        let req = Request {
+            procs: args.procs.clone(),
+            schemes: args.scheme.clone(),
+            m_a: range(&args.m_a, LIMITS_M_A)?,
+            m_b: range(&args.m_b, LIMITS_M_B)?,
+            m_ca: range(&args.m_ca, LIMITS_M_CA)?,
+            m_cc: range(&args.m_cc, LIMITS_M_CC)?,
+            cut_width: range(&args.cut_width, LIMITS_CUT_WIDTH)?,
+            thesis: args.thesis_params,
+            shard: args.shard.as_deref().map(run::parse_shard).transpose()?,
+        };
+        if req.procs.contains(&0) {
+            bail!("--procs 0: the machine needs at least 1 processor");
+        }
+        let nets = args.weights.iter().map(|p| Network::load(p)).collect::<Result<Vec<_>>>()?;
+        let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
+        let plan = Plan::new(&trees, &req, &nets)?;
+        let rows = plan.run(&trees, &nets, req.shard)?;
+        let rows = run::finish(rows, &base, args.per_tree);
+        let mut out = Output::create(args.output.as_deref())?;
+        write_csv(&mut out, rows)?;
+        out.finish()
+    })
+}

@@ -1,0 +1,474 @@
+//! The simulated memory system of PABSim (thesis §6.1; spec `pabsim.md` §1):
+//! per-processor infinite caches of 128-byte blocks in MSI states, a
+//! directory at each block's home (clean or dirty, and the sharers), the read
+//! and write delay tables, refusal of requests to a busy block, and
+//! test-and-set locks stored in blocks.
+//!
+//! Time is the caller's: every access carries the requesting processor's
+//! current simulated time `now`. An access that misses makes the block busy
+//! for its delay, `[now, now + delay)`; a request from another processor that
+//! falls inside that window is refused with the time the block becomes free,
+//! and the requester retries then ([`Memory::read`], [`Memory::write`] do the
+//! retry and report the stall). The network itself is uncontended.
+//!
+//! The directory (`dirty`, `sharers`) and the caches (`cache`) are kept
+//! separately, as in the machine, so that [`Memory::check`] can verify that
+//! they agree.
+
+/// A processor number, `0..P`.
+pub type Proc = usize;
+/// A block number.
+pub type Block = usize;
+
+/// A cached copy's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Cache {
+    /// Invalid (or never loaded).
+    I = 0,
+    /// Shared, clean.
+    S = 1,
+    /// Modified: the only copy, dirty.
+    M = 2,
+}
+
+/// Read delay in ticks: `pabsim.md` §1, first table.
+#[inline(always)]
+pub fn read_delay(mine: Cache, dirty: bool, local: bool) -> u64 {
+    match (mine, dirty, local) {
+        (Cache::M | Cache::S, _, _) => 0,
+        (Cache::I, false, true) => 1,
+        (Cache::I, false, false) => 2,
+        (Cache::I, true, true) => 2,
+        (Cache::I, true, false) => 3,
+    }
+}
+
+/// Write delay in ticks: `pabsim.md` §1, second table. (A Shared copy of a
+/// dirty block cannot exist; it is charged as Invalid.)
+#[inline(always)]
+pub fn write_delay(mine: Cache, dirty: bool, local: bool) -> u64 {
+    match (mine, dirty, local) {
+        (Cache::M, _, _) => 0,
+        (Cache::S | Cache::I, false, true) => 1,
+        (Cache::S, false, false) => 2,
+        (Cache::I, false, false) => 3,
+        (_, true, true) => 2,
+        (_, true, false) => 4,
+    }
+}
+
+/// The outcome of one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Served after this many ticks.
+    Done(u64),
+    /// Refused: the block is busy serving another processor until this time.
+    Refused(u64),
+}
+
+/// The memory system of a `P`-processor machine.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    procs: usize,
+    words: usize,
+    /// `cache[block * procs + p]`: processor p's copy.
+    cache: Vec<Cache>,
+    /// The directory entries and the rest of each block's state.
+    dir: Vec<Entry>,
+    /// Directory: `sharers[block * words + w]`, a bit per processor with a copy.
+    sharers: Vec<u64>,
+}
+
+/// A block's directory entry, its busy window and its lock word, in one
+/// host cache line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    busy_from: u64,
+    busy_until: u64,
+    home: u32,
+    /// The processor with the Modified copy when `dirty`.
+    owner: u32,
+    busy_by: u32,
+    /// Lock word: 0 free, else holder + 1.
+    lock: u32,
+    dirty: bool,
+}
+
+impl Memory {
+    /// A cold machine of `procs` processors with no blocks.
+    pub fn new(procs: usize) -> Memory {
+        assert!(procs >= 1);
+        Memory { procs, words: procs.div_ceil(64), cache: vec![], dir: vec![], sharers: vec![] }
+    }
+
+    /// Processors.
+    pub fn procs(&self) -> usize {
+        self.procs
+    }
+
+    /// Blocks.
+    pub fn blocks(&self) -> usize {
+        self.dir.len()
+    }
+
+    /// Adds a block, clean and uncached, homed at processor `home`.
+    pub fn add_block(&mut self, home: Proc) -> Block {
+        debug_assert!(home < self.procs);
+        let b = self.dir.len();
+        self.dir.push(Entry { home: home as u32, ..Entry::default() });
+        self.cache.extend(std::iter::repeat_n(Cache::I, self.procs));
+        self.sharers.extend(std::iter::repeat_n(0, self.words));
+        b
+    }
+
+    /// Processor `p`'s copy of `block`.
+    #[inline(always)]
+    pub fn state(&self, p: Proc, block: Block) -> Cache {
+        self.cache[block * self.procs + p]
+    }
+
+    /// The block's home.
+    #[inline(always)]
+    pub fn home(&self, block: Block) -> Proc {
+        self.dir[block].home as usize
+    }
+
+    /// Whether the directory has the block dirty.
+    pub fn is_dirty(&self, block: Block) -> bool {
+        self.dir[block].dirty
+    }
+
+    /// The lock holder of the block's lock word.
+    #[inline(always)]
+    pub fn lock_holder(&self, block: Block) -> Option<Proc> {
+        match self.dir[block].lock {
+            0 => None,
+            h => Some(h as usize - 1),
+        }
+    }
+
+    #[inline(always)]
+    fn refused(&self, p: Proc, block: Block, now: u64) -> Option<u64> {
+        let e = &self.dir[block];
+        if now < e.busy_until && now >= e.busy_from && e.busy_by as usize != p { Some(e.busy_until) } else { None }
+    }
+
+    #[inline(always)]
+    fn set_busy(&mut self, p: Proc, block: Block, now: u64, delay: u64) {
+        if delay > 0 {
+            let e = &mut self.dir[block];
+            e.busy_from = now;
+            e.busy_until = now + delay;
+            e.busy_by = p as u32;
+        }
+    }
+
+    #[inline(always)]
+    fn add_sharer(&mut self, p: Proc, block: Block) {
+        self.sharers[block * self.words + p / 64] |= 1 << (p % 64);
+    }
+
+    /// One read request by `p` at time `now`.
+    #[inline]
+    pub fn try_read(&mut self, p: Proc, block: Block, now: u64) -> Access {
+        let mine = self.cache[block * self.procs + p];
+        if mine != Cache::I {
+            return Access::Done(0);
+        }
+        if let Some(until) = self.refused(p, block, now) {
+            return Access::Refused(until);
+        }
+        let dirty = self.dir[block].dirty;
+        let delay = read_delay(mine, dirty, self.dir[block].home as usize == p);
+        if dirty {
+            // The owner supplies the block and drops to Shared.
+            let o = self.dir[block].owner as usize;
+            self.cache[block * self.procs + o] = Cache::S;
+            self.dir[block].dirty = false;
+        }
+        self.cache[block * self.procs + p] = Cache::S;
+        self.add_sharer(p, block);
+        self.set_busy(p, block, now, delay);
+        Access::Done(delay)
+    }
+
+    /// One write request by `p` at time `now`: invalidates every other copy.
+    #[inline]
+    pub fn try_write(&mut self, p: Proc, block: Block, now: u64) -> Access {
+        let mine = self.cache[block * self.procs + p];
+        if mine == Cache::M {
+            return Access::Done(0);
+        }
+        if let Some(until) = self.refused(p, block, now) {
+            return Access::Refused(until);
+        }
+        let dirty = self.dir[block].dirty;
+        let delay = write_delay(mine, dirty, self.dir[block].home as usize == p);
+        let base = block * self.words;
+        for w in 0..self.words {
+            let mut bits = self.sharers[base + w];
+            while bits != 0 {
+                let q = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.cache[block * self.procs + q] = Cache::I;
+            }
+            self.sharers[base + w] = 0;
+        }
+        self.cache[block * self.procs + p] = Cache::M;
+        self.add_sharer(p, block);
+        self.dir[block].dirty = true;
+        self.dir[block].owner = p as u32;
+        self.set_busy(p, block, now, delay);
+        Access::Done(delay)
+    }
+
+    /// A read by `p` starting at `now`, retried until served: returns
+    /// `(delay, stall)`, the ticks until served in total and the part of
+    /// them spent refused.
+    #[inline]
+    pub fn read(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
+        let mut t = now;
+        loop {
+            match self.try_read(p, block, t) {
+                Access::Done(d) => return (t + d - now, t - now),
+                Access::Refused(until) => t = until,
+            }
+        }
+    }
+
+    /// A write by `p` starting at `now`, retried until served (see [`Memory::read`]).
+    #[inline]
+    pub fn write(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
+        let mut t = now;
+        loop {
+            match self.try_write(p, block, t) {
+                Access::Done(d) => return (t + d - now, t - now),
+                Access::Refused(until) => t = until,
+            }
+        }
+    }
+
+    /// One test-and-set attempt on the block's lock word (a write access):
+    /// returns the ticks it took and whether `p` now holds the lock.
+    #[inline]
+    pub fn try_lock(&mut self, p: Proc, block: Block, now: u64) -> (u64, bool) {
+        let (d, _) = self.write(p, block, now);
+        if self.dir[block].lock == 0 {
+            self.dir[block].lock = p as u32 + 1;
+            (d, true)
+        } else {
+            (d, self.dir[block].lock == p as u32 + 1)
+        }
+    }
+
+    /// Releases `p`'s lock (a write access); returns the ticks it took.
+    #[inline]
+    pub fn unlock(&mut self, p: Proc, block: Block, now: u64) -> u64 {
+        debug_assert_eq!(self.dir[block].lock, p as u32 + 1, "unlock of a lock not held");
+        let (d, _) = self.write(p, block, now);
+        self.dir[block].lock = 0;
+        d
+    }
+
+    /// Sets the lock word without a memory access (a node handed out by
+    /// the allocator comes locked: its block was written by the allocation).
+    #[inline(always)]
+    pub fn set_lock(&mut self, block: Block, holder: Option<Proc>) {
+        self.dir[block].lock = holder.map_or(0, |h| h as u32 + 1);
+    }
+
+    /// Checks the coherence invariants: at most one Modified copy; a dirty
+    /// block has exactly its owner's copy, Modified; a clean block has no
+    /// Modified copy; the directory's sharers are exactly the cached copies;
+    /// a lock is held by a real processor.
+    pub fn check(&self) -> Result<(), String> {
+        for b in 0..self.blocks() {
+            let mut m = 0;
+            for p in 0..self.procs {
+                let st = self.state(p, b);
+                let bit = self.sharers[b * self.words + p / 64] >> (p % 64) & 1 == 1;
+                if bit != (st != Cache::I) {
+                    return Err(format!("block {b}: directory says processor {p} {} a copy, cache has {st:?}", if bit { "has" } else { "lacks" }));
+                }
+                if st == Cache::M {
+                    m += 1;
+                    if !self.dir[b].dirty || self.dir[b].owner as usize != p {
+                        return Err(format!("block {b}: processor {p} Modified but directory dirty={} owner={}", self.dir[b].dirty, self.dir[b].owner));
+                    }
+                }
+                if self.dir[b].dirty && st == Cache::S {
+                    return Err(format!("block {b}: dirty, yet processor {p} Shared"));
+                }
+            }
+            if m > 1 {
+                return Err(format!("block {b}: {m} Modified copies"));
+            }
+            if self.dir[b].dirty && m != 1 {
+                return Err(format!("block {b}: dirty without a Modified copy"));
+            }
+            if self.dir[b].lock as usize > self.procs {
+                return Err(format!("block {b}: lock held by unknown processor {}", self.dir[b].lock - 1));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn read_table_every_row() {
+        // M or S: 0 whatever the home.
+        for st in [Cache::M, Cache::S] {
+            for dirty in [false, true] {
+                for local in [false, true] {
+                    assert_eq!(read_delay(st, dirty, local), 0);
+                }
+            }
+        }
+        assert_eq!(read_delay(Cache::I, false, true), 1);
+        assert_eq!(read_delay(Cache::I, false, false), 2);
+        assert_eq!(read_delay(Cache::I, true, true), 2);
+        assert_eq!(read_delay(Cache::I, true, false), 3);
+    }
+
+    #[test]
+    fn write_table_every_row() {
+        for dirty in [false, true] {
+            for local in [false, true] {
+                assert_eq!(write_delay(Cache::M, dirty, local), 0);
+            }
+        }
+        assert_eq!(write_delay(Cache::S, false, true), 1);
+        assert_eq!(write_delay(Cache::I, false, true), 1);
+        assert_eq!(write_delay(Cache::S, false, false), 2);
+        assert_eq!(write_delay(Cache::I, false, false), 3);
+        assert_eq!(write_delay(Cache::I, true, true), 2);
+        assert_eq!(write_delay(Cache::I, true, false), 4);
+    }
+
+    /// The tables through the machine: each row reached by real requests.
+    #[test]
+    fn tables_through_the_machine() {
+        let mut m = Memory::new(3);
+        let b = m.add_block(0);
+        // read, I, clean, local: 1; again (S): 0.
+        assert_eq!(m.try_read(0, b, 0), Access::Done(1));
+        assert_eq!(m.try_read(0, b, 10), Access::Done(0));
+        // read, I, clean, remote: 2.
+        assert_eq!(m.try_read(1, b, 20), Access::Done(2));
+        // write, S, clean, remote: 2; invalidates processor 0.
+        assert_eq!(m.try_write(1, b, 30), Access::Done(2));
+        assert_eq!(m.state(0, b), Cache::I);
+        assert_eq!(m.state(1, b), Cache::M);
+        // write, M: 0.
+        assert_eq!(m.try_write(1, b, 40), Access::Done(0));
+        // read, I, dirty, local (home 0 reads, 1 owns): 2; owner drops to S.
+        assert_eq!(m.try_read(0, b, 50), Access::Done(2));
+        assert_eq!(m.state(1, b), Cache::S);
+        assert!(!m.is_dirty(b));
+        // write, S, clean, local: 1.
+        assert_eq!(m.try_write(0, b, 60), Access::Done(1));
+        assert_eq!(m.state(1, b), Cache::I);
+        // read, I, dirty, remote: 3.
+        assert_eq!(m.try_read(2, b, 70), Access::Done(3));
+        // write, I, clean, remote: 3 (1 never had it since the invalidation).
+        assert_eq!(m.try_write(1, b, 80), Access::Done(3));
+        // write, I, dirty, remote: 4; write, I, dirty, local: 2.
+        assert_eq!(m.try_write(2, b, 90), Access::Done(4));
+        assert_eq!(m.try_write(0, b, 100), Access::Done(2));
+        // write, I, clean, local: 1 (a fresh block).
+        let c = m.add_block(2);
+        assert_eq!(m.try_write(2, c, 0), Access::Done(1));
+        m.check().unwrap();
+    }
+
+    #[test]
+    fn busy_block_refuses_others() {
+        let mut m = Memory::new(2);
+        let b = m.add_block(0);
+        assert_eq!(m.try_write(1, b, 100), Access::Done(3));
+        // Busy [100, 103) for processor 1: processor 0 is refused until 103.
+        assert_eq!(m.try_read(0, b, 101), Access::Refused(103));
+        assert_eq!(m.try_read(0, b, 102), Access::Refused(103));
+        // The retrying form waits, then pays the dirty-local read.
+        assert_eq!(m.read(0, b, 101), (4, 2));
+        // A hit is never refused, even while the block is busy.
+        assert_eq!(m.try_read(1, b, 104), Access::Done(0));
+    }
+
+    #[test]
+    fn locks_are_test_and_set() {
+        let mut m = Memory::new(2);
+        let l = m.add_block(1);
+        assert_eq!(m.try_lock(0, l, 0), (3, true));
+        assert_eq!(m.lock_holder(l), Some(0));
+        // Processor 1 spins: each attempt is a write (dirty at 0, local home: 2).
+        assert_eq!(m.try_lock(1, l, 10), (2, false));
+        assert_eq!(m.try_lock(1, l, 20), (0, false));
+        assert_eq!(m.unlock(0, l, 30), 4);
+        assert_eq!(m.lock_holder(l), None);
+        assert_eq!(m.try_lock(1, l, 40), (2, true));
+        m.check().unwrap();
+    }
+
+    /// Many processors, random requests on few blocks, invariants after every step.
+    #[test]
+    fn random_stress_keeps_invariants() {
+        for procs in [2usize, 5, 64, 70] {
+            let mut rng = ChaCha8Rng::seed_from_u64(20010 + procs as u64);
+            let mut m = Memory::new(procs);
+            let blocks: Vec<Block> = (0..6).map(|i| m.add_block(i % procs)).collect();
+            let mut clock = vec![0u64; procs];
+            let mut held: Vec<Option<Proc>> = vec![None; blocks.len()];
+            for _ in 0..20_000 {
+                let p = rng.random_range(0..procs);
+                let bi = rng.random_range(0..blocks.len());
+                let b = blocks[bi];
+                let now = clock[p];
+                let before = m.state(p, b);
+                let d = match rng.random_range(0..4) {
+                    0 => {
+                        let (d, stall) = m.read(p, b, now);
+                        assert!(d >= stall);
+                        if before != Cache::I {
+                            assert_eq!(d, 0);
+                        }
+                        assert_ne!(m.state(p, b), Cache::I);
+                        d
+                    }
+                    1 => {
+                        let (d, _) = m.write(p, b, now);
+                        assert_eq!(m.state(p, b), Cache::M);
+                        assert!((0..procs).all(|q| q == p || m.state(q, b) == Cache::I));
+                        d
+                    }
+                    2 => {
+                        let (d, got) = m.try_lock(p, b, now);
+                        if got && held[bi].is_none() {
+                            held[bi] = Some(p);
+                        }
+                        assert_eq!(got, held[bi] == Some(p));
+                        d
+                    }
+                    _ => {
+                        if held[bi] == Some(p) {
+                            held[bi] = None;
+                            m.unlock(p, b, now)
+                        } else {
+                            0
+                        }
+                    }
+                };
+                assert_eq!(m.lock_holder(b), held[bi]);
+                clock[p] = now + d.max(1);
+                m.check().unwrap();
+            }
+        }
+    }
+}

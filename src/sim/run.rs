@@ -1,0 +1,518 @@
+//! Running PABSim over many (tree, configuration) items: the experiment
+//! matrix of thesis chapter 6 (spec `pabsim.md` §5–6, `experiments.md`).
+//!
+//! A run is a list of *items*: for every group of trees with the same model,
+//! ordering and depth (in order of first appearance), for every
+//! configuration (processors, scheme, parameters), for every tree of the
+//! group. Items are independent and run in parallel; each yields one
+//! per-tree row, and rows are kept in item order, so the output does not
+//! depend on the number of threads. `--shard K/N` runs the items whose
+//! position is `K-1` modulo `N`; [`finish`] turns per-tree rows (of one run
+//! or of all shards, merged by [`merge`]) into the final per-tree or
+//! per-configuration table, with speed-up, search overhead and CSS against
+//! the p = 1 rows of the same trees.
+
+use super::engine::{Config, TreeStats, simulate};
+use super::schemes::{SchemeA, SchemeB, SchemeC};
+use crate::formats::{SimRow, Tree};
+use crate::nn::Network;
+use crate::tree::{Model, Ordering};
+use anyhow::{Context, Result, bail, ensure};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// A split-point scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SchemeKind {
+    /// YBWC.
+    A,
+    /// DTS.
+    B,
+    /// The network.
+    C,
+}
+
+impl std::str::FromStr for SchemeKind {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<SchemeKind> {
+        match s.to_ascii_lowercase().as_str() {
+            "a" => Ok(SchemeKind::A),
+            "b" => Ok(SchemeKind::B),
+            "c" => Ok(SchemeKind::C),
+            _ => bail!("unknown scheme `{s}` (expected a, b or c)"),
+        }
+    }
+}
+
+impl SchemeKind {
+    /// The name in rows.
+    pub fn name(self) -> &'static str {
+        match self {
+            SchemeKind::A => "a",
+            SchemeKind::B => "b",
+            SchemeKind::C => "c",
+        }
+    }
+}
+
+/// An inclusive integer range of a parameter, checked against its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntRange {
+    /// First value.
+    pub lo: i64,
+    /// Last value.
+    pub hi: i64,
+}
+
+impl IntRange {
+    /// Parses `V` or `LO..HI` (inclusive) for parameter `name`, whose values
+    /// must lie in `min..=max`.
+    pub fn parse(text: &str, name: &str, min: i64, max: i64) -> Result<IntRange> {
+        let num = |x: &str| -> Result<i64> { x.trim().parse().map_err(|_| anyhow::anyhow!("{name}: `{x}` is not an integer (give V or LO..HI)")) };
+        let (lo, hi) = match text.split_once("..") {
+            Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
+            None => {
+                let v = num(text)?;
+                (v, v)
+            }
+        };
+        ensure!(lo <= hi, "{name}: empty range {lo}..{hi}");
+        ensure!(lo >= min && hi <= max, "{name} must lie in {min}..{max}, got {text}");
+        Ok(IntRange { lo, hi })
+    }
+
+    /// The values.
+    pub fn values(&self) -> impl Iterator<Item = i64> {
+        self.lo..=self.hi
+    }
+}
+
+/// Limits of the parameters: `(name, min, max)`.
+pub const LIMITS_M_A: (&str, i64, i64) = ("--m-a", 1, 64);
+/// Limits of m_B.
+pub const LIMITS_M_B: (&str, i64, i64) = ("--m-b", 1, 64);
+/// Limits of m_Ca.
+pub const LIMITS_M_CA: (&str, i64, i64) = ("--m-ca", -64, 64);
+/// Limits of m_Cc.
+pub const LIMITS_M_CC: (&str, i64, i64) = ("--m-cc", 0, 64);
+/// Limits of the classification width.
+pub const LIMITS_CUT_WIDTH: (&str, i64, i64) = ("--cut-width", 0, 50);
+/// The largest machine.
+pub const MAX_PROCS: usize = 4096;
+
+/// One configuration of the machine and the scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SimConfig {
+    /// Processors.
+    pub procs: usize,
+    /// The scheme (`None` with one processor: no split points).
+    pub scheme: Option<SchemeKind>,
+    /// Scheme A's m_A.
+    pub m_a: Option<u32>,
+    /// Scheme B's m_B.
+    pub m_b: Option<u32>,
+    /// Scheme C's m_Ca.
+    pub m_ca: Option<i32>,
+    /// Scheme C's m_Cc.
+    pub m_cc: Option<i32>,
+    /// Scheme C's classification width.
+    pub cut_width: Option<u32>,
+}
+
+/// The parameters the thesis found best (`experiments.md`): for one
+/// ordering and p = 12, 24, 48, `(m_A, m_B, m_Ca, m_Cc)`; and the
+/// classification width of §5.5.
+pub fn thesis_params(o: Ordering, procs: usize) -> Option<(u32, u32, i32, i32)> {
+    let col = match procs {
+        12 => 0,
+        24 => 1,
+        48 => 2,
+        _ => return None,
+    };
+    let t: [(u32, u32, i32, i32); 3] = match (o.b, o.wa, o.wb) {
+        (32, 79, 5) => [(4, 6, -1, 3), (5, 5, -1, 3), (2, 1, -5, 3)],
+        (20, 69, 19) => [(3, 4, -1, 3), (2, 2, -3, 3), (1, 1, -4, 3)],
+        (32, 66, 66) => [(4, 5, 0, 3), (3, 3, 0, 3), (3, 2, -3, 3)],
+        (32, 33, 33) => [(6, 7, 0, 1), (6, 5, -1, 1), (3, 2, -3, 1)],
+        (32, 0, 0) => [(6, 8, -5, 0), (4, 6, -8, 0), (5, 4, -12, 0)],
+        _ => return None,
+    };
+    Some(t[col])
+}
+
+/// The classification width m the thesis found best for an ordering (§5.5).
+pub fn thesis_cut_width(o: Ordering) -> Option<u32> {
+    match (o.b, o.wa, o.wb) {
+        (32, 79, 5) | (20, 69, 19) => Some(10),
+        (32, 66, 66) | (32, 0, 0) => Some(20),
+        (32, 33, 33) => Some(15),
+        _ => None,
+    }
+}
+
+/// What to run, as the command line asks for it.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// Processor counts.
+    pub procs: Vec<usize>,
+    /// Schemes (for p > 1).
+    pub schemes: Vec<SchemeKind>,
+    /// m_A values (default 2).
+    pub m_a: Option<IntRange>,
+    /// m_B values (default 1).
+    pub m_b: Option<IntRange>,
+    /// m_Ca values (default 0).
+    pub m_ca: Option<IntRange>,
+    /// m_Cc values (default 0).
+    pub m_cc: Option<IntRange>,
+    /// Classification widths (default: the thesis's for the ordering, else 10).
+    pub cut_width: Option<IntRange>,
+    /// Use the thesis's parameters for each ordering and processor count.
+    pub thesis: bool,
+    /// Run only shard `k` (0-based) of `n`.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// Parses `K/N` (1-based K) into `(K-1, N)`.
+pub fn parse_shard(text: &str) -> Result<(usize, usize)> {
+    let bad = || anyhow::anyhow!("--shard `{text}` must be K/N with 1 <= K <= N, e.g. 2/5");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    ensure!(n >= 1 && k >= 1 && k <= n, bad());
+    Ok((k - 1, n))
+}
+
+/// Trees with the same model, ordering and depth.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct GroupKey {
+    model: Model,
+    ordering: Ordering,
+    depth: u32,
+}
+
+struct Group {
+    key: GroupKey,
+    trees: Vec<usize>,
+    configs: Vec<SimConfig>,
+    net: Option<usize>,
+}
+
+/// One (tree, configuration) to simulate.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    group: usize,
+    config: usize,
+    tree: usize,
+}
+
+fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
+    let o = key.ordering;
+    let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
+    let mut out = vec![];
+    for &procs in &req.procs {
+        ensure!((1..=MAX_PROCS).contains(&procs), "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
+        if procs == 1 {
+            out.push(SimConfig { procs, scheme: None, m_a: None, m_b: None, m_ca: None, m_cc: None, cut_width: None });
+            continue;
+        }
+        let thesis = if req.thesis {
+            Some(thesis_params(o, procs).with_context(|| {
+                format!("--thesis-params: the thesis gives no parameters for ordering {o} with {procs} processors (only the five orderings at 12, 24, 48)")
+            })?)
+        } else {
+            None
+        };
+        for &scheme in &req.schemes {
+            let base = SimConfig { procs, scheme: Some(scheme), m_a: None, m_b: None, m_ca: None, m_cc: None, cut_width: None };
+            match scheme {
+                SchemeKind::A => {
+                    let v = thesis.map_or_else(|| vals(req.m_a, 2), |t| vec![t.0 as i64]);
+                    out.extend(v.into_iter().map(|m| SimConfig { m_a: Some(m as u32), ..base }));
+                }
+                SchemeKind::B => {
+                    let v = thesis.map_or_else(|| vals(req.m_b, 1), |t| vec![t.1 as i64]);
+                    out.extend(v.into_iter().map(|m| SimConfig { m_b: Some(m as u32), ..base }));
+                }
+                SchemeKind::C => {
+                    let widths = vals(req.cut_width, thesis_cut_width(o).unwrap_or(10) as i64);
+                    let (cas, ccs) = match thesis {
+                        Some(t) => (vec![t.2 as i64], vec![t.3 as i64]),
+                        None => (vals(req.m_ca, 0), vals(req.m_cc, 0)),
+                    };
+                    for &w in &widths {
+                        for &ca in &cas {
+                            for &cc in &ccs {
+                                out.push(SimConfig { m_ca: Some(ca as i32), m_cc: Some(cc as i32), cut_width: Some(w as u32), ..base });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The planned items of a run over `trees`.
+pub struct Plan {
+    groups: Vec<Group>,
+    items: Vec<Item>,
+}
+
+impl Plan {
+    /// Groups the trees, expands the configurations, matches networks to
+    /// orderings (scheme C needs one per ordering).
+    pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan> {
+        ensure!(!req.procs.is_empty(), "--procs: give at least one processor count");
+        let mut groups: Vec<Group> = vec![];
+        for (i, t) in trees.iter().enumerate() {
+            let key = GroupKey { model: t.spec.model, ordering: t.spec.ordering(), depth: t.spec.depth };
+            match groups.iter_mut().find(|g| g.key == key) {
+                Some(g) => g.trees.push(i),
+                None => groups.push(Group { key, trees: vec![i], configs: vec![], net: None }),
+            }
+        }
+        for g in &mut groups {
+            g.configs = configs_for(req, &g.key)?;
+            if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
+                ensure!(!nets.is_empty(), "scheme c needs the network: give --weights FILE (from nntrain)");
+                let found = nets.iter().position(|n| n.check_ordering(g.key.model, g.key.ordering).is_ok());
+                g.net = Some(found.with_context(|| {
+                    let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
+                    format!("scheme c: no --weights for the trees' ordering {} {} (weights given for: {})", g.key.model.name(), g.key.ordering, have.join("; "))
+                })?);
+            }
+        }
+        let mut items = vec![];
+        for (gi, g) in groups.iter().enumerate() {
+            for ci in 0..g.configs.len() {
+                for &t in &g.trees {
+                    items.push(Item { group: gi, config: ci, tree: t });
+                }
+            }
+        }
+        Ok(Plan { groups, items })
+    }
+
+    /// Items in the whole run.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether the run has no items.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Simulates the items of `shard` (all if `None`) in parallel; one
+    /// per-tree row each, in item order.
+    pub fn run(&self, trees: &[Tree], nets: &[Network], shard: Option<(usize, usize)>) -> Result<Vec<SimRow>> {
+        let chosen: Vec<usize> = (0..self.items.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k)).collect();
+        chosen
+            .par_iter()
+            .map(|&i| {
+                let it = self.items[i];
+                let g = &self.groups[it.group];
+                let c = g.configs[it.config];
+                let tree = &trees[it.tree];
+                let net = g.net.map(|k| &nets[k]);
+                let stats = simulate_one(tree, &c, net).with_context(|| {
+                    format!("tree {} (seed {}), {} processors, scheme {}", tree.spec.index, tree.spec.seed, c.procs, c.scheme.map_or("-", |s| s.name()))
+                })?;
+                Ok(row(i as u64, self.items.len() as u64, tree, &c, &stats))
+            })
+            .collect()
+    }
+}
+
+/// Simulates one tree under one configuration.
+pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
+    let cfg = Config::new(c.procs, tree.spec.depth);
+    let (shape, root) = (&tree.shape, tree.root);
+    match c.scheme {
+        None | Some(SchemeKind::A) => simulate(shape, root, &SchemeA { m_a: c.m_a.unwrap_or(1) }, cfg),
+        Some(SchemeKind::B) => simulate(shape, root, &SchemeB { m_b: c.m_b.unwrap_or(1) }, cfg),
+        Some(SchemeKind::C) => {
+            let net = net.context("scheme c needs --weights")?;
+            let s =
+                SchemeC { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: tree.spec.depth };
+            simulate(shape, root, &s, cfg)
+        }
+    }
+}
+
+fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimRow {
+    let sp = &tree.spec;
+    let st = s.state_ticks;
+    SimRow {
+        item: Some(item),
+        items: Some(items),
+        tree: Some(sp.index),
+        seed: Some(sp.seed),
+        model: sp.model,
+        b: sp.b,
+        wa: sp.wa,
+        wb: sp.wb,
+        depth: sp.depth,
+        trees: 1,
+        scheme: c.scheme.map_or("-", |s| s.name()).to_string(),
+        procs: c.procs as u32,
+        m_a: c.m_a,
+        m_b: c.m_b,
+        m_ca: c.m_ca,
+        m_cc: c.m_cc,
+        cut_width: c.cut_width,
+        root_value: Some(s.value),
+        tp_ticks: s.ticks,
+        np_nodes: s.nodes,
+        leaves: s.leaves,
+        ticks_expand: st[0],
+        ticks_search: st[1],
+        ticks_eval: st[2],
+        ticks_return: st[3],
+        ticks_split: st[4],
+        ticks_update: st[5],
+        ticks_exit: st[6],
+        mem_stall: s.mem_stall,
+        lock_wait: s.lock_wait,
+        split_searches: s.split_searches,
+        split_examined: s.split_examined,
+        told: s.told,
+        pool_nodes: s.pool,
+        t1_ticks: None,
+        n1_nodes: None,
+        su: None,
+        so: None,
+        css: None,
+    }
+}
+
+type TreeKey = (Model, u32, u32, u32, u32, u64, u32);
+
+fn tree_key(r: &SimRow) -> Option<TreeKey> {
+    Some((r.model, r.b, r.wa, r.wb, r.depth, r.seed?, r.tree?))
+}
+
+type ConfigKey = (Model, u32, u32, u32, u32, String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>);
+
+fn config_key(r: &SimRow) -> ConfigKey {
+    (r.model, r.b, r.wa, r.wb, r.depth, r.scheme.clone(), r.procs, r.m_a, r.m_b, r.m_ca, r.m_cc, r.cut_width)
+}
+
+fn set_ratios(r: &mut SimRow, t1: u64, n1: u64) {
+    r.t1_ticks = Some(t1);
+    r.n1_nodes = Some(n1);
+    let su = t1 as f64 / r.tp_ticks as f64;
+    let so = r.np_nodes as f64 / n1 as f64 - 1.0;
+    r.su = Some(su);
+    r.so = Some(so);
+    r.css = Some(r.procs as f64 / (su * (so + 1.0)) - 1.0);
+}
+
+/// Turns per-tree rows (in item order) into the output: per-tree rows, or
+/// one row per configuration (trees summed, in order of first appearance),
+/// with t1, n1, SU, SO and CSS wherever every tree has a p = 1 row among
+/// `rows` or `baseline`.
+pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec<SimRow> {
+    let mut base: HashMap<TreeKey, (u64, u64)> = HashMap::new();
+    for r in baseline.iter().chain(rows.iter()) {
+        if r.procs == 1
+            && let Some(k) = tree_key(r)
+        {
+            base.insert(k, (r.tp_ticks, r.np_nodes));
+        }
+    }
+    for r in &mut rows {
+        r.t1_ticks = None;
+        r.n1_nodes = None;
+        r.su = None;
+        r.so = None;
+        r.css = None;
+        if let Some(&(t1, n1)) = tree_key(r).and_then(|k| base.get(&k)) {
+            set_ratios(r, t1, n1);
+        }
+    }
+    if per_tree {
+        return rows;
+    }
+    let mut order: Vec<ConfigKey> = vec![];
+    let mut sums: HashMap<ConfigKey, (SimRow, Option<(u64, u64)>)> = HashMap::new();
+    for r in rows {
+        let k = config_key(&r);
+        let t1n1 = r.t1_ticks.zip(r.n1_nodes);
+        match sums.get_mut(&k) {
+            None => {
+                order.push(k.clone());
+                let mut a = r;
+                a.item = None;
+                a.items = None;
+                a.tree = None;
+                a.seed = None;
+                a.root_value = None;
+                sums.insert(k, (a, t1n1));
+            }
+            Some((a, base)) => {
+                a.trees += r.trees;
+                a.tp_ticks += r.tp_ticks;
+                a.np_nodes += r.np_nodes;
+                a.leaves += r.leaves;
+                a.ticks_expand += r.ticks_expand;
+                a.ticks_search += r.ticks_search;
+                a.ticks_eval += r.ticks_eval;
+                a.ticks_return += r.ticks_return;
+                a.ticks_split += r.ticks_split;
+                a.ticks_update += r.ticks_update;
+                a.ticks_exit += r.ticks_exit;
+                a.mem_stall += r.mem_stall;
+                a.lock_wait += r.lock_wait;
+                a.split_searches += r.split_searches;
+                a.split_examined += r.split_examined;
+                a.told += r.told;
+                a.pool_nodes += r.pool_nodes;
+                *base = match (*base, t1n1) {
+                    (Some((t, n)), Some((t2, n2))) => Some((t + t2, n + n2)),
+                    _ => None,
+                };
+            }
+        }
+    }
+    order
+        .into_iter()
+        .map(|k| {
+            let (mut a, base) = sums.remove(&k).expect("every key was inserted");
+            a.t1_ticks = None;
+            a.n1_nodes = None;
+            a.su = None;
+            a.so = None;
+            a.css = None;
+            if let Some((t1, n1)) = base {
+                set_ratios(&mut a, t1, n1);
+            }
+            a
+        })
+        .collect()
+}
+
+/// Merges the per-tree rows of all shards of one run into item order,
+/// checking that every item is there exactly once.
+pub fn merge(parts: Vec<Vec<SimRow>>) -> Result<Vec<SimRow>> {
+    let mut rows: Vec<SimRow> = parts.into_iter().flatten().collect();
+    ensure!(!rows.is_empty(), "nothing to merge: the inputs have no rows");
+    let mut total = None;
+    for r in &rows {
+        let (Some(_), Some(n)) = (r.item, r.items) else { bail!("merge needs per-tree rows (pabsim --per-tree): a row has no item number") };
+        match total {
+            None => total = Some(n),
+            Some(t) => ensure!(t == n, "the inputs come from different runs ({t} and {n} items)"),
+        }
+    }
+    rows.sort_by_key(|r| r.item);
+    for (i, r) in rows.iter().enumerate() {
+        let item = r.item.unwrap_or_default();
+        ensure!(item as usize >= i, "item {item} appears twice");
+        ensure!(item as usize == i, "item {i} is missing (is a shard missing?)");
+    }
+    let total = total.unwrap_or_default();
+    ensure!(rows.len() as u64 == total, "{} of {total} items present (is a shard missing?)", rows.len());
+    Ok(rows)
+}

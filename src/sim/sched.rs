@@ -1,0 +1,255 @@
+//! The PABSim scheduler (thesis §6.1; spec `pabsim.md` §2): every simulated
+//! processor has its own clock; the processor with the smallest clock runs
+//! next, and ties go round-robin in processor order (the first processor
+//! after the one that ran last, cyclically).
+//!
+//! A processor keeps running while its clock stays strictly below every
+//! other processor's: [`Scheduler::next`] returns that bound with the choice,
+//! so the engine runs such a burst without asking again. The result is the
+//! same as asking after every step, because the others' clocks cannot
+//! change meanwhile and a tie would go to them (they come after the running
+//! processor in the round-robin order).
+
+/// The clock of a processor that will never run again.
+pub const NEVER: u64 = u64::MAX;
+
+/// Slots of the calendar: clocks within this many ticks of the smallest
+/// one sit in a slot; later ones wait in an overflow list.
+const WINDOW: u64 = 1024;
+
+/// Per-processor clocks and the choice of who runs next.
+///
+/// A calendar queue: slot `t mod WINDOW` holds a bit per processor whose
+/// clock is `t`, for every `t` in `[base, base + WINDOW)`, where `base` is
+/// never above the smallest clock; later clocks wait in `overflow`. The
+/// choice is a scan to the first non-empty slot (clocks of busy processors
+/// are a few ticks apart) and a bit search for round-robin. Only the
+/// processor chosen last changes its clock between two choices.
+#[derive(Clone, Debug)]
+pub struct Scheduler {
+    words: usize,
+    clock: Vec<u64>,
+    slots: Vec<u64>,
+    base: u64,
+    in_slots: usize,
+    overflow: Vec<usize>,
+    last: usize,
+}
+
+impl Scheduler {
+    /// `procs` processors, all at time 0; processor 0 runs first.
+    pub fn new(procs: usize) -> Scheduler {
+        let words = procs.div_ceil(64);
+        let mut s =
+            Scheduler { words, clock: vec![NEVER; procs], slots: vec![0; WINDOW as usize * words], base: 0, in_slots: 0, overflow: vec![], last: procs - 1 };
+        for p in 0..procs {
+            s.set(p, 0);
+        }
+        s
+    }
+
+    /// Processor `p`'s clock.
+    #[inline(always)]
+    pub fn clock(&self, p: usize) -> u64 {
+        self.clock[p]
+    }
+
+    #[inline(always)]
+    fn slot(&self, t: u64) -> usize {
+        (t % WINDOW) as usize * self.words
+    }
+
+    /// Sets processor `p`'s clock; it may not go below the smallest clock
+    /// (`yield(n)` is `set(p, clock(p) + n)`).
+    #[inline(always)]
+    pub fn set(&mut self, p: usize, t: u64) {
+        let old = self.clock[p];
+        let (w, bit) = (p / 64, 1u64 << (p % 64));
+        if old != NEVER {
+            if old < self.base + WINDOW {
+                let s = self.slot(old);
+                self.slots[s + w] &= !bit;
+                self.in_slots -= 1;
+            } else if let Some(i) = self.overflow.iter().position(|&q| q == p) {
+                self.overflow.swap_remove(i);
+            }
+        }
+        debug_assert!(t >= self.base, "a clock went below the smallest clock");
+        self.clock[p] = t;
+        if t == NEVER {
+        } else if t < self.base + WINDOW {
+            let s = self.slot(t);
+            self.slots[s + w] |= bit;
+            self.in_slots += 1;
+        } else {
+            self.overflow.push(p);
+        }
+    }
+
+    /// Moves overflow clocks that now fall inside the window into slots.
+    fn migrate(&mut self) {
+        let mut i = 0;
+        while i < self.overflow.len() {
+            let p = self.overflow[i];
+            let t = self.clock[p];
+            if t < self.base + WINDOW {
+                self.overflow.swap_remove(i);
+                let s = self.slot(t);
+                self.slots[s + p / 64] |= 1 << (p % 64);
+                self.in_slots += 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn slot_empty(&self, t: u64) -> bool {
+        let s = self.slot(t);
+        self.slots[s..s + self.words].iter().all(|&x| x == 0)
+    }
+
+    /// The first processor after `last` (cyclically) in the slot of `t`.
+    #[inline(always)]
+    fn pick(&self, t: u64, last: usize) -> usize {
+        let s = self.slot(t);
+        let from = last + 1;
+        for w in from / 64..self.words {
+            let mut x = self.slots[s + w];
+            if w == from / 64 {
+                x &= (!0u64).checked_shl((from % 64) as u32).unwrap_or(0);
+            }
+            if x != 0 {
+                return w * 64 + x.trailing_zeros() as usize;
+            }
+        }
+        for w in 0..self.words {
+            let x = self.slots[s + w];
+            if x != 0 {
+                return w * 64 + x.trailing_zeros() as usize;
+            }
+        }
+        unreachable!("pick from an empty slot")
+    }
+
+    /// The processor to run next and the clock it may run up to (exclusive)
+    /// before the others must be considered; `None` when every clock is [`NEVER`].
+    #[inline]
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<(usize, u64)> {
+        if self.in_slots == 0 {
+            let m = self.overflow.iter().map(|&p| self.clock[p]).min()?;
+            self.base = m;
+            self.migrate();
+        }
+        while self.slot_empty(self.base) {
+            self.base += 1;
+            if !self.overflow.is_empty() {
+                self.migrate();
+            }
+        }
+        let p = self.pick(self.base, self.last);
+        self.last = p;
+        // The smallest clock among the others.
+        let s = self.slot(self.base);
+        let alone = (0..self.words).all(|w| self.slots[s + w] & !if w == p / 64 { 1u64 << (p % 64) } else { 0 } == 0);
+        let others = if !alone {
+            self.base
+        } else if self.in_slots > 1 {
+            let mut t = self.base + 1;
+            while self.slot_empty(t) {
+                t += 1;
+            }
+            t
+        } else {
+            self.overflow.iter().map(|&q| self.clock[q]).min().unwrap_or(NEVER)
+        };
+        Some((p, others))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `steps` steps where processor p always yields `cost[p]`; returns the run order.
+    fn trace(costs: &[u64], steps: usize, bursts: bool) -> Vec<usize> {
+        let mut s = Scheduler::new(costs.len());
+        let mut out = vec![];
+        while out.len() < steps {
+            let (p, limit) = s.next().unwrap();
+            loop {
+                out.push(p);
+                s.set(p, s.clock(p) + costs[p]);
+                if !bursts || s.clock(p) >= limit || out.len() == steps {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn smallest_clock_first_ties_round_robin() {
+        // Equal costs: pure round-robin.
+        assert_eq!(trace(&[1, 1, 1], 7, false), vec![0, 1, 2, 0, 1, 2, 0]);
+        // Processor 1 is cheap: it runs whenever its clock is smallest.
+        // Clocks (0,0,0): 0 -> (2,0,0): 1 -> (2,1,0): 2 -> (2,1,2): 1 -> (2,2,2):
+        // tie after 1 is 2, then 0, then 1.
+        assert_eq!(trace(&[2, 1, 2], 7, false), vec![0, 1, 2, 1, 2, 0, 1]);
+    }
+
+    #[test]
+    fn bursts_change_nothing() {
+        for costs in [vec![1, 1, 1], vec![2, 1, 2], vec![5, 1, 3, 1], vec![1], vec![7, 3, 36, 1, 1, 2]] {
+            assert_eq!(trace(&costs, 200, true), trace(&costs, 200, false), "{costs:?}");
+        }
+    }
+
+    /// The rule itself, by brute force.
+    fn reference_next(clock: &[u64], last: usize) -> Option<usize> {
+        let n = clock.len();
+        let m = *clock.iter().min()?;
+        if m == NEVER {
+            return None;
+        }
+        (1..=n).map(|i| (last + i) % n).find(|&p| clock[p] == m)
+    }
+
+    #[test]
+    fn calendar_equals_brute_force() {
+        use rand::{RngExt, SeedableRng};
+        for procs in [1usize, 2, 3, 48, 64, 65, 130] {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(procs as u64);
+            let mut s = Scheduler::new(procs);
+            let mut clock = vec![0u64; procs];
+            let mut last = procs - 1;
+            for _ in 0..20_000 {
+                let want = reference_next(&clock, last);
+                let got = s.next();
+                assert_eq!(got.map(|g| g.0), want);
+                let Some((p, bound)) = got else { break };
+                let others = (0..procs).filter(|&q| q != p).map(|q| clock[q]).min().unwrap_or(NEVER);
+                assert_eq!(bound, others);
+                last = p;
+                let step = match rng.random_range(0..100) {
+                    0 => 5000,
+                    1 => NEVER,
+                    2..=10 => 0,
+                    k => k % 9,
+                };
+                clock[p] = if step == NEVER { NEVER } else { clock[p] + step };
+                s.set(p, clock[p]);
+            }
+        }
+    }
+
+    #[test]
+    fn finished_processors_never_run() {
+        let mut s = Scheduler::new(2);
+        s.set(0, NEVER);
+        assert_eq!(s.next(), Some((1, NEVER)));
+        s.set(1, NEVER);
+        assert_eq!(s.next(), None);
+    }
+}

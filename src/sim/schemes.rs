@@ -1,0 +1,405 @@
+//! Split-point selection schemes of PABSim (thesis §6.2–6.3; spec
+//! `pabsim.md` §4, node types from `classify.md`): A (strong YBWC types),
+//! B (DTS types with a confidence value) and C (types and waits from the
+//! neural network).
+//!
+//! The engine knows nothing about the schemes beyond [`Scheme`]: a scheme
+//! keeps its own per-node data (`Data`), fills it when a node is created,
+//! updates it when one of the node's moves finishes, and says whether a
+//! valid node is eligible and with what "progress" measure (finished moves,
+//! or scheme B's confidence). The preference order shared by all schemes is
+//! [`Candidate::better`].
+
+use crate::search::{ROOT_ALPHA, ROOT_BETA};
+
+/// What a scheme may look at when it judges a node.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// Distance from the root.
+    pub ply: u32,
+    /// On the PV path (root, first child, first child's first child, ...).
+    pub pv: bool,
+    /// 1-based position among its siblings in search order (0 at the root).
+    pub index: u32,
+    /// A MAX node.
+    pub max: bool,
+    /// Moves whose search has finished.
+    pub finished: u32,
+    /// Moves not yet handed out.
+    pub left: u32,
+}
+
+/// A way of choosing split points.
+pub trait Scheme: Sync {
+    /// Per-node data.
+    type Data: Copy + Default + std::fmt::Debug;
+    /// The root's data.
+    fn root(&self) -> Self::Data;
+    /// The data of a child created at 1-based position `index` of a parent
+    /// with view `parent` and data `pd`, with window `(alpha, beta)` at creation.
+    fn child(&self, parent: &View, pd: &Self::Data, index: u32, child_max: bool, alpha: i64, beta: i64) -> Self::Data;
+    /// One more move of the node has finished (`v.finished` already counts it).
+    #[inline(always)]
+    fn finished(&self, _v: &View, _d: &mut Self::Data) {}
+    /// For a valid node: `Some(progress)` if it is eligible as a split point.
+    fn eligible(&self, v: &View, d: &Self::Data) -> Option<i64>;
+}
+
+/// A candidate split point, for the shared preference order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// Distance from the root.
+    pub ply: u32,
+    /// Finished moves (scheme B: confidence), capped at `b / 4`.
+    pub progress: i64,
+    /// Moves still to hand out.
+    pub left: u32,
+}
+
+impl Candidate {
+    /// The candidate with the shared caps applied.
+    #[inline(always)]
+    pub fn new(ply: u32, progress: i64, left: u32, b: u32) -> Candidate {
+        Candidate { ply, progress: progress.min((b / 4) as i64), left }
+    }
+
+    /// `pabsim.md` §4: higher in the tree; then more progress (up to b/4);
+    /// then more moves to hand out. Equal candidates: the first found wins.
+    #[inline(always)]
+    pub fn better(&self, o: &Candidate) -> bool {
+        (o.ply, self.progress, self.left) > (self.ply, o.progress, o.left)
+    }
+}
+
+/// Strong YBWC node types (`classify.md`, scheme A).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum YType {
+    /// Y-PV.
+    #[default]
+    Pv,
+    /// Y-CUT.
+    Cut,
+    /// Y-ALL.
+    All,
+}
+
+/// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
+#[derive(Clone, Copy, Debug)]
+pub struct SchemeA {
+    /// Finished moves a Y-CUT node needs.
+    pub m_a: u32,
+}
+
+impl SchemeA {
+    /// The type of the child at 1-based `index` of a node of type `t`.
+    #[inline(always)]
+    pub fn child_type(t: YType, index: u32) -> YType {
+        match (t, index) {
+            (YType::Pv, 1) => YType::Pv,
+            (YType::Pv, _) => YType::Cut,
+            (YType::Cut, 1) => YType::All,
+            (YType::Cut, _) => YType::Cut,
+            (YType::All, _) => YType::Cut,
+        }
+    }
+}
+
+impl Scheme for SchemeA {
+    type Data = YType;
+    fn root(&self) -> YType {
+        YType::Pv
+    }
+    #[inline(always)]
+    fn child(&self, _p: &View, pd: &YType, index: u32, _max: bool, _a: i64, _b: i64) -> YType {
+        SchemeA::child_type(*pd, index)
+    }
+    #[inline(always)]
+    fn eligible(&self, v: &View, d: &YType) -> Option<i64> {
+        let need = if *d == YType::Cut { self.m_a.max(1) } else { 1 };
+        (v.finished >= need).then_some(v.finished as i64)
+    }
+}
+
+/// DTS node types (`classify.md`, scheme B).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DType {
+    /// D-PV.
+    #[default]
+    Pv,
+    /// D-CUT.
+    Cut,
+    /// D-ALL.
+    All,
+}
+
+/// Scheme B's per-node data: the DTS typing state of `classify.md`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DtsData {
+    /// Initial type.
+    pub ty: DType,
+    /// Current type.
+    pub cur: DType,
+    /// Below a D-ALL, D-ALL pair: types alternate, window ignored.
+    pub forced: bool,
+    /// The parent's current type was D-ALL when this node was created.
+    pub parent_all: bool,
+}
+
+/// Scheme B: DTS. A D-CUT node turns D-ALL once `m_b` moves have finished.
+#[derive(Clone, Copy, Debug)]
+pub struct SchemeB {
+    /// Finished moves after which a D-CUT node becomes D-ALL.
+    pub m_b: u32,
+}
+
+impl SchemeB {
+    /// The DTS type of a child created with window `(alpha, beta)` under a
+    /// node with data `n` (`classify.md`, scheme B, first half of the loop).
+    #[inline(always)]
+    pub fn child_data(n: &DtsData, child_max: bool, alpha: i64, beta: i64) -> DtsData {
+        let base = if (alpha, beta) == (ROOT_ALPHA, ROOT_BETA) {
+            DType::Pv
+        } else if (!child_max && beta == ROOT_BETA) || (child_max && alpha == ROOT_ALPHA) {
+            DType::Cut
+        } else {
+            DType::All
+        };
+        let (ty, forced) = if base == DType::Pv {
+            (DType::Pv, false)
+        } else if n.forced {
+            (if n.cur == DType::All { DType::Cut } else { DType::All }, true)
+        } else if n.cur == DType::All && base == DType::All {
+            (DType::All, true)
+        } else {
+            (base, false)
+        };
+        DtsData { ty, cur: ty, forced, parent_all: n.cur == DType::All }
+    }
+
+    /// The override after `finished` moves (second half of the loop).
+    #[inline(always)]
+    pub fn after_finish(d: &mut DtsData, finished: u32, n: u32) {
+        if d.ty == DType::Cut && !d.forced && d.cur == DType::Cut && finished >= n {
+            d.cur = DType::All;
+            if d.parent_all {
+                d.forced = true;
+            }
+        }
+    }
+
+    /// The confidence: finished moves at D-PV and D-ALL nodes; falling with
+    /// finished moves at a D-CUT node; counted from the change at a node
+    /// that turned D-ALL.
+    #[inline(always)]
+    pub fn confidence(&self, d: &DtsData, finished: u32) -> i64 {
+        match (d.ty, d.cur) {
+            (DType::Cut, DType::Cut) => -(finished as i64),
+            (DType::Cut, _) => finished as i64 - self.m_b as i64,
+            _ => finished as i64,
+        }
+    }
+}
+
+impl Scheme for SchemeB {
+    type Data = DtsData;
+    fn root(&self) -> DtsData {
+        DtsData::default()
+    }
+    #[inline(always)]
+    fn child(&self, _p: &View, pd: &DtsData, _index: u32, child_max: bool, alpha: i64, beta: i64) -> DtsData {
+        SchemeB::child_data(pd, child_max, alpha, beta)
+    }
+    #[inline(always)]
+    fn finished(&self, v: &View, d: &mut DtsData) {
+        SchemeB::after_finish(d, v.finished, self.m_b);
+    }
+    #[inline(always)]
+    fn eligible(&self, v: &View, d: &DtsData) -> Option<i64> {
+        // D-PV and D-ALL need confidence 1: a PV node splits only after its
+        // first move, as in DTS and YBWC (our reading, docs/decisions.md).
+        let c = self.confidence(d, v.finished);
+        (d.cur != DType::Cut && c >= 1).then_some(c)
+    }
+}
+
+/// What scheme C needs from the network of `nn.md`: the root's type and,
+/// for a child, its predicted type (0..100) and wait (moves).
+pub trait Predictor: Sync {
+    /// The type stored with the network for the root.
+    fn root_type(&self) -> f64;
+    /// `(type, wait)` for the child at 1-based `index` of a parent with type
+    /// `parent_type` (on the PV path if `pv`).
+    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64);
+}
+
+impl Predictor for crate::nn::Network {
+    fn root_type(&self) -> f64 {
+        crate::nn::Network::root_type(self)
+    }
+    #[inline]
+    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
+        crate::nn::Network::predict(self, pv, parent_type, index)
+    }
+}
+
+/// Scheme C's per-node data.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NnData {
+    /// Predicted type, 0..100.
+    pub ty: f64,
+    /// Finished moves needed before the node is eligible.
+    pub need: i32,
+}
+
+/// Scheme C: the network. N-CUT if the type is within `cut_width` of 50.
+pub struct SchemeC<'a, P: Predictor + ?Sized> {
+    /// The network.
+    pub net: &'a P,
+    /// The classification width m of §5.5.
+    pub cut_width: f64,
+    /// Added to the wait at every node.
+    pub m_ca: i32,
+    /// Added again at N-CUT nodes.
+    pub m_cc: i32,
+    /// Nodes at this remaining depth or less are never split points (leaves):
+    /// the engine passes their ply so the network is not run for them.
+    pub leaf_ply: u32,
+}
+
+impl<P: Predictor + ?Sized> SchemeC<'_, P> {
+    fn data(&self, pv: bool, ty: f64, wait: f64) -> NnData {
+        let cut = !pv && crate::nn::is_cut(ty, self.cut_width);
+        // The wait is a number of moves: rounded to the nearest whole move.
+        let w = wait.round() as i32;
+        NnData { ty, need: w + self.m_ca + if cut { self.m_cc } else { 0 } }
+    }
+}
+
+impl<P: Predictor + ?Sized> Scheme for SchemeC<'_, P> {
+    type Data = NnData;
+    fn root(&self) -> NnData {
+        // The root's wait is not predicted; as a PV node it needs w = 1.
+        self.data(true, self.net.root_type(), 1.0)
+    }
+    #[inline]
+    fn child(&self, p: &View, pd: &NnData, index: u32, _max: bool, _a: i64, _b: i64) -> NnData {
+        if p.ply + 1 >= self.leaf_ply {
+            return NnData::default();
+        }
+        let (ty, wait) = self.net.predict(p.pv, pd.ty, index);
+        self.data(p.pv && index == 1, ty, wait)
+    }
+    #[inline(always)]
+    fn eligible(&self, v: &View, d: &NnData) -> Option<i64> {
+        (v.finished as i64 >= d.need as i64).then_some(v.finished as i64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ybwc_types() {
+        use YType::*;
+        assert_eq!(SchemeA::child_type(Pv, 1), Pv);
+        assert_eq!(SchemeA::child_type(Pv, 2), Cut);
+        assert_eq!(SchemeA::child_type(Cut, 1), All);
+        assert_eq!(SchemeA::child_type(Cut, 5), Cut);
+        assert_eq!(SchemeA::child_type(All, 1), Cut);
+        let a = SchemeA { m_a: 3 };
+        let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 5 };
+        assert_eq!(a.eligible(&v(0), &All), None);
+        assert_eq!(a.eligible(&v(1), &All), Some(1));
+        assert_eq!(a.eligible(&v(2), &Cut), None);
+        assert_eq!(a.eligible(&v(3), &Cut), Some(3));
+    }
+
+    #[test]
+    fn dts_types_and_confidence() {
+        let root = DtsData::default();
+        // First child of the root keeps the root window: D-PV.
+        let pv = SchemeB::child_data(&root, false, ROOT_ALPHA, ROOT_BETA);
+        assert_eq!(pv.ty, DType::Pv);
+        // Later children of the root (MIN, beta = root beta): D-CUT.
+        let cut = SchemeB::child_data(&root, false, 5, ROOT_BETA);
+        assert_eq!((cut.ty, cut.forced, cut.parent_all), (DType::Cut, false, false));
+        // Under a D-CUT node, a MAX child with alpha = 5: D-ALL.
+        let all = SchemeB::child_data(&cut, true, 5, 9);
+        assert_eq!(all.ty, DType::All);
+        // Under a D-ALL node, another D-ALL: the allowed pair, forced.
+        let pair = SchemeB::child_data(&all, false, 5, 9);
+        assert_eq!((pair.ty, pair.forced), (DType::All, true));
+        // Below the pair the types alternate whatever the window.
+        let f1 = SchemeB::child_data(&pair, true, 5, 9);
+        assert_eq!((f1.ty, f1.forced), (DType::Cut, true));
+        let f2 = SchemeB::child_data(&f1, false, 5, 9);
+        assert_eq!((f2.ty, f2.forced), (DType::All, true));
+        // Override and confidence with m_b = 2.
+        let b = SchemeB { m_b: 2 };
+        let mut c = cut;
+        let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 9 };
+        b.finished(&v(1), &mut c);
+        assert_eq!(c.cur, DType::Cut);
+        assert_eq!(b.confidence(&c, 1), -1);
+        assert_eq!(b.eligible(&v(1), &c), None);
+        b.finished(&v(2), &mut c);
+        assert_eq!(c.cur, DType::All);
+        assert_eq!(b.eligible(&v(2), &c), None);
+        assert_eq!(b.eligible(&v(3), &c), Some(1));
+        // A forced D-CUT is never overridden.
+        let mut f = f1;
+        b.finished(&v(7), &mut f);
+        assert_eq!(f.cur, DType::Cut);
+        // D-PV needs one finished move.
+        assert_eq!(b.eligible(&v(0), &pv), None);
+        assert_eq!(b.eligible(&v(1), &pv), Some(1));
+    }
+
+    #[test]
+    fn preference_order() {
+        let b = 32;
+        let high = Candidate::new(1, 0, 3, b);
+        let low = Candidate::new(2, 8, 30, b);
+        assert!(high.better(&low) && !low.better(&high));
+        // Progress counts only up to b/4 = 8; then moves left decide.
+        let p8 = Candidate::new(2, 8, 10, b);
+        let p20 = Candidate::new(2, 20, 5, b);
+        assert!(p8.better(&p20));
+        let p3 = Candidate::new(2, 3, 25, b);
+        assert!(p8.better(&p3));
+        assert!(!p8.better(&p8));
+    }
+
+    struct Fixed;
+    impl Predictor for Fixed {
+        fn root_type(&self) -> f64 {
+            0.0
+        }
+        fn predict(&self, _pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
+            if parent_type < 25.0 { (50.0, 1.4) } else { (90.0 - index as f64, 2.6) }
+        }
+    }
+
+    #[test]
+    fn neural_types_and_waits() {
+        let c = SchemeC { net: &Fixed, cut_width: 10.0, m_ca: -1, m_cc: 3, leaf_ply: 6 };
+        let root = c.root();
+        let rv = View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 32 };
+        // PV child: type 50 but on the PV path, so N-PV: need = round(1.4) - 1 = 0.
+        let pvc = c.child(&rv, &root, 1, false, 0, 0);
+        assert_eq!(pvc.need, 0);
+        // Second child: type 50, N-CUT: need = 1 - 1 + 3 = 3.
+        let cut = c.child(&rv, &root, 2, false, 0, 0);
+        assert_eq!(cut.need, 3);
+        // Its children: type 90 - index, N-ALL: need = round(2.6) - 1 = 2.
+        let cv = View { ply: 1, pv: false, index: 2, max: false, finished: 0, left: 3 };
+        let all = c.child(&cv, &cut, 1, true, 0, 0);
+        assert_eq!((all.ty, all.need), (89.0, 2));
+        assert_eq!(c.eligible(&View { finished: 1, ..cv }, &all), None);
+        assert_eq!(c.eligible(&View { finished: 2, ..cv }, &all), Some(2));
+        // At the leaf level no prediction is made.
+        let deep = View { ply: 5, ..cv };
+        assert_eq!(c.child(&deep, &all, 1, true, 0, 0), NnData::default());
+    }
+}

@@ -1,0 +1,150 @@
+//! Issue 4: the simulated multiprocessor and the parallel search, as `pabsim` runs them.
+
+use crate::util::*;
+use parab::nn::{Errors, HiddenWeights, Network, OutputWeights, TrainedFor, Training};
+use parab::tree::Model;
+
+const PUBLISHED: &str = include_str!("../data/published/table-6.3-uniprocessor.csv");
+const ROOT: &str = "1073741823";
+
+/// Column `col` of every data row.
+fn column(csv: &str, col: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
+    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+}
+
+/// A fixed (untrained) network for ordering (b, wa, wb): scheme C only needs
+/// some types and waits to exercise the machinery.
+fn network_file(d: &Dir, b: u32, wa: u32, wb: u32) -> String {
+    let wh = HiddenWeights::from_fn(|r, c| ((r * 7 + c * 3) % 11) as f64 / 5.0 - 1.0);
+    let wo = OutputWeights::from_fn(|r, c| ((r * 5 + c * 2) % 13) as f64 / 6.0 - 1.0);
+    let t = Training { rng: "ChaCha8".into(), seed: 1, init: 0.5, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
+    let mut n = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b, wa, wb }, 40.0, t).unwrap();
+    n.errors = Errors { e_type: 1.0, e_wait: 0.5 };
+    let name = format!("w-{b}-{wa}-{wb}.json");
+    d.write(&name, &n.to_json().unwrap());
+    d.join(&name).to_string_lossy().into_owned()
+}
+
+/// Table 6.3: on one processor the simulator examines exactly the sequential
+/// search's nodes, tree by tree, and takes `3 (n - 1) + 8 L + 4 I + 11` ticks
+/// per tree: the state costs plus 10 ticks of cold-start memory misses and the
+/// root's return. The thesis's per-tree constant is 35, so t_1 comes out 2400
+/// ticks below the published value for every ordering (under 0.005%).
+#[test]
+fn uniprocessor_matches_table_6_3() {
+    let d = Dir::new("p1");
+    for line in PUBLISHED.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let ordering = format!("{},{},{}", f[0], f[1], f[2]);
+        let (t1, n1): (u64, u64) = (f[3].parse().unwrap(), f[4].parse().unwrap());
+        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &ordering, "--depth", "6"], "");
+        let seq = ok(&d.path, "fbest", &["--per-tree"], &trees);
+        let sim = ok(&d.path, "pabsim", &["--procs", "1", "--per-tree"], &trees);
+        let (nodes, leaves, internal) = (column(&seq, "nodes"), column(&seq, "leaves"), column(&seq, "internal"));
+        let (tp, np, values) = (column(&sim, "tp_ticks"), column(&sim, "np_nodes"), column(&sim, "root_value"));
+        assert_eq!(np.len(), 100);
+        for k in 0..100 {
+            let (n, l, i): (u64, u64, u64) = (nodes[k].parse().unwrap(), leaves[k].parse().unwrap(), internal[k].parse().unwrap());
+            assert_eq!(np[k].parse::<u64>().unwrap(), n, "{ordering} tree {k}");
+            assert_eq!(tp[k].parse::<u64>().unwrap(), 3 * (n - 1) + 8 * l + 4 * i + 11, "{ordering} tree {k}");
+            assert_eq!(values[k], ROOT);
+        }
+        assert_eq!(sum_column(&sim, "np_nodes"), n1, "{ordering}");
+        assert_eq!(sum_column(&sim, "tp_ticks"), t1 - 2400, "{ordering}");
+        // The one-processor run compared with itself.
+        assert!(column(&sim, "su").iter().all(|s| s == "1.000000"));
+    }
+}
+
+/// Every scheme returns the minimax value of all 100 tg1 trees of a cheap
+/// ordering at 12 processors (depth 5 keeps the test short), and the
+/// processor-ticks add up to p * t_p.
+#[test]
+fn parallel_root_values_are_minimax() {
+    let d = Dir::new("par");
+    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "5"], "");
+    let w = network_file(&d, 20, 69, 19);
+    let out = ok(&d.path, "pabsim", &["--procs", "1,12", "--scheme", "a,b,c", "--m-ca", "-2", "--m-cc", "1", "--weights", &w, "--per-tree"], &trees);
+    assert_eq!(out.lines().count(), 1 + 100 * 4);
+    assert!(column(&out, "root_value").iter().all(|v| v == ROOT));
+    let lines: Vec<&str> = out.lines().collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let idx = |c: &str| header.iter().position(|h| *h == c).unwrap();
+    for l in &lines[1..] {
+        let f: Vec<&str> = l.split(',').collect();
+        let g = |c: &str| f[idx(c)].parse::<u64>().unwrap();
+        let states: u64 =
+            ["ticks_expand", "ticks_search", "ticks_eval", "ticks_return", "ticks_split", "ticks_update", "ticks_exit"].iter().map(|c| g(c)).sum();
+        assert_eq!(states + g("mem_stall") + g("lock_wait"), g("procs") * g("tp_ticks"), "{l}");
+        assert!(g("pool_nodes") >= g("procs") * 5 * 2);
+        if g("procs") == 12 {
+            // Twelve processors are faster and search more nodes than one.
+            assert!(f[idx("su")].parse::<f64>().unwrap() > 1.5, "{l}");
+            assert!(f[idx("so")].parse::<f64>().unwrap() >= 0.0, "{l}");
+        }
+    }
+    // Aggregated: four configurations, and SU = t1 / tp.
+    let agg = ok(&d.path, "pabsim", &["--procs", "1,12", "--scheme", "a,b,c", "--m-ca", "-2", "--m-cc", "1", "--weights", &w], &trees);
+    assert_eq!(column(&agg, "scheme"), vec!["-", "a", "b", "c"]);
+    assert_eq!(column(&agg, "trees"), vec!["100"; 4]);
+    assert_eq!(sum_column(&agg, "np_nodes"), sum_column(&out, "np_nodes"));
+}
+
+#[test]
+fn shards_merge_into_the_single_run_and_threads_do_not_matter() {
+    let d = Dir::new("shards");
+    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "4", "--count", "7"], "");
+    d.write("trees.jsonl", &trees);
+    let args = ["trees.jsonl", "--procs", "1,3,16", "--scheme", "a,b", "--m-a", "1..2"];
+    let one = ok(&d.path, "pabsim", &[&args[..], &["--per-tree", "--threads", "1"]].concat(), "");
+    let two = ok(&d.path, "pabsim", &[&args[..], &["--per-tree", "--threads", "2"]].concat(), "");
+    assert_eq!(one, two);
+    // 2 groups x (1 + 2 + 1) x 2 configurations... : 2 * (1 + 2 * 3) * 7 items.
+    assert_eq!(one.lines().count(), 1 + 2 * 7 * 7);
+    for k in 1..=3 {
+        ok(&d.path, "pabsim", &[&args[..], &["--per-tree", "--shard", &format!("{k}/3"), "-o", &format!("s{k}.csv")]].concat(), "");
+    }
+    let merged = ok(&d.path, "pabsim", &["--merge", "--per-tree", "s1.csv", "s2.csv", "s3.csv"], "");
+    assert_eq!(merged, one);
+    let agg = ok(&d.path, "pabsim", &args, "");
+    assert_eq!(ok(&d.path, "pabsim", &["--merge", "s3.csv", "s1.csv", "s2.csv"], ""), agg);
+    assert_eq!(agg.lines().count(), 1 + 2 * 7);
+    // A missing shard or a shard given twice is refused.
+    fails(&d.path, "pabsim", &["--merge", "s1.csv", "s2.csv"], "", "missing");
+    fails(&d.path, "pabsim", &["--merge", "s1.csv", "s2.csv", "s2.csv", "s3.csv"], "", "twice");
+    // A baseline file gives the same ratios as p = 1 rows in the run.
+    ok(&d.path, "pabsim", &["trees.jsonl", "--procs", "1", "--per-tree", "-o", "p1.csv"], "");
+    let with_base = ok(&d.path, "pabsim", &["trees.jsonl", "--procs", "3,16", "--scheme", "a,b", "--m-a", "1..2", "--baseline", "p1.csv"], "");
+    let tail: Vec<&str> = agg.lines().filter(|l| !l.contains(",-,")).collect();
+    assert_eq!(with_base.lines().skip(1).collect::<Vec<_>>(), tail[1..].to_vec());
+}
+
+#[test]
+fn bad_inputs_fail_cleanly() {
+    let d = Dir::new("bad");
+    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2"], "");
+    d.write("t.jsonl", &trees);
+    let w = network_file(&d, 32, 79, 5);
+    let cases: [(&[&str], &str); 8] = [
+        (&["t.jsonl", "--procs", "0", "-o", "out.csv"], "at least 1 processor"),
+        (&["t.jsonl", "--procs", "4", "--scheme", "c", "-o", "out.csv"], "--weights"),
+        (&["t.jsonl", "--procs", "4", "--scheme", "c", "--weights", &w, "-o", "out.csv"], "no --weights for the trees' ordering"),
+        (&["t.jsonl", "--procs", "4", "--m-a", "0", "-o", "out.csv"], "--m-a must lie in 1..64"),
+        (&["t.jsonl", "--procs", "4", "--scheme", "c", "--m-ca", "-99", "-o", "out.csv"], "--m-ca must lie in -64..64"),
+        (&["t.jsonl", "--procs", "4", "--per-tree", "--shard", "3/2", "-o", "out.csv"], "--shard `3/2`"),
+        (&["t.jsonl", "--procs", "5", "--thesis-params", "-o", "out.csv"], "no parameters"),
+        (&["t.jsonl", "--procs", "4", "--scheme", "z", "-o", "out.csv"], "unknown scheme"),
+    ];
+    for (args, needle) in cases {
+        let out = run_in(&d.path, "pabsim", args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!d.join("out.csv").exists(), "{args:?} left a file");
+    }
+    fails(&d.path, "pabsim", &["--merge", "t.jsonl"], "", "pabsim");
+}
