@@ -4,6 +4,7 @@
 use clap::Parser;
 use parab::cli;
 use parab::report::{self, Config};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Read the results CSVs and the published tables; write
@@ -46,7 +47,8 @@ fn main() {
         };
         anyhow::ensure!(cfg.published.is_dir(), "no published tables at {} (use --published DIR)", cfg.published.display());
         let s = report::run(&cfg)?;
-        if s.incomplete > 0 {
+        // A summary for a person at a terminal; quiet in pipelines and logs.
+        if s.incomplete > 0 && std::io::stderr().is_terminal() {
             eprintln!(
                 "report: {} sections, {} tables, {} figures; {} sections wait for missing results -> {}",
                 s.sections,

@@ -143,7 +143,7 @@ fn chess_vs_artificial(c: &Ch4, b: &mut Builder) -> Result<Section> {
         col("trees").alias("positions"),
     ]);
     let a = art.clone().lazy().select([col("n"), col("fbest").alias("art_fbest"), col("pbest").alias("art_pbest"), col("depth"), col("trees")]);
-    let j = pl(r.join(a, [col("n")], [col("n")], JoinArgs::new(JoinType::Left)).collect(), "joining f_best tables")?;
+    let j = pl(r.join(a, [col("n")], [col("n")], load::join_args(JoinType::Left)).collect(), "joining f_best tables")?;
     let mut rows = vec![];
     for i in 0..j.height() {
         let (cp, ap) = (load::num(&j, "chess_pbest", i), load::num(&j, "art_pbest", i));

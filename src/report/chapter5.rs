@@ -167,9 +167,9 @@ fn best_params(df: &DataFrame) -> Result<DataFrame> {
     let mut agg: Vec<Expr> = vals.iter().map(|v| col(*v).first()).collect();
     agg.push(col("param").first().alias("best_param"));
     let out = lf
-        .join(mins, g.clone(), g.clone(), JoinArgs::new(JoinType::Inner))
+        .join(mins, g.clone(), g.clone(), load::join_args(JoinType::Inner))
         .filter(col("error").eq(col("__min")))
-        .sort(["__p"], SortMultipleOptions::default().with_nulls_last(true))
+        .sort(["__p"], SortMultipleOptions::default().with_nulls_last(true).with_maintain_order(true))
         .group_by_stable(g)
         .agg(agg)
         .collect();

@@ -77,7 +77,7 @@ pub fn load(results: &Path) -> Result<Ch6> {
         .agg([col("tp_ticks").first().alias("t1_ticks"), col("np_nodes").first().alias("n1_sim")]);
     let f = |c: &str| col(c).cast(DataType::Float64);
     let configs = configs
-        .join(uni.clone(), okey.clone(), okey.clone(), JoinArgs::new(JoinType::Left))
+        .join(uni.clone(), okey.clone(), okey.clone(), load::join_args(JoinType::Left))
         .with_column((f("t1_ticks") / f("tp_ticks")).alias("su"))
         .with_column((f("np_nodes") / f("n1_sim") - lit(1.0)).alias("so"))
         .with_column((f("procs") / (col("su") * (col("so") + lit(1.0))) - lit(1.0)).alias("css"));
@@ -91,12 +91,15 @@ pub fn load(results: &Path) -> Result<Ch6> {
         .filter(|c| !["b", "wa", "wb", "scheme", "procs"].contains(&c.as_str()))
         .map(|c| col(c.as_str()).first())
         .collect();
+    // Ties in SU go to the configuration listed first.
+    let mut numbered = configs.clone();
+    pl(numbered.with_column(Column::new("__row".into(), (0..configs.height() as i64).collect::<Vec<_>>())), "numbering runs")?;
     let maxes = configs.clone().lazy().group_by(run_key.clone()).agg([col("su").max().alias("__max")]);
-    let best = configs
-        .clone()
+    let best = numbered
         .lazy()
-        .join(maxes, run_key.clone(), run_key.clone(), JoinArgs::new(JoinType::Inner))
+        .join(maxes, run_key.clone(), run_key.clone(), load::join_args(JoinType::Inner))
         .filter(col("su").eq(col("__max")).or(col("__max").is_null()))
+        .sort(["__row"], SortMultipleOptions::default())
         .group_by_stable(run_key)
         .agg(rest);
     let best = pl(best.collect(), "choosing the best configuration")?;

@@ -258,3 +258,11 @@ pub fn orderings(df: &DataFrame) -> Vec<(String, String, String)> {
     v.dedup();
     v
 }
+
+/// Join arguments that keep the left frame's row order, so results do not
+/// depend on polars' thread scheduling.
+pub fn join_args(how: JoinType) -> JoinArgs {
+    let mut a = JoinArgs::new(how);
+    a.maintain_order = polars_ops::frame::MaintainOrderJoin::Left;
+    a
+}

@@ -177,11 +177,14 @@ pub fn add_comparison(s: &mut Section, c: &Comparison) {
         .map(|r| {
             let mut row: Vec<Cell> = r.key.iter().map(|k| Cell::Text(k.clone())).collect();
             row.push(Cell::Text(r.column.clone()));
-            row.push(Cell::number(r.ours, r.decimals));
+            // When ours only rounds to the published value, show the digits
+            // the rounding hides.
+            let od = if r.status == Status::Rounded { r.decimals.max(9) } else { r.decimals };
+            row.push(Cell::number(r.ours, od));
             row.push(if r.published.is_some() { Cell::number(r.published, r.decimals) } else { Cell::Text(r.published_text.clone()) });
             match (r.ours, r.published) {
                 (Some(o), Some(p)) => {
-                    row.push(Cell::number(Some(o - p), r.decimals));
+                    row.push(Cell::number(Some(o - p), od));
                     row.push(if p != 0.0 { Cell::Pct((o - p) / p) } else { Cell::Empty });
                 }
                 _ => {

@@ -179,7 +179,7 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Comparison> {
         // One value per key: ours are unique per key by construction; `first`
         // guards the join against duplicating published rows.
         let right = m.df.clone().lazy().select(sel).group_by_stable(key_exprs.clone()).agg([col(alias.as_str()).first()]);
-        lf = lf.join(right, key_exprs.clone(), key_exprs.clone(), JoinArgs::new(JoinType::Left));
+        lf = lf.join(right, key_exprs.clone(), key_exprs.clone(), load::join_args(JoinType::Left));
         ours_cols.push(c.clone());
     }
     let joined = pl(lf.sort(["__row"], SortMultipleOptions::default()).collect(), &format!("joining {}", path.display()))?;
