@@ -61,14 +61,40 @@ impl Counts {
 }
 
 /// A node type of schemes A and B.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Kind {
     /// Y-PV / D-PV.
+    #[default]
     Pv,
     /// Y-CUT / D-CUT: predicts a cut-off.
     Cut,
     /// Y-ALL / D-ALL: predicts that every move is searched.
     All,
+}
+
+/// The DTS type of a child at its creation (`classify.md`, scheme B): from
+/// its window `(alpha, beta)` compared with the root's, its parent's current
+/// type and whether the parent lies below a D-ALL, D-ALL pair. Returns the
+/// child's type and whether it is forced. Shared by `classify` and the
+/// simulator's scheme B.
+#[inline(always)]
+pub fn dts_child_type(parent_cur: Kind, parent_forced: bool, child_max: bool, alpha: i64, beta: i64) -> (Kind, bool) {
+    let base = if alpha == ROOT_ALPHA && beta == ROOT_BETA {
+        Kind::Pv
+    } else if (!child_max && beta == ROOT_BETA) || (child_max && alpha == ROOT_ALPHA) {
+        Kind::Cut
+    } else {
+        Kind::All
+    };
+    if base == Kind::Pv {
+        (Kind::Pv, false)
+    } else if parent_forced {
+        (if parent_cur == Kind::All { Kind::Cut } else { Kind::All }, true)
+    } else if parent_cur == Kind::All && base == Kind::All {
+        (Kind::All, true)
+    } else {
+        (base, false)
+    }
 }
 
 /// Records `(ply, index, initial type)` of every internal node in the order
@@ -175,22 +201,7 @@ impl SchemeB {
     /// `(alpha, beta)`; `max`: the child is a MAX node.
     #[inline(always)]
     pub fn child(parent: &BNode, max: bool, alpha: i64, beta: i64) -> BNode {
-        let base = if alpha == ROOT_ALPHA && beta == ROOT_BETA {
-            Kind::Pv
-        } else if (!max && beta == ROOT_BETA) || (max && alpha == ROOT_ALPHA) {
-            Kind::Cut
-        } else {
-            Kind::All
-        };
-        let (ty, forced) = if base == Kind::Pv {
-            (Kind::Pv, false)
-        } else if parent.forced {
-            (if parent.cur == Kind::All { Kind::Cut } else { Kind::All }, true)
-        } else if parent.cur == Kind::All && base == Kind::All {
-            (Kind::All, true)
-        } else {
-            (base, false)
-        };
+        let (ty, forced) = dts_child_type(parent.cur, parent.forced, max, alpha, beta);
         BNode { ty, cur: ty, forced, forced_at_creation: forced, parent_all: parent.cur == Kind::All, done: 0 }
     }
 

@@ -10,8 +10,6 @@
 //! or scheme B's confidence). The preference order shared by all schemes is
 //! [`Candidate::better`].
 
-use crate::search::{ROOT_ALPHA, ROOT_BETA};
-
 /// What a scheme may look at when it judges a node.
 #[derive(Clone, Copy, Debug)]
 pub struct View {
@@ -120,17 +118,8 @@ impl Scheme for SchemeA {
     }
 }
 
-/// DTS node types (`classify.md`, scheme B).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DType {
-    /// D-PV.
-    #[default]
-    Pv,
-    /// D-CUT.
-    Cut,
-    /// D-ALL.
-    All,
-}
+/// DTS node types (`classify.md`, scheme B): the classifier's.
+pub use crate::classify::Kind as DType;
 
 /// Scheme B's per-node data: the DTS typing state of `classify.md`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -157,22 +146,7 @@ impl SchemeB {
     /// node with data `n` (`classify.md`, scheme B, first half of the loop).
     #[inline(always)]
     pub fn child_data(n: &DtsData, child_max: bool, alpha: i64, beta: i64) -> DtsData {
-        let base = if (alpha, beta) == (ROOT_ALPHA, ROOT_BETA) {
-            DType::Pv
-        } else if (!child_max && beta == ROOT_BETA) || (child_max && alpha == ROOT_ALPHA) {
-            DType::Cut
-        } else {
-            DType::All
-        };
-        let (ty, forced) = if base == DType::Pv {
-            (DType::Pv, false)
-        } else if n.forced {
-            (if n.cur == DType::All { DType::Cut } else { DType::All }, true)
-        } else if n.cur == DType::All && base == DType::All {
-            (DType::All, true)
-        } else {
-            (base, false)
-        };
+        let (ty, forced) = crate::classify::dts_child_type(n.cur, n.forced, child_max, alpha, beta);
         DtsData { ty, cur: ty, forced, parent_all: n.cur == DType::All }
     }
 
@@ -298,6 +272,7 @@ impl<P: Predictor + ?Sized> Scheme for SchemeC<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{ROOT_ALPHA, ROOT_BETA};
 
     #[test]
     fn ybwc_types() {
