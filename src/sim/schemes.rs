@@ -69,17 +69,8 @@ impl Candidate {
     }
 }
 
-/// Strong YBWC node types (`classify.md`, scheme A).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum YType {
-    /// Y-PV.
-    #[default]
-    Pv,
-    /// Y-CUT.
-    Cut,
-    /// Y-ALL.
-    All,
-}
+/// Strong YBWC node types (`classify.md`, scheme A): the classifier's.
+pub use crate::classify::Kind as YType;
 
 /// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
 #[derive(Clone, Copy, Debug)]
@@ -92,13 +83,7 @@ impl SchemeA {
     /// The type of the child at 1-based `index` of a node of type `t`.
     #[inline(always)]
     pub fn child_type(t: YType, index: u32) -> YType {
-        match (t, index) {
-            (YType::Pv, 1) => YType::Pv,
-            (YType::Pv, _) => YType::Cut,
-            (YType::Cut, 1) => YType::All,
-            (YType::Cut, _) => YType::Cut,
-            (YType::All, _) => YType::Cut,
-        }
+        crate::classify::SchemeA::child(t, index)
     }
 }
 
