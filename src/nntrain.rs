@@ -71,6 +71,11 @@ impl PatternSet {
         Ok(PatternSet { trained_for, root_type: first.child_type, x, d })
     }
 
+    /// The patterns as plain arrays, the training loop's layout.
+    pub fn arrays(&self) -> (Vec<[f64; INPUTS + 1]>, Vec<[f64; OUTPUTS]>) {
+        (self.x.iter().map(|x| (*x).into()).collect(), self.d.iter().map(|d| (*d).into()).collect())
+    }
+
     /// Number of patterns (the root row not counted).
     pub fn len(&self) -> usize {
         self.x.len()
@@ -149,12 +154,14 @@ pub fn initial(set: &PatternSet, cfg: &Config, rng: &mut ChaCha8Rng) -> Result<N
 
 /// The errors of `net` over the set, in the outputs' own units.
 pub fn errors(net: &Network, set: &PatternSet) -> Errors {
-    let mut sum = SVector::<f64, OUTPUTS>::zeros();
-    for (x, d) in set.x.iter().zip(&set.d) {
-        let f = net.forward(x);
-        sum += (d - f.o).map(|e| e * e);
-    }
-    let n = set.len().max(1) as f64;
+    let (xs, ds) = set.arrays();
+    errors_of(&Flat::of(net), net, &xs, &ds)
+}
+
+/// [`errors`] for weights `flat` (the rest of `net`: the output ranges).
+fn errors_of(flat: &Flat, net: &Network, xs: &[[f64; INPUTS + 1]], ds: &[[f64; OUTPUTS]]) -> Errors {
+    let sum = flat.squared_errors(xs, ds);
+    let n = xs.len().max(1) as f64;
     let u0 = net.outputs[0].units();
     let u1 = net.outputs[1].units();
     Errors { e_type: sum[0] / (2.0 * n) * u0 * u0, e_wait: sum[1] / (2.0 * n) * u1 * u1 }
@@ -167,28 +174,30 @@ pub fn train(set: &PatternSet, cfg: &Config, mut progress: impl FnMut(u32, &Erro
     ensure!(!set.is_empty(), "no patterns to train on");
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut net = initial(set, cfg, &mut rng)?;
-    let mut order: Vec<usize> = (0..set.len()).collect();
     let mut curve = vec![];
-    let mut record = |it: u32, net: &Network, curve: &mut Vec<CurveRow>| {
-        let e = errors(net, set);
+    let (xs, ds) = set.arrays();
+    let mut flat = Flat::of(&net);
+    let mut record = |it: u32, flat: &Flat, curve: &mut Vec<CurveRow>| {
+        let e = errors_of(flat, &net, &xs, &ds);
         progress(it, &e);
         curve.push(CurveRow { iteration: it, e_type: e.e_type, e_wait: e.e_wait });
     };
-    record(0, &net, &mut curve);
-    let mut flat = Flat::of(&net);
-    let xs: Vec<[f64; INPUTS + 1]> = set.x.iter().map(|x| [x[0], x[1], x[2], x[3]]).collect();
-    let ds: Vec<[f64; OUTPUTS]> = set.d.iter().map(|d| [d[0], d[1]]).collect();
+    record(0, &flat, &mut curve);
+    // The patterns in presentation order, shuffled in place: the same
+    // Fisher-Yates swaps applied to an index array and then a gather would
+    // give the same order, with a second pass of scattered reads.
+    let (mut bx, mut bd) = (xs.clone(), ds.clone());
     for it in 1..=cfg.iterations {
         if cfg.shuffle {
-            for i in (1..order.len()).rev() {
+            for i in (1..bx.len()).rev() {
                 let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
-                order.swap(i, j);
+                bx.swap(i, j);
+                bd.swap(i, j);
             }
         }
-        flat.iteration(&order, &xs, &ds, cfg.eta);
+        flat.iteration(&bx, &bd, cfg.eta);
         if it % cfg.curve_every == 0 || it == cfg.iterations {
-            flat.store(&mut net);
-            record(it, &net, &mut curve);
+            record(it, &flat, &mut curve);
         }
     }
     flat.store(&mut net);
