@@ -448,7 +448,7 @@ fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Config) -> Result<(Ve
 /// rows per (model, ordering, depth) in order of first appearance; within a
 /// group scheme A, then B by n, then C by m. Returns the rows and any
 /// warnings for stderr.
-pub fn classify(trees: &[Tree], cfg: &Config) -> Result<(Vec<ClassifyRow>, Vec<String>)> {
+pub fn classify(trees: &[Tree], cfg: &Config, progress: &crate::progress::Progress) -> Result<(Vec<ClassifyRow>, Vec<String>)> {
     ensure!(cfg.a || !cfg.b.is_empty() || !cfg.c.is_empty(), "no scheme to score (use --scheme a, b or c)");
     ensure!(!cfg.b.contains(&0), "scheme B's n must be at least 1");
     let mut groups: Vec<(Model, Ordering, u32)> = vec![];
@@ -462,7 +462,15 @@ pub fn classify(trees: &[Tree], cfg: &Config) -> Result<(Vec<ClassifyRow>, Vec<S
         group_of.push(g);
     }
     let (picks, warnings) = match_networks(&groups, cfg)?;
-    let per_tree: Vec<TreeCounts> = trees.par_iter().zip(&group_of).map(|(t, &g)| classify_tree(t, cfg, picks[g].map(|i| &cfg.weights[i].1))).collect();
+    let per_tree: Vec<TreeCounts> = trees
+        .par_iter()
+        .zip(&group_of)
+        .map(|(t, &g)| {
+            let c = classify_tree(t, cfg, picks[g].map(|i| &cfg.weights[i].1));
+            progress.inc(1);
+            c
+        })
+        .collect();
     let mut rows = vec![];
     for (g, &(_, o, depth)) in groups.iter().enumerate() {
         let mut sum = TreeCounts { a: Counts::default(), b: vec![Counts::default(); cfg.b.len()], c: vec![] };

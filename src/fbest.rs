@@ -81,8 +81,15 @@ pub fn tree_fbest(t: &Tree) -> TreeFbest {
 }
 
 /// Searches every tree on all cores; results in input order.
-pub fn trees_fbest(trees: &[Tree]) -> Vec<TreeFbest> {
-    trees.par_iter().map(tree_fbest).collect()
+pub fn trees_fbest(trees: &[Tree], progress: &crate::progress::Progress) -> Vec<TreeFbest> {
+    trees
+        .par_iter()
+        .map(|t| {
+            let r = tree_fbest(t);
+            progress.inc(1);
+            r
+        })
+        .collect()
 }
 
 /// Sums per-tree results into f_best rows, one group per (model, ordering,

@@ -6,7 +6,8 @@
 //! trees ([`tree`]), seed sets ([`seeds`]), the sequential search with
 //! pluggable observers ([`search`]), move-ordering statistics ([`fbest`]).
 //! File formats live in [`formats`]; command-line plumbing (inputs, atomic
-//! outputs, the shared `main`) in [`cli`].
+//! outputs, the shared `main`) in [`cli`]; progress bars for the long stages in
+//! [`progress`].
 
 pub mod classify;
 pub mod cli;
@@ -14,6 +15,7 @@ pub mod fbest;
 pub mod formats;
 pub mod nn;
 pub mod nntrain;
+pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod search;

@@ -5,6 +5,7 @@ use parab::classify::{self, Config, parse_range};
 use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::read_trees;
 use parab::nn::Network;
+use parab::progress::Progress;
 use std::path::PathBuf;
 
 /// Search trees and score how well node-classification schemes predict
@@ -74,7 +75,9 @@ fn main() {
             force: args.force,
         };
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
-        let (rows, warnings) = classify::classify(&trees, &cfg)?;
+        let progress = Progress::new("classify", trees.len() as u64, "trees");
+        let (rows, warnings) = classify::classify(&trees, &cfg, &progress)?;
+        progress.finish();
         for w in warnings {
             eprintln!("classify: {w}");
         }

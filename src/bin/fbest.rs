@@ -4,6 +4,7 @@ use clap::Parser;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::fbest;
 use parab::formats::{RajahxRow, read_csv, read_trees};
+use parab::progress::Progress;
 use parab::tree::Ordering;
 use std::path::PathBuf;
 
@@ -55,7 +56,9 @@ fn main() {
             return out.finish();
         }
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
-        let results = fbest::trees_fbest(&trees);
+        let progress = Progress::new("fbest", trees.len() as u64, "trees");
+        let results = fbest::trees_fbest(&trees, &progress);
+        progress.finish();
         let mut out = Output::create(args.output.as_deref())?;
         if args.per_tree {
             write_csv(&mut out, results.into_iter().map(|r| r.row))?;

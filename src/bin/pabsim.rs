@@ -5,6 +5,7 @@ use clap::Parser;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::{SimRow, read_csv, read_trees};
 use parab::nn::Network;
+use parab::progress::Progress;
 use parab::sim::run::{self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, Plan, Request, SchemeKind};
 use std::path::PathBuf;
 
@@ -119,7 +120,10 @@ fn main() {
         let nets = args.weights.iter().map(|p| Network::load(p)).collect::<Result<Vec<_>>>()?;
         let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
         let plan = Plan::new(&trees, &req, &nets)?;
-        let rows = plan.run(&trees, &nets, req.shard)?;
+        let n = req.shard.map_or(plan.len(), |(k, n)| (k..plan.len()).step_by(n).count());
+        let progress = Progress::new("pabsim", n as u64, "simulations");
+        let rows = plan.run(&trees, &nets, req.shard, &progress)?;
+        progress.finish();
         let rows = run::finish(rows, &base, args.per_tree);
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;

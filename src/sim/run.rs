@@ -306,7 +306,7 @@ impl Plan {
 
     /// Simulates the items of `shard` (all if `None`) in parallel; one
     /// per-tree row each, in item order.
-    pub fn run(&self, trees: &[Tree], nets: &[Network], shard: Option<(usize, usize)>) -> Result<Vec<SimRow>> {
+    pub fn run(&self, trees: &[Tree], nets: &[Network], shard: Option<(usize, usize)>, progress: &crate::progress::Progress) -> Result<Vec<SimRow>> {
         let chosen: Vec<usize> = (0..self.items.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k)).collect();
         chosen
             .par_iter()
@@ -319,6 +319,7 @@ impl Plan {
                 let stats = simulate_one(tree, &c, net).with_context(|| {
                     format!("tree {} (seed {}), {} processors, scheme {}", tree.spec.index, tree.spec.seed, c.procs, c.scheme.map_or("-", |s| s.name()))
                 })?;
+                progress.inc(1);
                 Ok(row(i as u64, self.items.len() as u64, tree, &c, &stats))
             })
             .collect()
