@@ -230,7 +230,10 @@ impl<P: Predictor + ?Sized> SchemeC<'_, P> {
         let cut = !pv && crate::nn::is_cut(ty, self.cut_width);
         // The wait is a number of moves: rounded to the nearest whole move.
         let w = wait.round() as i32;
-        NnData { ty, need: w + self.m_ca + if cut { self.m_cc } else { 0 } }
+        let need = w + self.m_ca + if cut { self.m_cc } else { 0 };
+        // A PV node waits for its first move, whatever m_Ca: as in schemes
+        // A and B (docs/decisions.md).
+        NnData { ty, need: if pv { need.max(1) } else { need } }
     }
 }
 
@@ -346,9 +349,16 @@ mod tests {
         let c = SchemeC { net: &Fixed, cut_width: 10.0, m_ca: -1, m_cc: 3, leaf_ply: 6 };
         let root = c.root();
         let rv = View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 32 };
-        // PV child: type 50 but on the PV path, so N-PV: need = round(1.4) - 1 = 0.
+        // The root and the PV child: N-PV. round(1.4) - 1 = 0, but a PV node
+        // waits for its first move: need = 1.
+        assert_eq!(root.need, 1);
         let pvc = c.child(&rv, &root, 1, false, 0, 0);
-        assert_eq!(pvc.need, 0);
+        assert_eq!(pvc.need, 1);
+        assert_eq!(c.eligible(&rv, &root), None);
+        assert_eq!(c.eligible(&View { finished: 1, ..rv }, &root), Some(1));
+        // A PV node's own wait still counts when it is larger.
+        let late = SchemeC { m_ca: 2, ..c };
+        assert_eq!(late.child(&rv, &late.root(), 1, false, 0, 0).need, 3);
         // Second child: type 50, N-CUT: need = 1 - 1 + 3 = 3.
         let cut = c.child(&rv, &root, 2, false, 0, 0);
         assert_eq!(cut.need, 3);
