@@ -24,7 +24,22 @@ say "f_best, analytic, chess"
 "$BIN/fbest" "$R/trees/tg1-32-79-5-d3.jsonl" -o "$R/fbest/tg1-32-79-5-d3.csv"
 "$BIN/fbest" --analytic $(for o in $ORDERINGS; do printf -- '--ordering %s ' "${o//-/,}"; done) -o "$R/fbest/analytic.csv"
 "$BIN/fbest" --rajahx data/rajahx-fbest.csv -o "$R/fbest/rajahx.csv"
-# Chapters 5 and 6 (trainset, nntrain, classify, pabsim) join here as they land.
+say "chapter 5: training sets, networks, classification"
+mkdir -p "$R/trainset" "$R/weights" "$R/classify" "$R/pabsim"
+for o in $ORDERINGS; do
+  "$BIN/treegen" --set tg2 --ordering "${o//-/,}" --depth 3 --count 8 | "$BIN/trainset" -o "$R/trainset/tg2-$o-d3.csv"
+done
+"$BIN/nntrain" --seed 1 --iterations 20 --out-dir "$R/weights" $(for o in $ORDERINGS; do printf '%s ' "$R/trainset/tg2-$o-d3.csv"; done)
+for o in $ORDERINGS; do
+  # classify loads and validates the network: a weights file that does not parse fails here.
+  "$BIN/classify" "$R/trees/tg1-$o-d3.jsonl" --scheme a,b,c --n 1..3 --m 0..50 --weights "$R/weights/$o.json" -o "$R/classify/tg1-$o-d3.csv"
+done
+say "chapter 6: the simulated machine"
+for o in $ORDERINGS; do
+  t=$R/trees/tg1-$o-d3.jsonl
+  "$BIN/pabsim" --procs 1 --per-tree "$t" -o "$R/pabsim/tg1-$o-d3-p1.csv"
+  "$BIN/pabsim" --procs 4,8 --scheme a,b,c --weights "$R/weights/$o.json" --baseline "$R/pabsim/tg1-$o-d3-p1.csv" "$t" -o "$R/pabsim/tg1-$o-d3-abc.csv"
+done
 say "report"
 if ! SOURCE_DATE_EPOCH=0 "$BIN/report" --results "$R" --published data/published 2>"$tmp/report.err"; then
   cat "$tmp/report.err" >&2
@@ -45,6 +60,18 @@ for o in $ORDERINGS; do
   check_csv "$R/nodes/tg1-$o-d3.csv"
 done
 for f in tg1-32-79-5-d3 analytic rajahx; do check_csv "$R/fbest/$f.csv"; done
+for o in $ORDERINGS; do
+  check_csv "$R/trainset/tg2-$o-d3.csv"
+  check_csv "$R/weights/$o-curve.csv"
+  grep -q '"format": *"parab-nn-weights"' "$R/weights/$o.json" || fail "not a weights file: $R/weights/$o.json"
+  check_csv "$R/classify/tg1-$o-d3.csv"
+  [ "$(grep -c ',1$' "$R/classify/tg1-$o-d3.csv")" -eq 3 ] || fail "want one best row per scheme: $R/classify/tg1-$o-d3.csv"
+  check_csv "$R/pabsim/tg1-$o-d3-p1.csv"
+  check_csv "$R/pabsim/tg1-$o-d3-abc.csv"
+  # Three schemes at two machine sizes, each with its speed-up against p = 1.
+  [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "su") c = i; next } $c != "" { n++ } END { print n + 0 }' "$R/pabsim/tg1-$o-d3-abc.csv")" -eq 6 ] \
+    || fail "want 6 rows with a speed-up: $R/pabsim/tg1-$o-d3-abc.csv"
+done
 html=$R/report/index.html
 [ -s "$html" ] || fail "missing: $html"
 tail -n 1 "$html" | grep -qx '</html>' || fail "truncated: $html"

@@ -16,7 +16,6 @@ pub mod formats;
 pub mod nn;
 pub mod nntrain;
 pub mod progress;
-pub mod report;
 pub mod rng;
 pub mod search;
 pub mod seeds;

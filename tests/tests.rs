@@ -8,4 +8,3 @@ mod foundation;
 mod pabsim;
 
 mod chapter5;
-mod report;

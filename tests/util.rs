@@ -47,19 +47,28 @@ impl Drop for Dir {
     }
 }
 
-/// The path of a built tool.
+/// The path of a built tool. Tools of the package under test come from
+/// `CARGO_BIN_EXE_*`; the others (the report's tests also run `treegen` and
+/// `fbest`, which live in the `parab` package) from the same target directory.
 pub fn bin(tool: &str) -> PathBuf {
-    let p = match tool {
-        "treegen" => env!("CARGO_BIN_EXE_treegen"),
-        "fbest" => env!("CARGO_BIN_EXE_fbest"),
-        "pabsim" => env!("CARGO_BIN_EXE_pabsim"),
-        "trainset" => env!("CARGO_BIN_EXE_trainset"),
-        "nntrain" => env!("CARGO_BIN_EXE_nntrain"),
-        "classify" => env!("CARGO_BIN_EXE_classify"),
-        "report" => env!("CARGO_BIN_EXE_report"),
+    let own = match tool {
+        "treegen" => option_env!("CARGO_BIN_EXE_treegen"),
+        "fbest" => option_env!("CARGO_BIN_EXE_fbest"),
+        "pabsim" => option_env!("CARGO_BIN_EXE_pabsim"),
+        "trainset" => option_env!("CARGO_BIN_EXE_trainset"),
+        "nntrain" => option_env!("CARGO_BIN_EXE_nntrain"),
+        "classify" => option_env!("CARGO_BIN_EXE_classify"),
+        "report" => option_env!("CARGO_BIN_EXE_report"),
         other => panic!("unknown tool {other}"),
     };
-    PathBuf::from(p)
+    if let Some(p) = own {
+        return PathBuf::from(p);
+    }
+    // The test binary is target/<profile>/deps/NAME: the tools are two levels up.
+    let exe = std::env::current_exe().unwrap();
+    let p = exe.parent().and_then(Path::parent).unwrap().join(format!("{tool}{}", std::env::consts::EXE_SUFFIX));
+    assert!(p.is_file(), "{} is not built: run the workspace's tests (`cargo test --release --workspace`) or `cargo build --release` first", p.display());
+    p
 }
 
 /// Runs `tool args` in `dir` with `stdin`, returning its output.

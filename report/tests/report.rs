@@ -6,6 +6,11 @@ use crate::util::*;
 use std::path::Path;
 use std::process::Command;
 
+/// A path in the repository (the tests run in `report/`).
+fn repo(p: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
+}
+
 const ORDERINGS: [&str; 5] = ["32-79-5", "20-69-19", "32-66-66", "32-33-33", "32-0-0"];
 
 /// A tiny chapter 4 run (4 trees per ordering, depth 3) under `dir/results`.
@@ -29,12 +34,12 @@ fn chapter4(d: &Dir) {
     args.extend(["-o".into(), "results/fbest/analytic.csv".into()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     ok(&d.path, "fbest", &args, "");
-    let rajahx = std::fs::canonicalize("data/rajahx-fbest.csv").unwrap();
+    let rajahx = std::fs::canonicalize(repo("data/rajahx-fbest.csv")).unwrap();
     ok(&d.path, "fbest", &["--rajahx", rajahx.to_str().unwrap(), "-o", "results/fbest/rajahx.csv"], "");
 }
 
 fn published() -> String {
-    std::fs::canonicalize("data/published").unwrap().display().to_string()
+    std::fs::canonicalize(repo("data/published")).unwrap().display().to_string()
 }
 
 /// Runs the report on `dir/results`; returns stderr.
@@ -185,7 +190,7 @@ fn a_new_published_table_is_shown_and_joined_by_its_keys() {
     chapter4(&d);
     let pubdir = d.join("published");
     std::fs::create_dir_all(&pubdir).unwrap();
-    for e in std::fs::read_dir("data/published").unwrap() {
+    for e in std::fs::read_dir(repo("data/published")).unwrap() {
         let e = e.unwrap();
         std::fs::copy(e.path(), pubdir.join(e.file_name())).unwrap();
     }
@@ -333,6 +338,22 @@ fn chapters_5_and_6_are_aggregated_and_joined() {
         assert!(d.join(&format!("results/figures/{id}.png")).is_file());
     }
     assert!(html.contains("scheme C&#39;s error") || html.contains("scheme C's error"));
+
+    // The same runs in a second file (a merged table beside its parts) and
+    // the p = 1 run as per-tree rows too: every run still counts once.
+    let runs = d.read("results/pabsim/tg1-32-66-66-d6.csv");
+    d.write("results/pabsim/all.csv", &runs);
+    let mut per_tree = String::from("tree,b,wa,wb,depth,trees,scheme,procs,m_a,m_b,m_ca,m_cc,cut_width,tp_ticks,np_nodes\n");
+    per_tree += "1,32,66,66,6,1,a,1,4,,,,,1200,600\n2,32,66,66,6,1,a,1,4,,,,,800,400\n";
+    d.write("results/pabsim/p1-per-tree.csv", &per_tree);
+    d.write("results/pabsim/p1-per-tree-again.csv", &per_tree);
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    let t = table(&html, "table-6-6");
+    let a12 = t.iter().find(|r| r[0] == "A" && r[1] == "12").unwrap();
+    assert_eq!(a12[3..8], ["400", "5.00", "1,250", "0.250", "0.920"]);
+    let t = table(&html, "table-6-3");
+    assert_eq!(row(&t, "(32, 66, 66)")[col(&t, "t_1 (ticks)")], "2,000");
 }
 
 /// Renders the page in headless Chromium and checks the DOM it built: every

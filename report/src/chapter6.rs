@@ -48,6 +48,26 @@ pub fn is_state_column(c: &str) -> bool {
     c.ends_with("_ticks") || c.starts_with("ticks_") || c.starts_with("state_") || c.contains("stall") || c.contains("lock")
 }
 
+/// Each run once, however many files hold it: the same tree of the same
+/// configuration in two files (a shard's output beside the merged one) counts
+/// once, and a per-configuration row (`tree` empty, as `pabsim` writes without
+/// `--per-tree`, or a merged table) is used only for a configuration that has
+/// no per-tree rows, and only the first of them. Files are read in name
+/// order, so "first" is deterministic.
+fn distinct_runs(df: &DataFrame, names: &[String]) -> Result<DataFrame> {
+    let has = |c: &str| names.iter().any(|n| n == c);
+    let key: Vec<Expr> = CONFIG.iter().filter(|c| has(c)).map(|c| col(*c)).collect();
+    let mut lf = df.clone().lazy();
+    let mut subset = key.clone();
+    if has("tree") {
+        let per_tree = col("tree").is_not_null();
+        let config_has_per_tree = pl(per_tree.clone().any(true).over(key.clone()), "grouping pabsim runs")?;
+        lf = lf.filter(per_tree.or(config_has_per_tree.not()));
+        subset.push(col("tree"));
+    }
+    pl(lf.unique_stable_generic(Some(subset), UniqueKeepStrategy::First).collect(), "removing duplicate pabsim runs")
+}
+
 /// Reads and aggregates chapter 6's results.
 pub fn load(results: &Path) -> Result<Ch6> {
     let files = load::files(&results.join("pabsim"), |n| n.ends_with(".csv"));
@@ -56,17 +76,19 @@ pub fn load(results: &Path) -> Result<Ch6> {
     }
     let k = Kind::Key;
     let runs = load::read_many(&files, &[("b", k), ("wa", k), ("wb", k), ("scheme", k), ("procs", k), ("tp_ticks", Kind::Int), ("np_nodes", Kind::Int)])?;
-    let df = &runs.df;
-    let names: Vec<String> = df.get_column_names().iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = runs.df.get_column_names().iter().map(|s| s.to_string()).collect();
+    let deduped = distinct_runs(&runs.df, &names)?;
+    let df = &deduped;
     let numeric = |c: &str| df.column(c).is_ok_and(|x| matches!(x.dtype(), DataType::Int64 | DataType::Float64));
     let states: Vec<String> = names.iter().filter(|c| is_state_column(c) && numeric(c)).cloned().collect();
     let group: Vec<Expr> = CONFIG.iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();
     let mut agg = vec![col("tp_ticks").sum(), col("np_nodes").sum()];
     agg.extend(states.iter().map(|s| col(s.as_str()).sum()));
-    if names.iter().any(|n| n == "tree") {
-        agg.push(col("tree").count().cast(DataType::Int64).alias("trees"));
-    } else if names.iter().any(|n| n == "trees") {
+    if names.iter().any(|n| n == "trees") {
+        // Per-tree rows carry trees = 1, per-configuration rows their count.
         agg.push(col("trees").sum());
+    } else if names.iter().any(|n| n == "tree") {
+        agg.push(col("tree").count().cast(DataType::Int64).alias("trees"));
     }
     let configs = df.clone().lazy().group_by_stable(group.clone()).agg(agg);
     let okey: Vec<Expr> = ["b", "wa", "wb", "depth"].iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();

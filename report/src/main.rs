@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use parab::cli;
-use parab::report::{self, Config};
+use parab_report::{self as report, Config};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
