@@ -226,8 +226,17 @@ impl Memory {
     /// A read by `p` starting at `now`, retried until served: returns
     /// `(delay, stall)`, the ticks until served in total and the part of
     /// them spent refused.
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
+        // Most accesses hit: checked inline, the miss path is a call.
+        if self.cache[block * self.procs + p] != Cache::I {
+            return (0, 0);
+        }
+        self.read_miss(p, block, now)
+    }
+
+    #[inline(never)]
+    fn read_miss(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
         let mut t = now;
         loop {
             match self.try_read(p, block, t) {
@@ -238,8 +247,16 @@ impl Memory {
     }
 
     /// A write by `p` starting at `now`, retried until served (see [`Memory::read`]).
-    #[inline]
+    #[inline(always)]
     pub fn write(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
+        if self.cache[block * self.procs + p] == Cache::M {
+            return (0, 0);
+        }
+        self.write_miss(p, block, now)
+    }
+
+    #[inline(never)]
+    fn write_miss(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
         let mut t = now;
         loop {
             match self.try_write(p, block, t) {
