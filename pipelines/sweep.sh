@@ -3,13 +3,15 @@
 # p = 12, 24, 48, scheme A with m_A = 1..10, scheme B with m_B = 1..10, scheme C
 # with m_Ca = -14..2 (each file sweeps m_Cc = 0..4). One output file per item;
 # files that exist are skipped, so an interrupted sweep resumes where it
-# stopped. SHARD=K/N runs every N-th item only (split the sweep over machines).
+# stopped. SHARD=K/N runs every N-th item only (split the sweep over machines);
+# PROCS and ORDERINGS narrow it (e.g. PROCS=48 for the largest machine only).
 # Scheme C items need results/weights/B-WA-WB.json (nntrain); without it they
 # are reported and skipped.
 set -euo pipefail
 BIN=${BIN:-target/release}
 R=${R:-results}
 ORDERINGS=${ORDERINGS:-"32-79-5 20-69-19 32-66-66 32-33-33 32-0-0"}
+PROCS=${PROCS:-"12 24 48"}
 SHARD=${SHARD:-1/1}
 k=${SHARD%/*}; n=${SHARD#*/}
 i=0
@@ -18,7 +20,7 @@ for o in $ORDERINGS; do
   base=$R/pabsim/tg1-$o-d6-p1.csv
   out=$R/sweep/$o
   mkdir -p "$out"
-  for p in 12 24 48; do
+  for p in $PROCS; do
     items=()
     for v in $(seq 1 10); do items+=("a $v" "b $v"); done
     for v in $(seq -14 2); do items+=("c $v"); done

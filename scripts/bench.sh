@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Whole-command timings for BENCHMARKS.md. Run through `make bench`.
+# Whole-command timings for BENCHMARKS.md (chapters 4, 5 and the simulator).
+# Run through `make bench`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release
@@ -27,3 +28,4 @@ for t in 1 $(nproc); do
   echo "fbest tg1 (32,79,5) depth 7, $nodes nodes, $t thread(s): ${s} s, $(awk -v n="$nodes" -v s="$s" 'BEGIN{printf "%.1f", n/s/1e6}') M nodes/s"
 done
 scripts/bench-chapter5.sh
+scripts/bench-pabsim.sh

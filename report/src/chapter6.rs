@@ -300,7 +300,8 @@ pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Resul
                 }
                 // Figure: SU, SO, CSS against p, per scheme.
                 let schemes: Vec<String> = {
-                    let mut v: Vec<String> = (0..d.height()).filter_map(|i| load::text(&d, "scheme", i)).filter(|s| !s.is_empty()).collect();
+                    // The p = 1 run (scheme `-`) is each scheme's first point, not a series.
+                    let mut v: Vec<String> = (0..d.height()).filter_map(|i| load::text(&d, "scheme", i)).filter(|s| !s.is_empty() && s != "-").collect();
                     v.dedup();
                     v
                 };

@@ -91,6 +91,16 @@ fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("drawing failed: {e:?}")
 }
 
+/// The series legend every chart uses: framed, on a translucent white box.
+fn series_legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    font: u32,
+    opacity: f64,
+    at: SeriesLabelPosition,
+) -> Result<()> {
+    chart.configure_series_labels().label_font(("sans-serif", font)).background_style(WHITE.mix(opacity)).border_style(BLACK).position(at).draw().map_err(err)
+}
+
 fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot) -> Result<()> {
     match plot {
         Plot::Row(panels) => {
@@ -158,14 +168,7 @@ fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &st
             chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
             chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(err)?;
+        series_legend(&mut chart, 14, 0.85, SeriesLabelPosition::UpperRight)?;
     } else {
         let (y0, y1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
         let ypad = (y1 - y0) * 0.08;
@@ -187,14 +190,7 @@ fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &st
             chart.draw_series(LineSeries::new(s.points.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
             chart.draw_series(s.points.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(legend_corner(series))
-            .draw()
-            .map_err(err)?;
+        series_legend(&mut chart, 14, 0.85, legend_corner(series))?;
     }
     Ok(())
 }
@@ -252,14 +248,7 @@ fn bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, yl: &str
             .collect();
         chart.draw_series(rects).map_err(err)?.label(name.as_str()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(err)?;
+    series_legend(&mut chart, 14, 0.85, SeriesLabelPosition::UpperLeft)?;
     Ok(())
 }
 
@@ -309,14 +298,7 @@ fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts
             .collect();
         chart.draw_series(rects).map_err(err)?.label(part.as_str()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 13))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperMiddle)
-        .draw()
-        .map_err(err)?;
+    series_legend(&mut chart, 13, 0.9, SeriesLabelPosition::UpperMiddle)?;
     Ok(())
 }
 

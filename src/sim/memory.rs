@@ -237,9 +237,16 @@ impl Memory {
 
     #[inline(never)]
     fn read_miss(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
+        self.retry(now, |m, t| m.try_read(p, block, t))
+    }
+
+    /// Repeats a request refused by a busy block until it is served:
+    /// `(delay, stall)` from `now`.
+    #[inline(always)]
+    fn retry(&mut self, now: u64, mut request: impl FnMut(&mut Memory, u64) -> Access) -> (u64, u64) {
         let mut t = now;
         loop {
-            match self.try_read(p, block, t) {
+            match request(self, t) {
                 Access::Done(d) => return (t + d - now, t - now),
                 Access::Refused(until) => t = until,
             }
@@ -257,13 +264,7 @@ impl Memory {
 
     #[inline(never)]
     fn write_miss(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
-        let mut t = now;
-        loop {
-            match self.try_write(p, block, t) {
-                Access::Done(d) => return (t + d - now, t - now),
-                Access::Refused(until) => t = until,
-            }
-        }
+        self.retry(now, |m, t| m.try_write(p, block, t))
     }
 
     /// One test-and-set attempt on the block's lock word (a write access):
