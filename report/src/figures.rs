@@ -72,7 +72,7 @@ pub enum Plot {
 }
 
 /// The palette: colour-blind friendly (Okabe–Ito).
-pub const PALETTE: [RGBColor; 8] = [
+pub const PALETTE: [RGBColor; 10] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(0, 158, 115),
@@ -81,6 +81,9 @@ pub const PALETTE: [RGBColor; 8] = [
     RGBColor(86, 180, 233),
     RGBColor(120, 120, 120),
     RGBColor(240, 228, 66),
+    // Enough for the nine parts of the time-per-state bars, none repeated.
+    RGBColor(0, 0, 0),
+    RGBColor(136, 34, 85),
 ];
 
 fn colour(i: usize) -> RGBColor {
