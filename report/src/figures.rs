@@ -8,6 +8,8 @@
 
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
@@ -144,6 +146,26 @@ fn range(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo, hi)
 }
 
+/// The grid and axis labels of a line chart, linear or logarithmic in y.
+fn line_mesh<'a, DB: DrawingBackend + 'a, Y: Ranged<ValueType = f64> + ValueFormatter<f64>>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
+    xl: &str,
+    yl: &str,
+    y_format: &dyn Fn(&f64) -> String,
+) -> Result<()> {
+    chart
+        .configure_mesh()
+        .x_desc(xl)
+        .y_desc(yl)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .light_line_style(RGBColor(238, 238, 238))
+        .x_label_formatter(&tick)
+        .y_label_formatter(y_format)
+        .draw()
+        .map_err(err)
+}
+
 fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &str, yl: &str, log_y: bool, series: &[Series]) -> Result<()> {
     let (x0, x1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
     let pad = (x1 - x0) * 0.03;
@@ -154,17 +176,7 @@ fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &st
     if log_y {
         let (y0, y1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).filter(|v| *v > 0.0));
         let mut chart = b.build_cartesian_2d(xr0..xr1, (y0 / 1.5..y1 * 1.5).log_scale()).map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(xl)
-            .y_desc(yl)
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 15))
-            .light_line_style(RGBColor(238, 238, 238))
-            .x_label_formatter(&tick)
-            .y_label_formatter(&|v| format!("{v:.0e}"))
-            .draw()
-            .map_err(err)?;
+        line_mesh(&mut chart, xl, yl, &|v| format!("{v:.0e}"))?;
         for (i, s) in series.iter().enumerate() {
             let c = colour(i);
             let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|p| p.1 > 0.0).collect();
@@ -177,17 +189,7 @@ fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &st
         let ypad = (y1 - y0) * 0.08;
         let lo = if y0 >= 0.0 && y0 - ypad < 0.0 { 0.0 } else { y0 - ypad };
         let mut chart = b.build_cartesian_2d(xr0..xr1, lo..y1 + ypad).map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(xl)
-            .y_desc(yl)
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 15))
-            .light_line_style(RGBColor(238, 238, 238))
-            .x_label_formatter(&tick)
-            .y_label_formatter(&tick)
-            .draw()
-            .map_err(err)?;
+        line_mesh(&mut chart, xl, yl, &tick)?;
         for (i, s) in series.iter().enumerate() {
             let c = colour(i);
             chart.draw_series(LineSeries::new(s.points.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
