@@ -6,7 +6,9 @@
 //! A closed stdout (`tool ... | head`) is not an error: the tool exits 0
 //! quietly. File outputs are written to a temporary file beside the target
 //! and renamed into place only when complete, so an interrupted run never
-//! leaves a half-written file behind.
+//! leaves a half-written file behind. A target that is not a regular file
+//! (`/dev/null`, a FIFO, `/dev/stdout`) is written in place: a rename would
+//! replace the device with a regular file for every program on the machine.
 
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -106,6 +108,17 @@ impl Output {
             None => Ok(Output::stdout()),
             Some(p) if p == Path::new("-") => Ok(Output::stdout()),
             Some(p) => {
+                // Follow a symlink so the rename replaces its target, not the link.
+                let p = &if p.is_symlink() { std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()) } else { p.to_path_buf() };
+                if let Ok(meta) = std::fs::metadata(p) {
+                    if meta.is_dir() {
+                        anyhow::bail!("output {} is a directory (give a file name)", p.display());
+                    }
+                    if !meta.is_file() {
+                        let f = std::fs::OpenOptions::new().write(true).open(p).with_context(|| format!("cannot open output {}", p.display()))?;
+                        return Ok(Output { inner: BufWriter::with_capacity(1 << 16, Box::new(f)), file: None });
+                    }
+                }
                 let dir = match p.parent() {
                     Some(d) if !d.as_os_str().is_empty() => d,
                     _ => Path::new("."),

@@ -107,6 +107,40 @@ fn output_file_is_written_atomically_and_not_left_on_error() {
     assert_eq!(d.files(), vec!["f.csv", "t.jsonl"]);
 }
 
+/// `-o /dev/null`, a FIFO or a symlink: the output goes to what the path names
+/// and the path keeps its kind. (A rename over /dev/null once left a regular
+/// file there, which cargo's compiler probes then read as source.)
+#[test]
+fn output_to_a_device_fifo_or_symlink_keeps_the_target() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = Dir::new("special");
+    let args = ["--ordering", "5,50,50", "--depth", "2", "--count", "3"];
+    let expected = ok(&d.path, "treegen", &args, "");
+
+    ok(&d.path, "treegen", &[&args[..], &["-o", "/dev/null"]].concat(), "");
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+
+    let fifo = d.join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    ok(&d.path, "treegen", &[&args[..], &["-o", "fifo"]].concat(), "");
+    assert_eq!(reader.join().unwrap(), expected);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    d.write("real.jsonl", "old\n");
+    std::os::unix::fs::symlink("real.jsonl", d.join("link.jsonl")).unwrap();
+    ok(&d.path, "treegen", &[&args[..], &["-o", "link.jsonl"]].concat(), "");
+    assert!(d.join("link.jsonl").is_symlink());
+    assert_eq!(d.read("real.jsonl"), expected);
+
+    std::fs::create_dir(d.join("sub")).unwrap();
+    fails(&d.path, "treegen", &[&args[..], &["-o", "sub"]].concat(), "", "output sub is a directory");
+}
+
 #[test]
 fn bad_inputs_give_one_line_errors() {
     let d = Dir::new("bad");
