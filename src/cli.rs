@@ -116,7 +116,7 @@ impl Output {
                     }
                     if !meta.is_file() {
                         let f = std::fs::OpenOptions::new().write(true).open(p).with_context(|| format!("cannot open output {}", p.display()))?;
-                        return Ok(Output { inner: BufWriter::with_capacity(1 << 16, Box::new(f)), file: None });
+                        return Ok(Output::new(f, None));
                     }
                 }
                 let dir = match p.parent() {
@@ -128,13 +128,18 @@ impl Output {
                     .tempfile_in(dir)
                     .with_context(|| format!("cannot create output {} (does its directory exist?)", p.display()))?;
                 let (f, tmp_path) = tmp.into_parts();
-                Ok(Output { inner: BufWriter::with_capacity(1 << 16, Box::new(f)), file: Some((tmp_path, p.to_path_buf())) })
+                Ok(Output::new(f, Some((tmp_path, p.to_path_buf()))))
             }
         }
     }
 
     fn stdout() -> Output {
-        Output { inner: BufWriter::with_capacity(1 << 16, Box::new(io::stdout())), file: None }
+        Output::new(io::stdout(), None)
+    }
+
+    /// Buffers `w`; `file` is the temporary file to rename into place, if any.
+    fn new(w: impl Write + 'static, file: Option<(tempfile::TempPath, PathBuf)>) -> Output {
+        Output { inner: BufWriter::with_capacity(1 << 16, Box::new(w)), file }
     }
 
     /// Flushes and, for a file, renames it into place.

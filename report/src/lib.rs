@@ -352,14 +352,13 @@ pub fn run(cfg: &Config) -> Result<Summary> {
     Ok(summary)
 }
 
-/// Writes a file through a temporary file and a rename.
+/// Writes a file through a temporary file and a rename (the tools' own
+/// [`parab::cli::Output`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new().prefix(".parab-").tempfile_in(dir).with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    let mut out = parab::cli::Output::create(Some(path))?;
+    out.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    out.finish()
 }
 
 /// A sentence naming a missing input and the command that makes it.
