@@ -53,15 +53,14 @@ pub fn is_state_column(c: &str) -> bool {
 /// once, and a per-configuration row (`tree` empty, as `pabsim` writes without
 /// `--per-tree`, or a merged table) is used only for a configuration that has
 /// no per-tree rows, and only the first of them. Files are read in name
-/// order, so "first" is deterministic.
-fn distinct_runs(df: &DataFrame, names: &[String]) -> Result<DataFrame> {
-    let has = |c: &str| names.iter().any(|n| n == c);
-    let key: Vec<Expr> = CONFIG.iter().filter(|c| has(c)).map(|c| col(*c)).collect();
+/// order, so "first" is deterministic. `key`: the configuration columns
+/// present, the same grouping [`load`] aggregates by.
+fn distinct_runs(df: &DataFrame, names: &[String], key: &[Expr]) -> Result<DataFrame> {
     let mut lf = df.clone().lazy();
-    let mut subset = key.clone();
-    if has("tree") {
+    let mut subset = key.to_vec();
+    if names.iter().any(|n| n == "tree") {
         let per_tree = col("tree").is_not_null();
-        let config_has_per_tree = pl(per_tree.clone().any(true).over(key.clone()), "grouping pabsim runs")?;
+        let config_has_per_tree = pl(per_tree.clone().any(true).over(key), "grouping pabsim runs")?;
         lf = lf.filter(per_tree.or(config_has_per_tree.not()));
         subset.push(col("tree"));
     }
@@ -77,11 +76,11 @@ pub fn load(results: &Path) -> Result<Ch6> {
     let k = Kind::Key;
     let runs = load::read_many(&files, &[("b", k), ("wa", k), ("wb", k), ("scheme", k), ("procs", k), ("tp_ticks", Kind::Int), ("np_nodes", Kind::Int)])?;
     let names: Vec<String> = runs.df.get_column_names().iter().map(|s| s.to_string()).collect();
-    let deduped = distinct_runs(&runs.df, &names)?;
+    let group: Vec<Expr> = CONFIG.iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();
+    let deduped = distinct_runs(&runs.df, &names, &group)?;
     let df = &deduped;
     let numeric = |c: &str| df.column(c).is_ok_and(|x| matches!(x.dtype(), DataType::Int64 | DataType::Float64));
     let states: Vec<String> = names.iter().filter(|c| is_state_column(c) && numeric(c)).cloned().collect();
-    let group: Vec<Expr> = CONFIG.iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();
     let mut agg = vec![col("tp_ticks").sum(), col("np_nodes").sum()];
     agg.extend(states.iter().map(|s| col(s.as_str()).sum()));
     if names.iter().any(|n| n == "trees") {
