@@ -362,8 +362,10 @@ pub fn ratio6<S: Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok
 /// `pabsim` output: one row per (tree, configuration) with `--per-tree`
 /// (then `item`, `items`, `tree`, `seed`, `root_value` are filled), else one
 /// per configuration (trees summed). Ticks are simulated ticks; the
-/// `ticks_*` columns, `mem_stall` and `lock_wait` are processor-ticks and
-/// add up to `procs * tp_ticks`. `t1_ticks`, `n1_nodes`, `su`, `so`, `css`
+/// `ticks_*` columns (each state's own costs), `mem_stall` and `lock_wait`
+/// are processor-ticks and add up to `procs * tp_ticks`; so do the `time_*`
+/// columns (all the time spent in each state: its costs, memory stalls and
+/// lock waits), and `split_share` is `time_split / (procs * tp_ticks)`. `t1_ticks`, `n1_nodes`, `su`, `so`, `css`
 /// are empty when no p = 1 run of the same trees is known.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -402,6 +404,10 @@ pub struct SimRow {
     pub m_cc: Option<i32>,
     /// Scheme C: classification width m.
     pub cut_width: Option<u32>,
+    /// When processors interleave: `access` (the thesis's machine) or `state`.
+    pub interleave: String,
+    /// How far a split-point search walks: `tree` (all of it) or `level`.
+    pub split_walk: String,
     /// The root's value (per tree only).
     pub root_value: Option<i64>,
     /// Simulated time until the root's value was returned, summed over trees.
@@ -428,6 +434,23 @@ pub struct SimRow {
     pub mem_stall: u64,
     /// Processor-ticks in failed lock attempts.
     pub lock_wait: u64,
+    /// Processor-ticks in the expand state, everything included.
+    pub time_expand: u64,
+    /// ... search state.
+    pub time_search: u64,
+    /// ... eval state.
+    pub time_eval: u64,
+    /// ... return state.
+    pub time_return: u64,
+    /// ... split state: the whole idle loop, its lock waits and pauses.
+    pub time_split: u64,
+    /// ... update state.
+    pub time_update: u64,
+    /// ... after exit.
+    pub time_exit: u64,
+    /// The machine's share of time in the split state, `time_split / (procs * tp_ticks)`.
+    #[serde(serialize_with = "ratio6")]
+    pub split_share: Option<f64>,
     /// Split-point searches.
     pub split_searches: u64,
     /// Nodes examined by them.

@@ -6,6 +6,7 @@ use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::{SimRow, read_csv, read_trees};
 use parab::nn::Network;
 use parab::progress::Progress;
+use parab::sim::engine::{Interleave, Walk};
 use parab::sim::run::{self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, Plan, Request, SchemeKind};
 use std::path::PathBuf;
 
@@ -43,6 +44,15 @@ struct Args {
     /// Scheme C: classification width m, V or LO..HI (0..50; default: the thesis's for the ordering, else 10).
     #[arg(long, allow_hyphen_values = true)]
     cut_width: Option<String>,
+    /// When processors interleave: `access` (every access with a delay is a
+    /// scheduling point, as on the thesis's machine) or `state` (a state runs
+    /// as one step; the earlier model, for comparison).
+    #[arg(long, default_value = "access")]
+    interleave: Interleave,
+    /// How far a split-point search walks the allocated tree: `tree` (all of
+    /// it) or `level` (stop after the first level with an eligible node).
+    #[arg(long, default_value = "tree")]
+    split_walk: Walk,
     /// Use the thesis's best m_A, m_B, m_Ca, m_Cc for each ordering and p = 12, 24, 48.
     #[arg(long, conflicts_with_all = ["m_a", "m_b", "m_ca", "m_cc"])]
     thesis_params: bool,
@@ -113,6 +123,8 @@ fn main() {
             cut_width: range(&args.cut_width, LIMITS_CUT_WIDTH)?,
             thesis: args.thesis_params,
             shard: args.shard.as_deref().map(run::parse_shard).transpose()?,
+            interleave: args.interleave,
+            walk: args.split_walk,
         };
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");

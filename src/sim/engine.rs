@@ -1,28 +1,57 @@
 //! The DTS-like parallel alpha-beta search of PABSim, run on the simulated
-//! machine (thesis §6.1–6.2; spec `pabsim.md` §2–3).
+//! machine (thesis §6.2–6.3; `docs/model.md`, "The simulated machine").
 //!
-//! Every simulated processor is an explicit state machine ([`St`]): one call
-//! of [`Sim::step`] runs one state of one processor *atomically* at that
-//! processor's clock, charging the state's cost and the delays of the memory
-//! accesses it makes (in program order, each at the time it is issued), then
-//! yields to the scheduler. Locks that are held across steps (node locks,
-//! the split-point variable's lock) are real test-and-set loops: a failed
-//! attempt costs its write access (at least one tick) and the processor
-//! retries in its next step. Locks taken and released inside one step (the
-//! global heap's) can never be found held; they cost their accesses only.
+//! **Processors interleave at every memory access**, as the thesis's fibers
+//! do: its `CREAD`/`CWRITE` yield whenever an access has a delay, and a
+//! request refused by a busy block is issued again and competes afresh.
+//! Here every simulated processor is an `async` routine, and every memory
+//! access, lock attempt and state cost is an `.await` on the machine
+//! ([`Machine::read`], [`Machine::write`], [`Machine::lock`],
+//! [`Machine::work`]): the access takes effect when the block accepts it,
+//! the processor's clock advances by its delay, and a small deterministic
+//! executor ([`Machine::run`]) resumes whichever processor has the smallest
+//! clock (ties round-robin in processor order). A processor runs on without
+//! being suspended while its clock stays strictly below every other
+//! processor's, so hits and zero-delay work cost no scheduling.
 //!
-//! Memory layout (our choice, `pabsim.md` §1): block 0 is the end-of-search
-//! flag, block 1 the split-point variable and its lock, block 2 the global
-//! node heap and its lock (all three homed at processor 0); block `3 + p` is
-//! processor p's private data and local heap (home p); node k lives in block
+//! The states read like the thesis's figures: one routine per state
+//! ([`Machine::expand`], [`Machine::search`], [`Machine::eval`],
+//! [`Machine::ret`], [`Machine::update`], the idle loop [`Machine::idle`]),
+//! straight-line, with the simulated accesses in program order; a state's
+//! data (the node it works at, the value it carries) lives in [`Next`], the
+//! state a routine hands over to. Two seams keep extensions small: a new
+//! split-point rule is a [`Scheme`] (what is eligible, and in what order of
+//! preference); a new way for an idle processor to find work is a variant
+//! of [`Idle`] and its routine, called from [`Machine::idle`].
+//!
+//! Why `async`: each state stays one readable routine however many times it
+//! is suspended inside, and the compiler builds the resumable state machine
+//! that hand-written code would need per access (dozens of sub-states). The
+//! executor is ours (a few lines, no runtime crate): the scheduler's choice
+//! is the only thing that decides who runs, so runs are deterministic.
+//!
+//! [`Interleave::State`] keeps the earlier model for comparison: accesses
+//! inside a state never suspend the processor (they are served at its
+//! running clock as if no other processor could come between them), and
+//! the executor switches only between states and after failed lock
+//! attempts.
+//!
+//! Memory layout (our choice): block 0 is the end-of-search flag, block 1
+//! the split-point variable and its lock, block 2 the global node heap and
+//! its lock (all three homed at processor 0); block `3 + p` is processor
+//! p's private data and local heap (home p); node k lives in block
 //! `3 + P + k`, homed at processor `k mod P`.
 
-use super::memory::{Block, Memory, Proc};
+use super::memory::{Access, Block, Memory, Proc};
 use super::sched::{NEVER, Scheduler};
 use super::schemes::{Candidate, Scheme, View};
 use crate::search::{ROOT_ALPHA, ROOT_BETA};
 use crate::tree::{MoveCursor, Node, Shape};
 use anyhow::{Result, bail};
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 const NONE: u32 = u32::MAX;
 const FLAG_BLOCK: Block = 0;
@@ -30,7 +59,7 @@ const SPLIT_BLOCK: Block = 1;
 const HEAP_BLOCK: Block = 2;
 const FIRST_PRIVATE: Block = 3;
 
-/// Costs of the states in ticks (`pabsim.md` §3).
+/// Costs of the states in ticks (thesis §6.2; `docs/model.md`).
 pub mod cost {
     /// One search step.
     pub const SEARCH: u64 = 1;
@@ -42,51 +71,139 @@ pub mod cost {
     pub const EVAL: u64 = 8;
     /// An update, plus 1 per node told of a new bound.
     pub const UPDATE: u64 = 1;
-    /// A split step, plus 1 per node a split-point search examines.
+    /// A pass of the idle loop with the split-point lock held, plus 1 per
+    /// node a split-point search examines.
     pub const SPLIT: u64 = 1;
-    /// The pause after a failed split-point search.
+    /// The pause after a failed split-point search (`DELAY(rechecktime)`).
     pub const RETRY: u64 = 36;
 }
 
-/// A processor's state.
+/// A processor's state: the seven states of the thesis, which are also the
+/// buckets of the time breakdown (the one list of them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum St {
-    /// Processor 0 before the search: allocates the root.
-    Start,
+pub enum State {
     /// Generating the current node's moves.
     Expand,
-    /// Handing out the current node's next move.
+    /// Handing out the current node's next move (and allocating the root).
     Search,
     /// Evaluating a leaf.
     Eval,
     /// Leaving the current node.
     Return,
-    /// Returning: waiting for the parent's lock.
-    LockParent,
-    /// Taking a finished move's value.
+    /// Idle: looking for work (the whole idle loop, its lock waits and pauses).
+    Split,
+    /// Taking a finished move's value, and telling the subtree a new bound.
     Update,
-    /// Idle: waiting for the split-point variable's lock.
-    SplitStart,
-    /// Idle: a split-point search failed; release the lock, then pause.
-    SplitFail,
-    /// Idle: joining the stored split point (waiting for its lock).
-    SplitJoin,
     /// Done.
     Exit,
 }
 
-/// The seven states of `pabsim.md` §3, for the time breakdown.
-pub const STATE_NAMES: [&str; 7] = ["expand", "search", "eval", "return", "split", "update", "exit"];
+impl State {
+    /// Every state, in the order of the output's columns.
+    pub const ALL: [State; 7] = [State::Expand, State::Search, State::Eval, State::Return, State::Split, State::Update, State::Exit];
 
-fn bucket(s: St) -> usize {
-    match s {
-        St::Expand => 0,
-        St::Start | St::Search => 1,
-        St::Eval => 2,
-        St::Return | St::LockParent => 3,
-        St::SplitStart | St::SplitFail | St::SplitJoin => 4,
-        St::Update => 5,
-        St::Exit => 6,
+    /// The state's name in columns and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Expand => "expand",
+            State::Search => "search",
+            State::Eval => "eval",
+            State::Return => "return",
+            State::Split => "split",
+            State::Update => "update",
+            State::Exit => "exit",
+        }
+    }
+}
+
+/// What a processor's time in a state went to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The state's own costs (and the idle loop's pauses).
+    Work = 0,
+    /// Waiting for memory: access delays and refused requests.
+    Memory = 1,
+    /// Failed lock attempts.
+    Lock = 2,
+}
+
+/// When the executor may switch processors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Interleave {
+    /// At every access with a delay: the thesis's machine.
+    #[default]
+    Access,
+    /// Only between states and after failed lock attempts (the earlier
+    /// model, kept for comparison).
+    State,
+}
+
+impl std::str::FromStr for Interleave {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Interleave> {
+        match s {
+            "access" => Ok(Interleave::Access),
+            "state" => Ok(Interleave::State),
+            _ => bail!("unknown interleaving `{s}` (expected access or state)"),
+        }
+    }
+}
+
+impl Interleave {
+    /// The name in rows and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Interleave::Access => "access",
+            Interleave::State => "state",
+        }
+    }
+}
+
+/// How far the split-point search walks the allocated tree (breadth-first
+/// from the root in both cases, so both pick the same node from the same tree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Walk {
+    /// Every allocated node ("it can search through the entire tree").
+    #[default]
+    Tree,
+    /// Stop after the first level that has an eligible node: no deeper node
+    /// can be preferred to it.
+    Level,
+}
+
+impl std::str::FromStr for Walk {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Walk> {
+        match s {
+            "tree" => Ok(Walk::Tree),
+            "level" => Ok(Walk::Level),
+            _ => bail!("unknown split-point walk `{s}` (expected tree or level)"),
+        }
+    }
+}
+
+impl Walk {
+    /// The name in rows and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Walk::Tree => "tree",
+            Walk::Level => "level",
+        }
+    }
+}
+
+/// How an idle processor finds work: the seam for new idle policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idle {
+    /// The thesis's: a global split-point variable under a lock, refilled by
+    /// a split-point search of the allocated tree when it no longer holds a
+    /// valid node (thesis Figure 6.12).
+    SplitVariable(Walk),
+}
+
+impl Default for Idle {
+    fn default() -> Idle {
+        Idle::SplitVariable(Walk::default())
     }
 }
 
@@ -100,12 +217,17 @@ pub struct Config {
     /// Simulated ticks without a node created or returned after which the
     /// run is declared stuck.
     pub stall_limit: u64,
+    /// When processors interleave.
+    pub interleave: Interleave,
+    /// How idle processors find work.
+    pub idle: Idle,
 }
 
 impl Config {
-    /// `procs` processors, depth `depth`, the default stall limit.
+    /// `procs` processors, depth `depth`, the thesis's machine and idle
+    /// loop, the default stall limit.
     pub fn new(procs: usize, depth: u32) -> Config {
-        Config { procs, depth, stall_limit: 2_000_000 }
+        Config { procs, depth, stall_limit: 2_000_000, interleave: Interleave::default(), idle: Idle::default() }
     }
 }
 
@@ -120,12 +242,9 @@ pub struct TreeStats {
     pub nodes: u64,
     /// Leaves created.
     pub leaves: u64,
-    /// Processor-ticks spent in each state's own costs ([`STATE_NAMES`]).
-    pub state_ticks: [u64; 7],
-    /// Processor-ticks waiting for memory (access delays and refusals).
-    pub mem_stall: u64,
-    /// Processor-ticks in failed lock attempts.
-    pub lock_wait: u64,
+    /// Processor-ticks per state ([`State::ALL`]) and kind ([`Kind`]); they
+    /// add up to `P * ticks`.
+    pub time: [[u64; 3]; 7],
     /// Split-point searches run.
     pub split_searches: u64,
     /// Nodes those searches examined.
@@ -134,8 +253,6 @@ pub struct TreeStats {
     pub told: u64,
     /// Nodes the machine had to make (the heaps' total size at the end).
     pub pool: u64,
-    /// Simulation steps run, per state.
-    pub steps: [u64; 7],
 }
 
 impl TreeStats {
@@ -144,23 +261,40 @@ impl TreeStats {
         self.ticks += o.ticks;
         self.nodes += o.nodes;
         self.leaves += o.leaves;
-        for (a, b) in self.state_ticks.iter_mut().zip(o.state_ticks) {
-            *a += b;
+        for (a, b) in self.time.iter_mut().zip(o.time) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
         }
-        self.mem_stall += o.mem_stall;
-        self.lock_wait += o.lock_wait;
         self.split_searches += o.split_searches;
         self.split_examined += o.split_examined;
         self.told += o.told;
         self.pool += o.pool;
-        for (a, b) in self.steps.iter_mut().zip(o.steps) {
-            *a += b;
-        }
+    }
+
+    /// Processor-ticks of a state's own costs.
+    pub fn work(&self, s: State) -> u64 {
+        self.time[s as usize][Kind::Work as usize]
+    }
+
+    /// All processor-ticks spent in a state.
+    pub fn in_state(&self, s: State) -> u64 {
+        self.time[s as usize].iter().sum()
+    }
+
+    /// Processor-ticks waiting for memory, over all states.
+    pub fn mem_stall(&self) -> u64 {
+        self.time.iter().map(|t| t[Kind::Memory as usize]).sum()
+    }
+
+    /// Processor-ticks in failed lock attempts, over all states.
+    pub fn lock_wait(&self) -> u64 {
+        self.time.iter().map(|t| t[Kind::Lock as usize]).sum()
     }
 
     /// All processor-ticks accounted: `P * ticks` for one tree.
     pub fn accounted(&self) -> u64 {
-        self.state_ticks.iter().sum::<u64>() + self.mem_stall + self.lock_wait
+        self.time.iter().flatten().sum()
     }
 }
 
@@ -213,7 +347,9 @@ impl<D: Default> SNode<D> {
             data: D::default(),
         }
     }
+}
 
+impl<D> SNode<D> {
     #[inline(always)]
     fn view(&self) -> View {
         View { ply: self.ply, pv: self.pv, index: self.index, max: self.max, finished: self.fini, left: self.left }
@@ -224,62 +360,100 @@ impl<D: Default> SNode<D> {
     fn open(&self) -> bool {
         self.left > 0 && if self.max { self.score < self.beta } else { self.score > self.alpha }
     }
+
+    /// Still the allocation `g` of this node (not freed, not reused).
+    #[inline(always)]
+    fn is(&self, g: u32) -> bool {
+        self.allocated && self.generation == g
+    }
 }
 
+/// A node as a processor remembers it: its number and the allocation
+/// (generation) it saw, so a freed or reused node is recognised.
+type NodeRef = (u32, u32);
+
+/// The state a routine hands over to, with the data that state works on.
 #[derive(Clone, Copy, Debug)]
-struct ProcSt {
-    st: St,
-    cur: u32,
-    value: i64,
-    join: (u32, u32),
-    /// The last step's charges, for trimming at the end: (bucket, cost, memory, lock).
-    last: (usize, u64, u64, u64),
+pub enum Next {
+    /// Expand this node.
+    Expand(u32),
+    /// Hand out this node's next move (its lock held).
+    Search(u32),
+    /// Evaluate this leaf.
+    Eval(u32),
+    /// Leave this node (its lock held).
+    Return(u32),
+    /// One more move of this node finished with this value (its lock held).
+    Update(u32, i64),
+    /// Look for work.
+    Idle,
+    /// Stop.
+    Exit,
 }
 
-/// The charges of one step. The fields are written one at a time during the
-/// step and read together at its end; `mem` and `lock` are kept apart in
-/// memory because the compiler otherwise reads them with one 16-byte load
-/// that cannot be forwarded from the two 8-byte stores just made (a stall
-/// that cost a seventh of the simulator's time).
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
-struct Step {
-    t: u64,
-    mem: u64,
-    cost: u64,
-    lock: u64,
+/// Everything the processors share, behind one `RefCell`: borrowed only
+/// between two awaits, never across one.
+struct World<D> {
+    mem: Memory,
+    sched: Scheduler,
+    nodes: Vec<SNode<D>>,
+    bufs: Vec<u32>,
+    global: Vec<u32>,
+    local: Vec<Vec<u32>>,
+    root: u32,
+    flag: bool,
+    split_var: Option<NodeRef>,
+    finish: Option<u64>,
+    last_progress: u64,
+    stats: TreeStats,
+    /// Each processor's state and the node it works at (for the charges
+    /// and for the message of a stuck run).
+    state: Vec<(State, u32)>,
+    /// Each processor's charges since it was last resumed: `(state, kind,
+    /// ticks)`, to trim what lies beyond the end of the search.
+    charges: Vec<Vec<(State, Kind, u64)>>,
+    /// Each processor's buffer for tree walks.
+    walks: Vec<Vec<NodeRef>>,
+    /// The block each processor accessed last (for the message of a stuck run).
+    on: Vec<Block>,
 }
 
-/// One simulated search of one tree.
-pub struct Sim<'a, S: Scheme> {
+/// One simulated search of one tree: the machine, the search's shared data
+/// and the processors' routines.
+pub struct Machine<'a, S: Scheme> {
     shape: &'a Shape,
     scheme: &'a S,
     cfg: Config,
     b: usize,
     node_base: Block,
-    mem: Memory,
-    sched: Scheduler,
-    nodes: Vec<SNode<S::Data>>,
-    bufs: Vec<u32>,
-    global: Vec<u32>,
-    local: Vec<Vec<u32>>,
-    procs: Vec<ProcSt>,
     root_node: Node,
-    root: u32,
-    flag: bool,
-    split_var: Option<(u32, u32)>,
-    gate: u64,
-    finish: Option<u64>,
-    last_progress: u64,
-    stats: TreeStats,
-    level: Vec<u32>,
-    next_level: Vec<u32>,
-    stack: Vec<u32>,
+    w: RefCell<World<S::Data>>,
+    /// The running processor may go on while its clock is below this.
+    limit: Cell<u64>,
+    /// The running processor's clock when it was resumed.
+    resumed: Cell<u64>,
 }
 
-impl<'a, S: Scheme> Sim<'a, S> {
+/// Resolves at once, or after being suspended once: the executor resumes
+/// the processor when its clock is the smallest again.
+struct Suspend(bool);
+
+impl Future for Suspend {
+    type Output = ();
+    #[inline(always)]
+    fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            self.0 = false;
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    }
+}
+
+impl<'a, S: Scheme> Machine<'a, S> {
     /// A cold machine ready to search the tree rooted at `root` (a MAX node).
-    pub fn new(shape: &'a Shape, root: Node, scheme: &'a S, cfg: Config) -> Result<Sim<'a, S>> {
+    pub fn new(shape: &'a Shape, root: Node, scheme: &'a S, cfg: Config) -> Result<Machine<'a, S>> {
         if cfg.procs == 0 {
             bail!("the machine needs at least 1 processor");
         }
@@ -294,46 +468,30 @@ impl<'a, S: Scheme> Sim<'a, S> {
         let d = cfg.depth.max(1) as usize;
         let initial = p * d * 2;
         let b = shape.b();
-        let mut sim = Sim {
-            shape,
-            scheme,
-            cfg,
-            b,
-            node_base: FIRST_PRIVATE + p,
+        let mut w = World {
             mem,
             sched: Scheduler::new(p),
             nodes: Vec::with_capacity(initial),
             bufs: Vec::with_capacity(initial * b),
             global: Vec::with_capacity(initial),
             local: vec![Vec::with_capacity(2 * d); p],
-            procs: vec![ProcSt { st: St::SplitStart, cur: NONE, value: 0, join: (NONE, 0), last: (4, 0, 0, 0) }; p],
-            root_node: root,
             root: NONE,
             flag: false,
             split_var: None,
-            gate: 0,
             finish: None,
             last_progress: 0,
             stats: TreeStats::default(),
-            level: vec![],
-            next_level: vec![],
-            stack: vec![],
+            state: vec![(State::Split, NONE); p],
+            charges: vec![Vec::with_capacity(8); p],
+            walks: vec![vec![]; p],
+            on: vec![0; p],
         };
         for _ in 0..initial {
-            sim.make_node();
+            make_node(&mut w, b, p);
         }
         // The heap hands out the lowest-numbered node first.
-        sim.global = (0..initial as u32).rev().collect();
-        sim.procs[0].st = St::Start;
-        Ok(sim)
-    }
-
-    fn make_node(&mut self) -> u32 {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(SNode::blank());
-        self.bufs.extend(std::iter::repeat_n(0, self.b));
-        self.mem.add_block(id as usize % self.cfg.procs);
-        id
+        w.global = (0..initial as u32).rev().collect();
+        Ok(Machine { shape, scheme, cfg, b, node_base: FIRST_PRIVATE + p, root_node: root, w: RefCell::new(w), limit: Cell::new(0), resumed: Cell::new(0) })
     }
 
     #[inline(always)]
@@ -342,207 +500,190 @@ impl<'a, S: Scheme> Sim<'a, S> {
     }
 
     #[inline(always)]
-    fn rd(&mut self, p: Proc, b: Block, s: &mut Step) {
-        let (d, _) = self.mem.read(p, b, s.t);
-        s.t += d;
-        s.mem += d;
+    fn clock(&self, p: Proc) -> u64 {
+        self.w.borrow().sched.clock(p)
     }
 
+    // ---- the machine's primitives: every one a scheduling point -----------------
+
+    /// Spends `d > 0` ticks of `kind` in `p`'s current state; the returned
+    /// future suspends `p` if another processor's clock is now at or below
+    /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
-    fn wr(&mut self, p: Proc, b: Block, s: &mut Step) {
-        let (d, _) = self.mem.write(p, b, s.t);
-        s.t += d;
-        s.mem += d;
+    fn pause(&self, p: Proc, d: u64, kind: Kind) -> Suspend {
+        let mut w = self.w.borrow_mut();
+        let s = w.state[p].0;
+        w.stats.time[s as usize][kind as usize] += d;
+        w.charges[p].push((s, kind, d));
+        let t = w.sched.clock(p) + d;
+        w.sched.set(p, t);
+        // A processor that has made no progress for the stall limit is
+        // suspended in any case, so that the executor can stop the run.
+        let stalled = t > w.last_progress.saturating_add(self.cfg.stall_limit);
+        Suspend((t >= self.limit.get() && (self.cfg.interleave == Interleave::Access || kind == Kind::Lock)) || stalled)
     }
 
+    /// Lets the others run if `p` has moved past them since it was resumed.
     #[inline(always)]
-    fn unlock(&mut self, p: Proc, b: Block, s: &mut Step) {
-        let d = self.mem.unlock(p, b, s.t);
-        s.t += d;
-        s.mem += d;
+    fn reschedule(&self, p: Proc) -> Suspend {
+        let c = self.clock(p);
+        Suspend(c >= self.limit.get() && c > self.resumed.get())
     }
 
-    /// One test-and-set attempt; a failed one costs at least a tick.
+    /// The state's own work: `d` ticks.
     #[inline(always)]
-    fn try_lock(&mut self, p: Proc, b: Block, s: &mut Step) -> bool {
-        let (d, ok) = self.mem.try_lock(p, b, s.t);
-        if ok {
-            s.t += d;
-            s.mem += d;
-        } else {
-            s.t += d.max(1);
-            s.lock += d.max(1);
+    pub async fn work(&self, p: Proc, d: u64) {
+        if d > 0 {
+            self.pause(p, d, Kind::Work).await;
         }
-        ok
     }
+
+    /// One memory access, issued again while the block refuses it: the
+    /// access takes effect when the block accepts it, and `p` then waits out
+    /// its delay.
+    #[inline(always)]
+    async fn access(&self, p: Proc, b: Block, write: bool) {
+        loop {
+            let (r, now) = {
+                let mut w = self.w.borrow_mut();
+                let now = w.sched.clock(p);
+                w.on[p] = b;
+                (w.mem.request(p, b, now, write), now)
+            };
+            match r {
+                Access::Done(0) => return,
+                Access::Done(d) => return self.pause(p, d, Kind::Memory).await,
+                // Refused until now: others asking at this moment go first.
+                Access::Refused(until) if until == now => Suspend(true).await,
+                Access::Refused(until) => self.pause(p, until - now, Kind::Memory).await,
+            }
+        }
+    }
+
+    /// A read of block `b`.
+    pub async fn read(&self, p: Proc, b: Block) {
+        self.access(p, b, false).await
+    }
+
+    /// A write of block `b`.
+    pub async fn write(&self, p: Proc, b: Block) {
+        self.access(p, b, true).await
+    }
+
+    /// Takes the lock of block `b` by test-and-set: every attempt is a write
+    /// access; the time of a failed attempt (at least a tick) is lock wait.
+    pub async fn lock(&self, p: Proc, b: Block) {
+        loop {
+            let t0 = self.clock(p);
+            self.access(p, b, true).await;
+            let spent = {
+                let mut w = self.w.borrow_mut();
+                if w.mem.test_and_set(p, b) {
+                    return;
+                }
+                let spent = w.sched.clock(p) - t0;
+                let s = w.state[p].0 as usize;
+                w.stats.time[s][Kind::Memory as usize] -= spent;
+                w.stats.time[s][Kind::Lock as usize] += spent;
+                // The attempt's own charges (those since p was last resumed)
+                // are the latest ones, `spent` ticks in all.
+                let mut left = spent;
+                for c in w.charges[p].iter_mut().rev() {
+                    if left == 0 {
+                        break;
+                    }
+                    c.1 = Kind::Lock;
+                    left = left.saturating_sub(c.2);
+                }
+                spent
+            };
+            if spent == 0 {
+                self.pause(p, 1, Kind::Lock).await;
+            } else {
+                self.reschedule(p).await;
+            }
+        }
+    }
+
+    /// Releases `p`'s lock of block `b` (a write access).
+    pub async fn unlock(&self, p: Proc, b: Block) {
+        self.access(p, b, true).await;
+        self.w.borrow_mut().mem.release(p, b);
+    }
+
+    /// Enters state `s` at node `at`.
+    #[inline(always)]
+    async fn enter(&self, p: Proc, s: State, at: u32) {
+        self.w.borrow_mut().state[p] = (s, at);
+        self.step(p).await;
+    }
+
+    /// The end of a step of the earlier model ([`Interleave::State`]): a
+    /// state, or one pass of the idle loop. Nothing with [`Interleave::Access`].
+    #[inline(always)]
+    async fn step(&self, p: Proc) {
+        if self.cfg.interleave == Interleave::State {
+            self.reschedule(p).await;
+        }
+    }
+
+    // ---- the node heaps ---------------------------------------------------------
 
     /// Takes a node from the local heap, else from the global heap (under
     /// its lock), else makes a new one; the node comes back locked by `p`.
-    fn alloc(&mut self, p: Proc, s: &mut Step) -> u32 {
-        self.wr(p, FIRST_PRIVATE + p, s);
-        let n = match self.local[p].pop() {
+    async fn alloc(&self, p: Proc) -> u32 {
+        self.write(p, FIRST_PRIVATE + p).await;
+        let local = self.w.borrow_mut().local[p].pop();
+        let n = match local {
             Some(n) => n,
             None => {
-                let got = self.try_lock(p, HEAP_BLOCK, s);
-                debug_assert!(got, "the heap lock is never held across steps");
-                let n = match self.global.pop() {
-                    Some(n) => n,
-                    None => self.make_node(),
+                self.lock(p, HEAP_BLOCK).await;
+                let n = {
+                    let mut w = self.w.borrow_mut();
+                    match w.global.pop() {
+                        Some(n) => n,
+                        None => make_node(&mut w, self.b, self.cfg.procs),
+                    }
                 };
-                self.unlock(p, HEAP_BLOCK, s);
+                self.unlock(p, HEAP_BLOCK).await;
                 n
             }
         };
-        let b = self.blk(n);
-        self.wr(p, b, s);
-        self.mem.set_lock(b, Some(p));
+        // A processor that found this node's old allocation stale may still
+        // hold its lock for a moment: a real test-and-set.
+        self.lock(p, self.blk(n)).await;
         n
     }
 
-    /// Returns a node to the local heap, or to the global heap when the
-    /// local one holds `2d` nodes already; the node's lock is released.
-    fn free(&mut self, p: Proc, n: u32, s: &mut Step) {
-        let b = self.blk(n);
-        self.unlock(p, b, s);
-        let node = &mut self.nodes[n as usize];
-        node.allocated = false;
-        node.generation = node.generation.wrapping_add(1);
-        node.cursor = None;
-        self.wr(p, FIRST_PRIVATE + p, s);
-        if self.local[p].len() < 2 * self.cfg.depth.max(1) as usize {
-            self.local[p].push(n);
-        } else {
-            let got = self.try_lock(p, HEAP_BLOCK, s);
-            debug_assert!(got);
-            self.global.push(n);
-            self.unlock(p, HEAP_BLOCK, s);
-        }
-    }
-
-    fn link(&mut self, parent: u32, c: u32) {
-        let last = self.nodes[parent as usize].last_child;
-        self.nodes[c as usize].prev_sib = last;
-        self.nodes[c as usize].next_sib = NONE;
-        if last == NONE {
-            self.nodes[parent as usize].first_child = c;
-        } else {
-            self.nodes[last as usize].next_sib = c;
-        }
-        self.nodes[parent as usize].last_child = c;
-    }
-
-    fn unlink(&mut self, parent: u32, c: u32) {
-        let (prev, next) = (self.nodes[c as usize].prev_sib, self.nodes[c as usize].next_sib);
-        if prev == NONE {
-            self.nodes[parent as usize].first_child = next;
-        } else {
-            self.nodes[prev as usize].next_sib = next;
-        }
-        if next == NONE {
-            self.nodes[parent as usize].last_child = prev;
-        } else {
-            self.nodes[next as usize].prev_sib = prev;
-        }
-    }
-
-    /// Runs the search to the root's return; the machine's statistics.
-    pub fn run(mut self) -> Result<TreeStats> {
-        'outer: while let Some((p, limit)) = self.sched.next() {
-            if self.sched.clock(p) > self.last_progress.saturating_add(self.cfg.stall_limit) {
-                bail!("{}", self.stuck_message());
+    /// Returns a node (unlinked, marked free, still locked by `p`) to the
+    /// local heap, or to the global heap when the local one holds `2d`.
+    async fn free(&self, p: Proc, n: u32) {
+        self.unlock(p, self.blk(n)).await;
+        self.write(p, FIRST_PRIVATE + p).await;
+        let full = {
+            let mut w = self.w.borrow_mut();
+            let full = w.local[p].len() >= 2 * self.cfg.depth.max(1) as usize;
+            if !full {
+                w.local[p].push(n);
             }
-            loop {
-                self.step(p);
-                if self.finish.is_some() {
-                    break 'outer;
-                }
-                if self.sched.clock(p) >= limit {
-                    break;
-                }
-            }
+            full
+        };
+        if full {
+            self.lock(p, HEAP_BLOCK).await;
+            self.w.borrow_mut().global.push(n);
+            self.unlock(p, HEAP_BLOCK).await;
         }
-        let Some(t) = self.finish else { bail!("internal error: every processor stopped before the root returned") };
-        self.stats.ticks = t;
-        // Charge every processor up to t exactly: top up the idle ones in
-        // their current state, trim the tails of steps that end after t.
-        for q in 0..self.cfg.procs {
-            let c = self.sched.clock(q);
-            if c == NEVER || c == t {
-                continue;
-            }
-            if c < t {
-                self.stats.state_ticks[bucket(self.procs[q].st)] += t - c;
-            } else {
-                let (bk, cost, mem, _) = self.procs[q].last;
-                let mut excess = c - t;
-                let from_cost = excess.min(cost);
-                self.stats.state_ticks[bk] -= from_cost;
-                excess -= from_cost;
-                let from_mem = excess.min(mem);
-                self.stats.mem_stall -= from_mem;
-                excess -= from_mem;
-                self.stats.lock_wait -= excess;
-            }
-        }
-        let root = self.root;
-        let mut s = Step::default();
-        self.free(0, root, &mut s);
-        let in_heaps = self.global.len() + self.local.iter().map(Vec::len).sum::<usize>();
-        let allocated = self.nodes.iter().filter(|n| n.allocated).count();
-        if in_heaps != self.nodes.len() || allocated != 0 {
-            bail!("internal error: heaps unbalanced after the tree: {in_heaps} of {} nodes in the heaps, {allocated} still allocated", self.nodes.len());
-        }
-        self.stats.pool = self.nodes.len() as u64;
-        Ok(self.stats)
     }
 
-    fn stuck_message(&self) -> String {
-        let states: Vec<String> = self
-            .procs
-            .iter()
-            .enumerate()
-            .map(|(q, ps)| {
-                let at = if ps.cur == NONE { String::new() } else { format!(" at node {} (ply {})", ps.cur, self.nodes[ps.cur as usize].ply) };
-                format!("P{q} {:?}{at} t={}", ps.st, self.sched.clock(q))
-            })
-            .collect();
-        format!("no progress for {} simulated ticks (no node created or returned since t={}): {}", self.cfg.stall_limit, self.last_progress, states.join("; "))
-    }
+    // ---- the states (thesis §6.2) -------------------------------------------------
 
-    /// Runs one state of processor `p` and yields.
-    fn step(&mut self, p: Proc) {
-        let t0 = self.sched.clock(p);
-        let mut s = Step { t: t0, ..Step::default() };
-        let st = self.procs[p].st;
-        match st {
-            St::Start => self.start(p, &mut s),
-            St::Expand => self.expand(p, &mut s),
-            St::Search => self.search(p, &mut s),
-            St::Eval => self.eval(p, &mut s),
-            St::Return => self.ret(p, &mut s),
-            St::LockParent => self.lock_parent(p, &mut s),
-            St::Update => self.update(p, &mut s),
-            St::SplitStart => self.split_start(p, &mut s),
-            St::SplitFail => self.split_fail(p, &mut s),
-            St::SplitJoin => self.split_join(p, &mut s),
-            St::Exit => {
-                self.sched.set(p, NEVER);
-                return;
-            }
-        }
-        let bk = bucket(st);
-        self.stats.steps[bk] += 1;
-        self.stats.state_ticks[bk] += s.cost;
-        self.stats.mem_stall += s.mem;
-        self.stats.lock_wait += s.lock;
-        self.procs[p].last = (bk, s.cost, s.mem, s.lock);
-        self.sched.set(p, s.t + s.cost);
-    }
-
-    fn start(&mut self, p: Proc, s: &mut Step) {
-        let r = self.alloc(p, s);
-        self.root = r;
-        let n = &mut self.nodes[r as usize];
+    /// Processor 0 before the search: allocates the root.
+    async fn start(&self, p: Proc) -> Next {
+        self.enter(p, State::Search, NONE).await;
+        let r = self.alloc(p).await;
+        let mut w = self.w.borrow_mut();
+        w.root = r;
+        let n = &mut w.nodes[r as usize];
         *n = SNode { generation: n.generation, ..SNode::blank() };
         n.node = self.root_node;
         n.alpha = ROOT_ALPHA;
@@ -552,346 +693,493 @@ impl<'a, S: Scheme> Sim<'a, S> {
         n.pv = true;
         n.allocated = true;
         n.data = self.scheme.root();
-        self.stats.nodes += 1;
-        self.procs[p].cur = r;
-        self.procs[p].st = if self.cfg.depth == 0 {
-            self.stats.leaves += 1;
-            St::Eval
+        w.stats.nodes += 1;
+        if self.cfg.depth == 0 {
+            w.stats.leaves += 1;
+            Next::Eval(r)
         } else {
-            St::Expand
-        };
-        s.cost = 0;
+            Next::Expand(r)
+        }
     }
 
-    fn expand(&mut self, p: Proc, s: &mut Step) {
-        let c = self.procs[p].cur;
-        let b = self.blk(c);
-        self.wr(p, b, s);
+    /// **expand**: generate the node's moves (it is locked since its creation).
+    async fn expand(&self, p: Proc, c: u32) -> Next {
+        self.enter(p, State::Expand, c).await;
+        self.work(p, cost::EXPAND).await;
+        self.write(p, self.blk(c)).await;
+        let mut w = self.w.borrow_mut();
+        let w = &mut *w;
         let bw = self.b;
-        let n = &mut self.nodes[c as usize];
-        n.cursor = Some(self.shape.cursor(n.node, n.max, &mut self.bufs[c as usize * bw..(c as usize + 1) * bw]));
+        let n = &mut w.nodes[c as usize];
+        n.cursor = Some(self.shape.cursor(n.node, n.max, &mut w.bufs[c as usize * bw..(c as usize + 1) * bw]));
         n.left = bw as u32;
         n.fini = 0;
-        s.cost = cost::EXPAND;
-        self.procs[p].st = St::Search;
+        Next::Search(c)
     }
 
-    fn search(&mut self, p: Proc, s: &mut Step) {
-        let c = self.procs[p].cur;
+    /// **search** (node locked): return on a cut-off or when no move is
+    /// left; else allocate the next move's child, unlock, go to the child.
+    async fn search(&self, p: Proc, c: u32) -> Next {
+        self.enter(p, State::Search, c).await;
+        self.work(p, cost::SEARCH).await;
         let cb = self.blk(c);
-        self.wr(p, cb, s);
-        s.cost = cost::SEARCH;
-        let bw = self.b;
-        let n = &mut self.nodes[c as usize];
-        let cut = if n.max {
-            if n.score >= n.beta {
+        self.write(p, cb).await;
+        {
+            let mut w = self.w.borrow_mut();
+            let n = &mut w.nodes[c as usize];
+            if n.max && n.score >= n.beta {
                 n.score = n.beta;
-                true
-            } else {
-                false
+                return Next::Return(c);
             }
-        } else if n.score <= n.alpha {
-            n.score = n.alpha;
-            true
-        } else {
-            false
-        };
-        if cut || n.left == 0 {
-            self.procs[p].st = St::Return;
-            return;
+            if !n.max && n.score <= n.alpha {
+                n.score = n.alpha;
+                return Next::Return(c);
+            }
+            if n.left == 0 {
+                return Next::Return(c);
+            }
         }
-        let cursor = n.cursor.as_mut().expect("an expanded node has a cursor");
-        let (k, pscore) = self.shape.next_move(cursor, &mut self.bufs[c as usize * bw..(c as usize + 1) * bw]).expect("moves left");
-        let index = cursor.handed_out() as u32;
-        let ply = n.ply + 1;
-        let leaf = ply >= self.cfg.depth;
-        let seed = if leaf { 0 } else { cursor.seed(self.shape, k) };
-        let (alpha, beta) = if n.max { (n.score, n.beta) } else { (n.alpha, n.score) };
-        let child_max = !n.max;
-        let pv = n.pv && index == 1;
-        let pview = n.view();
-        let data = self.scheme.child(&pview, &n.data, index, child_max, alpha, beta);
-        n.left -= 1;
-        let id = self.alloc(p, s);
-        let m = &mut self.nodes[id as usize];
-        *m = SNode {
-            alpha,
-            beta,
-            score: if child_max { alpha } else { beta },
-            cursor: None,
-            node: Node { seed, pscore },
-            parent: c,
-            generation: m.generation,
-            threads: 1,
-            ply,
-            index,
-            max: child_max,
-            pv,
-            allocated: true,
-            data,
-            ..SNode::blank()
+        let id = self.alloc(p).await;
+        let leaf = {
+            let mut w = self.w.borrow_mut();
+            let w = &mut *w;
+            let bw = self.b;
+            let n = &mut w.nodes[c as usize];
+            let cursor = n.cursor.as_mut().expect("an expanded node has a cursor");
+            let (k, pscore) = self.shape.next_move(cursor, &mut w.bufs[c as usize * bw..(c as usize + 1) * bw]).expect("moves left");
+            let index = cursor.handed_out() as u32;
+            let ply = n.ply + 1;
+            let leaf = ply >= self.cfg.depth;
+            let seed = if leaf { 0 } else { cursor.seed(self.shape, k) };
+            // The child's window is the parent's at the moment it is created.
+            let (alpha, beta) = if n.max { (n.score, n.beta) } else { (n.alpha, n.score) };
+            let child_max = !n.max;
+            let pv = n.pv && index == 1;
+            let data = self.scheme.child(&n.view(), &n.data, index, child_max, alpha, beta);
+            n.left -= 1;
+            let m = &mut w.nodes[id as usize];
+            *m = SNode {
+                alpha,
+                beta,
+                score: if child_max { alpha } else { beta },
+                node: Node { seed, pscore },
+                parent: c,
+                generation: m.generation,
+                threads: 1,
+                ply,
+                index,
+                max: child_max,
+                pv,
+                allocated: true,
+                data,
+                ..SNode::blank()
+            };
+            link(&mut w.nodes, c, id);
+            w.stats.nodes += 1;
+            w.last_progress = w.sched.clock(p);
+            if leaf {
+                w.stats.leaves += 1;
+            }
+            leaf
         };
-        self.link(c, id);
-        self.unlock(p, cb, s);
-        self.stats.nodes += 1;
-        self.last_progress = s.t;
-        self.procs[p].cur = id;
-        self.procs[p].st = if leaf {
-            self.stats.leaves += 1;
-            St::Eval
-        } else {
-            St::Expand
-        };
+        self.unlock(p, cb).await;
+        if leaf { Next::Eval(id) } else { Next::Expand(id) }
     }
 
-    fn eval(&mut self, p: Proc, s: &mut Step) {
-        let c = self.procs[p].cur;
-        let b = self.blk(c);
-        self.wr(p, b, s);
-        let n = &mut self.nodes[c as usize];
+    /// **eval**: the leaf's score is its pscore.
+    async fn eval(&self, p: Proc, c: u32) -> Next {
+        self.enter(p, State::Eval, c).await;
+        self.work(p, cost::EVAL).await;
+        self.write(p, self.blk(c)).await;
+        let mut w = self.w.borrow_mut();
+        let n = &mut w.nodes[c as usize];
         n.score = n.node.pscore as i64;
-        s.cost = cost::EVAL;
-        self.procs[p].st = St::Return;
+        Next::Return(c)
     }
 
-    fn ret(&mut self, p: Proc, s: &mut Step) {
-        let c = self.procs[p].cur;
+    /// **return** (node locked): leave it to the others still working at it;
+    /// else end the search at the root; else free it and update the parent.
+    async fn ret(&self, p: Proc, c: u32) -> Next {
+        self.enter(p, State::Return, c).await;
+        self.work(p, cost::RETURN).await;
         let cb = self.blk(c);
-        self.wr(p, cb, s);
-        s.cost = cost::RETURN;
-        let n = &mut self.nodes[c as usize];
-        if n.threads > 1 {
-            n.threads -= 1;
-            self.unlock(p, cb, s);
-            self.procs[p].cur = NONE;
-            self.procs[p].st = St::SplitStart;
-            return;
-        }
-        if c == self.root {
-            let v = n.score;
-            self.unlock(p, cb, s);
-            self.wr(p, FLAG_BLOCK, s);
-            self.flag = true;
-            self.stats.value = v;
-            self.finish = Some(s.t + s.cost);
-            self.procs[p].st = St::Exit;
-            return;
-        }
-        self.procs[p].value = n.score;
-        self.procs[p].st = St::LockParent;
-        self.lock_parent(p, s);
-    }
-
-    fn lock_parent(&mut self, p: Proc, s: &mut Step) {
-        let c = self.procs[p].cur;
-        let parent = self.nodes[c as usize].parent;
-        let pb = self.blk(parent);
-        if !self.try_lock(p, pb, s) {
-            return;
-        }
-        self.unlink(parent, c);
-        self.free(p, c, s);
-        self.last_progress = s.t;
-        self.procs[p].cur = parent;
-        self.procs[p].st = St::Update;
-    }
-
-    fn update(&mut self, p: Proc, s: &mut Step) {
-        let c = self.procs[p].cur;
-        let cb = self.blk(c);
-        self.wr(p, cb, s);
-        let value = self.procs[p].value;
-        let n = &mut self.nodes[c as usize];
-        n.fini += 1;
-        let v = n.view();
-        self.scheme.finished(&v, &mut n.data);
-        let improved = if n.max { value > n.score } else { value < n.score };
-        let mut told = 0;
-        if improved {
-            n.score = value;
-            if n.threads > 1 {
-                let (max, first) = (n.max, n.first_child);
-                told = self.propagate(p, first, max, value, s);
+        self.write(p, cb).await;
+        let (shared, root, value, parent) = {
+            let mut w = self.w.borrow_mut();
+            let root = w.root == c;
+            let n = &mut w.nodes[c as usize];
+            let shared = n.threads > 1;
+            if shared {
+                n.threads -= 1;
             }
+            (shared, root, n.score, n.parent)
+        };
+        if shared {
+            self.unlock(p, cb).await;
+            return Next::Idle;
         }
-        self.stats.told += told;
-        s.cost = cost::UPDATE + told;
-        self.procs[p].st = St::Search;
+        if root {
+            self.unlock(p, cb).await;
+            self.write(p, FLAG_BLOCK).await;
+            let mut w = self.w.borrow_mut();
+            w.flag = true;
+            w.stats.value = value;
+            w.finish = Some(w.sched.clock(p));
+            return Next::Exit;
+        }
+        // The node stays locked until the parent's lock is held, so nobody
+        // walking the tree meets a freed node through the parent.
+        self.lock(p, self.blk(parent)).await;
+        {
+            let mut w = self.w.borrow_mut();
+            unlink(&mut w.nodes, parent, c);
+            let n = &mut w.nodes[c as usize];
+            n.allocated = false;
+            n.generation = n.generation.wrapping_add(1);
+            n.cursor = None;
+            w.last_progress = w.sched.clock(p);
+        }
+        self.free(p, c).await;
+        Next::Update(parent, value)
     }
 
-    /// Tells the allocated subtree below a node (its children from `first`)
-    /// of a new bound `v`: a new lower bound if the node is MAX, else a new
-    /// upper bound. Bounds only tighten going down, so a node that already
-    /// has the bound has it in its whole subtree and the walk stops there.
-    fn propagate(&mut self, p: Proc, first: u32, from_max: bool, v: i64, s: &mut Step) -> u64 {
-        let mut told = 0;
-        let mut stack = std::mem::take(&mut self.stack);
+    /// **update** (node locked): one more move finished; take its value if
+    /// better, and tell the subtree others search below of the new bound.
+    async fn update(&self, p: Proc, c: u32, value: i64) -> Next {
+        self.enter(p, State::Update, c).await;
+        self.work(p, cost::UPDATE).await;
+        self.write(p, self.blk(c)).await;
+        let tell = {
+            let mut w = self.w.borrow_mut();
+            let n = &mut w.nodes[c as usize];
+            n.fini += 1;
+            let v = n.view();
+            self.scheme.finished(&v, &mut n.data);
+            let improved = if n.max { value > n.score } else { value < n.score };
+            if improved {
+                n.score = value;
+            }
+            (improved && n.threads > 1).then_some(n.max)
+        };
+        if let Some(from_max) = tell {
+            self.propagate(p, c, from_max, value).await;
+        }
+        Next::Search(c)
+    }
+
+    /// Tells the allocated subtree below node `c` of a new bound `v`: a new
+    /// lower bound if `c` is MAX, else a new upper bound. Bounds only
+    /// tighten going down, so below a node that has the bound already the
+    /// walk stops. Each node is read, and written if told (1 tick).
+    async fn propagate(&self, p: Proc, c: u32, from_max: bool, v: i64) {
+        let mut stack = std::mem::take(&mut self.w.borrow_mut().walks[p]);
         stack.clear();
-        let mut x = first;
-        while x != NONE {
-            stack.push(x);
-            x = self.nodes[x as usize].next_sib;
-        }
-        while let Some(x) = stack.pop() {
+        push_children(&self.w.borrow().nodes, c, &mut stack);
+        while let Some((x, g)) = stack.pop() {
             let b = self.blk(x);
-            self.rd(p, b, s);
-            let n = &self.nodes[x as usize];
-            let tell = if from_max { n.alpha < v } else { n.beta > v };
-            if !tell {
-                continue;
-            }
-            self.wr(p, b, s);
-            let n = &mut self.nodes[x as usize];
-            if from_max {
-                n.alpha = v;
-                if n.max && n.score < v {
-                    n.score = v;
-                }
-            } else {
-                n.beta = v;
-                if !n.max && n.score > v {
-                    n.score = v;
+            self.read(p, b).await;
+            {
+                let w = self.w.borrow();
+                let n = &w.nodes[x as usize];
+                if !n.is(g) || !if from_max { n.alpha < v } else { n.beta > v } {
+                    continue;
                 }
             }
-            told += 1;
-            let mut y = n.first_child;
-            while y != NONE {
-                stack.push(y);
-                y = self.nodes[y as usize].next_sib;
+            self.write(p, b).await;
+            {
+                let mut w = self.w.borrow_mut();
+                let n = &mut w.nodes[x as usize];
+                if !n.is(g) {
+                    continue;
+                }
+                if from_max {
+                    n.alpha = n.alpha.max(v);
+                    if n.max && n.score < n.alpha {
+                        n.score = n.alpha;
+                    }
+                } else {
+                    n.beta = n.beta.min(v);
+                    if !n.max && n.score > n.beta {
+                        n.score = n.beta;
+                    }
+                }
+                w.stats.told += 1;
+                push_children(&w.nodes, x, &mut stack);
+            }
+            self.work(p, 1).await;
+        }
+        self.w.borrow_mut().walks[p] = stack;
+    }
+
+    // ---- the idle loop (thesis Figure 6.12) ------------------------------------------
+
+    /// **split**: look for work until there is some or the search is over.
+    async fn idle(&self, p: Proc) -> Next {
+        self.enter(p, State::Split, NONE).await;
+        match self.cfg.idle {
+            Idle::SplitVariable(walk) => self.idle_split_variable(p, walk).await,
+        }
+    }
+
+    /// The thesis's idle loop: take the split-point variable's lock; join the
+    /// node it holds if that is still valid, else search the tree for a new
+    /// one, store and join it; if there is none, unlock and pause 36 ticks.
+    async fn idle_split_variable(&self, p: Proc, walk: Walk) -> Next {
+        loop {
+            self.step(p).await;
+            self.read(p, FLAG_BLOCK).await;
+            if self.w.borrow().flag {
+                return Next::Exit;
+            }
+            self.lock(p, SPLIT_BLOCK).await;
+            loop {
+                self.step(p).await;
+                self.work(p, cost::SPLIT).await;
+                self.read(p, SPLIT_BLOCK).await;
+                let mut sp = self.w.borrow().split_var;
+                if let Some(s) = sp {
+                    self.read(p, self.blk(s.0)).await;
+                    if !self.valid(s) {
+                        sp = None;
+                    }
+                }
+                if sp.is_none() {
+                    sp = self.find_split_point(p, walk).await;
+                    self.write(p, SPLIT_BLOCK).await;
+                    self.w.borrow_mut().split_var = sp;
+                }
+                let Some((n, g)) = sp else {
+                    self.unlock(p, SPLIT_BLOCK).await;
+                    self.work(p, cost::RETRY).await;
+                    break;
+                };
+                // Join: under the node's lock, it must still be the valid node seen.
+                self.lock(p, self.blk(n)).await;
+                let joined = {
+                    let mut w = self.w.borrow_mut();
+                    let ok = w.nodes[n as usize].is(g) && w.nodes[n as usize].open();
+                    if ok {
+                        w.nodes[n as usize].threads += 1;
+                    }
+                    ok
+                };
+                if joined {
+                    self.unlock(p, SPLIT_BLOCK).await;
+                    return Next::Search(n);
+                }
+                self.unlock(p, self.blk(n)).await;
             }
         }
-        self.stack = stack;
-        told
     }
 
     #[inline(always)]
-    fn valid(&self, (n, g): (u32, u32)) -> bool {
-        let x = &self.nodes[n as usize];
-        x.allocated && x.generation == g && x.open()
+    fn valid(&self, (n, g): NodeRef) -> bool {
+        let w = self.w.borrow();
+        let x = &w.nodes[n as usize];
+        x.is(g) && x.open()
     }
 
-    fn split_start(&mut self, p: Proc, s: &mut Step) {
-        self.rd(p, FLAG_BLOCK, s);
-        if self.flag {
-            self.procs[p].st = St::Exit;
-            return;
-        }
-        if !self.try_lock(p, SPLIT_BLOCK, s) {
-            return;
-        }
-        self.split_locked(p, s);
-    }
-
-    /// Holding the split-point variable's lock: join the stored split point
-    /// if it is still valid, else search for a new one (at most one search
-    /// per 36 ticks).
-    fn split_locked(&mut self, p: Proc, s: &mut Step) {
-        self.rd(p, SPLIT_BLOCK, s);
-        if let Some(sp) = self.split_var {
-            let b = self.blk(sp.0);
-            self.rd(p, b, s);
-            if self.valid(sp) {
-                s.cost = cost::SPLIT;
-                self.procs[p].join = sp;
-                self.procs[p].st = St::SplitJoin;
-                return;
+    /// The split-point search: walks the allocated tree breadth-first from
+    /// the root (each node read, 1 tick) and returns the best eligible node
+    /// by the shared preference order (ties: the first found).
+    async fn find_split_point(&self, p: Proc, walk: Walk) -> Option<NodeRef> {
+        let mut q = std::mem::take(&mut self.w.borrow_mut().walks[p]);
+        q.clear();
+        {
+            let w = self.w.borrow();
+            if w.root != NONE {
+                q.push((w.root, w.nodes[w.root as usize].generation));
             }
         }
-        if s.t < self.gate {
-            self.unlock(p, SPLIT_BLOCK, s);
-            s.cost = self.gate - s.t;
-            self.procs[p].st = St::SplitStart;
-            return;
-        }
-        let (found, examined) = self.find_split_point(p, s);
-        self.stats.split_searches += 1;
-        self.stats.split_examined += examined;
-        s.cost = cost::SPLIT + examined;
-        self.gate = s.t + s.cost + cost::RETRY;
-        match found {
-            Some(n) => {
-                let sp = (n, self.nodes[n as usize].generation);
-                self.split_var = Some(sp);
-                self.procs[p].join = sp;
-                self.procs[p].st = St::SplitJoin;
-            }
-            None => {
-                self.split_var = None;
-                self.procs[p].st = St::SplitFail;
-            }
-        }
-    }
-
-    /// Walks the allocated tree level by level from the root and returns the
-    /// best eligible node of the highest level that has one, and the number
-    /// of nodes examined.
-    fn find_split_point(&mut self, p: Proc, s: &mut Step) -> (Option<u32>, u64) {
-        let mut level = std::mem::take(&mut self.level);
-        let mut next = std::mem::take(&mut self.next_level);
-        level.clear();
-        if self.root != NONE {
-            level.push(self.root);
-        }
+        let (mut head, mut level_end) = (0, q.len());
+        let mut best: Option<(NodeRef, Candidate)> = None;
         let mut examined = 0;
         let bw = self.b as u32;
-        let mut best: Option<(u32, Candidate)> = None;
-        while !level.is_empty() && best.is_none() {
-            next.clear();
-            for &x in &level {
-                let b = self.blk(x);
-                let (d, _) = self.mem.read(p, b, s.t);
-                s.t += d;
-                s.mem += d;
-                examined += 1;
-                let n = &self.nodes[x as usize];
-                if n.open()
-                    && let Some(progress) = self.scheme.eligible(&n.view(), &n.data)
-                {
-                    let c = Candidate::new(n.ply, progress, n.left, bw);
-                    if best.is_none_or(|(_, o)| c.better(&o)) {
-                        best = Some((x, c));
-                    }
+        while head < q.len() {
+            if head == level_end {
+                if walk == Walk::Level && best.is_some() {
+                    break;
                 }
-                let mut y = n.first_child;
-                while y != NONE {
-                    next.push(y);
-                    y = self.nodes[y as usize].next_sib;
+                level_end = q.len();
+            }
+            let (x, g) = q[head];
+            head += 1;
+            self.read(p, self.blk(x)).await;
+            self.work(p, 1).await;
+            examined += 1;
+            let w = self.w.borrow();
+            let n = &w.nodes[x as usize];
+            if !n.is(g) {
+                continue;
+            }
+            if n.open()
+                && let Some(progress) = self.scheme.eligible(&n.view(), &n.data)
+            {
+                let c = Candidate::new(n.ply, progress, n.left, bw);
+                if best.is_none_or(|(_, o)| c.better(&o)) {
+                    best = Some(((x, g), c));
                 }
             }
-            std::mem::swap(&mut level, &mut next);
+            push_children(&w.nodes, x, &mut q);
         }
-        self.level = level;
-        self.next_level = next;
-        (best.map(|(x, _)| x), examined)
+        let mut w = self.w.borrow_mut();
+        w.stats.split_searches += 1;
+        w.stats.split_examined += examined;
+        w.walks[p] = q;
+        best.map(|(r, _)| r)
     }
 
-    fn split_fail(&mut self, p: Proc, s: &mut Step) {
-        self.unlock(p, SPLIT_BLOCK, s);
-        s.cost = cost::RETRY;
-        self.procs[p].st = St::SplitStart;
+    // ---- the processors and the executor -------------------------------------------
+
+    /// One processor: its states, one after the other, until it exits.
+    async fn processor(&self, p: Proc) {
+        let mut next = if p == 0 { self.start(p).await } else { Next::Idle };
+        loop {
+            next = match next {
+                Next::Expand(n) => self.expand(p, n).await,
+                Next::Search(n) => self.search(p, n).await,
+                Next::Eval(n) => self.eval(p, n).await,
+                Next::Return(n) => self.ret(p, n).await,
+                Next::Update(n, v) => self.update(p, n, v).await,
+                Next::Idle => self.idle(p).await,
+                Next::Exit => {
+                    self.w.borrow_mut().state[p] = (State::Exit, NONE);
+                    return;
+                }
+            }
+        }
     }
 
-    fn split_join(&mut self, p: Proc, s: &mut Step) {
-        let sp = self.procs[p].join;
-        let b = self.blk(sp.0);
-        if !self.try_lock(p, b, s) {
-            return;
+    /// Runs the search to the root's return; the machine's statistics.
+    pub fn run(self) -> Result<TreeStats> {
+        let procs = self.cfg.procs;
+        {
+            let mut cx = Context::from_waker(std::task::Waker::noop());
+            let mut tasks: Vec<Pin<Box<_>>> = (0..procs).map(|p| Box::pin(self.processor(p))).collect();
+            loop {
+                let (p, limit) = {
+                    let mut w = self.w.borrow_mut();
+                    let Some((p, limit)) = w.sched.next() else { break };
+                    let c = w.sched.clock(p);
+                    if c > w.last_progress.saturating_add(self.cfg.stall_limit) {
+                        bail!("{}", self.stuck_message(&w));
+                    }
+                    w.charges[p].clear();
+                    self.resumed.set(c);
+                    (p, limit)
+                };
+                self.limit.set(limit);
+                if tasks[p].as_mut().poll(&mut cx).is_ready() {
+                    self.w.borrow_mut().sched.set(p, NEVER);
+                }
+                if self.w.borrow().finish.is_some() {
+                    break;
+                }
+            }
         }
-        if self.valid(sp) {
-            self.nodes[sp.0 as usize].threads += 1;
-            self.unlock(p, SPLIT_BLOCK, s);
-            self.procs[p].cur = sp.0;
-            self.procs[p].st = St::Search;
-        } else {
-            self.unlock(p, b, s);
-            self.split_locked(p, s);
+        let mut w = self.w.into_inner();
+        let Some(t) = w.finish else { bail!("internal error: every processor stopped before the root returned") };
+        w.stats.ticks = t;
+        // Charge every processor up to t exactly: a processor behind t (one
+        // that exited) is charged nothing more; one beyond t gives back its
+        // latest charges down to t.
+        for q in 0..procs {
+            let c = w.sched.clock(q);
+            if c == NEVER || c <= t {
+                continue;
+            }
+            let mut excess = c - t;
+            while excess > 0 {
+                let Some((s, k, d)) = w.charges[q].pop() else {
+                    bail!("internal error: processor {q} is {excess} ticks beyond the end with nothing to give back")
+                };
+                let back = excess.min(d);
+                w.stats.time[s as usize][k as usize] -= back;
+                excess -= back;
+            }
         }
+        for q in 0..procs {
+            let c = w.sched.clock(q);
+            if c == NEVER && w.state[q].0 != State::Exit {
+                bail!("internal error: processor {q} stopped in state {:?}", w.state[q].0);
+            }
+        }
+        // The exited processors' time after their exit.
+        let exit_time: u64 = t * procs as u64 - w.stats.accounted();
+        w.stats.time[State::Exit as usize][Kind::Work as usize] += exit_time;
+        let root = w.root;
+        w.nodes[root as usize].allocated = false;
+        w.global.push(root);
+        let in_heaps = w.global.len() + w.local.iter().map(Vec::len).sum::<usize>();
+        let allocated = w.nodes.iter().filter(|n| n.allocated).count();
+        if in_heaps != w.nodes.len() || allocated != 0 {
+            bail!("internal error: heaps unbalanced after the tree: {in_heaps} of {} nodes in the heaps, {allocated} still allocated", w.nodes.len());
+        }
+        w.stats.pool = w.nodes.len() as u64;
+        Ok(w.stats)
+    }
+
+    fn stuck_message(&self, w: &World<S::Data>) -> String {
+        let states: Vec<String> = (0..self.cfg.procs)
+            .map(|q| {
+                let (s, at) = w.state[q];
+                let at = if at == NONE { String::new() } else { format!(" at node {} (ply {})", at, w.nodes[at as usize].ply) };
+                let b = w.on[q];
+                let held = w.mem.lock_holder(b).map_or(String::new(), |h| format!(", its lock held by P{h}"));
+                format!("P{q} {}{at} t={}, last access block {b}{held}", s.name(), w.sched.clock(q))
+            })
+            .collect();
+        format!("no progress for {} simulated ticks (no node created or returned since t={}): {}", self.cfg.stall_limit, w.last_progress, states.join("; "))
+    }
+}
+
+fn make_node<D: Default>(w: &mut World<D>, b: usize, procs: usize) -> u32 {
+    let id = w.nodes.len() as u32;
+    w.nodes.push(SNode::blank());
+    w.bufs.extend(std::iter::repeat_n(0, b));
+    w.mem.add_block(id as usize % procs);
+    id
+}
+
+fn link<D>(nodes: &mut [SNode<D>], parent: u32, c: u32) {
+    let last = nodes[parent as usize].last_child;
+    nodes[c as usize].prev_sib = last;
+    nodes[c as usize].next_sib = NONE;
+    if last == NONE {
+        nodes[parent as usize].first_child = c;
+    } else {
+        nodes[last as usize].next_sib = c;
+    }
+    nodes[parent as usize].last_child = c;
+}
+
+fn unlink<D>(nodes: &mut [SNode<D>], parent: u32, c: u32) {
+    let (prev, next) = (nodes[c as usize].prev_sib, nodes[c as usize].next_sib);
+    if prev == NONE {
+        nodes[parent as usize].first_child = next;
+    } else {
+        nodes[prev as usize].next_sib = next;
+    }
+    if next == NONE {
+        nodes[parent as usize].last_child = prev;
+    } else {
+        nodes[next as usize].prev_sib = prev;
+    }
+}
+
+/// Appends `x`'s children (as they are now, in creation order) to a stack
+/// or queue.
+fn push_children<D>(nodes: &[SNode<D>], x: u32, to: &mut Vec<NodeRef>) {
+    let mut y = nodes[x as usize].first_child;
+    while y != NONE {
+        to.push((y, nodes[y as usize].generation));
+        y = nodes[y as usize].next_sib;
     }
 }
 
 /// Simulates the search of one tree rooted at `root` with `scheme`.
 pub fn simulate<S: Scheme>(shape: &Shape, root: Node, scheme: &S, cfg: Config) -> Result<TreeStats> {
-    Sim::new(shape, root, scheme, cfg)?.run()
+    Machine::new(shape, root, scheme, cfg)?.run()
 }
 
 #[cfg(test)]
@@ -912,21 +1200,40 @@ mod tests {
             for seed in 1..20u32 {
                 let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
                 for depth in 0..5 {
-                    let seq = search(&sh, root, depth, &mut ());
-                    let r = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(1, depth)).unwrap();
-                    assert_eq!(r.value, seq.value);
-                    assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
-                    assert_eq!(r.leaves, seq.counts.leaves);
-                    let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
-                    // t_1 = 3 (n - 1) + 8 L + 4 I + 1 + cold-start memory costs.
-                    let states = 3 * (n - 1) + 8 * l + 4 * i + 1;
-                    assert_eq!(r.state_ticks.iter().sum::<u64>(), states);
-                    assert_eq!(r.ticks, states + r.mem_stall);
-                    assert_eq!(r.accounted(), r.ticks);
-                    assert_eq!(r.lock_wait, 0);
+                    for interleave in [Interleave::Access, Interleave::State] {
+                        let seq = search(&sh, root, depth, &mut ());
+                        let cfg = Config { interleave, ..Config::new(1, depth) };
+                        let r = simulate(&sh, root, &SchemeA { m_a: 1 }, cfg).unwrap();
+                        assert_eq!(r.value, seq.value);
+                        assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
+                        assert_eq!(r.leaves, seq.counts.leaves);
+                        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
+                        // t_1 = 3 (n - 1) + 8 L + 4 I + 1 + cold-start memory costs.
+                        let states = 3 * (n - 1) + 8 * l + 4 * i + 1;
+                        let work: u64 = State::ALL.iter().map(|&s| r.work(s)).sum();
+                        assert_eq!(work, states);
+                        assert_eq!(r.ticks, states + r.mem_stall());
+                        assert_eq!(r.accounted(), r.ticks);
+                        assert_eq!(r.lock_wait(), 0);
+                        // Cold start: 7 node blocks at most (root and one per
+                        // level, recycled), the private block, the heap, the flag.
+                        assert!(r.mem_stall() <= depth as u64 + 4, "{}", r.mem_stall());
+                    }
                 }
             }
         }
+    }
+
+    /// The published uniprocessor constant: 11 ticks per tree of depth 6
+    /// beyond the state costs (the root's return and 10 cold misses).
+    #[test]
+    fn cold_start_of_a_depth_6_tree() {
+        let sh = shape(32, 79, 5);
+        let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
+        let seq = search(&sh, root, 6, &mut ());
+        let r = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(1, 6)).unwrap();
+        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
+        assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
     }
 
     #[test]
@@ -939,7 +1246,7 @@ mod tests {
         for q in 0..4 {
             assert!(e.contains(&format!("P{q} ")), "{e}");
         }
-        assert!(e.contains("SplitStart") || e.contains("SplitFail"), "{e}");
+        assert!(e.contains("split"), "{e}");
         // With the default limit the same tree finishes, heaps balanced.
         let r = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(4, 4)).unwrap();
         assert_eq!(r.value, ROOT_PSCORE as i64);
@@ -957,19 +1264,63 @@ mod tests {
     fn parallel_root_value_is_minimax() {
         for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100)] {
             let sh = shape(b, wa, wb);
-            for seed in 1..15u32 {
+            for seed in 1..12u32 {
                 let root = Node { seed: seed * 104729, pscore: ROOT_PSCORE as u32 };
                 for depth in 1..5 {
-                    for procs in [2, 3, 7, 16, 64, 256] {
-                        let cfg = Config::new(procs, depth);
-                        let a = simulate(&sh, root, &SchemeA { m_a: 2 }, cfg).unwrap();
-                        assert_eq!(a.value, ROOT_PSCORE as i64, "A b={b} seed={seed} depth={depth} p={procs}");
-                        assert_eq!(a.accounted(), a.ticks * procs as u64);
-                        let bb = simulate(&sh, root, &SchemeB { m_b: 1 }, cfg).unwrap();
-                        assert_eq!(bb.value, ROOT_PSCORE as i64, "B b={b} seed={seed} depth={depth} p={procs}");
+                    let want = search(&sh, root, depth, &mut ()).value;
+                    for procs in [2, 3, 7, 16, 48, 64, 256] {
+                        for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
+                            let cfg = Config { interleave, idle: Idle::SplitVariable(walk), ..Config::new(procs, depth) };
+                            let a = simulate(&sh, root, &SchemeA { m_a: 2 }, cfg).unwrap();
+                            let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
+                            assert_eq!(a.value, want, "A {tag}");
+                            assert_eq!(a.accounted(), a.ticks * procs as u64, "A {tag}");
+                            let bb = simulate(&sh, root, &SchemeB { m_b: 1 }, cfg).unwrap();
+                            assert_eq!(bb.value, want, "B {tag}");
+                            assert_eq!(bb.accounted(), bb.ticks * procs as u64, "B {tag}");
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Two processors on a depth-2 tree of branching 2, worked by hand.
+    ///
+    /// Processor 0 allocates the root (cold: private block 1 tick local,
+    /// heap lock block 2 remote, heap unlock 0, node block 1 local = 4),
+    /// expands it and hands out move 1. Processor 1 meanwhile spins in the
+    /// idle loop: it finds no eligible node (the root has no finished move
+    /// until its first child returns), pauses 36 ticks, and looks again.
+    /// The search finishes in the same time as alone or later, never
+    /// earlier than the critical path, and the root value is minimax.
+    #[test]
+    fn two_processors_interleave_their_accesses() {
+        let sh = shape(2, 50, 50);
+        let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
+        let want = search(&sh, root, 2, &mut ()).value;
+        let one = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(1, 2)).unwrap();
+        let two = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(2, 2)).unwrap();
+        assert_eq!(two.value, want);
+        assert_eq!(two.accounted(), 2 * two.ticks);
+        // Processor 1 ran at least one split-point search, each examining the root.
+        assert!(two.split_searches >= 1 && two.split_examined >= two.split_searches);
+        assert!(two.in_state(State::Split) > 0);
+        // Its idle time includes the 36-tick pauses after failed searches.
+        assert!(two.work(State::Split) >= 36 * (two.split_searches - 1));
+        assert!(one.ticks > 0 && two.ticks > 0);
+    }
+
+    /// With every processor spinning on the split-point lock, its holder must
+    /// win the block back access by access: the idle loop's lock wait grows
+    /// with the number of spinners.
+    #[test]
+    fn spinners_delay_the_split_lock_holder() {
+        let sh = shape(8, 79, 5);
+        let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
+        let few = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(4, 4)).unwrap();
+        let many = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(48, 4)).unwrap();
+        let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][Kind::Lock as usize] as f64 / (r.ticks * p) as f64;
+        assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
     }
 }

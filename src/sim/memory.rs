@@ -78,6 +78,9 @@ pub struct Memory {
     dir: Vec<Entry>,
     /// Directory: `sharers[block * words + w]`, a bit per processor with a copy.
     sharers: Vec<u64>,
+    /// `waiting[block * words + w]`: a bit per processor whose request the
+    /// block has refused and which will issue it again ([`Memory::request`]).
+    waiting: Vec<u64>,
 }
 
 /// A block's directory entry, its busy window and its lock word, in one
@@ -90,6 +93,8 @@ struct Entry {
     /// The processor with the Modified copy when `dirty`.
     owner: u32,
     busy_by: u32,
+    /// The processor the block served last (round-robin among simultaneous requests).
+    served: u32,
     /// Lock word: 0 free, else holder + 1.
     lock: u32,
     dirty: bool,
@@ -99,7 +104,7 @@ impl Memory {
     /// A cold machine of `procs` processors with no blocks.
     pub fn new(procs: usize) -> Memory {
         assert!(procs >= 1);
-        Memory { procs, words: procs.div_ceil(64), cache: vec![], dir: vec![], sharers: vec![] }
+        Memory { procs, words: procs.div_ceil(64), cache: vec![], dir: vec![], sharers: vec![], waiting: vec![] }
     }
 
     /// Processors.
@@ -116,9 +121,10 @@ impl Memory {
     pub fn add_block(&mut self, home: Proc) -> Block {
         debug_assert!(home < self.procs);
         let b = self.dir.len();
-        self.dir.push(Entry { home: home as u32, ..Entry::default() });
+        self.dir.push(Entry { home: home as u32, served: self.procs as u32 - 1, ..Entry::default() });
         self.cache.extend(std::iter::repeat_n(Cache::I, self.procs));
         self.sharers.extend(std::iter::repeat_n(0, self.words));
+        self.waiting.extend(std::iter::repeat_n(0, self.words));
         b
     }
 
@@ -223,6 +229,58 @@ impl Memory {
         Access::Done(delay)
     }
 
+    /// One request by `p` at time `now` on a machine whose processors issue
+    /// a refused request again until it is served (the simulator's): like
+    /// [`Memory::try_read`] / [`Memory::try_write`], and in addition fair.
+    /// When the block is free and other processors it refused are asking
+    /// again at this same moment, it serves them round-robin: the first
+    /// after the processor it served last. A request that is not first in
+    /// that order is refused until `now` (issue it again after the others
+    /// at this time have had their turn). Without this, a processor whose
+    /// retries always came after the same others in the scheduler's order
+    /// at the moment the block freed could be refused forever.
+    #[inline]
+    pub fn request(&mut self, p: Proc, block: Block, now: u64, write: bool) -> Access {
+        let mine = self.cache[block * self.procs + p];
+        if if write { mine == Cache::M } else { mine != Cache::I } {
+            return Access::Done(0);
+        }
+        let wi = block * self.words + p / 64;
+        let bit = 1u64 << (p % 64);
+        if let Some(until) = self.refused(p, block, now) {
+            self.waiting[wi] |= bit;
+            return Access::Refused(until);
+        }
+        if self.behind_a_waiter(p, block) {
+            self.waiting[wi] |= bit;
+            return Access::Refused(now);
+        }
+        self.waiting[wi] &= !bit;
+        self.dir[block].served = p as u32;
+        if write { self.try_write(p, block, now) } else { self.try_read(p, block, now) }
+    }
+
+    /// Whether another processor waiting for `block` comes before `p` in
+    /// round-robin order after the processor the block served last.
+    fn behind_a_waiter(&self, p: Proc, block: Block) -> bool {
+        let n = self.procs;
+        let first = self.dir[block].served as usize + 1;
+        let rank = |q: usize| (q + n - first % n) % n;
+        let mine = rank(p);
+        let base = block * self.words;
+        for w in 0..self.words {
+            let mut bits = self.waiting[base + w];
+            while bits != 0 {
+                let q = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if q != p && rank(q) < mine {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// A read by `p` starting at `now`, retried until served: returns
     /// `(delay, stall)`, the ticks until served in total and the part of
     /// them spent refused.
@@ -287,6 +345,26 @@ impl Memory {
         let (d, _) = self.write(p, block, now);
         self.dir[block].lock = 0;
         d
+    }
+
+    /// The test-and-set on the lock word itself, once the write access
+    /// that carries it has been served: takes the lock if it is free;
+    /// whether `p` holds it now.
+    #[inline(always)]
+    pub fn test_and_set(&mut self, p: Proc, block: Block) -> bool {
+        let e = &mut self.dir[block];
+        if e.lock == 0 {
+            e.lock = p as u32 + 1;
+        }
+        e.lock == p as u32 + 1
+    }
+
+    /// Clears `p`'s lock word, once the write access that carries the
+    /// release has been served.
+    #[inline(always)]
+    pub fn release(&mut self, p: Proc, block: Block) {
+        debug_assert_eq!(self.dir[block].lock, p as u32 + 1, "release of a lock not held");
+        self.dir[block].lock = 0;
     }
 
     /// Sets the lock word without a memory access (a node handed out by
@@ -418,6 +496,34 @@ mod tests {
         assert_eq!(m.read(0, b, 101), (4, 2));
         // A hit is never refused, even while the block is busy.
         assert_eq!(m.try_read(1, b, 104), Access::Done(0));
+    }
+
+    /// Three processors keep asking for one block; each is refused while
+    /// it is busy and asks again when it frees. The block serves the
+    /// simultaneous requests round-robin, so every processor is served in
+    /// turn whatever order they ask in at that moment.
+    #[test]
+    fn simultaneous_requests_are_served_round_robin() {
+        let mut m = Memory::new(3);
+        let b = m.add_block(0);
+        // Processor 2 takes it at 10 (write, I, clean, remote: 3 ticks).
+        assert_eq!(m.request(2, b, 10, true), Access::Done(3));
+        // 0 and 1 are refused until 13.
+        assert_eq!(m.request(0, b, 11, true), Access::Refused(13));
+        assert_eq!(m.request(1, b, 12, true), Access::Refused(13));
+        // At 13, 1 happens to ask first; but after 2 (served last) comes 0,
+        // which is waiting: 1 must let 0 go first.
+        assert_eq!(m.request(1, b, 13, true), Access::Refused(13));
+        // (write, I, dirty, local: 2 ticks.)
+        assert_eq!(m.request(0, b, 13, true), Access::Done(2));
+        assert_eq!(m.request(1, b, 13, true), Access::Refused(15));
+        // 2 wants it again at 15, before 1 asks: 1 is waiting and is next after 0.
+        assert_eq!(m.request(2, b, 15, true), Access::Refused(15));
+        assert_eq!(m.request(1, b, 15, true), Access::Done(4));
+        assert_eq!(m.request(2, b, 19, true), Access::Done(4));
+        // Hits are never refused: 2 holds it Modified.
+        assert_eq!(m.request(2, b, 20, true), Access::Done(0));
+        m.check().unwrap();
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! per-configuration table, with speed-up, search overhead and CSS against
 //! the p = 1 rows of the same trees.
 
-use super::engine::{Config, TreeStats, simulate};
+use super::engine::{Config, Idle, Interleave, State, TreeStats, Walk, simulate};
 use super::schemes::{SchemeA, SchemeB, SchemeC};
 use crate::formats::{SimRow, Tree};
 use crate::nn::Network;
@@ -117,6 +117,10 @@ pub struct SimConfig {
     pub m_cc: Option<i32>,
     /// Scheme C's classification width.
     pub cut_width: Option<u32>,
+    /// When processors interleave.
+    pub interleave: Interleave,
+    /// How far a split-point search walks.
+    pub walk: Walk,
 }
 
 /// The parameters the thesis found best (`experiments.md`): for one
@@ -171,6 +175,10 @@ pub struct Request {
     pub thesis: bool,
     /// Run only shard `k` (0-based) of `n`.
     pub shard: Option<(usize, usize)>,
+    /// When processors interleave.
+    pub interleave: Interleave,
+    /// How far a split-point search walks.
+    pub walk: Walk,
 }
 
 /// Parses `K/N` (1-based K) into `(K-1, N)`.
@@ -212,7 +220,17 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
     for &procs in &req.procs {
         ensure!((1..=MAX_PROCS).contains(&procs), "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
         if procs == 1 {
-            out.push(SimConfig { procs, scheme: None, m_a: None, m_b: None, m_ca: None, m_cc: None, cut_width: None });
+            out.push(SimConfig {
+                procs,
+                scheme: None,
+                m_a: None,
+                m_b: None,
+                m_ca: None,
+                m_cc: None,
+                cut_width: None,
+                interleave: req.interleave,
+                walk: req.walk,
+            });
             continue;
         }
         let thesis = if req.thesis {
@@ -223,7 +241,17 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
             None
         };
         for &scheme in &req.schemes {
-            let base = SimConfig { procs, scheme: Some(scheme), m_a: None, m_b: None, m_ca: None, m_cc: None, cut_width: None };
+            let base = SimConfig {
+                procs,
+                scheme: Some(scheme),
+                m_a: None,
+                m_b: None,
+                m_ca: None,
+                m_cc: None,
+                cut_width: None,
+                interleave: req.interleave,
+                walk: req.walk,
+            };
             match scheme {
                 SchemeKind::A => {
                     let v = thesis.map_or_else(|| vals(req.m_a, 2), |t| vec![t.0 as i64]);
@@ -328,7 +356,7 @@ impl Plan {
 
 /// Simulates one tree under one configuration.
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
-    let cfg = Config::new(c.procs, tree.spec.depth);
+    let cfg = Config { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..Config::new(c.procs, tree.spec.depth) };
     let (shape, root) = (&tree.shape, tree.root);
     match c.scheme {
         None | Some(SchemeKind::A) => simulate(shape, root, &SchemeA { m_a: c.m_a.unwrap_or(1) }, cfg),
@@ -344,7 +372,8 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
 
 fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimRow {
     let sp = &tree.spec;
-    let st = s.state_ticks;
+    let work = |st: State| s.work(st);
+    let time = |st: State| s.in_state(st);
     SimRow {
         item: Some(item),
         items: Some(items),
@@ -363,19 +392,29 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         m_ca: c.m_ca,
         m_cc: c.m_cc,
         cut_width: c.cut_width,
+        interleave: c.interleave.name().to_string(),
+        split_walk: c.walk.name().to_string(),
         root_value: Some(s.value),
         tp_ticks: s.ticks,
         np_nodes: s.nodes,
         leaves: s.leaves,
-        ticks_expand: st[0],
-        ticks_search: st[1],
-        ticks_eval: st[2],
-        ticks_return: st[3],
-        ticks_split: st[4],
-        ticks_update: st[5],
-        ticks_exit: st[6],
-        mem_stall: s.mem_stall,
-        lock_wait: s.lock_wait,
+        ticks_expand: work(State::Expand),
+        ticks_search: work(State::Search),
+        ticks_eval: work(State::Eval),
+        ticks_return: work(State::Return),
+        ticks_split: work(State::Split),
+        ticks_update: work(State::Update),
+        ticks_exit: work(State::Exit),
+        mem_stall: s.mem_stall(),
+        lock_wait: s.lock_wait(),
+        time_expand: time(State::Expand),
+        time_search: time(State::Search),
+        time_eval: time(State::Eval),
+        time_return: time(State::Return),
+        time_split: time(State::Split),
+        time_update: time(State::Update),
+        time_exit: time(State::Exit),
+        split_share: share(time(State::Split), c.procs as u64, s.ticks),
         split_searches: s.split_searches,
         split_examined: s.split_examined,
         told: s.told,
@@ -388,16 +427,21 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
     }
 }
 
+/// `part / (procs * ticks)`, the share of the machine's time.
+fn share(part: u64, procs: u64, ticks: u64) -> Option<f64> {
+    (ticks > 0).then(|| part as f64 / (procs * ticks) as f64)
+}
+
 type TreeKey = (Model, u32, u32, u32, u32, u64, u32);
 
 fn tree_key(r: &SimRow) -> Option<TreeKey> {
     Some((r.model, r.b, r.wa, r.wb, r.depth, r.seed?, r.tree?))
 }
 
-type ConfigKey = (Model, u32, u32, u32, u32, String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>);
+type ConfigKey = ((Model, u32, u32, u32, u32), (String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>), (String, String));
 
 fn config_key(r: &SimRow) -> ConfigKey {
-    (r.model, r.b, r.wa, r.wb, r.depth, r.scheme.clone(), r.procs, r.m_a, r.m_b, r.m_ca, r.m_cc, r.cut_width)
+    ((r.model, r.b, r.wa, r.wb, r.depth), (r.scheme.clone(), r.procs, r.m_a, r.m_b, r.m_ca, r.m_cc, r.cut_width), (r.interleave.clone(), r.split_walk.clone()))
 }
 
 fn set_ratios(r: &mut SimRow, t1: u64, n1: u64) {
@@ -466,6 +510,13 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec
                 a.ticks_exit += r.ticks_exit;
                 a.mem_stall += r.mem_stall;
                 a.lock_wait += r.lock_wait;
+                a.time_expand += r.time_expand;
+                a.time_search += r.time_search;
+                a.time_eval += r.time_eval;
+                a.time_return += r.time_return;
+                a.time_split += r.time_split;
+                a.time_update += r.time_update;
+                a.time_exit += r.time_exit;
                 a.split_searches += r.split_searches;
                 a.split_examined += r.split_examined;
                 a.told += r.told;
@@ -489,6 +540,7 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec
             if let Some((t1, n1)) = base {
                 set_ratios(&mut a, t1, n1);
             }
+            a.split_share = share(a.time_split, a.procs as u64, a.tp_ticks);
             a
         })
         .collect()
