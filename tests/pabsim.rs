@@ -93,6 +93,36 @@ fn parallel_root_values_are_minimax() {
     assert_eq!(sum_column(&agg, "np_nodes"), sum_column(&out, "np_nodes"));
 }
 
+/// The interleaved machine on the thesis's five orderings: every scheme,
+/// several machine sizes (2, 3, 48, 64), both interleavings and both
+/// split-point walks return the minimax value at the root; the `time_*`
+/// columns add up to p * t_p and `split_share` is their split part.
+#[test]
+fn every_ordering_scheme_and_machine_returns_minimax() {
+    let d = Dir::new("orders");
+    for (b, wa, wb) in [(32, 79, 5), (20, 69, 19), (32, 66, 66), (32, 33, 33), (32, 0, 0)] {
+        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &format!("{b},{wa},{wb}"), "--depth", "3", "--count", "3"], "");
+        let w = network_file(&d, b, wa, wb);
+        for extra in [&[][..], &["--interleave", "state"], &["--split-walk", "level"]] {
+            let args = [&["--procs", "2,3,48,64", "--scheme", "a,b,c", "--m-ca", "-1", "--weights", &w, "--per-tree"][..], extra].concat();
+            let out = ok(&d.path, "pabsim", &args, &trees);
+            assert_eq!(out.lines().count(), 1 + 3 * 4 * 3, "{b},{wa},{wb} {extra:?}");
+            assert!(column(&out, "root_value").iter().all(|v| v == ROOT), "{b},{wa},{wb} {extra:?}");
+            let lines: Vec<&str> = out.lines().collect();
+            let header: Vec<&str> = lines[0].split(',').collect();
+            let idx = |c: &str| header.iter().position(|h| *h == c).unwrap();
+            for l in &lines[1..] {
+                let f: Vec<&str> = l.split(',').collect();
+                let g = |c: &str| f[idx(c)].parse::<u64>().unwrap();
+                let time: u64 = ["time_expand", "time_search", "time_eval", "time_return", "time_split", "time_update", "time_exit"].iter().map(|c| g(c)).sum();
+                assert_eq!(time, g("procs") * g("tp_ticks"), "{l}");
+                let share: f64 = f[idx("split_share")].parse().unwrap();
+                assert!((share - g("time_split") as f64 / time as f64).abs() < 1e-6, "{l}");
+            }
+        }
+    }
+}
+
 #[test]
 fn shards_merge_into_the_single_run_and_threads_do_not_matter() {
     let d = Dir::new("shards");
