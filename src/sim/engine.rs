@@ -409,8 +409,13 @@ struct World<D> {
     /// Each processor's state and the node it works at (for the charges
     /// and for the message of a stuck run).
     state: Vec<(State, u32)>,
-    /// Each processor's charges since it was last resumed: `(state, kind,
-    /// ticks)`, to trim what lies beyond the end of the search.
+    /// Each processor's latest charge `(state, kind, ticks)`. With
+    /// [`Interleave::Access`] only a processor's latest charge can reach
+    /// beyond the end of the search (one that does not suspend it ends
+    /// below every other clock), so it is all the end needs to trim.
+    last: Vec<(State, Kind, u64)>,
+    /// With [`Interleave::State`], where a processor runs on past the
+    /// others, all its charges since it was last resumed.
     charges: Vec<Vec<(State, Kind, u64)>>,
     /// Each processor's buffer for tree walks.
     walks: Vec<Vec<NodeRef>>,
@@ -436,7 +441,7 @@ pub struct Machine<'a, S: Scheme> {
 
 /// Resolves at once, or after being suspended once: the executor resumes
 /// the processor when its clock is the smallest again.
-struct Suspend(bool);
+pub struct Suspend(bool);
 
 impl Future for Suspend {
     type Output = ();
@@ -447,6 +452,52 @@ impl Future for Suspend {
             Poll::Pending
         } else {
             Poll::Ready(())
+        }
+    }
+}
+
+/// One memory access: issued when first polled, issued again while the
+/// block refuses it; the access takes effect when the block accepts it, and
+/// the processor then waits out its delay. (A future of its own rather than
+/// an `async fn`: it is the simulator's innermost loop.)
+pub struct AccessFuture<'m, 'a, S: Scheme> {
+    m: &'m Machine<'a, S>,
+    p: Proc,
+    b: Block,
+    write: bool,
+    /// Served; the processor was suspended for the delay.
+    served: bool,
+}
+
+impl<S: Scheme> Future for AccessFuture<'_, '_, S> {
+    type Output = ();
+    #[inline(always)]
+    fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
+        if self.served {
+            return Poll::Ready(());
+        }
+        let (m, p, b) = (self.m, self.p, self.b);
+        let mut w = m.w.borrow_mut();
+        loop {
+            let now = w.sched.clock(p);
+            w.on[p] = b;
+            match w.mem.request(p, b, now, self.write) {
+                Access::Done(0) => return Poll::Ready(()),
+                Access::Done(d) => {
+                    if m.charge(&mut w, p, d, Kind::Memory) {
+                        self.served = true;
+                        return Poll::Pending;
+                    }
+                    return Poll::Ready(());
+                }
+                // Refused until now: others asking at this moment go first.
+                Access::Refused(until) if until == now => return Poll::Pending,
+                Access::Refused(until) => {
+                    if m.charge(&mut w, p, until - now, Kind::Memory) {
+                        return Poll::Pending;
+                    }
+                }
+            }
         }
     }
 }
@@ -482,6 +533,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
             last_progress: 0,
             stats: TreeStats::default(),
             state: vec![(State::Split, NONE); p],
+            last: vec![(State::Split, Kind::Work, 0); p],
             charges: vec![Vec::with_capacity(8); p],
             walks: vec![vec![]; p],
             on: vec![0; p],
@@ -506,21 +558,29 @@ impl<'a, S: Scheme> Machine<'a, S> {
 
     // ---- the machine's primitives: every one a scheduling point -----------------
 
-    /// Spends `d > 0` ticks of `kind` in `p`'s current state; the returned
-    /// future suspends `p` if another processor's clock is now at or below
+    /// Spends `d > 0` ticks of `kind` in `p`'s current state; whether `p`
+    /// must now let the others run: another processor's clock is at or below
     /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
-    fn pause(&self, p: Proc, d: u64, kind: Kind) -> Suspend {
-        let mut w = self.w.borrow_mut();
+    fn charge(&self, w: &mut World<S::Data>, p: Proc, d: u64, kind: Kind) -> bool {
         let s = w.state[p].0;
         w.stats.time[s as usize][kind as usize] += d;
-        w.charges[p].push((s, kind, d));
+        w.last[p] = (s, kind, d);
+        if self.cfg.interleave == Interleave::State {
+            w.charges[p].push((s, kind, d));
+        }
         let t = w.sched.clock(p) + d;
         w.sched.set(p, t);
         // A processor that has made no progress for the stall limit is
         // suspended in any case, so that the executor can stop the run.
         let stalled = t > w.last_progress.saturating_add(self.cfg.stall_limit);
-        Suspend((t >= self.limit.get() && (self.cfg.interleave == Interleave::Access || kind == Kind::Lock)) || stalled)
+        (t >= self.limit.get() && (self.cfg.interleave == Interleave::Access || kind == Kind::Lock)) || stalled
+    }
+
+    /// [`Machine::charge`] as a future: suspends `p` if it must let the others run.
+    #[inline(always)]
+    fn pause(&self, p: Proc, d: u64, kind: Kind) -> Suspend {
+        Suspend(self.charge(&mut self.w.borrow_mut(), p, d, kind))
     }
 
     /// Lets the others run if `p` has moved past them since it was resumed.
@@ -532,42 +592,20 @@ impl<'a, S: Scheme> Machine<'a, S> {
 
     /// The state's own work: `d` ticks.
     #[inline(always)]
-    pub async fn work(&self, p: Proc, d: u64) {
-        if d > 0 {
-            self.pause(p, d, Kind::Work).await;
-        }
-    }
-
-    /// One memory access, issued again while the block refuses it: the
-    /// access takes effect when the block accepts it, and `p` then waits out
-    /// its delay.
-    #[inline(always)]
-    async fn access(&self, p: Proc, b: Block, write: bool) {
-        loop {
-            let (r, now) = {
-                let mut w = self.w.borrow_mut();
-                let now = w.sched.clock(p);
-                w.on[p] = b;
-                (w.mem.request(p, b, now, write), now)
-            };
-            match r {
-                Access::Done(0) => return,
-                Access::Done(d) => return self.pause(p, d, Kind::Memory).await,
-                // Refused until now: others asking at this moment go first.
-                Access::Refused(until) if until == now => Suspend(true).await,
-                Access::Refused(until) => self.pause(p, until - now, Kind::Memory).await,
-            }
-        }
+    pub fn work(&self, p: Proc, d: u64) -> Suspend {
+        if d > 0 { self.pause(p, d, Kind::Work) } else { Suspend(false) }
     }
 
     /// A read of block `b`.
-    pub async fn read(&self, p: Proc, b: Block) {
-        self.access(p, b, false).await
+    #[inline(always)]
+    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, S> {
+        AccessFuture { m: self, p, b, write: false, served: false }
     }
 
     /// A write of block `b`.
-    pub async fn write(&self, p: Proc, b: Block) {
-        self.access(p, b, true).await
+    #[inline(always)]
+    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, S> {
+        AccessFuture { m: self, p, b, write: true, served: false }
     }
 
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
@@ -575,7 +613,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
     pub async fn lock(&self, p: Proc, b: Block) {
         loop {
             let t0 = self.clock(p);
-            self.access(p, b, true).await;
+            self.write(p, b).await;
             let spent = {
                 let mut w = self.w.borrow_mut();
                 if w.mem.test_and_set(p, b) {
@@ -585,8 +623,11 @@ impl<'a, S: Scheme> Machine<'a, S> {
                 let s = w.state[p].0 as usize;
                 w.stats.time[s][Kind::Memory as usize] -= spent;
                 w.stats.time[s][Kind::Lock as usize] += spent;
-                // The attempt's own charges (those since p was last resumed)
-                // are the latest ones, `spent` ticks in all.
+                // The attempt's own charges are the latest ones, `spent`
+                // ticks in all (those since p was last resumed, in the log).
+                if spent > 0 {
+                    w.last[p].1 = Kind::Lock;
+                }
                 let mut left = spent;
                 for c in w.charges[p].iter_mut().rev() {
                     if left == 0 {
@@ -607,24 +648,22 @@ impl<'a, S: Scheme> Machine<'a, S> {
 
     /// Releases `p`'s lock of block `b` (a write access).
     pub async fn unlock(&self, p: Proc, b: Block) {
-        self.access(p, b, true).await;
+        self.write(p, b).await;
         self.w.borrow_mut().mem.release(p, b);
     }
 
     /// Enters state `s` at node `at`.
     #[inline(always)]
-    async fn enter(&self, p: Proc, s: State, at: u32) {
+    fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
         self.w.borrow_mut().state[p] = (s, at);
-        self.step(p).await;
+        self.step(p)
     }
 
     /// The end of a step of the earlier model ([`Interleave::State`]): a
     /// state, or one pass of the idle loop. Nothing with [`Interleave::Access`].
     #[inline(always)]
-    async fn step(&self, p: Proc) {
-        if self.cfg.interleave == Interleave::State {
-            self.reschedule(p).await;
-        }
+    fn step(&self, p: Proc) -> Suspend {
+        if self.cfg.interleave == Interleave::State { self.reschedule(p) } else { Suspend(false) }
     }
 
     // ---- the node heaps ---------------------------------------------------------
@@ -1089,6 +1128,11 @@ impl<'a, S: Scheme> Machine<'a, S> {
                 continue;
             }
             let mut excess = c - t;
+            if self.cfg.interleave == Interleave::Access {
+                w.charges[q].clear();
+                let l = w.last[q];
+                w.charges[q].push(l);
+            }
             while excess > 0 {
                 let Some((s, k, d)) = w.charges[q].pop() else {
                     bail!("internal error: processor {q} is {excess} ticks beyond the end with nothing to give back")

@@ -185,8 +185,14 @@ impl Memory {
         if let Some(until) = self.refused(p, block, now) {
             return Access::Refused(until);
         }
+        Access::Done(self.serve_read(p, block, now))
+    }
+
+    /// Serves a read miss that the block has accepted; the delay.
+    #[inline(always)]
+    fn serve_read(&mut self, p: Proc, block: Block, now: u64) -> u64 {
         let dirty = self.dir[block].dirty;
-        let delay = read_delay(mine, dirty, self.dir[block].home as usize == p);
+        let delay = read_delay(Cache::I, dirty, self.dir[block].home as usize == p);
         if dirty {
             // The owner supplies the block and drops to Shared.
             let o = self.dir[block].owner as usize;
@@ -196,7 +202,7 @@ impl Memory {
         self.cache[block * self.procs + p] = Cache::S;
         self.add_sharer(p, block);
         self.set_busy(p, block, now, delay);
-        Access::Done(delay)
+        delay
     }
 
     /// One write request by `p` at time `now`: invalidates every other copy.
@@ -209,6 +215,13 @@ impl Memory {
         if let Some(until) = self.refused(p, block, now) {
             return Access::Refused(until);
         }
+        Access::Done(self.serve_write(p, block, now))
+    }
+
+    /// Serves a write that the block has accepted (`p`'s copy not Modified); the delay.
+    #[inline(always)]
+    fn serve_write(&mut self, p: Proc, block: Block, now: u64) -> u64 {
+        let mine = self.cache[block * self.procs + p];
         let dirty = self.dir[block].dirty;
         let delay = write_delay(mine, dirty, self.dir[block].home as usize == p);
         let base = block * self.words;
@@ -226,7 +239,7 @@ impl Memory {
         self.dir[block].dirty = true;
         self.dir[block].owner = p as u32;
         self.set_busy(p, block, now, delay);
-        Access::Done(delay)
+        delay
     }
 
     /// One request by `p` at time `now` on a machine whose processors issue
@@ -239,12 +252,17 @@ impl Memory {
     /// at this time have had their turn). Without this, a processor whose
     /// retries always came after the same others in the scheduler's order
     /// at the moment the block freed could be refused forever.
-    #[inline]
+    #[inline(always)]
     pub fn request(&mut self, p: Proc, block: Block, now: u64, write: bool) -> Access {
         let mine = self.cache[block * self.procs + p];
         if if write { mine == Cache::M } else { mine != Cache::I } {
             return Access::Done(0);
         }
+        self.request_miss(p, block, now, write)
+    }
+
+    #[inline(never)]
+    fn request_miss(&mut self, p: Proc, block: Block, now: u64, write: bool) -> Access {
         let wi = block * self.words + p / 64;
         let bit = 1u64 << (p % 64);
         if let Some(until) = self.refused(p, block, now) {
@@ -257,14 +275,26 @@ impl Memory {
         }
         self.waiting[wi] &= !bit;
         self.dir[block].served = p as u32;
-        if write { self.try_write(p, block, now) } else { self.try_read(p, block, now) }
+        Access::Done(if write { self.serve_write(p, block, now) } else { self.serve_read(p, block, now) })
     }
 
     /// Whether another processor waiting for `block` comes before `p` in
     /// round-robin order after the processor the block served last.
+    #[inline(always)]
     fn behind_a_waiter(&self, p: Proc, block: Block) -> bool {
         let n = self.procs;
-        let first = self.dir[block].served as usize + 1;
+        let first = (self.dir[block].served as usize + 1) % n;
+        if self.words == 1 {
+            // Ranks in one word: the waiters at positions first..p (or
+            // first..n and 0..p when p comes before first) come before p.
+            let others = self.waiting[block] & !(1u64 << p);
+            if others == 0 {
+                return false;
+            }
+            let bits = |a: usize, b: usize| ((1u128 << b) - (1u128 << a)) as u64;
+            let ahead = if p >= first { bits(first, p) } else { bits(first, n) | bits(0, p) };
+            return others & ahead != 0;
+        }
         let rank = |q: usize| (q + n - first % n) % n;
         let mine = rank(p);
         let base = block * self.words;
