@@ -4,17 +4,19 @@
 //!
 //! - [`memory`]: caches, directory, delay tables, busy blocks, locks (§6.1).
 //! - [`sched`]: per-processor clocks, smallest clock first (§6.1).
-//! - [`engine`]: the search as per-processor state machines, nodes, heaps,
-//!   bound propagation, the split state (§6.2).
+//! - [`engine`]: the search, one routine per state, nodes, heaps, bound
+//!   propagation, the idle loop, and the executor that interleaves them (§6.2).
 //! - [`schemes`]: split-point selection, schemes A, B and C (§6.3).
 //! - [`run`]: many (tree, configuration) items in parallel, results as rows.
 //!
-//! We chose explicit per-processor state machines over `async` coroutines:
-//! the search has few states, each state is one atomic step at the
-//! processor's clock, and a step is a plain function call (no executor, no
-//! boxed futures), which keeps the simulator fast and its order of events
-//! obvious. Determinism: one simulation is single-threaded; the scheduler's
-//! choice depends only on the clocks and the round-robin position.
+//! Processors interleave at every memory access, as the thesis's fibers do:
+//! each simulated processor is an `async` routine per state, every access,
+//! lock attempt and state cost an `.await`, and a small executor of our own
+//! resumes the processor with the smallest clock (see [`engine`] for why
+//! `async` rather than hand-written state machines). Determinism: one
+//! simulation is single-threaded; who runs next depends only on the clocks
+//! and the round-robin position, and who is served by a freed block only on
+//! the round-robin position of that block.
 
 pub mod engine;
 pub mod memory;
