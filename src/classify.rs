@@ -5,8 +5,9 @@
 //! Each scheme is an [`Observer`] that gives every internal node a type when
 //! the search enters it, and scores the prediction (CUT or ALL) against the
 //! node's outcome when it returns. One search per tree serves every scheme
-//! and parameter value: scheme B runs one observer per `n`; scheme C computes
-//! a node's network type once and counts it into a histogram over the
+//! and parameter value: scheme B runs one observer per `n`; scheme C types a
+//! node once ([`nn_node`]: the root's averaged type on the PV path, the
+//! network's output elsewhere) and counts it into a histogram over the
 //! smallest `m` that makes it N-CUT, from which every `m` is read off.
 //!
 //! Scored nodes are the internal nodes off the PV path; a node "cut off" if
@@ -314,7 +315,7 @@ pub struct SchemeC<'n, P: Predictor + ?Sized = Network> {
     /// `hist[m][cut]`: scored nodes whose type first lies in
     /// `[50 - m, 50 + m]` at this `m` (`max_m + 1`: never), by outcome.
     pub hist: Vec<[u64; 2]>,
-    /// Optional trace of the network types: `(ply, index, type)`.
+    /// Optional trace of the types given: `(ply, index, type)`.
     pub trace: Option<Vec<(u32, u32, f64)>>,
 }
 
