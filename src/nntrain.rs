@@ -38,8 +38,9 @@ pub struct PatternSet {
 
 impl PatternSet {
     /// Checks the rows (one ordering; the root row first and only there;
-    /// no child on the PV path; every value in its range) and scales them. `name` is the file name
-    /// for messages; row numbers count the header as line 1.
+    /// no child on the PV path; every value in its range) and scales them.
+    /// `name` is the file name for messages; row numbers count the header
+    /// as line 1.
     pub fn new(rows: &[PatternRow], name: &str) -> Result<PatternSet> {
         let Some(first) = rows.first() else { bail!("no patterns in {name}") };
         let trained_for = TrainedFor { model: first.model, b: first.b, wa: first.wa, wb: first.wb };
