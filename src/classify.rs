@@ -5,8 +5,9 @@
 //! Each scheme is an [`Observer`] that gives every internal node a type when
 //! the search enters it, and scores the prediction (CUT or ALL) against the
 //! node's outcome when it returns. One search per tree serves every scheme
-//! and parameter value: scheme B runs one observer per `n`; scheme C computes
-//! a node's network type once and counts it into a histogram over the
+//! and parameter value: scheme B runs one observer per `n`; scheme C types a
+//! node once ([`nn_node`]: the root's averaged type on the PV path, the
+//! network's output elsewhere) and counts it into a histogram over the
 //! smallest `m` that makes it N-CUT, from which every `m` is read off.
 //!
 //! Scored nodes are the internal nodes off the PV path; a node "cut off" if
@@ -246,25 +247,91 @@ impl Observer for SchemeB {
     }
 }
 
-/// Scheme C: types from the network; scores every `m` of `0..=max_m` at once.
+/// What scheme C needs from the network of `nn.md`: the root's averaged
+/// type and wait and, for a child off the PV path, the network's type
+/// (0..100) and wait (moves). Shared by `classify` and the simulator's scheme
+/// C; a test can stand in a hand-made predictor.
+pub trait Predictor: Sync {
+    /// The root's averaged type, stored with the network.
+    fn root_type(&self) -> f64;
+    /// The root's averaged wait, stored with the network.
+    fn root_wait(&self) -> f64;
+    /// `(type, wait)` for the child at 1-based `index` of a parent with type
+    /// `parent_type` (on the PV path if `pv`).
+    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64);
+}
+
+impl Predictor for Network {
+    fn root_type(&self) -> f64 {
+        Network::root_type(self)
+    }
+    fn root_wait(&self) -> f64 {
+        Network::root_wait(self)
+    }
+    #[inline]
+    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
+        Network::predict(self, pv, parent_type, index)
+    }
+}
+
+/// A node's type and wait under scheme C.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NnNode {
+    /// On the PV path: N-PV.
+    pub pv: bool,
+    /// Type, 0..100 (beyond a little: outputs are not clamped).
+    pub ty: f64,
+    /// Wait, in moves.
+    pub wait: f64,
+}
+
+/// Scheme C's typing rule (`classify.md`; thesis §5.5: "the neural network
+/// output is not used and the node is defined to be an N-PV node"), shared
+/// by `classify` and the simulator's scheme C. `parent` is the parent's PV
+/// flag and type, `None` at the root. A node on the PV path (the root, its first child, that child's
+/// first child, ...) is N-PV and takes the root's averaged type and wait;
+/// every other node takes the network's output for (its parent is PV, its
+/// parent's type, its index). So the PV path's types stay at the root's
+/// (0 for every ordering), and the non-PV children of a PV node are asked
+/// with exactly the inputs of their training patterns.
+#[inline]
+pub fn nn_node<P: Predictor + ?Sized>(net: &P, parent: Option<(bool, f64)>, index: u32) -> NnNode {
+    match parent {
+        Some((pv, pt)) if !(pv && index == 1) => {
+            let (ty, wait) = net.predict(pv, pt, index);
+            NnNode { pv: false, ty, wait }
+        }
+        _ => NnNode { pv: true, ty: net.root_type(), wait: net.root_wait() },
+    }
+}
+
+/// Scheme C: types from the network ([`nn_node`]); scores every `m` of
+/// `0..=max_m` at once.
 #[derive(Clone, Debug)]
-pub struct SchemeC<'n> {
-    net: &'n Network,
-    /// (type, pv) of the nodes on the current path.
-    stack: Vec<(f64, bool)>,
+pub struct SchemeC<'n, P: Predictor + ?Sized = Network> {
+    net: &'n P,
+    /// The nodes on the current path.
+    stack: Vec<NnNode>,
     /// `hist[m][cut]`: scored nodes whose type first lies in
     /// `[50 - m, 50 + m]` at this `m` (`max_m + 1`: never), by outcome.
     pub hist: Vec<[u64; 2]>,
-    /// Optional trace of the network types: `(ply, index, type)`.
+    /// Optional trace of the types given: `(ply, index, type)`.
     pub trace: Option<Vec<(u32, u32, f64)>>,
 }
 
-impl<'n> SchemeC<'n> {
+impl<'n, P: Predictor + ?Sized> SchemeC<'n, P> {
     /// A scheme-C classifier for `m` in `0..=max_m` and a search of `depth`.
-    pub fn new(net: &'n Network, max_m: u32, depth: u32) -> SchemeC<'n> {
-        SchemeC { net, stack: vec![(net.root_type(), true); depth as usize + 1], hist: vec![[0; 2]; max_m as usize + 2], trace: None }
+    pub fn new(net: &'n P, max_m: u32, depth: u32) -> SchemeC<'n, P> {
+        SchemeC { net, stack: vec![nn_node(net, None, 0); depth as usize + 1], hist: vec![[0; 2]; max_m as usize + 2], trace: None }
     }
 
+    /// The counts at `m`.
+    pub fn counts(&self, m: u32) -> Counts {
+        counts_at(&self.hist, m)
+    }
+}
+
+impl SchemeC<'_> {
     /// The smallest `m` (up to `max_m`) with `t` in `[50 - m, 50 + m]`, or
     /// `max_m + 1`.
     pub fn first_m(t: f64, max_m: u32) -> u32 {
@@ -279,11 +346,6 @@ impl<'n> SchemeC<'n> {
             m += 1;
         }
         m
-    }
-
-    /// The counts at `m`.
-    pub fn counts(&self, m: u32) -> Counts {
-        counts_at(&self.hist, m)
     }
 }
 
@@ -303,22 +365,19 @@ pub fn counts_at(hist: &[[u64; 2]], m: u32) -> Counts {
     c
 }
 
-impl Observer for SchemeC<'_> {
+impl<P: Predictor + ?Sized> Observer for SchemeC<'_, P> {
     #[inline]
     fn enter(&mut self, v: &Visit) {
         if v.leaf {
             return;
         }
         let p = v.ply as usize;
-        let t = if p == 0 {
-            self.net.root_type()
-        } else {
-            let (pt, ppv) = self.stack[p - 1];
-            self.net.predict(ppv, pt, v.index).0
-        };
-        self.stack[p] = (t, v.pv);
+        let parent = if p == 0 { None } else { Some((self.stack[p - 1].pv, self.stack[p - 1].ty)) };
+        let node = nn_node(self.net, parent, v.index);
+        debug_assert_eq!(node.pv, v.pv, "the rule's PV path is the search's");
+        self.stack[p] = node;
         if let Some(tr) = &mut self.trace {
-            tr.push((v.ply, v.index, t));
+            tr.push((v.ply, v.index, node.ty));
         }
     }
     #[inline]
@@ -327,7 +386,7 @@ impl Observer for SchemeC<'_> {
             return;
         }
         let max_m = self.hist.len() as u32 - 2;
-        let m = SchemeC::first_m(self.stack[v.ply as usize].0, max_m);
+        let m = SchemeC::first_m(self.stack[v.ply as usize].ty, max_m);
         self.hist[m as usize][o.cutoff.is_some() as usize] += 1;
     }
 }
@@ -738,42 +797,100 @@ mod hand {
         assert_eq!(SchemeB::child(&g, false, ra, rb), BNode { ty: Pv, cur: Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 });
     }
 
-    /// Scheme C walks the network down the path: every type is the
-    /// network's output for (parent PV?, parent type, index); counts at each
-    /// m follow from the first m at which a type becomes N-CUT.
+    /// A hand-made predictor, so the types below can be worked by hand:
+    /// the root's averages are type 0 and wait 2; a PV parent's child j gets
+    /// 40 + j, any other parent's child j gets 100 - t/2 - j (t the parent's
+    /// type); waits 1 and 3.
+    #[derive(Debug)]
+    struct Hand;
+    impl Predictor for Hand {
+        fn root_type(&self) -> f64 {
+            0.0
+        }
+        fn root_wait(&self) -> f64 {
+            2.0
+        }
+        fn predict(&self, pv: bool, t: f64, j: u32) -> (f64, f64) {
+            if pv { (40.0 + j as f64, 1.0) } else { (100.0 - t / 2.0 - j as f64, 3.0) }
+        }
+    }
+
+    /// Issue 10 by hand: the PV path (), (1), (1,1), (1,1,1) keeps the
+    /// root's type 0 (the old rule fed the network's output down it: 41,
+    /// 41, 41); the non-PV children of PV nodes, (1,1,2), (1,2) and (2),
+    /// get the network's 40 + 2 = 42; below them 100 - t/2 - j:
+    /// (1,2,1) and (2,1) 100 - 21 - 1 = 78, (2,1,1) 100 - 39 - 1 = 60,
+    /// (2,1,2) 59, (2,2) 100 - 21 - 2 = 77, (2,2,1) 100 - 38.5 - 1 = 60.5.
+    /// Against the outcomes of the table above, at m = 10 ([40, 60], closed):
+    /// CUT and cut off (1,1,2), (1,2), (2,1,2); CUT, searched all (2),
+    /// (2,1,1); ALL, searched all (1,2,1), (2,1), (2,2,1); ALL, cut off (2,2).
     #[test]
     fn scheme_c_by_hand() {
+        let t = tree();
+        let mut c = SchemeC::new(&Hand, 50, 4);
+        c.trace = Some(vec![]);
+        search(&t.shape, t.root, 4, &mut c);
+        let tr = c.trace.clone().unwrap();
+        assert_eq!(tr.iter().map(|&(p, i, _)| (p, i)).collect::<Vec<_>>(), ORDER.to_vec());
+        let types: Vec<f64> = tr.iter().map(|x| x.2).collect();
+        assert_eq!(types, vec![0.0, 0.0, 0.0, 0.0, 42.0, 42.0, 78.0, 42.0, 78.0, 60.0, 59.0, 77.0, 60.5]);
+        assert_eq!(c.counts(10), Counts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
+        // m = 5: nothing is CUT; m = 8: the three 42s; m = 27: all but the 78s; m = 30: all.
+        assert_eq!(c.counts(5), Counts { true_cut: 0, false_cut: 0, true_all: 5, false_all: 4 });
+        assert_eq!(c.counts(8), Counts { true_cut: 2, false_cut: 1, true_all: 4, false_all: 2 });
+        assert_eq!(c.counts(27), Counts { true_cut: 4, false_cut: 3, true_all: 2, false_all: 0 });
+        assert_eq!(c.counts(30), Counts { true_cut: 4, false_cut: 5, true_all: 0, false_all: 0 });
+        // The rule itself: N-PV nodes take the root's averages, wait included.
+        assert_eq!(nn_node(&Hand, None, 0), NnNode { pv: true, ty: 0.0, wait: 2.0 });
+        assert_eq!(nn_node(&Hand, Some((true, 0.0)), 1), NnNode { pv: true, ty: 0.0, wait: 2.0 });
+        assert_eq!(nn_node(&Hand, Some((true, 0.0)), 3), NnNode { pv: false, ty: 43.0, wait: 1.0 });
+        assert_eq!(nn_node(&Hand, Some((false, 42.0)), 1), NnNode { pv: false, ty: 78.0, wait: 3.0 });
+    }
+
+    /// Both tools type with the one rule: the simulator's scheme C, replayed
+    /// over the nodes of this search in the order they are created, gives
+    /// every node the type `classify` gave it, on a real network too; its
+    /// waits are the rule's (root wait 2 at N-PV nodes, network waits below).
+    #[test]
+    fn the_simulator_types_scheme_c_as_classify_does() {
         use crate::nn::{HiddenWeights, OutputWeights, TrainedFor, Training};
+        use crate::sim::schemes::{Scheme, SchemeC as SimC, View};
+        fn replay<P: Predictor + ?Sized>(net: &P) -> (Vec<f64>, Vec<f64>, Vec<i32>) {
+            let t = tree();
+            let mut c = SchemeC::new(net, 50, 4);
+            c.trace = Some(vec![]);
+            search(&t.shape, t.root, 4, &mut c);
+            let classified: Vec<f64> = c.trace.unwrap().iter().map(|x| x.2).collect();
+            // m_Ca = 0, m_Cc = 1, width 10; leaf_ply 4: nodes at ply 3 are
+            // still typed (their children are the leaves).
+            let sim = SimC { net, cut_width: 10.0, m_ca: 0, m_cc: 1, leaf_ply: 4 };
+            let mut path = vec![(View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 2 }, sim.root())];
+            let mut types = vec![path[0].1.ty];
+            let mut needs = vec![path[0].1.need];
+            for &(ply, index) in &ORDER[1..] {
+                path.truncate(ply as usize);
+                let (pv, pd) = path[ply as usize - 1];
+                let d = sim.child(&pv, &pd, index, ply % 2 == 0, 0, 0);
+                types.push(d.ty);
+                needs.push(d.need);
+                path.push((View { ply, pv: pv.pv && index == 1, index, max: ply % 2 == 0, finished: 0, left: 2 }, d));
+            }
+            (classified, types, needs)
+        }
+        let (classified, simulated, needs) = replay(&Hand);
+        assert_eq!(simulated, classified);
+        // N-PV: round(2) + 0 = 2; (1,1,2), (1,2), (2): type 42 is N-CUT,
+        // 1 + 0 + 1 = 2; (1,2,1), (2,1): 78 is N-ALL, wait 3; (2,1,1),
+        // (2,1,2): N-CUT, 3 + 1 = 4; (2,2): 77, 3; (2,2,1): 60.5, N-ALL, 3.
+        assert_eq!(needs, vec![2, 2, 2, 2, 2, 2, 3, 2, 3, 4, 4, 3, 3]);
         let wh = HiddenWeights::from_fn(|r, c| ((r * 3 + c * 5) % 7) as f64 - 3.0);
         let wo = OutputWeights::from_fn(|r, c| ((r * 11 + c * 3) % 5) as f64 / 2.0 - 1.0);
         let tr = Training { rng: "ChaCha8".into(), seed: 0, init: 0.0, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
-        let net = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 2, wa: 0, wb: 0 }, 30.0, tr).unwrap();
-        let t = tree();
-        let mut c = SchemeC::new(&net, 50, 4);
-        c.trace = Some(vec![]);
-        let mut a = SchemeA::new(4);
-        a.trace = Some(vec![]);
-        let mut obs = (c, a);
-        search(&t.shape, t.root, 4, &mut obs);
-        let (c, a) = obs;
-        let tr = c.trace.clone().unwrap();
-        assert_eq!(tr.len(), 13);
-        assert_eq!(tr[0].2, 30.0);
-        // (1) from the PV root; (1,2) from the PV (1); (2,1,2) from (2,1).
-        assert_eq!(tr[1].2, net.predict(true, 30.0, 1).0);
-        assert_eq!(tr[5].2, net.predict(true, tr[1].2, 2).0);
-        assert_eq!(tr[10].2, net.predict(false, tr[8].2, 2).0);
-        // The nine scored nodes (off the PV path) and their outcomes, from
-        // the table above: (1,1,2) (1,2) (1,2,1) (2) (2,1) (2,1,1) (2,1,2) (2,2) (2,2,1).
-        let cut = [true, true, false, false, false, false, true, true, false];
-        let scored: Vec<f64> = tr.iter().enumerate().filter(|(i, _)| ![0, 1, 2, 3].contains(i)).map(|(_, x)| x.2).collect();
-        for m in [0, 5, 10, 20, 35, 50] {
-            let mut want = Counts::default();
-            for (t, &k) in scored.iter().zip(&cut) {
-                want.score(is_cut(*t, m as f64), k);
-            }
-            assert_eq!(c.counts(m), want, "m = {m}");
-        }
-        assert_eq!(c.counts(50).scored(), a.counts.scored());
+        let net = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 2, wa: 0, wb: 0 }, 30.0, tr).unwrap().with_root_wait(1.5);
+        let (classified, simulated, _) = replay(&net);
+        assert_eq!(simulated, classified);
+        assert_eq!(classified[..4], [30.0; 4]);
+        assert_eq!(classified[4], net.predict(true, 30.0, 2).0);
+        assert_eq!(classified[10], net.predict(false, classified[8], 2).0);
     }
 }

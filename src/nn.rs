@@ -14,9 +14,11 @@
 //!
 //! [`Network`] is what the other tools use: load a weights file
 //! ([`Network::load`]), check it against the trees' ordering
-//! ([`Network::check_ordering`]), start at [`Network::root_type`] and walk
-//! down with [`Network::predict`]; [`n_type`] applies the classification
-//! width `m` of scheme C.
+//! ([`Network::check_ordering`]), and type the nodes with scheme C's rule
+//! [`crate::classify::nn_node`]: an N-PV node takes the root's averaged type
+//! and wait ([`Network::root_type`], [`Network::root_wait`]), every other
+//! node the network's output ([`Network::predict`]); [`n_type`] applies the
+//! classification width `m` of scheme C.
 
 use crate::tree::{Model, Ordering};
 use anyhow::{Context, Result, bail, ensure};
@@ -26,8 +28,11 @@ use std::path::Path;
 
 /// Format name written in every weights file.
 pub const FORMAT: &str = "parab-nn-weights";
-/// The weights-file version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The weights-file version this build reads and writes. Version 2 (issue
+/// 10): the training set leaves out the PV path's own patterns, and the file
+/// carries the root's averaged wait (`root_wait`). A version-1 network was
+/// trained on those patterns, so it is refused rather than mixed in.
+pub const VERSION: u32 = 2;
 /// Inputs (pv, type, index), without the bias.
 pub const INPUTS: usize = 3;
 /// Hidden neurons, without the bias neuron.
@@ -222,8 +227,10 @@ pub struct WeightsFile {
     pub hidden_weights: Vec<Vec<f64>>,
     /// 2 rows of 13: weights into output k from hidden 1..12, bias.
     pub output_weights: Vec<Vec<f64>>,
-    /// The averaged type of the root, where scheme C starts.
+    /// The averaged type of the root: every N-PV node's type in scheme C.
     pub root_type: f64,
+    /// The averaged wait of the root: every N-PV node's wait in the simulator.
+    pub root_wait: f64,
     /// The ordering the network was trained for.
     pub ordering: TrainedFor,
     /// The training settings.
@@ -245,6 +252,8 @@ pub struct Network {
     pub outputs: [Range; OUTPUTS],
     /// Averaged root type.
     pub root_type: f64,
+    /// Averaged root wait.
+    pub root_wait: f64,
     /// The ordering it was trained for.
     pub trained_for: TrainedFor,
     /// Training settings.
@@ -277,10 +286,16 @@ pub fn ranges(b: u32) -> Result<([Range; INPUTS], [Range; OUTPUTS])> {
 
 impl Network {
     /// A network with the given weights and the standard ranges for the
-    /// ordering; training fields are filled in by the trainer.
+    /// ordering; training fields are filled in by the trainer. The root's
+    /// wait is 0 until [`Network::with_root_wait`] sets it.
     pub fn new(wh: HiddenWeights, wo: OutputWeights, trained_for: TrainedFor, root_type: f64, training: Training) -> Result<Network> {
         let (inputs, outputs) = ranges(trained_for.b)?;
-        Ok(Network { wh, wo, inputs, outputs, root_type, trained_for, training, errors: Errors { e_type: f64::NAN, e_wait: f64::NAN } })
+        Ok(Network { wh, wo, inputs, outputs, root_type, root_wait: 0.0, trained_for, training, errors: Errors { e_type: f64::NAN, e_wait: f64::NAN } })
+    }
+
+    /// The network with the root's averaged wait set.
+    pub fn with_root_wait(self, root_wait: f64) -> Network {
+        Network { root_wait, ..self }
     }
 
     /// Reads and validates a weights file.
@@ -301,6 +316,9 @@ impl Network {
         }
         match v.get("version").and_then(|f| f.as_u64()) {
             Some(x) if x == VERSION as u64 => {}
+            Some(1) => bail!(
+                "version 1 is from before issue 10: that network was trained with the PV path's own patterns, which scheme C no longer uses, and has no root wait; retrain it (trainset, then nntrain) to get version {VERSION}"
+            ),
             Some(x) => bail!("unknown version {x} (this build reads version {VERSION})"),
             None => bail!("no numeric `version` field"),
         }
@@ -330,6 +348,7 @@ impl Network {
         let wh = HiddenWeights::from_row_iterator(check_matrix("hidden_weights", &f.hidden_weights, HIDDEN, INPUTS + 1)?);
         let wo = OutputWeights::from_row_iterator(check_matrix("output_weights", &f.output_weights, OUTPUTS, HIDDEN + 1)?);
         ensure!(f.root_type.is_finite(), "root_type is not a finite number");
+        ensure!(f.root_wait.is_finite(), "root_wait is not a finite number");
         Ordering::new(f.ordering.b, f.ordering.wa, f.ordering.wb).context("bad ordering")?;
         ensure!(f.training.iterations == 0 || f.training.eta.is_finite(), "training.eta is not a finite number");
         ensure!(f.errors.e_type.is_finite() && f.errors.e_wait.is_finite(), "errors are not finite numbers");
@@ -339,6 +358,7 @@ impl Network {
             inputs: [inputs[0].clone(), inputs[1].clone(), inputs[2].clone()],
             outputs: [outputs[0].clone(), outputs[1].clone()],
             root_type: f.root_type,
+            root_wait: f.root_wait,
             trained_for: f.ordering,
             training: f.training.clone(),
             errors: f.errors,
@@ -359,6 +379,7 @@ impl Network {
             hidden_weights: (0..HIDDEN).map(|r| self.wh.row(r).iter().copied().collect()).collect(),
             output_weights: (0..OUTPUTS).map(|r| self.wo.row(r).iter().copied().collect()).collect(),
             root_type: self.root_type,
+            root_wait: self.root_wait,
             ordering: self.trained_for,
             training: self.training.clone(),
             errors: self.errors,
@@ -381,9 +402,14 @@ impl Network {
         Ok(())
     }
 
-    /// The averaged root type, where scheme C starts.
+    /// The averaged root type: scheme C's type of every N-PV node.
     pub fn root_type(&self) -> f64 {
         self.root_type
+    }
+
+    /// The averaged root wait: the simulator's wait of every N-PV node.
+    pub fn root_wait(&self) -> f64 {
+        self.root_wait
     }
 
     /// Scales `(pv, type, index)` into the network's input vector (bias last).
@@ -506,7 +532,7 @@ mod tests {
         let wh = HiddenWeights::from_fn(|r, c| ((r * 7 + c * 3) % 11) as f64 / 10.0 - 0.5);
         let wo = OutputWeights::from_fn(|r, c| ((r * 5 + c * 2) % 13) as f64 / 12.0 - 0.5);
         let t = Training { rng: "ChaCha8".into(), seed: 1, init: 0.5, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
-        let mut n = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 4, wa: 50, wb: 10 }, 42.5, t).unwrap();
+        let mut n = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 4, wa: 50, wb: 10 }, 42.5, t).unwrap().with_root_wait(2.25);
         n.errors = Errors { e_type: 1.0, e_wait: 0.5 };
         n
     }
@@ -644,6 +670,10 @@ mod tests {
         refused("[1,2]", "no `format`");
         refused(&edited(|v| v["format"] = "other".into()), "format is `other`");
         refused(&edited(|v| v["version"] = 7.into()), "unknown version 7");
+        // A network from before issue 10 is refused with what to do.
+        refused(&edited(|v| v["version"] = 1.into()), "version 1 is from before issue 10");
+        refused(&edited(|v| v["version"] = 1.into()), "retrain it (trainset, then nntrain)");
+        refused(&edited(|v| v.as_object_mut().unwrap().remove("root_wait").map(|_| ()).unwrap()), "missing field `root_wait`");
         refused(&edited(|v| v["layers"] = serde_json::json!([3, 10, 2])), "layer sizes");
         refused(&edited(|v| v["hidden_weights"].as_array_mut().unwrap().pop().map(|_| ()).unwrap()), "hidden_weights: 11 rows");
         refused(&edited(|v| v["output_weights"][1].as_array_mut().unwrap().push(0.5.into())), "row 2 has 14 weights");

@@ -28,6 +28,8 @@ pub struct PatternSet {
     pub trained_for: TrainedFor,
     /// The averaged root type (from the level-0 row).
     pub root_type: f64,
+    /// The averaged root wait (from the level-0 row).
+    pub root_wait: f64,
     /// Scaled inputs, bias last.
     pub x: Vec<SVector<f64, { INPUTS + 1 }>>,
     /// Scaled targets.
@@ -36,8 +38,9 @@ pub struct PatternSet {
 
 impl PatternSet {
     /// Checks the rows (one ordering; the root row first and only there;
-    /// every value in its range) and scales them. `name` is the file name
-    /// for messages; row numbers count the header as line 1.
+    /// no child on the PV path; every value in its range) and scales them.
+    /// `name` is the file name for messages; row numbers count the header
+    /// as line 1.
     pub fn new(rows: &[PatternRow], name: &str) -> Result<PatternSet> {
         let Some(first) = rows.first() else { bail!("no patterns in {name}") };
         let trained_for = TrainedFor { model: first.model, b: first.b, wa: first.wa, wb: first.wb };
@@ -64,11 +67,18 @@ impl PatternSet {
             }
             ensure!(r.level >= 1, "only the first row may be the root row (level 0) {at}");
             ensure!((1..=r.b).contains(&r.index), "index {} is outside [1, b = {}] {at}", r.index, r.b);
+            // A PV parent's first child is on the PV path: trainset no longer
+            // writes that pattern (issue 10), so a file with one is from an
+            // older trainset and would train another network.
+            ensure!(
+                !(r.pv == 1 && r.index == 1),
+                "a pattern whose child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset to write the current training set {at}"
+            );
             x.push(SVector::<f64, { INPUTS + 1 }>::new(inputs[0].scale(r.pv as f64), inputs[1].scale(r.ty), inputs[2].scale(r.index as f64), 1.0));
             d.push(SVector::<f64, OUTPUTS>::new(outputs[0].scale(r.child_type), outputs[1].scale(r.child_wait)));
         }
         ensure!(!x.is_empty(), "{name} has the root row but no patterns");
-        Ok(PatternSet { trained_for, root_type: first.child_type, x, d })
+        Ok(PatternSet { trained_for, root_type: first.child_type, root_wait: first.child_wait, x, d })
     }
 
     /// The patterns as plain arrays, the training loop's layout.
@@ -149,7 +159,7 @@ pub fn initial(set: &PatternSet, cfg: &Config, rng: &mut ChaCha8Rng) -> Result<N
         shuffle: cfg.shuffle,
         patterns: set.len() as u64,
     };
-    Network::new(wh, wo, set.trained_for, set.root_type, training)
+    Ok(Network::new(wh, wo, set.trained_for, set.root_type, training)?.with_root_wait(set.root_wait))
 }
 
 /// The errors of `net` over the set, in the outputs' own units.
@@ -245,12 +255,18 @@ mod tests {
         PatternRow { model: Model::Exponential, b: 4, wa: 70, wb: 10, level, parent: String::new(), pv, ty, index, child_type, child_wait, count: 3 }
     }
 
+    /// A root row and eight patterns: the PV root's children 2..4 (type
+    /// 50) and their children 1..4 (100 for the first, else 50), in no
+    /// particular order. The root's first child, on the PV path, gives none.
     fn rows() -> Vec<PatternRow> {
         let mut v = vec![row(0, 1, 0.0, 0, 0.0, 2.0)];
         for i in 1..=4 {
-            v.push(row(1, 1, 0.0, i, if i == 1 { 0.0 } else { 50.0 }, if i == 1 { 2.0 } else { 1.0 }));
+            if i > 1 {
+                v.push(row(1, 1, 0.0, i, 50.0, 1.0));
+            }
             v.push(row(2, 0, 50.0, i, if i == 1 { 100.0 } else { 50.0 }, 1.0 + i as f64 / 2.0));
         }
+        v.push(row(3, 0, 100.0, 2, 0.0, 0.5));
         v
     }
 
@@ -258,7 +274,7 @@ mod tests {
     fn training_lowers_the_error_and_is_deterministic() {
         let set = PatternSet::new(&rows(), "t").unwrap();
         assert_eq!(set.len(), 8);
-        assert_eq!(set.root_type, 0.0);
+        assert_eq!((set.root_type, set.root_wait), (0.0, 2.0));
         let cfg = Config { iterations: 30000, curve_every: 10000, ..Config::thesis(7) };
         let (a, curve) = train(&set, &cfg, |_, _| {}).unwrap();
         let (b, _) = train(&set, &cfg, |_, _| {}).unwrap();
@@ -272,9 +288,11 @@ mod tests {
         assert_ne!(a.wh, s.wh);
         assert_eq!(a.training.seed, 7);
         assert_eq!(a.training.patterns, 8);
-        // It learned the PV parent's first child and the rest.
-        assert!((a.predict(true, 0.0, 1).0 - 0.0).abs() < 10.0);
+        // It learned the PV parent's later children and the rest; the root's
+        // averages travel with it.
+        assert!((a.predict(true, 0.0, 3).0 - 50.0).abs() < 10.0);
         assert!((a.predict(false, 50.0, 1).0 - 100.0).abs() < 10.0);
+        assert_eq!((a.root_type(), a.root_wait()), (0.0, 2.0));
     }
 
     #[test]
@@ -296,6 +314,7 @@ mod tests {
             let (t, _) = n.predict(r.pv == 1, r.ty, r.index);
             et += (r.child_type - t).powi(2) / 2.0;
         }
+        assert_eq!(set.len(), 8);
         assert!((e.e_type - et / 8.0).abs() < 1e-9, "{} vs {}", e.e_type, et / 8.0);
     }
 
@@ -321,6 +340,9 @@ mod tests {
             "must be the root row",
         );
         bad(|r| r[5].level = 0, "only the first row");
+        // A pre-issue-10 file: the PV root's first child as a pattern.
+        bad(|r| r.insert(1, row(1, 1, 0.0, 1, 0.0, 2.0)), "child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset");
+        bad(|r| r.insert(1, row(1, 1, 0.0, 1, 0.0, 2.0)), "(p.csv:3)");
         bad(|r| r.truncate(1), "no patterns");
         bad(|r| r.clear(), "no patterns in p.csv");
     }

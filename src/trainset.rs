@@ -6,8 +6,10 @@
 //! without cutting off; 100: neither), wait value `u` (the cut-off move, else
 //! the last score update, else 0) and PV flag. [`patterns`] averages `t` and
 //! `u` per address over all trees in which the node was entered and maps
-//! every parent to each of its seen children. Sums are integers, so the
-//! averages do not depend on the order in which trees finish.
+//! every parent to each of its seen children off the PV path (scheme C takes
+//! an N-PV node's type from the root, not from the network). Sums are
+//! integers, so the averages do not depend on the order in which trees
+//! finish.
 
 use crate::formats::{PatternRow, Tree};
 use crate::search::{Observer, Outcome, Visit, search};
@@ -142,7 +144,8 @@ fn address_string(a: &[u32]) -> String {
 
 /// The training set of `nn.md` from the trees of one ordering and depth:
 /// the root row first, then one pattern per seen (parent, child) pair by
-/// the child's level, then address.
+/// the child's level, then address, except the pairs whose child is on the
+/// PV path (address 1, (1,1), ...): their type is never predicted.
 pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>> {
     let Some(first) = trees.first() else { bail!("no trees") };
     let s = &first.spec;
@@ -180,6 +183,14 @@ pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>> {
     let root = map.get(&root_key).copied().ok_or_else(|| anyhow::anyhow!("the root was not recorded"))?;
     let mut rows = vec![row(0, String::new(), true, root.t_avg(), 0, &root)];
     for ((lvl, addr), child) in map.range((1, vec![])..) {
+        // A child on the PV path gives no pattern: scheme C never asks the
+        // network for an N-PV node's type (it keeps the root's), and the
+        // three type-0 targets beside the index-2 targets of 34-39 only
+        // bend the network's map where non-PV nodes need it
+        // (docs/decisions.md, issue 10).
+        if child.pv {
+            continue;
+        }
         let l = *lvl as usize;
         let mut parent = addr.clone();
         parent[l - 1] = 0;
@@ -251,7 +262,9 @@ mod tests {
         let trees: Vec<Tree> = (1..=20).map(|s| tree(4, 70, 10, s * 7919, 4)).collect();
         let rows = patterns(&trees).unwrap();
         let map = averages(&trees);
-        assert_eq!(rows.len(), map.len(), "one root row plus one pattern per non-root address");
+        // The root row, plus one pattern per address that is neither the
+        // root nor on the PV path: (1,0,0), (1,1,0) and (1,1,1) give none.
+        assert_eq!(rows.len(), map.len() - 3, "one root row plus one pattern per non-root, non-PV address");
         assert_eq!((rows[0].level, rows[0].index, rows[0].parent.as_str()), (0, 0, ""));
         assert_eq!(rows[0].count, 20);
         assert_eq!(rows[0].child_type, map[&(0, vec![0, 0, 0])].t_avg());
@@ -267,6 +280,36 @@ mod tests {
         let mut rev = trees.clone();
         rev.reverse();
         assert_eq!(patterns(&rev).unwrap(), rows);
+    }
+
+    /// Issue 10: no pattern has a child on the PV path. Every PV node
+    /// searches all its moves with the full window, so with b = 4 and depth
+    /// 4 the three PV parents (the root, (1), (1,1)) give exactly their
+    /// children 2, 3, 4 as patterns with `pv` = 1, and no child 1.
+    #[test]
+    fn pv_children_are_absent() {
+        let trees: Vec<Tree> = (1..=20).map(|s| tree(4, 70, 10, s * 7919, 4)).collect();
+        let rows = patterns(&trees).unwrap();
+        let pv: Vec<(u32, &str, u32)> = rows[1..].iter().filter(|r| r.pv == 1).map(|r| (r.level, r.parent.as_str(), r.index)).collect();
+        let want: Vec<(u32, &str, u32)> = [(1, "0.0.0"), (2, "1.0.0"), (3, "1.1.0")].into_iter().flat_map(|(l, p)| (2..=4).map(move |j| (l, p, j))).collect();
+        assert_eq!(pv, want);
+        for r in &pv {
+            assert_eq!(rows.iter().filter(|x| (x.level, x.parent.as_str(), x.index) == *r).map(|x| x.count).collect::<Vec<_>>(), vec![20]);
+        }
+        // The root row stays, with the root's averaged type and wait.
+        let map = averages(&trees);
+        assert_eq!((rows[0].level, rows[0].pv, rows[0].child_type), (0, 1, map[&(0, vec![0, 0, 0])].t_avg()));
+        assert_eq!(rows[0].child_wait, map[&(0, vec![0, 0, 0])].u_avg());
+    }
+
+    /// Depth 2, b = 2, one tree: the root's first child is the PV child, so
+    /// the set is the root row and the second child's pattern alone.
+    #[test]
+    fn depth_two_gives_the_root_row_and_the_second_child() {
+        let t = TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 2 }.check().unwrap();
+        let rows = patterns(&[t]).unwrap();
+        assert_eq!(rows.iter().map(|r| (r.level, r.parent.as_str(), r.pv, r.index)).collect::<Vec<_>>(), vec![(0, "", 1, 0), (1, "0", 1, 2)]);
+        assert_eq!((rows[0].child_type, rows[0].count), (T_UPDATED as f64, 1));
     }
 
     #[test]

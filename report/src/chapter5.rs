@@ -208,7 +208,7 @@ pub fn measures(c: &Ch5) -> Result<Vec<Measures>> {
 const SCHEMES: [(&str, &str, &str); 3] = [
     ("a", "5.2", "scheme A (strong YBWC types: fixed by each node's position below the principal variation)"),
     ("b", "5.3", "scheme B (DTS types from the node's window; a CUT node turns ALL once n moves finish without a cut-off)"),
-    ("c", "5.4", "scheme C (the network's type output; CUT when it lies within m of 50)"),
+    ("c", "5.4", "scheme C (the network's type output; principal-variation nodes keep the root's type; CUT when it lies within m of 50)"),
 ];
 
 fn counts_row(d: &DataFrame, i: usize, label: String) -> Vec<Cell> {

@@ -10,8 +10,11 @@ use std::path::PathBuf;
 /// wait per address over the trees, and write the parent->child training
 /// patterns as CSV.
 ///
-/// The first row (level 0) is the root itself: its averaged type, which
-/// scheme C starts from, is in `child_type` (and repeated in `type`).
+/// The first row (level 0) is the root itself: its averaged type and wait,
+/// which scheme C gives every node on the PV path, are in `child_type` and
+/// `child_wait` (the type repeated in `type`). A child on the PV path (the
+/// first child of a PV node) gives no pattern: the network is never asked
+/// for it.
 #[derive(Parser, Debug)]
 #[command(
     version,

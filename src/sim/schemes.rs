@@ -181,25 +181,8 @@ impl Scheme for SchemeB {
     }
 }
 
-/// What scheme C needs from the network of `nn.md`: the root's type and,
-/// for a child, its predicted type (0..100) and wait (moves).
-pub trait Predictor: Sync {
-    /// The type stored with the network for the root.
-    fn root_type(&self) -> f64;
-    /// `(type, wait)` for the child at 1-based `index` of a parent with type
-    /// `parent_type` (on the PV path if `pv`).
-    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64);
-}
-
-impl Predictor for crate::nn::Network {
-    fn root_type(&self) -> f64 {
-        crate::nn::Network::root_type(self)
-    }
-    #[inline]
-    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
-        crate::nn::Network::predict(self, pv, parent_type, index)
-    }
-}
+/// What scheme C needs from the network: the classifier's.
+pub use crate::classify::Predictor;
 
 /// Scheme C's per-node data.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -226,7 +209,11 @@ pub struct SchemeC<'a, P: Predictor + ?Sized> {
 }
 
 impl<P: Predictor + ?Sized> SchemeC<'_, P> {
-    fn data(&self, pv: bool, ty: f64, wait: f64) -> NnData {
+    /// The data of a node typed by the classifier's rule
+    /// ([`crate::classify::nn_node`]): type and wait from the network, or the
+    /// root's averages at an N-PV node.
+    fn data(&self, n: crate::classify::NnNode) -> NnData {
+        let crate::classify::NnNode { pv, ty, wait } = n;
         let cut = !pv && crate::nn::is_cut(ty, self.cut_width);
         // The wait is a number of moves: rounded to the nearest whole move.
         let w = wait.round() as i32;
@@ -240,16 +227,15 @@ impl<P: Predictor + ?Sized> SchemeC<'_, P> {
 impl<P: Predictor + ?Sized> Scheme for SchemeC<'_, P> {
     type Data = NnData;
     fn root(&self) -> NnData {
-        // The root's wait is not predicted; as a PV node it needs w = 1.
-        self.data(true, self.net.root_type(), 1.0)
+        // N-PV: the root's averaged type and wait, like every PV node.
+        self.data(crate::classify::nn_node(self.net, None, 0))
     }
     #[inline]
     fn child(&self, p: &View, pd: &NnData, index: u32, _max: bool, _a: i64, _b: i64) -> NnData {
         if p.ply + 1 >= self.leaf_ply {
             return NnData::default();
         }
-        let (ty, wait) = self.net.predict(p.pv, pd.ty, index);
-        self.data(p.pv && index == 1, ty, wait)
+        self.data(crate::classify::nn_node(self.net, Some((p.pv, pd.ty)), index))
     }
     #[inline(always)]
     fn eligible(&self, v: &View, d: &NnData) -> Option<i64> {
@@ -339,6 +325,9 @@ mod tests {
         fn root_type(&self) -> f64 {
             0.0
         }
+        fn root_wait(&self) -> f64 {
+            1.4
+        }
         fn predict(&self, _pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
             if parent_type < 25.0 { (50.0, 1.4) } else { (90.0 - index as f64, 2.6) }
         }
@@ -349,14 +338,17 @@ mod tests {
         let c = SchemeC { net: &Fixed, cut_width: 10.0, m_ca: -1, m_cc: 3, leaf_ply: 6 };
         let root = c.root();
         let rv = View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 32 };
-        // The root and the PV child: N-PV. round(1.4) - 1 = 0, but a PV node
-        // waits for its first move: need = 1.
-        assert_eq!(root.need, 1);
+        // The root and the PV child: N-PV, with the root's averaged type and
+        // wait (the network would say type 50 for the PV child).
+        // round(1.4) - 1 = 0, but a PV node waits for its first move: need = 1.
+        assert_eq!((root.ty, root.need), (0.0, 1));
         let pvc = c.child(&rv, &root, 1, false, 0, 0);
-        assert_eq!(pvc.need, 1);
+        assert_eq!((pvc.ty, pvc.need), (0.0, 1));
+        let pv2 = c.child(&View { ply: 1, index: 1, ..rv }, &pvc, 1, true, 0, 0);
+        assert_eq!((pv2.ty, pv2.need), (0.0, 1));
         assert_eq!(c.eligible(&rv, &root), None);
         assert_eq!(c.eligible(&View { finished: 1, ..rv }, &root), Some(1));
-        // A PV node's own wait still counts when it is larger.
+        // The root's wait still counts when it is larger.
         let late = SchemeC { m_ca: 2, ..c };
         assert_eq!(late.child(&rv, &late.root(), 1, false, 0, 0).need, 3);
         // Second child: type 50, N-CUT: need = 1 - 1 + 3 = 3.
