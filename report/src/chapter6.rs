@@ -36,7 +36,7 @@ pub struct Ch6 {
 }
 
 /// Configuration columns: rows that agree on all of these are one run.
-const CONFIG: [&str; 11] = ["b", "wa", "wb", "depth", "scheme", "procs", "m_a", "m_b", "m_ca", "m_cc", "cut_width"];
+const CONFIG: [&str; 13] = ["b", "wa", "wb", "depth", "scheme", "procs", "m_a", "m_b", "m_ca", "m_cc", "cut_width", "interleave", "split_walk"];
 
 /// Whether a column holds processor-ticks spent in one state (or in memory
 /// stalls or lock waits): `*_ticks`, `ticks_*`, `state_*`, `*stall*`,
@@ -80,7 +80,12 @@ pub fn load(results: &Path) -> Result<Ch6> {
     let deduped = distinct_runs(&runs.df, &names, &group)?;
     let df = &deduped;
     let numeric = |c: &str| df.column(c).is_ok_and(|x| matches!(x.dtype(), DataType::Int64 | DataType::Float64));
-    let states: Vec<String> = names.iter().filter(|c| is_state_column(c) && numeric(c)).cloned().collect();
+    // pabsim's `time_*` columns are all the time spent in each state (its
+    // memory stalls and lock waits included, so the idle loop's waits count
+    // as the split state, as in the thesis's breakdown); older results have
+    // only the states' own costs beside memory and lock totals.
+    let whole: Vec<String> = names.iter().filter(|c| c.starts_with("time_") && numeric(c)).cloned().collect();
+    let states: Vec<String> = if whole.is_empty() { names.iter().filter(|c| is_state_column(c) && numeric(c)).cloned().collect() } else { whole };
     let mut agg = vec![col("tp_ticks").sum(), col("np_nodes").sum()];
     agg.extend(states.iter().map(|s| col(s.as_str()).sum()));
     if names.iter().any(|n| n == "trees") {

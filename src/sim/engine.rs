@@ -1103,16 +1103,20 @@ impl<'a, S: Scheme> Machine<'a, S> {
                     if c > w.last_progress.saturating_add(self.cfg.stall_limit) {
                         bail!("{}", self.stuck_message(&w));
                     }
-                    w.charges[p].clear();
+                    if self.cfg.interleave == Interleave::State {
+                        w.charges[p].clear();
+                    }
                     self.resumed.set(c);
                     (p, limit)
                 };
                 self.limit.set(limit);
+                // Only a processor that exits can have ended the search.
                 if tasks[p].as_mut().poll(&mut cx).is_ready() {
-                    self.w.borrow_mut().sched.set(p, NEVER);
-                }
-                if self.w.borrow().finish.is_some() {
-                    break;
+                    let mut w = self.w.borrow_mut();
+                    w.sched.set(p, NEVER);
+                    if w.finish.is_some() {
+                        break;
+                    }
                 }
             }
         }
