@@ -126,6 +126,7 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
                 }
             })
             .collect();
+        let rows_before = origin.len();
         for rec in rdr.records() {
             let rec = rec.map_err(|e| csv_err(name, e))?;
             let line = rec.position().map(|p| p.line()).unwrap_or(0);
@@ -136,6 +137,10 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
                 *cells[idx[i]].last_mut().expect("row pushed above") = field.trim().to_string();
             }
             origin.push((fi, line));
+        }
+        // Every tool writes at least one row: a header alone is a cut file.
+        if origin.len() == rows_before {
+            bail!("no rows after the header: a cut or empty results file ({name}:2)");
         }
     }
     let mut columns = vec![];
