@@ -1,6 +1,6 @@
 //! Node classification: schemes A (YBWC's types), B (DTS's types) and C (the
 //! network), scored over a sequential alpha-beta search (thesis §5.5, Tables
-//! 5.2–5.4; spec `classify.md`).
+//! 5.2–5.4; `docs/model.md` §4).
 //!
 //! Each scheme is an [`Observer`] that gives every internal node a type when
 //! the search enters it, and scores the prediction (CUT or ALL) against the
@@ -72,7 +72,7 @@ pub enum Kind {
     All,
 }
 
-/// The DTS type of a child at its creation (`classify.md`, scheme B): from
+/// The DTS type of a child at its creation (`docs/model.md` §4.2): from
 /// its window `(alpha, beta)` compared with the root's, its parent's current
 /// type and whether the parent lies below a D-ALL, D-ALL pair. Returns the
 /// child's type and whether it is forced. Shared by `classify` and the
@@ -153,7 +153,7 @@ impl Observer for SchemeA {
     }
 }
 
-/// The per-node state of scheme B (`classify.md`).
+/// The per-node state of scheme B (`docs/model.md` §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BNode {
     /// The initial (scored) type.
@@ -172,7 +172,7 @@ pub struct BNode {
 
 const ROOT_B: BNode = BNode { ty: Kind::Pv, cur: Kind::Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 };
 
-/// Scheme B: DTS types with parameter `n`, exactly as `classify.md` reads
+/// Scheme B: DTS types with parameter `n`, exactly as `docs/model.md` §4 reads
 /// them (the reading that reproduces the thesis's Table 5.3).
 #[derive(Clone, Debug)]
 pub struct SchemeB {
@@ -660,7 +660,7 @@ mod hand {
         assert_eq!(a.counts.scored(), 9);
     }
 
-    /// Scheme B, n = 1, by the rules of `classify.md`:
+    /// Scheme B, n = 1, by the rules of `docs/model.md` §4:
     /// - (1,1,2) MIN with beta = RB: D-CUT; cuts at its last move: True_CUT.
     /// - (1,2) MAX with alpha = RA: D-CUT, True_CUT. (1,2,1) MIN (RA, 902):
     ///   D-ALL, True_ALL.

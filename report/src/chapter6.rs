@@ -6,7 +6,7 @@
 //! Input: every CSV under `pabsim/` (per-tree or per-configuration rows;
 //! per-tree rows are summed per configuration). Speed-up and overheads are
 //! computed here, in polars, against the p = 1 rows of the same ordering
-//! (pabsim.md §5): `SU = t_1/t_p`, `SO = n_p/n_1 − 1`,
+//! (`docs/model.md` §5.5): `SU = t_1/t_p`, `SO = n_p/n_1 − 1`,
 //! `CSS = p/(SU (SO + 1)) − 1`. When several parameter settings were run for
 //! one (ordering, scheme, p), as in a sweep, the one with the highest
 //! speed-up is shown — the thesis's own rule for choosing parameters.
@@ -365,7 +365,7 @@ pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Resul
             }
             let depth = load::text(best, "depth", 0).unwrap_or_else(|| "?".into());
             s.settings.push(format!(
-                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 1,12,24,48 --scheme a|b|c` with the parameters of the thesis (experiments.md) shown per row; {} configurations in `{}`.",
+                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 1,12,24,48 --scheme a|b|c` with the parameters of the thesis (`docs/model.md` §6) shown per row; {} configurations in `{}`.",
                 c.configs.as_ref().map(|x| x.height()).unwrap_or(0),
                 runs.name
             ));

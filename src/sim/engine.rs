@@ -1,5 +1,5 @@
 //! The DTS-like parallel alpha-beta search of PABSim, run on the simulated
-//! machine (thesis §6.1–6.2; spec `pabsim.md` §2–3).
+//! machine (thesis §6.1–6.2; `docs/model.md` §5.2–5.3).
 //!
 //! Every simulated processor is an explicit state machine ([`St`]): one call
 //! of [`Sim::step`] runs one state of one processor *atomically* at that
@@ -11,7 +11,7 @@
 //! retries in its next step. Locks taken and released inside one step (the
 //! global heap's) can never be found held; they cost their accesses only.
 //!
-//! Memory layout (our choice, `pabsim.md` §1): block 0 is the end-of-search
+//! Memory layout (our choice, `docs/model.md` §5.1): block 0 is the end-of-search
 //! flag, block 1 the split-point variable and its lock, block 2 the global
 //! node heap and its lock (all three homed at processor 0); block `3 + p` is
 //! processor p's private data and local heap (home p); node k lives in block
@@ -30,7 +30,7 @@ const SPLIT_BLOCK: Block = 1;
 const HEAP_BLOCK: Block = 2;
 const FIRST_PRIVATE: Block = 3;
 
-/// Costs of the states in ticks (`pabsim.md` §3).
+/// Costs of the states in ticks (`docs/model.md` §5.3).
 pub mod cost {
     /// One search step.
     pub const SEARCH: u64 = 1;
@@ -75,7 +75,7 @@ pub enum St {
     Exit,
 }
 
-/// The seven states of `pabsim.md` §3, for the time breakdown.
+/// The seven states of `docs/model.md` §5.3, for the time breakdown.
 pub const STATE_NAMES: [&str; 7] = ["expand", "search", "eval", "return", "split", "update", "exit"];
 
 fn bucket(s: St) -> usize {
