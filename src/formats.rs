@@ -516,6 +516,14 @@ pub struct ClassifyRow {
     pub best: u8,
 }
 
+impl SimRow {
+    /// The columns that hold processor-ticks by where they went: the seven
+    /// states, memory stalls and lock waits (together `procs * tp_ticks`).
+    /// The report's time-per-state breakdown reads exactly these.
+    pub const STATE_COLUMNS: [&'static str; 9] =
+        ["ticks_expand", "ticks_search", "ticks_eval", "ticks_return", "ticks_split", "ticks_update", "ticks_exit", "mem_stall", "lock_wait"];
+}
+
 /// Writes an optional ratio with six decimals (empty when absent).
 pub fn ratio6<S: Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
     match v {
@@ -617,4 +625,48 @@ pub struct SimRow {
     /// Communication-synchronisation-split overhead (tp p / np) / (t1 / n1) - 1.
     #[serde(serialize_with = "ratio6")]
     pub css: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn struct_fields_are_the_serde_names() {
+        let f = struct_fields::<PatternRow>();
+        assert!(f.contains(&"type") && !f.contains(&"ty"));
+        let sim = struct_fields::<SimRow>();
+        assert_eq!(sim.first(), Some(&"run"));
+        assert!(SimRow::STATE_COLUMNS.iter().all(|c| sim.contains(c)));
+        assert!(struct_fields::<u32>().is_empty());
+    }
+
+    #[test]
+    fn csv_headers_and_values_are_checked_by_name() {
+        let read = |text: &str| read_csv::<CurveRow>(Input::from_string("c.csv", text));
+        assert_eq!(read("iteration,e_type,e_wait\n1,2.5,0.5\n").unwrap(), vec![CurveRow { iteration: 1, e_type: 2.5, e_wait: 0.5 }]);
+        assert!(read("").unwrap().is_empty());
+        let line_col = |text: &str| match read(text) {
+            Err(FormatError::Csv { line, message, .. }) => (line, message),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(line_col("iteration,e_type\n1,2\n"), (1, "missing column `e_wait`".into()));
+        assert_eq!(line_col("iteration,e_type,e_wait,x\n"), (1, "unknown column `x`".into()));
+        assert_eq!(line_col("iteration,e_type,e_type\n"), (1, "column `e_type` appears twice".into()));
+        let (line, msg) = line_col("iteration,e_type,e_wait\n1,2,3\n1,x,3\n");
+        assert_eq!(line, 3);
+        assert!(msg.starts_with("column `e_type`: "), "{msg}");
+    }
+
+    #[test]
+    fn tree_specs_are_checked_and_not_repeated() {
+        let spec = r#"{"set":"tg1","index":1,"seed":5,"pscore":7,"model":"exponential","b":2,"wa":0,"wb":0,"depth":1}"#;
+        let read = |text: &str| read_trees(Input::from_string("t", text));
+        assert_eq!(read(spec).unwrap().len(), 1);
+        assert!(matches!(read(&format!("{spec}\n\n{spec}\n")), Err(FormatError::Repeated { line: 3, first: 1, .. })));
+        assert!(matches!(read(&spec.replace("\"index\":1", "\"index\":0")), Err(FormatError::Spec { source: SpecError::IndexZero, .. })));
+        assert!(matches!(read(&spec.replace("\"b\":2", "\"b\":0")), Err(FormatError::Spec { source: SpecError::Tree(TreeError::NoChildren), .. })));
+        assert!(matches!(read("\n"), Err(FormatError::NoTrees(_))));
+        assert!(matches!(read("{"), Err(FormatError::SpecSyntax { line: 1, .. })));
+    }
 }
