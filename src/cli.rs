@@ -228,19 +228,23 @@ impl Output {
         let p = match path {
             None => return Ok(Output::stdout()),
             Some(p) if p == Path::new("-") => return Ok(Output::stdout()),
-            Some(p) => resolve_links(p),
+            Some(p) => p,
         };
-        let name = p.display().to_string();
-        let existing = std::fs::metadata(&p).ok();
-        if let Some(meta) = &existing {
+        // A device or FIFO (also behind a link, such as /dev/stdout, whose
+        // target may be no path at all) is written in place.
+        if let Ok(meta) = std::fs::metadata(p) {
+            let name = p.display().to_string();
             if meta.is_dir() {
                 return Err(Error::IsDirectory(name));
             }
             if !meta.is_file() {
-                let f = std::fs::OpenOptions::new().write(true).open(&p).map_err(|e| Error::Create { path: name.clone(), reason: reason(&e) })?;
+                let f = std::fs::OpenOptions::new().write(true).open(p).map_err(|e| Error::Create { path: name.clone(), reason: reason(&e) })?;
                 return Ok(Output::new(name, f, None));
             }
         }
+        let p = resolve_links(p);
+        let name = p.display().to_string();
+        let existing = std::fs::metadata(&p).ok();
         let dir = match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
