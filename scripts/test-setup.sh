@@ -41,7 +41,8 @@ if ! slurm; then
   skipped+=("the Slurm test")
 fi
 if [ ${#skipped[@]} -gt 0 ]; then
-  list=${skipped[*]}
-  echo "make test: skipping ${list// the/, the}: ${why:-not installed}" >&2
+  list=${skipped[0]}
+  [ ${#skipped[@]} -gt 1 ] && list="$list and ${skipped[1]}"
+  echo "make test: skipping $list: ${why:-not installed}" >&2
 fi
 exit 0
