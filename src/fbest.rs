@@ -185,4 +185,25 @@ mod tests {
         assert_eq!(c.fbest, vec![0, 0, 1, 1]);
         assert_eq!(c.contributing, 2);
     }
+
+    #[test]
+    fn chess_statistics_need_rows_and_nodes() {
+        assert_eq!(chess(&[]), Err(ChessError::NoRows));
+        let zero = RajahxRow {
+            position: 1,
+            nodes_valid: 0,
+            pseudo_legal_moves: 0,
+            fbest_1: 0,
+            fbest_2: 0,
+            fbest_3: 0,
+            fbest_4: 0,
+            fbest_5: 0,
+            fbest_6: 0,
+            fbest_7: 0,
+            fbest_8: 0,
+            fbest_9: 0,
+            fbest_10: 0,
+        };
+        assert_eq!(chess(&[zero]), Err(ChessError::NoNodes));
+    }
 }
