@@ -251,10 +251,14 @@ impl Output {
         };
         install_cleanup();
         // Mode 0666 at creation: the kernel applies the umask, as for `> file`.
-        let tmp = tempfile::Builder::new().prefix(".parab-").permissions(std::fs::Permissions::from_mode(0o666)).tempfile_in(dir).map_err(|e| {
-            let why = if e.kind() == io::ErrorKind::NotFound { format!("{} (does its directory exist?)", reason(&e)) } else { reason(&e) };
-            Error::Create { path: name.clone(), reason: why }
-        })?;
+        // The target's extension too: writers that pick a format by the name
+        // (the report's PNG figures) write into the temporary file.
+        let suffix = p.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+        let tmp =
+            tempfile::Builder::new().prefix(".parab-").suffix(&suffix).permissions(std::fs::Permissions::from_mode(0o666)).tempfile_in(dir).map_err(|e| {
+                let why = if e.kind() == io::ErrorKind::NotFound { format!("{} (does its directory exist?)", reason(&e)) } else { reason(&e) };
+                Error::Create { path: name.clone(), reason: why }
+            })?;
         let (f, tmp_path) = tmp.into_parts();
         // From here the signal handler or `Drop` removes the file, not tempfile.
         let tmp = tmp_path.keep().map_err(|e| Error::Create { path: name.clone(), reason: reason(&e.error) })?;

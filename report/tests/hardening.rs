@@ -115,3 +115,20 @@ fn d6_d7_pages_and_figures_commit_as_one_unit_with_plain_permissions() {
     let expect: Vec<_> = before.1.iter().filter(|f| f.0 != png).cloned().collect();
     assert_eq!(after, expect, "figures were replaced by a failed run");
 }
+
+/// Each chapter-6 table cites only the files its rows came from.
+#[test]
+fn each_table_cites_only_its_own_files() {
+    let d = Dir::new("rh-src");
+    std::fs::create_dir_all(d.join("results/pabsim")).unwrap();
+    for (o, f) in [("20,69,19", "p-t.csv"), ("32,79,5", "p-u.csv")] {
+        let trees = ok(&d.path, "treegen", &["--ordering", o, "--depth", "3", "--count", "2"], "");
+        ok(&d.path, "pabsim", &["--procs", "1,4", "-o", &format!("results/pabsim/{f}")], &trees);
+    }
+    let p = published();
+    ok(&d.path, "report", &["--results", "results", "--published", &p, "--date", "2001-06-30"], "");
+    let t64 = d.read("results/report/table-6-4.md");
+    let t65 = d.read("results/report/table-6-5.md");
+    assert!(t64.contains("p-u.csv") && !t64.contains("p-t.csv"), "{t64}");
+    assert!(t65.contains("p-t.csv") && !t65.contains("p-u.csv"), "{t65}");
+}
