@@ -1,6 +1,9 @@
 # parab: reproduce Manohararajah (2001) end to end.
 #   make all    every result under results/ (file targets: only what changed reruns)
-#   make test   format check, clippy -D warnings, all tests (release mode)
+#   make test   format check, clippy -D warnings, all tests (release mode); installs
+#               Chromium, Slurm and munge where it can (apt-get as root), else says
+#               in one line what it skipped
+#   make sweep-slurm  the parameter search as a Slurm job array (pipelines/slurm/)
 #   make bench  whole-command timings (see BENCHMARKS.md)
 #   make clean  remove results/ and build outputs
 
@@ -20,7 +23,7 @@ ORDERINGS := 32-79-5 20-69-19 32-66-66 32-33-33 32-0-0
 comma := ,
 ord = $(subst -,$(comma),$(1))
 
-.PHONY: all chapter4 test bench clean build
+.PHONY: all chapter4 test test-setup slurm-test bench clean build
 
 all: chapter4
 
@@ -66,10 +69,18 @@ $(R)/fbest/rajahx.csv: data/rajahx-fbest.csv $(BIN)/.built
 	$(BIN)/fbest --rajahx $< -o $@
 
 # ---- quality gates ------------------------------------------------------------------
-test:
+# `make test` sets up what its tests need (scripts/test-setup.sh), then checks.
+TEST_ENV := target/test-skips.env
+test: test-setup
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
-	$(CARGO) test --release --workspace
+	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace
+test-setup:
+	@scripts/test-setup.sh $(TEST_ENV)
+# The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing).
+slurm-test: test-setup $(BIN)/.built
+	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; else BIN=$(BIN) scripts/slurm-test.sh; fi
+test: slurm-test
 
 bench: $(BIN)/.built
 	scripts/bench.sh
@@ -141,8 +152,17 @@ $(R)/chapter6.csv: $(CH6)
 	{ for o in $(ORDERINGS); do $(BIN)/pabsim --merge $(R)/pabsim/tg1-$$o-d6-p1.csv; done | awk 'NR == 1 || !/^item,/'; \
 	  for f in $(filter-out %-p1.csv,$^); do tail -n +2 $$f; done; } > $@.tmp && mv $@.tmp $@
 
-# The parameter search of experiments.md (m_A, m_B in 1..10, m_Ca in -14..2, m_Cc in
+# The parameter search of `docs/model.md` §6 (m_A, m_B in 1..10, m_Ca in -14..2, m_Cc in
 # 0..4 at p = 12, 24, 48): one file per (ordering, p, scheme, value); a rerun skips
 # the files that exist. SHARD=K/N does every N-th file (split over machines).
 sweep: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
 	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/sweep.sh
+
+# The same parameter search on a Slurm cluster: a job array of SLURM_TASKS
+# tasks, task K running SHARD=K/SLURM_TASKS of pipelines/sweep.sh, and a job
+# that writes the summary once every task succeeded (--dependency=afterok).
+# Run from a directory every node sees; SBATCH_ARGS passes partition, time, ...
+SLURM_TASKS ?= 16
+.PHONY: sweep-slurm
+sweep-slurm: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
+	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/slurm/sweep.sh $(SLURM_TASKS)

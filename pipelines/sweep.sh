@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The parameter search of experiments.md for pabsim: for every ordering and
+# The parameter search of `docs/model.md` §6 for pabsim: for every ordering and
 # p = 12, 24, 48, scheme A with m_A = 1..10, scheme B with m_B = 1..10, scheme C
 # with m_Ca = -14..2 (each file sweeps m_Cc = 0..4). One output file per item;
 # files that exist are skipped, so an interrupted sweep resumes where it
@@ -13,8 +13,12 @@ R=${R:-results}
 ORDERINGS=${ORDERINGS:-"32-79-5 20-69-19 32-66-66 32-33-33 32-0-0"}
 PROCS=${PROCS:-"12 24 48"}
 SHARD=${SHARD:-1/1}
+# STEP=items runs the items only, STEP=summary writes the summary only (a Slurm
+# array's tasks and its final job, pipelines/slurm/sweep.sh); default both.
+STEP=${STEP:-all}
 k=${SHARD%/*}; n=${SHARD#*/}
 i=0
+[ "$STEP" = summary ] && ORDERINGS=""
 for o in $ORDERINGS; do
   trees=$R/trees/tg1-$o-d6.jsonl
   base=$R/pabsim/tg1-$o-d6-p1.csv
@@ -43,5 +47,7 @@ for o in $ORDERINGS; do
   done
 done
 # One table of everything finished so far.
+[ "$STEP" = items ] && exit 0
+mkdir -p "$R/sweep"
 find "$R/sweep" -name 'p*.csv' | sort | { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; } ; } > "$R/sweep/summary.csv.tmp"
 mv "$R/sweep/summary.csv.tmp" "$R/sweep/summary.csv"

@@ -1,6 +1,6 @@
 //! Node classification: schemes A (YBWC's types), B (DTS's types) and C (the
 //! network), scored over a sequential alpha-beta search (thesis §5.5, Tables
-//! 5.2–5.4; spec `classify.md`).
+//! 5.2–5.4; `docs/model.md` §4).
 //!
 //! Each scheme is an [`Observer`] that gives every internal node a type when
 //! the search enters it, and scores the prediction (CUT or ALL) against the
@@ -73,7 +73,7 @@ pub enum Kind {
     All,
 }
 
-/// The DTS type of a child at its creation (`classify.md`, scheme B): from
+/// The DTS type of a child at its creation (`docs/model.md` §4.2): from
 /// its window `(alpha, beta)` compared with the root's, its parent's current
 /// type and whether the parent lies below a D-ALL, D-ALL pair. Returns the
 /// child's type and whether it is forced. Shared by `classify` and the
@@ -154,7 +154,7 @@ impl Observer for SchemeA {
     }
 }
 
-/// The per-node state of scheme B (`classify.md`).
+/// The per-node state of scheme B (`docs/model.md` §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BNode {
     /// The initial (scored) type.
@@ -173,7 +173,7 @@ pub struct BNode {
 
 const ROOT_B: BNode = BNode { ty: Kind::Pv, cur: Kind::Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 };
 
-/// Scheme B: DTS types with parameter `n`, exactly as `classify.md` reads
+/// Scheme B: DTS types with parameter `n`, exactly as `docs/model.md` §4 reads
 /// them (the reading that reproduces the thesis's Table 5.3).
 #[derive(Clone, Debug)]
 pub struct SchemeB {
@@ -247,7 +247,7 @@ impl Observer for SchemeB {
     }
 }
 
-/// What scheme C needs from the network of `nn.md`: the root's averaged
+/// What scheme C needs from the network of `docs/model.md` §3.2: the root's averaged
 /// type and wait and, for a child off the PV path, the network's type
 /// (0..100) and wait (moves). Shared by `classify` and the simulator's scheme
 /// C; a test can stand in a hand-made predictor.
@@ -285,7 +285,7 @@ pub struct NnNode {
     pub wait: f64,
 }
 
-/// Scheme C's typing rule (`classify.md`; thesis §5.5: "the neural network
+/// Scheme C's typing rule (`docs/model.md` §4.3; thesis §5.5: "the neural network
 /// output is not used and the node is defined to be an N-PV node"), shared
 /// by `classify` and the simulator's scheme C. `parent` is the parent's PV
 /// flag and type, `None` at the root. A node on the PV path (the root, its first child, that child's
@@ -719,7 +719,7 @@ mod hand {
         assert_eq!(a.counts.scored(), 9);
     }
 
-    /// Scheme B, n = 1, by the rules of `classify.md`:
+    /// Scheme B, n = 1, by the rules of `docs/model.md` §4:
     /// - (1,1,2) MIN with beta = RB: D-CUT; cuts at its last move: True_CUT.
     /// - (1,2) MAX with alpha = RA: D-CUT, True_CUT. (1,2,1) MIN (RA, 902):
     ///   D-ALL, True_ALL.

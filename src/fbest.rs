@@ -1,5 +1,5 @@
 //! Move-ordering statistics: f_best and p_best (thesis §4.3, Tables 4.1–4.5,
-//! Figures 4.5–4.6; spec `search.md`, "f_best").
+//! Figures 4.5–4.6; `docs/model.md` §2.2).
 //!
 //! At every internal node the search records at most one move: the one that
 //! caused a cut-off, else the last one that updated the score, else nothing.
@@ -130,12 +130,27 @@ pub fn analytic(orderings: &[Ordering]) -> Vec<AnalyticRow> {
     rows
 }
 
+/// Why the chess program's statistics cannot be summarised.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChessError {
+    /// The file has no rows.
+    #[error("the chess statistics file has no rows")]
+    NoRows,
+    /// No position has a contributing node.
+    #[error("the chess statistics have no contributing nodes")]
+    NoNodes,
+}
+
 /// The chess program's totals in f_best columns (see [`ChessFbestRow`]).
-pub fn chess(rows: &[RajahxRow]) -> anyhow::Result<Vec<ChessFbestRow>> {
-    anyhow::ensure!(!rows.is_empty(), "the chess statistics file has no rows");
+pub fn chess(rows: &[RajahxRow]) -> Result<Vec<ChessFbestRow>, ChessError> {
+    if rows.is_empty() {
+        return Err(ChessError::NoRows);
+    }
     let nodes: u64 = rows.iter().map(|r| r.nodes_valid).sum();
     let moves: u64 = rows.iter().map(|r| r.pseudo_legal_moves).sum();
-    anyhow::ensure!(nodes > 0, "the chess statistics have no contributing nodes");
+    if nodes == 0 {
+        return Err(ChessError::NoNodes);
+    }
     let bf = moves as f64 / nodes as f64;
     Ok((0..10)
         .map(|i| {
@@ -169,5 +184,26 @@ mod tests {
         c.leave(&Visit { leaf: true, ..v }, &Outcome { value: 3, cutoff: None, last_update: None, searched: 0 });
         assert_eq!(c.fbest, vec![0, 0, 1, 1]);
         assert_eq!(c.contributing, 2);
+    }
+
+    #[test]
+    fn chess_statistics_need_rows_and_nodes() {
+        assert_eq!(chess(&[]), Err(ChessError::NoRows));
+        let zero = RajahxRow {
+            position: 1,
+            nodes_valid: 0,
+            pseudo_legal_moves: 0,
+            fbest_1: 0,
+            fbest_2: 0,
+            fbest_3: 0,
+            fbest_4: 0,
+            fbest_5: 0,
+            fbest_6: 0,
+            fbest_7: 0,
+            fbest_8: 0,
+            fbest_9: 0,
+            fbest_10: 0,
+        };
+        assert_eq!(chess(&[zero]), Err(ChessError::NoNodes));
     }
 }

@@ -5,8 +5,7 @@
 //! reject unknown and missing fields and name the file and line.
 
 use crate::cli::Input;
-use crate::tree::{Model, Node, Ordering, Shape, check_seed};
-use anyhow::{Context, Result, bail};
+use crate::tree::{Model, Node, Ordering, Shape, TreeError, check_seed};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
 use std::io::BufRead;
@@ -14,8 +13,94 @@ use std::io::BufRead;
 /// The largest search depth a tree spec may ask for.
 pub const MAX_DEPTH: u32 = 64;
 
+/// What is wrong with a tree spec's values.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The ordering, model or seed.
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+    /// `index` 0.
+    #[error("index 0: tree indices are 1-based positions in the seed set")]
+    IndexZero,
+    /// A root pscore outside the scores.
+    #[error("root pscore {0} is outside [0, 2^31-2]")]
+    Pscore(u64),
+    /// Too deep.
+    #[error("depth {0} is larger than {MAX_DEPTH}")]
+    Depth(u32),
+}
+
+/// What is wrong with an input file. Messages name the file and line; the
+/// underlying cause, where there is one, is the error's source.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// The input cannot be read.
+    #[error("cannot read {name}")]
+    Read {
+        /// The input.
+        name: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A JSON line that does not parse as the expected type.
+    #[error("bad JSON line ({name}:{line})")]
+    Json {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A tree spec that does not parse.
+    #[error("bad tree spec ({name}:{line})")]
+    SpecSyntax {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A tree spec with values out of range.
+    #[error("bad tree spec ({name}:{line})")]
+    Spec {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        source: SpecError,
+    },
+    /// The same tree twice.
+    #[error("tree spec repeats line {first} ({name}:{line}): give each tree once")]
+    Repeated {
+        /// The input.
+        name: String,
+        /// 1-based line of the repeat.
+        line: usize,
+        /// 1-based line of the first.
+        first: usize,
+    },
+    /// No tree specs at all.
+    #[error("no tree specs in {0} (make some with `treegen --set tg1 --ordering 32,79,5 --depth 6`)")]
+    NoTrees(String),
+    /// A CSV file that does not fit its format.
+    #[error("{message} ({name}:{line})")]
+    Csv {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+type Result<T, E = FormatError> = std::result::Result<T, E>;
+
 /// One tree: everything needed to regenerate and search it (`treegen`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TreeSpec {
     /// The seed set's name (`tg1`, `tg2` or a file path).
@@ -51,15 +136,18 @@ pub struct Tree {
 
 impl TreeSpec {
     /// Validates the spec.
-    pub fn check(&self) -> Result<Tree> {
+    pub fn check(&self) -> Result<Tree, SpecError> {
         let ordering = Ordering::new(self.b, self.wa, self.wb)?;
         let shape = Shape::new(self.model, ordering)?;
         let seed = check_seed(self.seed)?;
+        if self.index == 0 {
+            return Err(SpecError::IndexZero);
+        }
         if self.pscore > crate::tree::SCORE_MAX {
-            bail!("root pscore {} is outside [0, 2^31-2]", self.pscore);
+            return Err(SpecError::Pscore(self.pscore));
         }
         if self.depth > MAX_DEPTH {
-            bail!("depth {} is larger than {MAX_DEPTH}", self.depth);
+            return Err(SpecError::Depth(self.depth));
         }
         Ok(Tree { spec: self.clone(), shape, root: Node { seed, pscore: self.pscore as u32 } })
     }
@@ -75,11 +163,11 @@ pub fn read_json_lines<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
     let name = input.name.clone();
     let mut out = vec![];
     for (i, line) in input.reader.lines().enumerate() {
-        let line = line.with_context(|| format!("cannot read {name}"))?;
+        let line = line.map_err(|source| FormatError::Read { name: name.clone(), source })?;
         if line.trim().is_empty() {
             continue;
         }
-        let v = serde_json::from_str(&line).with_context(|| format!("bad JSON line ({name}:{})", i + 1))?;
+        let v = serde_json::from_str(&line).map_err(|source| FormatError::Json { name: name.clone(), line: i + 1, source })?;
         out.push(v);
     }
     Ok(out)
@@ -89,40 +177,117 @@ pub fn read_json_lines<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
 pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
     let name = input.name.clone();
     let mut trees = vec![];
+    let mut seen: std::collections::HashMap<TreeSpec, usize> = std::collections::HashMap::new();
     for (i, line) in input.reader.lines().enumerate() {
-        let line = line.with_context(|| format!("cannot read {name}"))?;
+        let line = line.map_err(|source| FormatError::Read { name: name.clone(), source })?;
         if line.trim().is_empty() {
             continue;
         }
-        let spec: TreeSpec = serde_json::from_str(&line).with_context(|| format!("bad tree spec ({name}:{})", i + 1))?;
-        trees.push(spec.check().with_context(|| format!("bad tree spec ({name}:{})", i + 1))?);
+        let spec: TreeSpec = serde_json::from_str(&line).map_err(|source| FormatError::SpecSyntax { name: name.clone(), line: i + 1, source })?;
+        // The same tree twice would be counted twice in every sum and average.
+        if let Some(first) = seen.get(&spec) {
+            return Err(FormatError::Repeated { name, line: i + 1, first: *first });
+        }
+        trees.push(spec.check().map_err(|source| FormatError::Spec { name: name.clone(), line: i + 1, source })?);
+        seen.insert(spec, i + 1);
     }
     if trees.is_empty() {
-        bail!("no tree specs in {name} (make some with `treegen --set tg1 --ordering 32,79,5 --depth 6`)");
+        return Err(FormatError::NoTrees(name));
     }
     Ok(trees)
 }
 
-/// Reads CSV rows of `T` (header required, unknown or missing columns
-/// refused); errors name `file:line`.
+/// Reads CSV rows of `T`: the header must name every field of `T` and no
+/// other column (checked on line 1, before any row); errors name `file:line`
+/// and, for a bad value, the column.
 pub fn read_csv<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
     let name = input.name.clone();
     let mut rdr = csv::ReaderBuilder::new().has_headers(true).from_reader(input.reader);
+    let header: Vec<String> = rdr.headers().map_err(|e| csv_error(&name, &[], e))?.iter().map(str::to_string).collect();
+    let bad = |message: String| FormatError::Csv { name: name.clone(), line: 1, message };
+    // An empty input has no rows; its reader says whether that is an error.
+    if header.iter().all(|h| h.trim().is_empty()) {
+        return Ok(vec![]);
+    }
+    let fields = struct_fields::<T>();
+    if !fields.is_empty() {
+        for (i, h) in header.iter().enumerate() {
+            if !fields.contains(&h.as_str()) {
+                return Err(bad(format!("unknown column `{h}`")));
+            }
+            if header[..i].contains(h) {
+                return Err(bad(format!("column `{h}` appears twice")));
+            }
+        }
+        if let Some(f) = fields.iter().find(|f| !header.iter().any(|h| h == *f)) {
+            return Err(bad(format!("missing column `{f}`")));
+        }
+    }
     let mut out = vec![];
     for rec in rdr.deserialize() {
-        let rec: T = rec.map_err(|e| csv_error(&name, e))?;
+        let rec: T = rec.map_err(|e| csv_error(&name, &header, e))?;
         out.push(rec);
     }
     Ok(out)
 }
 
-fn csv_error(name: &str, e: csv::Error) -> anyhow::Error {
-    let line = e.position().map(|p| p.line()).unwrap_or(0);
+fn csv_error(name: &str, header: &[String], e: csv::Error) -> FormatError {
+    let line = e.position().map(|p| p.line()).unwrap_or(1);
     let msg = match e.kind() {
-        csv::ErrorKind::Deserialize { err, .. } => err.to_string(),
+        csv::ErrorKind::Deserialize { err, .. } => {
+            // csv names a bad value by its 0-based field number: say the column.
+            let text = match err.kind() {
+                csv::DeserializeErrorKind::ParseInt(x) => x.to_string(),
+                csv::DeserializeErrorKind::ParseFloat(x) => x.to_string(),
+                csv::DeserializeErrorKind::ParseBool(x) => x.to_string(),
+                other => other.to_string(),
+            };
+            match err.field().and_then(|i| header.get(i as usize)) {
+                Some(col) => format!("column `{col}`: {text}"),
+                None => err.to_string(),
+            }
+        }
+        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => format!("{len} fields where the header has {expected_len}"),
+        csv::ErrorKind::Utf8 { .. } => "not UTF-8".to_string(),
         _ => e.to_string(),
     };
-    anyhow::anyhow!("{msg} ({name}:{line})")
+    FormatError::Csv { name: name.to_string(), line, message: msg }
+}
+
+/// The field names a serde struct expects, as its derived `Deserialize`
+/// declares them (renames applied); empty for a type that is not a struct.
+pub fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
+    use serde::de::{self, Visitor};
+    struct Capture(Option<&'static [&'static str]>);
+    #[derive(Debug)]
+    struct Stop;
+    impl std::fmt::Display for Stop {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("field names captured")
+        }
+    }
+    impl std::error::Error for Stop {}
+    impl de::Error for Stop {
+        fn custom<M: std::fmt::Display>(_: M) -> Stop {
+            Stop
+        }
+    }
+    impl<'de> de::Deserializer<'de> for &mut Capture {
+        type Error = Stop;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> std::result::Result<V::Value, Stop> {
+            Err(Stop)
+        }
+        fn deserialize_struct<V: Visitor<'de>>(self, _: &'static str, fields: &'static [&'static str], _: V) -> std::result::Result<V::Value, Stop> {
+            self.0 = Some(fields);
+            Err(Stop)
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut c = Capture(None);
+    let _ = T::deserialize(&mut c);
+    c.0.unwrap_or(&[])
 }
 
 /// Writes a probability with nine decimals.
@@ -265,7 +430,7 @@ impl RajahxRow {
     }
 }
 
-/// `trainset` output, `nntrain` input (thesis §5.3; spec `nn.md`): one
+/// `trainset` output, `nntrain` input (thesis §5.3; `docs/model.md` §3.1): one
 /// parent→child training pattern per row, in order of the child's level,
 /// then address. The first row (level 0) describes the root itself: no parent
 /// (`parent` empty, `index` 0, `pv` 1), `child_type` and `child_wait` the
@@ -351,6 +516,14 @@ pub struct ClassifyRow {
     pub best: u8,
 }
 
+impl SimRow {
+    /// The columns that hold processor-ticks by where they went: the seven
+    /// states, memory stalls and lock waits (together `procs * tp_ticks`).
+    /// The report's time-per-state breakdown reads exactly these.
+    pub const STATE_COLUMNS: [&'static str; 9] =
+        ["ticks_expand", "ticks_search", "ticks_eval", "ticks_return", "ticks_split", "ticks_update", "ticks_exit", "mem_stall", "lock_wait"];
+}
+
 /// Writes an optional ratio with six decimals (empty when absent).
 pub fn ratio6<S: Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
     match v {
@@ -370,6 +543,9 @@ pub fn ratio6<S: Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRow {
+    /// What identifies the run (per tree only): a digest of its tree specs,
+    /// configurations and networks, the same in every shard of one run.
+    pub run: Option<String>,
     /// Position of the (tree, configuration) item in the run (per tree only).
     pub item: Option<u64>,
     /// Items in the whole run (per tree only).
@@ -472,4 +648,48 @@ pub struct SimRow {
     /// Communication-synchronisation-split overhead (tp p / np) / (t1 / n1) - 1.
     #[serde(serialize_with = "ratio6")]
     pub css: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn struct_fields_are_the_serde_names() {
+        let f = struct_fields::<PatternRow>();
+        assert!(f.contains(&"type") && !f.contains(&"ty"));
+        let sim = struct_fields::<SimRow>();
+        assert_eq!(sim.first(), Some(&"run"));
+        assert!(SimRow::STATE_COLUMNS.iter().all(|c| sim.contains(c)));
+        assert!(struct_fields::<u32>().is_empty());
+    }
+
+    #[test]
+    fn csv_headers_and_values_are_checked_by_name() {
+        let read = |text: &str| read_csv::<CurveRow>(Input::from_string("c.csv", text));
+        assert_eq!(read("iteration,e_type,e_wait\n1,2.5,0.5\n").unwrap(), vec![CurveRow { iteration: 1, e_type: 2.5, e_wait: 0.5 }]);
+        assert!(read("").unwrap().is_empty());
+        let line_col = |text: &str| match read(text) {
+            Err(FormatError::Csv { line, message, .. }) => (line, message),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(line_col("iteration,e_type\n1,2\n"), (1, "missing column `e_wait`".into()));
+        assert_eq!(line_col("iteration,e_type,e_wait,x\n"), (1, "unknown column `x`".into()));
+        assert_eq!(line_col("iteration,e_type,e_type\n"), (1, "column `e_type` appears twice".into()));
+        let (line, msg) = line_col("iteration,e_type,e_wait\n1,2,3\n1,x,3\n");
+        assert_eq!(line, 3);
+        assert!(msg.starts_with("column `e_type`: "), "{msg}");
+    }
+
+    #[test]
+    fn tree_specs_are_checked_and_not_repeated() {
+        let spec = r#"{"set":"tg1","index":1,"seed":5,"pscore":7,"model":"exponential","b":2,"wa":0,"wb":0,"depth":1}"#;
+        let read = |text: &str| read_trees(Input::from_string("t", text));
+        assert_eq!(read(spec).unwrap().len(), 1);
+        assert!(matches!(read(&format!("{spec}\n\n{spec}\n")), Err(FormatError::Repeated { line: 3, first: 1, .. })));
+        assert!(matches!(read(&spec.replace("\"index\":1", "\"index\":0")), Err(FormatError::Spec { source: SpecError::IndexZero, .. })));
+        assert!(matches!(read(&spec.replace("\"b\":2", "\"b\":0")), Err(FormatError::Spec { source: SpecError::Tree(TreeError::NoChildren), .. })));
+        assert!(matches!(read("\n"), Err(FormatError::NoTrees(_))));
+        assert!(matches!(read("{"), Err(FormatError::SpecSyntax { line: 1, .. })));
+    }
 }

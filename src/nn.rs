@@ -1,4 +1,4 @@
-//! The thesis's node-classification network (§5.4; spec `nn.md`): a 3-12-2
+//! The thesis's node-classification network (§5.4; `docs/model.md` §3.2): a 3-12-2
 //! feed-forward network with logistic units that maps a parent node's
 //! `(pv, type, child index)` to the child's `(type, wait)`.
 //!
@@ -349,6 +349,20 @@ impl Network {
         let wo = OutputWeights::from_row_iterator(check_matrix("output_weights", &f.output_weights, OUTPUTS, HIDDEN + 1)?);
         ensure!(f.root_type.is_finite(), "root_type is not a finite number");
         ensure!(f.root_wait.is_finite(), "root_wait is not a finite number");
+        ensure!(
+            (TYPE_RANGE.0..=TYPE_RANGE.1).contains(&f.root_type),
+            "root_type {:?} lies outside the type range [{}, {}]",
+            f.root_type,
+            TYPE_RANGE.0,
+            TYPE_RANGE.1
+        );
+        let b = f.ordering.b as f64;
+        ensure!(
+            inputs[2].max == b && outputs[1].max == b,
+            "ordering.b is {b} but the index and wait ranges end at {} and {} (they must end at b)",
+            inputs[2].max,
+            outputs[1].max
+        );
         Ordering::new(f.ordering.b, f.ordering.wa, f.ordering.wb).context("bad ordering")?;
         ensure!(f.training.iterations == 0 || f.training.eta.is_finite(), "training.eta is not a finite number");
         ensure!(f.errors.e_type.is_finite() && f.errors.e_wait.is_finite(), "errors are not finite numbers");
@@ -388,6 +402,11 @@ impl Network {
 
     /// The weights file as pretty JSON with a final newline.
     pub fn to_json(&self) -> Result<String> {
+        // serde_json writes NaN and infinity as null: never write a non-number.
+        ensure!(
+            self.wh.iter().chain(self.wo.iter()).all(|w| w.is_finite()) && self.root_type.is_finite(),
+            "the weights are not finite numbers (training diverged?)"
+        );
         Ok(serde_json::to_string_pretty(&self.to_file())? + "\n")
     }
 
@@ -443,7 +462,7 @@ impl Network {
         (self.outputs[0].unscale(f.o[0]), self.outputs[1].unscale(f.o[1]))
     }
 
-    /// The gradient step of one pattern (on-line back-propagation, `nn.md`):
+    /// The gradient step of one pattern (on-line back-propagation, `docs/model.md` §3.2):
     /// the weight changes *divided by eta*, i.e. minus the gradient of
     /// `sum_k (d_k - o_k)^2 / 2` in scaled space. The hidden deltas use the
     /// output weights before the update.
@@ -505,7 +524,7 @@ pub enum NType {
     All,
 }
 
-/// Scheme C's rule (`classify.md`): a PV node is N-PV; any other node is
+/// Scheme C's rule (`docs/model.md` §4.3): a PV node is N-PV; any other node is
 /// N-CUT if its type lies in `[50 - m, 50 + m]`, else N-ALL.
 #[inline]
 pub fn n_type(pv: bool, node_type: f64, m: f64) -> NType {

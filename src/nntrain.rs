@@ -1,5 +1,4 @@
-//! Training the node-classification network (thesis §5.4, Table 5.1; spec
-//! `nn.md`): on-line back-propagation over the patterns of [`crate::trainset`].
+//! Training the node-classification network (thesis §5.4, Table 5.1; `docs/model.md` §3.2): on-line back-propagation over the patterns of [`crate::trainset`].
 //!
 //! Initial weights are uniform in `[-init, init]`, drawn from a ChaCha8
 //! generator seeded with `seed` (hidden weights row by row, then output

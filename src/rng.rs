@@ -1,5 +1,5 @@
 //! Park–Miller random streams, as the thesis's tree generator uses them
-//! (thesis §4.2 and Appendix A; spec `trees.md`, "Random numbers").
+//! (thesis §4.2 and Appendix A; `docs/model.md` §1.1).
 //!
 //! Every tree node owns one stream. A stream is seeded with multiplier 16807
 //! and advanced with multiplier 48271, both modulo the Mersenne prime

@@ -1,5 +1,4 @@
-//! The sequential alpha-beta search of the thesis (§2, §4.3; spec
-//! `search.md`): minimax form, fail-hard, left to right, full window
+//! The sequential alpha-beta search of the thesis (§2, §4.3; `docs/model.md` §2.1): minimax form, fail-hard, left to right, full window
 //! `(SCORE_MIN - 1, SCORE_MAX + 1)` at the root.
 //!
 //! There is one search. What a tool wants to learn from it (f_best, training

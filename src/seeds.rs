@@ -1,13 +1,50 @@
-//! Seed sets of the thesis (Appendix A; spec `trees.md`, "Seed sets").
+//! Seed sets of the thesis (Appendix A; `docs/model.md` §1.5).
 //!
 //! `tg1` (100 seeds) drives the f_best, classification and simulation
 //! experiments; `tg2` (200 seeds, 9-digit groups of pi) produces the
 //! network's training data. Both are compiled into the tools from `data/`, so
 //! the binaries work from any directory; a path to any seed file works too.
 
-use crate::tree::check_seed;
-use anyhow::{Context, Result, bail};
+use crate::tree::{TreeError, check_seed};
 use std::path::Path;
+
+/// What is wrong with a seed set.
+#[derive(Debug, thiserror::Error)]
+pub enum SeedError {
+    /// A line that is not a number.
+    #[error("`{text}` is not a seed (a positive integer) ({name}:{line})")]
+    NotANumber {
+        /// The set.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// The line's text.
+        text: String,
+    },
+    /// A number that is not a usable root seed.
+    #[error("bad seed ({name}:{line})")]
+    BadSeed {
+        /// The set.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        source: TreeError,
+    },
+    /// No seeds at all.
+    #[error("seed file {0} holds no seeds")]
+    Empty(String),
+    /// The file cannot be read.
+    #[error("cannot read seed file {path} (use tg1, tg2 or a readable file)")]
+    Read {
+        /// The path.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+type Result<T> = std::result::Result<T, SeedError>;
 
 const TG1: &str = include_str!("../data/tg1.txt");
 const TG2: &str = include_str!("../data/tg2.txt");
@@ -29,12 +66,12 @@ pub fn parse(name: &str, text: &str) -> Result<SeedSet> {
         if line.is_empty() {
             continue;
         }
-        let seed: u64 = line.parse().with_context(|| format!("`{line}` is not a seed (a positive integer) ({name}:{})", i + 1))?;
-        let seed = check_seed(seed).with_context(|| format!("{name}:{}", i + 1))?;
+        let seed: u64 = line.parse().map_err(|_| SeedError::NotANumber { name: name.to_string(), line: i + 1, text: line.to_string() })?;
+        let seed = check_seed(seed).map_err(|source| SeedError::BadSeed { name: name.to_string(), line: i + 1, source })?;
         seeds.push(seed);
     }
     if seeds.is_empty() {
-        bail!("seed file {name} holds no seeds");
+        return Err(SeedError::Empty(name.to_string()));
     }
     Ok(SeedSet { name: name.to_string(), seeds })
 }
@@ -45,7 +82,7 @@ pub fn load(set: &str) -> Result<SeedSet> {
         "tg1" => parse("tg1", TG1),
         "tg2" => parse("tg2", TG2),
         path => {
-            let text = std::fs::read_to_string(Path::new(path)).with_context(|| format!("cannot read seed file {path} (use tg1, tg2 or a readable file)"))?;
+            let text = std::fs::read_to_string(Path::new(path)).map_err(|source| SeedError::Read { path: path.to_string(), source })?;
             parse(path, &text)
         }
     }
@@ -74,9 +111,9 @@ mod tests {
 
     #[test]
     fn bad_seed_files() {
-        assert!(parse("x", "12\nabc\n").unwrap_err().to_string().contains("x:2"));
-        assert!(parse("x", "2147483647\n").is_err());
-        assert!(parse("x", "\n# nothing\n").is_err());
-        assert!(load("/nonexistent/seeds.txt").is_err());
+        assert!(matches!(parse("x", "12\nabc\n"), Err(SeedError::NotANumber { line: 2, .. })));
+        assert!(matches!(parse("x", "2147483647\n"), Err(SeedError::BadSeed { line: 1, source: TreeError::StuckSeed(2147483647), .. })));
+        assert!(matches!(parse("x", "\n# nothing\n"), Err(SeedError::Empty(_))));
+        assert!(matches!(load("/nonexistent/seeds.txt"), Err(SeedError::Read { .. })));
     }
 }

@@ -1,5 +1,4 @@
-//! Training patterns for the node-classification network (thesis §5.3; spec
-//! `search.md` "Per-node records" and `nn.md` "Training patterns").
+//! Training patterns for the node-classification network (thesis §5.3; `docs/model.md` §2.3 and §3.1).
 //!
 //! [`NodeRecorder`] is the search observer that reports, at every internal
 //! node, its address, type value `t` (50: cut off; 0: updated its score
@@ -142,7 +141,7 @@ fn address_string(a: &[u32]) -> String {
     a.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(".")
 }
 
-/// The training set of `nn.md` from the trees of one ordering and depth:
+/// The training set of `docs/model.md` §3.1 from the trees of one ordering and depth:
 /// the root row first, then one pattern per seen (parent, child) pair by
 /// the child's level, then address, except the pairs whose child is on the
 /// PV path (address 1, (1,1), ...): their type is never predicted.

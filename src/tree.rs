@@ -1,5 +1,5 @@
 //! Artificial game trees: the exponential ordering model of the thesis
-//! (§4.2; spec `trees.md`) and a strongly ordered model for comparison.
+//! (§4.2; `docs/model.md` §1) and a strongly ordered model for comparison.
 //!
 //! A tree is never stored. A node is its `(seed, pscore)` pair and its kind;
 //! its children are regenerated from its own random stream whenever they are
@@ -13,15 +13,60 @@
 //! in position order, so stopping after a cut-off changes nothing that is
 //! used; the generation draws are at fixed offsets in the stream, reached by
 //! jumping ahead ([`crate::rng::Powers`]). The result is draw-for-draw the
-//! pseudo-code of `trees.md`, which [`reference_children`] spells out
+//! procedure of `docs/model.md` §1.2, which [`reference_children`] spells out
 //! literally for the tests.
 
 use crate::rng::{LIMIT, Powers, STREAM_MUL, Stream, mulmod, scale, seed_state};
 
 /// `48271^2 mod LIMIT`: two draws at once.
 const STREAM_MUL_2: u64 = (STREAM_MUL * STREAM_MUL) % LIMIT;
-use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
+
+/// What is wrong with a tree's parameters or seed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TreeError {
+    /// `--model` or a spec's `model` is neither model.
+    #[error("unknown tree model `{0}` (expected `exponential` or `strong`)")]
+    UnknownModel(String),
+    /// b = 0.
+    #[error("branching factor b must be at least 1, got 0")]
+    NoChildren,
+    /// b > 4096.
+    #[error("branching factor b = {0} is too large (at most 4096)")]
+    TooManyChildren(u32),
+    /// w_a or w_b above 100.
+    #[error("ordering weights w_a and w_b must lie in 0..=100, got w_a = {wa}, w_b = {wb}")]
+    Weights {
+        /// w_a.
+        wa: u32,
+        /// w_b.
+        wb: u32,
+    },
+    /// An ordering that is not `B,WA,WB`.
+    #[error("ordering `{0}` must be three numbers B,WA,WB, e.g. 32,79,5")]
+    OrderingSyntax(String),
+    /// One number of an ordering does not parse.
+    #[error("ordering `{text}`: {what} `{value}` is not a non-negative integer")]
+    OrderingNumber {
+        /// The whole ordering.
+        text: String,
+        /// `b`, `w_a` or `w_b`.
+        what: &'static str,
+        /// The bad number.
+        value: String,
+    },
+    /// The strong model with b other than 20.
+    #[error("the strong model is defined for b = 20 only, got b = {0}")]
+    StrongNeeds20(u32),
+    /// A root seed that is 0 modulo 2^31-1.
+    #[error("root seed {0} is 0 modulo 2^31-1: its random stream would be stuck at 0")]
+    StuckSeed(u64),
+    /// A root seed above 2^32-1.
+    #[error("root seed {0} is larger than 2^32-1")]
+    SeedTooLarge(u64),
+}
+
+type Result<T> = std::result::Result<T, TreeError>;
 
 /// Lowest score.
 pub const SCORE_MIN: u64 = 0;
@@ -55,12 +100,12 @@ impl Model {
 }
 
 impl std::str::FromStr for Model {
-    type Err = anyhow::Error;
+    type Err = TreeError;
     fn from_str(s: &str) -> Result<Model> {
         match s {
             "exponential" => Ok(Model::Exponential),
             "strong" => Ok(Model::Strong),
-            _ => bail!("unknown tree model `{s}` (expected `exponential` or `strong`)"),
+            _ => Err(TreeError::UnknownModel(s.to_string())),
         }
     }
 }
@@ -90,18 +135,18 @@ impl Ordering {
     /// Checks `1 <= b` and `0 <= w_a, w_b <= 100`.
     pub fn new(b: u32, wa: u32, wb: u32) -> Result<Ordering> {
         if b == 0 {
-            bail!("branching factor b must be at least 1, got 0");
+            return Err(TreeError::NoChildren);
         }
         if b > 4096 {
-            bail!("branching factor b = {b} is too large (at most 4096)");
+            return Err(TreeError::TooManyChildren(b));
         }
         if wa > 100 || wb > 100 {
-            bail!("ordering weights w_a and w_b must lie in 0..=100, got w_a = {wa}, w_b = {wb}");
+            return Err(TreeError::Weights { wa, wb });
         }
         Ok(Ordering { b, wa, wb })
     }
 
-    /// The thesis's five orderings, in the order of `trees.md`.
+    /// The thesis's five orderings, in the order of `docs/model.md` §1.4.
     pub fn thesis() -> [Ordering; 5] {
         [
             Ordering { b: 32, wa: 79, wb: 5 },
@@ -120,14 +165,16 @@ impl std::fmt::Display for Ordering {
 }
 
 impl std::str::FromStr for Ordering {
-    type Err = anyhow::Error;
+    type Err = TreeError;
     /// Parses `B,WA,WB`, e.g. `32,79,5`.
     fn from_str(s: &str) -> Result<Ordering> {
         let parts: Vec<&str> = s.split(',').map(str::trim).collect();
         let [b, wa, wb] = parts[..] else {
-            bail!("ordering `{s}` must be three numbers B,WA,WB, e.g. 32,79,5");
+            return Err(TreeError::OrderingSyntax(s.to_string()));
         };
-        let num = |x: &str, what: &str| -> Result<u32> { x.parse().map_err(|_| anyhow::anyhow!("ordering `{s}`: {what} `{x}` is not a non-negative integer")) };
+        let num = |x: &str, what: &'static str| -> Result<u32> {
+            x.parse().map_err(|_| TreeError::OrderingNumber { text: s.to_string(), what, value: x.to_string() })
+        };
         Ordering::new(num(b, "b")?, num(wa, "w_a")?, num(wb, "w_b")?)
     }
 }
@@ -147,7 +194,7 @@ impl Shape {
     /// Checks the combination (the strong model is defined for b = 20 only).
     pub fn new(model: Model, ordering: Ordering) -> Result<Shape> {
         if model == Model::Strong && ordering.b != 20 {
-            bail!("the strong model is defined for b = 20 only, got b = {}", ordering.b);
+            return Err(TreeError::StrongNeeds20(ordering.b));
         }
         // Draw k (1-based) of a node's stream: generation uses draws 1..=2b-1,
         // the ordering pass continues from the state after draw 2b-1.
@@ -408,7 +455,7 @@ impl Shape {
 }
 
 /// The children of `node` in search order, by the literal pseudo-code of
-/// `trees.md` (eager, draw by draw). Slow; the tests hold [`Moves`] to it.
+/// `docs/model.md` §1.2 (eager, draw by draw). Slow; the tests hold [`Moves`] to it.
 pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
     let b = shape.b();
     let mut r = Stream::new(node.seed as u64);
@@ -466,10 +513,10 @@ pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
 /// Checks a root seed: its stream must not be stuck at zero.
 pub fn check_seed(seed: u64) -> Result<u32> {
     if seed.is_multiple_of(LIMIT) {
-        bail!("root seed {seed} is 0 modulo 2^31-1: its random stream would be stuck at 0");
+        return Err(TreeError::StuckSeed(seed));
     }
     if seed > u32::MAX as u64 {
-        bail!("root seed {seed} is larger than 2^32-1");
+        return Err(TreeError::SeedTooLarge(seed));
     }
     Ok(seed as u32)
 }
@@ -570,13 +617,15 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_refused() {
-        assert!(Ordering::new(0, 1, 1).is_err());
-        assert!(Ordering::new(3, 101, 1).is_err());
-        assert!("32,79".parse::<Ordering>().is_err());
-        assert!("32,-1,5".parse::<Ordering>().is_err());
-        assert!(Shape::new(Model::Strong, Ordering::new(32, 0, 0).unwrap()).is_err());
-        assert!(check_seed(LIMIT).is_err());
-        assert!(check_seed(0).is_err());
+        assert_eq!(Ordering::new(0, 1, 1), Err(TreeError::NoChildren));
+        assert_eq!(Ordering::new(3, 101, 1), Err(TreeError::Weights { wa: 101, wb: 1 }));
+        assert_eq!("32,79".parse::<Ordering>(), Err(TreeError::OrderingSyntax("32,79".into())));
+        assert!(matches!("32,-1,5".parse::<Ordering>(), Err(TreeError::OrderingNumber { what: "w_a", .. })));
+        assert_eq!(Shape::new(Model::Strong, Ordering::new(32, 0, 0).unwrap()).err(), Some(TreeError::StrongNeeds20(32)));
+        assert_eq!(check_seed(LIMIT), Err(TreeError::StuckSeed(LIMIT)));
+        assert_eq!(check_seed(0), Err(TreeError::StuckSeed(0)));
+        assert_eq!(check_seed(1 << 40), Err(TreeError::SeedTooLarge(1 << 40)));
+        assert_eq!("weak".parse::<Model>(), Err(TreeError::UnknownModel("weak".into())));
         assert!(check_seed(1).is_ok());
     }
 }

@@ -123,7 +123,7 @@ fn nntrain_refuses_bad_patterns_without_writing() {
     let args = ["-o", "w.json", "--curve", "c.csv", "--iterations", "2"];
     // A missing column.
     let no_count: String = p.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n").collect();
-    fails(&d.path, "nntrain", &args, &no_count, "missing field `count`");
+    fails(&d.path, "nntrain", &args, &no_count, "missing column `count` (<stdin>:1)");
     // A non-numeric value (line 5 of the file).
     let row4: Vec<&str> = lines[4].split(',').collect();
     let bad = with(4, &format!(",{},{},", row4[9], row4[10]), ",x,1,");

@@ -8,3 +8,4 @@ mod foundation;
 mod pabsim;
 
 mod chapter5;
+mod hardening;

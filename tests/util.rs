@@ -47,10 +47,15 @@ impl Drop for Dir {
     }
 }
 
-/// The path of a built tool. Tools of the package under test come from
-/// `CARGO_BIN_EXE_*`; the others (the report's tests also run `treegen` and
+/// The path of a built tool (from `PARAB_TEST_BIN_DIR` when it is set). Tools
+/// of the package under test come from `CARGO_BIN_EXE_*`; the others (the report's tests also run `treegen` and
 /// `fbest`, which live in the `parab` package) from the same target directory.
 pub fn bin(tool: &str) -> PathBuf {
+    // PARAB_TEST_BIN_DIR runs the tests against other builds of the tools (an
+    // installed release, or an older commit to show a regression test fails there).
+    if let Some(dir) = std::env::var_os("PARAB_TEST_BIN_DIR") {
+        return PathBuf::from(dir).join(format!("{tool}{}", std::env::consts::EXE_SUFFIX));
+    }
     let own = match tool {
         "treegen" => option_env!("CARGO_BIN_EXE_treegen"),
         "fbest" => option_env!("CARGO_BIN_EXE_fbest"),

@@ -234,7 +234,19 @@ fn error_rate(best: &DataFrame, o: &(String, String, String), scheme: &str) -> O
 
 /// Adds chapter 5's sections.
 pub fn sections(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<()> {
-    // Table 5.1
+    let s = table_5_1(c, p, b)?;
+    b.sections.push(s);
+    for (scheme, number, desc) in SCHEMES {
+        let s = scheme_table(c, p, scheme, number, desc)?;
+        b.sections.push(s);
+    }
+    let s = figures_5_4_5_5(c, b)?;
+    b.sections.push(s);
+    Ok(())
+}
+
+/// Table 5.1: the networks' final training errors, and their learning curves.
+fn table_5_1(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<Section> {
     let mut s = Section {
         id: "table-5-1".into(),
         chapter: 5,
@@ -296,66 +308,63 @@ pub fn sections(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<()> {
         )?;
         b.add_figure(&mut s, f);
     }
-    b.sections.push(s);
+    Ok(s)
+}
 
-    // Tables 5.2-5.4
-    for (scheme, number, desc) in SCHEMES {
-        let upper = scheme.to_uppercase();
-        let mut s = Section {
-            id: format!("table-{}", number.replace('.', "-")),
-            chapter: 5,
-            title: format!("Table {number}: scheme {upper} classification counts"),
-            what: format!(
-                "Every internal node off the principal variation of the 100 tg_1 trees (depth 6) is predicted to cut off (CUT) or to search all its moves (ALL) by {desc}, and the prediction is scored against what the search did. Error = False_CUT + False_ALL.{}",
-                if scheme == "c" {
-                    " Scheme C depends on the trained network, so expect the thesis's magnitudes, not its digits."
-                } else {
-                    " These counts follow fixed rules and should match the thesis exactly."
-                }
-            ),
-            ..Default::default()
-        };
-        match (&c.classify, &c.best) {
-            (Some(cl), Some(best)) => {
-                let d = load::filter_eq(best, &[("scheme", scheme)])?;
-                let mut rows = vec![];
-                for (bb, wa, wb) in load::orderings(&d) {
-                    let r = load::filter_eq(&d, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
-                    rows.push(counts_row(&r, 0, ordering_label(&bb, &wa, &wb)));
-                }
-                if rows.is_empty() {
-                    s.missing.push(missing(&format!("scheme {upper} counts"), "classify/*.csv", "make chapter5"));
-                } else {
-                    let sweep = load::filter_eq(&cl.df, &[("scheme", scheme)])?;
-                    s.tables.push(Table {
-                        id: format!("table-{}", number.replace('.', "-")),
-                        caption: format!(
-                            "Table {number}: scheme {upper}{} per ordering",
-                            if scheme == "a" { "" } else { " at its best parameter (lowest error)" }
-                        ),
-                        header: ["ordering", "param", "True_CUT", "False_CUT", "True_ALL", "False_ALL", "Error", "scored", "error %"]
-                            .map(String::from)
-                            .to_vec(),
-                        rows,
-                        note: format!("From `{}`; {} rows of scheme {upper} in the sweep.", cl.name, sweep.height()),
-                    });
-                    let depth = load::int(&cl.df, "depth", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
-                    let trees = load::int(&cl.df, "trees", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
-                    s.settings.push(format!(
-                        "Seed set tg_1 (`data/tg1.txt`), {trees} trees, depth {depth}; `classify --scheme {scheme}`{}.",
-                        if scheme == "c" { " with each ordering's own network (`weights/<b>-<wa>-<wb>.json`)" } else { "" }
-                    ));
-                }
+/// Tables 5.2–5.4: one scheme's counts per ordering at its best parameter.
+fn scheme_table(c: &Ch5, p: &mut Published, scheme: &str, number: &str, desc: &str) -> Result<Section> {
+    let upper = scheme.to_uppercase();
+    let mut s = Section {
+        id: format!("table-{}", number.replace('.', "-")),
+        chapter: 5,
+        title: format!("Table {number}: scheme {upper} classification counts"),
+        what: format!(
+            "Every internal node off the principal variation of the 100 tg_1 trees (depth 6) is predicted to cut off (CUT) or to search all its moves (ALL) by {desc}, and the prediction is scored against what the search did. Error = False_CUT + False_ALL.{}",
+            if scheme == "c" {
+                " Scheme C depends on the trained network, so expect the thesis's magnitudes, not its digits."
+            } else {
+                " These counts follow fixed rules and should match the thesis exactly."
             }
-            _ => s.missing.push(missing("classification counts", "classify/*.csv", "make chapter5")),
+        ),
+        ..Default::default()
+    };
+    match (&c.classify, &c.best) {
+        (Some(cl), Some(best)) => {
+            let d = load::filter_eq(best, &[("scheme", scheme)])?;
+            let mut rows = vec![];
+            for (bb, wa, wb) in load::orderings(&d) {
+                let r = load::filter_eq(&d, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
+                rows.push(counts_row(&r, 0, ordering_label(&bb, &wa, &wb)));
+            }
+            if rows.is_empty() {
+                s.missing.push(missing(&format!("scheme {upper} counts"), "classify/*.csv", "make chapter5"));
+            } else {
+                let sweep = load::filter_eq(&cl.df, &[("scheme", scheme)])?;
+                s.tables.push(Table {
+                    id: format!("table-{}", number.replace('.', "-")),
+                    caption: format!("Table {number}: scheme {upper}{} per ordering", if scheme == "a" { "" } else { " at its best parameter (lowest error)" }),
+                    header: ["ordering", "param", "True_CUT", "False_CUT", "True_ALL", "False_ALL", "Error", "scored", "error %"].map(String::from).to_vec(),
+                    rows,
+                    note: format!("From {}; {} rows of scheme {upper} in the sweep.", cl.sources_note(&[("scheme", scheme)]), sweep.height()),
+                });
+                let depth = load::int(&cl.df, "depth", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
+                let trees = load::int(&cl.df, "trees", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
+                s.settings.push(format!(
+                    "Seed set tg_1 (`data/tg1.txt`), {trees} trees, depth {depth}; `classify --scheme {scheme}`{}.",
+                    if scheme == "c" { " with each ordering's own network (`weights/<b>-<wa>-<wb>.json`)" } else { "" }
+                ));
+            }
         }
-        for cmp in p.take(&[number]) {
-            add_comparison(&mut s, cmp);
-        }
-        b.sections.push(s);
+        _ => s.missing.push(missing("classification counts", "classify/*.csv", "make chapter5")),
     }
+    for cmp in p.take(&[number]) {
+        add_comparison(&mut s, cmp);
+    }
+    Ok(s)
+}
 
-    // Figures 5.4 and 5.5
+/// Figures 5.4 and 5.5: the schemes' errors per ordering; C's gain over A.
+fn figures_5_4_5_5(c: &Ch5, b: &mut Builder) -> Result<Section> {
     let mut s = Section {
         id: "figures-5-4-5-5".into(),
         chapter: 5,
@@ -410,6 +419,5 @@ pub fn sections(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<()> {
             }
         }
     }
-    b.sections.push(s);
-    Ok(())
+    Ok(s)
 }

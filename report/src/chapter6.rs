@@ -6,7 +6,7 @@
 //! Input: every CSV under `pabsim/` (per-tree or per-configuration rows;
 //! per-tree rows are summed per configuration). Speed-up and overheads are
 //! computed here, in polars, against the p = 1 rows of the same ordering
-//! (pabsim.md §5): `SU = t_1/t_p`, `SO = n_p/n_1 − 1`,
+//! (`docs/model.md` §5.5): `SU = t_1/t_p`, `SO = n_p/n_1 − 1`,
 //! `CSS = p/(SU (SO + 1)) − 1`. When several parameter settings were run for
 //! one (ordering, scheme, p), as in a sweep, the one with the highest
 //! speed-up is shown — the thesis's own rule for choosing parameters.
@@ -39,13 +39,10 @@ pub struct Ch6 {
 const CONFIG: [&str; 13] = ["b", "wa", "wb", "depth", "scheme", "procs", "m_a", "m_b", "m_ca", "m_cc", "cut_width", "interleave", "split_walk"];
 
 /// Whether a column holds processor-ticks spent in one state (or in memory
-/// stalls or lock waits): `*_ticks`, `ticks_*`, `state_*`, `*stall*`,
-/// `*lock*`, but not the run's time `tp_ticks`/`t1_ticks`.
+/// stalls or lock waits): the columns pabsim's own row type declares so
+/// ([`parab::formats::SimRow::STATE_COLUMNS`]), not a guess from the name.
 pub fn is_state_column(c: &str) -> bool {
-    if matches!(c, "tp_ticks" | "t1_ticks") {
-        return false;
-    }
-    c.ends_with("_ticks") || c.starts_with("ticks_") || c.starts_with("state_") || c.contains("stall") || c.contains("lock")
+    parab::formats::SimRow::STATE_COLUMNS.contains(&c)
 }
 
 /// Each run once, however many files hold it: the same tree of the same
@@ -176,7 +173,16 @@ fn ordering_rows(best: &DataFrame, o: &(String, String, String)) -> Result<DataF
 
 /// Adds chapter 6's sections.
 pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Result<()> {
-    // Table 6.3
+    let s = table_6_3(c, ch4, p)?;
+    b.sections.push(s);
+    let (s, t) = tables_6_4_6_8(c, p, b)?;
+    b.sections.push(s);
+    b.sections.push(t);
+    Ok(())
+}
+
+/// Table 6.3: the uniprocessor baseline, the search's n_1 beside the simulator's.
+fn table_6_3(c: &Ch6, ch4: &Ch4, p: &mut Published) -> Result<Section> {
     let mut s = Section {
         id: "table-6-3".into(),
         chapter: 6,
@@ -242,9 +248,12 @@ pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Resul
     for cmp in p.take(&["6.3"]) {
         add_comparison(&mut s, cmp);
     }
-    b.sections.push(s);
+    Ok(s)
+}
 
-    // Tables 6.4-6.8, Figures 6.13-6.17, time per state.
+/// Tables 6.4–6.8 (one per ordering, [`ordering_table`]) with Figures
+/// 6.13–6.17, and the time-per-state section built from the same runs.
+fn tables_6_4_6_8(c: &Ch6, p: &mut Published, b: &mut Builder) -> Result<(Section, Section)> {
     let mut s = Section {
         id: "tables-6-4-6-8".into(),
         chapter: 6,
@@ -270,27 +279,8 @@ pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Resul
                     None => (format!("Table (extra {})", oi + 1), format!("Figure (extra {})", oi + 1)),
                 };
                 let label = ordering_label(&o.0, &o.1, &o.2);
-                let mut rows = vec![];
-                for i in 0..d.height() {
-                    rows.push(vec![
-                        Cell::Text(load::text(&d, "scheme", i).unwrap_or_default().to_uppercase()),
-                        Cell::Text(load::text(&d, "procs", i).unwrap_or_default()),
-                        Cell::Text(params(&d, i)),
-                        Cell::number(load::num(&d, "tp_ticks", i), 0),
-                        Cell::number(load::num(&d, "su", i), 2),
-                        Cell::number(load::num(&d, "np_nodes", i), 0),
-                        Cell::number(load::num(&d, "so", i), 3),
-                        Cell::number(load::num(&d, "css", i), 3),
-                    ]);
-                }
                 let id = o.0.clone() + "-" + &o.1 + "-" + &o.2;
-                s.tables.push(Table {
-                    id: format!("table-6-{}", thesis_i.map(|i| (4 + i).to_string()).unwrap_or_else(|| format!("x-{id}"))),
-                    caption: format!("{tn}: ordering {label}"),
-                    header: ["scheme", "p", "parameters", "t_p (ticks)", "SU", "n_p", "SO", "CSS"].map(String::from).to_vec(),
-                    rows,
-                    note: format!("From `{}`.", runs.name),
-                });
+                s.tables.push(ordering_table(&d, o, thesis_i, &tn, runs));
                 // Who is fastest at the largest p.
                 let maxp = (0..d.height()).map(|i| procs_of(&d, i)).fold(f64::NAN, f64::max);
                 let mut at: Vec<(String, f64)> = (0..d.height())
@@ -366,11 +356,14 @@ pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Resul
                 }
             }
             if c.states.is_empty() {
-                t.missing.push("The pabsim results have no per-state tick columns (`*_ticks` other than `tp_ticks`, `ticks_*`, `state_*`, `*stall*`, `*lock*`); rerun `make chapter6` with a pabsim that writes them.".into());
+                t.missing.push(format!(
+                    "The pabsim results have none of the per-state tick columns ({}); rerun `make chapter6` with a pabsim that writes them.",
+                    parab::formats::SimRow::STATE_COLUMNS.map(|c| format!("`{c}`")).join(", ")
+                ));
             }
             let depth = load::text(best, "depth", 0).unwrap_or_else(|| "?".into());
             s.settings.push(format!(
-                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 1,12,24,48 --scheme a|b|c` with the parameters of the thesis (experiments.md) shown per row; {} configurations in `{}`.",
+                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 1,12,24,48 --scheme a|b|c` with the parameters of the thesis (`docs/model.md` §6) shown per row; {} configurations in `{}`.",
                 c.configs.as_ref().map(|x| x.height()).unwrap_or(0),
                 runs.name
             ));
@@ -383,9 +376,35 @@ pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Resul
     for cmp in p.take(&["6.4", "6.5", "6.6", "6.7", "6.8"]) {
         add_comparison(&mut s, cmp);
     }
-    b.sections.push(s);
-    b.sections.push(t);
-    Ok(())
+    Ok((s, t))
+}
+
+/// Table 6.(4 + i) for the thesis's i-th ordering (an extra table for another
+/// ordering): the best configuration per scheme and p, citing only the files
+/// that hold runs of that ordering.
+fn ordering_table(d: &DataFrame, o: &(String, String, String), thesis_i: Option<usize>, tn: &str, runs: &Csv) -> Table {
+    let label = ordering_label(&o.0, &o.1, &o.2);
+    let mut rows = vec![];
+    for i in 0..d.height() {
+        rows.push(vec![
+            Cell::Text(load::text(d, "scheme", i).unwrap_or_default().to_uppercase()),
+            Cell::Text(load::text(d, "procs", i).unwrap_or_default()),
+            Cell::Text(params(d, i)),
+            Cell::number(load::num(d, "tp_ticks", i), 0),
+            Cell::number(load::num(d, "su", i), 2),
+            Cell::number(load::num(d, "np_nodes", i), 0),
+            Cell::number(load::num(d, "so", i), 3),
+            Cell::number(load::num(d, "css", i), 3),
+        ]);
+    }
+    let id = o.0.clone() + "-" + &o.1 + "-" + &o.2;
+    Table {
+        id: format!("table-6-{}", thesis_i.map(|i| (4 + i).to_string()).unwrap_or_else(|| format!("x-{id}"))),
+        caption: format!("{tn}: ordering {label}"),
+        header: ["scheme", "p", "parameters", "t_p (ticks)", "SU", "n_p", "SO", "CSS"].map(String::from).to_vec(),
+        rows,
+        note: format!("From {}.", runs.sources_note(&[("b", &o.0), ("wa", &o.1), ("wb", &o.2)])),
+    }
 }
 
 #[cfg(test)]
@@ -394,10 +413,10 @@ mod tests {
 
     #[test]
     fn state_columns() {
-        for c in ["split_ticks", "ticks_idle", "state_search", "mem_stall", "lock_wait"] {
+        for c in ["ticks_split", "ticks_expand", "ticks_exit", "mem_stall", "lock_wait"] {
             assert!(is_state_column(c), "{c}");
         }
-        for c in ["tp_ticks", "t1_ticks", "np_nodes", "procs", "su"] {
+        for c in ["tp_ticks", "t1_ticks", "np_nodes", "procs", "su", "split_ticks", "ticks_idle"] {
             assert!(!is_state_column(c), "{c}");
         }
     }

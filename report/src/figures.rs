@@ -329,18 +329,13 @@ pub fn svg(plot: &Plot) -> Result<String> {
     Ok(s)
 }
 
-/// Draws the plot as a PNG file (written to a temporary file beside `path`
-/// and renamed into place).
+/// Draws the plot as a PNG file at `path` (the caller's temporary file,
+/// committed with the page).
 pub fn png(plot: &Plot, path: &Path) -> Result<()> {
     register();
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = tempfile::Builder::new().prefix(".parab-").suffix(".png").tempfile_in(dir)?.into_temp_path();
-    {
-        let root = BitMapBackend::new(&tmp, size(plot)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        draw(&root, plot)?;
-        root.present().map_err(err)?;
-    }
-    tmp.persist(path).map_err(|e| anyhow!("cannot write {}: {e}", path.display()))?;
+    let root = BitMapBackend::new(path, size(plot)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    draw(&root, plot)?;
+    root.present().map_err(err)?;
     Ok(())
 }

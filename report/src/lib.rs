@@ -1,5 +1,5 @@
 //! `report`: every table and figure of the thesis's experiment matrix (the
-//! spec's `experiments.md`), ours beside the published numbers, as one
+//! `docs/model.md` §6), ours beside the published numbers, as one
 //! self-contained HTML page, Markdown tables and SVG/PNG figures.
 //!
 //! The report reads whatever results exist under the results directory and
@@ -83,6 +83,20 @@ pub fn civil_date(days: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// Days in a month of the proleptic Gregorian calendar.
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        4 | 6 | 9 | 11 => 30,
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        _ => 31,
+    }
+}
+
+/// The largest `SOURCE_DATE_EPOCH` we take: 9999-12-31T23:59:59Z (a date
+/// must have four digits).
+const MAX_EPOCH: i64 = 253_402_300_799;
+
 /// The report date: `--date` if given (checked), else `SOURCE_DATE_EPOCH`,
 /// else today (UTC).
 pub fn report_date(arg: Option<&str>, source_date_epoch: Option<&str>) -> Result<String> {
@@ -92,10 +106,17 @@ pub fn report_date(arg: Option<&str>, source_date_epoch: Option<&str>) -> Result
         if !ok {
             bail!("--date must be YYYY-MM-DD, not `{d}`");
         }
+        let (y, m, day): (i64, i64, i64) = (d[..4].parse()?, d[5..7].parse()?, d[8..].parse()?);
+        if !(1..=12).contains(&m) || !(1..=days_in_month(y, m)).contains(&day) {
+            bail!("--date {d} is not a calendar date (YYYY-MM-DD)");
+        }
         return Ok(d.to_string());
     }
     if let Some(e) = source_date_epoch {
         let secs: i64 = e.trim().parse().with_context(|| format!("SOURCE_DATE_EPOCH must be seconds since 1970, not `{e}`"))?;
+        if !(0..=MAX_EPOCH).contains(&secs) {
+            bail!("SOURCE_DATE_EPOCH {secs} is outside 0..{MAX_EPOCH} (1970-01-01 to 9999-12-31)");
+        }
         return Ok(civil_date(secs.div_euclid(86_400)));
     }
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
@@ -332,33 +353,46 @@ pub fn run(cfg: &Config) -> Result<Summary> {
 
     std::fs::create_dir_all(&cfg.out).with_context(|| format!("cannot create {}", cfg.out.display()))?;
     std::fs::create_dir_all(&cfg.figures).with_context(|| format!("cannot create {}", cfg.figures.display()))?;
+    // Every file is written to a temporary file first; all are renamed in one
+    // commit at the end, so the page and its figures replace the old ones as
+    // one unit (an interrupted run changes nothing).
+    let mut outs = vec![];
     let mut summary = Summary { sections: b.sections.len(), ..Default::default() };
     for (id, plot) in &b.plots {
         let f = b.sections.iter().flat_map(|s| &s.figures).find(|f| &f.id == id).map(|f| f.svg.clone()).unwrap_or_default();
-        write_atomic(&cfg.figures.join(format!("{id}.svg")), f.as_bytes())?;
-        figures::png(plot, &cfg.figures.join(format!("{id}.png"))).with_context(|| format!("drawing {id}.png"))?;
+        outs.push(staged(&cfg.figures.join(format!("{id}.svg")), f.as_bytes())?);
+        let png_path = cfg.figures.join(format!("{id}.png"));
+        let png = parab::cli::Output::create(Some(&png_path))?;
+        figures::png(plot, png.temp_path().unwrap_or(&png_path)).with_context(|| format!("drawing {id}.png"))?;
+        outs.push(png);
         summary.figures += 1;
     }
     for s in &b.sections {
         for t in &s.tables {
-            write_atomic(&cfg.out.join(format!("{}.md", t.id)), doc::markdown(t).as_bytes())?;
+            outs.push(staged(&cfg.out.join(format!("{}.md", t.id)), doc::markdown(t).as_bytes())?);
             summary.tables += 1;
         }
         if !s.missing.is_empty() {
             summary.incomplete += 1;
         }
     }
-    write_atomic(&cfg.out.join("index.html"), page.as_bytes())?;
+    outs.push(staged(&cfg.out.join("index.html"), page.as_bytes())?);
+    parab::cli::finish_all(outs)?;
     Ok(summary)
 }
 
-/// Writes a file through a temporary file and a rename (the tools' own
-/// [`parab::cli::Output`]).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+/// A file written to its temporary file (the tools' own
+/// [`parab::cli::Output`]), to be committed with the others.
+fn staged(path: &Path, bytes: &[u8]) -> Result<parab::cli::Output> {
     use std::io::Write;
     let mut out = parab::cli::Output::create(Some(path))?;
-    out.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    out.finish()
+    out.write_all(bytes)?;
+    Ok(out)
+}
+
+/// Writes one file through a temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    Ok(staged(path, bytes)?.finish()?)
 }
 
 /// A sentence naming a missing input and the command that makes it.
@@ -379,6 +413,12 @@ mod tests {
         assert_eq!(report_date(Some("2001-06-30"), Some("0")).unwrap(), "2001-06-30");
         assert!(report_date(Some("2001-6-30"), None).is_err());
         assert!(report_date(None, Some("soon")).is_err());
+        assert!(report_date(Some("2001-13-45"), None).is_err());
+        assert!(report_date(Some("2001-02-29"), None).is_err());
+        assert_eq!(report_date(Some("2000-02-29"), None).unwrap(), "2000-02-29");
+        assert!(report_date(None, Some("-99999999999999")).is_err());
+        assert!(report_date(None, Some("253402300800")).is_err());
+        assert_eq!(report_date(None, Some("253402300799")).unwrap(), "9999-12-31");
     }
 
     #[test]

@@ -44,6 +44,31 @@ pub struct Csv {
     /// The cells as written, per column (for showing published values as
     /// printed).
     pub raw: BTreeMap<String, Vec<String>>,
+    /// The files read, and for every row the index of its file: so that each
+    /// table can cite only the files its rows came from.
+    pub files: Vec<String>,
+    /// Per row, its file's index in `files`.
+    pub row_file: Vec<usize>,
+}
+
+impl Csv {
+    /// The files holding at least one row whose key columns equal the given
+    /// values (compared as normalised keys), in name order.
+    pub fn sources(&self, eq: &[(&str, &str)]) -> Vec<String> {
+        let mut used = vec![false; self.files.len()];
+        for (row, &f) in self.row_file.iter().enumerate() {
+            let hit = eq.iter().all(|(c, v)| self.raw.get(*c).is_some_and(|cells| norm_key(&cells[row]) == norm_key(v)));
+            if hit {
+                used[f] = true;
+            }
+        }
+        self.files.iter().zip(used).filter(|(_, u)| *u).map(|(f, _)| f.clone()).collect()
+    }
+
+    /// [`Csv::sources`] as a note: "`a.csv`, `b.csv`".
+    pub fn sources_note(&self, eq: &[(&str, &str)]) -> String {
+        self.sources(eq).iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+    }
 }
 
 /// Normalises a key cell: integers without leading zeros or `.0`, text
@@ -126,6 +151,7 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
                 }
             })
             .collect();
+        let rows_before = origin.len();
         for rec in rdr.records() {
             let rec = rec.map_err(|e| csv_err(name, e))?;
             let line = rec.position().map(|p| p.line()).unwrap_or(0);
@@ -136,6 +162,10 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
                 *cells[idx[i]].last_mut().expect("row pushed above") = field.trim().to_string();
             }
             origin.push((fi, line));
+        }
+        // Every tool writes at least one row: a header alone is a cut file.
+        if origin.len() == rows_before {
+            bail!("no rows after the header: a cut or empty results file ({name}:2)");
         }
     }
     let mut columns = vec![];
@@ -173,7 +203,8 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
         raw.insert(h.clone(), col.clone());
     }
     let df = DataFrame::new(origin.len(), columns).map_err(|e| anyhow!("{e}"))?;
-    Ok(Csv { name: names.join(", "), df, decimals, raw })
+    let row_file = origin.iter().map(|(fi, _)| *fi).collect();
+    Ok(Csv { name: names.join(", "), df, decimals, raw, files: names, row_file })
 }
 
 fn infer(h: &str, col: &[String], decimals: &mut BTreeMap<String, usize>) -> Column {

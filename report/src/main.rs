@@ -37,6 +37,9 @@ struct Args {
 fn main() {
     let args: Args = cli::parse("report");
     cli::main("report", || {
+        // A missing results directory (or a file given for one) is a typo,
+        // not a page of missing sections.
+        anyhow::ensure!(args.results.is_dir(), "--results {}: not a directory (give the results directory, e.g. results)", args.results.display());
         let epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
         let cfg = Config {
             out: args.out.clone().unwrap_or_else(|| args.results.join("report")),

@@ -292,7 +292,7 @@ fn fake_chapters_5_and_6(d: &Dir) {
     // p = 1: t1 = 2000, n1 = 1000. Scheme A at p = 12: tp = 400, np = 1250:
     // SU = 5, SO = 0.25, CSS = 12 / (5 * 1.25) - 1 = 0.92. Two settings of
     // scheme B at p = 12: the faster (tp = 250, SU = 8) is shown.
-    let mut p = String::from("b,wa,wb,depth,trees,scheme,procs,m_a,m_b,m_ca,m_cc,cut_width,tp_ticks,np_nodes,search_ticks,split_ticks,mem_stall_ticks\n");
+    let mut p = String::from("b,wa,wb,depth,trees,scheme,procs,m_a,m_b,m_ca,m_cc,cut_width,tp_ticks,np_nodes,ticks_search,ticks_split,mem_stall\n");
     p += "32,66,66,6,100,a,1,4,,,,,2000,1000,1800,0,200\n";
     p += "32,66,66,6,100,a,12,4,,,,,400,1250,3000,1000,800\n";
     p += "32,66,66,6,100,b,12,,5,,,,300,1300,3000,400,200\n32,66,66,6,100,b,12,,6,,,,250,1200,2500,300,200\n";
@@ -367,7 +367,7 @@ fn chromium_renders_every_table_and_figure() {
             eprintln!("chromium missing: browser check skipped (PARAB_SKIP_BROWSER)");
             return;
         }
-        panic!("the browser check needs headless Chromium: `apt-get install -y chromium` (.ci/run does), or set PARAB_SKIP_BROWSER=1");
+        panic!("the browser check needs headless Chromium: `make test` installs it as root with apt-get (else it sets PARAB_SKIP_BROWSER=1 and says so)");
     };
     let d = Dir::new("report-browser");
     chapter4(&d);

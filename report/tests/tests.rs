@@ -4,4 +4,5 @@
 #[path = "../../tests/util.rs"]
 mod util;
 
+mod hardening;
 mod report;

@@ -1,7 +1,7 @@
 //! `classify`: scores node-classification schemes A, B and C (thesis §5.5).
 
 use clap::Parser;
-use parab::classify::{self, Config, parse_range};
+use parab::classify::{self, Config};
 use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::read_trees;
 use parab::nn::Network;
@@ -45,6 +45,10 @@ struct Args {
     output: Option<PathBuf>,
 }
 
+/// The largest n of scheme B: n counts a node's finished moves, and a node
+/// has at most 4096 (the largest branching factor a tree spec may have).
+const MAX_N: u32 = 4096;
+
 fn main() {
     let args: Args = cli::parse("classify");
     cli::main("classify", || {
@@ -59,21 +63,20 @@ fn main() {
         for s in &schemes {
             anyhow::ensure!(matches!(s.as_str(), "a" | "b" | "c"), "unknown scheme `{s}` (expected a, b or c)");
         }
+        cli::no_repeats("--scheme", &schemes)?;
+        cli::no_repeats("--weights", &args.weights.iter().map(|p| p.display().to_string()).collect::<Vec<_>>())?;
         let has = |x: &str| schemes.iter().any(|s| s == x);
         anyhow::ensure!(!has("c") || !args.weights.is_empty(), "scheme c needs --weights FILE (a network from nntrain)");
         let mut weights = vec![];
         for p in &args.weights {
             weights.push((p.display().to_string(), Network::load(p)?));
         }
-        let m = parse_range(&args.m).map_err(|e| anyhow::anyhow!("--m {e}"))?;
-        anyhow::ensure!(m.iter().all(|&x| x <= 100), "--m values must lie in 0..100 (types lie in [0, 100])");
-        let cfg = Config {
-            a: has("a"),
-            b: if has("b") { parse_range(&args.n).map_err(|e| anyhow::anyhow!("--n {e}"))? } else { vec![] },
-            c: if has("c") { m } else { vec![] },
-            weights,
-            force: args.force,
-        };
+        // Bounded before any value is materialised: types lie in [0, 100], and
+        // scheme B's n counts finished moves, at most MAX_N.
+        let m = cli::bounded_range(&args.m, "--m", 0, 100)?;
+        let n = cli::bounded_range(&args.n, "--n", 0, MAX_N)?;
+        let cfg =
+            Config { a: has("a"), b: if has("b") { n.collect() } else { vec![] }, c: if has("c") { m.collect() } else { vec![] }, weights, force: args.force };
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
         let progress = Progress::new("classify", trees.len() as u64, "trees");
         let (rows, warnings) = classify::classify(&trees, &cfg, &progress)?;
@@ -83,6 +86,6 @@ fn main() {
         }
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;
-        out.finish()
+        Ok(out.finish()?)
     })
 }

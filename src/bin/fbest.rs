@@ -44,16 +44,17 @@ fn main() {
     cli::main("fbest", || {
         cli::threads(args.threads)?;
         if args.analytic {
+            cli::no_repeats("--ordering", &args.ordering)?;
             let mut out = Output::create(args.output.as_deref())?;
             write_csv(&mut out, fbest::analytic(&args.ordering))?;
-            return out.finish();
+            return Ok(out.finish()?);
         }
         if let Some(path) = &args.rajahx {
             let rows: Vec<RajahxRow> = read_csv(Input::open(Some(path))?)?;
             let rows = fbest::chess(&rows)?;
             let mut out = Output::create(args.output.as_deref())?;
             write_csv(&mut out, rows)?;
-            return out.finish();
+            return Ok(out.finish()?);
         }
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
         let progress = Progress::new("fbest", trees.len() as u64, "trees");
@@ -65,6 +66,6 @@ fn main() {
         } else {
             write_csv(&mut out, fbest::summarize(&trees, &results))?;
         }
-        out.finish()
+        Ok(out.finish()?)
     })
 }

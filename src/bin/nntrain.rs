@@ -5,7 +5,8 @@ use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::{CurveRow, PatternRow, read_csv};
 use parab::nn::Network;
 use parab::nntrain::{self, Config, PatternSet};
-use std::io::{IsTerminal, Write};
+use parab::progress::Progress;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Train the 3-12-2 network on training patterns (from trainset) by on-line
@@ -78,19 +79,26 @@ fn main() {
                 }
             }
         }
-        let tty = std::io::stderr().is_terminal();
-        let many = sets.len() > 1;
-        let labels: Vec<String> = sets.iter().map(|s| format!("{}-{}-{}", s.trained_for.b, s.trained_for.wa, s.trained_for.wb)).collect();
-        let step = (cfg.iterations / 20).max(1);
-        let trained: Vec<(Network, Vec<CurveRow>)> = nntrain::train_many(&sets, &cfg, |i, it, e| {
-            if tty && (it % step == 0 || it == cfg.iterations) {
-                let line = format!("nntrain: {} iteration {it}/{} E_type {:.3} E_wait {:.4}", labels[i], cfg.iterations, e.e_type, e.e_wait);
-                let mut err = std::io::stderr().lock();
-                let _ = if many { writeln!(err, "{line}") } else { write!(err, "\r{line}\x1b[K") };
-            }
-        })?;
-        if tty && !many {
-            eprintln!();
+        let labels: Vec<String> = sets.iter().map(|s| format!("nntrain {}-{}-{}", s.trained_for.b, s.trained_for.wa, s.trained_for.wb)).collect();
+        let bars = Progress::many(&labels, cfg.iterations as u64, "iterations");
+        let trained: Vec<(Network, Vec<CurveRow>)> =
+            nntrain::train_many(&sets, &cfg, |i, it, e| bars[i].set(it as u64, format!("E_type {:.3} E_wait {:.4}", e.e_type, e.e_wait)))?;
+        for b in &bars {
+            b.finish();
+        }
+        // A diverged training (too large --eta or --init) is an error, not a
+        // weights file full of nulls.
+        for (set, (net, curve)) in sets.iter().zip(&trained) {
+            let f = net.to_file();
+            let finite = f.hidden_weights.iter().chain(&f.output_weights).flatten().all(|w| w.is_finite())
+                && f.errors.e_type.is_finite()
+                && f.errors.e_wait.is_finite()
+                && curve.iter().all(|c| c.e_type.is_finite() && c.e_wait.is_finite());
+            anyhow::ensure!(
+                finite,
+                "the network for {}: training diverged (weights or errors are no longer finite numbers); use a smaller --eta or --init",
+                set.trained_for
+            );
         }
         if let Some(dir) = &args.out_dir {
             std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
@@ -106,25 +114,18 @@ fn main() {
                 outs.push(c);
             }
             // Rename only when every file is complete.
-            for o in outs {
-                o.finish()?;
-            }
-            return Ok(());
+            return Ok(cli::finish_all(outs)?);
         }
         let (net, curve) = &trained[0];
         let mut w = Output::create(args.output.as_deref())?;
         w.write_all(net.to_json()?.as_bytes())?;
-        let c = match &args.curve {
-            Some(p) => {
-                let mut c = Output::create(Some(p))?;
-                write_csv(&mut c, curve)?;
-                Some(c)
-            }
-            None => None,
-        };
-        if let Some(c) = c {
-            c.finish()?;
+        let mut outs = vec![w];
+        if let Some(p) = &args.curve {
+            let mut c = Output::create(Some(p))?;
+            write_csv(&mut c, curve)?;
+            outs.push(c);
         }
-        w.finish()
+        // Both files commit together, after both are written.
+        Ok(cli::finish_all(outs)?)
     })
 }

@@ -94,6 +94,22 @@ fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {
     Ok(rows)
 }
 
+/// A `--baseline` that gives no row its p = 1 run is a mistake (other trees,
+/// another ordering or depth): say so rather than leave SU/SO/CSS empty.
+fn check_baseline_used(path: &Option<PathBuf>, rows: &[SimRow]) -> Result<()> {
+    let Some(p) = path else { return Ok(()) };
+    ensure!(
+        rows.iter().any(|r| r.t1_ticks.is_some()),
+        "--baseline {}: none of its p = 1 rows is for these trees (same seed set, ordering, depth and tree numbers); make it with pabsim --procs 1 --per-tree on the same trees",
+        p.display()
+    );
+    let without = rows.iter().filter(|r| r.t1_ticks.is_none()).count();
+    if without > 0 {
+        eprintln!("pabsim: warning: --baseline {} has no p = 1 run for {without} of {} rows (their SU, SO, CSS are empty)", p.display(), rows.len());
+    }
+    Ok(())
+}
+
 fn main() {
     let args: Args = cli::parse("pabsim");
     cli::main("pabsim", || {
@@ -103,12 +119,13 @@ fn main() {
             ensure!(!args.inputs.is_empty(), "--merge: give the per-tree CSV files of all shards");
             let mut parts = vec![];
             for p in &args.inputs {
-                parts.push(read_csv::<SimRow>(Input::open(Some(p))?)?);
+                parts.push((p.display().to_string(), read_csv::<SimRow>(Input::open(Some(p))?)?));
             }
             let rows = run::finish(run::merge(parts)?, &base, args.per_tree);
+            check_baseline_used(&args.baseline, &rows)?;
             let mut out = Output::create(args.output.as_deref())?;
             write_csv(&mut out, rows)?;
-            return out.finish();
+            return Ok(out.finish()?);
         }
         if args.inputs.len() > 1 {
             bail!("one tree-spec input at a time (several files are for --merge)");
@@ -126,6 +143,8 @@ fn main() {
             interleave: args.interleave,
             walk: args.split_walk,
         };
+        cli::no_repeats("--procs", &req.procs)?;
+        cli::no_repeats("--scheme", &req.schemes.iter().map(|s| s.name()).collect::<Vec<_>>())?;
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");
         }
@@ -137,8 +156,9 @@ fn main() {
         let rows = plan.run(&trees, &nets, req.shard, &progress)?;
         progress.finish();
         let rows = run::finish(rows, &base, args.per_tree);
+        check_baseline_used(&args.baseline, &rows)?;
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;
-        out.finish()
+        Ok(out.finish()?)
     })
 }

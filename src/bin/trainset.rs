@@ -39,6 +39,6 @@ fn main() {
         let rows = trainset::patterns(&trees)?;
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;
-        out.finish()
+        Ok(out.finish()?)
     })
 }

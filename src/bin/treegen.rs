@@ -43,6 +43,7 @@ fn main() {
     let args: Args = cli::parse("treegen");
     cli::main("treegen", || {
         anyhow::ensure!(args.depth <= MAX_DEPTH, "--depth {} is larger than {MAX_DEPTH}", args.depth);
+        cli::no_repeats("--ordering", &args.ordering)?;
         let set = seeds::load(&args.set)?;
         let n = args.count.unwrap_or(set.seeds.len());
         anyhow::ensure!(n >= 1, "--count must be at least 1");
@@ -67,6 +68,6 @@ fn main() {
         }
         let mut out = Output::create(args.output.as_deref())?;
         write_json_lines(&mut out, &specs)?;
-        out.finish()
+        Ok(out.finish()?)
     })
 }

@@ -1,5 +1,5 @@
 //! The DTS-like parallel alpha-beta search of PABSim, run on the simulated
-//! machine (thesis §6.2–6.3; `docs/model.md`, "The simulated machine").
+//! machine (thesis §6.2–6.3; `docs/model.md` §5.2–5.3).
 //!
 //! **Processors interleave at every memory access**, as the thesis's fibers
 //! do: its `CREAD`/`CWRITE` yield whenever an access has a delay, and a
@@ -59,7 +59,7 @@ const SPLIT_BLOCK: Block = 1;
 const HEAP_BLOCK: Block = 2;
 const FIRST_PRIVATE: Block = 3;
 
-/// Costs of the states in ticks (thesis §6.2; `docs/model.md`).
+/// Costs of the states in ticks (thesis §6.2; `docs/model.md` §5.3).
 pub mod cost {
     /// One search step.
     pub const SEARCH: u64 = 1;

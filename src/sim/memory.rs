@@ -1,4 +1,4 @@
-//! The simulated memory system of PABSim (thesis §6.1; spec `pabsim.md` §1):
+//! The simulated memory system of PABSim (thesis §6.1; `docs/model.md` §5.1):
 //! per-processor infinite caches of 128-byte blocks in MSI states, a
 //! directory at each block's home (clean or dirty, and the sharers), the read
 //! and write delay tables, refusal of requests to a busy block, and
@@ -32,7 +32,7 @@ pub enum Cache {
     M = 2,
 }
 
-/// Read delay in ticks: `pabsim.md` §1, first table.
+/// Read delay in ticks: `docs/model.md` §5.1, first table.
 #[inline(always)]
 pub fn read_delay(mine: Cache, dirty: bool, local: bool) -> u64 {
     match (mine, dirty, local) {
@@ -44,7 +44,7 @@ pub fn read_delay(mine: Cache, dirty: bool, local: bool) -> u64 {
     }
 }
 
-/// Write delay in ticks: `pabsim.md` §1, second table. (A Shared copy of a
+/// Write delay in ticks: `docs/model.md` §5.1, second table. (A Shared copy of a
 /// dirty block cannot exist; it is charged as Invalid.)
 #[inline(always)]
 pub fn write_delay(mine: Cache, dirty: bool, local: bool) -> u64 {

@@ -1,6 +1,6 @@
 //! PABSim: the thesis's simulated cache-coherent shared-memory
 //! multiprocessor and the DTS-like parallel alpha-beta search run on it
-//! (thesis chapter 6; spec `pabsim.md`).
+//! (thesis chapter 6; `docs/model.md` §5).
 //!
 //! - [`memory`]: caches, directory, delay tables, busy blocks, locks (§6.1).
 //! - [`sched`]: per-processor clocks, smallest clock first (§6.1).

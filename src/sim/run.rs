@@ -1,5 +1,5 @@
 //! Running PABSim over many (tree, configuration) items: the experiment
-//! matrix of thesis chapter 6 (spec `pabsim.md` §5–6, `experiments.md`).
+//! matrix of thesis chapter 6 (`docs/model.md` §5.5–5.6 and §6).
 //!
 //! A run is a list of *items*: for every group of trees with the same model,
 //! ordering and depth (in order of first appearance), for every
@@ -123,7 +123,7 @@ pub struct SimConfig {
     pub walk: Walk,
 }
 
-/// The parameters the thesis found best (`experiments.md`): for one
+/// The parameters the thesis found best (`docs/model.md` §6): for one
 /// ordering and p = 12, 24, 48, `(m_A, m_B, m_Ca, m_Cc)`; and the
 /// classification width of §5.5.
 pub fn thesis_params(o: Ordering, procs: usize) -> Option<(u32, u32, i32, i32)> {
@@ -285,6 +285,29 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
 pub struct Plan {
     groups: Vec<Group>,
     items: Vec<Item>,
+    run: String,
+}
+
+/// What identifies a run: a digest of every group's tree specs, configurations
+/// and network, so that `--merge` can refuse shards of different runs.
+fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for g in groups {
+        for &t in &g.trees {
+            h.update(serde_json::to_string(&trees[t].spec).unwrap_or_default());
+            h.update(b"\n");
+        }
+        for c in &g.configs {
+            let scheme = c.scheme.map_or("-", |s| s.name());
+            h.update(format!("config {} {scheme} {:?} {:?} {:?} {:?} {:?}\n", c.procs, c.m_a, c.m_b, c.m_ca, c.m_cc, c.cut_width));
+        }
+        if let Some(k) = g.net {
+            h.update(serde_json::to_string(&nets[k].to_file()).unwrap_or_default());
+        }
+        h.update(b"end of group\n");
+    }
+    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 impl Plan {
@@ -319,7 +342,8 @@ impl Plan {
                 }
             }
         }
-        Ok(Plan { groups, items })
+        let run = run_id(trees, &groups, nets);
+        Ok(Plan { groups, items, run })
     }
 
     /// Items in the whole run.
@@ -348,7 +372,9 @@ impl Plan {
                     format!("tree {} (seed {}), {} processors, scheme {}", tree.spec.index, tree.spec.seed, c.procs, c.scheme.map_or("-", |s| s.name()))
                 })?;
                 progress.inc(1);
-                Ok(row(i as u64, self.items.len() as u64, tree, &c, &stats))
+                let mut r = row(i as u64, self.items.len() as u64, tree, &c, &stats);
+                r.run = Some(self.run.clone());
+                Ok(r)
             })
             .collect()
     }
@@ -375,6 +401,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
     let work = |st: State| s.work(st);
     let time = |st: State| s.in_state(st);
     SimRow {
+        run: None,
         item: Some(item),
         items: Some(items),
         tree: Some(sp.index),
@@ -489,6 +516,7 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec
             None => {
                 order.push(k.clone());
                 let mut a = r;
+                a.run = None;
                 a.item = None;
                 a.items = None;
                 a.tree = None;
@@ -547,25 +575,32 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec
 }
 
 /// Merges the per-tree rows of all shards of one run into item order,
-/// checking that every item is there exactly once.
-pub fn merge(parts: Vec<Vec<SimRow>>) -> Result<Vec<SimRow>> {
-    let mut rows: Vec<SimRow> = parts.into_iter().flatten().collect();
-    ensure!(!rows.is_empty(), "nothing to merge: the inputs have no rows");
-    let mut total = None;
-    for r in &rows {
-        let (Some(_), Some(n)) = (r.item, r.items) else { bail!("merge needs per-tree rows (pabsim --per-tree): a row has no item number") };
-        match total {
-            None => total = Some(n),
-            Some(t) => ensure!(t == n, "the inputs come from different runs ({t} and {n} items)"),
+/// checking that every part comes from the same run (the `run` column) and
+/// that every item is there exactly once. `parts`: (file name, rows).
+pub fn merge(parts: Vec<(String, Vec<SimRow>)>) -> Result<Vec<SimRow>> {
+    let mut first: Option<(String, String, u64)> = None;
+    for (name, rows) in &parts {
+        for r in rows {
+            let (Some(_), Some(n)) = (r.item, r.items) else { bail!("{name}: merge needs per-tree rows (pabsim --per-tree): a row has no item number") };
+            let Some(run) = &r.run else { bail!("{name}: a row has no run id (written by an older pabsim? run the shard again)") };
+            match &first {
+                None => first = Some((name.clone(), run.clone(), n)),
+                Some((f, id, t)) => ensure!(
+                    id == run && *t == n,
+                    "{f} and {name} come from different runs (run {id} and {run}: other trees, processors, schemes or parameters); merge the shards of one run"
+                ),
+            }
         }
     }
+    let mut rows: Vec<SimRow> = parts.into_iter().flat_map(|(_, r)| r).collect();
+    ensure!(!rows.is_empty(), "nothing to merge: the inputs have no rows");
     rows.sort_by_key(|r| r.item);
     for (i, r) in rows.iter().enumerate() {
         let item = r.item.unwrap_or_default();
         ensure!(item as usize >= i, "item {item} appears twice");
         ensure!(item as usize == i, "item {i} is missing (is a shard missing?)");
     }
-    let total = total.unwrap_or_default();
+    let total = first.map_or(0, |f| f.2);
     ensure!(rows.len() as u64 == total, "{} of {total} items present (is a shard missing?)", rows.len());
     Ok(rows)
 }

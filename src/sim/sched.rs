@@ -1,4 +1,4 @@
-//! The PABSim scheduler (thesis §6.1; spec `pabsim.md` §2): every simulated
+//! The PABSim scheduler (thesis §6.1; `docs/model.md` §5.2): every simulated
 //! processor has its own clock; the processor with the smallest clock runs
 //! next, and ties go round-robin in processor order (the first processor
 //! after the one that ran last, cyclically).

@@ -1,5 +1,4 @@
-//! Split-point selection schemes of PABSim (thesis §6.2–6.3; spec
-//! `pabsim.md` §4, node types from `classify.md`): A (strong YBWC types),
+//! Split-point selection schemes of PABSim (thesis §6.2–6.3; `docs/model.md` §5.4, node types from `docs/model.md` §4): A (strong YBWC types),
 //! B (DTS types with a confidence value) and C (types and waits from the
 //! neural network).
 //!
@@ -61,7 +60,7 @@ impl Candidate {
         Candidate { ply, progress: progress.min((b / 4) as i64), left }
     }
 
-    /// `pabsim.md` §4: higher in the tree; then more progress (up to b/4);
+    /// `docs/model.md` §5.4: higher in the tree; then more progress (up to b/4);
     /// then more moves to hand out. Equal candidates: the first found wins.
     #[inline(always)]
     pub fn better(&self, o: &Candidate) -> bool {
@@ -69,7 +68,7 @@ impl Candidate {
     }
 }
 
-/// Strong YBWC node types (`classify.md`, scheme A): the classifier's.
+/// Strong YBWC node types (`docs/model.md` §4.1): the classifier's.
 pub use crate::classify::Kind as YType;
 
 /// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
@@ -103,10 +102,10 @@ impl Scheme for SchemeA {
     }
 }
 
-/// DTS node types (`classify.md`, scheme B): the classifier's.
+/// DTS node types (`docs/model.md` §4.2): the classifier's.
 pub use crate::classify::Kind as DType;
 
-/// Scheme B's per-node data: the DTS typing state of `classify.md`.
+/// Scheme B's per-node data: the DTS typing state of `docs/model.md` §4.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DtsData {
     /// Initial type.
@@ -128,7 +127,7 @@ pub struct SchemeB {
 
 impl SchemeB {
     /// The DTS type of a child created with window `(alpha, beta)` under a
-    /// node with data `n` (`classify.md`, scheme B, first half of the loop).
+    /// node with data `n` (`docs/model.md` §4.2, first half of the loop).
     #[inline(always)]
     pub fn child_data(n: &DtsData, child_max: bool, alpha: i64, beta: i64) -> DtsData {
         let (ty, forced) = crate::classify::dts_child_type(n.cur, n.forced, child_max, alpha, beta);

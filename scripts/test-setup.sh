@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# What `make test` needs beyond a Rust toolchain: headless Chromium (the
+# report's browser check) and Slurm with munge (the cluster recipe's test).
+# Installs what is missing with apt-get where it can (as root on Debian or
+# Ubuntu); what it cannot install is skipped, and it says so in one line.
+# Writes the skips as environment settings (PARAB_SKIP_BROWSER=1,
+# PARAB_SKIP_SLURM=1) to the file given as $1, which `make test` passes on.
+set -uo pipefail
+env_file=${1:?usage: $0 ENV_FILE}
+mkdir -p "$(dirname "$env_file")"
+: > "$env_file"
+have() { command -v "$1" >/dev/null 2>&1; }
+browser() { have chromium || have chromium-browser || have google-chrome; }
+slurm() { have slurmctld && have slurmd && have sbatch && have munged; }
+
+need=()
+browser || need+=(chromium)
+slurm || need+=(slurm-wlm munge)
+why=""
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    why="not root, so apt-get cannot install ${need[*]}"
+  elif ! have apt-get; then
+    why="no apt-get to install ${need[*]}"
+  else
+    log=$(dirname "$env_file")/test-setup-apt.log
+    [ -t 2 ] && echo "make test: installing ${need[*]} (apt-get, log in $log)" >&2
+    if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}"; } >"$log" 2>&1; then
+      why="apt-get install ${need[*]} failed (see $log)"
+    fi
+  fi
+fi
+
+skipped=()
+if ! browser; then
+  echo PARAB_SKIP_BROWSER=1 >> "$env_file"
+  skipped+=("the browser check")
+fi
+if ! slurm; then
+  echo PARAB_SKIP_SLURM=1 >> "$env_file"
+  skipped+=("the Slurm test")
+fi
+if [ ${#skipped[@]} -gt 0 ]; then
+  list=${skipped[0]}
+  [ ${#skipped[@]} -gt 1 ] && list="$list and ${skipped[1]}"
+  echo "make test: skipping $list: ${why:-not installed}" >&2
+fi
+exit 0
