@@ -69,7 +69,9 @@ fn d3_merge_refuses_shards_of_different_runs() {
     shard("u.jsonl", "1,4", 2, "u2.csv");
     shard("t.jsonl", "1,8", 2, "t8-2.csv");
     shard("t2.jsonl", "1,4", 2, "tg2-2.csv");
-    for other in ["u2.csv", "t8-2.csv", "tg2-2.csv"] {
+    // The same trees and processors on the other machine model.
+    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1,4", "--per-tree", "--shard", "2/2", "--interleave", "state", "-o", "state-2.csv"], "");
+    for other in ["u2.csv", "t8-2.csv", "tg2-2.csv", "state-2.csv"] {
         let err = fails_with(&d, "pabsim", &["--merge", "t1.csv", other, "-o", "m.csv"], 1, "come from different runs");
         assert!(err.contains("t1.csv") && err.contains(other), "{err}");
         assert!(!d.join("m.csv").exists());

@@ -300,7 +300,17 @@ fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
         }
         for c in &g.configs {
             let scheme = c.scheme.map_or("-", |s| s.name());
-            h.update(format!("config {} {scheme} {:?} {:?} {:?} {:?} {:?}\n", c.procs, c.m_a, c.m_b, c.m_ca, c.m_cc, c.cut_width));
+            h.update(format!(
+                "config {} {scheme} {:?} {:?} {:?} {:?} {:?} {} {}\n",
+                c.procs,
+                c.m_a,
+                c.m_b,
+                c.m_ca,
+                c.m_cc,
+                c.cut_width,
+                c.interleave.name(),
+                c.walk.name()
+            ));
         }
         if let Some(k) = g.net {
             h.update(serde_json::to_string(&nets[k].to_file()).unwrap_or_default());
