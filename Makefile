@@ -74,7 +74,8 @@ TEST_ENV := target/test-skips.env
 test: test-setup
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
-	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace
+	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
+	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log
 test-setup:
 	@scripts/test-setup.sh $(TEST_ENV)
 # The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing).
