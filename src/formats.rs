@@ -522,6 +522,12 @@ impl SimRow {
     /// The report's time-per-state breakdown reads exactly these.
     pub const STATE_COLUMNS: [&'static str; 9] =
         ["ticks_expand", "ticks_search", "ticks_eval", "ticks_return", "ticks_split", "ticks_update", "ticks_exit", "mem_stall", "lock_wait"];
+
+    /// The columns that hold all the processor-ticks spent in each of the
+    /// seven states, memory stalls and lock waits included (together
+    /// `procs * tp_ticks`): the breakdown the thesis argues with, where the
+    /// idle loop's waits count as the split state.
+    pub const TIME_COLUMNS: [&'static str; 7] = ["time_expand", "time_search", "time_eval", "time_return", "time_split", "time_update", "time_exit"];
 }
 
 /// Writes an optional ratio with six decimals (empty when absent).
@@ -661,6 +667,7 @@ mod tests {
         let sim = struct_fields::<SimRow>();
         assert_eq!(sim.first(), Some(&"run"));
         assert!(SimRow::STATE_COLUMNS.iter().all(|c| sim.contains(c)));
+        assert!(SimRow::TIME_COLUMNS.iter().all(|c| sim.contains(c)));
         assert!(struct_fields::<u32>().is_empty());
     }
 

@@ -79,10 +79,14 @@ pub fn load(results: &Path) -> Result<Ch6> {
     let numeric = |c: &str| df.column(c).is_ok_and(|x| matches!(x.dtype(), DataType::Int64 | DataType::Float64));
     // pabsim's `time_*` columns are all the time spent in each state (its
     // memory stalls and lock waits included, so the idle loop's waits count
-    // as the split state, as in the thesis's breakdown); older results have
-    // only the states' own costs beside memory and lock totals.
-    let whole: Vec<String> = names.iter().filter(|c| c.starts_with("time_") && numeric(c)).cloned().collect();
-    let states: Vec<String> = if whole.is_empty() { names.iter().filter(|c| is_state_column(c) && numeric(c)).cloned().collect() } else { whole };
+    // as the split state, as in the thesis's breakdown); results without
+    // them have only the states' own costs beside memory and lock totals.
+    let time = parab::formats::SimRow::TIME_COLUMNS;
+    let states: Vec<String> = if time.iter().all(|c| numeric(c)) {
+        time.iter().map(|c| c.to_string()).collect()
+    } else {
+        names.iter().filter(|c| is_state_column(c) && numeric(c)).cloned().collect()
+    };
     let mut agg = vec![col("tp_ticks").sum(), col("np_nodes").sum()];
     agg.extend(states.iter().map(|s| col(s.as_str()).sum()));
     if names.iter().any(|n| n == "trees") {
