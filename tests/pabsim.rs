@@ -1,6 +1,7 @@
 //! Issue 4: the simulated multiprocessor and the parallel search, as `pabsim` runs them.
 
 use crate::util::*;
+use parab::formats::SimRow;
 use parab::nn::{Errors, HiddenWeights, Network, OutputWeights, TrainedFor, Training};
 use parab::tree::Model;
 
@@ -13,6 +14,18 @@ fn column(csv: &str, col: &str) -> Vec<String> {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
     lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+}
+
+/// The data rows of a CSV, each as column name -> text.
+fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines.map(|l| header.iter().map(|h| h.to_string()).zip(l.split(',').map(str::to_string)).collect()).collect()
+}
+
+/// A number from a row.
+fn num<T: std::str::FromStr>(r: &std::collections::HashMap<String, String>, c: &str) -> T {
+    r[c].parse().unwrap_or_else(|_| panic!("{c}: `{}` is not a number", r[c]))
 }
 
 /// A fixed (untrained) network for ordering (b, wa, wb): scheme C only needs
@@ -70,20 +83,15 @@ fn parallel_root_values_are_minimax() {
     let out = ok(&d.path, "pabsim", &["--procs", "1,12", "--scheme", "a,b,c", "--m-ca", "-2", "--m-cc", "1", "--weights", &w, "--per-tree"], &trees);
     assert_eq!(out.lines().count(), 1 + 100 * 4);
     assert!(column(&out, "root_value").iter().all(|v| v == ROOT));
-    let lines: Vec<&str> = out.lines().collect();
-    let header: Vec<&str> = lines[0].split(',').collect();
-    let idx = |c: &str| header.iter().position(|h| *h == c).unwrap();
-    for l in &lines[1..] {
-        let f: Vec<&str> = l.split(',').collect();
-        let g = |c: &str| f[idx(c)].parse::<u64>().unwrap();
-        let states: u64 =
-            ["ticks_expand", "ticks_search", "ticks_eval", "ticks_return", "ticks_split", "ticks_update", "ticks_exit"].iter().map(|c| g(c)).sum();
-        assert_eq!(states + g("mem_stall") + g("lock_wait"), g("procs") * g("tp_ticks"), "{l}");
+    for r in rows(&out) {
+        let g = |c: &str| num::<u64>(&r, c);
+        let ticks: u64 = SimRow::STATE_COLUMNS.iter().map(|c| g(c)).sum();
+        assert_eq!(ticks, g("procs") * g("tp_ticks"), "{r:?}");
         assert!(g("pool_nodes") >= g("procs") * 5 * 2);
         if g("procs") == 12 {
             // Twelve processors are faster and search more nodes than one.
-            assert!(f[idx("su")].parse::<f64>().unwrap() > 1.5, "{l}");
-            assert!(f[idx("so")].parse::<f64>().unwrap() >= 0.0, "{l}");
+            assert!(num::<f64>(&r, "su") > 1.5, "{r:?}");
+            assert!(num::<f64>(&r, "so") >= 0.0, "{r:?}");
         }
     }
     // Aggregated: four configurations, and SU = t1 / tp.
@@ -108,16 +116,12 @@ fn every_ordering_scheme_and_machine_returns_minimax() {
             let out = ok(&d.path, "pabsim", &args, &trees);
             assert_eq!(out.lines().count(), 1 + 3 * 4 * 3, "{b},{wa},{wb} {extra:?}");
             assert!(column(&out, "root_value").iter().all(|v| v == ROOT), "{b},{wa},{wb} {extra:?}");
-            let lines: Vec<&str> = out.lines().collect();
-            let header: Vec<&str> = lines[0].split(',').collect();
-            let idx = |c: &str| header.iter().position(|h| *h == c).unwrap();
-            for l in &lines[1..] {
-                let f: Vec<&str> = l.split(',').collect();
-                let g = |c: &str| f[idx(c)].parse::<u64>().unwrap();
-                let time: u64 = ["time_expand", "time_search", "time_eval", "time_return", "time_split", "time_update", "time_exit"].iter().map(|c| g(c)).sum();
-                assert_eq!(time, g("procs") * g("tp_ticks"), "{l}");
-                let share: f64 = f[idx("split_share")].parse().unwrap();
-                assert!((share - g("time_split") as f64 / time as f64).abs() < 1e-6, "{l}");
+            for r in rows(&out) {
+                let g = |c: &str| num::<u64>(&r, c);
+                let time: u64 = SimRow::TIME_COLUMNS.iter().map(|c| g(c)).sum();
+                assert_eq!(time, g("procs") * g("tp_ticks"), "{r:?}");
+                let share: f64 = num(&r, "split_share");
+                assert!((share - g("time_split") as f64 / time as f64).abs() < 1e-6, "{r:?}");
             }
         }
     }

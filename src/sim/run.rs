@@ -219,18 +219,9 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
     let mut out = vec![];
     for &procs in &req.procs {
         ensure!((1..=MAX_PROCS).contains(&procs), "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
+        let base = SimConfig { procs, scheme: None, m_a: None, m_b: None, m_ca: None, m_cc: None, cut_width: None, interleave: req.interleave, walk: req.walk };
         if procs == 1 {
-            out.push(SimConfig {
-                procs,
-                scheme: None,
-                m_a: None,
-                m_b: None,
-                m_ca: None,
-                m_cc: None,
-                cut_width: None,
-                interleave: req.interleave,
-                walk: req.walk,
-            });
+            out.push(base);
             continue;
         }
         let thesis = if req.thesis {
@@ -241,17 +232,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
             None
         };
         for &scheme in &req.schemes {
-            let base = SimConfig {
-                procs,
-                scheme: Some(scheme),
-                m_a: None,
-                m_b: None,
-                m_ca: None,
-                m_cc: None,
-                cut_width: None,
-                interleave: req.interleave,
-                walk: req.walk,
-            };
+            let base = SimConfig { scheme: Some(scheme), ..base };
             match scheme {
                 SchemeKind::A => {
                     let v = thesis.map_or_else(|| vals(req.m_a, 2), |t| vec![t.0 as i64]);
