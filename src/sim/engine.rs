@@ -1333,15 +1333,11 @@ mod tests {
         }
     }
 
-    /// Two processors on a depth-2 tree of branching 2, worked by hand.
-    ///
-    /// Processor 0 allocates the root (cold: private block 1 tick local,
-    /// heap lock block 2 remote, heap unlock 0, node block 1 local = 4),
-    /// expands it and hands out move 1. Processor 1 meanwhile spins in the
-    /// idle loop: it finds no eligible node (the root has no finished move
-    /// until its first child returns), pauses 36 ticks, and looks again.
-    /// The search finishes in the same time as alone or later, never
-    /// earlier than the critical path, and the root value is minimax.
+    /// Two processors on a depth-2 tree of branching 2. Processor 0 allocates
+    /// the root and searches; processor 1 starts idle and finds no eligible
+    /// node until the root's first move has returned (scheme A), so every
+    /// split-point search before that fails and is followed by its 36-tick
+    /// pause, charged to the split state.
     #[test]
     fn two_processors_interleave_their_accesses() {
         let sh = shape(2, 50, 50);
