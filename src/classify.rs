@@ -106,7 +106,7 @@ pub type Trace = Option<Vec<(u32, u32, Kind)>>;
 /// is Y-PV, its others Y-CUT; a Y-CUT node's first child is Y-ALL, its others
 /// Y-CUT; every child of a Y-ALL node is Y-CUT.
 #[derive(Clone, Debug, Default)]
-pub struct SchemeA {
+pub struct YbwcTypes {
     stack: Vec<Kind>,
     /// The counts so far.
     pub counts: Counts,
@@ -114,10 +114,10 @@ pub struct SchemeA {
     pub trace: Trace,
 }
 
-impl SchemeA {
+impl YbwcTypes {
     /// A scheme-A classifier for a search of `depth`.
-    pub fn new(depth: u32) -> SchemeA {
-        SchemeA { stack: vec![Kind::Pv; depth as usize + 1], counts: Counts::default(), trace: None }
+    pub fn new(depth: u32) -> YbwcTypes {
+        YbwcTypes { stack: vec![Kind::Pv; depth as usize + 1], counts: Counts::default(), trace: None }
     }
 
     /// The type of the child `index` (1-based) of a node of type `parent`.
@@ -132,14 +132,14 @@ impl SchemeA {
     }
 }
 
-impl Observer for SchemeA {
+impl Observer for YbwcTypes {
     #[inline]
     fn enter(&mut self, v: &Visit) {
         if v.leaf {
             return;
         }
         let p = v.ply as usize;
-        let ty = if p == 0 { Kind::Pv } else { SchemeA::child(self.stack[p - 1], v.index) };
+        let ty = if p == 0 { Kind::Pv } else { YbwcTypes::child(self.stack[p - 1], v.index) };
         self.stack[p] = ty;
         if let Some(t) = &mut self.trace {
             t.push((v.ply, v.index, ty));
@@ -176,7 +176,7 @@ const ROOT_B: BNode = BNode { ty: Kind::Pv, cur: Kind::Pv, forced: false, forced
 /// Scheme B: DTS types with parameter `n`, exactly as `docs/model.md` §4 reads
 /// them (the reading that reproduces the thesis's Table 5.3).
 #[derive(Clone, Debug)]
-pub struct SchemeB {
+pub struct DtsTypes {
     /// A D-CUT node turns D-ALL once this many moves have finished without a
     /// cut-off.
     pub n: u32,
@@ -187,10 +187,10 @@ pub struct SchemeB {
     pub trace: Trace,
 }
 
-impl SchemeB {
+impl DtsTypes {
     /// A scheme-B classifier with parameter `n` for a search of `depth`.
-    pub fn new(n: u32, depth: u32) -> SchemeB {
-        SchemeB { n, stack: vec![ROOT_B; depth as usize + 1], counts: Counts::default(), trace: None }
+    pub fn new(n: u32, depth: u32) -> DtsTypes {
+        DtsTypes { n, stack: vec![ROOT_B; depth as usize + 1], counts: Counts::default(), trace: None }
     }
 
     /// The state of the node at `ply` on the current path.
@@ -220,14 +220,14 @@ impl SchemeB {
     }
 }
 
-impl Observer for SchemeB {
+impl Observer for DtsTypes {
     #[inline]
     fn enter(&mut self, v: &Visit) {
         if v.leaf {
             return;
         }
         let p = v.ply as usize;
-        let node = if p == 0 { ROOT_B } else { SchemeB::child(&self.stack[p - 1], v.max, v.alpha, v.beta) };
+        let node = if p == 0 { ROOT_B } else { DtsTypes::child(&self.stack[p - 1], v.max, v.alpha, v.beta) };
         self.stack[p] = node;
         if let Some(t) = &mut self.trace {
             t.push((v.ply, v.index, node.ty));
@@ -242,7 +242,7 @@ impl Observer for SchemeB {
         // The parent counts a finished move. (If this child caused a cut-off
         // there, the parent creates no more children, so the count is moot.)
         if p > 0 {
-            SchemeB::finished(&mut self.stack[p - 1], self.n);
+            DtsTypes::finished(&mut self.stack[p - 1], self.n);
         }
     }
 }
@@ -308,7 +308,7 @@ pub fn nn_node<P: Predictor + ?Sized>(net: &P, parent: Option<(bool, f64)>, inde
 /// Scheme C: types from the network ([`nn_node`]); scores every `m` of
 /// `0..=max_m` at once.
 #[derive(Clone, Debug)]
-pub struct SchemeC<'n, P: Predictor + ?Sized = Network> {
+pub struct NetworkTypes<'n, P: Predictor + ?Sized = Network> {
     net: &'n P,
     /// The nodes on the current path.
     stack: Vec<NnNode>,
@@ -319,10 +319,10 @@ pub struct SchemeC<'n, P: Predictor + ?Sized = Network> {
     pub trace: Option<Vec<(u32, u32, f64)>>,
 }
 
-impl<'n, P: Predictor + ?Sized> SchemeC<'n, P> {
+impl<'n, P: Predictor + ?Sized> NetworkTypes<'n, P> {
     /// A scheme-C classifier for `m` in `0..=max_m` and a search of `depth`.
-    pub fn new(net: &'n P, max_m: u32, depth: u32) -> SchemeC<'n, P> {
-        SchemeC { net, stack: vec![nn_node(net, None, 0); depth as usize + 1], hist: vec![[0; 2]; max_m as usize + 2], trace: None }
+    pub fn new(net: &'n P, max_m: u32, depth: u32) -> NetworkTypes<'n, P> {
+        NetworkTypes { net, stack: vec![nn_node(net, None, 0); depth as usize + 1], hist: vec![[0; 2]; max_m as usize + 2], trace: None }
     }
 
     /// The counts at `m`.
@@ -331,7 +331,7 @@ impl<'n, P: Predictor + ?Sized> SchemeC<'n, P> {
     }
 }
 
-impl SchemeC<'_> {
+impl NetworkTypes<'_> {
     /// The smallest `m` (up to `max_m`) with `t` in `[50 - m, 50 + m]`, or
     /// `max_m + 1`.
     pub fn first_m(t: f64, max_m: u32) -> u32 {
@@ -349,7 +349,7 @@ impl SchemeC<'_> {
     }
 }
 
-/// Scheme C's counts at `m` from a histogram of [`SchemeC::hist`]: a node is
+/// Scheme C's counts at `m` from a histogram of [`NetworkTypes::hist`]: a node is
 /// N-CUT at every `m` from its first one on.
 pub fn counts_at(hist: &[[u64; 2]], m: u32) -> Counts {
     let mut c = Counts::default();
@@ -365,7 +365,7 @@ pub fn counts_at(hist: &[[u64; 2]], m: u32) -> Counts {
     c
 }
 
-impl<P: Predictor + ?Sized> Observer for SchemeC<'_, P> {
+impl<P: Predictor + ?Sized> Observer for NetworkTypes<'_, P> {
     #[inline]
     fn enter(&mut self, v: &Visit) {
         if v.leaf {
@@ -386,14 +386,14 @@ impl<P: Predictor + ?Sized> Observer for SchemeC<'_, P> {
             return;
         }
         let max_m = self.hist.len() as u32 - 2;
-        let m = SchemeC::first_m(self.stack[v.ply as usize].ty, max_m);
+        let m = NetworkTypes::first_m(self.stack[v.ply as usize].ty, max_m);
         self.hist[m as usize][o.cutoff.is_some() as usize] += 1;
     }
 }
 
 /// What to score.
 #[derive(Clone, Debug, Default)]
-pub struct Config {
+pub struct Scoring {
     /// Scheme A.
     pub a: bool,
     /// Scheme B's values of n (empty: no scheme B).
@@ -421,9 +421,9 @@ pub fn parse_range(s: &str) -> Result<Vec<u32>> {
 
 /// All schemes on one search.
 struct All<'n> {
-    a: Option<SchemeA>,
-    b: Vec<SchemeB>,
-    c: Option<SchemeC<'n>>,
+    a: Option<YbwcTypes>,
+    b: Vec<DtsTypes>,
+    c: Option<NetworkTypes<'n>>,
 }
 
 impl Observer for All<'_> {
@@ -463,13 +463,13 @@ struct TreeCounts {
     c: Vec<[u64; 2]>,
 }
 
-fn classify_tree(t: &Tree, cfg: &Config, net: Option<&Network>) -> TreeCounts {
+fn classify_tree(t: &Tree, cfg: &Scoring, net: Option<&Network>) -> TreeCounts {
     let d = t.spec.depth;
     let max_m = cfg.c.iter().copied().max().unwrap_or(0);
     let mut obs = All {
-        a: cfg.a.then(|| SchemeA::new(d)),
-        b: cfg.b.iter().map(|&n| SchemeB::new(n, d)).collect(),
-        c: net.filter(|_| !cfg.c.is_empty()).map(|n| SchemeC::new(n, max_m, d)),
+        a: cfg.a.then(|| YbwcTypes::new(d)),
+        b: cfg.b.iter().map(|&n| DtsTypes::new(n, d)).collect(),
+        c: net.filter(|_| !cfg.c.is_empty()).map(|n| NetworkTypes::new(n, max_m, d)),
     };
     search(&t.shape, t.root, d, &mut obs);
     TreeCounts { a: obs.a.map(|a| a.counts).unwrap_or_default(), b: obs.b.iter().map(|b| b.counts).collect(), c: obs.c.map(|c| c.hist).unwrap_or_default() }
@@ -477,7 +477,7 @@ fn classify_tree(t: &Tree, cfg: &Config, net: Option<&Network>) -> TreeCounts {
 
 /// Picks each group's network; refuses a mismatch unless forced.
 /// Returns the index into `cfg.weights` per group and any warnings.
-fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Config) -> Result<(Vec<Option<usize>>, Vec<String>)> {
+fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Scoring) -> Result<(Vec<Option<usize>>, Vec<String>)> {
     let mut picks = vec![];
     let mut warnings = vec![];
     for &(model, ordering, _) in groups {
@@ -507,7 +507,7 @@ fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Config) -> Result<(Ve
 /// rows per (model, ordering, depth) in order of first appearance; within a
 /// group scheme A, then B by n, then C by m. Returns the rows and any
 /// warnings for stderr.
-pub fn classify(trees: &[Tree], cfg: &Config, progress: &crate::progress::Progress) -> Result<(Vec<ClassifyRow>, Vec<String>)> {
+pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progress) -> Result<(Vec<ClassifyRow>, Vec<String>)> {
     ensure!(cfg.a || !cfg.b.is_empty() || !cfg.c.is_empty(), "no scheme to score (use --scheme a, b or c)");
     ensure!(!cfg.b.contains(&0), "scheme B's n must be at least 1");
     let mut groups: Vec<(Model, Ordering, u32)> = vec![];
@@ -601,18 +601,18 @@ mod tests {
 
     #[test]
     fn first_m_is_the_smallest_closed_interval() {
-        assert_eq!(SchemeC::first_m(50.0, 50), 0);
-        assert_eq!(SchemeC::first_m(60.0, 50), 10);
-        assert_eq!(SchemeC::first_m(40.0, 50), 10);
-        assert_eq!(SchemeC::first_m(60.5, 50), 11);
-        assert_eq!(SchemeC::first_m(39.99, 50), 11);
-        assert_eq!(SchemeC::first_m(-2.0, 50), 51);
-        assert_eq!(SchemeC::first_m(101.0, 50), 51);
-        assert_eq!(SchemeC::first_m(f64::NAN, 50), 51);
-        assert_eq!(SchemeC::first_m(0.0, 50), 50);
+        assert_eq!(NetworkTypes::first_m(50.0, 50), 0);
+        assert_eq!(NetworkTypes::first_m(60.0, 50), 10);
+        assert_eq!(NetworkTypes::first_m(40.0, 50), 10);
+        assert_eq!(NetworkTypes::first_m(60.5, 50), 11);
+        assert_eq!(NetworkTypes::first_m(39.99, 50), 11);
+        assert_eq!(NetworkTypes::first_m(-2.0, 50), 51);
+        assert_eq!(NetworkTypes::first_m(101.0, 50), 51);
+        assert_eq!(NetworkTypes::first_m(f64::NAN, 50), 51);
+        assert_eq!(NetworkTypes::first_m(0.0, 50), 50);
         for k in 0..2000 {
             let t = -10.0 + k as f64 * 0.0613;
-            let m = SchemeC::first_m(t, 50);
+            let m = NetworkTypes::first_m(t, 50);
             for mm in 0..=50 {
                 assert_eq!(is_cut(t, mm as f64), mm >= m, "t {t} m {mm}");
             }
@@ -622,12 +622,12 @@ mod tests {
     #[test]
     fn scheme_a_rules() {
         use Kind::*;
-        assert_eq!(SchemeA::child(Pv, 1), Pv);
-        assert_eq!(SchemeA::child(Pv, 2), Cut);
-        assert_eq!(SchemeA::child(Cut, 1), All);
-        assert_eq!(SchemeA::child(Cut, 3), Cut);
-        assert_eq!(SchemeA::child(All, 1), Cut);
-        assert_eq!(SchemeA::child(All, 2), Cut);
+        assert_eq!(YbwcTypes::child(Pv, 1), Pv);
+        assert_eq!(YbwcTypes::child(Pv, 2), Cut);
+        assert_eq!(YbwcTypes::child(Cut, 1), All);
+        assert_eq!(YbwcTypes::child(Cut, 3), Cut);
+        assert_eq!(YbwcTypes::child(All, 1), Cut);
+        assert_eq!(YbwcTypes::child(All, 2), Cut);
     }
 }
 
@@ -711,7 +711,7 @@ mod hand {
     #[test]
     fn scheme_a_by_hand() {
         let t = tree();
-        let mut a = SchemeA::new(4);
+        let mut a = YbwcTypes::new(4);
         a.trace = Some(vec![]);
         search(&t.shape, t.root, 4, &mut a);
         assert_eq!(kinds(&a.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, Cut, All]);
@@ -735,7 +735,7 @@ mod hand {
     #[test]
     fn scheme_b_n1_by_hand() {
         let t = tree();
-        let mut b = SchemeB::new(1, 4);
+        let mut b = DtsTypes::new(1, 4);
         b.trace = Some(vec![]);
         search(&t.shape, t.root, 4, &mut b);
         assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, Cut]);
@@ -749,7 +749,7 @@ mod hand {
     #[test]
     fn scheme_b_n2_by_hand() {
         let t = tree();
-        let mut b = SchemeB::new(2, 4);
+        let mut b = DtsTypes::new(2, 4);
         b.trace = Some(vec![]);
         search(&t.shape, t.root, 4, &mut b);
         assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, All]);
@@ -762,39 +762,39 @@ mod hand {
         let (ra, rb) = (ROOT_ALPHA, ROOT_BETA);
         let root = ROOT_B;
         // Windows: the PV path, MIN with the root's beta, MAX with the root's alpha.
-        assert_eq!(SchemeB::child(&root, false, ra, rb).ty, Pv);
-        assert_eq!(SchemeB::child(&root, false, 5, rb).ty, Cut);
-        assert_eq!(SchemeB::child(&root, true, ra, 5).ty, Cut);
-        assert_eq!(SchemeB::child(&root, true, 5, rb).ty, All);
-        assert_eq!(SchemeB::child(&root, false, ra, 5).ty, All);
+        assert_eq!(DtsTypes::child(&root, false, ra, rb).ty, Pv);
+        assert_eq!(DtsTypes::child(&root, false, 5, rb).ty, Cut);
+        assert_eq!(DtsTypes::child(&root, true, ra, 5).ty, Cut);
+        assert_eq!(DtsTypes::child(&root, true, 5, rb).ty, All);
+        assert_eq!(DtsTypes::child(&root, false, ra, 5).ty, All);
         // A D-CUT child of a D-ALL parent: not forced, but remembers the parent.
         let all = BNode { ty: All, cur: All, ..ROOT_B };
-        let mut c = SchemeB::child(&all, false, 7, rb);
+        let mut c = DtsTypes::child(&all, false, 7, rb);
         assert_eq!((c.ty, c.forced, c.parent_all), (Cut, false, true));
         // The override after n = 2 finished moves; it completes a pair, so
         // the children created afterwards alternate regardless of window.
-        SchemeB::finished(&mut c, 2);
+        DtsTypes::finished(&mut c, 2);
         assert_eq!((c.cur, c.forced), (Cut, false));
-        SchemeB::finished(&mut c, 2);
+        DtsTypes::finished(&mut c, 2);
         assert_eq!((c.cur, c.forced), (All, true));
-        let g = SchemeB::child(&c, true, ra, 9);
+        let g = DtsTypes::child(&c, true, ra, 9);
         assert_eq!((g.ty, g.forced), (Cut, true), "forced children alternate: D-CUT under a D-ALL");
         // A forced D-CUT is never overridden, and its children are D-ALL.
         let mut g2 = g;
         for _ in 0..5 {
-            SchemeB::finished(&mut g2, 1);
+            DtsTypes::finished(&mut g2, 1);
         }
         assert_eq!(g2.cur, Cut);
-        assert_eq!(SchemeB::child(&g2, false, 3, rb).ty, All);
+        assert_eq!(DtsTypes::child(&g2, false, 3, rb).ty, All);
         // Without a D-ALL parent, the override does not force.
-        let mut d = SchemeB::child(&root, false, 5, rb);
-        SchemeB::finished(&mut d, 1);
+        let mut d = DtsTypes::child(&root, false, 5, rb);
+        DtsTypes::finished(&mut d, 1);
         assert_eq!((d.cur, d.forced), (All, false));
         // ... and the next D-ALL child forms the pair.
-        let e = SchemeB::child(&d, true, 5, 9);
+        let e = DtsTypes::child(&d, true, 5, 9);
         assert_eq!((e.ty, e.forced), (All, true));
         // A D-PV child is never forced, even under a forced parent.
-        assert_eq!(SchemeB::child(&g, false, ra, rb), BNode { ty: Pv, cur: Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 });
+        assert_eq!(DtsTypes::child(&g, false, ra, rb), BNode { ty: Pv, cur: Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 });
     }
 
     /// A hand-made predictor, so the types below can be worked by hand:
@@ -827,7 +827,7 @@ mod hand {
     #[test]
     fn scheme_c_by_hand() {
         let t = tree();
-        let mut c = SchemeC::new(&Hand, 50, 4);
+        let mut c = NetworkTypes::new(&Hand, 50, 4);
         c.trace = Some(vec![]);
         search(&t.shape, t.root, 4, &mut c);
         let tr = c.trace.clone().unwrap();
@@ -854,10 +854,10 @@ mod hand {
     #[test]
     fn the_simulator_types_scheme_c_as_classify_does() {
         use crate::nn::{HiddenWeights, OutputWeights, TrainedFor, Training};
-        use crate::sim::schemes::{Scheme, SchemeC as SimC, View};
+        use crate::sim::schemes::{NetworkSplit as SimC, Scheme, View};
         fn replay<P: Predictor + ?Sized>(net: &P) -> (Vec<f64>, Vec<f64>, Vec<i32>) {
             let t = tree();
-            let mut c = SchemeC::new(net, 50, 4);
+            let mut c = NetworkTypes::new(net, 50, 4);
             c.trace = Some(vec![]);
             search(&t.shape, t.root, 4, &mut c);
             let classified: Vec<f64> = c.trace.unwrap().iter().map(|x| x.2).collect();

@@ -98,7 +98,7 @@ impl PatternSet {
 
 /// Training settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Config {
+pub struct TrainSettings {
     /// Seed of the ChaCha8 generator.
     pub seed: u64,
     /// Iterations.
@@ -113,11 +113,11 @@ pub struct Config {
     pub curve_every: u32,
 }
 
-impl Config {
+impl TrainSettings {
     /// The thesis's settings: 10,000 iterations, eta = 0.1; ours: weights
     /// in [-0.5, 0.5], shuffled every iteration.
-    pub fn thesis(seed: u64) -> Config {
-        Config { seed, iterations: 10_000, eta: 0.1, init: 0.5, shuffle: true, curve_every: 10 }
+    pub fn thesis(seed: u64) -> TrainSettings {
+        TrainSettings { seed, iterations: 10_000, eta: 0.1, init: 0.5, shuffle: true, curve_every: 10 }
     }
 
     /// Checks the settings.
@@ -135,7 +135,7 @@ fn unit(rng: &mut ChaCha8Rng) -> f64 {
 }
 
 /// The untrained network: weights from the seeded generator.
-pub fn initial(set: &PatternSet, cfg: &Config, rng: &mut ChaCha8Rng) -> Result<Network> {
+pub fn initial(set: &PatternSet, cfg: &TrainSettings, rng: &mut ChaCha8Rng) -> Result<Network> {
     let mut draw = || cfg.init * (2.0 * unit(rng) - 1.0);
     let mut wh = HiddenWeights::zeros();
     for r in 0..HIDDEN {
@@ -178,7 +178,7 @@ fn errors_of(flat: &Flat, net: &Network, xs: &[[f64; INPUTS + 1]], ds: &[[f64; O
 
 /// Trains a network; `progress(iteration, errors)` is called at every curve
 /// point. Returns the network (final errors filled in) and the curve.
-pub fn train(set: &PatternSet, cfg: &Config, mut progress: impl FnMut(u32, &Errors)) -> Result<(Network, Vec<CurveRow>)> {
+pub fn train(set: &PatternSet, cfg: &TrainSettings, mut progress: impl FnMut(u32, &Errors)) -> Result<(Network, Vec<CurveRow>)> {
     cfg.check()?;
     ensure!(!set.is_empty(), "no patterns to train on");
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
@@ -220,7 +220,7 @@ pub fn train(set: &PatternSet, cfg: &Config, mut progress: impl FnMut(u32, &Erro
 /// (longest job first), which keeps two cores busy to the end when one
 /// ordering has as many patterns as the other four together.
 /// `progress(set index, iteration, errors)` as in [`train`].
-pub fn train_many(sets: &[PatternSet], cfg: &Config, progress: impl Fn(usize, u32, &Errors) + Sync) -> Result<Vec<Trained>> {
+pub fn train_many(sets: &[PatternSet], cfg: &TrainSettings, progress: impl Fn(usize, u32, &Errors) + Sync) -> Result<Vec<Trained>> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut jobs: Vec<usize> = (0..sets.len()).collect();
@@ -274,16 +274,16 @@ mod tests {
         let set = PatternSet::new(&rows(), "t").unwrap();
         assert_eq!(set.len(), 8);
         assert_eq!((set.root_type, set.root_wait), (0.0, 2.0));
-        let cfg = Config { iterations: 30000, curve_every: 10000, ..Config::thesis(7) };
+        let cfg = TrainSettings { iterations: 30000, curve_every: 10000, ..TrainSettings::thesis(7) };
         let (a, curve) = train(&set, &cfg, |_, _| {}).unwrap();
         let (b, _) = train(&set, &cfg, |_, _| {}).unwrap();
         assert_eq!(a, b);
         assert_eq!(curve.iter().map(|c| c.iteration).collect::<Vec<_>>(), vec![0, 10000, 20000, 30000]);
         assert!(curve[3].e_type < curve[0].e_type / 10.0, "{curve:?}");
         assert_eq!(a.errors.e_type, curve[3].e_type);
-        let (c, _) = train(&set, &Config { seed: 8, ..cfg }, |_, _| {}).unwrap();
+        let (c, _) = train(&set, &TrainSettings { seed: 8, ..cfg }, |_, _| {}).unwrap();
         assert_ne!(a.wh, c.wh);
-        let (s, _) = train(&set, &Config { shuffle: false, ..cfg }, |_, _| {}).unwrap();
+        let (s, _) = train(&set, &TrainSettings { shuffle: false, ..cfg }, |_, _| {}).unwrap();
         assert_ne!(a.wh, s.wh);
         assert_eq!(a.training.seed, 7);
         assert_eq!(a.training.patterns, 8);
@@ -297,7 +297,7 @@ mod tests {
     #[test]
     fn initial_weights_are_small_and_seeded() {
         let set = PatternSet::new(&rows(), "t").unwrap();
-        let cfg = Config::thesis(1);
+        let cfg = TrainSettings::thesis(1);
         let n = initial(&set, &cfg, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
         assert!(n.wh.iter().chain(n.wo.iter()).all(|w| w.abs() <= 0.5));
         assert!(n.wh.iter().any(|w| w.abs() > 0.1));
@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn error_is_in_own_units() {
         let set = PatternSet::new(&rows(), "t").unwrap();
-        let n = initial(&set, &Config::thesis(3), &mut ChaCha8Rng::seed_from_u64(3)).unwrap();
+        let n = initial(&set, &TrainSettings::thesis(3), &mut ChaCha8Rng::seed_from_u64(3)).unwrap();
         let e = errors(&n, &set);
         let mut et = 0.0;
         for r in &rows()[1..] {

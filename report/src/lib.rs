@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 /// What to read and where to write.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct ReportSpec {
     /// Results directory (`results/`).
     pub results: PathBuf,
     /// Published tables (`data/published/`).
@@ -304,7 +304,7 @@ fn fmt(v: Option<f64>, d: usize) -> String {
 
 /// Runs the report: reads, builds every section, writes the page, the
 /// Markdown tables and the figures.
-pub fn run(cfg: &Config) -> Result<Summary> {
+pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let ch4 = chapter4::load(&cfg.results)?;
     let ch5 = chapter5::load(&cfg.results)?;
     let ch6 = chapter6::load(&cfg.results)?;

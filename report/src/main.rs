@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use parab::cli;
-use parab_report::{self as report, Config};
+use parab_report::{self as report, ReportSpec};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -41,7 +41,7 @@ fn main() {
         // not a page of missing sections.
         anyhow::ensure!(args.results.is_dir(), "--results {}: not a directory (give the results directory, e.g. results)", args.results.display());
         let epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
-        let cfg = Config {
+        let cfg = ReportSpec {
             out: args.out.clone().unwrap_or_else(|| args.results.join("report")),
             figures: args.figures.clone().unwrap_or_else(|| args.results.join("figures")),
             date: report::report_date(args.date.as_deref(), epoch.as_deref())?,

@@ -1,7 +1,7 @@
 //! `classify`: scores node-classification schemes A, B and C (thesis §5.5).
 
 use clap::Parser;
-use parab::classify::{self, Config};
+use parab::classify::{self, Scoring};
 use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::read_trees;
 use parab::nn::Network;
@@ -76,7 +76,7 @@ fn main() {
         let m = cli::bounded_range(&args.m, "--m", 0, 100)?;
         let n = cli::bounded_range(&args.n, "--n", 0, MAX_N)?;
         let cfg =
-            Config { a: has("a"), b: if has("b") { n.collect() } else { vec![] }, c: if has("c") { m.collect() } else { vec![] }, weights, force: args.force };
+            Scoring { a: has("a"), b: if has("b") { n.collect() } else { vec![] }, c: if has("c") { m.collect() } else { vec![] }, weights, force: args.force };
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
         let progress = Progress::new("classify", trees.len() as u64, "trees");
         let (rows, warnings) = classify::classify(&trees, &cfg, &progress)?;

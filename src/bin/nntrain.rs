@@ -4,7 +4,7 @@ use clap::Parser;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::{CurveRow, PatternRow, read_csv};
 use parab::nn::Network;
-use parab::nntrain::{self, Config, PatternSet};
+use parab::nntrain::{self, PatternSet, TrainSettings};
 use parab::progress::Progress;
 use std::io::Write;
 use std::path::PathBuf;
@@ -60,8 +60,14 @@ fn main() {
     let args: Args = cli::parse("nntrain");
     cli::main("nntrain", || {
         cli::threads(args.threads)?;
-        let cfg =
-            Config { seed: args.seed, iterations: args.iterations, eta: args.eta, init: args.init, shuffle: !args.no_shuffle, curve_every: args.curve_every };
+        let cfg = TrainSettings {
+            seed: args.seed,
+            iterations: args.iterations,
+            eta: args.eta,
+            init: args.init,
+            shuffle: !args.no_shuffle,
+            curve_every: args.curve_every,
+        };
         cfg.check()?;
         let inputs: Vec<Option<PathBuf>> = if args.inputs.is_empty() { vec![None] } else { args.inputs.iter().cloned().map(Some).collect() };
         anyhow::ensure!(inputs.len() == 1 || args.out_dir.is_some(), "several pattern files need --out-dir (one network per file)");

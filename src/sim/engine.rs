@@ -209,7 +209,7 @@ impl Default for Idle {
 
 /// Settings of one simulation.
 #[derive(Clone, Copy, Debug)]
-pub struct Config {
+pub struct MachineSpec {
     /// Processors, at least 1.
     pub procs: usize,
     /// Search depth.
@@ -223,11 +223,11 @@ pub struct Config {
     pub idle: Idle,
 }
 
-impl Config {
+impl MachineSpec {
     /// `procs` processors, depth `depth`, the thesis's machine and idle
     /// loop, the default stall limit.
-    pub fn new(procs: usize, depth: u32) -> Config {
-        Config { procs, depth, stall_limit: 2_000_000, interleave: Interleave::default(), idle: Idle::default() }
+    pub fn new(procs: usize, depth: u32) -> MachineSpec {
+        MachineSpec { procs, depth, stall_limit: 2_000_000, interleave: Interleave::default(), idle: Idle::default() }
     }
 }
 
@@ -428,7 +428,7 @@ struct World<D> {
 pub struct Machine<'a, S: Scheme> {
     shape: &'a Shape,
     scheme: &'a S,
-    cfg: Config,
+    cfg: MachineSpec,
     b: usize,
     node_base: Block,
     root_node: Node,
@@ -504,7 +504,7 @@ impl<S: Scheme> Future for AccessFuture<'_, '_, S> {
 
 impl<'a, S: Scheme> Machine<'a, S> {
     /// A cold machine ready to search the tree rooted at `root` (a MAX node).
-    pub fn new(shape: &'a Shape, root: Node, scheme: &'a S, cfg: Config) -> Result<Machine<'a, S>> {
+    pub fn new(shape: &'a Shape, root: Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, S>> {
         if cfg.procs == 0 {
             bail!("the machine needs at least 1 processor");
         }
@@ -1226,7 +1226,7 @@ fn push_children<D>(nodes: &[SNode<D>], x: u32, to: &mut Vec<NodeRef>) {
 }
 
 /// Simulates the search of one tree rooted at `root` with `scheme`.
-pub fn simulate<S: Scheme>(shape: &Shape, root: Node, scheme: &S, cfg: Config) -> Result<TreeStats> {
+pub fn simulate<S: Scheme>(shape: &Shape, root: Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
     Machine::new(shape, root, scheme, cfg)?.run()
 }
 
@@ -1234,7 +1234,7 @@ pub fn simulate<S: Scheme>(shape: &Shape, root: Node, scheme: &S, cfg: Config) -
 mod tests {
     use super::*;
     use crate::search::search;
-    use crate::sim::schemes::{SchemeA, SchemeB};
+    use crate::sim::schemes::{DtsSplit, YbwcSplit};
     use crate::tree::{Model, Ordering, ROOT_PSCORE};
 
     fn shape(b: u32, wa: u32, wb: u32) -> Shape {
@@ -1250,8 +1250,8 @@ mod tests {
                 for depth in 0..5 {
                     for interleave in [Interleave::Access, Interleave::State] {
                         let seq = search(&sh, root, depth, &mut ());
-                        let cfg = Config { interleave, ..Config::new(1, depth) };
-                        let r = simulate(&sh, root, &SchemeA { m_a: 1 }, cfg).unwrap();
+                        let cfg = MachineSpec { interleave, ..MachineSpec::new(1, depth) };
+                        let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap();
                         assert_eq!(r.value, seq.value);
                         assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
                         assert_eq!(r.leaves, seq.counts.leaves);
@@ -1279,7 +1279,7 @@ mod tests {
         let sh = shape(32, 79, 5);
         let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
         let seq = search(&sh, root, 6, &mut ());
-        let r = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(1, 6)).unwrap();
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 6)).unwrap();
         let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
         assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
     }
@@ -1288,15 +1288,15 @@ mod tests {
     fn no_progress_stops_with_the_processors_states() {
         let sh = shape(6, 50, 50);
         let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
-        let cfg = Config { stall_limit: 5, ..Config::new(4, 4) };
-        let e = simulate(&sh, root, &SchemeA { m_a: 1 }, cfg).unwrap_err().to_string();
+        let cfg = MachineSpec { stall_limit: 5, ..MachineSpec::new(4, 4) };
+        let e = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap_err().to_string();
         assert!(e.starts_with("no progress for 5 simulated ticks"), "{e}");
         for q in 0..4 {
             assert!(e.contains(&format!("P{q} ")), "{e}");
         }
         assert!(e.contains("split"), "{e}");
         // With the default limit the same tree finishes, heaps balanced.
-        let r = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(4, 4)).unwrap();
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(4, 4)).unwrap();
         assert_eq!(r.value, ROOT_PSCORE as i64);
         assert!(r.pool >= 4 * 4 * 2);
     }
@@ -1305,7 +1305,7 @@ mod tests {
     fn zero_processors_are_refused() {
         let sh = shape(2, 0, 0);
         let root = Node { seed: 1, pscore: 5 };
-        assert!(simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(0, 2)).is_err());
+        assert!(simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(0, 2)).is_err());
     }
 
     #[test]
@@ -1318,12 +1318,12 @@ mod tests {
                     let want = search(&sh, root, depth, &mut ()).value;
                     for procs in [2, 3, 7, 16, 48, 64, 256] {
                         for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
-                            let cfg = Config { interleave, idle: Idle::SplitVariable(walk), ..Config::new(procs, depth) };
-                            let a = simulate(&sh, root, &SchemeA { m_a: 2 }, cfg).unwrap();
+                            let cfg = MachineSpec { interleave, idle: Idle::SplitVariable(walk), ..MachineSpec::new(procs, depth) };
+                            let a = simulate(&sh, root, &YbwcSplit { m_a: 2 }, cfg).unwrap();
                             let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
                             assert_eq!(a.value, want, "A {tag}");
                             assert_eq!(a.accounted(), a.ticks * procs as u64, "A {tag}");
-                            let bb = simulate(&sh, root, &SchemeB { m_b: 1 }, cfg).unwrap();
+                            let bb = simulate(&sh, root, &DtsSplit { m_b: 1 }, cfg).unwrap();
                             assert_eq!(bb.value, want, "B {tag}");
                             assert_eq!(bb.accounted(), bb.ticks * procs as u64, "B {tag}");
                         }
@@ -1343,8 +1343,8 @@ mod tests {
         let sh = shape(2, 50, 50);
         let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
         let want = search(&sh, root, 2, &mut ()).value;
-        let one = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(1, 2)).unwrap();
-        let two = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(2, 2)).unwrap();
+        let one = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 2)).unwrap();
+        let two = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(2, 2)).unwrap();
         assert_eq!(two.value, want);
         assert_eq!(two.accounted(), 2 * two.ticks);
         // Processor 1 ran at least one split-point search, each examining the root.
@@ -1362,8 +1362,8 @@ mod tests {
     fn spinners_delay_the_split_lock_holder() {
         let sh = shape(8, 79, 5);
         let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
-        let few = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(4, 4)).unwrap();
-        let many = simulate(&sh, root, &SchemeA { m_a: 1 }, Config::new(48, 4)).unwrap();
+        let few = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(4, 4)).unwrap();
+        let many = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(48, 4)).unwrap();
         let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][Kind::Lock as usize] as f64 / (r.ticks * p) as f64;
         assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
     }

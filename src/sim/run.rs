@@ -12,8 +12,8 @@
 //! per-configuration table, with speed-up, search overhead and CSS against
 //! the p = 1 rows of the same trees.
 
-use super::engine::{Config, Idle, Interleave, State, TreeStats, Walk, simulate};
-use super::schemes::{SchemeA, SchemeB, SchemeC};
+use super::engine::{Idle, Interleave, MachineSpec, State, TreeStats, Walk, simulate};
+use super::schemes::{DtsSplit, NetworkSplit, YbwcSplit};
 use crate::formats::{SimRow, Tree};
 use crate::nn::Network;
 use crate::tree::{Model, Ordering};
@@ -373,15 +373,20 @@ impl Plan {
 
 /// Simulates one tree under one configuration.
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
-    let cfg = Config { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..Config::new(c.procs, tree.spec.depth) };
+    let cfg = MachineSpec { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..MachineSpec::new(c.procs, tree.spec.depth) };
     let (shape, root) = (&tree.shape, tree.root);
     match c.scheme {
-        None | Some(SchemeKind::A) => simulate(shape, root, &SchemeA { m_a: c.m_a.unwrap_or(1) }, cfg),
-        Some(SchemeKind::B) => simulate(shape, root, &SchemeB { m_b: c.m_b.unwrap_or(1) }, cfg),
+        None | Some(SchemeKind::A) => simulate(shape, root, &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg),
+        Some(SchemeKind::B) => simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg),
         Some(SchemeKind::C) => {
             let net = net.context("scheme c needs --weights")?;
-            let s =
-                SchemeC { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: tree.spec.depth };
+            let s = NetworkSplit {
+                net,
+                cut_width: c.cut_width.unwrap_or(10) as f64,
+                m_ca: c.m_ca.unwrap_or(0),
+                m_cc: c.m_cc.unwrap_or(0),
+                leaf_ply: tree.spec.depth,
+            };
             simulate(shape, root, &s, cfg)
         }
     }

@@ -73,27 +73,27 @@ pub use crate::classify::Kind as YType;
 
 /// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
 #[derive(Clone, Copy, Debug)]
-pub struct SchemeA {
+pub struct YbwcSplit {
     /// Finished moves a Y-CUT node needs.
     pub m_a: u32,
 }
 
-impl SchemeA {
+impl YbwcSplit {
     /// The type of the child at 1-based `index` of a node of type `t`.
     #[inline(always)]
     pub fn child_type(t: YType, index: u32) -> YType {
-        crate::classify::SchemeA::child(t, index)
+        crate::classify::YbwcTypes::child(t, index)
     }
 }
 
-impl Scheme for SchemeA {
+impl Scheme for YbwcSplit {
     type Data = YType;
     fn root(&self) -> YType {
         YType::Pv
     }
     #[inline(always)]
     fn child(&self, _p: &View, pd: &YType, index: u32, _max: bool, _a: i64, _b: i64) -> YType {
-        SchemeA::child_type(*pd, index)
+        YbwcSplit::child_type(*pd, index)
     }
     #[inline(always)]
     fn eligible(&self, v: &View, d: &YType) -> Option<i64> {
@@ -120,12 +120,12 @@ pub struct DtsData {
 
 /// Scheme B: DTS. A D-CUT node turns D-ALL once `m_b` moves have finished.
 #[derive(Clone, Copy, Debug)]
-pub struct SchemeB {
+pub struct DtsSplit {
     /// Finished moves after which a D-CUT node becomes D-ALL.
     pub m_b: u32,
 }
 
-impl SchemeB {
+impl DtsSplit {
     /// The DTS type of a child created with window `(alpha, beta)` under a
     /// node with data `n` (`docs/model.md` §4.2, first half of the loop).
     #[inline(always)]
@@ -158,18 +158,18 @@ impl SchemeB {
     }
 }
 
-impl Scheme for SchemeB {
+impl Scheme for DtsSplit {
     type Data = DtsData;
     fn root(&self) -> DtsData {
         DtsData::default()
     }
     #[inline(always)]
     fn child(&self, _p: &View, pd: &DtsData, _index: u32, child_max: bool, alpha: i64, beta: i64) -> DtsData {
-        SchemeB::child_data(pd, child_max, alpha, beta)
+        DtsSplit::child_data(pd, child_max, alpha, beta)
     }
     #[inline(always)]
     fn finished(&self, v: &View, d: &mut DtsData) {
-        SchemeB::after_finish(d, v.finished, self.m_b);
+        DtsSplit::after_finish(d, v.finished, self.m_b);
     }
     #[inline(always)]
     fn eligible(&self, v: &View, d: &DtsData) -> Option<i64> {
@@ -193,7 +193,7 @@ pub struct NnData {
 }
 
 /// Scheme C: the network. N-CUT if the type is within `cut_width` of 50.
-pub struct SchemeC<'a, P: Predictor + ?Sized> {
+pub struct NetworkSplit<'a, P: Predictor + ?Sized> {
     /// The network.
     pub net: &'a P,
     /// The classification width m of §5.5.
@@ -207,7 +207,7 @@ pub struct SchemeC<'a, P: Predictor + ?Sized> {
     pub leaf_ply: u32,
 }
 
-impl<P: Predictor + ?Sized> SchemeC<'_, P> {
+impl<P: Predictor + ?Sized> NetworkSplit<'_, P> {
     /// The data of a node typed by the classifier's rule
     /// ([`crate::classify::nn_node`]): type and wait from the network, or the
     /// root's averages at an N-PV node.
@@ -223,7 +223,7 @@ impl<P: Predictor + ?Sized> SchemeC<'_, P> {
     }
 }
 
-impl<P: Predictor + ?Sized> Scheme for SchemeC<'_, P> {
+impl<P: Predictor + ?Sized> Scheme for NetworkSplit<'_, P> {
     type Data = NnData;
     fn root(&self) -> NnData {
         // N-PV: the root's averaged type and wait, like every PV node.
@@ -250,12 +250,12 @@ mod tests {
     #[test]
     fn ybwc_types() {
         use YType::*;
-        assert_eq!(SchemeA::child_type(Pv, 1), Pv);
-        assert_eq!(SchemeA::child_type(Pv, 2), Cut);
-        assert_eq!(SchemeA::child_type(Cut, 1), All);
-        assert_eq!(SchemeA::child_type(Cut, 5), Cut);
-        assert_eq!(SchemeA::child_type(All, 1), Cut);
-        let a = SchemeA { m_a: 3 };
+        assert_eq!(YbwcSplit::child_type(Pv, 1), Pv);
+        assert_eq!(YbwcSplit::child_type(Pv, 2), Cut);
+        assert_eq!(YbwcSplit::child_type(Cut, 1), All);
+        assert_eq!(YbwcSplit::child_type(Cut, 5), Cut);
+        assert_eq!(YbwcSplit::child_type(All, 1), Cut);
+        let a = YbwcSplit { m_a: 3 };
         let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 5 };
         assert_eq!(a.eligible(&v(0), &All), None);
         assert_eq!(a.eligible(&v(1), &All), Some(1));
@@ -267,24 +267,24 @@ mod tests {
     fn dts_types_and_confidence() {
         let root = DtsData::default();
         // First child of the root keeps the root window: D-PV.
-        let pv = SchemeB::child_data(&root, false, ROOT_ALPHA, ROOT_BETA);
+        let pv = DtsSplit::child_data(&root, false, ROOT_ALPHA, ROOT_BETA);
         assert_eq!(pv.ty, DType::Pv);
         // Later children of the root (MIN, beta = root beta): D-CUT.
-        let cut = SchemeB::child_data(&root, false, 5, ROOT_BETA);
+        let cut = DtsSplit::child_data(&root, false, 5, ROOT_BETA);
         assert_eq!((cut.ty, cut.forced, cut.parent_all), (DType::Cut, false, false));
         // Under a D-CUT node, a MAX child with alpha = 5: D-ALL.
-        let all = SchemeB::child_data(&cut, true, 5, 9);
+        let all = DtsSplit::child_data(&cut, true, 5, 9);
         assert_eq!(all.ty, DType::All);
         // Under a D-ALL node, another D-ALL: the allowed pair, forced.
-        let pair = SchemeB::child_data(&all, false, 5, 9);
+        let pair = DtsSplit::child_data(&all, false, 5, 9);
         assert_eq!((pair.ty, pair.forced), (DType::All, true));
         // Below the pair the types alternate whatever the window.
-        let f1 = SchemeB::child_data(&pair, true, 5, 9);
+        let f1 = DtsSplit::child_data(&pair, true, 5, 9);
         assert_eq!((f1.ty, f1.forced), (DType::Cut, true));
-        let f2 = SchemeB::child_data(&f1, false, 5, 9);
+        let f2 = DtsSplit::child_data(&f1, false, 5, 9);
         assert_eq!((f2.ty, f2.forced), (DType::All, true));
         // Override and confidence with m_b = 2.
-        let b = SchemeB { m_b: 2 };
+        let b = DtsSplit { m_b: 2 };
         let mut c = cut;
         let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 9 };
         b.finished(&v(1), &mut c);
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn neural_types_and_waits() {
-        let c = SchemeC { net: &Fixed, cut_width: 10.0, m_ca: -1, m_cc: 3, leaf_ply: 6 };
+        let c = NetworkSplit { net: &Fixed, cut_width: 10.0, m_ca: -1, m_cc: 3, leaf_ply: 6 };
         let root = c.root();
         let rv = View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 32 };
         // The root and the PV child: N-PV, with the root's averaged type and
@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(c.eligible(&rv, &root), None);
         assert_eq!(c.eligible(&View { finished: 1, ..rv }, &root), Some(1));
         // The root's wait still counts when it is larger.
-        let late = SchemeC { m_ca: 2, ..c };
+        let late = NetworkSplit { m_ca: 2, ..c };
         assert_eq!(late.child(&rv, &late.root(), 1, false, 0, 0).need, 3);
         // Second child: type 50, N-CUT: need = 1 - 1 + 3 = 3.
         let cut = c.child(&rv, &root, 2, false, 0, 0);
