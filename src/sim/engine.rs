@@ -47,11 +47,45 @@ use super::sched::{NEVER, Scheduler};
 use super::schemes::{Candidate, Scheme, View};
 use crate::search::{ROOT_ALPHA, ROOT_BETA};
 use crate::tree::{MoveCursor, Node, Shape};
-use anyhow::{Result, bail};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+
+/// Why a simulation could not run or did not finish.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    /// A machine of no processors.
+    #[error("the machine needs at least 1 processor")]
+    NoProcessors,
+    /// An unknown name for an option.
+    #[error("unknown {what} `{name}` (expected {expected})")]
+    UnknownName {
+        /// Which option.
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// The names it takes.
+        expected: &'static str,
+    },
+    /// No node was created or returned for the stall limit: the processors'
+    /// states, for the report.
+    #[error("no progress for {limit} simulated ticks (no node created or returned since t={since}): {states}")]
+    Stuck {
+        /// The stall limit.
+        limit: u64,
+        /// The last time a node was created or returned.
+        since: u64,
+        /// Every processor's state, node, clock and last block.
+        states: String,
+    },
+    /// A broken invariant of the engine (a bug, never an input's fault).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// A simulation's result.
+pub type Result<T> = std::result::Result<T, SimError>;
 
 const NONE: u32 = u32::MAX;
 const FLAG_BLOCK: Block = 0;
@@ -139,12 +173,12 @@ pub enum Interleave {
 }
 
 impl std::str::FromStr for Interleave {
-    type Err = anyhow::Error;
+    type Err = SimError;
     fn from_str(s: &str) -> Result<Interleave> {
         match s {
             "access" => Ok(Interleave::Access),
             "state" => Ok(Interleave::State),
-            _ => bail!("unknown interleaving `{s}` (expected access or state)"),
+            _ => Err(SimError::UnknownName { what: "interleaving", name: s.to_string(), expected: "access or state" }),
         }
     }
 }
@@ -172,12 +206,12 @@ pub enum Walk {
 }
 
 impl std::str::FromStr for Walk {
-    type Err = anyhow::Error;
+    type Err = SimError;
     fn from_str(s: &str) -> Result<Walk> {
         match s {
             "tree" => Ok(Walk::Tree),
             "level" => Ok(Walk::Level),
-            _ => bail!("unknown split-point walk `{s}` (expected tree or level)"),
+            _ => Err(SimError::UnknownName { what: "split-point walk", name: s.to_string(), expected: "tree or level" }),
         }
     }
 }
@@ -506,7 +540,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
     /// A cold machine ready to search the tree rooted at `root` (a MAX node).
     pub fn new(shape: &'a Shape, root: Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, S>> {
         if cfg.procs == 0 {
-            bail!("the machine needs at least 1 processor");
+            return Err(SimError::NoProcessors);
         }
         let p = cfg.procs;
         let mut mem = Memory::new(p);
@@ -1101,7 +1135,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
                     let Some((p, limit)) = w.sched.next() else { break };
                     let c = w.sched.clock(p);
                     if c > w.last_progress.saturating_add(self.cfg.stall_limit) {
-                        bail!("{}", self.stuck_message(&w));
+                        return Err(self.stuck(&w));
                     }
                     if self.cfg.interleave == Interleave::State {
                         w.charges[p].clear();
@@ -1121,7 +1155,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
             }
         }
         let mut w = self.w.into_inner();
-        let Some(t) = w.finish else { bail!("internal error: every processor stopped before the root returned") };
+        let Some(t) = w.finish else { return Err(SimError::Internal("every processor stopped before the root returned".into())) };
         w.stats.ticks = t;
         // Charge every processor up to t exactly: a processor behind t (one
         // that exited) is charged nothing more; one beyond t gives back its
@@ -1139,7 +1173,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
             }
             while excess > 0 {
                 let Some((s, k, d)) = w.charges[q].pop() else {
-                    bail!("internal error: processor {q} is {excess} ticks beyond the end with nothing to give back")
+                    return Err(SimError::Internal(format!("processor {q} is {excess} ticks beyond the end with nothing to give back")));
                 };
                 let back = excess.min(d);
                 w.stats.time[s as usize][k as usize] -= back;
@@ -1149,7 +1183,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
         for q in 0..procs {
             let c = w.sched.clock(q);
             if c == NEVER && w.state[q].0 != State::Exit {
-                bail!("internal error: processor {q} stopped in state {:?}", w.state[q].0);
+                return Err(SimError::Internal(format!("processor {q} stopped in state {:?}", w.state[q].0)));
             }
         }
         // The exited processors' time after their exit.
@@ -1161,13 +1195,16 @@ impl<'a, S: Scheme> Machine<'a, S> {
         let in_heaps = w.global.len() + w.local.iter().map(Vec::len).sum::<usize>();
         let allocated = w.nodes.iter().filter(|n| n.allocated).count();
         if in_heaps != w.nodes.len() || allocated != 0 {
-            bail!("internal error: heaps unbalanced after the tree: {in_heaps} of {} nodes in the heaps, {allocated} still allocated", w.nodes.len());
+            return Err(SimError::Internal(format!(
+                "heaps unbalanced after the tree: {in_heaps} of {} nodes in the heaps, {allocated} still allocated",
+                w.nodes.len()
+            )));
         }
         w.stats.pool = w.nodes.len() as u64;
         Ok(w.stats)
     }
 
-    fn stuck_message(&self, w: &World<S::Data>) -> String {
+    fn stuck(&self, w: &World<S::Data>) -> SimError {
         let states: Vec<String> = (0..self.cfg.procs)
             .map(|q| {
                 let (s, at) = w.state[q];
@@ -1177,7 +1214,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
                 format!("P{q} {}{at} t={}, last access block {b}{held}", s.name(), w.sched.clock(q))
             })
             .collect();
-        format!("no progress for {} simulated ticks (no node created or returned since t={}): {}", self.cfg.stall_limit, w.last_progress, states.join("; "))
+        SimError::Stuck { limit: self.cfg.stall_limit, since: w.last_progress, states: states.join("; ") }
     }
 }
 
@@ -1289,12 +1326,12 @@ mod tests {
         let sh = shape(6, 50, 50);
         let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
         let cfg = MachineSpec { stall_limit: 5, ..MachineSpec::new(4, 4) };
-        let e = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap_err().to_string();
-        assert!(e.starts_with("no progress for 5 simulated ticks"), "{e}");
+        let SimError::Stuck { limit, states, .. } = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap_err() else { panic!("not stuck") };
+        assert_eq!(limit, 5);
         for q in 0..4 {
-            assert!(e.contains(&format!("P{q} ")), "{e}");
+            assert!(states.contains(&format!("P{q} ")), "{states}");
         }
-        assert!(e.contains("split"), "{e}");
+        assert!(states.contains("split"), "{states}");
         // With the default limit the same tree finishes, heaps balanced.
         let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(4, 4)).unwrap();
         assert_eq!(r.value, ROOT_PSCORE as i64);
@@ -1305,7 +1342,7 @@ mod tests {
     fn zero_processors_are_refused() {
         let sh = shape(2, 0, 0);
         let root = Node { seed: 1, pscore: 5 };
-        assert!(simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(0, 2)).is_err());
+        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
     }
 
     #[test]

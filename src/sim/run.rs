@@ -376,8 +376,8 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
     let cfg = MachineSpec { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..MachineSpec::new(c.procs, tree.spec.depth) };
     let (shape, root) = (&tree.shape, tree.root);
     match c.scheme {
-        None | Some(SchemeKind::A) => simulate(shape, root, &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg),
-        Some(SchemeKind::B) => simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg),
+        None | Some(SchemeKind::A) => Ok(simulate(shape, root, &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg)?),
+        Some(SchemeKind::B) => Ok(simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg)?),
         Some(SchemeKind::C) => {
             let net = net.context("scheme c needs --weights")?;
             let s = NetworkSplit {
@@ -387,7 +387,7 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
                 m_cc: c.m_cc.unwrap_or(0),
                 leaf_ply: tree.spec.depth,
             };
-            simulate(shape, root, &s, cfg)
+            Ok(simulate(shape, root, &s, cfg)?)
         }
     }
 }
