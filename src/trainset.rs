@@ -12,7 +12,32 @@
 
 use crate::formats::{PatternRow, Tree};
 use crate::search::{Observer, Outcome, Visit, search};
-use anyhow::{Result, bail, ensure};
+
+/// Why a training set could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrainsetError {
+    /// No trees in the input.
+    #[error("no trees")]
+    NoTrees,
+    /// Trees of two orderings or depths.
+    #[error("a training set is for one ordering and depth: tree {tree} of set {set} is {this}, the first is {first}")]
+    Mixed {
+        /// The offending tree's index in its set.
+        tree: u32,
+        /// Its seed set.
+        set: String,
+        /// Its model, ordering and depth.
+        this: String,
+        /// The first tree's model, ordering and depth.
+        first: String,
+    },
+    /// Trees too shallow to have parents with internal children.
+    #[error("training needs trees of depth 2 or more (parents with internal children), got depth {0}")]
+    TooShallow(u32),
+    /// A broken invariant of the averaging (a bug, never an input's fault).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -145,24 +170,18 @@ fn address_string(a: &[u32]) -> String {
 /// the root row first, then one pattern per seen (parent, child) pair by
 /// the child's level, then address, except the pairs whose child is on the
 /// PV path (address 1, (1,1), ...): their type is never predicted.
-pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>> {
-    let Some(first) = trees.first() else { bail!("no trees") };
+pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>, TrainsetError> {
+    let Some(first) = trees.first() else { return Err(TrainsetError::NoTrees) };
     let s = &first.spec;
+    let kind = |t: &crate::formats::TreeSpec| format!("{} ({}) depth {}", t.model.name(), t.ordering(), t.depth);
     for t in trees {
-        ensure!(
-            t.spec.model == s.model && t.spec.ordering() == s.ordering() && t.spec.depth == s.depth,
-            "a training set is for one ordering and depth: tree {} of set {} is {} ({}) depth {}, the first is {} ({}) depth {}",
-            t.spec.index,
-            t.spec.set,
-            t.spec.model.name(),
-            t.spec.ordering(),
-            t.spec.depth,
-            s.model.name(),
-            s.ordering(),
-            s.depth
-        );
+        if !(t.spec.model == s.model && t.spec.ordering() == s.ordering() && t.spec.depth == s.depth) {
+            return Err(TrainsetError::Mixed { tree: t.spec.index, set: t.spec.set.to_string(), this: kind(&t.spec), first: kind(s) });
+        }
     }
-    ensure!(s.depth >= 2, "training needs trees of depth 2 or more (parents with internal children), got depth {}", s.depth);
+    if s.depth < 2 {
+        return Err(TrainsetError::TooShallow(s.depth));
+    }
     let map = averages(trees);
     let row = |level: u32, parent: String, pv: bool, ty: f64, index: u32, child: &Acc| PatternRow {
         model: s.model,
@@ -179,7 +198,7 @@ pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>> {
         count: child.count,
     };
     let root_key = (0, vec![0; s.depth as usize - 1]);
-    let root = map.get(&root_key).copied().ok_or_else(|| anyhow::anyhow!("the root was not recorded"))?;
+    let root = map.get(&root_key).copied().ok_or_else(|| TrainsetError::Internal("the root was not recorded".into()))?;
     let mut rows = vec![row(0, String::new(), true, root.t_avg(), 0, &root)];
     for ((lvl, addr), child) in map.range((1, vec![])..) {
         // A child on the PV path gives no pattern: scheme C never asks the
@@ -193,7 +212,7 @@ pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>> {
         let l = *lvl as usize;
         let mut parent = addr.clone();
         parent[l - 1] = 0;
-        let p = map.get(&(lvl - 1, parent.clone())).ok_or_else(|| anyhow::anyhow!("address {} has no recorded parent", address_string(addr)))?;
+        let p = map.get(&(lvl - 1, parent.clone())).ok_or_else(|| TrainsetError::Internal(format!("address {} has no recorded parent", address_string(addr))))?;
         rows.push(row(*lvl, address_string(&parent), p.pv, p.t_avg(), addr[l - 1], child));
     }
     Ok(rows)
@@ -286,6 +305,15 @@ mod tests {
     /// 4 the three PV parents (the root, (1), (1,1)) give exactly their
     /// children 2, 3, 4 as patterns with `pv` = 1, and no child 1.
     #[test]
+    fn bad_inputs_are_typed_errors() {
+        assert_eq!(patterns(&[]).unwrap_err(), TrainsetError::NoTrees);
+        assert_eq!(patterns(&[tree(4, 70, 10, 7919, 1)]).unwrap_err(), TrainsetError::TooShallow(1));
+        let mixed = [tree(4, 70, 10, 5, 4), tree(4, 70, 11, 6, 4)];
+        let TrainsetError::Mixed { tree: 1, this, first, .. } = patterns(&mixed).unwrap_err() else { panic!("not Mixed") };
+        assert_eq!((this.as_str(), first.as_str()), ("exponential (4,70,11) depth 4", "exponential (4,70,10) depth 4"));
+    }
+
+    #[test]
     fn pv_children_are_absent() {
         let trees: Vec<Tree> = (1..=20).map(|s| tree(4, 70, 10, s * 7919, 4)).collect();
         let rows = patterns(&trees).unwrap();
@@ -309,14 +337,6 @@ mod tests {
         let rows = patterns(&[t]).unwrap();
         assert_eq!(rows.iter().map(|r| (r.level, r.parent.as_str(), r.pv, r.index)).collect::<Vec<_>>(), vec![(0, "", 1, 0), (1, "0", 1, 2)]);
         assert_eq!((rows[0].child_type, rows[0].count), (T_UPDATED as f64, 1));
-    }
-
-    #[test]
-    fn mixed_orderings_and_shallow_trees_are_refused() {
-        let e = patterns(&[tree(4, 70, 10, 5, 4), tree(4, 70, 11, 6, 4)]).unwrap_err().to_string();
-        assert!(e.contains("one ordering and depth"), "{e}");
-        let e = patterns(&[tree(4, 70, 10, 5, 1)]).unwrap_err().to_string();
-        assert!(e.contains("depth 2 or more"), "{e}");
     }
 
     #[test]
