@@ -17,7 +17,38 @@ use crate::formats::{ClassifyRow, Tree};
 use crate::nn::{Network, is_cut};
 use crate::search::{Observer, Outcome, ROOT_ALPHA, ROOT_BETA, Visit, search};
 use crate::tree::{Model, Ordering};
-use anyhow::{Result, bail, ensure};
+
+/// Why a classification could not run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClassifyError {
+    /// No scheme was asked for.
+    #[error("no scheme to score (use --scheme a, b or c)")]
+    NoScheme,
+    /// Scheme B with n = 0.
+    #[error("scheme B's n must be at least 1")]
+    ZeroN,
+    /// Scheme C without a network.
+    #[error("scheme C needs a network (--weights FILE)")]
+    NoNetwork,
+    /// The one network given was trained for other trees.
+    #[error("{file}: {why}")]
+    WrongNetwork {
+        /// The weights file.
+        file: String,
+        /// Why it does not fit the trees.
+        why: String,
+    },
+    /// None of several networks fits a group of trees.
+    #[error("no network for {trees} trees among {have}; give its weights file (or one file with --force)")]
+    NoMatchingNetwork {
+        /// The trees' model and ordering.
+        trees: String,
+        /// The networks given and what they were trained for.
+        have: String,
+    },
+}
+
+type Result<T> = std::result::Result<T, ClassifyError>;
 use rayon::prelude::*;
 
 /// The four counts of a scheme.
@@ -406,19 +437,6 @@ pub struct Scoring {
     pub force: bool,
 }
 
-/// Parses `5` or `1..8` (inclusive) into the list of values.
-pub fn parse_range(s: &str) -> Result<Vec<u32>> {
-    let num = |x: &str| -> Result<u32> { x.trim().parse().map_err(|_| anyhow::anyhow!("`{s}`: `{x}` is not a non-negative integer (expected N or LO..HI)")) };
-    match s.split_once("..") {
-        None => Ok(vec![num(s)?]),
-        Some((lo, hi)) => {
-            let (lo, hi) = (num(lo)?, num(hi.trim_start_matches('='))?);
-            ensure!(lo <= hi, "range `{s}` is empty (LO..HI is inclusive, LO <= HI)");
-            Ok((lo..=hi).collect())
-        }
-    }
-}
-
 /// All schemes on one search.
 struct All<'n> {
     a: Option<YbwcTypes>,
@@ -485,7 +503,9 @@ fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Scoring) -> Result<(V
             picks.push(None);
             continue;
         }
-        ensure!(!cfg.weights.is_empty(), "scheme C needs a network (--weights FILE)");
+        if cfg.weights.is_empty() {
+            return Err(ClassifyError::NoNetwork);
+        }
         if let Some(i) = cfg.weights.iter().position(|(_, n)| n.check_ordering(model, ordering).is_ok()) {
             picks.push(Some(i));
         } else if cfg.force && cfg.weights.len() == 1 {
@@ -494,10 +514,11 @@ fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Scoring) -> Result<(V
             picks.push(Some(0));
         } else if cfg.weights.len() == 1 {
             let (name, n) = &cfg.weights[0];
-            bail!("{name}: {}", n.check_ordering(model, ordering).unwrap_err());
+            let why = n.check_ordering(model, ordering).err().map(|e| e.to_string()).unwrap_or_default();
+            return Err(ClassifyError::WrongNetwork { file: name.clone(), why });
         } else {
             let have: Vec<String> = cfg.weights.iter().map(|(name, n)| format!("{name} ({})", n.trained_for)).collect();
-            bail!("no network for {} ({ordering}) trees among {}; give its weights file (or one file with --force)", model.name(), have.join(", "));
+            return Err(ClassifyError::NoMatchingNetwork { trees: format!("{} ({ordering})", model.name()), have: have.join(", ") });
         }
     }
     Ok((picks, warnings))
@@ -508,8 +529,12 @@ fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Scoring) -> Result<(V
 /// group scheme A, then B by n, then C by m. Returns the rows and any
 /// warnings for stderr.
 pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progress) -> Result<(Vec<ClassifyRow>, Vec<String>)> {
-    ensure!(cfg.a || !cfg.b.is_empty() || !cfg.c.is_empty(), "no scheme to score (use --scheme a, b or c)");
-    ensure!(!cfg.b.contains(&0), "scheme B's n must be at least 1");
+    if !(cfg.a || !cfg.b.is_empty() || !cfg.c.is_empty()) {
+        return Err(ClassifyError::NoScheme);
+    }
+    if cfg.b.contains(&0) {
+        return Err(ClassifyError::ZeroN);
+    }
     let mut groups: Vec<(Model, Ordering, u32)> = vec![];
     let mut group_of = Vec::with_capacity(trees.len());
     for t in trees {
@@ -591,12 +616,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ranges_parse() {
-        assert_eq!(parse_range("1..8").unwrap(), (1..=8).collect::<Vec<_>>());
-        assert_eq!(parse_range("1..=3").unwrap(), vec![1, 2, 3]);
-        assert_eq!(parse_range("5").unwrap(), vec![5]);
-        assert!(parse_range("8..1").unwrap_err().to_string().contains("empty"));
-        assert!(parse_range("a..3").unwrap_err().to_string().contains("`a`"));
+    fn bad_requests_are_typed_errors() {
+        let t = [crate::formats::TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 2 }
+            .check()
+            .unwrap()];
+        let run = |cfg: Scoring| classify(&t, &cfg, &crate::progress::Progress::hidden()).map(|_| ()).unwrap_err();
+        assert_eq!(run(Scoring::default()), ClassifyError::NoScheme);
+        assert_eq!(run(Scoring { b: vec![1, 0], ..Scoring::default() }), ClassifyError::ZeroN);
+        assert_eq!(run(Scoring { c: vec![10], ..Scoring::default() }), ClassifyError::NoNetwork);
     }
 
     #[test]

@@ -212,7 +212,8 @@ pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>, TrainsetError> {
         let l = *lvl as usize;
         let mut parent = addr.clone();
         parent[l - 1] = 0;
-        let p = map.get(&(lvl - 1, parent.clone())).ok_or_else(|| TrainsetError::Internal(format!("address {} has no recorded parent", address_string(addr))))?;
+        let p =
+            map.get(&(lvl - 1, parent.clone())).ok_or_else(|| TrainsetError::Internal(format!("address {} has no recorded parent", address_string(addr))))?;
         rows.push(row(*lvl, address_string(&parent), p.pv, p.t_avg(), addr[l - 1], child));
     }
     Ok(rows)
