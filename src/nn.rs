@@ -21,7 +21,69 @@
 //! classification width `m` of scheme C.
 
 use crate::tree::{Model, Ordering};
-use anyhow::{Context, Result, bail, ensure};
+
+/// Why a network could not be made, read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum NnError {
+    /// A branching factor below 2 (the index range would be empty).
+    #[error("the network needs a branching factor of at least 2 (the index range is [1, b]), got b = {0}")]
+    BranchingTooSmall(u32),
+    /// The weights file cannot be read.
+    #[error("cannot read weights file {path}")]
+    Read {
+        /// The file.
+        path: String,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The weights file was read but is not a valid one.
+    #[error("bad weights file {path}")]
+    BadFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        #[source]
+        source: Box<NnError>,
+    },
+    /// Not JSON at all.
+    #[error("not valid JSON ({0}); truncated or corrupted?")]
+    NotJson(String),
+    /// Another kind of file, or a version this build does not read.
+    #[error("{0}")]
+    NotWeights(String),
+    /// A version-1 file, from before N-PV nodes kept the root's type.
+    #[error(
+        "version 1 is from before issue 10: that network was trained with the PV path's own patterns, which scheme C no longer uses, and has no root wait; retrain it (trainset, then nntrain) to get version {VERSION}"
+    )]
+    Version1,
+    /// A field outside its allowed form or range (the message names it).
+    #[error("{0}")]
+    Invalid(String),
+    /// A network of another model or ordering than the trees.
+    #[error("the network was trained for {trained} but the trees are {trees}; use the network of that ordering (or --force)")]
+    WrongOrdering {
+        /// What the network was trained for.
+        trained: String,
+        /// The trees' model and ordering.
+        trees: String,
+    },
+    /// Weights that are not finite numbers cannot be written.
+    #[error("the weights are not finite numbers (training diverged?)")]
+    NotFinite,
+}
+
+/// A network's result.
+pub type Result<T> = std::result::Result<T, NnError>;
+
+/// Returns [`NnError::Invalid`] with the message unless the condition holds.
+macro_rules! valid {
+    ($cond:expr, $($msg:tt)*) => {
+        if !$cond {
+            return Err(NnError::Invalid(format!($($msg)*)));
+        }
+    };
+}
 use nalgebra::{SMatrix, SVector};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -276,7 +338,9 @@ pub struct Forward {
 /// The standard ranges for branching factor `b`: pv {0,1}, type [0,100],
 /// index [1,b]; outputs type [0,100], wait [0,b].
 pub fn ranges(b: u32) -> Result<([Range; INPUTS], [Range; OUTPUTS])> {
-    ensure!(b >= 2, "the network needs a branching factor of at least 2 (the index range is [1, b]), got b = {b}");
+    if b < 2 {
+        return Err(NnError::BranchingTooSmall(b));
+    }
     let b = b as f64;
     Ok((
         [Range::new("pv", 0.0, 1.0), Range::new("type", TYPE_RANGE.0, TYPE_RANGE.1), Range::new("index", 1.0, b)],
@@ -300,56 +364,54 @@ impl Network {
 
     /// Reads and validates a weights file.
     pub fn load(path: &Path) -> Result<Network> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read weights file {}", path.display()))?;
-        Network::from_json(&text).with_context(|| format!("bad weights file {}", path.display()))
+        let text = std::fs::read_to_string(path).map_err(|source| NnError::Read { path: path.display().to_string(), source })?;
+        Network::from_json(&text).map_err(|e| NnError::BadFile { path: path.display().to_string(), source: Box::new(e) })
     }
 
     /// Parses and validates the JSON of a weights file.
     pub fn from_json(text: &str) -> Result<Network> {
         // Look at format and version first, so a file of another kind or a
         // newer version gets that message rather than a missing-field one.
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| anyhow::anyhow!("not valid JSON ({e}); truncated or corrupted?"))?;
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| NnError::NotJson(e.to_string()))?;
         match v.get("format").and_then(|f| f.as_str()) {
             Some(FORMAT) => {}
-            Some(other) => bail!("format is `{other}`, expected `{FORMAT}`"),
-            None => bail!("no `format` field: not a {FORMAT} file"),
+            Some(other) => return Err(NnError::NotWeights(format!("format is `{other}`, expected `{FORMAT}`"))),
+            None => return Err(NnError::NotWeights(format!("no `format` field: not a {FORMAT} file"))),
         }
         match v.get("version").and_then(|f| f.as_u64()) {
             Some(x) if x == VERSION as u64 => {}
-            Some(1) => bail!(
-                "version 1 is from before issue 10: that network was trained with the PV path's own patterns, which scheme C no longer uses, and has no root wait; retrain it (trainset, then nntrain) to get version {VERSION}"
-            ),
-            Some(x) => bail!("unknown version {x} (this build reads version {VERSION})"),
-            None => bail!("no numeric `version` field"),
+            Some(1) => return Err(NnError::Version1),
+            Some(x) => return Err(NnError::NotWeights(format!("unknown version {x} (this build reads version {VERSION})"))),
+            None => return Err(NnError::NotWeights("no numeric `version` field".into())),
         }
         // JSON has no NaN or infinity: another program writes them as null or
         // strings. Name the weight rather than serde's bare type error.
         for key in ["hidden_weights", "output_weights"] {
             for (i, row) in v.get(key).and_then(|m| m.as_array()).into_iter().flatten().enumerate() {
                 for (j, w) in row.as_array().into_iter().flatten().enumerate() {
-                    ensure!(w.is_number(), "{key}: weight [{}][{}] is `{w}`, not a finite number", i + 1, j + 1);
+                    valid!(w.is_number(), "{key}: weight [{}][{}] is `{w}`, not a finite number", i + 1, j + 1);
                 }
             }
         }
-        let file: WeightsFile = serde_json::from_value(v).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let file: WeightsFile = serde_json::from_value(v).map_err(|e| NnError::Invalid(e.to_string()))?;
         Network::from_file(&file)
     }
 
     /// Validates a parsed weights file.
     pub fn from_file(f: &WeightsFile) -> Result<Network> {
-        ensure!(f.format == FORMAT, "format is `{}`, expected `{FORMAT}`", f.format);
-        ensure!(f.version == VERSION, "unknown version {} (this build reads version {VERSION})", f.version);
-        ensure!(f.layers == [INPUTS, HIDDEN, OUTPUTS], "layer sizes {:?}, expected [{INPUTS}, {HIDDEN}, {OUTPUTS}]", f.layers);
-        ensure!(f.activation == "logistic", "activation `{}`, expected `logistic`", f.activation);
-        ensure!(f.scaled == [SCALED.0, SCALED.1], "scaled range {:?}, expected [{}, {}]", f.scaled, SCALED.0, SCALED.1);
-        ensure!(f.bias == "last", "bias position `{}`, expected `last`", f.bias);
+        valid!(f.format == FORMAT, "format is `{}`, expected `{FORMAT}`", f.format);
+        valid!(f.version == VERSION, "unknown version {} (this build reads version {VERSION})", f.version);
+        valid!(f.layers == [INPUTS, HIDDEN, OUTPUTS], "layer sizes {:?}, expected [{INPUTS}, {HIDDEN}, {OUTPUTS}]", f.layers);
+        valid!(f.activation == "logistic", "activation `{}`, expected `logistic`", f.activation);
+        valid!(f.scaled == [SCALED.0, SCALED.1], "scaled range {:?}, expected [{}, {}]", f.scaled, SCALED.0, SCALED.1);
+        valid!(f.bias == "last", "bias position `{}`, expected `last`", f.bias);
         let inputs = check_ranges("inputs", &f.inputs, &["pv", "type", "index"])?;
         let outputs = check_ranges("outputs", &f.outputs, &["type", "wait"])?;
         let wh = HiddenWeights::from_row_iterator(check_matrix("hidden_weights", &f.hidden_weights, HIDDEN, INPUTS + 1)?);
         let wo = OutputWeights::from_row_iterator(check_matrix("output_weights", &f.output_weights, OUTPUTS, HIDDEN + 1)?);
-        ensure!(f.root_type.is_finite(), "root_type is not a finite number");
-        ensure!(f.root_wait.is_finite(), "root_wait is not a finite number");
-        ensure!(
+        valid!(f.root_type.is_finite(), "root_type is not a finite number");
+        valid!(f.root_wait.is_finite(), "root_wait is not a finite number");
+        valid!(
             (TYPE_RANGE.0..=TYPE_RANGE.1).contains(&f.root_type),
             "root_type {:?} lies outside the type range [{}, {}]",
             f.root_type,
@@ -357,15 +419,15 @@ impl Network {
             TYPE_RANGE.1
         );
         let b = f.ordering.b as f64;
-        ensure!(
+        valid!(
             inputs[2].max == b && outputs[1].max == b,
             "ordering.b is {b} but the index and wait ranges end at {} and {} (they must end at b)",
             inputs[2].max,
             outputs[1].max
         );
-        Ordering::new(f.ordering.b, f.ordering.wa, f.ordering.wb).context("bad ordering")?;
-        ensure!(f.training.iterations == 0 || f.training.eta.is_finite(), "training.eta is not a finite number");
-        ensure!(f.errors.e_type.is_finite() && f.errors.e_wait.is_finite(), "errors are not finite numbers");
+        Ordering::new(f.ordering.b, f.ordering.wa, f.ordering.wb).map_err(|e| NnError::Invalid(format!("bad ordering: {e}")))?;
+        valid!(f.training.iterations == 0 || f.training.eta.is_finite(), "training.eta is not a finite number");
+        valid!(f.errors.e_type.is_finite() && f.errors.e_wait.is_finite(), "errors are not finite numbers");
         Ok(Network {
             wh,
             wo,
@@ -403,22 +465,20 @@ impl Network {
     /// The weights file as pretty JSON with a final newline.
     pub fn to_json(&self) -> Result<String> {
         // serde_json writes NaN and infinity as null: never write a non-number.
-        ensure!(
-            self.wh.iter().chain(self.wo.iter()).all(|w| w.is_finite()) && self.root_type.is_finite(),
-            "the weights are not finite numbers (training diverged?)"
-        );
-        Ok(serde_json::to_string_pretty(&self.to_file())? + "\n")
+        if !(self.wh.iter().chain(self.wo.iter()).all(|w| w.is_finite()) && self.root_type.is_finite()) {
+            return Err(NnError::NotFinite);
+        }
+        Ok(serde_json::to_string_pretty(&self.to_file()).map_err(|e| NnError::Invalid(e.to_string()))? + "\n")
     }
 
     /// Refuses a network trained for another model or ordering than the trees.
     pub fn check_ordering(&self, model: Model, ordering: Ordering) -> Result<()> {
         let t = self.trained_for;
-        ensure!(
-            t.model == model && t.ordering() == ordering,
-            "the network was trained for {t} but the trees are {} ({ordering}); use the network of that ordering (or --force)",
-            model.name()
-        );
-        Ok(())
+        if t.model == model && t.ordering() == ordering {
+            Ok(())
+        } else {
+            Err(NnError::WrongOrdering { trained: t.to_string(), trees: format!("{} ({ordering})", model.name()) })
+        }
     }
 
     /// The averaged root type: scheme C's type of every N-PV node.
@@ -492,21 +552,21 @@ impl Network {
 }
 
 fn check_ranges(what: &str, rs: &[Range], names: &[&str]) -> Result<Vec<Range>> {
-    ensure!(rs.len() == names.len(), "{what}: {} ranges, expected {} ({})", rs.len(), names.len(), names.join(", "));
+    valid!(rs.len() == names.len(), "{what}: {} ranges, expected {} ({})", rs.len(), names.len(), names.join(", "));
     for (r, n) in rs.iter().zip(names) {
-        ensure!(r.name == *n, "{what}: range `{}` where `{n}` was expected", r.name);
-        ensure!(r.min.is_finite() && r.max.is_finite() && r.min < r.max, "{what}: range `{n}` must be finite with min < max, got [{}, {}]", r.min, r.max);
+        valid!(r.name == *n, "{what}: range `{}` where `{n}` was expected", r.name);
+        valid!(r.min.is_finite() && r.max.is_finite() && r.min < r.max, "{what}: range `{n}` must be finite with min < max, got [{}, {}]", r.min, r.max);
     }
     Ok(rs.to_vec())
 }
 
 fn check_matrix(what: &str, m: &[Vec<f64>], rows: usize, cols: usize) -> Result<Vec<f64>> {
-    ensure!(m.len() == rows, "{what}: {} rows, expected {rows}", m.len());
+    valid!(m.len() == rows, "{what}: {} rows, expected {rows}", m.len());
     let mut out = Vec::with_capacity(rows * cols);
     for (i, row) in m.iter().enumerate() {
-        ensure!(row.len() == cols, "{what}: row {} has {} weights, expected {cols}", i + 1, row.len());
+        valid!(row.len() == cols, "{what}: row {} has {} weights, expected {cols}", i + 1, row.len());
         for (j, w) in row.iter().enumerate() {
-            ensure!(w.is_finite(), "{what}: weight [{}][{}] is not a finite number", i + 1, j + 1);
+            valid!(w.is_finite(), "{what}: weight [{}][{}] is not a finite number", i + 1, j + 1);
         }
         out.extend_from_slice(row);
     }
@@ -677,41 +737,47 @@ mod tests {
         serde_json::to_string(&v).unwrap()
     }
 
-    fn refused(text: &str, needle: &str) {
-        let e = format!("{:#}", Network::from_json(text).unwrap_err());
-        assert!(e.contains(needle), "`{needle}` not in: {e}");
+    /// The file is refused with an error of the expected kind whose message names the problem.
+    fn refused(text: &str, kind: fn(&NnError) -> bool, needle: &str) {
+        let e = Network::from_json(text).unwrap_err();
+        assert!(kind(&e), "{e:?} is not of the expected kind");
+        assert!(e.to_string().contains(needle), "`{needle}` not in: {e}");
     }
 
     #[test]
     fn bad_files_are_refused_with_the_problem_named() {
+        let json = |e: &NnError| matches!(e, NnError::NotJson(_));
+        let other = |e: &NnError| matches!(e, NnError::NotWeights(_));
+        let invalid = |e: &NnError| matches!(e, NnError::Invalid(_));
         let good = net().to_json().unwrap();
-        refused(&good[..good.len() / 2], "truncated");
-        refused("[1,2]", "no `format`");
-        refused(&edited(|v| v["format"] = "other".into()), "format is `other`");
-        refused(&edited(|v| v["version"] = 7.into()), "unknown version 7");
+        refused(&good[..good.len() / 2], json, "truncated");
+        refused("[1,2]", other, "no `format`");
+        refused(&edited(|v| v["format"] = "other".into()), other, "format is `other`");
+        refused(&edited(|v| v["version"] = 7.into()), other, "unknown version 7");
         // A network from before issue 10 is refused with what to do.
-        refused(&edited(|v| v["version"] = 1.into()), "version 1 is from before issue 10");
-        refused(&edited(|v| v["version"] = 1.into()), "retrain it (trainset, then nntrain)");
-        refused(&edited(|v| v.as_object_mut().unwrap().remove("root_wait").map(|_| ()).unwrap()), "missing field `root_wait`");
-        refused(&edited(|v| v["layers"] = serde_json::json!([3, 10, 2])), "layer sizes");
-        refused(&edited(|v| v["hidden_weights"].as_array_mut().unwrap().pop().map(|_| ()).unwrap()), "hidden_weights: 11 rows");
-        refused(&edited(|v| v["output_weights"][1].as_array_mut().unwrap().push(0.5.into())), "row 2 has 14 weights");
+        refused(&edited(|v| v["version"] = 1.into()), |e| matches!(e, NnError::Version1), "retrain it (trainset, then nntrain)");
+        refused(&edited(|v| v.as_object_mut().unwrap().remove("root_wait").map(|_| ()).unwrap()), invalid, "missing field `root_wait`");
+        refused(&edited(|v| v["layers"] = serde_json::json!([3, 10, 2])), invalid, "layer sizes");
+        refused(&edited(|v| v["hidden_weights"].as_array_mut().unwrap().pop().map(|_| ()).unwrap()), invalid, "hidden_weights: 11 rows");
+        refused(&edited(|v| v["output_weights"][1].as_array_mut().unwrap().push(0.5.into())), invalid, "row 2 has 14 weights");
         // JSON has no NaN; a NaN written by another program arrives as null or a string.
-        refused(&edited(|v| v["hidden_weights"][2][1] = serde_json::Value::Null), "hidden_weights");
-        refused(&good.replace("\"root_type\": 42.5", "\"root_type\": NaN"), "not valid JSON");
-        refused(&edited(|v| v["inputs"][2]["max"] = 0.5.into()), "min < max");
-        refused(&edited(|v| v["outputs"][0]["name"] = "wait".into()), "range `wait` where `type`");
-        refused(&edited(|v| v["extra"] = 1.into()), "unknown field `extra`");
-        refused(&edited(|v| v.as_object_mut().unwrap().remove("root_type").map(|_| ()).unwrap()), "missing field `root_type`");
-        refused(&edited(|v| v["activation"] = "tanh".into()), "activation");
+        refused(&edited(|v| v["hidden_weights"][2][1] = serde_json::Value::Null), invalid, "hidden_weights");
+        refused(&good.replace("\"root_type\": 42.5", "\"root_type\": NaN"), json, "not valid JSON");
+        refused(&edited(|v| v["inputs"][2]["max"] = 0.5.into()), invalid, "min < max");
+        refused(&edited(|v| v["outputs"][0]["name"] = "wait".into()), invalid, "range `wait` where `type`");
+        refused(&edited(|v| v["extra"] = 1.into()), invalid, "unknown field `extra`");
+        refused(&edited(|v| v.as_object_mut().unwrap().remove("root_type").map(|_| ()).unwrap()), invalid, "missing field `root_type`");
+        refused(&edited(|v| v["activation"] = "tanh".into()), invalid, "activation");
     }
 
     #[test]
     fn ordering_mismatch_is_refused() {
         let n = net();
         n.check_ordering(Model::Exponential, Ordering { b: 4, wa: 50, wb: 10 }).unwrap();
-        let e = n.check_ordering(Model::Exponential, Ordering { b: 4, wa: 50, wb: 11 }).unwrap_err().to_string();
-        assert!(e.contains("trained for exponential (4,50,10)") && e.contains("(4,50,11)"), "{e}");
+        let NnError::WrongOrdering { trained, trees } = n.check_ordering(Model::Exponential, Ordering { b: 4, wa: 50, wb: 11 }).unwrap_err() else {
+            panic!("not WrongOrdering")
+        };
+        assert_eq!((trained.as_str(), trees.as_str()), ("exponential (4,50,10)", "exponential (4,50,11)"));
     }
 
     #[test]

@@ -11,8 +11,44 @@
 //! output's range over 0.8).
 
 use crate::formats::{CurveRow, PatternRow};
+use crate::nn::NnError;
 use crate::nn::{self, Errors, Flat, HIDDEN, HiddenWeights, INPUTS, Network, OUTPUTS, OutputWeights, TrainedFor, Training};
-use anyhow::{Result, bail, ensure};
+
+/// Why a network could not be trained.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A patterns file that is not a valid training set (the message names
+    /// the file and line).
+    #[error("{0}")]
+    BadPatterns(String),
+    /// Settings outside their range.
+    #[error("{0}")]
+    BadSettings(String),
+    /// Nothing to train on.
+    #[error("no patterns to train on")]
+    NoPatterns,
+    /// The weights or errors stopped being finite numbers.
+    #[error("the network for {0}: training diverged (weights or errors are no longer finite numbers); use a smaller --eta or --init")]
+    Diverged(TrainedFor),
+    /// A worker thread ended without a result.
+    #[error("a training job did not finish")]
+    Unfinished,
+    /// The network could not be made.
+    #[error(transparent)]
+    Network(#[from] NnError),
+}
+
+/// A training's result.
+pub type Result<T> = std::result::Result<T, TrainError>;
+
+/// Returns the error variant with the message unless the condition holds.
+macro_rules! require {
+    ($cond:expr, $variant:ident, $($msg:tt)*) => {
+        if !$cond {
+            return Err(TrainError::$variant(format!($($msg)*)));
+        }
+    };
+}
 use nalgebra::SVector;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -41,42 +77,53 @@ impl PatternSet {
     /// `name` is the file name for messages; row numbers count the header
     /// as line 1.
     pub fn new(rows: &[PatternRow], name: &str) -> Result<PatternSet> {
-        let Some(first) = rows.first() else { bail!("no patterns in {name}") };
+        let Some(first) = rows.first() else { return Err(TrainError::BadPatterns(format!("no patterns in {name}"))) };
         let trained_for = TrainedFor { model: first.model, b: first.b, wa: first.wa, wb: first.wb };
         let (inputs, outputs) = nn::ranges(first.b)?;
         let b = first.b as f64;
-        ensure!(first.level == 0, "the first row of {name} must be the root row (level 0) that carries the root type; is this a trainset file? ({name}:2)");
+        require!(
+            first.level == 0,
+            BadPatterns,
+            "the first row of {name} must be the root row (level 0) that carries the root type; is this a trainset file? ({name}:2)"
+        );
         let mut x = Vec::with_capacity(rows.len());
         let mut d = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
             let at = format!("({name}:{})", i + 2);
             let rf = TrainedFor { model: r.model, b: r.b, wa: r.wa, wb: r.wb };
-            ensure!(rf == trained_for, "patterns of two orderings in one file: {rf} after {trained_for} {at}");
-            ensure!(r.pv <= 1, "pv must be 0 or 1, got {} {at}", r.pv);
+            require!(rf == trained_for, BadPatterns, "patterns of two orderings in one file: {rf} after {trained_for} {at}");
+            require!(r.pv <= 1, BadPatterns, "pv must be 0 or 1, got {} {at}", r.pv);
             let in_type = |v: f64, what: &str| -> Result<()> {
-                ensure!(v.is_finite() && (0.0..=100.0).contains(&v), "{what} {v} is outside the type range [0, 100] {at}");
+                require!(v.is_finite() && (0.0..=100.0).contains(&v), BadPatterns, "{what} {v} is outside the type range [0, 100] {at}");
                 Ok(())
             };
             in_type(r.ty, "type")?;
             in_type(r.child_type, "child_type")?;
-            ensure!(r.child_wait.is_finite() && (0.0..=b).contains(&r.child_wait), "child_wait {} is outside [0, b = {}] {at}", r.child_wait, r.b);
-            ensure!(r.count >= 1, "count must be at least 1 {at}");
+            require!(
+                r.child_wait.is_finite() && (0.0..=b).contains(&r.child_wait),
+                BadPatterns,
+                "child_wait {} is outside [0, b = {}] {at}",
+                r.child_wait,
+                r.b
+            );
+            require!(r.count >= 1, BadPatterns, "count must be at least 1 {at}");
             if i == 0 {
                 continue;
             }
-            ensure!(r.level >= 1, "only the first row may be the root row (level 0) {at}");
-            ensure!((1..=r.b).contains(&r.index), "index {} is outside [1, b = {}] {at}", r.index, r.b);
+            require!(r.level >= 1, BadPatterns, "only the first row may be the root row (level 0) {at}");
+            require!((1..=r.b).contains(&r.index), BadPatterns, "index {} is outside [1, b = {}] {at}", r.index, r.b);
             // A PV parent's first child is on the PV path: trainset no longer
             // writes that pattern (issue 10), so a file with one is from an
             // older trainset and would train another network.
-            ensure!(
+            require!(
                 !(r.pv == 1 && r.index == 1),
+                BadPatterns,
                 "a pattern whose child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset to write the current training set {at}"
             );
             x.push(SVector::<f64, { INPUTS + 1 }>::new(inputs[0].scale(r.pv as f64), inputs[1].scale(r.ty), inputs[2].scale(r.index as f64), 1.0));
             d.push(SVector::<f64, OUTPUTS>::new(outputs[0].scale(r.child_type), outputs[1].scale(r.child_wait)));
         }
-        ensure!(!x.is_empty(), "{name} has the root row but no patterns");
+        require!(!x.is_empty(), BadPatterns, "{name} has the root row but no patterns");
         Ok(PatternSet { trained_for, root_type: first.child_type, root_wait: first.child_wait, x, d })
     }
 
@@ -122,9 +169,9 @@ impl TrainSettings {
 
     /// Checks the settings.
     pub fn check(&self) -> Result<()> {
-        ensure!(self.eta.is_finite() && self.eta > 0.0, "eta must be a positive number, got {}", self.eta);
-        ensure!(self.init.is_finite() && self.init >= 0.0, "init must be a non-negative number, got {}", self.init);
-        ensure!(self.curve_every >= 1, "the curve interval must be at least 1");
+        require!(self.eta.is_finite() && self.eta > 0.0, BadSettings, "eta must be a positive number, got {}", self.eta);
+        require!(self.init.is_finite() && self.init >= 0.0, BadSettings, "init must be a non-negative number, got {}", self.init);
+        require!(self.curve_every >= 1, BadSettings, "the curve interval must be at least 1");
         Ok(())
     }
 }
@@ -180,7 +227,9 @@ fn errors_of(flat: &Flat, net: &Network, xs: &[[f64; INPUTS + 1]], ds: &[[f64; O
 /// point. Returns the network (final errors filled in) and the curve.
 pub fn train(set: &PatternSet, cfg: &TrainSettings, mut progress: impl FnMut(u32, &Errors)) -> Result<(Network, Vec<CurveRow>)> {
     cfg.check()?;
-    ensure!(!set.is_empty(), "no patterns to train on");
+    if set.is_empty() {
+        return Err(TrainError::NoPatterns);
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut net = initial(set, cfg, &mut rng)?;
     let mut curve = vec![];
@@ -211,6 +260,15 @@ pub fn train(set: &PatternSet, cfg: &TrainSettings, mut progress: impl FnMut(u32
     }
     flat.store(&mut net);
     net.errors = errors(&net, set);
+    // A diverged training (too large an eta or init) is an error, not a
+    // weights file full of nulls.
+    let finite = net.wh.iter().chain(net.wo.iter()).all(|w| w.is_finite())
+        && net.errors.e_type.is_finite()
+        && net.errors.e_wait.is_finite()
+        && curve.iter().all(|c| c.e_type.is_finite() && c.e_wait.is_finite());
+    if !finite {
+        return Err(TrainError::Diverged(set.trained_for));
+    }
     Ok((net, curve))
 }
 
@@ -242,7 +300,7 @@ pub fn train_many(sets: &[PatternSet], cfg: &TrainSettings, progress: impl Fn(us
             });
         }
     });
-    results.into_iter().map(|m| m.into_inner().ok().flatten().unwrap_or_else(|| Err(anyhow::anyhow!("a training job did not finish")))).collect()
+    results.into_iter().map(|m| m.into_inner().ok().flatten().unwrap_or(Err(TrainError::Unfinished))).collect()
 }
 
 #[cfg(test)]
@@ -292,6 +350,20 @@ mod tests {
         assert!((a.predict(true, 0.0, 3).0 - 50.0).abs() < 10.0);
         assert!((a.predict(false, 50.0, 1).0 - 100.0).abs() < 10.0);
         assert_eq!((a.root_type(), a.root_wait()), (0.0, 2.0));
+    }
+
+    #[test]
+    fn failures_are_typed_errors() {
+        assert!(matches!(PatternSet::new(&[], "t"), Err(TrainError::BadPatterns(m)) if m == "no patterns in t"));
+        let mut old = rows();
+        old.push(row(1, 1, 0.0, 1, 0.0, 2.0));
+        assert!(matches!(PatternSet::new(&old, "t"), Err(TrainError::BadPatterns(m)) if m.contains("older trainset") && m.ends_with("(t:11)")));
+        let set = PatternSet::new(&rows(), "t").unwrap();
+        let cfg = TrainSettings { iterations: 20, ..TrainSettings::thesis(1) };
+        assert!(matches!(train(&set, &TrainSettings { eta: 0.0, ..cfg }, |_, _| {}), Err(TrainError::BadSettings(_))));
+        // A learning rate far too large: the weights overflow to infinity.
+        let Err(TrainError::Diverged(t)) = train(&set, &TrainSettings { eta: 1e300, ..cfg }, |_, _| {}) else { panic!("not Diverged") };
+        assert_eq!(t, set.trained_for);
     }
 
     #[test]

@@ -92,20 +92,6 @@ fn main() {
         for b in &bars {
             b.finish();
         }
-        // A diverged training (too large --eta or --init) is an error, not a
-        // weights file full of nulls.
-        for (set, (net, curve)) in sets.iter().zip(&trained) {
-            let f = net.to_file();
-            let finite = f.hidden_weights.iter().chain(&f.output_weights).flatten().all(|w| w.is_finite())
-                && f.errors.e_type.is_finite()
-                && f.errors.e_wait.is_finite()
-                && curve.iter().all(|c| c.e_type.is_finite() && c.e_wait.is_finite());
-            anyhow::ensure!(
-                finite,
-                "the network for {}: training diverged (weights or errors are no longer finite numbers); use a smaller --eta or --init",
-                set.trained_for
-            );
-        }
         if let Some(dir) = &args.out_dir {
             std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
             let mut outs = vec![];
