@@ -80,7 +80,7 @@ struct Args {
 }
 
 fn range(v: &Option<String>, (name, lo, hi): (&str, i64, i64)) -> Result<Option<IntRange>> {
-    v.as_deref().map(|s| IntRange::parse(s, name, lo, hi)).transpose()
+    Ok(v.as_deref().map(|s| IntRange::parse(s, name, lo, hi)).transpose()?)
 }
 
 fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {

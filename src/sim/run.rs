@@ -12,12 +12,53 @@
 //! per-configuration table, with speed-up, search overhead and CSS against
 //! the p = 1 rows of the same trees.
 
+use super::engine::SimError;
 use super::engine::{Idle, Interleave, MachineSpec, State, TreeStats, Walk, simulate};
 use super::schemes::{DtsSplit, NetworkSplit, YbwcSplit};
 use crate::formats::{SimRow, Tree};
 use crate::nn::Network;
 use crate::tree::{Model, Ordering};
-use anyhow::{Context, Result, bail, ensure};
+
+/// Why a run could not be planned, simulated or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A command-line value out of its form or range (the message names the option).
+    #[error("{0}")]
+    BadArgument(String),
+    /// Scheme C without a network for the trees' ordering.
+    #[error("{0}")]
+    NoNetwork(String),
+    /// One simulation failed.
+    #[error("tree {tree} (seed {seed}), {procs} processors, scheme {scheme}")]
+    Simulation {
+        /// The tree's index in its set.
+        tree: u32,
+        /// Its root seed.
+        seed: u64,
+        /// Processors.
+        procs: usize,
+        /// The scheme's name.
+        scheme: &'static str,
+        /// What went wrong.
+        #[source]
+        source: SimError,
+    },
+    /// Shards that do not make one run.
+    #[error("{0}")]
+    Merge(String),
+}
+
+/// A run's result.
+pub type Result<T> = std::result::Result<T, RunError>;
+
+/// Returns the error variant with the message unless the condition holds.
+macro_rules! require {
+    ($cond:expr, $variant:ident, $($msg:tt)*) => {
+        if !$cond {
+            return Err(RunError::$variant(format!($($msg)*)));
+        }
+    };
+}
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -33,13 +74,13 @@ pub enum SchemeKind {
 }
 
 impl std::str::FromStr for SchemeKind {
-    type Err = anyhow::Error;
+    type Err = RunError;
     fn from_str(s: &str) -> Result<SchemeKind> {
         match s.to_ascii_lowercase().as_str() {
             "a" => Ok(SchemeKind::A),
             "b" => Ok(SchemeKind::B),
             "c" => Ok(SchemeKind::C),
-            _ => bail!("unknown scheme `{s}` (expected a, b or c)"),
+            _ => Err(RunError::BadArgument(format!("unknown scheme `{s}` (expected a, b or c)"))),
         }
     }
 }
@@ -68,7 +109,8 @@ impl IntRange {
     /// Parses `V` or `LO..HI` (inclusive) for parameter `name`, whose values
     /// must lie in `min..=max`.
     pub fn parse(text: &str, name: &str, min: i64, max: i64) -> Result<IntRange> {
-        let num = |x: &str| -> Result<i64> { x.trim().parse().map_err(|_| anyhow::anyhow!("{name}: `{x}` is not an integer (give V or LO..HI)")) };
+        let num =
+            |x: &str| -> Result<i64> { x.trim().parse().map_err(|_| RunError::BadArgument(format!("{name}: `{x}` is not an integer (give V or LO..HI)"))) };
         let (lo, hi) = match text.split_once("..") {
             Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
             None => {
@@ -76,8 +118,8 @@ impl IntRange {
                 (v, v)
             }
         };
-        ensure!(lo <= hi, "{name}: empty range {lo}..{hi}");
-        ensure!(lo >= min && hi <= max, "{name} must lie in {min}..{max}, got {text}");
+        require!(lo <= hi, BadArgument, "{name}: empty range {lo}..{hi}");
+        require!(lo >= min && hi <= max, BadArgument, "{name} must lie in {min}..{max}, got {text}");
         Ok(IntRange { lo, hi })
     }
 
@@ -183,10 +225,12 @@ pub struct Request {
 
 /// Parses `K/N` (1-based K) into `(K-1, N)`.
 pub fn parse_shard(text: &str) -> Result<(usize, usize)> {
-    let bad = || anyhow::anyhow!("--shard `{text}` must be K/N with 1 <= K <= N, e.g. 2/5");
+    let bad = || RunError::BadArgument(format!("--shard `{text}` must be K/N with 1 <= K <= N, e.g. 2/5"));
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let (k, n): (usize, usize) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-    ensure!(n >= 1 && k >= 1 && k <= n, bad());
+    if !(n >= 1 && k >= 1 && k <= n) {
+        return Err(bad());
+    }
     Ok((k - 1, n))
 }
 
@@ -218,15 +262,17 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
     let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
     let mut out = vec![];
     for &procs in &req.procs {
-        ensure!((1..=MAX_PROCS).contains(&procs), "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
+        require!((1..=MAX_PROCS).contains(&procs), BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
         let base = SimConfig { procs, scheme: None, m_a: None, m_b: None, m_ca: None, m_cc: None, cut_width: None, interleave: req.interleave, walk: req.walk };
         if procs == 1 {
             out.push(base);
             continue;
         }
         let thesis = if req.thesis {
-            Some(thesis_params(o, procs).with_context(|| {
-                format!("--thesis-params: the thesis gives no parameters for ordering {o} with {procs} processors (only the five orderings at 12, 24, 48)")
+            Some(thesis_params(o, procs).ok_or_else(|| {
+                RunError::BadArgument(format!(
+                    "--thesis-params: the thesis gives no parameters for ordering {o} with {procs} processors (only the five orderings at 12, 24, 48)"
+                ))
             })?)
         } else {
             None
@@ -305,7 +351,7 @@ impl Plan {
     /// Groups the trees, expands the configurations, matches networks to
     /// orderings (scheme C needs one per ordering).
     pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan> {
-        ensure!(!req.procs.is_empty(), "--procs: give at least one processor count");
+        require!(!req.procs.is_empty(), BadArgument, "--procs: give at least one processor count");
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
             let key = GroupKey { model: t.spec.model, ordering: t.spec.ordering(), depth: t.spec.depth };
@@ -317,11 +363,16 @@ impl Plan {
         for g in &mut groups {
             g.configs = configs_for(req, &g.key)?;
             if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
-                ensure!(!nets.is_empty(), "scheme c needs the network: give --weights FILE (from nntrain)");
+                require!(!nets.is_empty(), NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
                 let found = nets.iter().position(|n| n.check_ordering(g.key.model, g.key.ordering).is_ok());
-                g.net = Some(found.with_context(|| {
+                g.net = Some(found.ok_or_else(|| {
                     let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
-                    format!("scheme c: no --weights for the trees' ordering {} {} (weights given for: {})", g.key.model.name(), g.key.ordering, have.join("; "))
+                    RunError::NoNetwork(format!(
+                        "scheme c: no --weights for the trees' ordering {} {} (weights given for: {})",
+                        g.key.model.name(),
+                        g.key.ordering,
+                        have.join("; ")
+                    ))
                 })?);
             }
         }
@@ -359,9 +410,7 @@ impl Plan {
                 let c = g.configs[it.config];
                 let tree = &trees[it.tree];
                 let net = g.net.map(|k| &nets[k]);
-                let stats = simulate_one(tree, &c, net).with_context(|| {
-                    format!("tree {} (seed {}), {} processors, scheme {}", tree.spec.index, tree.spec.seed, c.procs, c.scheme.map_or("-", |s| s.name()))
-                })?;
+                let stats = simulate_one(tree, &c, net)?;
                 progress.inc(1);
                 let mut r = row(i as u64, self.items.len() as u64, tree, &c, &stats);
                 r.run = Some(self.run.clone());
@@ -375,11 +424,11 @@ impl Plan {
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
     let cfg = MachineSpec { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..MachineSpec::new(c.procs, tree.spec.depth) };
     let (shape, root) = (&tree.shape, tree.root);
-    match c.scheme {
-        None | Some(SchemeKind::A) => Ok(simulate(shape, root, &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg)?),
-        Some(SchemeKind::B) => Ok(simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg)?),
+    let r = match c.scheme {
+        None | Some(SchemeKind::A) => simulate(shape, root, &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg),
+        Some(SchemeKind::B) => simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg),
         Some(SchemeKind::C) => {
-            let net = net.context("scheme c needs --weights")?;
+            let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
             let s = NetworkSplit {
                 net,
                 cut_width: c.cut_width.unwrap_or(10) as f64,
@@ -387,9 +436,10 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
                 m_cc: c.m_cc.unwrap_or(0),
                 leaf_ply: tree.spec.depth,
             };
-            Ok(simulate(shape, root, &s, cfg)?)
+            simulate(shape, root, &s, cfg)
         }
-    }
+    };
+    r.map_err(|source| RunError::Simulation { tree: tree.spec.index, seed: tree.spec.seed, procs: c.procs, scheme: c.scheme.map_or("-", |s| s.name()), source })
 }
 
 fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimRow {
@@ -577,26 +627,47 @@ pub fn merge(parts: Vec<(String, Vec<SimRow>)>) -> Result<Vec<SimRow>> {
     let mut first: Option<(String, String, u64)> = None;
     for (name, rows) in &parts {
         for r in rows {
-            let (Some(_), Some(n)) = (r.item, r.items) else { bail!("{name}: merge needs per-tree rows (pabsim --per-tree): a row has no item number") };
-            let Some(run) = &r.run else { bail!("{name}: a row has no run id (written by an older pabsim? run the shard again)") };
+            let (Some(_), Some(n)) = (r.item, r.items) else {
+                return Err(RunError::Merge(format!("{name}: merge needs per-tree rows (pabsim --per-tree): a row has no item number")));
+            };
+            let Some(run) = &r.run else {
+                return Err(RunError::Merge(format!("{name}: a row has no run id (written by an older pabsim? run the shard again)")));
+            };
             match &first {
                 None => first = Some((name.clone(), run.clone(), n)),
-                Some((f, id, t)) => ensure!(
+                Some((f, id, t)) => require!(
                     id == run && *t == n,
+                    Merge,
                     "{f} and {name} come from different runs (run {id} and {run}: other trees, processors, schemes or parameters); merge the shards of one run"
                 ),
             }
         }
     }
     let mut rows: Vec<SimRow> = parts.into_iter().flat_map(|(_, r)| r).collect();
-    ensure!(!rows.is_empty(), "nothing to merge: the inputs have no rows");
+    require!(!rows.is_empty(), Merge, "nothing to merge: the inputs have no rows");
     rows.sort_by_key(|r| r.item);
     for (i, r) in rows.iter().enumerate() {
         let item = r.item.unwrap_or_default();
-        ensure!(item as usize >= i, "item {item} appears twice");
-        ensure!(item as usize == i, "item {i} is missing (is a shard missing?)");
+        require!(item as usize >= i, Merge, "item {item} appears twice");
+        require!(item as usize == i, Merge, "item {i} is missing (is a shard missing?)");
     }
     let total = first.map_or(0, |f| f.2);
-    ensure!(rows.len() as u64 == total, "{} of {total} items present (is a shard missing?)", rows.len());
+    require!(rows.len() as u64 == total, Merge, "{} of {total} items present (is a shard missing?)", rows.len());
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_arguments_and_merges_are_typed_errors() {
+        assert!(matches!(parse_shard("3/2"), Err(RunError::BadArgument(m)) if m.contains("--shard `3/2`")));
+        assert_eq!(parse_shard("2/5").unwrap(), (1, 5));
+        assert!(matches!(IntRange::parse("5..1", "--m-a", 1, 64), Err(RunError::BadArgument(m)) if m == "--m-a: empty range 5..1"));
+        assert!(matches!(IntRange::parse("0", "--m-a", 1, 64), Err(RunError::BadArgument(_))));
+        assert_eq!(IntRange::parse("-3..2", "--m-ca", -64, 64).unwrap(), IntRange { lo: -3, hi: 2 });
+        assert!(matches!("z".parse::<SchemeKind>(), Err(RunError::BadArgument(_))));
+        assert!(matches!(merge(vec![]), Err(RunError::Merge(m)) if m.starts_with("nothing to merge")));
+    }
 }
