@@ -290,22 +290,6 @@ pub struct TreeStats {
 }
 
 impl TreeStats {
-    /// Adds another tree's counts.
-    pub fn add(&mut self, o: &TreeStats) {
-        self.ticks += o.ticks;
-        self.nodes += o.nodes;
-        self.leaves += o.leaves;
-        for (a, b) in self.time.iter_mut().zip(o.time) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
-        }
-        self.split_searches += o.split_searches;
-        self.split_examined += o.split_examined;
-        self.told += o.told;
-        self.pool += o.pool;
-    }
-
     /// Processor-ticks of a state's own costs.
     pub fn work(&self, s: State) -> u64 {
         self.time[s as usize][Kind::Work as usize]
@@ -514,8 +498,13 @@ impl<S: Scheme> Future for AccessFuture<'_, '_, S> {
         let mut w = m.w.borrow_mut();
         loop {
             let now = w.sched.clock(p);
-            w.on[p] = b;
-            match w.mem.request(p, b, now, self.write) {
+            let r = w.mem.request(p, b, now, self.write);
+            // Only a request that missed (or a lock, recorded in `lock`) can
+            // hold a processor up: hits need no record for a stuck run.
+            if r != Access::Done(0) {
+                w.on[p] = b;
+            }
+            match r {
                 Access::Done(0) => return Poll::Ready(()),
                 Access::Done(d) => {
                     if m.charge(&mut w, p, d, Kind::Memory) {
@@ -645,6 +634,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
     /// access; the time of a failed attempt (at least a tick) is lock wait.
     pub async fn lock(&self, p: Proc, b: Block) {
+        self.w.borrow_mut().on[p] = b;
         loop {
             let t0 = self.clock(p);
             self.write(p, b).await;
@@ -1166,18 +1156,14 @@ impl<'a, S: Scheme> Machine<'a, S> {
                 continue;
             }
             let mut excess = c - t;
-            if self.cfg.interleave == Interleave::Access {
-                w.charges[q].clear();
-                let l = w.last[q];
-                w.charges[q].push(l);
-            }
-            while excess > 0 {
-                let Some((s, k, d)) = w.charges[q].pop() else {
-                    return Err(SimError::Internal(format!("processor {q} is {excess} ticks beyond the end with nothing to give back")));
-                };
+            let log = if self.cfg.interleave == Interleave::Access { vec![w.last[q]] } else { std::mem::take(&mut w.charges[q]) };
+            for &(s, k, d) in log.iter().rev() {
                 let back = excess.min(d);
                 w.stats.time[s as usize][k as usize] -= back;
                 excess -= back;
+            }
+            if excess > 0 {
+                return Err(SimError::Internal(format!("processor {q} is {excess} ticks beyond the end with nothing to give back")));
             }
         }
         for q in 0..procs {
