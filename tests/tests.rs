@@ -9,3 +9,5 @@ mod pabsim;
 
 mod chapter5;
 mod hardening;
+
+mod algorithms;
