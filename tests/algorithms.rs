@@ -105,12 +105,5 @@ fn bad_policy_arguments_fail_cleanly() {
         (&["t.jsonl", "--procs", "1,2048", "-o", "out.csv"], "--procs 2048: the machine has 1..1024 processors"),
         (&["t.jsonl", "--procs", "4", "--lock", "mcs", "-o", "out.csv"], "unknown lock `mcs`"),
     ];
-    for (args, needle) in cases {
-        let out = run_in(&d.path, "pabsim", args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!d.join("out.csv").exists(), "{args:?} left a file");
-    }
+    fails_cleanly(&d, "pabsim", &cases);
 }

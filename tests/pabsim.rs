@@ -172,13 +172,6 @@ fn bad_inputs_fail_cleanly() {
         (&["t.jsonl", "--procs", "5", "--thesis-params", "-o", "out.csv"], "no parameters"),
         (&["t.jsonl", "--procs", "4", "--scheme", "z", "-o", "out.csv"], "unknown scheme"),
     ];
-    for (args, needle) in cases {
-        let out = run_in(&d.path, "pabsim", args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!d.join("out.csv").exists(), "{args:?} left a file");
-    }
+    fails_cleanly(&d, "pabsim", &cases);
     fails(&d.path, "pabsim", &["--merge", "t.jsonl"], "", "pabsim");
 }
