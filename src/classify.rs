@@ -489,7 +489,7 @@ fn classify_tree(t: &Tree, cfg: &Scoring, net: Option<&Network>) -> TreeCounts {
         b: cfg.b.iter().map(|&n| DtsTypes::new(n, d)).collect(),
         c: net.filter(|_| !cfg.c.is_empty()).map(|n| NetworkTypes::new(n, max_m, d)),
     };
-    search(&t.shape, t.root, d, &mut obs);
+    search(&t.shape, &t.root, d, &mut obs);
     TreeCounts { a: obs.a.map(|a| a.counts).unwrap_or_default(), b: obs.b.iter().map(|b| b.counts).collect(), c: obs.c.map(|c| c.hist).unwrap_or_default() }
 }
 
@@ -710,7 +710,7 @@ mod hand {
         }
         let t = tree();
         let mut log = Log(vec![]);
-        search(&t.shape, t.root, 4, &mut log);
+        search(&t.shape, &t.root, 4, &mut log);
         let (ra, rb) = (ROOT_ALPHA, ROOT_BETA);
         // In the order the nodes return.
         let want = vec![
@@ -740,7 +740,7 @@ mod hand {
         let t = tree();
         let mut a = YbwcTypes::new(4);
         a.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut a);
+        search(&t.shape, &t.root, 4, &mut a);
         assert_eq!(kinds(&a.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, Cut, All]);
         assert_eq!(a.counts, Counts { true_cut: 4, false_cut: 2, true_all: 3, false_all: 0 });
         assert_eq!(a.counts.scored(), 9);
@@ -764,7 +764,7 @@ mod hand {
         let t = tree();
         let mut b = DtsTypes::new(1, 4);
         b.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut b);
+        search(&t.shape, &t.root, 4, &mut b);
         assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, Cut]);
         assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 3, true_all: 2, false_all: 1 });
     }
@@ -778,7 +778,7 @@ mod hand {
         let t = tree();
         let mut b = DtsTypes::new(2, 4);
         b.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut b);
+        search(&t.shape, &t.root, 4, &mut b);
         assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, All]);
         assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
     }
@@ -856,7 +856,7 @@ mod hand {
         let t = tree();
         let mut c = NetworkTypes::new(&Hand, 50, 4);
         c.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut c);
+        search(&t.shape, &t.root, 4, &mut c);
         let tr = c.trace.clone().unwrap();
         assert_eq!(tr.iter().map(|&(p, i, _)| (p, i)).collect::<Vec<_>>(), ORDER.to_vec());
         let types: Vec<f64> = tr.iter().map(|x| x.2).collect();
@@ -886,7 +886,7 @@ mod hand {
             let t = tree();
             let mut c = NetworkTypes::new(net, 50, 4);
             c.trace = Some(vec![]);
-            search(&t.shape, t.root, 4, &mut c);
+            search(&t.shape, &t.root, 4, &mut c);
             let classified: Vec<f64> = c.trace.unwrap().iter().map(|x| x.2).collect();
             // m_Ca = 0, m_Cc = 1, width 10; leaf_ply 4: nodes at ply 3 are
             // still typed (their children are the leaves).

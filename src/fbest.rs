@@ -62,7 +62,7 @@ pub struct TreeFbest {
 /// Searches one tree, counting f_best.
 pub fn tree_fbest(t: &Tree) -> TreeFbest {
     let mut c = FbestCounter::new(t.shape.b());
-    let r = search(&t.shape, t.root, t.spec.depth, &mut c);
+    let r = search(&t.shape, &t.root, t.spec.depth, &mut c);
     let s = &t.spec;
     let row = PerTreeRow {
         tree: s.index,

@@ -12,6 +12,7 @@
 pub mod classify;
 pub mod cli;
 pub mod fbest;
+pub mod game;
 pub mod formats;
 pub mod nn;
 pub mod nntrain;

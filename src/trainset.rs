@@ -145,7 +145,7 @@ pub fn averages(trees: &[Tree]) -> Averages {
         .par_iter()
         .map(|t| {
             let mut r = NodeRecorder::new(t.spec.depth);
-            search(&t.shape, t.root, t.spec.depth, &mut r);
+            search(&t.shape, &t.root, t.spec.depth, &mut r);
             r.records
         })
         .collect();
@@ -266,7 +266,7 @@ mod tests {
     fn averages_cover_every_internal_node() {
         let trees: Vec<Tree> = (1..=7).map(|s| tree(3, 60, 20, s * 1_000_003, 4)).collect();
         let map = averages(&trees);
-        let internal: u64 = trees.iter().map(|t| search(&t.shape, t.root, 4, &mut ()).counts.internal).sum();
+        let internal: u64 = trees.iter().map(|t| search(&t.shape, &t.root, 4, &mut ()).counts.internal).sum();
         assert_eq!(map.values().map(|a| a.count).sum::<u64>(), internal);
         assert_eq!(map[&(0, vec![0, 0, 0])].count, 7);
         // Only the PV path is PV.

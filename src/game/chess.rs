@@ -1,0 +1,1 @@
+//! chess (in progress).

@@ -1,0 +1,1 @@
+//! positions (in progress).
