@@ -348,7 +348,7 @@ mod tests {
         let shape = Shape::new(Model::Exponential, Ordering::new(2, 0, 0).unwrap()).unwrap();
         let root = Node { seed: 12345, pscore: 1000 };
         let mut r = NodeRecorder::new(2);
-        search(&shape, root, 2, &mut r);
+        search(&shape, &root, 2, &mut r);
         let kids: Vec<_> = r.records.iter().filter(|r| r.address[0] != 0).collect();
         assert_eq!(kids[0].address, vec![1]);
         // The PV child is searched with the full window: it never cuts off.

@@ -1272,7 +1272,7 @@ mod tests {
                 let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
                 for depth in 0..5 {
                     for interleave in [Interleave::Access, Interleave::State] {
-                        let seq = search(&sh, root, depth, &mut ());
+                        let seq = search(&sh, &root, depth, &mut ());
                         let cfg = MachineSpec { interleave, ..MachineSpec::new(1, depth) };
                         let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap();
                         assert_eq!(r.value, seq.value);
@@ -1301,7 +1301,7 @@ mod tests {
     fn cold_start_of_a_depth_6_tree() {
         let sh = shape(32, 79, 5);
         let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
-        let seq = search(&sh, root, 6, &mut ());
+        let seq = search(&sh, &root, 6, &mut ());
         let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 6)).unwrap();
         let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
         assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
@@ -1338,7 +1338,7 @@ mod tests {
             for seed in 1..12u32 {
                 let root = Node { seed: seed * 104729, pscore: ROOT_PSCORE as u32 };
                 for depth in 1..5 {
-                    let want = search(&sh, root, depth, &mut ()).value;
+                    let want = search(&sh, &root, depth, &mut ()).value;
                     for procs in [2, 3, 7, 16, 48, 64, 256] {
                         for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
                             let cfg = MachineSpec { interleave, idle: Idle::SplitVariable(walk), ..MachineSpec::new(procs, depth) };
@@ -1365,7 +1365,7 @@ mod tests {
     fn two_processors_interleave_their_accesses() {
         let sh = shape(2, 50, 50);
         let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
-        let want = search(&sh, root, 2, &mut ()).value;
+        let want = search(&sh, &root, 2, &mut ()).value;
         let one = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 2)).unwrap();
         let two = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(2, 2)).unwrap();
         assert_eq!(two.value, want);
