@@ -387,21 +387,67 @@ impl TreeSource for Chess {
 
 /// A move in UCI notation (castling as the king's two-square move).
 pub fn uci(board: &Board, m: Move) -> String {
-    let mut m = m;
-    if board.piece_on(m.from) == Some(Piece::King) && board.colors(board.side_to_move()).has(m.to) {
-        let file = if m.from.file() < m.to.file() { cozy_chess::File::G } else { cozy_chess::File::C };
-        m.to = Square::new(file, m.from.rank());
-    }
-    m.to_string()
+    cozy_chess::util::display_uci_move(board, m).to_string()
 }
 
-/// The moves of `pos` in search order, in UCI notation.
+/// A legal move in standard algebraic notation (`Nf3`, `exd5`, `O-O`,
+/// `e8=Q+`, `Qxg7#`), as test suites such as Bratko-Kopec give best moves.
+pub fn san(board: &Board, m: Move) -> String {
+    let us = board.side_to_move();
+    let Some(p) = board.piece_on(m.from) else { return m.to_string() };
+    let mut s = String::new();
+    if p == Piece::King && board.colors(us).has(m.to) {
+        s.push_str(if m.from.file() < m.to.file() { "O-O" } else { "O-O-O" });
+    } else {
+        let capture = board.colors(!us).has(m.to) || (p == Piece::Pawn && m.from.file() != m.to.file());
+        if p == Piece::Pawn {
+            if capture {
+                s.push_str(&m.from.file().to_string());
+            }
+        } else {
+            s.push(char::from(p).to_ascii_uppercase());
+            // Other pieces of the same kind that can go to the same square.
+            let mut others = vec![];
+            board.generate_moves_for(board.colored_pieces(us, p), |pm| {
+                if pm.from != m.from && pm.to.has(m.to) {
+                    others.push(pm.from);
+                }
+                false
+            });
+            if !others.is_empty() {
+                if others.iter().all(|o| o.file() != m.from.file()) {
+                    s.push_str(&m.from.file().to_string());
+                } else if others.iter().all(|o| o.rank() != m.from.rank()) {
+                    s.push_str(&m.from.rank().to_string());
+                } else {
+                    s.push_str(&m.from.to_string());
+                }
+            }
+        }
+        if capture {
+            s.push('x');
+        }
+        s.push_str(&m.to.to_string());
+        if let Some(q) = m.promotion {
+            s.push('=');
+            s.push(char::from(q).to_ascii_uppercase());
+        }
+    }
+    let mut after = board.clone();
+    after.play_unchecked(m);
+    if !after.checkers().is_empty() {
+        s.push(if after.generate_moves(|_| true) { '+' } else { '#' });
+    }
+    s
+}
+
+/// The moves of `pos` in search order, in standard algebraic notation.
 pub fn moves_in_order(pos: &Position) -> Vec<String> {
     let mut buf = vec![0u64; SLOTS];
     let mut m = Chess.moves(pos, true, &mut buf);
     let mut out = vec![];
     while let Some(s) = m.next() {
-        out.push(uci(&pos.board, slot_move(s)));
+        out.push(san(&pos.board, slot_move(s)));
     }
     out
 }
@@ -440,9 +486,30 @@ mod tests {
         let kiwi = Position::parse(KIWIPETE).unwrap();
         let order = moves_in_order(&kiwi);
         assert_eq!(order.len(), 48);
-        assert_eq!(order[..4], ["e2a6", "f3f6", "d5e6", "g2h3"], "{order:?}");
-        // Castling is legal here and shown as the king's move.
-        assert!(order.contains(&"e1g1".to_string()) && order.contains(&"e1c1".to_string()));
+        assert_eq!(order[..4], ["Bxa6", "Qxf6", "dxe6", "gxh3"], "{order:?}");
+        assert!(order.contains(&"O-O".to_string()) && order.contains(&"O-O-O".to_string()));
+        let uci_castles: Vec<String> = ["e1g1", "e1c1"].iter().map(|u| uci(&kiwi.board, cozy_chess::util::parse_uci_move(&kiwi.board, u).unwrap())).collect();
+        assert_eq!(uci_castles, ["e1g1", "e1c1"]);
+    }
+
+    /// The Bratko-Kopec file parses, and every best move it names is legal
+    /// there: a wrong square in a FEN would make some of them illegal.
+    #[test]
+    fn bratko_kopec_positions_and_their_best_moves() {
+        let text = include_str!("../../data/positions/bratko-kopec.epd");
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let pos = Position::parse(&fields[..4].join(" ")).unwrap();
+            let legal: Vec<String> = moves_in_order(&pos).iter().map(|m| m.trim_end_matches(['+', '#']).to_string()).collect();
+            let ops = fields[4..].join(" ");
+            let bm = ops.strip_prefix("bm ").and_then(|r| r.split(';').next()).unwrap();
+            for m in bm.split_whitespace() {
+                assert!(legal.contains(&m.trim_end_matches(['+', '#']).to_string()), "{line}: {m} not in {legal:?}");
+            }
+            n += 1;
+        }
+        assert_eq!(n, 24);
     }
 
     #[test]

@@ -322,7 +322,7 @@ fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
     let mut h = Sha256::new();
     for g in groups {
         for &t in &g.trees {
-            h.update(serde_json::to_string(&trees[t].spec).unwrap_or_default());
+            h.update(trees[t].spec_json());
             h.update(b"\n");
         }
         for c in &g.configs {
@@ -354,7 +354,10 @@ impl Plan {
         require!(!req.procs.is_empty(), BadArgument, "--procs: give at least one processor count");
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
-            let key = GroupKey { model: t.spec.model, ordering: t.spec.ordering(), depth: t.spec.depth };
+            let Some(spec) = t.artificial_spec() else {
+                return Err(RunError::BadArgument("game positions are not simulated yet".into()));
+            };
+            let key = GroupKey { model: spec.model, ordering: spec.ordering(), depth: spec.depth };
             match groups.iter_mut().find(|g| g.key == key) {
                 Some(g) => g.trees.push(i),
                 None => groups.push(Group { key, trees: vec![i], configs: vec![], net: None }),
@@ -364,7 +367,8 @@ impl Plan {
             g.configs = configs_for(req, &g.key)?;
             if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
                 require!(!nets.is_empty(), NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
-                let found = nets.iter().position(|n| n.check_ordering(g.key.model, g.key.ordering).is_ok());
+                let tk = crate::formats::TreeKey::Artificial { model: g.key.model, ordering: g.key.ordering, depth: g.key.depth };
+                let found = nets.iter().position(|n| n.check_trees(&tk).is_ok());
                 g.net = Some(found.ok_or_else(|| {
                     let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
                     RunError::NoNetwork(format!(
@@ -422,8 +426,11 @@ impl Plan {
 
 /// Simulates one tree under one configuration.
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
-    let cfg = MachineSpec { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..MachineSpec::new(c.procs, tree.spec.depth) };
-    let (shape, root) = (&tree.shape, tree.root);
+    let Tree::Artificial { spec, shape, root } = tree else {
+        return Err(RunError::BadArgument("game positions are not simulated yet".into()));
+    };
+    let cfg = MachineSpec { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..MachineSpec::new(c.procs, spec.depth) };
+    let root = *root;
     let r = match c.scheme {
         None | Some(SchemeKind::A) => simulate(shape, root, &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg),
         Some(SchemeKind::B) => simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg),
@@ -434,16 +441,16 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
                 cut_width: c.cut_width.unwrap_or(10) as f64,
                 m_ca: c.m_ca.unwrap_or(0),
                 m_cc: c.m_cc.unwrap_or(0),
-                leaf_ply: tree.spec.depth,
+                leaf_ply: spec.depth,
             };
             simulate(shape, root, &s, cfg)
         }
     };
-    r.map_err(|source| RunError::Simulation { tree: tree.spec.index, seed: tree.spec.seed, procs: c.procs, scheme: c.scheme.map_or("-", |s| s.name()), source })
+    r.map_err(|source| RunError::Simulation { tree: spec.index, seed: spec.seed, procs: c.procs, scheme: c.scheme.map_or("-", |s| s.name()), source })
 }
 
 fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimRow {
-    let sp = &tree.spec;
+    let Tree::Artificial { spec: sp, .. } = tree else { unreachable!("planned trees are artificial") };
     let work = |st: State| s.work(st);
     let time = |st: State| s.in_state(st);
     SimRow {
