@@ -241,47 +241,72 @@ fn generate(board: &Board, buf: &mut [u64]) -> usize {
     let us = board.side_to_move();
     let them_bb = board.colors(!us);
     let ours = board.colors(us);
-    let ep = board.en_passant();
     let mut n = 0;
     board.generate_moves(|pm| {
         let p = pm.piece;
-        for m in pm {
-            let from = table(us, p, m.from);
-            let (score, delta) = if p == Piece::King && ours.has(m.to) {
-                // Castling, encoded as the king taking its own rook.
-                let back = m.from.rank();
-                let (kf, rf) = if m.from.file() < m.to.file() { (cozy_chess::File::G, cozy_chess::File::F) } else { (cozy_chess::File::C, cozy_chess::File::D) };
-                let d = table(us, Piece::King, Square::new(kf, back)) - from + table(us, Piece::Rook, Square::new(rf, back)) - table(us, Piece::Rook, m.to);
-                (d, d)
-            } else {
-                let victim = if them_bb.has(m.to) {
-                    board.piece_on(m.to).map(|v| (v, m.to))
-                } else if p == Piece::Pawn && m.from.file() != m.to.file() {
-                    // En passant: the victim stands beside the pawn.
-                    debug_assert_eq!(ep, Some(m.to.file()));
-                    Some((Piece::Pawn, Square::new(m.to.file(), m.from.rank())))
-                } else {
-                    None
-                };
-                let placed = m.promotion.unwrap_or(p);
-                let mut d = table(us, placed, m.to) - from;
+        let from = table(us, p, pm.from);
+        if p == Piece::Pawn || p == Piece::King {
+            for m in pm {
+                let (score, delta) = special(board, us, p, from, m, ours, them_bb);
+                buf[n] = slot(score, encode(m), delta);
+                n += 1;
+            }
+        } else {
+            // Knights and sliders: no promotions, no castling, no en passant.
+            for to in pm.to {
+                let mut d = table(us, p, to) - from;
                 let mut score = d;
-                if let Some((v, at)) = victim {
-                    d += table(!us, v, at);
-                    // Most valuable victim, then least valuable attacker.
-                    score = CAPTURE + 16 * (v as i32 + 1) - (p as i32 + 1);
+                if them_bb.has(to) {
+                    if let Some(v) = board.piece_on(to) {
+                        d += table(!us, v, to);
+                        score = mvv_lva(v, p);
+                    }
                 }
-                if let Some(q) = m.promotion {
-                    score = if victim.is_some() { score + q as i32 } else { PROMOTION + q as i32 };
-                }
-                (score, d)
-            };
-            buf[n] = slot(score, encode(m), delta);
-            n += 1;
+                buf[n] = slot(score, pm.from as u16 | (to as u16) << 6, d);
+                n += 1;
+            }
         }
         false
     });
     n
+}
+
+/// Most valuable victim first, then least valuable attacker.
+#[inline(always)]
+fn mvv_lva(victim: Piece, attacker: Piece) -> i32 {
+    CAPTURE + 16 * (victim as i32 + 1) - (attacker as i32 + 1)
+}
+
+/// Score and evaluation change of a pawn or king move (promotions, en
+/// passant, castling).
+#[inline(always)]
+fn special(board: &Board, us: Color, p: Piece, from: i32, m: Move, ours: cozy_chess::BitBoard, them_bb: cozy_chess::BitBoard) -> (i32, i32) {
+    if p == Piece::King && ours.has(m.to) {
+        // Castling, encoded as the king taking its own rook.
+        let back = m.from.rank();
+        let (kf, rf) = if m.from.file() < m.to.file() { (cozy_chess::File::G, cozy_chess::File::F) } else { (cozy_chess::File::C, cozy_chess::File::D) };
+        let d = table(us, Piece::King, Square::new(kf, back)) - from + table(us, Piece::Rook, Square::new(rf, back)) - table(us, Piece::Rook, m.to);
+        return (d, d);
+    }
+    let victim = if them_bb.has(m.to) {
+        board.piece_on(m.to).map(|v| (v, m.to))
+    } else if p == Piece::Pawn && m.from.file() != m.to.file() {
+        // En passant: the victim stands beside the pawn.
+        Some((Piece::Pawn, Square::new(m.to.file(), m.from.rank())))
+    } else {
+        None
+    };
+    let placed = m.promotion.unwrap_or(p);
+    let mut d = table(us, placed, m.to) - from;
+    let mut score = d;
+    if let Some((v, at)) = victim {
+        d += table(!us, v, at);
+        score = mvv_lva(v, p);
+    }
+    if let Some(q) = m.promotion {
+        score = if victim.is_some() { score + q as i32 } else { PROMOTION + q as i32 };
+    }
+    (score, d)
 }
 
 /// A chess node's moves: scored at the start, handed out best first.
@@ -320,13 +345,21 @@ impl MoveList<Chess> for ChessMoves<'_> {
         if i >= len {
             return None;
         }
-        let mut best = i;
-        for j in i + 1..len {
-            if self.buf[j] > self.buf[best] {
-                best = j;
+        if i == 0 {
+            // Most nodes that cut off do so at their first move: one pass.
+            let mut best = 0;
+            for j in 1..len {
+                if self.buf[j] > self.buf[best] {
+                    best = j;
+                }
             }
+            self.buf.swap(0, best);
+        } else if i == 1 {
+            // A node that goes on usually searches many moves: sort the
+            // rest once. Entries are distinct, so this is exactly the order
+            // of picking the best remaining move each time.
+            self.buf[1..len].sort_unstable_by(|a, b| b.cmp(a));
         }
-        self.buf.swap(i, best);
         self.cur.next += 1;
         Some(self.buf[i])
     }
