@@ -699,8 +699,8 @@ mod tests {
 #[cfg(test)]
 mod hand {
     use super::*;
-    use crate::tree::Model;
     use crate::formats::TreeSpec;
+    use crate::tree::Model;
     use Kind::*;
 
     /// The tree of these tests: b = 2, random ordering, depth 4, seed 12345.

@@ -12,8 +12,8 @@
 pub mod classify;
 pub mod cli;
 pub mod fbest;
-pub mod game;
 pub mod formats;
+pub mod game;
 pub mod nn;
 pub mod nntrain;
 pub mod progress;

@@ -317,7 +317,20 @@ mod tests {
     use crate::tree::Model;
 
     fn row(level: u32, pv: u8, ty: f64, index: u32, child_type: f64, child_wait: f64) -> PatternRow {
-        PatternRow { model: Model::Exponential.into(), b: 4, wa: Some(70), wb: Some(10), level, parent: String::new(), pv, ty, index, child_type, child_wait, count: 3 }
+        PatternRow {
+            model: Model::Exponential.into(),
+            b: 4,
+            wa: Some(70),
+            wb: Some(10),
+            level,
+            parent: String::new(),
+            pv,
+            ty,
+            index,
+            child_type,
+            child_wait,
+            count: 3,
+        }
     }
 
     /// A root row and eight patterns: the PV root's children 2..4 (type

@@ -8,4 +8,5 @@ mod foundation;
 mod pabsim;
 
 mod chapter5;
+mod games;
 mod hardening;

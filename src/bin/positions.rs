@@ -43,7 +43,11 @@ fn main() {
         let req = RandomPlay { game: args.game, count: args.count, seed: args.seed, plies: (*plies.start(), *plies.end()) };
         let lines = random_positions(&req)?;
         let mut out = Output::create(args.output.as_deref())?;
-        writeln!(out, "# {} positions by random play: positions --game {} --count {} --seed {} --plies {}", args.count, args.game, args.count, args.seed, args.plies)?;
+        writeln!(
+            out,
+            "# {} positions by random play: positions --game {} --count {} --seed {} --plies {}",
+            args.count, args.game, args.count, args.seed, args.plies
+        )?;
         for l in lines {
             writeln!(out, "{l}")?;
         }

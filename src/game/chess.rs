@@ -162,7 +162,7 @@ impl Position {
                         return Err(bad(&format!("illegal side to move: {} is in check but it is {}'s move", name(side), name(fields[1]))));
                     }
                 }
-                Err(bad(&e.to_string().to_lowercase().trim_end_matches('.').to_string()))
+                Err(bad(e.to_string().to_lowercase().trim_end_matches('.')))
             }
         }
     }
@@ -256,11 +256,11 @@ fn generate(board: &Board, buf: &mut [u64]) -> usize {
             for to in pm.to {
                 let mut d = table(us, p, to) - from;
                 let mut score = d;
-                if them_bb.has(to) {
-                    if let Some(v) = board.piece_on(to) {
-                        d += table(!us, v, to);
-                        score = mvv_lva(v, p);
-                    }
+                if them_bb.has(to)
+                    && let Some(v) = board.piece_on(to)
+                {
+                    d += table(!us, v, to);
+                    score = mvv_lva(v, p);
                 }
                 buf[n] = slot(score, pm.from as u16 | (to as u16) << 6, d);
                 n += 1;

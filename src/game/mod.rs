@@ -224,9 +224,10 @@ pub fn off_scale(v: i64) -> i64 {
     v - ROOT_PSCORE as i64
 }
 
-/// Counts the leaves of the tree to `depth` through the source's own move
-/// lists (a node with no moves before `depth` counts as one leaf): perft,
-/// the standard check of a move generator against published counts.
+/// Counts the nodes at exactly `depth` through the source's own move lists
+/// (a node with no moves before `depth` adds none; an Othello pass is a
+/// move): perft, the standard check of a move generator against published
+/// counts.
 pub fn perft<S: TreeSource>(src: &S, node: &S::Node, depth: u32) -> u64 {
     let mut buf = vec![S::Slot::default(); src.slots() * depth.max(1) as usize];
     perft_in(src, node, depth, &mut buf)
@@ -238,9 +239,6 @@ fn perft_in<S: TreeSource>(src: &S, node: &S::Node, depth: u32, buf: &mut [S::Sl
     }
     let (mine, rest) = buf.split_at_mut(src.slots());
     let mut m = src.moves(node, true, mine);
-    if m.is_empty() {
-        return 1;
-    }
     if depth == 1 {
         return m.len() as u64;
     }

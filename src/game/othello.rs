@@ -104,7 +104,17 @@ impl Position {
     /// The position in the format [`Position::parse`] reads.
     pub fn text(&self) -> String {
         let (b, w) = (self.board.bits_for(Stone::Black).raw(), self.board.bits_for(Stone::White).raw());
-        let mut s: String = (0..64).map(|i| if b & bit(i) != 0 { 'X' } else if w & bit(i) != 0 { 'O' } else { '-' }).collect();
+        let mut s: String = (0..64)
+            .map(|i| {
+                if b & bit(i) != 0 {
+                    'X'
+                } else if w & bit(i) != 0 {
+                    'O'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
         s.push_str(if self.black_to_move { " X" } else { " O" });
         s
     }

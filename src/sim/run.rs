@@ -436,13 +436,8 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
         Some(SchemeKind::B) => simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg),
         Some(SchemeKind::C) => {
             let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
-            let s = NetworkSplit {
-                net,
-                cut_width: c.cut_width.unwrap_or(10) as f64,
-                m_ca: c.m_ca.unwrap_or(0),
-                m_cc: c.m_cc.unwrap_or(0),
-                leaf_ply: spec.depth,
-            };
+            let s =
+                NetworkSplit { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: spec.depth };
             simulate(shape, root, &s, cfg)
         }
     };
