@@ -1054,16 +1054,16 @@ pub struct SimRow {
     pub items: Option<u64>,
     /// 1-based index of the tree in its seed set (per tree only).
     pub tree: Option<u32>,
-    /// Root seed (per tree only).
+    /// Root seed; for a game position, a digest of the position (per tree only).
     pub seed: Option<u64>,
-    /// Tree model.
-    pub model: Model,
-    /// Branching factor.
-    pub b: u32,
-    /// w_a.
-    pub wa: u32,
-    /// w_b.
-    pub wb: u32,
+    /// Tree model, or the game.
+    pub model: Family,
+    /// Branching factor (empty for a game).
+    pub b: Option<u32>,
+    /// w_a (empty for a game).
+    pub wa: Option<u32>,
+    /// w_b (empty for a game).
+    pub wb: Option<u32>,
     /// Search depth.
     pub depth: u32,
     /// Trees summed in this row.

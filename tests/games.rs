@@ -213,3 +213,38 @@ fn bad_positions_are_one_line_errors() {
     fails(&d.path, "fbest", &["-o", "f.csv"], &format!("{art}{good}\n"), "mixes artificial trees and game positions");
     assert!(!d.join("f.csv").exists());
 }
+
+/// The simulator on chess trees: on one processor it examines exactly the
+/// sequential search's nodes, every machine returns the minimax value, the
+/// output does not depend on the thread count, and shards merge back.
+#[test]
+fn pabsim_on_chess_positions() {
+    let d = Dir::new("gamesim");
+    ok(&d.path, "treegen", &["--game", "chess", "--positions", BK, "--depth", "4", "--count", "8", "-o", "bk.jsonl"], "");
+    let seq = ok(&d.path, "fbest", &["bk.jsonl", "--per-tree"], "");
+    let col = |csv: &str, name: &str| -> Vec<String> {
+        let mut lines = csv.lines();
+        let i = lines.next().unwrap().split(',').position(|h| h == name).unwrap();
+        lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+    };
+    let one = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "1"], "");
+    let two = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "2"], "");
+    assert_eq!(one, two);
+    assert_eq!(col(&one, "model")[0], "chess");
+    assert_eq!(col(&one, "b")[0], "");
+    let values = col(&seq, "root_value");
+    let (procs, got) = (col(&one, "procs"), col(&one, "root_value"));
+    for (k, v) in got.iter().enumerate() {
+        assert_eq!(v, &values[k % 8], "row {k}, {} processors", procs[k]);
+    }
+    let nodes1: Vec<String> = col(&one, "np_nodes")[..8].to_vec();
+    assert_eq!(nodes1, col(&seq, "nodes"));
+    // Shards of the run merge into the single-machine table, speed-ups included.
+    let all = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a"], "");
+    ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "1/2", "-o", "s1.csv"], "");
+    ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "2/2", "-o", "s2.csv"], "");
+    assert_eq!(ok(&d.path, "pabsim", &["--merge", "s1.csv", "s2.csv"], ""), all);
+    assert!(!col(&all, "su")[1].is_empty(), "{all}");
+    // The thesis's parameters are for its orderings only.
+    fails(&d.path, "pabsim", &["bk.jsonl", "--procs", "12", "--thesis-params"], "", "no parameters for chess depth 4 trees");
+}
