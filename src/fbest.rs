@@ -232,6 +232,104 @@ pub fn analytic(orderings: &[Ordering]) -> Vec<AnalyticRow> {
     rows
 }
 
+/// The exponential ordering `(b, w_a, w_b)` whose analytic p_n (equations
+/// 4.1–4.2) is closest to measured p_best values `pbest[n - 1]`, n = 1..:
+/// `b` is given (the thesis took b = 32 from its chess program's average
+/// branching factor of 32.06; we round our own average), `w_a` and `w_b` run
+/// over every integer 0..=100, and "closest" is the least sum of squared
+/// differences over the positions given (the first pair of weights found on
+/// a tie, `w_a` first). Returns the ordering and the sum.
+pub fn fit_ordering(pbest: &[f64], b: u32) -> Result<(Ordering, f64), FitError> {
+    if pbest.is_empty() {
+        return Err(FitError::NoPoints);
+    }
+    if (b as usize) < pbest.len() || b < 2 {
+        return Err(FitError::Branching { b, points: pbest.len() });
+    }
+    let mut best: Option<(Ordering, f64)> = None;
+    for wa in 0..=100 {
+        for wb in 0..=100 {
+            let o = Ordering { b, wa, wb };
+            let sse: f64 = pbest.iter().enumerate().map(|(i, p)| (p - analytic_p(o, i as u32 + 1)).powi(2)).sum();
+            if best.is_none_or(|(_, s)| sse < s) {
+                best = Some((o, sse));
+            }
+        }
+    }
+    best.ok_or(FitError::NoPoints)
+}
+
+/// How an ordering is fitted to a measured p_best curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitMethod {
+    /// Against the ordering's analytic p_n (equations 4.1–4.2).
+    Analytic,
+    /// Against the p_best of artificial trees of the ordering searched as
+    /// the measured trees were: the first `trees` roots of tg_1 at `depth`.
+    Searched {
+        /// Trees.
+        trees: usize,
+        /// Search depth.
+        depth: u32,
+    },
+}
+
+/// p_best(1..=n) of the first `trees` tg_1 trees of ordering `o`, searched to `depth`.
+fn searched_pbest(o: Ordering, trees: &[u32], depth: u32, n: usize) -> Vec<f64> {
+    let shape = crate::tree::Shape::new(crate::tree::Model::Exponential, o).expect("a checked ordering");
+    let mut c = FbestCounter::new(o.b as usize);
+    for &seed in trees {
+        let root = crate::tree::Node { seed, pscore: crate::tree::ROOT_PSCORE as u32 };
+        crate::search::search(&shape, &root, depth, &mut c);
+    }
+    (0..n).map(|i| pbest(c.fbest.get(i).copied().unwrap_or(0), &c)).collect()
+}
+
+/// [`fit_ordering`] by `method`. Searched: a grid of w_a, w_b in steps of
+/// 5, then every integer within 4 of the best of the grid; the orderings
+/// are searched in parallel.
+pub fn fit(pbest: &[f64], b: u32, method: FitMethod) -> Result<(Ordering, f64), FitError> {
+    let FitMethod::Searched { trees, depth } = method else { return fit_ordering(pbest, b) };
+    if pbest.is_empty() {
+        return Err(FitError::NoPoints);
+    }
+    if (b as usize) < pbest.len() || b < 2 {
+        return Err(FitError::Branching { b, points: pbest.len() });
+    }
+    let seeds = crate::seeds::load("tg1").map_err(|e| FitError::Seeds(e.to_string()))?;
+    let roots = &seeds.seeds[..trees.min(seeds.seeds.len())];
+    let sse = |o: Ordering| -> f64 { searched_pbest(o, roots, depth, pbest.len()).iter().zip(pbest).map(|(a, p)| (a - p).powi(2)).sum() };
+    let best_of = |cands: Vec<Ordering>| -> Option<(Ordering, f64)> {
+        let scored: Vec<(Ordering, f64)> = cands.into_par_iter().map(|o| (o, sse(o))).collect();
+        // In grid order, the first of equals: the same answer for any thread count.
+        scored.into_iter().fold(None, |acc: Option<(Ordering, f64)>, x| if acc.is_none_or(|a| x.1 < a.1) { Some(x) } else { acc })
+    };
+    let grid: Vec<Ordering> = (0..=20).flat_map(|a| (0..=20).map(move |w| Ordering { b, wa: a * 5, wb: w * 5 })).collect();
+    let (g, _) = best_of(grid).ok_or(FitError::NoPoints)?;
+    let near = |x: u32| x.saturating_sub(4)..=(x + 4).min(100);
+    let local: Vec<Ordering> = near(g.wa).flat_map(|a| near(g.wb).map(move |w| Ordering { b, wa: a, wb: w })).collect();
+    best_of(local).ok_or(FitError::NoPoints)
+}
+
+/// Why no ordering could be fitted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FitError {
+    /// No p_best values.
+    #[error("no p_best values to fit")]
+    NoPoints,
+    /// The seed set of the searched fit.
+    #[error("{0}")]
+    Seeds(String),
+    /// A branching factor below the number of positions fitted.
+    #[error("branching factor {b} is below 2 or the {points} positions fitted")]
+    Branching {
+        /// b.
+        b: u32,
+        /// Positions.
+        points: usize,
+    },
+}
+
 /// Why the chess program's statistics cannot be summarised.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ChessError {
@@ -288,6 +386,17 @@ mod tests {
         assert_eq!(c.fbest, vec![0, 0, 1, 1]);
         assert_eq!(c.contributing, 2);
         assert_eq!(c.moves - moves_before, 8);
+    }
+
+    #[test]
+    fn the_fit_recovers_an_exact_ordering() {
+        let o = Ordering { b: 32, wa: 79, wb: 5 };
+        let p: Vec<f64> = (1..=10).map(|n| analytic_p(o, n)).collect();
+        let (f, sse) = fit_ordering(&p, 32).unwrap();
+        assert_eq!(f, o);
+        assert!(sse < 1e-20);
+        assert_eq!(fit_ordering(&[], 32), Err(FitError::NoPoints));
+        assert!(fit_ordering(&p, 5).is_err());
     }
 
     #[test]

@@ -810,6 +810,35 @@ pub struct GamePerTreeRow {
     pub best_move: String,
 }
 
+/// `fbest --fit`: the exponential ordering closest to measured p_best.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FitRow {
+    /// What was fitted: the game and depth, or `rajahx`.
+    pub data: String,
+    /// `analytic` (equations 4.1–4.2) or `searched` (artificial trees
+    /// searched as the measured ones: the first `trees` of tg_1 at `depth`).
+    pub method: String,
+    /// Trees searched per ordering (empty for `analytic`).
+    pub trees: Option<u32>,
+    /// Their depth (empty for `analytic`).
+    pub depth: Option<u32>,
+    /// The measured average branching factor.
+    #[serde(serialize_with = "two")]
+    pub avg_b: f64,
+    /// b of the fit (the average, rounded).
+    pub b: u32,
+    /// Fitted w_a.
+    pub wa: u32,
+    /// Fitted w_b.
+    pub wb: u32,
+    /// Move positions fitted (n = 1..positions).
+    pub positions: u32,
+    /// Sum of squared differences between measured p_best and analytic p_n.
+    #[serde(serialize_with = "prob")]
+    pub sse: f64,
+}
+
 /// `fbest --analytic`: equations 4.1–4.2.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
