@@ -81,7 +81,18 @@ fn fit(path: &std::path::Path, trees: usize, depth: u32) -> anyhow::Result<Vec<F
             FitMethod::Analytic => ("analytic", None, None),
             FitMethod::Searched { trees, depth } => ("searched", Some(trees as u32), Some(depth)),
         };
-        rows.push(FitRow { data: data.clone(), method: name.into(), trees: t, depth: d, avg_b, b: o.b, wa: o.wa, wb: o.wb, positions: pbest.len() as u32, sse });
+        rows.push(FitRow {
+            data: data.clone(),
+            method: name.into(),
+            trees: t,
+            depth: d,
+            avg_b,
+            b: o.b,
+            wa: o.wa,
+            wb: o.wb,
+            positions: pbest.len() as u32,
+            sse,
+        });
     }
     Ok(rows)
 }
