@@ -1,6 +1,10 @@
 //! The sequential alpha-beta search of the thesis (§2, §4.3; `docs/model.md` §2.1): minimax form, fail-hard, left to right, full window
 //! `(SCORE_MIN - 1, SCORE_MAX + 1)` at the root.
 //!
+//! The search walks any tree source ([`crate::game::TreeSource`]): the
+//! artificial trees, chess or Othello (`docs/model.md` §7.1). A node with
+//! no move before the horizon (a game over) is a leaf valued by the game.
+//!
 //! There is one search. What a tool wants to learn from it (f_best, training
 //! records, node classifications) is an [`Observer`]: the search calls
 //! [`Observer::enter`] when it enters a node and [`Observer::leave`] when the
