@@ -1179,6 +1179,17 @@ pub struct SimRow {
     /// Communication-synchronisation-split overhead (tp p / np) / (t1 / n1) - 1.
     #[serde(serialize_with = "ratio6")]
     pub css: Option<f64>,
+    /// The parallel search algorithm: `dts` (the thesis's), `pvsplit`,
+    /// `steal` or `active`; `-` with one processor.
+    pub policy: String,
+    /// Active splitting: plies a node needs below it to be split.
+    pub min_split_depth: Option<u32>,
+    /// Active splitting: most processors at one split point.
+    pub split_group: Option<u32>,
+    /// Work stealing: the seed of the victims' choice.
+    pub steal_seed: Option<u64>,
+    /// How processors wait for locks: `tas` (test-and-set, the thesis's) or `queue`.
+    pub lock: String,
 }
 
 #[cfg(test)]

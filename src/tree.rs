@@ -500,6 +500,9 @@ impl crate::game::TreeSource for Shape {
     fn handed_out(c: &MoveCursor) -> u32 {
         c.next
     }
+    fn root_key(&self, node: &Node) -> u64 {
+        node.seed as u64
+    }
 }
 
 /// A handle is the child's position and pscore, so a leaf's value needs no

@@ -10,3 +10,5 @@ mod pabsim;
 mod chapter5;
 mod games;
 mod hardening;
+
+mod algorithms;

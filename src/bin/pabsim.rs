@@ -6,18 +6,23 @@ use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::{SimRow, read_csv, read_trees};
 use parab::nn::Network;
 use parab::progress::Progress;
-use parab::sim::engine::{Interleave, Walk};
-use parab::sim::run::{self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, Plan, Request, SchemeKind};
+use parab::sim::engine::{Interleave, LockKind, Walk};
+use parab::sim::run::{
+    self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_SPLIT_GROUP, Plan, PolicyKind, Request,
+    SchemeKind,
+};
 use std::path::PathBuf;
 
-/// Simulate the DTS-like parallel alpha-beta search of tree specs on a
-/// P-processor cache-coherent machine; one CSV row per configuration (or per
+/// Simulate a parallel alpha-beta search of tree specs on a P-processor
+/// cache-coherent machine (1 to 1,024 processors): the thesis's DTS-like
+/// search with split-point scheme A, B or C, or PV splitting, YBWC with work
+/// stealing, or active splitting; one CSV row per configuration (or per
 /// tree), with t_p, n_p, the processor-ticks per state, memory stalls, lock
 /// waits, and SU/SO/CSS against the p = 1 rows (or --baseline).
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 20,69,19 --depth 6 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim trees.jsonl --procs 1,48 --scheme c --weights w-20-69-19.json --thesis-params\n  pabsim trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline p1.csv\n  pabsim trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o s1.csv   (and --shard 2/2 -o s2.csv)\n  pabsim --merge s1.csv s2.csv -o all.csv"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 20,69,19 --depth 6 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim trees.jsonl --procs 1,48 --scheme c --weights w-20-69-19.json --thesis-params\n  pabsim trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline p1.csv\n  pabsim trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o s1.csv   (and --shard 2/2 -o s2.csv)\n  pabsim --merge s1.csv s2.csv -o all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 7 --trees 10 | pabsim --procs 1,64,1024 --policy dts,pvsplit,steal,active --m-a 1\n\nPolicies:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
@@ -26,9 +31,27 @@ struct Args {
     /// Processor counts, e.g. 1,12,24,48.
     #[arg(short, long, value_delimiter = ',', default_value = "1")]
     procs: Vec<usize>,
-    /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network).
-    #[arg(short, long, value_delimiter = ',', default_value = "a")]
-    scheme: Vec<SchemeKind>,
+    /// Parallel search algorithms for p > 1: dts (the thesis's), pvsplit, steal, active.
+    #[arg(long, value_delimiter = ',', default_value = "dts")]
+    policy: Vec<PolicyKind>,
+    /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network); which
+    /// nodes dts, steal and active may split at (default a).
+    #[arg(short, long, value_delimiter = ',')]
+    scheme: Option<Vec<SchemeKind>>,
+    /// Active splitting: plies a node needs below it to be split, V or LO..HI (1..64; default 2).
+    #[arg(long)]
+    min_split_depth: Option<String>,
+    /// Active splitting: most processors working at one split point, V or LO..HI (2..1024; default 8, as Crafty).
+    #[arg(long)]
+    split_group: Option<String>,
+    /// Work stealing: seed of the victims' choice (ChaCha8; default 1).
+    #[arg(long)]
+    steal_seed: Option<u64>,
+    /// How processors wait for locks: `tas` (test-and-set retried, the
+    /// thesis's machine) or `queue` (a queue lock: each waiter spins on its
+    /// own flag until the lock is handed to it).
+    #[arg(long, default_value = "tas")]
+    lock: LockKind,
     /// Scheme A: finished moves a Y-CUT node needs, V or LO..HI (1..64; default 2).
     #[arg(long, allow_hyphen_values = true)]
     m_a: Option<String>,
@@ -49,10 +72,11 @@ struct Args {
     /// as one step; the earlier model, for comparison).
     #[arg(long, default_value = "access")]
     interleave: Interleave,
-    /// How far a split-point search walks the allocated tree: `tree` (all of
-    /// it) or `level` (stop after the first level with an eligible node).
-    #[arg(long, default_value = "tree")]
-    split_walk: Walk,
+    /// How far a split-point search walks the allocated tree (dts): `tree`
+    /// (all of it; the default) or `level` (stop after the first level with
+    /// an eligible node).
+    #[arg(long)]
+    split_walk: Option<Walk>,
     /// Use the thesis's best m_A, m_B, m_Ca, m_Cc for each ordering and p = 12, 24, 48.
     #[arg(long, conflicts_with_all = ["m_a", "m_b", "m_ca", "m_cc"])]
     thesis_params: bool,
@@ -132,6 +156,7 @@ fn main() {
         }
         let req = Request {
             procs: args.procs.clone(),
+            policies: args.policy.clone(),
             schemes: args.scheme.clone(),
             m_a: range(&args.m_a, LIMITS_M_A)?,
             m_b: range(&args.m_b, LIMITS_M_B)?,
@@ -142,9 +167,14 @@ fn main() {
             shard: args.shard.as_deref().map(run::parse_shard).transpose()?,
             interleave: args.interleave,
             walk: args.split_walk,
+            min_split_depth: range(&args.min_split_depth, LIMITS_MIN_SPLIT_DEPTH)?,
+            split_group: range(&args.split_group, LIMITS_SPLIT_GROUP)?,
+            steal_seed: args.steal_seed,
+            lock: args.lock,
         };
         cli::no_repeats("--procs", &req.procs)?;
-        cli::no_repeats("--scheme", &req.schemes.iter().map(|s| s.name()).collect::<Vec<_>>())?;
+        cli::no_repeats("--scheme", &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
+        cli::no_repeats("--policy", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");
         }

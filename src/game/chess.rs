@@ -416,6 +416,10 @@ impl TreeSource for Chess {
     fn handed_out(c: &Cursor) -> u32 {
         c.next as u32
     }
+    /// cozy-chess's Zobrist hash (fixed keys: the same on every run).
+    fn root_key(&self, node: &Position) -> u64 {
+        node.board.hash()
+    }
 }
 
 /// A move in UCI notation (castling as the king's two-square move).

@@ -57,6 +57,9 @@ pub trait TreeSource: Sync {
     fn resume<'a>(&'a self, c: Self::Cursor, buf: &'a mut [Self::Slot]) -> Self::Moves<'a>;
     /// Children handed out so far by a detached move list.
     fn handed_out(c: &Self::Cursor) -> u32;
+    /// A number that tells roots apart, for per-tree random choices of the
+    /// simulator (the artificial tree's root seed; a hash of a position).
+    fn root_key(&self, node: &Self::Node) -> u64;
 }
 
 /// A node's children in search order (see [`TreeSource::moves`]).

@@ -252,6 +252,14 @@ impl TreeSource for Othello {
     fn handed_out(c: &Cursor) -> u32 {
         c.next as u32
     }
+    fn root_key(&self, node: &Position) -> u64 {
+        let (b, w) = (node.board.bits_for(Stone::Black).raw(), node.board.bits_for(Stone::White).raw());
+        // Fold both discs' sets and the side to move into one word (splitmix-style).
+        let mut x = b ^ w.rotate_left(29) ^ node.black_to_move as u64;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
 }
 
 /// A square's name (`a1` … `h8`, `pass`).

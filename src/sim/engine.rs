@@ -37,16 +37,26 @@
 //! attempts.
 //!
 //! Memory layout (our choice): block 0 is the end-of-search flag, block 1
-//! the split-point variable and its lock, block 2 the global node heap and
-//! its lock (all three homed at processor 0); block `3 + p` is processor
-//! p's private data and local heap (home p); node k lives in block
-//! `3 + P + k`, homed at processor `k mod P`.
+//! the split-point variable and its lock (PV splitting: the published PV
+//! node), block 2 the global node heap and its lock (all three homed at
+//! processor 0); block `3 + p` is processor p's private data and local heap
+//! (home p); block `3 + P + p` is processor p's mailbox (home p; work
+//! stealing and active splitting); block `3 + 2P` the set of idle
+//! processors (home 0; active splitting); node k lives in block
+//! `3 + 2P + 1 + k`, homed at processor `k mod P`.
+//!
+//! A processor that waits for a block to change (PV splitting's and the
+//! mailboxes' waits) spins on its cached copy, which costs nothing until
+//! another processor writes the block: the engine puts it to sleep
+//! ([`Machine::wait_for_write`]) and wakes it when the write is served.
 
 use super::memory::{Access, Block, Memory, Proc};
 use super::sched::{NEVER, Scheduler};
 use super::schemes::{Candidate, Scheme, View};
 use crate::game::{MoveList, TreeSource};
 use crate::search::{ROOT_ALPHA, ROOT_BETA};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
@@ -226,18 +236,100 @@ impl Walk {
     }
 }
 
-/// How an idle processor finds work: the seam for new idle policies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a processor waits for a lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum LockKind {
+    /// Test-and-set, retried until it succeeds (the thesis's machine): every
+    /// attempt is a write access to the lock's block.
+    #[default]
+    Tas,
+    /// A queue lock (Mellor-Crummey and Scott): one write access to join the
+    /// queue; a waiter then spins on its own flag (its mailbox block), which
+    /// the holder writes when it hands the lock over on release.
+    Queue,
+}
+
+impl std::str::FromStr for LockKind {
+    type Err = SimError;
+    fn from_str(s: &str) -> Result<LockKind> {
+        match s {
+            "tas" => Ok(LockKind::Tas),
+            "queue" => Ok(LockKind::Queue),
+            _ => Err(SimError::UnknownName { what: "lock", name: s.to_string(), expected: "tas or queue" }),
+        }
+    }
+}
+
+impl LockKind {
+    /// The name in rows and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            LockKind::Tas => "tas",
+            LockKind::Queue => "queue",
+        }
+    }
+}
+
+/// How an idle processor finds work (and what a working processor does for
+/// idle ones): the seam for new parallel search algorithms. Each variant
+/// is one routine called from [`Machine::idle`], plus at most one hook in
+/// the working states ([`Machine::share_work`], and PV splitting's
+/// publication in [`Machine::update`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Idle {
     /// The thesis's: a global split-point variable under a lock, refilled by
     /// a split-point search of the allocated tree when it no longer holds a
     /// valid node (thesis Figure 6.12).
     SplitVariable(Walk),
+    /// PV splitting (Marsland and Popowich): one processor goes down the
+    /// principal variation; at each PV node, once its first move is
+    /// searched, the node is published and every processor takes its
+    /// remaining moves; a processor with nothing left waits (for the next
+    /// publication) rather than look for work elsewhere.
+    PvSplit,
+    /// YBWC with work stealing (Feldmann): an idle processor asks a victim
+    /// chosen at random (ChaCha8, this seed and the processor's number) for
+    /// work through the victim's mailbox; the victim answers at its next
+    /// node with the highest eligible node of its own part of the tree (from
+    /// where it works up to the first node shared with others), or with
+    /// "no work".
+    Steal {
+        /// Seed of the victims' choice.
+        seed: u64,
+    },
+    /// Active splitting as in engines (Crafty, Stockfish before 2014): a
+    /// processor at an eligible node with at least `min_split_depth` plies
+    /// left below it recruits idle processors (at most one per move left
+    /// beyond its own, and at most `group` processors at the node in all),
+    /// which wait in their mailboxes to be recruited.
+    Active {
+        /// Plies a node needs below it to be split.
+        min_split_depth: u32,
+        /// Most processors working at one split point (Crafty's split group).
+        group: u32,
+    },
 }
 
 impl Default for Idle {
     fn default() -> Idle {
         Idle::SplitVariable(Walk::default())
+    }
+}
+
+impl Idle {
+    /// The policy's name in rows and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Idle::SplitVariable(_) => "dts",
+            Idle::PvSplit => "pvsplit",
+            Idle::Steal { .. } => "steal",
+            Idle::Active { .. } => "active",
+        }
+    }
+
+    /// Whether idle processors wait in their mailboxes (the engine then keeps them).
+    fn mailboxes(self) -> bool {
+        matches!(self, Idle::Steal { .. } | Idle::Active { .. })
     }
 }
 
@@ -255,13 +347,31 @@ pub struct MachineSpec {
     pub interleave: Interleave,
     /// How idle processors find work.
     pub idle: Idle,
+    /// How processors wait for locks.
+    pub lock: LockKind,
+    /// Record every state entry in [`TreeStats::trace`] (tests, small trees).
+    pub trace: bool,
+}
+
+/// One state entry of a traced run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEvent {
+    /// The processor's clock.
+    pub t: u64,
+    /// The processor.
+    pub proc: usize,
+    /// The state entered.
+    pub state: State,
+    /// The node, as the 1-based move numbers from the root (`""` is the
+    /// root; `"2.1"` the first move of the root's second); `None` when idle.
+    pub node: Option<String>,
 }
 
 impl MachineSpec {
     /// `procs` processors, depth `depth`, the thesis's machine and idle
     /// loop, the default stall limit.
     pub fn new(procs: usize, depth: u32) -> MachineSpec {
-        MachineSpec { procs, depth, stall_limit: 2_000_000, interleave: Interleave::default(), idle: Idle::default() }
+        MachineSpec { procs, depth, stall_limit: 2_000_000, interleave: Interleave::default(), idle: Idle::default(), lock: LockKind::default(), trace: false }
     }
 }
 
@@ -287,6 +397,8 @@ pub struct TreeStats {
     pub told: u64,
     /// Nodes the machine had to make (the heaps' total size at the end).
     pub pool: u64,
+    /// Every state entry, with [`MachineSpec::trace`].
+    pub trace: Vec<TraceEvent>,
 }
 
 impl TreeStats {
@@ -446,6 +558,28 @@ struct World<D, T: TreeSource> {
     walks: Vec<Vec<NodeRef>>,
     /// The block each processor accessed last (for the message of a stuck run).
     on: Vec<Block>,
+    /// Each processor that waits for a block to be written: the block and
+    /// its clock when it began to wait.
+    asleep: Vec<Option<(Block, u64, Kind)>>,
+    /// Queue locks: the processors queued at each lock, first first.
+    queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>>,
+    /// Queue locks: whether the lock a processor queued for was handed to it.
+    granted: Vec<bool>,
+    /// The processors waiting for each block below the nodes' to be written.
+    waiters: Vec<Vec<Proc>>,
+    /// Work stealing: the processor whose request waits in each mailbox.
+    requests: Vec<Option<Proc>>,
+    /// Work stealing and active splitting: the answer in each processor's
+    /// mailbox (a node to work at, or none).
+    inbox: Vec<Option<Option<NodeRef>>>,
+    /// Active splitting: the processors waiting to be recruited.
+    idle_set: Vec<bool>,
+    /// Active splitting: how many processors are in `idle_set`.
+    idle_count: usize,
+    /// Active splitting: a buffer for the processors recruited.
+    recruits: Vec<Proc>,
+    /// Work stealing: each processor's generator of victims.
+    rng: Vec<ChaCha8Rng>,
 }
 
 /// One simulated search of one tree: the machine, the search's shared data
@@ -512,6 +646,17 @@ impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
             if r != Access::Done(0) {
                 w.on[p] = b;
             }
+            // A write wakes the processors waiting for the block to change
+            // (only the shared variables and mailboxes are waited on).
+            if self.write
+                && b < m.node_base
+                && !w.waiters[b].is_empty()
+                && let Access::Done(d) = r
+            {
+                m.wake(&mut w, b, now + d);
+                // The woken run from the write's end: the writer may not run past them.
+                m.limit.set(m.limit.get().min(now + d));
+            }
             match r {
                 Access::Done(0) => return Poll::Ready(()),
                 Access::Done(d) => {
@@ -547,6 +692,10 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         for q in 0..p {
             mem.add_block(q);
         }
+        for q in 0..p {
+            mem.add_block(q);
+        }
+        mem.add_block(0);
         let d = cfg.depth.max(1) as usize;
         let initial = p * d * 2;
         let b = src.slots();
@@ -568,13 +717,42 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
             charges: vec![Vec::with_capacity(8); p],
             walks: vec![vec![]; p],
             on: vec![0; p],
+            asleep: vec![None; p],
+            waiters: vec![vec![]; FIRST_PRIVATE + 2 * p + 1],
+            queues: Default::default(),
+            granted: vec![false; p],
+            requests: vec![None; p],
+            inbox: vec![None; p],
+            idle_set: vec![false; p],
+            idle_count: 0,
+            recruits: vec![],
+            rng: match cfg.idle {
+                Idle::Steal { seed } => (0..p)
+                    .map(|q| {
+                        let mut r = ChaCha8Rng::seed_from_u64(seed ^ (src.root_key(&root) << 32));
+                        r.set_stream(q as u64);
+                        r
+                    })
+                    .collect(),
+                _ => vec![],
+            },
         };
         for _ in 0..initial {
             make_node(&mut w, b, p);
         }
         // The heap hands out the lowest-numbered node first.
         w.global = (0..initial as u32).rev().collect();
-        Ok(Machine { src, scheme, cfg, b, node_base: FIRST_PRIVATE + p, root_node: root, w: RefCell::new(w), limit: Cell::new(0), resumed: Cell::new(0) })
+        Ok(Machine {
+            src,
+            scheme,
+            cfg,
+            b,
+            node_base: FIRST_PRIVATE + 2 * p + 1,
+            root_node: root,
+            w: RefCell::new(w),
+            limit: Cell::new(0),
+            resumed: Cell::new(0),
+        })
     }
 
     #[inline(always)]
@@ -641,8 +819,12 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
 
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
     /// access; the time of a failed attempt (at least a tick) is lock wait.
+    /// (With [`LockKind::Queue`], [`Machine::lock_queued`].)
     pub async fn lock(&self, p: Proc, b: Block) {
         self.w.borrow_mut().on[p] = b;
+        if self.cfg.lock == LockKind::Queue {
+            return self.lock_queued(p, b).await;
+        }
         loop {
             let t0 = self.clock(p);
             self.write(p, b).await;
@@ -678,16 +860,103 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         }
     }
 
-    /// Releases `p`'s lock of block `b` (a write access).
+    /// Waits until another processor writes block `b`: a spin on the cached
+    /// copy, which costs nothing until the write invalidates it. The wait
+    /// is the state's own time; the processor resumes when the write is
+    /// served, and must read the block again (a miss).
+    fn wait_for_write(&self, p: Proc, b: Block, kind: Kind) -> Suspend {
+        let mut w = self.w.borrow_mut();
+        let now = w.sched.clock(p);
+        w.asleep[p] = Some((b, now, kind));
+        w.waiters[b].push(p);
+        w.sched.set(p, NEVER);
+        Suspend(true)
+    }
+
+    /// Wakes the processors waiting for block `b` at time `t`.
+    #[cold]
+    fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
+        let waiting = std::mem::take(&mut w.waiters[b]);
+        for &q in &waiting {
+            if let Some((_, since, kind)) = w.asleep[q].take() {
+                let s = w.state[q].0;
+                w.stats.time[s as usize][kind as usize] += t - since;
+                w.last[q] = (s, kind, t - since);
+                if self.cfg.interleave == Interleave::State {
+                    w.charges[q].push((s, kind, t - since));
+                }
+                w.sched.set(q, t);
+            }
+        }
+        // Keep the list's allocation.
+        let mut waiting = waiting;
+        waiting.clear();
+        if w.waiters[b].is_empty() {
+            w.waiters[b] = waiting;
+        }
+    }
+
+    /// A queue lock: one write access (the swap on the queue's tail) takes
+    /// a free lock or joins the queue; a queued processor waits on its own
+    /// flag until the holder hands the lock over, then reads the flag.
+    async fn lock_queued(&self, p: Proc, b: Block) {
+        self.write(p, b).await;
+        {
+            let mut w = self.w.borrow_mut();
+            if w.mem.test_and_set(p, b) {
+                return;
+            }
+            w.queues.entry(b).or_default().push_back(p);
+            w.granted[p] = false;
+        }
+        let mb = self.mbox(p);
+        while !self.w.borrow().granted[p] {
+            self.wait_for_write(p, mb, Kind::Lock).await;
+        }
+        self.read(p, mb).await;
+    }
+
+    /// Releases `p`'s lock of block `b` (a write access); a queue lock goes
+    /// to the first processor queued, whose flag is then written.
     pub async fn unlock(&self, p: Proc, b: Block) {
         self.write(p, b).await;
-        self.w.borrow_mut().mem.release(p, b);
+        let next = {
+            let mut w = self.w.borrow_mut();
+            let next = if self.cfg.lock == LockKind::Queue { w.queues.get_mut(&b).and_then(|q| q.pop_front()) } else { None };
+            match next {
+                Some(q) => {
+                    w.mem.set_lock(b, Some(q));
+                    w.granted[q] = true;
+                }
+                None => w.mem.release(p, b),
+            }
+            next
+        };
+        if let Some(q) = next {
+            self.write(p, self.mbox(q)).await;
+        }
     }
 
     /// Enters state `s` at node `at`.
     #[inline(always)]
     fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
-        self.w.borrow_mut().state[p] = (s, at);
+        let mut w = self.w.borrow_mut();
+        w.state[p] = (s, at);
+        if self.cfg.trace {
+            let node = (at != NONE).then(|| {
+                let mut path = vec![];
+                let mut x = at;
+                while x != w.root && x != NONE {
+                    path.push(w.nodes[x as usize].index.to_string());
+                    x = w.nodes[x as usize].parent;
+                }
+                path.reverse();
+                path.join(".")
+            });
+            let t = w.sched.clock(p);
+            w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
+        }
+        drop(w);
         self.step(p)
     }
 
@@ -824,6 +1093,9 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                 return Next::Return(c);
             }
         }
+        if self.cfg.idle.mailboxes() {
+            self.share_work(p, c).await;
+        }
         let id = self.alloc(p).await;
         let leaf = {
             let mut w = self.w.borrow_mut();
@@ -955,7 +1227,24 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         if let Some(from_max) = tell {
             self.propagate(p, c, from_max, value).await;
         }
+        if self.cfg.idle == Idle::PvSplit {
+            self.publish_pv(p, c).await;
+        }
         Next::Search(c)
+    }
+
+    /// PV splitting: a PV node (locked) whose first move has just finished
+    /// and that still has moves to hand out is published for all.
+    async fn publish_pv(&self, p: Proc, c: u32) {
+        let at = {
+            let w = self.w.borrow();
+            let n = &w.nodes[c as usize];
+            (n.pv && n.fini == 1 && n.open()).then_some((c, n.generation))
+        };
+        if at.is_some() {
+            self.write(p, SPLIT_BLOCK).await;
+            self.w.borrow_mut().split_var = at;
+        }
     }
 
     /// Tells the allocated subtree below node `c` of a new bound `v`: a new
@@ -1009,7 +1298,266 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         self.enter(p, State::Split, NONE).await;
         match self.cfg.idle {
             Idle::SplitVariable(walk) => self.idle_split_variable(p, walk).await,
+            Idle::PvSplit => self.idle_pv(p).await,
+            Idle::Steal { .. } => self.idle_steal(p).await,
+            Idle::Active { .. } => self.idle_active(p).await,
         }
+    }
+
+    /// Under the node's lock: joins node `(n, g)` if it is still that
+    /// allocation and still has moves to hand out.
+    fn join(&self, (n, g): NodeRef) -> bool {
+        let mut w = self.w.borrow_mut();
+        let x = &mut w.nodes[n as usize];
+        let ok = x.is(g) && x.open();
+        if ok {
+            x.threads += 1;
+        }
+        ok
+    }
+
+    /// PV splitting's idle loop: join the published PV node while it has
+    /// moves to hand out; else wait for the next publication (no work
+    /// elsewhere).
+    async fn idle_pv(&self, p: Proc) -> Next {
+        loop {
+            self.read(p, FLAG_BLOCK).await;
+            if self.w.borrow().flag {
+                return Next::Exit;
+            }
+            self.read(p, SPLIT_BLOCK).await;
+            let seen = self.w.borrow().split_var;
+            if let Some((n, g)) = seen {
+                self.read(p, self.blk(n)).await;
+                if self.valid((n, g)) {
+                    self.lock(p, self.blk(n)).await;
+                    if self.join((n, g)) {
+                        return Next::Search(n);
+                    }
+                    self.unlock(p, self.blk(n)).await;
+                }
+            }
+            // Published meanwhile: look again rather than wait.
+            if self.w.borrow().split_var == seen {
+                self.wait_for_write(p, SPLIT_BLOCK, Kind::Work).await;
+            }
+        }
+    }
+
+    /// Processor `q`'s mailbox.
+    #[inline(always)]
+    fn mbox(&self, q: Proc) -> Block {
+        FIRST_PRIVATE + self.cfg.procs + q
+    }
+
+    /// The set of idle processors (active splitting).
+    #[inline(always)]
+    fn idle_block(&self) -> Block {
+        FIRST_PRIVATE + 2 * self.cfg.procs
+    }
+
+    /// Work stealing's idle loop: send a request to a random victim, wait
+    /// for its answer (answering other thieves' requests with "no work"
+    /// meanwhile); start at the node offered, or try another victim.
+    async fn idle_steal(&self, p: Proc) -> Next {
+        let procs = self.cfg.procs;
+        loop {
+            self.read(p, FLAG_BLOCK).await;
+            if self.w.borrow().flag {
+                return Next::Exit;
+            }
+            self.read(p, self.mbox(p)).await;
+            if self.w.borrow().requests[p].is_some() {
+                self.refuse(p).await;
+            }
+            let v = {
+                let mut w = self.w.borrow_mut();
+                let k = w.rng[p].next_u64() % (procs as u64 - 1).max(1);
+                (p + 1 + k as usize) % procs
+            };
+            let vb = self.mbox(v);
+            self.lock(p, vb).await;
+            let sent = {
+                let mut w = self.w.borrow_mut();
+                let free = w.requests[v].is_none();
+                if free {
+                    w.requests[v] = Some(p);
+                }
+                free
+            };
+            self.unlock(p, vb).await;
+            if !sent {
+                continue;
+            }
+            loop {
+                let mb = self.mbox(p);
+                self.read(p, mb).await;
+                let (answer, asked) = {
+                    let w = self.w.borrow();
+                    (w.inbox[p], w.requests[p].is_some())
+                };
+                if asked {
+                    self.refuse(p).await;
+                    continue;
+                }
+                if let Some(offer) = answer {
+                    self.write(p, mb).await;
+                    self.w.borrow_mut().inbox[p] = None;
+                    if let Some((n, _)) = offer {
+                        // The victim counted us in: the node stays allocated.
+                        self.lock(p, self.blk(n)).await;
+                        return Next::Search(n);
+                    }
+                    break;
+                }
+                self.wait_for_write(p, mb, Kind::Work).await;
+            }
+        }
+    }
+
+    /// Answers the request in `p`'s mailbox with "no work".
+    async fn refuse(&self, p: Proc) {
+        let mb = self.mbox(p);
+        self.lock(p, mb).await;
+        let r = self.w.borrow_mut().requests[p].take();
+        self.unlock(p, mb).await;
+        if let Some(r) = r {
+            self.write(p, self.mbox(r)).await;
+            self.w.borrow_mut().inbox[r] = Some(None);
+        }
+    }
+
+    /// Active splitting's idle loop: register as idle, then wait in the
+    /// mailbox until a working processor recruits us to a node.
+    async fn idle_active(&self, p: Proc) -> Next {
+        let ib = self.idle_block();
+        self.lock(p, ib).await;
+        {
+            let mut w = self.w.borrow_mut();
+            w.idle_set[p] = true;
+            w.idle_count += 1;
+        }
+        self.unlock(p, ib).await;
+        loop {
+            self.read(p, FLAG_BLOCK).await;
+            if self.w.borrow().flag {
+                return Next::Exit;
+            }
+            let mb = self.mbox(p);
+            self.read(p, mb).await;
+            let assigned = self.w.borrow().inbox[p];
+            if let Some(Some((n, _))) = assigned {
+                self.write(p, mb).await;
+                self.w.borrow_mut().inbox[p] = None;
+                // The recruiter counted us in: the node stays allocated.
+                self.lock(p, self.blk(n)).await;
+                return Next::Search(n);
+            }
+            self.wait_for_write(p, mb, Kind::Work).await;
+        }
+    }
+
+    /// What a working processor at node `c` (locked, about to hand out a
+    /// move) does for idle ones: nothing for the thesis's idle loop and PV
+    /// splitting; answer a thief's request (work stealing); recruit the
+    /// idle processors to `c` (active splitting).
+    async fn share_work(&self, p: Proc, c: u32) {
+        match self.cfg.idle {
+            Idle::SplitVariable(_) | Idle::PvSplit => {}
+            Idle::Steal { .. } => {
+                let mb = self.mbox(p);
+                self.read(p, mb).await;
+                if self.w.borrow().requests[p].is_none() {
+                    return;
+                }
+                self.lock(p, mb).await;
+                let r = self.w.borrow_mut().requests[p].take();
+                self.unlock(p, mb).await;
+                let Some(r) = r else { return };
+                let offer = self.offer(p, c).await;
+                self.write(p, self.mbox(r)).await;
+                self.w.borrow_mut().inbox[r] = Some(offer);
+            }
+            Idle::Active { min_split_depth, group } => {
+                let eligible = {
+                    let w = self.w.borrow();
+                    let n = &w.nodes[c as usize];
+                    n.left >= 2 && n.threads < group && self.cfg.depth - n.ply >= min_split_depth && self.scheme.eligible(&n.view(), &n.data).is_some()
+                };
+                if !eligible {
+                    return;
+                }
+                let ib = self.idle_block();
+                self.read(p, ib).await;
+                if self.w.borrow().idle_count == 0 {
+                    return;
+                }
+                self.lock(p, ib).await;
+                let (recruits, at) = {
+                    let mut w = self.w.borrow_mut();
+                    let w = &mut *w;
+                    let n = &w.nodes[c as usize];
+                    let room = (n.left as usize - 1).min((group as usize).saturating_sub(n.threads as usize));
+                    let mut recruits = std::mem::take(&mut w.recruits);
+                    recruits.clear();
+                    for q in 0..self.cfg.procs {
+                        if recruits.len() == room {
+                            break;
+                        }
+                        if w.idle_set[q] {
+                            w.idle_set[q] = false;
+                            w.idle_count -= 1;
+                            recruits.push(q);
+                        }
+                    }
+                    let n = &mut w.nodes[c as usize];
+                    n.threads += recruits.len() as u32;
+                    (recruits, (c, n.generation))
+                };
+                self.unlock(p, ib).await;
+                for &q in &recruits {
+                    self.write(p, self.mbox(q)).await;
+                    self.w.borrow_mut().inbox[q] = Some(Some(at));
+                }
+                self.w.borrow_mut().recruits = recruits;
+            }
+        }
+    }
+
+    /// Work stealing's offer: the highest eligible node of `p`'s own part
+    /// of the tree, walking up from `c` (locked) to the first node others
+    /// work at too (each node read, 1 tick); the thief is counted in at it.
+    async fn offer(&self, p: Proc, c: u32) -> Option<NodeRef> {
+        let mut best = None;
+        let mut x = c;
+        loop {
+            if x != c {
+                self.read(p, self.blk(x)).await;
+            }
+            self.work(p, 1).await;
+            let (shared, parent) = {
+                let w = self.w.borrow();
+                let n = &w.nodes[x as usize];
+                let room = if x == c { n.left >= 2 } else { n.open() };
+                if room && self.scheme.eligible(&n.view(), &n.data).is_some() {
+                    best = Some((x, n.generation));
+                }
+                (n.threads > 1, n.parent)
+            };
+            if shared || parent == NONE {
+                break;
+            }
+            x = parent;
+        }
+        let (n, g) = best?;
+        if n == c {
+            self.w.borrow_mut().nodes[c as usize].threads += 1;
+            return best;
+        }
+        self.lock(p, self.blk(n)).await;
+        let ok = self.join((n, g));
+        self.unlock(p, self.blk(n)).await;
+        ok.then_some((n, g))
     }
 
     /// The thesis's idle loop: take the split-point variable's lock; join the
@@ -1046,15 +1594,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                 };
                 // Join: under the node's lock, it must still be the valid node seen.
                 self.lock(p, self.blk(n)).await;
-                let joined = {
-                    let mut w = self.w.borrow_mut();
-                    let ok = w.nodes[n as usize].is(g) && w.nodes[n as usize].open();
-                    if ok {
-                        w.nodes[n as usize].threads += 1;
-                    }
-                    ok
-                };
-                if joined {
+                if self.join((n, g)) {
                     self.unlock(p, SPLIT_BLOCK).await;
                     return Next::Search(n);
                 }
@@ -1177,8 +1717,17 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         // Charge every processor up to t exactly: a processor behind t (one
         // that exited) is charged nothing more; one beyond t gives back its
         // latest charges down to t.
+        let waited: Vec<bool> = w.asleep.iter().map(Option::is_some).collect();
         for q in 0..procs {
-            let c = w.sched.clock(q);
+            // A processor still waiting for a write waited until the end.
+            let c = match w.asleep[q].take() {
+                Some((_, since, kind)) => {
+                    let s = w.state[q].0 as usize;
+                    w.stats.time[s][kind as usize] += t.saturating_sub(since);
+                    since
+                }
+                None => w.sched.clock(q),
+            };
             if c == NEVER || c <= t {
                 continue;
             }
@@ -1193,9 +1742,9 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                 return Err(SimError::Internal(format!("processor {q} is {excess} ticks beyond the end with nothing to give back")));
             }
         }
-        for q in 0..procs {
+        for (q, &waited) in waited.iter().enumerate() {
             let c = w.sched.clock(q);
-            if c == NEVER && w.state[q].0 != State::Exit {
+            if c == NEVER && w.state[q].0 != State::Exit && !waited {
                 return Err(SimError::Internal(format!("processor {q} stopped in state {:?}", w.state[q].0)));
             }
         }
@@ -1416,5 +1965,150 @@ mod tests {
         let many = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(48, 4)).unwrap();
         let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][Kind::Lock as usize] as f64 / (r.ticks * p) as f64;
         assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
+    }
+
+    fn new_policies() -> [Idle; 5] {
+        [
+            Idle::PvSplit,
+            Idle::Steal { seed: 1 },
+            Idle::Steal { seed: 99 },
+            Idle::Active { min_split_depth: 1, group: 8 },
+            Idle::Active { min_split_depth: 2, group: 2 },
+        ]
+    }
+
+    /// Every policy with both locks returns the sequential minimax value,
+    /// accounts for every processor-tick, and leaves the heaps balanced
+    /// (checked by `run`).
+    #[test]
+    fn every_policy_returns_minimax() {
+        let mut all = new_policies().to_vec();
+        all.push(Idle::SplitVariable(Walk::Tree));
+        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100), (6, 69, 19)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..5u32 {
+                let root = Node { seed: seed * 15485863, pscore: ROOT_PSCORE as u32 };
+                for depth in 1..5 {
+                    let want = search(&sh, &root, depth, &mut ()).value;
+                    for procs in [2, 3, 7, 48, 64] {
+                        for &idle in &all {
+                            for lock in [LockKind::Tas, LockKind::Queue] {
+                                for interleave in [Interleave::Access, Interleave::State] {
+                                    if interleave == Interleave::State && procs != 3 {
+                                        continue;
+                                    }
+                                    let cfg = MachineSpec { idle, lock, interleave, ..MachineSpec::new(procs, depth) };
+                                    let tag = format!("b={b} seed={seed} depth={depth} p={procs} {idle:?} {lock:?} {interleave:?}");
+                                    let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap_or_else(|e| panic!("{tag}: {e}"));
+                                    assert_eq!(r.value, want, "{tag}");
+                                    assert_eq!(r.accounted(), r.ticks * procs as u64, "{tag}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The largest machine: 1,024 processors, every policy and lock.
+    #[test]
+    fn every_policy_returns_minimax_on_1024_processors() {
+        let mut all = new_policies().to_vec();
+        all.push(Idle::SplitVariable(Walk::Tree));
+        for (b, wa, wb) in [(8, 79, 5), (5, 0, 0)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..3u32 {
+                let root = Node { seed: seed * 7727, pscore: ROOT_PSCORE as u32 };
+                for depth in [2, 4] {
+                    let want = search(&sh, &root, depth, &mut ()).value;
+                    for &idle in &all {
+                        for lock in [LockKind::Tas, LockKind::Queue] {
+                            let cfg = MachineSpec { idle, lock, ..MachineSpec::new(1024, depth) };
+                            let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap();
+                            assert_eq!(r.value, want, "b={b} seed={seed} depth={depth} {idle:?} {lock:?}");
+                            assert_eq!(r.accounted(), r.ticks * 1024);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn traced(b: u32, depth: u32, procs: usize, idle: Idle) -> (i64, TreeStats) {
+        let sh = shape(b, 100, 100);
+        let root = Node { seed: 2024, pscore: ROOT_PSCORE as u32 };
+        let want = search(&sh, &root, depth, &mut ()).value;
+        let cfg = MachineSpec { idle, trace: true, ..MachineSpec::new(procs, depth) };
+        (want, simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap())
+    }
+
+    /// The leaves each processor evaluated, in order of time.
+    fn leaves(r: &TreeStats) -> Vec<(&str, usize)> {
+        r.trace.iter().filter(|e| e.state == State::Eval).map(|e| (e.node.as_deref().unwrap_or("?"), e.proc)).collect()
+    }
+
+    /// The first state entry of processor `q` outside the idle loop.
+    fn first_work(r: &TreeStats, q: usize) -> &TraceEvent {
+        r.trace.iter().find(|e| e.proc == q && e.state != State::Split).unwrap()
+    }
+
+    /// PV splitting, 2 processors, a depth-2 tree of branching 3 whose first
+    /// move is always best (so nodes 2 and 3 are cut off after one leaf).
+    /// P0 goes down the PV alone: root, node 1, leaf 1.1. When leaf 1.1 is
+    /// back, node 1 is published (P0's update of node 1) and P1, idle until
+    /// then, joins it: P0 evaluates 1.2, P1 1.3. The root is published only
+    /// when node 1 has finished (P1, last out, carries it up); then root
+    /// moves 2 and 3 go one to each processor, and each is searched whole
+    /// by its processor.
+    #[test]
+    fn pv_splitting_by_hand() {
+        let (want, r) = traced(3, 2, 2, Idle::PvSplit);
+        assert_eq!(r.value, want);
+        assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
+        let update_1 = r.trace.iter().find(|e| e.state == State::Update && e.node.as_deref() == Some("1")).unwrap();
+        let p1 = first_work(&r, 1);
+        assert_eq!((p1.state, p1.node.as_deref()), (State::Search, Some("1")));
+        assert!(update_1.proc == 0 && p1.t > update_1.t);
+        // Nobody starts a root move other than the first before node 1 is done.
+        let node_1_done = r.trace.iter().filter(|e| e.state == State::Update && e.node.as_deref() == Some("")).map(|e| e.t).min().unwrap();
+        let node_1_last = r.trace.iter().filter(|e| e.node.as_deref().is_some_and(|n| n.starts_with('1'))).map(|e| e.t).max().unwrap();
+        assert!(node_1_done > node_1_last);
+        assert!(r.trace.iter().filter(|e| e.node.as_deref().is_some_and(|n| n.starts_with('2') || n.starts_with('3'))).all(|e| e.t > node_1_done));
+    }
+
+    /// Work stealing, the same tree. P1's requests reach P0 while nothing is
+    /// eligible and are answered "no work", until P0, at node 1 after leaf
+    /// 1.1, offers node 1 (its highest node whose eldest brother is
+    /// searched: the root's first move is not back yet). P1 evaluates 1.3,
+    /// finishes node 1 last and carries it up to the root, where it takes
+    /// move 2; P0, idle, steals the root from P1 and takes move 3.
+    #[test]
+    fn work_stealing_by_hand() {
+        let (want, r) = traced(3, 2, 2, Idle::Steal { seed: 5 });
+        assert_eq!(r.value, want);
+        assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
+        let p1 = first_work(&r, 1);
+        assert_eq!((p1.state, p1.node.as_deref()), (State::Search, Some("1")));
+        let p0_idle = r.trace.iter().find(|e| e.proc == 0 && e.state == State::Split).unwrap();
+        let p0_back = r.trace.iter().find(|e| e.proc == 0 && e.t > p0_idle.t && e.state != State::Split).unwrap();
+        assert_eq!((p0_back.state, p0_back.node.as_deref()), (State::Search, Some("")));
+    }
+
+    /// Active splitting with 3 processors and a minimum split depth of 2 on
+    /// a depth-3 tree: the root (3 plies left) and its children (2 left) may
+    /// be split; nodes at ply 2 (1 ply left) never are, so all the leaves
+    /// below one ply-2 node are evaluated by one processor.
+    #[test]
+    fn active_splitting_respects_the_minimum_depth() {
+        let (want, r) = traced(3, 3, 3, Idle::Active { min_split_depth: 2, group: 8 });
+        assert_eq!(r.value, want);
+        let ev = leaves(&r);
+        let parent = |leaf: &str| leaf.rsplit_once('.').map(|(p, _)| p.to_string()).unwrap();
+        for &(leaf, q) in &ev {
+            assert!(ev.iter().filter(|f| parent(f.0) == parent(leaf)).all(|f| f.1 == q), "leaves below {}: {ev:?}", parent(leaf));
+        }
+        // The helpers did search: some leaves are not P0's.
+        assert!(ev.iter().any(|e| e.1 != 0), "{ev:?}");
     }
 }

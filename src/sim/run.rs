@@ -13,7 +13,7 @@
 //! the p = 1 rows of the same trees.
 
 use super::engine::SimError;
-use super::engine::{Idle, Interleave, MachineSpec, State, TreeStats, Walk, simulate};
+use super::engine::{Idle, Interleave, LockKind, MachineSpec, State, TreeStats, Walk, simulate};
 use super::schemes::Scheme;
 use super::schemes::{DtsSplit, NetworkSplit, YbwcSplit};
 use crate::formats::{SimRow, SourceVisitor, Tree, TreeKey as GroupKey};
@@ -98,6 +98,54 @@ impl SchemeKind {
     }
 }
 
+/// A parallel search algorithm: how idle processors find work
+/// ([`Idle`] in the engine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PolicyKind {
+    /// The thesis's DTS-like search: the split-point variable and its
+    /// split-point search, with scheme A, B or C.
+    Dts,
+    /// PV splitting (Marsland and Popowich).
+    PvSplit,
+    /// YBWC with work stealing (Feldmann); the scheme says which nodes may be offered.
+    Steal,
+    /// Active splitting as in engines (Crafty); the scheme says which nodes may be split.
+    Active,
+}
+
+impl std::str::FromStr for PolicyKind {
+    type Err = RunError;
+    fn from_str(s: &str) -> Result<PolicyKind> {
+        match s.to_ascii_lowercase().as_str() {
+            "dts" => Ok(PolicyKind::Dts),
+            "pvsplit" => Ok(PolicyKind::PvSplit),
+            "steal" => Ok(PolicyKind::Steal),
+            "active" => Ok(PolicyKind::Active),
+            _ => Err(RunError::BadArgument(format!("unknown policy `{s}` (expected dts, pvsplit, steal or active)"))),
+        }
+    }
+}
+
+impl PolicyKind {
+    /// Every policy, in the order of the experiment's tables.
+    pub const ALL: [PolicyKind; 4] = [PolicyKind::Dts, PolicyKind::PvSplit, PolicyKind::Steal, PolicyKind::Active];
+
+    /// The name in rows and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PolicyKind::Dts => "dts",
+            PolicyKind::PvSplit => "pvsplit",
+            PolicyKind::Steal => "steal",
+            PolicyKind::Active => "active",
+        }
+    }
+
+    /// Whether the policy splits where a scheme allows (PV splitting has its own rule).
+    pub fn takes_scheme(self) -> bool {
+        self != PolicyKind::PvSplit
+    }
+}
+
 /// An inclusive integer range of a parameter, checked against its limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IntRange {
@@ -141,8 +189,18 @@ pub const LIMITS_M_CA: (&str, i64, i64) = ("--m-ca", -64, 64);
 pub const LIMITS_M_CC: (&str, i64, i64) = ("--m-cc", 0, 64);
 /// Limits of the classification width.
 pub const LIMITS_CUT_WIDTH: (&str, i64, i64) = ("--cut-width", 0, 50);
+/// Limits of active splitting's minimum split depth.
+pub const LIMITS_MIN_SPLIT_DEPTH: (&str, i64, i64) = ("--min-split-depth", 1, 64);
+/// Active splitting's minimum split depth unless given.
+pub const DEFAULT_MIN_SPLIT_DEPTH: u32 = 2;
+/// Limits of active splitting's split group.
+pub const LIMITS_SPLIT_GROUP: (&str, i64, i64) = ("--split-group", 2, 1024);
+/// Active splitting's split group unless given (Crafty's default).
+pub const DEFAULT_SPLIT_GROUP: u32 = 8;
+/// Work stealing's seed unless given.
+pub const DEFAULT_STEAL_SEED: u64 = 1;
 /// The largest machine.
-pub const MAX_PROCS: usize = 4096;
+pub const MAX_PROCS: usize = 1024;
 
 /// One configuration of the machine and the scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -165,6 +223,16 @@ pub struct SimConfig {
     pub interleave: Interleave,
     /// How far a split-point search walks.
     pub walk: Walk,
+    /// The parallel search algorithm (`None` with one processor).
+    pub policy: Option<PolicyKind>,
+    /// Active splitting's minimum split depth.
+    pub min_split_depth: Option<u32>,
+    /// Active splitting's split group.
+    pub split_group: Option<u32>,
+    /// Work stealing's seed.
+    pub steal_seed: Option<u64>,
+    /// How processors wait for locks.
+    pub lock: LockKind,
 }
 
 /// The parameters the thesis found best (`docs/model.md` §6): for one
@@ -203,8 +271,10 @@ pub fn thesis_cut_width(o: Ordering) -> Option<u32> {
 pub struct Request {
     /// Processor counts.
     pub procs: Vec<usize>,
-    /// Schemes (for p > 1).
-    pub schemes: Vec<SchemeKind>,
+    /// Parallel search algorithms (for p > 1).
+    pub policies: Vec<PolicyKind>,
+    /// Schemes (for p > 1; default a).
+    pub schemes: Option<Vec<SchemeKind>>,
     /// m_A values (default 2).
     pub m_a: Option<IntRange>,
     /// m_B values (default 1).
@@ -221,8 +291,70 @@ pub struct Request {
     pub shard: Option<(usize, usize)>,
     /// When processors interleave.
     pub interleave: Interleave,
-    /// How far a split-point search walks.
-    pub walk: Walk,
+    /// How far a split-point search walks (default: the whole tree).
+    pub walk: Option<Walk>,
+    /// Active splitting's minimum split depths.
+    pub min_split_depth: Option<IntRange>,
+    /// Active splitting's split groups.
+    pub split_group: Option<IntRange>,
+    /// Work stealing's seed.
+    pub steal_seed: Option<u64>,
+    /// How processors wait for locks.
+    pub lock: LockKind,
+}
+
+impl Request {
+    /// A request for `procs` with every other setting at its default.
+    pub fn new(procs: Vec<usize>) -> Request {
+        Request {
+            procs,
+            policies: vec![PolicyKind::Dts],
+            schemes: None,
+            m_a: None,
+            m_b: None,
+            m_ca: None,
+            m_cc: None,
+            cut_width: None,
+            thesis: false,
+            shard: None,
+            interleave: Interleave::default(),
+            walk: None,
+            min_split_depth: None,
+            split_group: None,
+            steal_seed: None,
+            lock: LockKind::default(),
+        }
+    }
+
+    /// Refuses parameters that no requested policy takes.
+    fn check_applies(&self) -> Result<()> {
+        let has = |k: PolicyKind| self.policies.contains(&k);
+        require!(!self.policies.is_empty(), BadArgument, "--policy: give at least one policy");
+        let names = self.policies.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
+        let scheme_params = [
+            ("--scheme", self.schemes.is_some()),
+            ("--m-a", self.m_a.is_some()),
+            ("--m-b", self.m_b.is_some()),
+            ("--m-ca", self.m_ca.is_some()),
+            ("--m-cc", self.m_cc.is_some()),
+            ("--cut-width", self.cut_width.is_some()),
+            ("--thesis-params", self.thesis),
+        ];
+        if !self.policies.iter().any(|k| k.takes_scheme()) {
+            for (name, given) in scheme_params {
+                require!(!given, BadArgument, "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only)");
+            }
+        }
+        require!(self.walk.is_none() || has(PolicyKind::Dts), BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
+        require!(
+            self.min_split_depth.is_none() || has(PolicyKind::Active),
+            BadArgument,
+            "--min-split-depth applies to --policy active only (got --policy {names})"
+        );
+        require!(self.split_group.is_none() || has(PolicyKind::Active), BadArgument, "--split-group applies to --policy active only (got --policy {names})");
+        require!(self.steal_seed.is_none() || has(PolicyKind::Steal), BadArgument, "--steal-seed applies to --policy steal only (got --policy {names})");
+        Ok(())
+    }
 }
 
 /// Parses `K/N` (1-based K) into `(K-1, N)`.
@@ -254,10 +386,26 @@ struct Item {
 fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
     let o = key.ordering();
     let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
+    let schemes = req.schemes.clone().unwrap_or(vec![SchemeKind::A]);
     let mut out = vec![];
     for &procs in &req.procs {
         require!((1..=MAX_PROCS).contains(&procs), BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
-        let base = SimConfig { procs, scheme: None, m_a: None, m_b: None, m_ca: None, m_cc: None, cut_width: None, interleave: req.interleave, walk: req.walk };
+        let base = SimConfig {
+            procs,
+            scheme: None,
+            m_a: None,
+            m_b: None,
+            m_ca: None,
+            m_cc: None,
+            cut_width: None,
+            interleave: req.interleave,
+            walk: req.walk.unwrap_or_default(),
+            policy: None,
+            min_split_depth: None,
+            split_group: None,
+            steal_seed: None,
+            lock: req.lock,
+        };
         if procs == 1 {
             out.push(base);
             continue;
@@ -271,27 +419,47 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
         } else {
             None
         };
-        for &scheme in &req.schemes {
-            let base = SimConfig { scheme: Some(scheme), ..base };
-            match scheme {
-                SchemeKind::A => {
-                    let v = thesis.map_or_else(|| vals(req.m_a, 2), |t| vec![t.0 as i64]);
-                    out.extend(v.into_iter().map(|m| SimConfig { m_a: Some(m as u32), ..base }));
+        for &policy in &req.policies {
+            let base = SimConfig { policy: Some(policy), ..base };
+            let variants: Vec<SimConfig> = match policy {
+                PolicyKind::Dts | PolicyKind::PvSplit => vec![base],
+                PolicyKind::Steal => vec![SimConfig { steal_seed: Some(req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED)), ..base }],
+                PolicyKind::Active => {
+                    let groups = vals(req.split_group, DEFAULT_SPLIT_GROUP as i64);
+                    vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64)
+                        .into_iter()
+                        .flat_map(|d| groups.iter().map(move |&g| SimConfig { min_split_depth: Some(d as u32), split_group: Some(g as u32), ..base }))
+                        .collect()
                 }
-                SchemeKind::B => {
-                    let v = thesis.map_or_else(|| vals(req.m_b, 1), |t| vec![t.1 as i64]);
-                    out.extend(v.into_iter().map(|m| SimConfig { m_b: Some(m as u32), ..base }));
+            };
+            for base in variants {
+                if !policy.takes_scheme() {
+                    out.push(base);
+                    continue;
                 }
-                SchemeKind::C => {
-                    let widths = vals(req.cut_width, o.and_then(thesis_cut_width).unwrap_or(10) as i64);
-                    let (cas, ccs) = match thesis {
-                        Some(t) => (vec![t.2 as i64], vec![t.3 as i64]),
-                        None => (vals(req.m_ca, 0), vals(req.m_cc, 0)),
-                    };
-                    for &w in &widths {
-                        for &ca in &cas {
-                            for &cc in &ccs {
-                                out.push(SimConfig { m_ca: Some(ca as i32), m_cc: Some(cc as i32), cut_width: Some(w as u32), ..base });
+                for &scheme in &schemes {
+                    let base = SimConfig { scheme: Some(scheme), ..base };
+                    match scheme {
+                        SchemeKind::A => {
+                            let v = thesis.map_or_else(|| vals(req.m_a, 2), |t| vec![t.0 as i64]);
+                            out.extend(v.into_iter().map(|m| SimConfig { m_a: Some(m as u32), ..base }));
+                        }
+                        SchemeKind::B => {
+                            let v = thesis.map_or_else(|| vals(req.m_b, 1), |t| vec![t.1 as i64]);
+                            out.extend(v.into_iter().map(|m| SimConfig { m_b: Some(m as u32), ..base }));
+                        }
+                        SchemeKind::C => {
+                            let widths = vals(req.cut_width, o.and_then(thesis_cut_width).unwrap_or(10) as i64);
+                            let (cas, ccs) = match thesis {
+                                Some(t) => (vec![t.2 as i64], vec![t.3 as i64]),
+                                None => (vals(req.m_ca, 0), vals(req.m_cc, 0)),
+                            };
+                            for &w in &widths {
+                                for &ca in &cas {
+                                    for &cc in &ccs {
+                                        out.push(SimConfig { m_ca: Some(ca as i32), m_cc: Some(cc as i32), cut_width: Some(w as u32), ..base });
+                                    }
+                                }
                             }
                         }
                     }
@@ -332,6 +500,14 @@ fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
                 c.interleave.name(),
                 c.walk.name()
             ));
+            // Only the new policies add to the digest, so that the thesis's
+            // runs keep their ids.
+            if let Some(k) = c.policy.filter(|&k| k != PolicyKind::Dts) {
+                h.update(format!("policy {} {:?} {:?} {:?}\n", k.name(), c.min_split_depth, c.split_group, c.steal_seed));
+            }
+            if c.lock != LockKind::Tas {
+                h.update(format!("lock {}\n", c.lock.name()));
+            }
         }
         if let Some(k) = g.net {
             h.update(serde_json::to_string(&nets[k].to_file()).unwrap_or_default());
@@ -346,6 +522,7 @@ impl Plan {
     /// orderings (scheme C needs one per ordering).
     pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan> {
         require!(!req.procs.is_empty(), BadArgument, "--procs: give at least one processor count");
+        req.check_applies()?;
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
             let key = t.key();
@@ -416,7 +593,15 @@ impl Plan {
 /// Simulates one tree under one configuration.
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
     let depth = tree.depth();
-    let cfg = MachineSpec { interleave: c.interleave, idle: Idle::SplitVariable(c.walk), ..MachineSpec::new(c.procs, depth) };
+    let idle = match c.policy {
+        None | Some(PolicyKind::Dts) => Idle::SplitVariable(c.walk),
+        Some(PolicyKind::PvSplit) => Idle::PvSplit,
+        Some(PolicyKind::Steal) => Idle::Steal { seed: c.steal_seed.unwrap_or(DEFAULT_STEAL_SEED) },
+        Some(PolicyKind::Active) => {
+            Idle::Active { min_split_depth: c.min_split_depth.unwrap_or(DEFAULT_MIN_SPLIT_DEPTH), group: c.split_group.unwrap_or(DEFAULT_SPLIT_GROUP) }
+        }
+    };
+    let cfg = MachineSpec { interleave: c.interleave, idle, lock: c.lock, ..MachineSpec::new(c.procs, depth) };
     let r = match c.scheme {
         None | Some(SchemeKind::A) => tree.visit(Simulate { scheme: &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg }),
         Some(SchemeKind::B) => tree.visit(Simulate { scheme: &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg }),
@@ -480,7 +665,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         m_cc: c.m_cc,
         cut_width: c.cut_width,
         interleave: c.interleave.name().to_string(),
-        split_walk: c.walk.name().to_string(),
+        split_walk: if c.policy.is_none_or(|k| k == PolicyKind::Dts) { c.walk.name() } else { "-" }.to_string(),
         root_value: Some(if tree.is_game() { crate::game::off_scale(s.value) } else { s.value }),
         tp_ticks: s.ticks,
         np_nodes: s.nodes,
@@ -511,6 +696,11 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         su: None,
         so: None,
         css: None,
+        policy: c.policy.map_or("-", |k| k.name()).to_string(),
+        min_split_depth: c.min_split_depth,
+        split_group: c.split_group,
+        steal_seed: c.steal_seed,
+        lock: c.lock.name().to_string(),
     }
 }
 
@@ -525,11 +715,18 @@ fn tree_key(r: &SimRow) -> Option<RowKey> {
     Some((r.model, r.b, r.wa, r.wb, r.depth, r.seed?, r.tree?))
 }
 
-type ConfigKey =
-    ((Family, Option<u32>, Option<u32>, Option<u32>, u32), (String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>), (String, String));
+type ConfigKey = (
+    (Family, Option<u32>, Option<u32>, Option<u32>, u32),
+    (String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>),
+    (String, String, String, Option<u32>, Option<u32>, Option<u64>, String),
+);
 
 fn config_key(r: &SimRow) -> ConfigKey {
-    ((r.model, r.b, r.wa, r.wb, r.depth), (r.scheme.clone(), r.procs, r.m_a, r.m_b, r.m_ca, r.m_cc, r.cut_width), (r.interleave.clone(), r.split_walk.clone()))
+    (
+        (r.model, r.b, r.wa, r.wb, r.depth),
+        (r.scheme.clone(), r.procs, r.m_a, r.m_b, r.m_ca, r.m_cc, r.cut_width),
+        (r.interleave.clone(), r.split_walk.clone(), r.policy.clone(), r.min_split_depth, r.split_group, r.steal_seed, r.lock.clone()),
+    )
 }
 
 fn set_ratios(r: &mut SimRow, t1: u64, n1: u64) {

@@ -1,0 +1,116 @@
+//! Issue 13: the parallel search algorithms beyond the thesis (PV splitting,
+//! work stealing, active splitting), queue locks, and machines of up to
+//! 1,024 processors, as `pabsim` runs them.
+
+use crate::util::*;
+
+const ROOT: &str = "1073741823";
+
+/// Column `col` of every data row.
+fn column(csv: &str, col: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
+    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+}
+
+/// Every policy, both locks, on the thesis's five orderings and machines of
+/// 2, 3, 7, 48, 64 and 1,024 processors: the root's value is the minimax
+/// value, and each row names its policy and parameters.
+#[test]
+fn every_policy_ordering_and_machine_returns_minimax() {
+    let d = Dir::new("policies");
+    for (b, wa, wb) in [(32, 79, 5), (20, 69, 19), (32, 66, 66), (32, 33, 33), (32, 0, 0)] {
+        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &format!("{b},{wa},{wb}"), "--depth", "3", "--count", "2"], "");
+        for lock in ["tas", "queue"] {
+            let args = ["--procs", "2,3,7,48,64,1024", "--policy", "dts,pvsplit,steal,active", "--min-split-depth", "1", "--lock", lock, "--per-tree"];
+            let out = ok(&d.path, "pabsim", &args, &trees);
+            assert_eq!(out.lines().count(), 1 + 2 * 6 * 4, "{b},{wa},{wb} {lock}");
+            assert!(column(&out, "root_value").iter().all(|v| v == ROOT), "{b},{wa},{wb} {lock}");
+            assert!(column(&out, "lock").iter().all(|v| v == lock));
+            let policies = column(&out, "policy");
+            for p in ["dts", "pvsplit", "steal", "active"] {
+                assert_eq!(policies.iter().filter(|x| *x == p).count(), 2 * 6, "{p}");
+            }
+            // Each policy's parameters, and only its own.
+            for ((pol, scheme), (depth, (group, seed))) in policies
+                .iter()
+                .zip(column(&out, "scheme"))
+                .zip(column(&out, "min_split_depth").into_iter().zip(column(&out, "split_group").into_iter().zip(column(&out, "steal_seed"))))
+            {
+                let want = match pol.as_str() {
+                    "dts" => ("a", "", "", ""),
+                    "pvsplit" => ("-", "", "", ""),
+                    "steal" => ("a", "", "", "1"),
+                    _ => ("a", "1", "8", ""),
+                };
+                assert_eq!((scheme.as_str(), depth.as_str(), group.as_str(), seed.as_str()), want, "{pol}");
+            }
+        }
+    }
+}
+
+/// Work stealing's victims come from the seed: another seed, another run;
+/// the same seed, the same bytes for any number of threads, and shards
+/// merge into the single run.
+#[test]
+fn policies_are_deterministic_for_any_threads_and_shards() {
+    let d = Dir::new("policy-threads");
+    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "4", "--count", "4"], "");
+    d.write("t.jsonl", &trees);
+    let args = [
+        "t.jsonl",
+        "--procs",
+        "1,7,64",
+        "--policy",
+        "pvsplit,steal,active",
+        "--split-group",
+        "2",
+        "--min-split-depth",
+        "1..2",
+        "--lock",
+        "queue",
+        "--per-tree",
+    ];
+    let one = ok(&d.path, "pabsim", &[&args[..], &["--threads", "1"]].concat(), "");
+    let two = ok(&d.path, "pabsim", &[&args[..], &["--threads", "2"]].concat(), "");
+    assert_eq!(one, two);
+    for k in 1..=2 {
+        ok(&d.path, "pabsim", &[&args[..], &["--shard", &format!("{k}/2"), "-o", &format!("s{k}.csv")]].concat(), "");
+    }
+    assert_eq!(ok(&d.path, "pabsim", &["--merge", "--per-tree", "s2.csv", "s1.csv"], ""), one);
+    let seeded = |seed: &str| {
+        let out = ok(&d.path, "pabsim", &["t.jsonl", "--procs", "7", "--policy", "steal", "--steal-seed", seed, "--per-tree"], "");
+        column(&out, "tp_ticks")
+    };
+    assert_eq!(seeded("3"), seeded("3"));
+    assert_ne!(seeded("3"), seeded("4"));
+}
+
+/// Unknown policies, parameters that do not apply to the policies asked
+/// for, and machines beyond 1,024 processors: one line, nothing written.
+#[test]
+fn bad_policy_arguments_fail_cleanly() {
+    let d = Dir::new("policy-bad");
+    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2"], "");
+    d.write("t.jsonl", &trees);
+    let cases: [(&[&str], &str); 9] = [
+        (&["t.jsonl", "--procs", "4", "--policy", "ybwc", "-o", "out.csv"], "unknown policy `ybwc`"),
+        (&["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--scheme", "b", "-o", "out.csv"], "--scheme does not apply to --policy pvsplit"),
+        (&["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--m-a", "3", "-o", "out.csv"], "--m-a does not apply"),
+        (&["t.jsonl", "--procs", "4", "--policy", "dts", "--min-split-depth", "2", "-o", "out.csv"], "--min-split-depth applies to --policy active only"),
+        (&["t.jsonl", "--procs", "4", "--policy", "dts,pvsplit", "--steal-seed", "2", "-o", "out.csv"], "--steal-seed applies to --policy steal only"),
+        (&["t.jsonl", "--procs", "4", "--policy", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --policy dts only"),
+        (&["t.jsonl", "--procs", "4", "--policy", "active", "--split-group", "1", "-o", "out.csv"], "--split-group must lie in 2..1024"),
+        (&["t.jsonl", "--procs", "1,2048", "-o", "out.csv"], "--procs 2048: the machine has 1..1024 processors"),
+        (&["t.jsonl", "--procs", "4", "--lock", "mcs", "-o", "out.csv"], "unknown lock `mcs`"),
+    ];
+    for (args, needle) in cases {
+        let out = run_in(&d.path, "pabsim", args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!d.join("out.csv").exists(), "{args:?} left a file");
+    }
+}
