@@ -13,10 +13,10 @@
 //! Scored nodes are the internal nodes off the PV path; a node "cut off" if
 //! it returned on a cut-off, at its last move included.
 
-use crate::formats::{ClassifyRow, Tree};
+use crate::formats::{ClassifyRow, GameClassifyRow, Tree, TreeKey};
 use crate::nn::{Network, is_cut};
-use crate::search::{Observer, Outcome, ROOT_ALPHA, ROOT_BETA, Visit, search};
-use crate::tree::{Model, Ordering};
+use crate::search::{Observer, Outcome, ROOT_ALPHA, ROOT_BETA, Visit};
+use crate::tree::Ordering;
 
 /// Why a classification could not run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -482,23 +482,23 @@ struct TreeCounts {
 }
 
 fn classify_tree(t: &Tree, cfg: &Scoring, net: Option<&Network>) -> TreeCounts {
-    let d = t.spec.depth;
+    let d = t.depth();
     let max_m = cfg.c.iter().copied().max().unwrap_or(0);
     let mut obs = All {
         a: cfg.a.then(|| YbwcTypes::new(d)),
         b: cfg.b.iter().map(|&n| DtsTypes::new(n, d)).collect(),
         c: net.filter(|_| !cfg.c.is_empty()).map(|n| NetworkTypes::new(n, max_m, d)),
     };
-    search(&t.shape, t.root, d, &mut obs);
+    t.search(&mut obs);
     TreeCounts { a: obs.a.map(|a| a.counts).unwrap_or_default(), b: obs.b.iter().map(|b| b.counts).collect(), c: obs.c.map(|c| c.hist).unwrap_or_default() }
 }
 
 /// Picks each group's network; refuses a mismatch unless forced.
 /// Returns the index into `cfg.weights` per group and any warnings.
-fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Scoring) -> Result<(Vec<Option<usize>>, Vec<String>)> {
+fn match_networks(groups: &[TreeKey], cfg: &Scoring) -> Result<(Vec<Option<usize>>, Vec<String>)> {
     let mut picks = vec![];
     let mut warnings = vec![];
-    for &(model, ordering, _) in groups {
+    for key in groups {
         if cfg.c.is_empty() {
             picks.push(None);
             continue;
@@ -506,39 +506,53 @@ fn match_networks(groups: &[(Model, Ordering, u32)], cfg: &Scoring) -> Result<(V
         if cfg.weights.is_empty() {
             return Err(ClassifyError::NoNetwork);
         }
-        if let Some(i) = cfg.weights.iter().position(|(_, n)| n.check_ordering(model, ordering).is_ok()) {
+        let trees = match key.ordering() {
+            Some(o) => format!("{} ({o})", key.family()),
+            None => key.family().to_string(),
+        };
+        if let Some(i) = cfg.weights.iter().position(|(_, n)| n.check_trees(key).is_ok()) {
             picks.push(Some(i));
         } else if cfg.force && cfg.weights.len() == 1 {
             let (name, n) = &cfg.weights[0];
-            warnings.push(format!("warning: using {name} (trained for {}) on {} ({ordering}) trees because of --force", n.trained_for, model.name()));
+            warnings.push(format!("warning: using {name} (trained for {}) on {trees} trees because of --force", n.trained_for));
             picks.push(Some(0));
         } else if cfg.weights.len() == 1 {
             let (name, n) = &cfg.weights[0];
-            let why = n.check_ordering(model, ordering).err().map(|e| e.to_string()).unwrap_or_default();
+            let why = n.check_trees(key).err().map(|e| e.to_string()).unwrap_or_default();
             return Err(ClassifyError::WrongNetwork { file: name.clone(), why });
         } else {
             let have: Vec<String> = cfg.weights.iter().map(|(name, n)| format!("{name} ({})", n.trained_for)).collect();
-            return Err(ClassifyError::NoMatchingNetwork { trees: format!("{} ({ordering})", model.name()), have: have.join(", ") });
+            return Err(ClassifyError::NoMatchingNetwork { trees, have: have.join(", ") });
         }
     }
     Ok((picks, warnings))
 }
 
+/// The rows of [`classify`]: one table per kind of tree (their columns
+/// differ); each kind's rows in group order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Classified {
+    /// Rows of artificial trees.
+    pub artificial: Vec<ClassifyRow>,
+    /// Rows of game positions.
+    pub games: Vec<GameClassifyRow>,
+}
+
 /// Scores the requested schemes over the trees (all cores): one group of
-/// rows per (model, ordering, depth) in order of first appearance; within a
-/// group scheme A, then B by n, then C by m. Returns the rows and any
-/// warnings for stderr.
-pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progress) -> Result<(Vec<ClassifyRow>, Vec<String>)> {
+/// rows per (model, ordering, depth), or (game, depth), in order of first
+/// appearance; within a group scheme A, then B by n, then C by m. Returns
+/// the rows and any warnings for stderr.
+pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progress) -> Result<(Classified, Vec<String>)> {
     if !(cfg.a || !cfg.b.is_empty() || !cfg.c.is_empty()) {
         return Err(ClassifyError::NoScheme);
     }
     if cfg.b.contains(&0) {
         return Err(ClassifyError::ZeroN);
     }
-    let mut groups: Vec<(Model, Ordering, u32)> = vec![];
+    let mut groups: Vec<TreeKey> = vec![];
     let mut group_of = Vec::with_capacity(trees.len());
     for t in trees {
-        let key = (t.spec.model, t.spec.ordering(), t.spec.depth);
+        let key = t.key();
         let g = groups.iter().position(|k| *k == key).unwrap_or_else(|| {
             groups.push(key);
             groups.len() - 1
@@ -555,8 +569,9 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
             c
         })
         .collect();
-    let mut rows = vec![];
-    for (g, &(_, o, depth)) in groups.iter().enumerate() {
+    let mut out = Classified::default();
+    for (g, key) in groups.iter().enumerate() {
+        let depth = key.depth();
         let mut sum = TreeCounts { a: Counts::default(), b: vec![Counts::default(); cfg.b.len()], c: vec![] };
         let mut n_trees = 0u32;
         for (tc, _) in per_tree.iter().zip(&group_of).filter(|(_, gg)| **gg == g) {
@@ -573,6 +588,9 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
                 s[1] += x[1];
             }
         }
+        // Built in the artificial columns (ordering zero for a game), then
+        // moved into the game's own.
+        let o = key.ordering().unwrap_or(Ordering { b: 0, wa: 0, wb: 0 });
         let row = |scheme: &str, param: Option<u32>, c: Counts| ClassifyRow {
             b: o.b,
             wa: o.wa,
@@ -589,6 +607,7 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
             scored: c.scored(),
             best: 0,
         };
+        let mut rows = vec![];
         if cfg.a {
             rows.push(ClassifyRow { best: 1, ..row("a", None, sum.a) });
         }
@@ -600,8 +619,25 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
             mark_best(&mut block);
             rows.extend(block);
         }
+        match key {
+            TreeKey::Artificial { .. } => out.artificial.extend(rows),
+            TreeKey::Game { game, .. } => out.games.extend(rows.into_iter().map(|r| GameClassifyRow {
+                game: *game,
+                depth: r.depth,
+                trees: r.trees,
+                scheme: r.scheme,
+                param: r.param,
+                true_cut: r.true_cut,
+                false_cut: r.false_cut,
+                true_all: r.true_all,
+                false_all: r.false_all,
+                error: r.error,
+                scored: r.scored,
+                best: r.best,
+            })),
+        }
     }
-    Ok((rows, warnings))
+    Ok((out, warnings))
 }
 
 /// Marks the lowest error (the smallest parameter on a tie).
@@ -614,6 +650,7 @@ fn mark_best(rows: &mut [ClassifyRow]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::Model;
 
     #[test]
     fn bad_requests_are_typed_errors() {
@@ -663,6 +700,7 @@ mod tests {
 mod hand {
     use super::*;
     use crate::formats::TreeSpec;
+    use crate::tree::Model;
     use Kind::*;
 
     /// The tree of these tests: b = 2, random ordering, depth 4, seed 12345.
@@ -710,7 +748,7 @@ mod hand {
         }
         let t = tree();
         let mut log = Log(vec![]);
-        search(&t.shape, t.root, 4, &mut log);
+        t.search(&mut log);
         let (ra, rb) = (ROOT_ALPHA, ROOT_BETA);
         // In the order the nodes return.
         let want = vec![
@@ -740,7 +778,7 @@ mod hand {
         let t = tree();
         let mut a = YbwcTypes::new(4);
         a.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut a);
+        t.search(&mut a);
         assert_eq!(kinds(&a.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, Cut, All]);
         assert_eq!(a.counts, Counts { true_cut: 4, false_cut: 2, true_all: 3, false_all: 0 });
         assert_eq!(a.counts.scored(), 9);
@@ -764,7 +802,7 @@ mod hand {
         let t = tree();
         let mut b = DtsTypes::new(1, 4);
         b.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut b);
+        t.search(&mut b);
         assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, Cut]);
         assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 3, true_all: 2, false_all: 1 });
     }
@@ -778,7 +816,7 @@ mod hand {
         let t = tree();
         let mut b = DtsTypes::new(2, 4);
         b.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut b);
+        t.search(&mut b);
         assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, All]);
         assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
     }
@@ -856,7 +894,7 @@ mod hand {
         let t = tree();
         let mut c = NetworkTypes::new(&Hand, 50, 4);
         c.trace = Some(vec![]);
-        search(&t.shape, t.root, 4, &mut c);
+        t.search(&mut c);
         let tr = c.trace.clone().unwrap();
         assert_eq!(tr.iter().map(|&(p, i, _)| (p, i)).collect::<Vec<_>>(), ORDER.to_vec());
         let types: Vec<f64> = tr.iter().map(|x| x.2).collect();
@@ -886,7 +924,7 @@ mod hand {
             let t = tree();
             let mut c = NetworkTypes::new(net, 50, 4);
             c.trace = Some(vec![]);
-            search(&t.shape, t.root, 4, &mut c);
+            t.search(&mut c);
             let classified: Vec<f64> = c.trace.unwrap().iter().map(|x| x.2).collect();
             // m_Ca = 0, m_Cc = 1, width 10; leaf_ply 4: nodes at ply 3 are
             // still typed (their children are the leaves).
@@ -913,7 +951,7 @@ mod hand {
         let wh = HiddenWeights::from_fn(|r, c| ((r * 3 + c * 5) % 7) as f64 - 3.0);
         let wo = OutputWeights::from_fn(|r, c| ((r * 11 + c * 3) % 5) as f64 / 2.0 - 1.0);
         let tr = Training { rng: "ChaCha8".into(), seed: 0, init: 0.0, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
-        let net = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 2, wa: 0, wb: 0 }, 30.0, tr).unwrap().with_root_wait(1.5);
+        let net = Network::new(wh, wo, TrainedFor::artificial(Model::Exponential, Ordering { b: 2, wa: 0, wb: 0 }), 30.0, tr).unwrap().with_root_wait(1.5);
         let (classified, simulated, _) = replay(&net);
         assert_eq!(simulated, classified);
         assert_eq!(classified[..4], [30.0; 4]);

@@ -5,6 +5,8 @@
 //! reject unknown and missing fields and name the file and line.
 
 use crate::cli::Input;
+use crate::game::{Family, Game, GameError, TreeSource, chess, othello};
+use crate::search::{Observer, SearchResult, search};
 use crate::tree::{Model, Node, Ordering, Shape, TreeError, check_seed};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
@@ -28,6 +30,12 @@ pub enum SpecError {
     /// Too deep.
     #[error("depth {0} is larger than {MAX_DEPTH}")]
     Depth(u32),
+    /// A game position that does not parse, or whose side to move cannot move.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A game tree of depth 0.
+    #[error("depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)")]
+    GameDepthZero,
 }
 
 /// What is wrong with an input file. Messages name the file and line; the
@@ -85,6 +93,28 @@ pub enum FormatError {
     /// No tree specs at all.
     #[error("no tree specs in {0} (make some with `treegen --set tg1 --ordering 32,79,5 --depth 6`)")]
     NoTrees(String),
+    /// A position file line that does not parse.
+    #[error("bad position ({name}:{line})")]
+    Position {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        source: GameError,
+    },
+    /// No positions in a position file.
+    #[error("no positions in {0}")]
+    NoPositions(String),
+    /// Artificial trees and game positions in one input, for a tool whose
+    /// table differs between the two.
+    #[error("{name} mixes artificial trees and game positions (line {line}): their tables differ, give them to separate runs")]
+    Mixed {
+        /// The input.
+        name: String,
+        /// The first line of the other kind.
+        line: usize,
+    },
     /// A CSV file that does not fit its format.
     #[error("{message} ({name}:{line})")]
     Csv {
@@ -123,15 +153,225 @@ pub struct TreeSpec {
     pub depth: u32,
 }
 
-/// A checked tree spec, ready to search.
+/// One game position to search (`treegen --game`; `docs/formats.md`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// The game.
+    pub game: Game,
+    /// The position file's name without directory and extension.
+    pub set: String,
+    /// 1-based position of the position in its file.
+    pub index: u32,
+    /// The position's `id` in its file (empty if it has none).
+    pub id: String,
+    /// The position: a FEN (chess) or 64 squares and the side to move (Othello).
+    pub position: String,
+    /// Search depth, 1..64.
+    pub depth: u32,
+}
+
+/// A tree spec of either kind, as it appears on a line.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged)]
+pub enum Spec {
+    /// An artificial tree.
+    Artificial(TreeSpec),
+    /// A game position.
+    Game(GameSpec),
+}
+
+/// What groups trees in every table: the artificial model with its ordering,
+/// or the game; and the depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TreeKey {
+    /// Artificial trees of one model and ordering.
+    Artificial {
+        /// The model.
+        model: Model,
+        /// `(b, w_a, w_b)`.
+        ordering: Ordering,
+        /// Search depth.
+        depth: u32,
+    },
+    /// Positions of one game.
+    Game {
+        /// The game.
+        game: Game,
+        /// Search depth.
+        depth: u32,
+    },
+}
+
+impl TreeKey {
+    /// The `model` column's value.
+    pub fn family(&self) -> Family {
+        match *self {
+            TreeKey::Artificial { model, .. } => model.into(),
+            TreeKey::Game { game, .. } => game.into(),
+        }
+    }
+    /// The ordering of artificial trees.
+    pub fn ordering(&self) -> Option<Ordering> {
+        match *self {
+            TreeKey::Artificial { ordering, .. } => Some(ordering),
+            TreeKey::Game { .. } => None,
+        }
+    }
+    /// Search depth.
+    pub fn depth(&self) -> u32 {
+        match *self {
+            TreeKey::Artificial { depth, .. } | TreeKey::Game { depth, .. } => depth,
+        }
+    }
+}
+
+impl std::fmt::Display for TreeKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TreeKey::Artificial { model, ordering, depth } => write!(f, "{} ({ordering}) depth {depth}", model.name()),
+            TreeKey::Game { game, depth } => write!(f, "{game} depth {depth}"),
+        }
+    }
+}
+
+/// A checked tree, ready to search: its spec and its root in its source.
 #[derive(Clone, Debug)]
-pub struct Tree {
-    /// The spec it came from.
-    pub spec: TreeSpec,
-    /// The model and ordering.
-    pub shape: Shape,
-    /// The root node (a MAX node).
-    pub root: Node,
+pub enum Tree {
+    /// An artificial tree.
+    Artificial {
+        /// The spec it came from.
+        spec: TreeSpec,
+        /// The model and ordering.
+        shape: Shape,
+        /// The root node (a MAX node).
+        root: Node,
+    },
+    /// A chess position.
+    Chess {
+        /// The spec it came from.
+        spec: GameSpec,
+        /// The root position.
+        root: chess::Position,
+    },
+    /// An Othello position.
+    Othello {
+        /// The spec it came from.
+        spec: GameSpec,
+        /// The root position.
+        root: othello::Position,
+    },
+}
+
+/// Something to do with a tree's source and root, whatever the source: the
+/// one place where the kind of tree is decided ([`Tree::visit`]), so that
+/// the search and the simulator are monomorphised per source.
+pub trait SourceVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the tree's source and root, with its search depth.
+    fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output;
+}
+
+struct Search<'o, O>(&'o mut O);
+
+impl<O: Observer> SourceVisitor for Search<'_, O> {
+    type Output = SearchResult;
+    #[inline]
+    fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> SearchResult {
+        search(src, root, depth, self.0)
+    }
+}
+
+impl Tree {
+    /// Calls `v` with the tree's source and root.
+    #[inline]
+    pub fn visit<V: SourceVisitor>(&self, v: V) -> V::Output {
+        match self {
+            Tree::Artificial { spec, shape, root } => v.visit(shape, root, spec.depth),
+            Tree::Chess { spec, root } => v.visit(&chess::Chess, root, spec.depth),
+            Tree::Othello { spec, root } => v.visit(&othello::Othello, root, spec.depth),
+        }
+    }
+
+    /// Searches the tree to its depth with observer `obs`.
+    pub fn search<O: Observer>(&self, obs: &mut O) -> SearchResult {
+        self.visit(Search(obs))
+    }
+
+    /// The spec, either kind.
+    pub fn spec(&self) -> Spec {
+        match self {
+            Tree::Artificial { spec, .. } => Spec::Artificial(spec.clone()),
+            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => Spec::Game(spec.clone()),
+        }
+    }
+
+    /// The game spec of a game position.
+    pub fn game_spec(&self) -> Option<&GameSpec> {
+        match self {
+            Tree::Artificial { .. } => None,
+            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => Some(spec),
+        }
+    }
+
+    /// The artificial spec of an artificial tree.
+    pub fn artificial_spec(&self) -> Option<&TreeSpec> {
+        match self {
+            Tree::Artificial { spec, .. } => Some(spec),
+            _ => None,
+        }
+    }
+
+    /// A game position (not an artificial tree).
+    pub fn is_game(&self) -> bool {
+        !matches!(self, Tree::Artificial { .. })
+    }
+
+    /// Search depth.
+    pub fn depth(&self) -> u32 {
+        match self {
+            Tree::Artificial { spec, .. } => spec.depth,
+            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => spec.depth,
+        }
+    }
+
+    /// 1-based index in the seed set or position file.
+    pub fn index(&self) -> u32 {
+        match self {
+            Tree::Artificial { spec, .. } => spec.index,
+            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => spec.index,
+        }
+    }
+
+    /// The set's name.
+    pub fn set(&self) -> &str {
+        match self {
+            Tree::Artificial { spec, .. } => &spec.set,
+            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => &spec.set,
+        }
+    }
+
+    /// The root seed of an artificial tree.
+    pub fn seed(&self) -> Option<u64> {
+        self.artificial_spec().map(|s| s.seed)
+    }
+
+    /// The group this tree belongs to in every table.
+    pub fn key(&self) -> TreeKey {
+        match self {
+            Tree::Artificial { spec, .. } => TreeKey::Artificial { model: spec.model, ordering: spec.ordering(), depth: spec.depth },
+            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => TreeKey::Game { game: spec.game, depth: spec.depth },
+        }
+    }
+
+    /// The spec as its JSON line.
+    pub fn spec_json(&self) -> String {
+        match self {
+            Tree::Artificial { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
+            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
+        }
+    }
 }
 
 impl TreeSpec {
@@ -149,12 +389,56 @@ impl TreeSpec {
         if self.depth > MAX_DEPTH {
             return Err(SpecError::Depth(self.depth));
         }
-        Ok(Tree { spec: self.clone(), shape, root: Node { seed, pscore: self.pscore as u32 } })
+        Ok(Tree::Artificial { spec: self.clone(), shape, root: Node { seed, pscore: self.pscore as u32 } })
     }
 
     /// The ordering `(b, w_a, w_b)`.
     pub fn ordering(&self) -> Ordering {
         Ordering { b: self.b, wa: self.wa, wb: self.wb }
+    }
+}
+
+impl GameSpec {
+    /// Validates the spec: the position parses, its side to move has a
+    /// move (or, in Othello, a pass), the depth is 1..64.
+    pub fn check(&self) -> Result<Tree, SpecError> {
+        if self.index == 0 {
+            return Err(SpecError::IndexZero);
+        }
+        if self.depth == 0 {
+            return Err(SpecError::GameDepthZero);
+        }
+        if self.depth > MAX_DEPTH {
+            return Err(SpecError::Depth(self.depth));
+        }
+        let spec = self.clone();
+        let tree = match self.game {
+            Game::Chess => {
+                let root = chess::Position::parse(&self.position)?;
+                if let Some(why) = root.no_moves() {
+                    return Err(GameError::NoMoves(why.into()).into());
+                }
+                Tree::Chess { spec, root }
+            }
+            Game::Othello => {
+                let root = othello::Position::parse(&self.position)?;
+                if let Some(why) = root.no_moves() {
+                    return Err(GameError::NoMoves(why.into()).into());
+                }
+                Tree::Othello { spec, root }
+            }
+        };
+        Ok(tree)
+    }
+}
+
+impl Spec {
+    /// Validates the spec.
+    pub fn check(&self) -> Result<Tree, SpecError> {
+        match self {
+            Spec::Artificial(s) => s.check(),
+            Spec::Game(s) => s.check(),
+        }
     }
 }
 
@@ -173,17 +457,26 @@ pub fn read_json_lines<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
     Ok(out)
 }
 
-/// Reads and checks tree specs; an empty input is an error.
+/// Reads and checks tree specs, artificial (no `game` field) or game
+/// positions (a `game` field); an empty input is an error.
 pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
     let name = input.name.clone();
     let mut trees = vec![];
-    let mut seen: std::collections::HashMap<TreeSpec, usize> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<Spec, usize> = std::collections::HashMap::new();
     for (i, line) in input.reader.lines().enumerate() {
         let line = line.map_err(|source| FormatError::Read { name: name.clone(), source })?;
         if line.trim().is_empty() {
             continue;
         }
-        let spec: TreeSpec = serde_json::from_str(&line).map_err(|source| FormatError::SpecSyntax { name: name.clone(), line: i + 1, source })?;
+        let syntax = |source| FormatError::SpecSyntax { name: name.clone(), line: i + 1, source };
+        // The kind is decided by the `game` field, so that each kind's
+        // reader names its own unknown or missing fields.
+        let value: serde_json::Value = serde_json::from_str(&line).map_err(syntax)?;
+        let spec = if value.get("game").is_some() {
+            Spec::Game(serde_json::from_value(value).map_err(syntax)?)
+        } else {
+            Spec::Artificial(serde_json::from_value(value).map_err(syntax)?)
+        };
         // The same tree twice would be counted twice in every sum and average.
         if let Some(first) = seen.get(&spec) {
             return Err(FormatError::Repeated { name, line: i + 1, first: *first });
@@ -195,6 +488,119 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
         return Err(FormatError::NoTrees(name));
     }
     Ok(trees)
+}
+
+/// Whether the trees are game positions (`true`) or artificial trees, for
+/// the tools whose tables differ between the two; a mix is an error.
+pub fn games_only(trees: &[Tree], name: &str) -> Result<bool> {
+    let games = trees.first().is_some_and(Tree::is_game);
+    match trees.iter().position(|t| t.is_game() != games) {
+        Some(i) => Err(FormatError::Mixed { name: name.to_string(), line: i + 1 }),
+        None => Ok(games),
+    }
+}
+
+/// One position of a position file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionLine {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// The position, normalised (a six-field FEN; 64 squares and the side).
+    pub position: String,
+    /// Its `id` operation, or empty.
+    pub id: String,
+}
+
+/// Reads a position file of `game`: one position a line (chess: EPD, i.e.
+/// the four position fields of a FEN, or a whole FEN, then operations such
+/// as `id "BK.01";`; Othello: 64 squares and the side to move, then
+/// operations); blank lines and `#` comments are skipped. Positions are
+/// checked as [`GameSpec::check`] does, also for moves at the root.
+pub fn read_positions(game: Game, input: Input) -> Result<Vec<PositionLine>> {
+    let name = input.name.clone();
+    let mut out = vec![];
+    for (i, line) in input.reader.lines().enumerate() {
+        let line = line.map_err(|source| FormatError::Read { name: name.clone(), source })?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let bad = |source| FormatError::Position { name: name.clone(), line: i + 1, source };
+        let (position, ops) = split_position(game, text);
+        let (position, no_moves) = match game {
+            Game::Chess => {
+                let p = chess::Position::parse(position).map_err(bad)?;
+                (p.fen(), p.no_moves())
+            }
+            Game::Othello => {
+                let p = othello::Position::parse(position).map_err(bad)?;
+                (p.text(), p.no_moves())
+            }
+        };
+        if let Some(why) = no_moves {
+            return Err(bad(GameError::NoMoves(why.into())));
+        }
+        let id = operation(ops, "id").map_err(|m| bad(GameError::Line(m)))?.unwrap_or_default();
+        out.push(PositionLine { line: i + 1, position, id });
+    }
+    if out.is_empty() {
+        return Err(FormatError::NoPositions(name));
+    }
+    Ok(out)
+}
+
+/// Splits a position line into the position's fields and the operations.
+fn split_position(game: Game, text: &str) -> (&str, &str) {
+    // Chess: four fields, or six when the fifth and sixth are the move counters.
+    let fields = match game {
+        Game::Chess => {
+            let f: Vec<&str> = text.split_whitespace().take(6).collect();
+            if f.len() == 6 && f[4].parse::<u32>().is_ok() && f[5].parse::<u32>().is_ok() { 6 } else { 4 }
+        }
+        Game::Othello => 2,
+    };
+    let mut end = 0;
+    let mut seen = 0;
+    let mut in_field = false;
+    for (i, c) in text.char_indices() {
+        if c.is_whitespace() {
+            if in_field {
+                seen += 1;
+                in_field = false;
+                if seen == fields {
+                    end = i;
+                    break;
+                }
+            }
+        } else {
+            in_field = true;
+        }
+        end = i + c.len_utf8();
+    }
+    (text[..end].trim(), text[end..].trim())
+}
+
+/// The operand of EPD operation `op` (`op "text";` or `op word;`), if present.
+fn operation(ops: &str, op: &str) -> std::result::Result<Option<String>, String> {
+    let mut rest = ops;
+    while !rest.trim().is_empty() {
+        let r = rest.trim_start();
+        let (code, after) = r.split_once(char::is_whitespace).unwrap_or((r.trim_end_matches(';'), ""));
+        let after = after.trim_start();
+        let (operand, next) = if let Some(q) = after.strip_prefix('"') {
+            let close = q.find('"').ok_or_else(|| format!("operation `{code}`: unterminated string"))?;
+            let tail = q[close + 1..].trim_start();
+            (q[..close].to_string(), tail.strip_prefix(';').unwrap_or(tail))
+        } else {
+            let (o, t) = after.split_once(';').unwrap_or((after, ""));
+            (o.trim().to_string(), t)
+        };
+        if code == op {
+            return Ok(Some(operand));
+        }
+        rest = next;
+    }
+    Ok(None)
 }
 
 /// Reads CSV rows of `T`: the header must name every field of `T` and no
@@ -346,6 +752,93 @@ pub struct PerTreeRow {
     pub root_value: i64,
 }
 
+/// Writes a number with two decimals.
+pub fn two<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:.2}"))
+}
+
+/// `fbest` default output for game positions: one row per move position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFbestRow {
+    /// The game.
+    pub game: Game,
+    /// Search depth.
+    pub depth: u32,
+    /// Positions searched.
+    pub trees: u32,
+    /// Average branching factor: legal moves per contributing node (two decimals).
+    #[serde(serialize_with = "two")]
+    pub b: f64,
+    /// Move position in search order, 1-based.
+    pub n: u32,
+    /// Nodes that recorded move n.
+    pub fbest: u64,
+    /// fbest / nodes that recorded anything.
+    #[serde(serialize_with = "prob")]
+    pub pbest: f64,
+}
+
+/// `fbest --per-tree` for game positions: one row per position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GamePerTreeRow {
+    /// The game.
+    pub game: Game,
+    /// The position file's name.
+    pub set: String,
+    /// 1-based index of the position in its file.
+    pub index: u32,
+    /// The position's id.
+    pub id: String,
+    /// Search depth.
+    pub depth: u32,
+    /// Nodes entered (root, internal, leaves).
+    pub nodes: u64,
+    /// Leaves entered (at the horizon, or with no moves).
+    pub leaves: u64,
+    /// Internal nodes entered.
+    pub internal: u64,
+    /// Internal nodes that recorded a best move.
+    pub contributing: u64,
+    /// Legal moves of those nodes, summed.
+    pub moves: u64,
+    /// The root's minimax value in the game's units (centipawns; Othello
+    /// evaluation units), from the side to move's point of view.
+    pub root_value: i64,
+    /// The root's recorded move (the last score update), UCI or square.
+    pub best_move: String,
+}
+
+/// `fbest --fit`: the exponential ordering closest to measured p_best.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FitRow {
+    /// What was fitted: the game and depth, or `rajahx`.
+    pub data: String,
+    /// `analytic` (equations 4.1–4.2) or `searched` (artificial trees
+    /// searched as the measured ones: the first `trees` of tg_1 at `depth`).
+    pub method: String,
+    /// Trees searched per ordering (empty for `analytic`).
+    pub trees: Option<u32>,
+    /// Their depth (empty for `analytic`).
+    pub depth: Option<u32>,
+    /// The measured average branching factor.
+    #[serde(serialize_with = "two")]
+    pub avg_b: f64,
+    /// b of the fit (the average, rounded).
+    pub b: u32,
+    /// Fitted w_a.
+    pub wa: u32,
+    /// Fitted w_b.
+    pub wb: u32,
+    /// Move positions fitted (n = 1..positions).
+    pub positions: u32,
+    /// Sum of squared differences between measured p_best and analytic p_n.
+    #[serde(serialize_with = "prob")]
+    pub sse: f64,
+}
+
 /// `fbest --analytic`: equations 4.1–4.2.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -439,14 +932,15 @@ impl RajahxRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PatternRow {
-    /// Tree model.
-    pub model: Model,
-    /// Branching factor.
+    /// Tree model, or the game.
+    pub model: Family,
+    /// Branching factor; for a game, the most moves at any internal node of
+    /// the training trees (the network's index and wait range).
     pub b: u32,
-    /// w_a.
-    pub wa: u32,
-    /// w_b.
-    pub wb: u32,
+    /// w_a (empty for a game).
+    pub wa: Option<u32>,
+    /// w_b (empty for a game).
+    pub wb: Option<u32>,
     /// The child's level (ply): 1 for the root's children; 0 for the root row.
     pub level: u32,
     /// The parent's address `p_1.p_2...` (zeros for levels not reached); empty
@@ -516,6 +1010,37 @@ pub struct ClassifyRow {
     pub best: u8,
 }
 
+/// `classify` output for game positions: the columns of [`ClassifyRow`]
+/// with the game in place of the ordering.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameClassifyRow {
+    /// The game.
+    pub game: Game,
+    /// Search depth.
+    pub depth: u32,
+    /// Positions searched.
+    pub trees: u32,
+    /// `a`, `b` or `c`.
+    pub scheme: String,
+    /// n for scheme B, m for scheme C, empty for scheme A.
+    pub param: Option<u32>,
+    /// Predicted CUT, cut off.
+    pub true_cut: u64,
+    /// Predicted CUT, searched all moves.
+    pub false_cut: u64,
+    /// Predicted ALL, searched all moves.
+    pub true_all: u64,
+    /// Predicted ALL, cut off.
+    pub false_all: u64,
+    /// false_cut + false_all.
+    pub error: u64,
+    /// Scored nodes: internal nodes off the PV path.
+    pub scored: u64,
+    /// 1 on the lowest error of the game and scheme, else 0.
+    pub best: u8,
+}
+
 impl SimRow {
     /// The columns that hold processor-ticks by where they went: the seven
     /// states, memory stalls and lock waits (together `procs * tp_ticks`).
@@ -558,16 +1083,16 @@ pub struct SimRow {
     pub items: Option<u64>,
     /// 1-based index of the tree in its seed set (per tree only).
     pub tree: Option<u32>,
-    /// Root seed (per tree only).
+    /// Root seed; for a game position, a digest of the position (per tree only).
     pub seed: Option<u64>,
-    /// Tree model.
-    pub model: Model,
-    /// Branching factor.
-    pub b: u32,
-    /// w_a.
-    pub wa: u32,
-    /// w_b.
-    pub wb: u32,
+    /// Tree model, or the game.
+    pub model: Family,
+    /// Branching factor (empty for a game).
+    pub b: Option<u32>,
+    /// w_a (empty for a game).
+    pub wa: Option<u32>,
+    /// w_b (empty for a game).
+    pub wb: Option<u32>,
     /// Search depth.
     pub depth: u32,
     /// Trees summed in this row.

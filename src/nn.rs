@@ -14,12 +14,14 @@
 //!
 //! [`Network`] is what the other tools use: load a weights file
 //! ([`Network::load`]), check it against the trees' ordering
-//! ([`Network::check_ordering`]), and type the nodes with scheme C's rule
+//! ([`Network::check_trees`]), and type the nodes with scheme C's rule
 //! [`crate::classify::nn_node`]: an N-PV node takes the root's averaged type
 //! and wait ([`Network::root_type`], [`Network::root_wait`]), every other
 //! node the network's output ([`Network::predict`]); [`n_type`] applies the
 //! classification width `m` of scheme C.
 
+use crate::formats::TreeKey;
+use crate::game::Family;
 use crate::tree::{Model, Ordering};
 
 /// Why a network could not be made, read or written.
@@ -206,30 +208,58 @@ impl Range {
     }
 }
 
-/// The ordering a network was trained for.
+/// The trees a network was trained for: an artificial model and ordering,
+/// or a game (whose `b` is only the index range: the most moves at a node
+/// of its training trees).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainedFor {
-    /// Tree model.
-    pub model: Model,
-    /// Branching factor.
+    /// Tree model, or the game.
+    pub model: Family,
+    /// Branching factor (a game: the index and wait range).
     pub b: u32,
-    /// w_a.
-    pub wa: u32,
-    /// w_b.
-    pub wb: u32,
+    /// w_a (artificial trees only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wa: Option<u32>,
+    /// w_b (artificial trees only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wb: Option<u32>,
 }
 
 impl TrainedFor {
-    /// The ordering.
-    pub fn ordering(&self) -> Ordering {
-        Ordering { b: self.b, wa: self.wa, wb: self.wb }
+    /// Artificial trees of `model` and ordering `o`.
+    pub fn artificial(model: Model, o: Ordering) -> TrainedFor {
+        TrainedFor { model: model.into(), b: o.b, wa: Some(o.wa), wb: Some(o.wb) }
+    }
+
+    /// The ordering, for artificial trees.
+    pub fn ordering(&self) -> Option<Ordering> {
+        Some(Ordering { b: self.b, wa: self.wa?, wb: self.wb? })
+    }
+
+    /// The stem of the network's files: `<b>-<wa>-<wb>`, or the game's name.
+    pub fn key(&self) -> String {
+        match (self.model.game(), self.wa, self.wb) {
+            (None, Some(wa), Some(wb)) => format!("{}-{wa}-{wb}", self.b),
+            _ => self.model.name().to_string(),
+        }
+    }
+
+    /// Whether trees of group `key` are the ones the network was trained for.
+    pub fn fits(&self, key: &TreeKey) -> bool {
+        match key {
+            TreeKey::Artificial { .. } => self.model == key.family() && self.ordering() == key.ordering(),
+            TreeKey::Game { game, .. } => self.model.game() == Some(*game),
+        }
     }
 }
 
 impl std::fmt::Display for TrainedFor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({},{},{})", self.model.name(), self.b, self.wa, self.wb)
+        match self.ordering() {
+            Some(o) if self.model.game().is_none() => write!(f, "{} ({o})", self.model.name()),
+            _ => write!(f, "{}", self.model.name()),
+        }
     }
 }
 
@@ -425,7 +455,14 @@ impl Network {
             inputs[2].max,
             outputs[1].max
         );
-        Ordering::new(f.ordering.b, f.ordering.wa, f.ordering.wb).map_err(|e| NnError::Invalid(format!("bad ordering: {e}")))?;
+        match (f.ordering.model.game(), f.ordering.wa, f.ordering.wb) {
+            (None, Some(wa), Some(wb)) => {
+                Ordering::new(f.ordering.b, wa, wb).map_err(|e| NnError::Invalid(format!("bad ordering: {e}")))?;
+            }
+            (None, _, _) => return Err(NnError::Invalid(format!("ordering of {} trees without wa and wb", f.ordering.model))),
+            (Some(g), None, None) => valid!(f.ordering.b >= 2, "ordering.b is {} for {g}: the index range needs b >= 2", f.ordering.b),
+            (Some(g), _, _) => return Err(NnError::Invalid(format!("ordering of {g} positions with wa or wb (a game has no ordering parameters)"))),
+        }
         valid!(f.training.iterations == 0 || f.training.eta.is_finite(), "training.eta is not a finite number");
         valid!(f.errors.e_type.is_finite() && f.errors.e_wait.is_finite(), "errors are not finite numbers");
         Ok(Network {
@@ -471,13 +508,18 @@ impl Network {
         Ok(serde_json::to_string_pretty(&self.to_file()).map_err(|e| NnError::Invalid(e.to_string()))? + "\n")
     }
 
-    /// Refuses a network trained for another model or ordering than the trees.
-    pub fn check_ordering(&self, model: Model, ordering: Ordering) -> Result<()> {
+    /// Refuses a network trained for another model, ordering or game than
+    /// the trees of group `key`.
+    pub fn check_trees(&self, key: &TreeKey) -> Result<()> {
         let t = self.trained_for;
-        if t.model == model && t.ordering() == ordering {
+        if t.fits(key) {
             Ok(())
         } else {
-            Err(NnError::WrongOrdering { trained: t.to_string(), trees: format!("{} ({ordering})", model.name()) })
+            let trees = match key.ordering() {
+                Some(o) => format!("{} ({o})", key.family()),
+                None => key.family().to_string(),
+            };
+            Err(NnError::WrongOrdering { trained: t.to_string(), trees })
         }
     }
 
@@ -611,7 +653,7 @@ mod tests {
         let wh = HiddenWeights::from_fn(|r, c| ((r * 7 + c * 3) % 11) as f64 / 10.0 - 0.5);
         let wo = OutputWeights::from_fn(|r, c| ((r * 5 + c * 2) % 13) as f64 / 12.0 - 0.5);
         let t = Training { rng: "ChaCha8".into(), seed: 1, init: 0.5, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
-        let mut n = Network::new(wh, wo, TrainedFor { model: Model::Exponential, b: 4, wa: 50, wb: 10 }, 42.5, t).unwrap().with_root_wait(2.25);
+        let mut n = Network::new(wh, wo, TrainedFor::artificial(Model::Exponential, Ordering { b: 4, wa: 50, wb: 10 }), 42.5, t).unwrap().with_root_wait(2.25);
         n.errors = Errors { e_type: 1.0, e_wait: 0.5 };
         n
     }
@@ -773,8 +815,10 @@ mod tests {
     #[test]
     fn ordering_mismatch_is_refused() {
         let n = net();
-        n.check_ordering(Model::Exponential, Ordering { b: 4, wa: 50, wb: 10 }).unwrap();
-        let NnError::WrongOrdering { trained, trees } = n.check_ordering(Model::Exponential, Ordering { b: 4, wa: 50, wb: 11 }).unwrap_err() else {
+        let key = |o| TreeKey::Artificial { model: Model::Exponential, ordering: o, depth: 4 };
+        n.check_trees(&key(Ordering { b: 4, wa: 50, wb: 10 })).unwrap();
+        assert!(n.check_trees(&TreeKey::Game { game: crate::game::Game::Chess, depth: 4 }).is_err());
+        let NnError::WrongOrdering { trained, trees } = n.check_trees(&key(Ordering { b: 4, wa: 50, wb: 11 })).unwrap_err() else {
             panic!("not WrongOrdering")
         };
         assert_eq!((trained.as_str(), trees.as_str()), ("exponential (4,50,10)", "exponential (4,50,11)"));

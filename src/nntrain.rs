@@ -79,6 +79,14 @@ impl PatternSet {
     pub fn new(rows: &[PatternRow], name: &str) -> Result<PatternSet> {
         let Some(first) = rows.first() else { return Err(TrainError::BadPatterns(format!("no patterns in {name}"))) };
         let trained_for = TrainedFor { model: first.model, b: first.b, wa: first.wa, wb: first.wb };
+        let game = first.model.game().is_some();
+        require!(
+            if game { first.wa.is_none() && first.wb.is_none() } else { first.wa.is_some() && first.wb.is_some() },
+            BadPatterns,
+            "{} patterns {} wa and wb ({name}:2)",
+            first.model,
+            if game { "must leave empty" } else { "need" }
+        );
         let (inputs, outputs) = nn::ranges(first.b)?;
         let b = first.b as f64;
         require!(
@@ -309,7 +317,20 @@ mod tests {
     use crate::tree::Model;
 
     fn row(level: u32, pv: u8, ty: f64, index: u32, child_type: f64, child_wait: f64) -> PatternRow {
-        PatternRow { model: Model::Exponential, b: 4, wa: 70, wb: 10, level, parent: String::new(), pv, ty, index, child_type, child_wait, count: 3 }
+        PatternRow {
+            model: Model::Exponential.into(),
+            b: 4,
+            wa: Some(70),
+            wb: Some(10),
+            level,
+            parent: String::new(),
+            pv,
+            ty,
+            index,
+            child_type,
+            child_wait,
+            count: 3,
+        }
     }
 
     /// A root row and eight patterns: the PV root's children 2..4 (type
@@ -403,7 +424,8 @@ mod tests {
         bad(|r| r[2].child_wait = 5.0, "child_wait 5 is outside [0, b = 4]");
         bad(|r| r[4].index = 5, "index 5");
         bad(|r| r[4].pv = 2, "pv must be 0 or 1");
-        bad(|r| r[4].wa = 71, "two orderings");
+        bad(|r| r[4].wa = Some(71), "two orderings");
+        bad(|r| r[0].wa = None, "need wa and wb");
         bad(
             |r| {
                 r.remove(0);

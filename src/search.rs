@@ -1,13 +1,18 @@
 //! The sequential alpha-beta search of the thesis (§2, §4.3; `docs/model.md` §2.1): minimax form, fail-hard, left to right, full window
 //! `(SCORE_MIN - 1, SCORE_MAX + 1)` at the root.
 //!
+//! The search walks any tree source ([`crate::game::TreeSource`]): the
+//! artificial trees, chess or Othello (`docs/model.md` §7.1). A node with
+//! no move before the horizon (a game over) is a leaf valued by the game.
+//!
 //! There is one search. What a tool wants to learn from it (f_best, training
 //! records, node classifications) is an [`Observer`]: the search calls
 //! [`Observer::enter`] when it enters a node and [`Observer::leave`] when the
 //! node returns, with the node's window and outcome. Observers are generic
 //! parameters, so an observer's empty hooks cost nothing.
 
-use crate::tree::{Node, SCORE_MAX, SCORE_MIN, Shape};
+use crate::game::{MoveList, TreeSource};
+use crate::tree::{SCORE_MAX, SCORE_MIN};
 
 /// The root window's lower end, `SCORE_MIN - 1`.
 pub const ROOT_ALPHA: i64 = SCORE_MIN as i64 - 1;
@@ -116,64 +121,68 @@ pub struct SearchResult {
     pub counts: Counts,
 }
 
-struct Ctx<'s, O> {
-    shape: &'s Shape,
+struct Ctx<'s, S: TreeSource, O> {
+    src: &'s S,
     obs: &'s mut O,
     counts: Counts,
 }
 
-/// Searches the tree of `shape` rooted at `root` (a MAX node) to `depth`.
-pub fn search<O: Observer>(shape: &Shape, root: Node, depth: u32, obs: &mut O) -> SearchResult {
-    let mut buf = vec![0u32; shape.b() * depth as usize];
-    let mut ctx = Ctx { shape, obs, counts: Counts::default() };
-    let v = Visit {
-        ply: 0,
-        index: 0,
-        max: true,
-        alpha: ROOT_ALPHA,
-        beta: ROOT_BETA,
-        pv: true,
-        leaf: depth == 0,
-        moves: if depth == 0 { 0 } else { shape.b() as u32 },
-    };
+/// Searches the tree of `src` rooted at `root` (a MAX node) to `depth`.
+pub fn search<S: TreeSource, O: Observer>(src: &S, root: &S::Node, depth: u32, obs: &mut O) -> SearchResult {
+    let mut buf = vec![S::Slot::default(); src.slots() * depth as usize];
+    let mut ctx = Ctx { src, obs, counts: Counts::default() };
+    let v = Visit { ply: 0, index: 0, max: true, alpha: ROOT_ALPHA, beta: ROOT_BETA, pv: true, leaf: depth == 0, moves: 0 };
     let value = alphabeta(&mut ctx, &mut buf, root, depth, v);
     SearchResult { value, counts: ctx.counts }
 }
 
-fn alphabeta<O: Observer>(ctx: &mut Ctx<'_, O>, buf: &mut [u32], node: Node, depth: u32, v: Visit) -> i64 {
+/// Enters, values and leaves a leaf.
+#[inline(always)]
+fn leaf<S: TreeSource, O: Observer>(ctx: &mut Ctx<'_, S, O>, v: &Visit, value: i64) -> i64 {
+    ctx.obs.enter(v);
+    ctx.counts.nodes += 1;
+    ctx.counts.leaves += 1;
+    ctx.obs.leave(v, &Outcome { value, cutoff: None, last_update: None, searched: 0 });
+    value
+}
+
+/// `v` arrives with `leaf` and `moves` unset: a node is a leaf at the
+/// horizon or when it has no moves (a game over), and its children are
+/// counted when its move list starts, before the observers see it.
+fn alphabeta<S: TreeSource, O: Observer>(ctx: &mut Ctx<'_, S, O>, buf: &mut [S::Slot], node: &S::Node, depth: u32, mut v: Visit) -> i64 {
+    if depth == 0 {
+        v.leaf = true;
+        let value = ctx.src.horizon_value(node, v.max);
+        return leaf(ctx, &v, value);
+    }
+    let (mine, rest) = buf.split_at_mut(ctx.src.slots());
+    let mut moves = ctx.src.moves(node, v.max, mine);
+    if moves.is_empty() {
+        v.leaf = true;
+        let value = ctx.src.terminal_value(node, v.max, v.ply);
+        return leaf(ctx, &v, value);
+    }
+    v.leaf = false;
+    v.moves = moves.len();
     ctx.obs.enter(&v);
     ctx.counts.nodes += 1;
-    if depth == 0 {
-        ctx.counts.leaves += 1;
-        let value = node.pscore as i64;
-        ctx.obs.leave(&v, &Outcome { value, cutoff: None, last_update: None, searched: 0 });
-        return value;
-    }
     ctx.counts.internal += 1;
-    let b = ctx.shape.b();
-    let (mine, rest) = buf.split_at_mut(b);
-    let mut moves = ctx.shape.moves(node, v.max, mine);
     let (alpha, beta) = (v.alpha, v.beta);
     let mut score = if v.max { alpha } else { beta };
     let mut cutoff = None;
     let mut last_update = None;
     let mut searched = 0;
-    let child_moves = if depth > 1 { b as u32 } else { 0 };
-    while let Some((k, pscore)) = moves.next() {
+    while let Some(k) = moves.next() {
         searched += 1;
-        let child = Node { seed: if depth > 1 { moves.seed(k) } else { 0 }, pscore };
         let (ca, cb) = if v.max { (score, beta) } else { (alpha, score) };
-        let cv = Visit { ply: v.ply + 1, index: searched, max: !v.max, alpha: ca, beta: cb, pv: v.pv && searched == 1, leaf: depth == 1, moves: child_moves };
+        let cv = Visit { ply: v.ply + 1, index: searched, max: !v.max, alpha: ca, beta: cb, pv: v.pv && searched == 1, leaf: depth == 1, moves: 0 };
         let value = if depth == 1 {
             // Leaves inline: no recursion, no buffer split.
-            ctx.obs.enter(&cv);
-            ctx.counts.nodes += 1;
-            ctx.counts.leaves += 1;
-            let value = pscore as i64;
-            ctx.obs.leave(&cv, &Outcome { value, cutoff: None, last_update: None, searched: 0 });
-            value
+            let value = moves.leaf_value(node, k);
+            leaf(ctx, &cv, value)
         } else {
-            alphabeta(ctx, rest, child, depth - 1, cv)
+            let child = moves.child(node, k);
+            alphabeta(ctx, rest, &child, depth - 1, cv)
         };
         if v.max {
             if value >= beta {
@@ -201,25 +210,30 @@ fn alphabeta<O: Observer>(ctx: &mut Ctx<'_, O>, buf: &mut [u32], node: Node, dep
     score
 }
 
-/// Plain minimax of the tree (no pruning), for tests on small trees.
-pub fn minimax(shape: &Shape, node: Node, max: bool, depth: u32) -> i64 {
+/// Plain minimax of the tree (no pruning), for tests on small trees: the
+/// value of `node` (a MAX node if `max`, at distance `ply` from the root)
+/// searched to `depth`.
+pub fn minimax<S: TreeSource>(src: &S, node: &S::Node, max: bool, depth: u32, ply: u32) -> i64 {
     if depth == 0 {
-        return node.pscore as i64;
+        return src.horizon_value(node, max);
     }
-    let mut buf = vec![0u32; shape.b()];
-    let mut moves = shape.moves(node, max, &mut buf);
+    let mut buf = vec![S::Slot::default(); src.slots()];
+    let mut moves = src.moves(node, max, &mut buf);
+    if moves.is_empty() {
+        return src.terminal_value(node, max, ply);
+    }
     let mut kids = vec![];
-    while let Some((k, _)) = moves.next() {
-        kids.push(moves.child(k));
+    while let Some(k) = moves.next() {
+        kids.push(moves.child(node, k));
     }
-    let vals = kids.into_iter().map(|c| minimax(shape, c, !max, depth - 1));
+    let vals = kids.into_iter().map(|c| minimax(src, &c, !max, depth - 1, ply + 1));
     if max { vals.max().unwrap_or(ROOT_ALPHA) } else { vals.min().unwrap_or(ROOT_BETA) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::{Model, Ordering, ROOT_PSCORE};
+    use crate::tree::{Model, Node, Ordering, ROOT_PSCORE, Shape};
 
     #[test]
     fn root_value_is_minimax_and_pscore() {
@@ -228,9 +242,9 @@ mod tests {
             for seed in 1..40u32 {
                 let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
                 for depth in 0..5 {
-                    let r = search(&shape, root, depth, &mut ());
+                    let r = search(&shape, &root, depth, &mut ());
                     assert_eq!(r.value, ROOT_PSCORE as i64);
-                    assert_eq!(r.value, minimax(&shape, root, true, depth));
+                    assert_eq!(r.value, minimax(&shape, &root, true, depth, 0));
                     assert_eq!(r.counts.nodes, r.counts.leaves + r.counts.internal);
                 }
             }
@@ -242,7 +256,7 @@ mod tests {
         // Depth 1: the root searches all b leaves unless a leaf reaches beta,
         // which cannot happen with the root window.
         let shape = Shape::new(Model::Exponential, Ordering::new(5, 0, 0).unwrap()).unwrap();
-        let r = search(&shape, Node { seed: 99, pscore: 1000 }, 1, &mut ());
+        let r = search(&shape, &Node { seed: 99, pscore: 1000 }, 1, &mut ());
         assert_eq!(r.counts, Counts { nodes: 6, leaves: 5, internal: 1 });
     }
 }

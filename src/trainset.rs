@@ -11,7 +11,7 @@
 //! finish.
 
 use crate::formats::{PatternRow, Tree};
-use crate::search::{Observer, Outcome, Visit, search};
+use crate::search::{Observer, Outcome, Visit};
 
 /// Why a training set could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -79,12 +79,14 @@ pub struct NodeRecorder {
     path: Vec<u32>,
     /// Records in the order the nodes returned.
     pub records: Vec<Record>,
+    /// The most moves at any internal node (a game's index range).
+    pub max_moves: u32,
 }
 
 impl NodeRecorder {
     /// A recorder for a search of `depth` (addresses of `depth - 1` levels).
     pub fn new(depth: u32) -> NodeRecorder {
-        NodeRecorder { path: vec![0; depth.saturating_sub(1) as usize], records: vec![] }
+        NodeRecorder { path: vec![0; depth.saturating_sub(1) as usize], records: vec![], max_moves: 0 }
     }
 }
 
@@ -100,6 +102,7 @@ impl Observer for NodeRecorder {
         if v.leaf {
             return;
         }
+        self.max_moves = self.max_moves.max(v.moves);
         // Deeper components still hold the last child's path: zero them.
         let mut address = self.path.clone();
         address[v.ply as usize..].iter_mut().for_each(|p| *p = 0);
@@ -141,16 +144,22 @@ fn level(address: &[u32]) -> u32 {
 
 /// Searches every tree (on all cores) and sums the records per address.
 pub fn averages(trees: &[Tree]) -> Averages {
-    let per_tree: Vec<Vec<Record>> = trees
+    averages_and_moves(trees).0
+}
+
+/// [`averages`], and the most moves at any internal node of the trees.
+fn averages_and_moves(trees: &[Tree]) -> (Averages, u32) {
+    let per_tree: Vec<(Vec<Record>, u32)> = trees
         .par_iter()
         .map(|t| {
-            let mut r = NodeRecorder::new(t.spec.depth);
-            search(&t.shape, t.root, t.spec.depth, &mut r);
-            r.records
+            let mut r = NodeRecorder::new(t.depth());
+            t.search(&mut r);
+            (r.records, r.max_moves)
         })
         .collect();
+    let max_moves = per_tree.iter().map(|p| p.1).max().unwrap_or(0);
     let mut map = Averages::new();
-    for recs in per_tree {
+    for (recs, _) in per_tree {
         for r in recs {
             let a = map.entry((level(&r.address), r.address)).or_default();
             a.t += r.t as u64;
@@ -159,35 +168,41 @@ pub fn averages(trees: &[Tree]) -> Averages {
             a.pv = r.pv;
         }
     }
-    map
+    (map, max_moves)
 }
 
 fn address_string(a: &[u32]) -> String {
     a.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(".")
 }
 
-/// The training set of `docs/model.md` §3.1 from the trees of one ordering and depth:
-/// the root row first, then one pattern per seen (parent, child) pair by
-/// the child's level, then address, except the pairs whose child is on the
-/// PV path (address 1, (1,1), ...): their type is never predicted.
+/// The training set of `docs/model.md` §3.1 from the trees of one ordering
+/// (or one game) and depth: the root row first, then one pattern per seen
+/// (parent, child) pair by the child's level, then address, except the
+/// pairs whose child is on the PV path (address 1, (1,1), ...): their type
+/// is never predicted. For a game, `b` is the most moves at any internal
+/// node of the trees: the network's index and wait range.
 pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>, TrainsetError> {
     let Some(first) = trees.first() else { return Err(TrainsetError::NoTrees) };
-    let s = &first.spec;
-    let kind = |t: &crate::formats::TreeSpec| format!("{} ({}) depth {}", t.model.name(), t.ordering(), t.depth);
+    let key = first.key();
     for t in trees {
-        if !(t.spec.model == s.model && t.spec.ordering() == s.ordering() && t.spec.depth == s.depth) {
-            return Err(TrainsetError::Mixed { tree: t.spec.index, set: t.spec.set.to_string(), this: kind(&t.spec), first: kind(s) });
+        if t.key() != key {
+            return Err(TrainsetError::Mixed { tree: t.index(), set: t.set().to_string(), this: t.key().to_string(), first: key.to_string() });
         }
     }
-    if s.depth < 2 {
-        return Err(TrainsetError::TooShallow(s.depth));
+    let depth = key.depth();
+    if depth < 2 {
+        return Err(TrainsetError::TooShallow(depth));
     }
-    let map = averages(trees);
+    let (map, max_moves) = averages_and_moves(trees);
+    let (b, wa, wb) = match key.ordering() {
+        Some(o) => (o.b, Some(o.wa), Some(o.wb)),
+        None => (max_moves, None, None),
+    };
     let row = |level: u32, parent: String, pv: bool, ty: f64, index: u32, child: &Acc| PatternRow {
-        model: s.model,
-        b: s.b,
-        wa: s.wa,
-        wb: s.wb,
+        model: key.family(),
+        b,
+        wa,
+        wb,
         level,
         parent,
         pv: pv as u8,
@@ -197,7 +212,7 @@ pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>, TrainsetError> {
         child_wait: child.u_avg(),
         count: child.count,
     };
-    let root_key = (0, vec![0; s.depth as usize - 1]);
+    let root_key = (0, vec![0; depth as usize - 1]);
     let root = map.get(&root_key).copied().ok_or_else(|| TrainsetError::Internal("the root was not recorded".into()))?;
     let mut rows = vec![row(0, String::new(), true, root.t_avg(), 0, &root)];
     for ((lvl, addr), child) in map.range((1, vec![])..) {
@@ -223,6 +238,7 @@ pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>, TrainsetError> {
 mod tests {
     use super::*;
     use crate::formats::TreeSpec;
+    use crate::search::search;
     use crate::tree::{Model, Node, Ordering, Shape};
 
     fn tree(b: u32, wa: u32, wb: u32, seed: u64, depth: u32) -> Tree {
@@ -266,7 +282,7 @@ mod tests {
     fn averages_cover_every_internal_node() {
         let trees: Vec<Tree> = (1..=7).map(|s| tree(3, 60, 20, s * 1_000_003, 4)).collect();
         let map = averages(&trees);
-        let internal: u64 = trees.iter().map(|t| search(&t.shape, t.root, 4, &mut ()).counts.internal).sum();
+        let internal: u64 = trees.iter().map(|t| t.search(&mut ()).counts.internal).sum();
         assert_eq!(map.values().map(|a| a.count).sum::<u64>(), internal);
         assert_eq!(map[&(0, vec![0, 0, 0])].count, 7);
         // Only the PV path is PV.
@@ -348,7 +364,7 @@ mod tests {
         let shape = Shape::new(Model::Exponential, Ordering::new(2, 0, 0).unwrap()).unwrap();
         let root = Node { seed: 12345, pscore: 1000 };
         let mut r = NodeRecorder::new(2);
-        search(&shape, root, 2, &mut r);
+        search(&shape, &root, 2, &mut r);
         let kids: Vec<_> = r.records.iter().filter(|r| r.address[0] != 0).collect();
         assert_eq!(kids[0].address, vec![1]);
         // The PV child is searched with the full window: it never cuts off.

@@ -454,6 +454,79 @@ impl Shape {
     }
 }
 
+/// The artificial model as a tree source: a node is its `(seed, pscore)`,
+/// its move list the lazy [`Moves`], a leaf's value its pscore.
+impl crate::game::TreeSource for Shape {
+    type Node = Node;
+    type Slot = u32;
+    type Moves<'a> = Moves<'a>;
+    type Cursor = MoveCursor;
+
+    #[inline(always)]
+    fn slots(&self) -> usize {
+        self.b()
+    }
+    #[inline(always)]
+    fn moves<'a>(&'a self, node: &Node, max: bool, buf: &'a mut [u32]) -> Moves<'a> {
+        Shape::moves(self, *node, max, buf)
+    }
+    #[inline(always)]
+    fn horizon_value(&self, node: &Node, _max: bool) -> i64 {
+        node.pscore as i64
+    }
+    /// Never asked: every node has b >= 1 children.
+    #[inline(always)]
+    fn terminal_value(&self, node: &Node, _max: bool, _ply: u32) -> i64 {
+        node.pscore as i64
+    }
+    #[inline(always)]
+    fn detach(&self, m: Moves<'_>) -> MoveCursor {
+        MoveCursor { s0: m.s0, stream: m.stream, next: m.next as u32, max: m.max, full: m.full, parent_pscore: m.parent_pscore as u32 }
+    }
+    #[inline(always)]
+    fn resume<'a>(&'a self, c: MoveCursor, buf: &'a mut [u32]) -> Moves<'a> {
+        Moves {
+            shape: self,
+            s0: c.s0,
+            stream: c.stream,
+            ps: &mut buf[..self.b()],
+            next: c.next as usize,
+            max: c.max,
+            parent_pscore: c.parent_pscore as u64,
+            full: c.full,
+        }
+    }
+    #[inline(always)]
+    fn handed_out(c: &MoveCursor) -> u32 {
+        c.next
+    }
+    fn root_key(&self, node: &Node) -> u64 {
+        node.seed as u64
+    }
+}
+
+/// A handle is the child's position and pscore, so a leaf's value needs no
+/// second look at the buffer.
+impl crate::game::MoveList<Shape> for Moves<'_> {
+    type Handle = (usize, u32);
+    #[inline(always)]
+    fn len(&self) -> u32 {
+        self.ps.len() as u32
+    }
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, u32)> {
+        Moves::next(self)
+    }
+    #[inline(always)]
+    fn child(&mut self, _parent: &Node, (k, pscore): (usize, u32)) -> Node {
+        Node { seed: self.seed(k), pscore }
+    }
+    #[inline(always)]
+    fn leaf_value(&mut self, _parent: &Node, (_, pscore): (usize, u32)) -> i64 {
+        pscore as i64
+    }
+}
+
 /// The children of `node` in search order, by the literal pseudo-code of
 /// `docs/model.md` §1.2 (eager, draw by draw). Slow; the tests hold [`Moves`] to it.
 pub fn reference_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {

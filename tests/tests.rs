@@ -8,6 +8,7 @@ mod foundation;
 mod pabsim;
 
 mod chapter5;
+mod games;
 mod hardening;
 
 mod algorithms;

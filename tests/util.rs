@@ -63,6 +63,7 @@ pub fn bin(tool: &str) -> PathBuf {
         "trainset" => option_env!("CARGO_BIN_EXE_trainset"),
         "nntrain" => option_env!("CARGO_BIN_EXE_nntrain"),
         "classify" => option_env!("CARGO_BIN_EXE_classify"),
+        "positions" => option_env!("CARGO_BIN_EXE_positions"),
         "report" => option_env!("CARGO_BIN_EXE_report"),
         other => panic!("unknown tool {other}"),
     };

@@ -5,6 +5,7 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::games::Games;
 use super::load::{self, Csv, Kind, pl};
 use super::published::Measures;
 use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
@@ -115,7 +116,17 @@ fn points(df: &DataFrame, x: &str, y: &str) -> Vec<(f64, f64)> {
     (0..df.height()).filter_map(|i| Some((load::text(df, x, i)?.parse().ok()?, load::num(df, y, i)?))).collect()
 }
 
-fn chess_vs_artificial(c: &Ch4, b: &mut Builder) -> Result<Section> {
+/// p_best(n) of the (32, 79, 5) trees, for the real-games section.
+pub fn artificial_pbest(c: &Ch4) -> Result<Option<Vec<(u32, f64)>>> {
+    let Some(f) = &c.fbest else { return Ok(None) };
+    let d = load::filter_eq(&f.df, &[("b", "32"), ("wa", "79"), ("wb", "5")])?;
+    if d.height() == 0 {
+        return Ok(None);
+    }
+    Ok(Some(points(&d, "n", "pbest").into_iter().map(|(n, p)| (n as u32, p)).collect()))
+}
+
+fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Section> {
     let mut s = Section {
         id: "tables-4-1-4-3".into(),
         chapter: 4,
@@ -182,13 +193,46 @@ fn chess_vs_artificial(c: &Ch4, b: &mut Builder) -> Result<Section> {
             (ap - cp) * 100.0
         ));
     }
-    let series = vec![
+    let mut series = vec![
         Series { name: "chess program (RajahX)".into(), points: points(&j, "n", "chess_pbest") },
         Series { name: "artificial (32, 79, 5)".into(), points: points(&j, "n", "art_pbest") },
     ];
+    // Beyond the thesis: our own chess program on the same positions.
+    let ours = games.chess_fbest();
+    let mut caption = "Figure 4.5: p_best(n) of the chess program and of the (32, 79, 5) artificial trees, log scale.".to_string();
+    if let Some(first) = ours.first() {
+        series.push(Series {
+            name: format!("our chess program (depth {})", first.depth),
+            points: ours.iter().filter(|r| r.n <= 10).map(|r| (r.n as f64, r.pbest)).collect(),
+        });
+        caption = format!(
+            "Figure 4.5: p_best(n) of the chess program, of the (32, 79, 5) artificial trees and of our chess program (the same 24 positions, depth {}), log scale.",
+            first.depth
+        );
+        let p1 = ours.iter().find(|r| r.n == 1).map(|r| r.pbest).unwrap_or(f64::NAN);
+        let mut text = format!(
+            "Beyond the thesis: our chess program on the same 24 positions (fixed depth {}, average branching factor {:.2}) has p_best(1) = {:.1}%.",
+            first.depth,
+            first.b,
+            p1 * 100.0
+        );
+        if let Some(r) = games.fitted.first() {
+            series.push(Series {
+                name: format!("artificial ({}, {}, {}), fitted to ours", r.b, r.wa, r.wb),
+                points: games.fitted.iter().filter(|x| x.n <= 10).map(|x| (x.n as f64, x.pbest)).collect(),
+            });
+        }
+        if let Some(fit) = games.fit("chess", "searched") {
+            text.push_str(&format!(
+                " The exponential ordering whose searched trees come closest to its curve is ({}, {}, {}) (section \"Beyond the thesis: real games\").",
+                fit.b, fit.wa, fit.wb
+            ));
+        }
+        s.findings.push(text);
+    }
     let f = figure(
         "figure-4-5",
-        "Figure 4.5: p_best(n) of the chess program and of the (32, 79, 5) artificial trees, log scale.",
+        &caption,
         Plot::Lines { title: "p_best by move position".into(), x_label: "move position n".into(), y_label: "p_best(n)".into(), log_y: true, series },
     )?;
     b.add_figure(&mut s, f);
@@ -329,8 +373,8 @@ fn figure_4_6(c: &Ch4, b: &mut Builder) -> Result<Section> {
 }
 
 /// Adds chapter 4's sections.
-pub fn sections(c: &Ch4, p: &mut Published, b: &mut Builder) -> Result<()> {
-    let s = chess_vs_artificial(c, b)?;
+pub fn sections(c: &Ch4, games: &Games, p: &mut Published, b: &mut Builder) -> Result<()> {
+    let s = chess_vs_artificial(c, games, b)?;
     let mut s = s;
     for cmp in p.take(&["4.1", "4.2", "4.3"]) {
         add_comparison(&mut s, cmp);

@@ -275,6 +275,7 @@ fn chapter_name(c: u32) -> &'static str {
         4 => "Chapter 4 — artificial game trees and move ordering",
         5 => "Chapter 5 — node classification with a neural network",
         6 => "Chapter 6 — the simulated shared-memory machine",
+        7 => "Beyond the thesis: real games",
         _ => "Beyond the thesis's tables",
     }
 }

@@ -16,6 +16,7 @@ pub mod chapter5;
 pub mod chapter6;
 pub mod doc;
 pub mod figures;
+pub mod games;
 pub mod load;
 pub mod published;
 
@@ -310,6 +311,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let ch5 = chapter5::load(&cfg.results)?;
     let ch6 = chapter6::load(&cfg.results)?;
     let beyond = beyond::load(&cfg.results)?;
+    let games = games::load(&cfg.results)?;
     let mut pool: Vec<Measures> = vec![];
     pool.extend(chapter4::measures(&ch4)?);
     pool.extend(chapter5::measures(&ch5)?);
@@ -323,10 +325,11 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let mut published = Published { shown: vec![false; n_pub], all: comparisons };
 
     let mut b = Builder::default();
-    chapter4::sections(&ch4, &mut published, &mut b)?;
+    chapter4::sections(&ch4, &games, &mut published, &mut b)?;
     chapter5::sections(&ch5, &mut published, &mut b)?;
     chapter6::sections(&ch6, &ch4, &mut published, &mut b)?;
     beyond::sections(beyond.as_ref(), &mut b)?;
+    games::sections(&games, chapter4::artificial_pbest(&ch4)?, &mut b)?;
     let rest = published.rest();
     if !rest.is_empty() {
         let mut s = Section {

@@ -3,7 +3,7 @@
 use clap::Parser;
 use parab::classify::{self, Scoring};
 use parab::cli::{self, Input, Output, write_csv};
-use parab::formats::read_trees;
+use parab::formats::{games_only, read_trees};
 use parab::nn::Network;
 use parab::progress::Progress;
 use std::path::PathBuf;
@@ -77,7 +77,10 @@ fn main() {
         let n = cli::bounded_range(&args.n, "--n", 0, MAX_N)?;
         let cfg =
             Scoring { a: has("a"), b: if has("b") { n.collect() } else { vec![] }, c: if has("c") { m.collect() } else { vec![] }, weights, force: args.force };
-        let trees = read_trees(Input::open(args.input.as_deref())?)?;
+        let input = Input::open(args.input.as_deref())?;
+        let name = input.name.clone();
+        let trees = read_trees(input)?;
+        let games = games_only(&trees, &name)?;
         let progress = Progress::new("classify", trees.len() as u64, "trees");
         let (rows, warnings) = classify::classify(&trees, &cfg, &progress)?;
         progress.finish();
@@ -85,7 +88,11 @@ fn main() {
             eprintln!("classify: {w}");
         }
         let mut out = Output::create(args.output.as_deref())?;
-        write_csv(&mut out, rows)?;
+        if games {
+            write_csv(&mut out, rows.games)?;
+        } else {
+            write_csv(&mut out, rows.artificial)?;
+        }
         Ok(out.finish()?)
     })
 }

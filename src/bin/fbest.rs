@@ -2,8 +2,8 @@
 
 use clap::Parser;
 use parab::cli::{self, Input, Output, write_csv};
-use parab::fbest;
-use parab::formats::{RajahxRow, read_csv, read_trees};
+use parab::fbest::{self, FitMethod};
+use parab::formats::{ChessFbestRow, FitRow, GameFbestRow, RajahxRow, games_only, read_csv, read_trees};
 use parab::progress::Progress;
 use parab::tree::Ordering;
 use std::path::PathBuf;
@@ -11,10 +11,15 @@ use std::path::PathBuf;
 /// Search trees and count how often the move in position n was best
 /// (f_best, p_best); or print the analytic p_n of an ordering; or summarize
 /// the chess program's statistics in the same columns.
+///
+/// Tree specs of game positions (`treegen --game`) give their own tables:
+/// `game,depth,trees,b,n,fbest,pbest` (b: legal moves per contributing
+/// node) and, with --per-tree, one row per position with its node counts,
+/// root value and best move.
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,0,0 --depth 6 | fbest --per-tree -o per-tree.csv\n  fbest --analytic --ordering 20,69,19 --ordering 32,79,5\n  fbest --rajahx data/rajahx-fbest.csv"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,0,0 --depth 6 | fbest --per-tree -o per-tree.csv\n  fbest --analytic --ordering 20,69,19 --ordering 32,79,5\n  fbest --rajahx data/rajahx-fbest.csv\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest -o chess.csv\n  fbest --fit chess.csv"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen); `-` or absent for stdin.
@@ -31,12 +36,65 @@ struct Args {
     /// No tree input: the chess program's f_best file, summed.
     #[arg(long, value_name = "CSV")]
     rajahx: Option<PathBuf>,
+    /// No tree input: fit the exponential ordering (b = the average branching
+    /// factor, rounded; w_a, w_b in 0..100, least squares over n = 1..10) to
+    /// a game's f_best table (from fbest) or the chess program's (--rajahx),
+    /// against the analytic p_n and against searched artificial trees: two rows.
+    #[arg(long, value_name = "CSV", conflicts_with_all = ["analytic", "rajahx", "per_tree"])]
+    fit: Option<PathBuf>,
+    /// --fit: artificial trees (the first of tg1) searched per ordering.
+    #[arg(long, default_value_t = 10, requires = "fit")]
+    fit_trees: usize,
+    /// --fit: their depth (odd like the chess tables' 7; deeper costs minutes).
+    #[arg(long, default_value_t = 5, requires = "fit")]
+    fit_depth: u32,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
     /// Output file (default stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
+}
+
+/// Reads an f_best table of a game or of the chess program and fits it.
+fn fit(path: &std::path::Path, trees: usize, depth: u32) -> anyhow::Result<Vec<FitRow>> {
+    anyhow::ensure!((1..=100).contains(&trees), "--fit-trees must lie in 1..100 (tg1 has 100 trees)");
+    anyhow::ensure!((1..=8).contains(&depth), "--fit-depth must lie in 1..8");
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
+    let (data, avg_b, pbest) = if text.starts_with("game,") {
+        let rows: Vec<GameFbestRow> = read_csv(Input::from_string(&name, &text))?;
+        let first = rows.first().ok_or_else(|| anyhow::anyhow!("{name}: no rows"))?;
+        anyhow::ensure!(rows.iter().all(|r| (r.game, r.depth) == (first.game, first.depth)), "{name}: fit one game and depth at a time");
+        (format!("{} depth {}", first.game, first.depth), first.b, rows.iter().take(10).map(|r| r.pbest).collect::<Vec<_>>())
+    } else {
+        let rows: Vec<ChessFbestRow> = read_csv(Input::from_string(&name, &text))?;
+        let first = rows.first().ok_or_else(|| anyhow::anyhow!("{name}: no rows"))?;
+        let b: f64 = first.b.parse().map_err(|_| anyhow::anyhow!("{name}: b `{}` is not a number", first.b))?;
+        ("rajahx".to_string(), b, rows.iter().take(10).map(|r| r.pbest).collect())
+    };
+    let b = avg_b.round() as u32;
+    let mut rows = vec![];
+    for method in [FitMethod::Analytic, FitMethod::Searched { trees, depth }] {
+        let (o, sse) = fbest::fit(&pbest, b, method)?;
+        let (name, t, d) = match method {
+            FitMethod::Analytic => ("analytic", None, None),
+            FitMethod::Searched { trees, depth } => ("searched", Some(trees as u32), Some(depth)),
+        };
+        rows.push(FitRow {
+            data: data.clone(),
+            method: name.into(),
+            trees: t,
+            depth: d,
+            avg_b,
+            b: o.b,
+            wa: o.wa,
+            wb: o.wb,
+            positions: pbest.len() as u32,
+            sse,
+        });
+    }
+    Ok(rows)
 }
 
 fn main() {
@@ -56,15 +114,25 @@ fn main() {
             write_csv(&mut out, rows)?;
             return Ok(out.finish()?);
         }
-        let trees = read_trees(Input::open(args.input.as_deref())?)?;
+        if let Some(path) = &args.fit {
+            let rows = fit(path, args.fit_trees, args.fit_depth)?;
+            let mut out = Output::create(args.output.as_deref())?;
+            write_csv(&mut out, rows)?;
+            return Ok(out.finish()?);
+        }
+        let input = Input::open(args.input.as_deref())?;
+        let name = input.name.clone();
+        let trees = read_trees(input)?;
+        let games = games_only(&trees, &name)?;
         let progress = Progress::new("fbest", trees.len() as u64, "trees");
         let results = fbest::trees_fbest(&trees, &progress);
         progress.finish();
         let mut out = Output::create(args.output.as_deref())?;
-        if args.per_tree {
-            write_csv(&mut out, results.into_iter().map(|r| r.row))?;
-        } else {
-            write_csv(&mut out, fbest::summarize(&trees, &results))?;
+        match (games, args.per_tree) {
+            (false, true) => write_csv(&mut out, fbest::per_tree(&trees, &results))?,
+            (false, false) => write_csv(&mut out, fbest::summarize(&trees, &results))?,
+            (true, true) => write_csv(&mut out, fbest::per_position(&trees, &results))?,
+            (true, false) => write_csv(&mut out, fbest::summarize_games(&trees, &results))?,
         }
         Ok(out.finish()?)
     })

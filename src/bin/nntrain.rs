@@ -85,7 +85,7 @@ fn main() {
                 }
             }
         }
-        let labels: Vec<String> = sets.iter().map(|s| format!("nntrain {}-{}-{}", s.trained_for.b, s.trained_for.wa, s.trained_for.wb)).collect();
+        let labels: Vec<String> = sets.iter().map(|s| format!("nntrain {}", s.trained_for.key())).collect();
         let bars = Progress::many(&labels, cfg.iterations as u64, "iterations");
         let trained: Vec<(Network, Vec<CurveRow>)> =
             nntrain::train_many(&sets, &cfg, |i, it, e| bars[i].set(it as u64, format!("E_type {:.3} E_wait {:.4}", e.e_type, e.e_wait)))?;
@@ -96,8 +96,7 @@ fn main() {
             std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
             let mut outs = vec![];
             for (net, curve) in &trained {
-                let t = net.trained_for;
-                let key = format!("{}-{}-{}", t.b, t.wa, t.wb);
+                let key = net.trained_for.key();
                 let mut w = Output::create(Some(&dir.join(format!("{key}.json"))))?;
                 w.write_all(net.to_json()?.as_bytes())?;
                 let mut c = Output::create(Some(&dir.join(format!("{key}-curve.csv"))))?;

@@ -1,36 +1,48 @@
 //! `treegen`: writes tree specs, one JSON line per tree (thesis §4.2, App. A).
 
 use clap::Parser;
-use parab::cli::{self, Output, write_json_lines};
-use parab::formats::{MAX_DEPTH, TreeSpec};
+use parab::cli::{self, Input, Output, write_json_lines};
+use parab::formats::{GameSpec, MAX_DEPTH, TreeSpec, read_positions};
+use parab::game::Game;
 use parab::seeds;
 use parab::tree::{Model, Ordering, ROOT_PSCORE};
 use std::path::PathBuf;
 
-/// Write the specs of artificial game trees, one JSON line per tree.
+/// Write the specs of artificial game trees, or of real game positions, one
+/// JSON line per tree.
 ///
 /// Each line holds everything needed to regenerate and search one tree: the
 /// seed set and 1-based index, the root seed and pscore, the model, (b, w_a,
 /// w_b) and the search depth. Several --ordering flags give every tree of
 /// the set for each ordering in turn.
+///
+/// With --game chess or --game othello and --positions FILE, one line per
+/// position of the file instead (chess: EPD or FEN lines; Othello: 64
+/// squares and the side to move), with the position, its id and the depth.
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Example:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,79,5 --ordering 32,0,0 --depth 6 -o trees.jsonl"
+    after_help = "Example:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,79,5 --ordering 32,0,0 --depth 6 -o trees.jsonl\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest\n  treegen --game othello --positions data/positions/othello-test.txt --depth 8"
 )]
 struct Args {
-    /// Seed set: tg1, tg2, or a path to a file with one seed a line.
-    #[arg(long, default_value = "tg1")]
-    set: String,
+    /// Seed set: tg1 (default), tg2, or a path to a file with one seed a line.
+    #[arg(long)]
+    set: Option<String>,
     /// Ordering B,WA,WB (repeatable), e.g. 32,79,5.
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "game", conflicts_with = "game")]
     ordering: Vec<Ordering>,
+    /// A real game instead of artificial trees: chess or othello (needs --positions).
+    #[arg(long, requires = "positions", conflicts_with_all = ["set", "model"])]
+    game: Option<Game>,
+    /// The position file of --game.
+    #[arg(long, requires = "game")]
+    positions: Option<PathBuf>,
     /// Search depth.
     #[arg(long)]
     depth: u32,
-    /// Tree model: exponential or strong (strong needs b = 20).
-    #[arg(long, default_value = "exponential")]
-    model: Model,
+    /// Tree model: exponential (default) or strong (strong needs b = 20).
+    #[arg(long)]
+    model: Option<Model>,
     /// Only the first N seeds of the set.
     #[arg(long)]
     count: Option<usize>,
@@ -43,8 +55,25 @@ fn main() {
     let args: Args = cli::parse("treegen");
     cli::main("treegen", || {
         anyhow::ensure!(args.depth <= MAX_DEPTH, "--depth {} is larger than {MAX_DEPTH}", args.depth);
+        if let (Some(game), Some(path)) = (args.game, &args.positions) {
+            anyhow::ensure!(args.depth >= 1, "--depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)");
+            let lines = read_positions(game, Input::open(Some(path))?)?;
+            let n = args.count.unwrap_or(lines.len());
+            anyhow::ensure!(n >= 1, "--count must be at least 1");
+            anyhow::ensure!(n <= lines.len(), "--count {n} but {} has only {} positions", path.display(), lines.len());
+            let set = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let mut specs = vec![];
+            for (i, p) in lines[..n].iter().enumerate() {
+                let spec = GameSpec { game, set: set.clone(), index: i as u32 + 1, id: p.id.clone(), position: p.position.clone(), depth: args.depth };
+                spec.check()?;
+                specs.push(spec);
+            }
+            let mut out = Output::create(args.output.as_deref())?;
+            write_json_lines(&mut out, &specs)?;
+            return Ok(out.finish()?);
+        }
         cli::no_repeats("--ordering", &args.ordering)?;
-        let set = seeds::load(&args.set)?;
+        let set = seeds::load(args.set.as_deref().unwrap_or("tg1"))?;
         let n = args.count.unwrap_or(set.seeds.len());
         anyhow::ensure!(n >= 1, "--count must be at least 1");
         anyhow::ensure!(n <= set.seeds.len(), "--count {n} but set {} has only {} seeds", set.name, set.seeds.len());
@@ -56,7 +85,7 @@ fn main() {
                     index: i as u32 + 1,
                     seed: seed as u64,
                     pscore: ROOT_PSCORE,
-                    model: args.model,
+                    model: args.model.unwrap_or(Model::Exponential),
                     b: o.b,
                     wa: o.wa,
                     wb: o.wb,

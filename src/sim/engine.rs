@@ -53,8 +53,8 @@
 use super::memory::{Access, Block, Memory, Proc};
 use super::sched::{NEVER, Scheduler};
 use super::schemes::{Candidate, Scheme, View};
+use crate::game::{MoveList, TreeSource};
 use crate::search::{ROOT_ALPHA, ROOT_BETA};
-use crate::tree::{MoveCursor, Node, Shape};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use std::cell::{Cell, RefCell};
@@ -394,13 +394,18 @@ impl TreeStats {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct SNode<D> {
+#[derive(Debug)]
+struct SNode<D, T: TreeSource> {
     alpha: i64,
     beta: i64,
     score: i64,
-    cursor: Option<MoveCursor>,
-    node: Node,
+    cursor: Option<T::Cursor>,
+    /// The node's position in its tree source (none for a leaf at the horizon).
+    node: Option<T::Node>,
+    /// A leaf's value, known when it is created (or expanded, at a game over).
+    value: i64,
+    /// Moves the node has (set when it is expanded).
+    moves: u32,
     parent: u32,
     first_child: u32,
     last_child: u32,
@@ -418,14 +423,16 @@ struct SNode<D> {
     data: D,
 }
 
-impl<D: Default> SNode<D> {
-    fn blank() -> SNode<D> {
+impl<D: Default, T: TreeSource> SNode<D, T> {
+    fn blank() -> SNode<D, T> {
         SNode {
             alpha: 0,
             beta: 0,
             score: 0,
             cursor: None,
-            node: Node { seed: 0, pscore: 0 },
+            node: None,
+            value: 0,
+            moves: 0,
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -445,7 +452,7 @@ impl<D: Default> SNode<D> {
     }
 }
 
-impl<D> SNode<D> {
+impl<D, T: TreeSource> SNode<D, T> {
     #[inline(always)]
     fn view(&self) -> View {
         View { ply: self.ply, pv: self.pv, index: self.index, max: self.max, finished: self.fini, left: self.left }
@@ -489,11 +496,11 @@ pub enum Next {
 
 /// Everything the processors share, behind one `RefCell`: borrowed only
 /// between two awaits, never across one.
-struct World<D> {
+struct World<D, T: TreeSource> {
     mem: Memory,
     sched: Scheduler,
-    nodes: Vec<SNode<D>>,
-    bufs: Vec<u32>,
+    nodes: Vec<SNode<D, T>>,
+    bufs: Vec<T::Slot>,
     global: Vec<u32>,
     local: Vec<Vec<u32>>,
     root: u32,
@@ -543,14 +550,15 @@ struct World<D> {
 
 /// One simulated search of one tree: the machine, the search's shared data
 /// and the processors' routines.
-pub struct Machine<'a, S: Scheme> {
-    shape: &'a Shape,
+pub struct Machine<'a, T: TreeSource, S: Scheme> {
+    src: &'a T,
     scheme: &'a S,
     cfg: MachineSpec,
+    /// Move-list entries per node.
     b: usize,
     node_base: Block,
-    root_node: Node,
-    w: RefCell<World<S::Data>>,
+    root_node: T::Node,
+    w: RefCell<World<S::Data, T>>,
     /// The running processor may go on while its clock is below this.
     limit: Cell<u64>,
     /// The running processor's clock when it was resumed.
@@ -578,8 +586,8 @@ impl Future for Suspend {
 /// block refuses it; the access takes effect when the block accepts it, and
 /// the processor then waits out its delay. (A future of its own rather than
 /// an `async fn`: it is the simulator's innermost loop.)
-pub struct AccessFuture<'m, 'a, S: Scheme> {
-    m: &'m Machine<'a, S>,
+pub struct AccessFuture<'m, 'a, T: TreeSource, S: Scheme> {
+    m: &'m Machine<'a, T, S>,
     p: Proc,
     b: Block,
     write: bool,
@@ -587,7 +595,7 @@ pub struct AccessFuture<'m, 'a, S: Scheme> {
     served: bool,
 }
 
-impl<S: Scheme> Future for AccessFuture<'_, '_, S> {
+impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
     type Output = ();
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
@@ -636,9 +644,9 @@ impl<S: Scheme> Future for AccessFuture<'_, '_, S> {
     }
 }
 
-impl<'a, S: Scheme> Machine<'a, S> {
-    /// A cold machine ready to search the tree rooted at `root` (a MAX node).
-    pub fn new(shape: &'a Shape, root: Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, S>> {
+impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+    /// A cold machine ready to search the tree of `src` rooted at `root` (a MAX node).
+    pub fn new(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, T, S>> {
         if cfg.procs == 0 {
             return Err(SimError::NoProcessors);
         }
@@ -656,7 +664,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
         mem.add_block(0);
         let d = cfg.depth.max(1) as usize;
         let initial = p * d * 2;
-        let b = shape.b();
+        let b = src.slots();
         let mut w = World {
             mem,
             sched: Scheduler::new(p),
@@ -687,7 +695,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
             rng: match cfg.idle {
                 Idle::Steal { seed } => (0..p)
                     .map(|q| {
-                        let mut r = ChaCha8Rng::seed_from_u64(seed ^ ((root.seed as u64) << 32));
+                        let mut r = ChaCha8Rng::seed_from_u64(seed ^ (src.root_key(&root) << 32));
                         r.set_stream(q as u64);
                         r
                     })
@@ -701,7 +709,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
         // The heap hands out the lowest-numbered node first.
         w.global = (0..initial as u32).rev().collect();
         Ok(Machine {
-            shape,
+            src,
             scheme,
             cfg,
             b,
@@ -729,7 +737,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
     /// must now let the others run: another processor's clock is at or below
     /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
-    fn charge(&self, w: &mut World<S::Data>, p: Proc, d: u64, kind: Kind) -> bool {
+    fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: Kind) -> bool {
         let s = w.state[p].0;
         w.stats.time[s as usize][kind as usize] += d;
         w.last[p] = (s, kind, d);
@@ -765,13 +773,13 @@ impl<'a, S: Scheme> Machine<'a, S> {
 
     /// A read of block `b`.
     #[inline(always)]
-    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, S> {
+    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
         AccessFuture { m: self, p, b, write: false, served: false }
     }
 
     /// A write of block `b`.
     #[inline(always)]
-    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, S> {
+    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
         AccessFuture { m: self, p, b, write: true, served: false }
     }
 
@@ -833,7 +841,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
 
     /// Wakes the processors waiting for block `b` at time `t`.
     #[cold]
-    fn wake(&self, w: &mut World<S::Data>, b: Block, t: u64) {
+    fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
             if let Some((_, since, kind)) = w.asleep[q].take() {
@@ -983,7 +991,10 @@ impl<'a, S: Scheme> Machine<'a, S> {
         w.root = r;
         let n = &mut w.nodes[r as usize];
         *n = SNode { generation: n.generation, ..SNode::blank() };
-        n.node = self.root_node;
+        if self.cfg.depth == 0 {
+            n.value = self.src.horizon_value(&self.root_node, true);
+        }
+        n.node = Some(self.root_node.clone());
         n.alpha = ROOT_ALPHA;
         n.beta = ROOT_BETA;
         n.score = ROOT_ALPHA;
@@ -1009,9 +1020,20 @@ impl<'a, S: Scheme> Machine<'a, S> {
         let w = &mut *w;
         let bw = self.b;
         let n = &mut w.nodes[c as usize];
-        n.cursor = Some(self.shape.cursor(n.node, n.max, &mut w.bufs[c as usize * bw..(c as usize + 1) * bw]));
-        n.left = bw as u32;
+        let node = n.node.as_ref().expect("an internal node has its position");
+        let moves = self.src.moves(node, n.max, &mut w.bufs[c as usize * bw..(c as usize + 1) * bw]);
+        let len = moves.len();
+        // A game over before the horizon: a leaf after all, valued now.
+        let terminal = (len == 0).then(|| self.src.terminal_value(node, n.max, n.ply));
+        n.cursor = Some(self.src.detach(moves));
+        n.left = len;
+        n.moves = len;
         n.fini = 0;
+        if let Some(v) = terminal {
+            n.value = v;
+            w.stats.leaves += 1;
+            return Next::Eval(c);
+        }
         Next::Search(c)
     }
 
@@ -1046,12 +1068,16 @@ impl<'a, S: Scheme> Machine<'a, S> {
             let w = &mut *w;
             let bw = self.b;
             let n = &mut w.nodes[c as usize];
-            let cursor = n.cursor.as_mut().expect("an expanded node has a cursor");
-            let (k, pscore) = self.shape.next_move(cursor, &mut w.bufs[c as usize * bw..(c as usize + 1) * bw]).expect("moves left");
-            let index = cursor.handed_out() as u32;
+            let cursor = n.cursor.expect("an expanded node has a cursor");
+            let mut moves = self.src.resume(cursor, &mut w.bufs[c as usize * bw..(c as usize + 1) * bw]);
+            let k = moves.next().expect("moves left");
             let ply = n.ply + 1;
             let leaf = ply >= self.cfg.depth;
-            let seed = if leaf { 0 } else { cursor.seed(self.shape, k) };
+            let parent = n.node.as_ref().expect("an internal node has its position");
+            let (node, value) = if leaf { (None, moves.leaf_value(parent, k)) } else { (Some(moves.child(parent, k)), 0) };
+            let cursor = self.src.detach(moves);
+            n.cursor = Some(cursor);
+            let index = T::handed_out(&cursor);
             // The child's window is the parent's at the moment it is created.
             let (alpha, beta) = if n.max { (n.score, n.beta) } else { (n.alpha, n.score) };
             let child_max = !n.max;
@@ -1063,7 +1089,8 @@ impl<'a, S: Scheme> Machine<'a, S> {
                 alpha,
                 beta,
                 score: if child_max { alpha } else { beta },
-                node: Node { seed, pscore },
+                node,
+                value,
                 parent: c,
                 generation: m.generation,
                 threads: 1,
@@ -1087,14 +1114,14 @@ impl<'a, S: Scheme> Machine<'a, S> {
         if leaf { Next::Eval(id) } else { Next::Expand(id) }
     }
 
-    /// **eval**: the leaf's score is its pscore.
+    /// **eval**: the leaf's score is its value (an artificial leaf's pscore).
     async fn eval(&self, p: Proc, c: u32) -> Next {
         self.enter(p, State::Eval, c).await;
         self.work(p, cost::EVAL).await;
         self.write(p, self.blk(c)).await;
         let mut w = self.w.borrow_mut();
         let n = &mut w.nodes[c as usize];
-        n.score = n.node.pscore as i64;
+        n.score = n.value;
         Next::Return(c)
     }
 
@@ -1138,6 +1165,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
             n.allocated = false;
             n.generation = n.generation.wrapping_add(1);
             n.cursor = None;
+            n.node = None;
             w.last_progress = w.sched.clock(p);
         }
         self.free(p, c).await;
@@ -1563,7 +1591,6 @@ impl<'a, S: Scheme> Machine<'a, S> {
         let (mut head, mut level_end) = (0, q.len());
         let mut best: Option<(NodeRef, Candidate)> = None;
         let mut examined = 0;
-        let bw = self.b as u32;
         while head < q.len() {
             if head == level_end {
                 if walk == Walk::Level && best.is_some() {
@@ -1584,7 +1611,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
             if n.open()
                 && let Some(progress) = self.scheme.eligible(&n.view(), &n.data)
             {
-                let c = Candidate::new(n.ply, progress, n.left, bw);
+                let c = Candidate::new(n.ply, progress, n.left, n.moves);
                 if best.is_none_or(|(_, o)| c.better(&o)) {
                     best = Some(((x, g), c));
                 }
@@ -1705,7 +1732,7 @@ impl<'a, S: Scheme> Machine<'a, S> {
         Ok(w.stats)
     }
 
-    fn stuck(&self, w: &World<S::Data>) -> SimError {
+    fn stuck(&self, w: &World<S::Data, T>) -> SimError {
         let states: Vec<String> = (0..self.cfg.procs)
             .map(|q| {
                 let (s, at) = w.state[q];
@@ -1719,15 +1746,15 @@ impl<'a, S: Scheme> Machine<'a, S> {
     }
 }
 
-fn make_node<D: Default>(w: &mut World<D>, b: usize, procs: usize) -> u32 {
+fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {
     let id = w.nodes.len() as u32;
     w.nodes.push(SNode::blank());
-    w.bufs.extend(std::iter::repeat_n(0, b));
+    w.bufs.extend(std::iter::repeat_n(T::Slot::default(), b));
     w.mem.add_block(id as usize % procs);
     id
 }
 
-fn link<D>(nodes: &mut [SNode<D>], parent: u32, c: u32) {
+fn link<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: u32) {
     let last = nodes[parent as usize].last_child;
     nodes[c as usize].prev_sib = last;
     nodes[c as usize].next_sib = NONE;
@@ -1739,7 +1766,7 @@ fn link<D>(nodes: &mut [SNode<D>], parent: u32, c: u32) {
     nodes[parent as usize].last_child = c;
 }
 
-fn unlink<D>(nodes: &mut [SNode<D>], parent: u32, c: u32) {
+fn unlink<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: u32) {
     let (prev, next) = (nodes[c as usize].prev_sib, nodes[c as usize].next_sib);
     if prev == NONE {
         nodes[parent as usize].first_child = next;
@@ -1755,7 +1782,7 @@ fn unlink<D>(nodes: &mut [SNode<D>], parent: u32, c: u32) {
 
 /// Appends `x`'s children (as they are now, in creation order) to a stack
 /// or queue.
-fn push_children<D>(nodes: &[SNode<D>], x: u32, to: &mut Vec<NodeRef>) {
+fn push_children<D, T: TreeSource>(nodes: &[SNode<D, T>], x: u32, to: &mut Vec<NodeRef>) {
     let mut y = nodes[x as usize].first_child;
     while y != NONE {
         to.push((y, nodes[y as usize].generation));
@@ -1763,9 +1790,9 @@ fn push_children<D>(nodes: &[SNode<D>], x: u32, to: &mut Vec<NodeRef>) {
     }
 }
 
-/// Simulates the search of one tree rooted at `root` with `scheme`.
-pub fn simulate<S: Scheme>(shape: &Shape, root: Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
-    Machine::new(shape, root, scheme, cfg)?.run()
+/// Simulates the search of the tree of `src` rooted at `root` with `scheme`.
+pub fn simulate<T: TreeSource, S: Scheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
+    Machine::new(src, root, scheme, cfg)?.run()
 }
 
 #[cfg(test)]
@@ -1773,7 +1800,7 @@ mod tests {
     use super::*;
     use crate::search::search;
     use crate::sim::schemes::{DtsSplit, YbwcSplit};
-    use crate::tree::{Model, Ordering, ROOT_PSCORE};
+    use crate::tree::{Model, Node, Ordering, ROOT_PSCORE, Shape};
 
     fn shape(b: u32, wa: u32, wb: u32) -> Shape {
         Shape::new(Model::Exponential, Ordering::new(b, wa, wb).unwrap()).unwrap()
@@ -1787,7 +1814,7 @@ mod tests {
                 let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
                 for depth in 0..5 {
                     for interleave in [Interleave::Access, Interleave::State] {
-                        let seq = search(&sh, root, depth, &mut ());
+                        let seq = search(&sh, &root, depth, &mut ());
                         let cfg = MachineSpec { interleave, ..MachineSpec::new(1, depth) };
                         let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap();
                         assert_eq!(r.value, seq.value);
@@ -1816,7 +1843,7 @@ mod tests {
     fn cold_start_of_a_depth_6_tree() {
         let sh = shape(32, 79, 5);
         let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
-        let seq = search(&sh, root, 6, &mut ());
+        let seq = search(&sh, &root, 6, &mut ());
         let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 6)).unwrap();
         let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
         assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
@@ -1853,7 +1880,7 @@ mod tests {
             for seed in 1..12u32 {
                 let root = Node { seed: seed * 104729, pscore: ROOT_PSCORE as u32 };
                 for depth in 1..5 {
-                    let want = search(&sh, root, depth, &mut ()).value;
+                    let want = search(&sh, &root, depth, &mut ()).value;
                     for procs in [2, 3, 7, 16, 48, 64, 256] {
                         for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
                             let cfg = MachineSpec { interleave, idle: Idle::SplitVariable(walk), ..MachineSpec::new(procs, depth) };
@@ -1880,7 +1907,7 @@ mod tests {
     fn two_processors_interleave_their_accesses() {
         let sh = shape(2, 50, 50);
         let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
-        let want = search(&sh, root, 2, &mut ()).value;
+        let want = search(&sh, &root, 2, &mut ()).value;
         let one = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 2)).unwrap();
         let two = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(2, 2)).unwrap();
         assert_eq!(two.value, want);
@@ -1928,7 +1955,7 @@ mod tests {
             for seed in 1..5u32 {
                 let root = Node { seed: seed * 15485863, pscore: ROOT_PSCORE as u32 };
                 for depth in 1..5 {
-                    let want = search(&sh, root, depth, &mut ()).value;
+                    let want = search(&sh, &root, depth, &mut ()).value;
                     for procs in [2, 3, 7, 48, 64] {
                         for &idle in &all {
                             for lock in [LockKind::Tas, LockKind::Queue] {
@@ -1960,7 +1987,7 @@ mod tests {
             for seed in 1..3u32 {
                 let root = Node { seed: seed * 7727, pscore: ROOT_PSCORE as u32 };
                 for depth in [2, 4] {
-                    let want = search(&sh, root, depth, &mut ()).value;
+                    let want = search(&sh, &root, depth, &mut ()).value;
                     for &idle in &all {
                         for lock in [LockKind::Tas, LockKind::Queue] {
                             let cfg = MachineSpec { idle, lock, ..MachineSpec::new(1024, depth) };
@@ -1977,7 +2004,7 @@ mod tests {
     fn traced(b: u32, depth: u32, procs: usize, idle: Idle) -> (i64, TreeStats) {
         let sh = shape(b, 100, 100);
         let root = Node { seed: 2024, pscore: ROOT_PSCORE as u32 };
-        let want = search(&sh, root, depth, &mut ()).value;
+        let want = search(&sh, &root, depth, &mut ()).value;
         let cfg = MachineSpec { idle, trace: true, ..MachineSpec::new(procs, depth) };
         (want, simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap())
     }

@@ -14,10 +14,12 @@
 
 use super::engine::SimError;
 use super::engine::{Idle, Interleave, LockKind, MachineSpec, State, TreeStats, Walk, simulate};
+use super::schemes::Scheme;
 use super::schemes::{DtsSplit, NetworkSplit, YbwcSplit};
-use crate::formats::{SimRow, Tree};
+use crate::formats::{SimRow, SourceVisitor, Tree, TreeKey as GroupKey};
+use crate::game::{Family, TreeSource};
 use crate::nn::Network;
-use crate::tree::{Model, Ordering};
+use crate::tree::Ordering;
 
 /// Why a run could not be planned, simulated or merged.
 #[derive(Debug, thiserror::Error)]
@@ -348,14 +350,6 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize)> {
     Ok((k - 1, n))
 }
 
-/// Trees with the same model, ordering and depth.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct GroupKey {
-    model: Model,
-    ordering: Ordering,
-    depth: u32,
-}
-
 struct Group {
     key: GroupKey,
     trees: Vec<usize>,
@@ -372,7 +366,7 @@ struct Item {
 }
 
 fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
-    let o = key.ordering;
+    let o = key.ordering();
     let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
     let schemes = req.schemes.clone().unwrap_or(vec![SchemeKind::A]);
     let mut out = vec![];
@@ -399,9 +393,9 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
             continue;
         }
         let thesis = if req.thesis {
-            Some(thesis_params(o, procs).ok_or_else(|| {
+            Some(o.and_then(|o| thesis_params(o, procs)).ok_or_else(|| {
                 RunError::BadArgument(format!(
-                    "--thesis-params: the thesis gives no parameters for ordering {o} with {procs} processors (only the five orderings at 12, 24, 48)"
+                    "--thesis-params: the thesis gives no parameters for {key} trees with {procs} processors (only the five orderings at 12, 24, 48)"
                 ))
             })?)
         } else {
@@ -437,7 +431,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
                             out.extend(v.into_iter().map(|m| SimConfig { m_b: Some(m as u32), ..base }));
                         }
                         SchemeKind::C => {
-                            let widths = vals(req.cut_width, thesis_cut_width(o).unwrap_or(10) as i64);
+                            let widths = vals(req.cut_width, o.and_then(thesis_cut_width).unwrap_or(10) as i64);
                             let (cas, ccs) = match thesis {
                                 Some(t) => (vec![t.2 as i64], vec![t.3 as i64]),
                                 None => (vals(req.m_ca, 0), vals(req.m_cc, 0)),
@@ -472,7 +466,7 @@ fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
     let mut h = Sha256::new();
     for g in groups {
         for &t in &g.trees {
-            h.update(serde_json::to_string(&trees[t].spec).unwrap_or_default());
+            h.update(trees[t].spec_json());
             h.update(b"\n");
         }
         for c in &g.configs {
@@ -513,7 +507,7 @@ impl Plan {
         req.check_applies()?;
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
-            let key = GroupKey { model: t.spec.model, ordering: t.spec.ordering(), depth: t.spec.depth };
+            let key = t.key();
             match groups.iter_mut().find(|g| g.key == key) {
                 Some(g) => g.trees.push(i),
                 None => groups.push(Group { key, trees: vec![i], configs: vec![], net: None }),
@@ -523,15 +517,14 @@ impl Plan {
             g.configs = configs_for(req, &g.key)?;
             if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
                 require!(!nets.is_empty(), NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
-                let found = nets.iter().position(|n| n.check_ordering(g.key.model, g.key.ordering).is_ok());
+                let found = nets.iter().position(|n| n.check_trees(&g.key).is_ok());
                 g.net = Some(found.ok_or_else(|| {
                     let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
-                    RunError::NoNetwork(format!(
-                        "scheme c: no --weights for the trees' ordering {} {} (weights given for: {})",
-                        g.key.model.name(),
-                        g.key.ordering,
-                        have.join("; ")
-                    ))
+                    let trees = match g.key.ordering() {
+                        Some(o) => format!("ordering {} {o}", g.key.family()),
+                        None => format!("game {}", g.key.family()),
+                    };
+                    RunError::NoNetwork(format!("scheme c: no --weights for the trees' {trees} (weights given for: {})", have.join("; ")))
                 })?);
             }
         }
@@ -581,6 +574,7 @@ impl Plan {
 
 /// Simulates one tree under one configuration.
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
+    let depth = tree.depth();
     let idle = match c.policy {
         None | Some(PolicyKind::Dts) => Idle::SplitVariable(c.walk),
         Some(PolicyKind::PvSplit) => Idle::PvSplit,
@@ -589,41 +583,61 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
             Idle::Active { min_split_depth: c.min_split_depth.unwrap_or(DEFAULT_MIN_SPLIT_DEPTH), group: c.split_group.unwrap_or(DEFAULT_SPLIT_GROUP) }
         }
     };
-    let cfg = MachineSpec { interleave: c.interleave, idle, lock: c.lock, ..MachineSpec::new(c.procs, tree.spec.depth) };
-    let (shape, root) = (&tree.shape, tree.root);
+    let cfg = MachineSpec { interleave: c.interleave, idle, lock: c.lock, ..MachineSpec::new(c.procs, depth) };
     let r = match c.scheme {
-        None | Some(SchemeKind::A) => simulate(shape, root, &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg),
-        Some(SchemeKind::B) => simulate(shape, root, &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg),
+        None | Some(SchemeKind::A) => tree.visit(Simulate { scheme: &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg }),
+        Some(SchemeKind::B) => tree.visit(Simulate { scheme: &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg }),
         Some(SchemeKind::C) => {
             let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
-            let s = NetworkSplit {
-                net,
-                cut_width: c.cut_width.unwrap_or(10) as f64,
-                m_ca: c.m_ca.unwrap_or(0),
-                m_cc: c.m_cc.unwrap_or(0),
-                leaf_ply: tree.spec.depth,
-            };
-            simulate(shape, root, &s, cfg)
+            let s = NetworkSplit { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: depth };
+            tree.visit(Simulate { scheme: &s, cfg })
         }
     };
-    r.map_err(|source| RunError::Simulation { tree: tree.spec.index, seed: tree.spec.seed, procs: c.procs, scheme: c.scheme.map_or("-", |s| s.name()), source })
+    r.map_err(|source| RunError::Simulation { tree: tree.index(), seed: row_seed(tree), procs: c.procs, scheme: c.scheme.map_or("-", |s| s.name()), source })
+}
+
+/// The simulator on a tree's source, with one scheme.
+struct Simulate<'s, S> {
+    scheme: &'s S,
+    cfg: MachineSpec,
+}
+
+impl<S: Scheme> SourceVisitor for Simulate<'_, S> {
+    type Output = std::result::Result<TreeStats, SimError>;
+    fn visit<T: TreeSource>(self, src: &T, root: &T::Node, _depth: u32) -> Self::Output {
+        simulate(src, root.clone(), self.scheme, self.cfg)
+    }
+}
+
+/// The `seed` column: an artificial tree's root seed; for a game position,
+/// a digest of the position (the first 6 bytes of its SHA-256), so that
+/// rows of different positions with the same index never match.
+pub fn row_seed(tree: &Tree) -> u64 {
+    match tree {
+        Tree::Artificial { spec, .. } => spec.seed,
+        Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => {
+            use sha2::{Digest, Sha256};
+            Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
+        }
+    }
 }
 
 fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimRow {
-    let sp = &tree.spec;
+    let key = tree.key();
+    let o = key.ordering();
     let work = |st: State| s.work(st);
     let time = |st: State| s.in_state(st);
     SimRow {
         run: None,
         item: Some(item),
         items: Some(items),
-        tree: Some(sp.index),
-        seed: Some(sp.seed),
-        model: sp.model,
-        b: sp.b,
-        wa: sp.wa,
-        wb: sp.wb,
-        depth: sp.depth,
+        tree: Some(tree.index()),
+        seed: Some(row_seed(tree)),
+        model: key.family(),
+        b: o.map(|o| o.b),
+        wa: o.map(|o| o.wa),
+        wb: o.map(|o| o.wb),
+        depth: key.depth(),
         trees: 1,
         scheme: c.scheme.map_or("-", |s| s.name()).to_string(),
         procs: c.procs as u32,
@@ -634,7 +648,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         cut_width: c.cut_width,
         interleave: c.interleave.name().to_string(),
         split_walk: if c.policy.is_none_or(|k| k == PolicyKind::Dts) { c.walk.name() } else { "-" }.to_string(),
-        root_value: Some(s.value),
+        root_value: Some(if tree.is_game() { crate::game::off_scale(s.value) } else { s.value }),
         tp_ticks: s.ticks,
         np_nodes: s.nodes,
         leaves: s.leaves,
@@ -677,14 +691,14 @@ fn share(part: u64, procs: u64, ticks: u64) -> Option<f64> {
     (ticks > 0).then(|| part as f64 / (procs * ticks) as f64)
 }
 
-type TreeKey = (Model, u32, u32, u32, u32, u64, u32);
+type RowKey = (Family, Option<u32>, Option<u32>, Option<u32>, u32, u64, u32);
 
-fn tree_key(r: &SimRow) -> Option<TreeKey> {
+fn tree_key(r: &SimRow) -> Option<RowKey> {
     Some((r.model, r.b, r.wa, r.wb, r.depth, r.seed?, r.tree?))
 }
 
 type ConfigKey = (
-    (Model, u32, u32, u32, u32),
+    (Family, Option<u32>, Option<u32>, Option<u32>, u32),
     (String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>),
     (String, String, String, Option<u32>, Option<u32>, Option<u64>, String),
 );
@@ -712,7 +726,7 @@ fn set_ratios(r: &mut SimRow, t1: u64, n1: u64) {
 /// with t1, n1, SU, SO and CSS wherever every tree has a p = 1 row among
 /// `rows` or `baseline`.
 pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec<SimRow> {
-    let mut base: HashMap<TreeKey, (u64, u64)> = HashMap::new();
+    let mut base: HashMap<RowKey, (u64, u64)> = HashMap::new();
     for r in baseline.iter().chain(rows.iter()) {
         if r.procs == 1
             && let Some(k) = tree_key(r)

@@ -1,0 +1,254 @@
+//! Tree sources: what the one search walks (beyond the thesis: real game
+//! trees, the future work of thesis ch. 7; `docs/model.md` §7).
+//!
+//! The thesis measures everything on artificial trees and argues that they
+//! look like a chess program's trees. A [`TreeSource`] lets the same search,
+//! observers and simulator run on a real game: the artificial model
+//! ([`crate::tree::Shape`]) is one source, chess ([`chess`]) and Othello
+//! ([`othello`]) are two more. A source says how to start a node's move list
+//! (generation and ordering), how to hand out its children in search order,
+//! and what a node is worth at the horizon or when the game is over.
+//!
+//! **One value scale.** The search and the node classifications compare
+//! windows with the artificial trees' root window `(SCORE_MIN - 1,
+//! SCORE_MAX + 1)`. A game's evaluation `v` (from the root player's point of
+//! view, MAX) is placed on that scale as `ROOT_PSCORE + v`, far inside it, so
+//! the root window is the full window for every source and node types mean
+//! the same thing everywhere.
+//!
+//! **The tree is a function of the position.** Move ordering uses only the
+//! node itself (no killer moves, history or transposition table), so the
+//! simulator, which expands nodes in another order than the sequential
+//! search, sees the same tree; and so does any thread count.
+
+pub mod chess;
+pub mod othello;
+pub mod positions;
+
+use crate::tree::ROOT_PSCORE;
+use serde::{Deserialize, Serialize};
+
+/// A tree the search can walk.
+pub trait TreeSource: Sync {
+    /// A node as the search holds it.
+    type Node: Clone + Send + Sync + std::fmt::Debug;
+    /// One entry of a node's move list (the caller owns the buffer).
+    type Slot: Copy + Default + Send + Sync + std::fmt::Debug;
+    /// A node's children, handed out in search order.
+    type Moves<'a>: MoveList<Self>
+    where
+        Self: 'a;
+    /// A move list without its borrow of the buffer (the simulator keeps many).
+    type Cursor: Copy + Send + Sync + std::fmt::Debug;
+
+    /// Buffer entries one node's move list needs: its most children.
+    fn slots(&self) -> usize;
+    /// Starts the move list of `node` (a MAX node if `max`) in `buf` (at
+    /// least [`TreeSource::slots`] long). An empty list: the game is over.
+    fn moves<'a>(&'a self, node: &Self::Node, max: bool, buf: &'a mut [Self::Slot]) -> Self::Moves<'a>;
+    /// The value of `node` searched as a leaf at the horizon.
+    fn horizon_value(&self, node: &Self::Node, max: bool) -> i64;
+    /// The value of `node` before the horizon when it has no moves (a game
+    /// over), at distance `ply` from the root.
+    fn terminal_value(&self, node: &Self::Node, max: bool, ply: u32) -> i64;
+    /// The move list's state without the buffer.
+    fn detach(&self, m: Self::Moves<'_>) -> Self::Cursor;
+    /// A detached move list again, over the buffer it was started in.
+    fn resume<'a>(&'a self, c: Self::Cursor, buf: &'a mut [Self::Slot]) -> Self::Moves<'a>;
+    /// Children handed out so far by a detached move list.
+    fn handed_out(c: &Self::Cursor) -> u32;
+    /// A number that tells roots apart, for per-tree random choices of the
+    /// simulator (the artificial tree's root seed; a hash of a position).
+    fn root_key(&self, node: &Self::Node) -> u64;
+}
+
+/// A node's children in search order (see [`TreeSource::moves`]).
+pub trait MoveList<S: TreeSource + ?Sized> {
+    /// What [`MoveList::next`] hands out: enough to make the child or value it.
+    type Handle: Copy;
+    /// Number of children.
+    fn len(&self) -> u32;
+    /// Whether the node has no children (a game over).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The next child in search order, as a handle for [`MoveList::child`]
+    /// and [`MoveList::leaf_value`].
+    fn next(&mut self) -> Option<Self::Handle>;
+    /// Child `k` (a handle from [`MoveList::next`]) of `parent`, to search further.
+    fn child(&mut self, parent: &S::Node, k: Self::Handle) -> S::Node;
+    /// Child `k`'s value when it is a leaf at the horizon (may be cheaper than
+    /// making the child and asking [`TreeSource::horizon_value`]).
+    fn leaf_value(&mut self, parent: &S::Node, k: Self::Handle) -> i64;
+}
+
+/// A real game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Game {
+    /// Chess (positions in FEN/EPD).
+    Chess,
+    /// Othello (positions as 64 squares and the side to move).
+    Othello,
+}
+
+impl Game {
+    /// The name in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Chess => "chess",
+            Game::Othello => "othello",
+        }
+    }
+}
+
+impl std::fmt::Display for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Game {
+    type Err = GameError;
+    fn from_str(s: &str) -> Result<Game, GameError> {
+        match s {
+            "chess" => Ok(Game::Chess),
+            "othello" => Ok(Game::Othello),
+            _ => Err(GameError::UnknownGame(s.to_string())),
+        }
+    }
+}
+
+/// What kind of tree: an artificial model or a game. This is the `model`
+/// column of the tables that have one (training patterns, weights files,
+/// `pabsim` rows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// The thesis's exponential model.
+    Exponential,
+    /// The strongly ordered model.
+    Strong,
+    /// Chess.
+    Chess,
+    /// Othello.
+    Othello,
+}
+
+impl Family {
+    /// The name in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Exponential => "exponential",
+            Family::Strong => "strong",
+            Family::Chess => "chess",
+            Family::Othello => "othello",
+        }
+    }
+
+    /// The game, for a game family.
+    pub fn game(self) -> Option<Game> {
+        match self {
+            Family::Chess => Some(Game::Chess),
+            Family::Othello => Some(Game::Othello),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::tree::Model> for Family {
+    fn from(m: crate::tree::Model) -> Family {
+        match m {
+            crate::tree::Model::Exponential => Family::Exponential,
+            crate::tree::Model::Strong => Family::Strong,
+        }
+    }
+}
+
+impl From<Game> for Family {
+    fn from(g: Game) -> Family {
+        match g {
+            Game::Chess => Family::Chess,
+            Game::Othello => Family::Othello,
+        }
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What is wrong with a game position or request.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// Neither `chess` nor `othello`.
+    #[error("unknown game `{0}` (expected `chess` or `othello`)")]
+    UnknownGame(String),
+    /// A FEN that does not parse or describes an impossible board.
+    #[error("bad FEN `{fen}`: {why}")]
+    Fen {
+        /// The text.
+        fen: String,
+        /// Why.
+        why: String,
+    },
+    /// An Othello board that does not parse.
+    #[error("bad Othello board `{board}`: {why}")]
+    Othello {
+        /// The text.
+        board: String,
+        /// Why.
+        why: String,
+    },
+    /// A position whose side to move has no legal move and the game is over.
+    #[error("no legal moves at the root: {0}")]
+    NoMoves(String),
+    /// A position file line that is neither a position nor a comment.
+    #[error("{0}")]
+    Line(String),
+    /// A request out of range (the message names it).
+    #[error("{0}")]
+    Request(String),
+}
+
+/// Places a game's evaluation `v`, from the side to move's point of view at
+/// a MAX node if `max` (else from the opponent's), on the common scale.
+#[inline(always)]
+pub fn on_scale(v_stm: i64, max: bool) -> i64 {
+    ROOT_PSCORE as i64 + if max { v_stm } else { -v_stm }
+}
+
+/// Takes a value on the common scale back to the game's units, from the
+/// root player's point of view.
+#[inline]
+pub fn off_scale(v: i64) -> i64 {
+    v - ROOT_PSCORE as i64
+}
+
+/// Counts the nodes at exactly `depth` through the source's own move lists
+/// (a node with no moves before `depth` adds none; an Othello pass is a
+/// move): perft, the standard check of a move generator against published
+/// counts.
+pub fn perft<S: TreeSource>(src: &S, node: &S::Node, depth: u32) -> u64 {
+    let mut buf = vec![S::Slot::default(); src.slots() * depth.max(1) as usize];
+    perft_in(src, node, depth, &mut buf)
+}
+
+fn perft_in<S: TreeSource>(src: &S, node: &S::Node, depth: u32, buf: &mut [S::Slot]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let (mine, rest) = buf.split_at_mut(src.slots());
+    let mut m = src.moves(node, true, mine);
+    if depth == 1 {
+        return m.len() as u64;
+    }
+    let mut n = 0;
+    while let Some(k) = m.next() {
+        let c = m.child(node, k);
+        n += perft_in(src, &c, depth - 1, rest);
+    }
+    n
+}

@@ -1,0 +1,250 @@
+//! Issue 14: real game trees (chess, Othello) through the library and the
+//! tools: move generation against published perft counts, the search
+//! against a plain minimax, determinism, and bad positions.
+
+use crate::util::*;
+use parab::game::chess::{self, Chess};
+use parab::game::othello::{self, Othello};
+use parab::game::{MoveList, TreeSource, perft};
+use parab::search::{minimax, search};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const BK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/bratko-kopec.epd");
+const OTHELLO_TEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/othello-test.txt");
+
+fn positions(path: &str, game: parab::game::Game) -> Vec<String> {
+    parab::formats::read_positions(game, parab::cli::Input::open(Some(std::path::Path::new(path))).unwrap()).unwrap().into_iter().map(|p| p.position).collect()
+}
+
+/// Published perft counts: the start position (depth 4: 197,281; depth 5:
+/// 4,865,609) and Kiwipete (depth 3: 97,862; depth 4: 4,085,603).
+#[test]
+fn chess_perft_matches_the_published_counts() {
+    let start = chess::Position::new(cozy_chess::Board::default());
+    assert_eq!(perft(&Chess, &start, 4), 197_281);
+    assert_eq!(perft(&Chess, &start, 5), 4_865_609);
+    let kiwi = chess::Position::parse(KIWIPETE).unwrap();
+    assert_eq!(perft(&Chess, &kiwi, 3), 97_862);
+    assert_eq!(perft(&Chess, &kiwi, 4), 4_085_603);
+}
+
+/// Othello from the start position, depths 1..9 (the published counts, as
+/// magpie's own tests have them). Passes count as moves (a pass is a node).
+/// Our perft counts nodes at exactly the depth, as chess perft does; the
+/// published Othello counts also count a game that ended before the depth
+/// as one leaf, which first matters at depth 10 (ours 24,571,056, published
+/// 24,571,284: 228 games end at ply 9).
+#[test]
+fn othello_perft_matches_the_published_counts() {
+    let start = othello::Position::start();
+    let got: Vec<u64> = (1..=9).map(|d| perft(&Othello, &start, d)).collect();
+    assert_eq!(got, vec![4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288]);
+}
+
+/// The value of every Bratko-Kopec position at depths 1 to 3 is the plain
+/// minimax value, by the source's own move lists and by a reference that
+/// knows nothing of them: cozy-chess's moves, the evaluation from scratch
+/// at every leaf, mate and stalemate by hand.
+#[test]
+fn chess_search_value_is_the_minimax_value() {
+    fn reference(board: &cozy_chess::Board, depth: u32, ply: u32) -> i64 {
+        let white = board.side_to_move() == cozy_chess::Color::White;
+        if depth == 0 {
+            let e = chess::evaluate(board) as i64;
+            return if white { e } else { -e };
+        }
+        let mut moves = vec![];
+        board.generate_moves(|pm| {
+            moves.extend(pm);
+            false
+        });
+        if moves.is_empty() {
+            return if board.checkers().is_empty() { 0 } else { -(chess::MATE - ply as i64) };
+        }
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut b = board.clone();
+                b.play(m);
+                -reference(&b, depth - 1, ply + 1)
+            })
+            .max()
+            .unwrap()
+    }
+    let bk = positions(BK, parab::game::Game::Chess);
+    assert_eq!(bk.len(), 24);
+    for (i, fen) in bk.iter().enumerate() {
+        let root = chess::Position::parse(fen).unwrap();
+        for depth in 1..=3 {
+            let r = search(&Chess, &root, depth, &mut ());
+            assert_eq!(r.value, minimax(&Chess, &root, true, depth, 0), "BK.{:02} depth {depth}", i + 1);
+            assert_eq!(parab::game::off_scale(r.value), reference(&root.board, depth, 0), "BK.{:02} depth {depth}", i + 1);
+        }
+    }
+    // A mate in one is found, and valued as a mate one ply away.
+    let m1 = chess::Position::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    assert_eq!(parab::game::off_scale(search(&Chess, &m1, 2, &mut ()).value), chess::MATE - 1);
+}
+
+#[test]
+fn othello_search_value_is_the_minimax_value() {
+    let set = positions(OTHELLO_TEST, parab::game::Game::Othello);
+    for text in set.iter().take(12) {
+        let root = othello::Position::parse(text).unwrap();
+        for depth in 1..=4 {
+            assert_eq!(search(&Othello, &root, depth, &mut ()).value, minimax(&Othello, &root, true, depth, 0), "{text} depth {depth}");
+        }
+    }
+    // Near the end, passes and game overs inside the tree.
+    let mut buf = vec![0u32; 64];
+    let mut p = othello::Position::start();
+    let mut k = 0;
+    while p.no_moves().is_none() {
+        let mut m = Othello.moves(&p, true, &mut buf);
+        let h = (0..=(k % m.len().max(1))).filter_map(|_| m.next()).last().unwrap();
+        p = m.child(&p, h);
+        k += 7;
+        if (p.board.empty_squares().count_set()) == 9 {
+            for depth in 1..=6 {
+                assert_eq!(search(&Othello, &p, depth, &mut ()).value, minimax(&Othello, &p, true, depth, 0), "{} depth {depth}", p.text());
+            }
+        }
+    }
+}
+
+/// The positions files are exactly what their documented commands write.
+#[test]
+fn generated_position_files_are_reproducible() {
+    let d = Dir::new("positions");
+    for (file, args) in [
+        ("chess-train.epd", "--game chess --count 200 --seed 1 --plies 16..40"),
+        ("othello-train.txt", "--game othello --count 200 --seed 1 --plies 10..40"),
+        ("othello-test.txt", "--game othello --count 24 --seed 2 --plies 20..36"),
+    ] {
+        let args: Vec<&str> = args.split(' ').collect();
+        let out = ok(&d.path, "positions", &args, "");
+        let want = std::fs::read_to_string(format!("{}/data/positions/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert_eq!(out, want, "{file}");
+    }
+}
+
+/// Tree specs of game positions are read by every downstream tool, and
+/// their outputs do not depend on the thread count.
+#[test]
+fn game_specs_through_the_tools_and_thread_counts() {
+    let d = Dir::new("gametools");
+    ok(&d.path, "treegen", &["--game", "chess", "--positions", BK, "--depth", "4", "-o", "bk.jsonl"], "");
+    ok(&d.path, "positions", &["--game", "chess", "--count", "30", "--seed", "3", "--plies", "12..30", "-o", "train.epd"], "");
+    ok(&d.path, "treegen", &["--game", "chess", "--positions", "train.epd", "--depth", "3", "-o", "train.jsonl"], "");
+    let spec = d.read("bk.jsonl");
+    assert_eq!(spec.lines().count(), 24);
+    assert!(spec.starts_with(
+        r#"{"game":"chess","set":"bratko-kopec","index":1,"id":"BK.01","position":"1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1","depth":4}"#
+    ));
+    for args in [&["bk.jsonl"][..], &["bk.jsonl", "--per-tree"][..]] {
+        let one = ok(&d.path, "fbest", &[args, &["--threads", "1"]].concat(), "");
+        let two = ok(&d.path, "fbest", &[args, &["--threads", "2"]].concat(), "");
+        assert_eq!(one, two);
+    }
+    let table = ok(&d.path, "fbest", &["bk.jsonl"], "");
+    assert!(table.starts_with("game,depth,trees,b,n,fbest,pbest\nchess,4,24,"), "{table}");
+    let per = ok(&d.path, "fbest", &["bk.jsonl", "--per-tree"], "");
+    assert_eq!(per.lines().next().unwrap(), "game,set,index,id,depth,nodes,leaves,internal,contributing,moves,root_value,best_move");
+    // BK.01: Qd1+ mates in three (five plies): depth 6 finds it, worth MATE - 5.
+    let bk1 = ok(&d.path, "treegen", &["--game", "chess", "--positions", BK, "--depth", "6", "--count", "1"], "");
+    let bk1 = ok(&d.path, "fbest", &["--per-tree"], &bk1);
+    assert!(bk1.lines().nth(1).unwrap().ends_with(",999995,Qd1+"), "{bk1}");
+    assert_eq!(sum_column(&per, "nodes"), sum_column(&per, "leaves") + sum_column(&per, "internal"));
+    let f: u64 = sum_column(&table, "fbest");
+    assert_eq!(f, sum_column(&per, "contributing"));
+    // trainset -> nntrain -> classify, on chess.
+    ok(&d.path, "trainset", &["train.jsonl", "-o", "p.csv"], "");
+    let p = d.read("p.csv");
+    assert!(p.lines().nth(1).unwrap().starts_with("chess,"), "{p}");
+    ok(&d.path, "nntrain", &["p.csv", "--seed", "1", "--iterations", "50", "-o", "chess.json"], "");
+    let one = ok(&d.path, "classify", &["bk.jsonl", "--weights", "chess.json", "--threads", "1"], "");
+    let two = ok(&d.path, "classify", &["bk.jsonl", "--weights", "chess.json", "--threads", "2"], "");
+    assert_eq!(one, two);
+    assert!(one.starts_with("game,depth,trees,scheme,param,true_cut,false_cut,true_all,false_all,error,scored,best\nchess,4,24,a,,"), "{one}");
+    // A network of the artificial trees is refused on chess.
+    ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "4,50,10", "--depth", "3", "--count", "20", "-o", "a.jsonl"], "");
+    ok(&d.path, "trainset", &["a.jsonl", "-o", "ap.csv"], "");
+    ok(&d.path, "nntrain", &["ap.csv", "--iterations", "5", "-o", "a.json"], "");
+    fails(&d.path, "classify", &["bk.jsonl", "--weights", "a.json", "--scheme", "c"], "", "trained for exponential (4,50,10) but the trees are chess");
+    // Othello too.
+    ok(&d.path, "treegen", &["--game", "othello", "--positions", OTHELLO_TEST, "--depth", "5", "-o", "o.jsonl"], "");
+    let o = ok(&d.path, "fbest", &["o.jsonl"], "");
+    assert!(o.starts_with("game,depth,trees,b,n,fbest,pbest\nothello,5,24,"), "{o}");
+    ok(&d.path, "classify", &["o.jsonl", "--scheme", "a,b"], "");
+}
+
+/// Bad positions and requests: one line naming the file and line, exit 1,
+/// nothing written.
+#[test]
+fn bad_positions_are_one_line_errors() {
+    let d = Dir::new("badpos");
+    let cases = [
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq -\n", "bad position (p:1)"),
+        ("chess", "# a comment\n\n4k3/4R3/8/8/8/8/8/4K3 w - -\n", "illegal side to move: Black is in check but it is White's move"),
+        ("chess", "7k/6Q1/6K1/8/8/8/8/8 b - -\n", "no legal moves at the root: checkmate"),
+        ("chess", "7k/8/6QK/8/8/8/8/8 b - -\n", "no legal moves at the root: stalemate"),
+        ("chess", "8/8/8/8 w\n", "fields"),
+        ("othello", "XO X\n", "2 squares"),
+        ("othello", &format!("{} X\n", "O".repeat(64)), "the game is over"),
+        ("othello", &format!("{} X\n", "-".repeat(64)), "centre"),
+        ("chess", "# nothing\n", "no positions in p"),
+    ];
+    for (game, text, needle) in cases {
+        d.write("p", text);
+        let err = fails(&d.path, "treegen", &["--game", game, "--positions", "p", "--depth", "3", "-o", "out.jsonl"], "", needle);
+        assert!(!d.join("out.jsonl").exists(), "{err}");
+    }
+    d.write("p", "7k/8/6QK/8/8/8/8/8 w - -\n");
+    fails(&d.path, "treegen", &["--game", "chess", "--positions", "p", "--depth", "0"], "", "--depth 0");
+    // A spec written by hand is checked as treegen checks it.
+    let spec = r#"{"game":"chess","set":"x","index":1,"id":"","position":"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1","depth":3}"#;
+    fails(&d.path, "fbest", &[], spec, "checkmate");
+    fails(&d.path, "fbest", &[], &spec.replace(r#""depth":3"#, r#""depth":0"#), "depth 0");
+    fails(&d.path, "fbest", &[], &spec.replace(r#""id":"","#, ""), "missing field `id`");
+    fails(&d.path, "fbest", &[], &spec.replace("chess", "go"), "unknown variant `go`");
+    // Artificial trees and positions in one input: tables that differ.
+    let art = ok(&d.path, "treegen", &["--ordering", "3,50,50", "--depth", "2", "--count", "1"], "");
+    let good = spec.replace("7k/6Q1/6K1/8/8/8/8/8 b", "7k/8/6QK/8/8/8/8/8 w");
+    fails(&d.path, "fbest", &["-o", "f.csv"], &format!("{art}{good}\n"), "mixes artificial trees and game positions");
+    assert!(!d.join("f.csv").exists());
+}
+
+/// The simulator on chess trees: on one processor it examines exactly the
+/// sequential search's nodes, every machine returns the minimax value, the
+/// output does not depend on the thread count, and shards merge back.
+#[test]
+fn pabsim_on_chess_positions() {
+    let d = Dir::new("gamesim");
+    ok(&d.path, "treegen", &["--game", "chess", "--positions", BK, "--depth", "4", "--count", "8", "-o", "bk.jsonl"], "");
+    let seq = ok(&d.path, "fbest", &["bk.jsonl", "--per-tree"], "");
+    let col = |csv: &str, name: &str| -> Vec<String> {
+        let mut lines = csv.lines();
+        let i = lines.next().unwrap().split(',').position(|h| h == name).unwrap();
+        lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+    };
+    let one = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "1"], "");
+    let two = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "2"], "");
+    assert_eq!(one, two);
+    assert_eq!(col(&one, "model")[0], "chess");
+    assert_eq!(col(&one, "b")[0], "");
+    let values = col(&seq, "root_value");
+    let (procs, got) = (col(&one, "procs"), col(&one, "root_value"));
+    for (k, v) in got.iter().enumerate() {
+        assert_eq!(v, &values[k % 8], "row {k}, {} processors", procs[k]);
+    }
+    let nodes1: Vec<String> = col(&one, "np_nodes")[..8].to_vec();
+    assert_eq!(nodes1, col(&seq, "nodes"));
+    // Shards of the run merge into the single-machine table, speed-ups included.
+    let all = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a"], "");
+    ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "1/2", "-o", "s1.csv"], "");
+    ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "2/2", "-o", "s2.csv"], "");
+    assert_eq!(ok(&d.path, "pabsim", &["--merge", "s1.csv", "s2.csv"], ""), all);
+    assert!(!col(&all, "su")[1].is_empty(), "{all}");
+    // The thesis's parameters are for its orderings only.
+    fails(&d.path, "pabsim", &["bk.jsonl", "--procs", "12", "--thesis-params"], "", "no parameters for chess depth 4 trees");
+}
