@@ -65,12 +65,16 @@ fn line_key<'a>(policy: &'a str, lock: &str) -> &'a str {
     if policy == "dts" && lock == "tas" { "dts-tas" } else { policy }
 }
 
-/// The experiment's groups of trees: (b, wa, wb, depth, trees), in order of
-/// first appearance.
+/// A row's group of trees: (b, wa, wb, depth, trees); `None` for a game's
+/// rows, which have no ordering.
+fn group_of(r: &SimRow) -> Option<(u32, u32, u32, u32, u32)> {
+    Some((r.b?, r.wa?, r.wb?, r.depth, r.trees))
+}
+
+/// The experiment's groups of artificial trees, in order of first appearance.
 fn groups(rows: &[SimRow]) -> Vec<(u32, u32, u32, u32, u32)> {
     let mut out = vec![];
-    for r in rows.iter().filter(|r| r.procs > 1) {
-        let g = (r.b, r.wa, r.wb, r.depth, r.trees);
+    for g in rows.iter().filter(|r| r.procs > 1).filter_map(group_of) {
         if !out.contains(&g) {
             out.push(g);
         }
@@ -111,7 +115,7 @@ pub fn sections(data: Option<&Beyond>, b: &mut Builder) -> Result<()> {
     }
     for (b_, wa, wb, depth, trees) in groups(&data.rows) {
         let label = ordering_label(&b_.to_string(), &wa.to_string(), &wb.to_string());
-        let rows: Vec<&SimRow> = data.rows.iter().filter(|r| (r.b, r.wa, r.wb, r.depth, r.trees) == (b_, wa, wb, depth, trees) && r.procs > 1).collect();
+        let rows: Vec<&SimRow> = data.rows.iter().filter(|r| group_of(r) == Some((b_, wa, wb, depth, trees)) && r.procs > 1).collect();
         let id = format!("beyond-{b_}-{wa}-{wb}-d{depth}");
         let series_of = |f: &dyn Fn(&SimRow) -> Option<f64>| -> Vec<Series> {
             LINES
