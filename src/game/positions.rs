@@ -66,8 +66,8 @@ pub fn random_positions(req: &RandomPlay) -> Result<Vec<String>, GameError> {
     if lo > hi {
         return Err(GameError::Request(format!("--plies {lo}..{hi}: the range is empty")));
     }
-    if req.count == 0 {
-        return Err(GameError::Request("--count must be at least 1".into()));
+    if !(1..=100_000).contains(&req.count) {
+        return Err(GameError::Request(format!("--count {} must lie in 1..100000", req.count)));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
     let mut seen = HashSet::new();
@@ -127,6 +127,7 @@ mod tests {
         let req = RandomPlay { game: Game::Othello, count: 2, seed: 1, plies: (0, 0) };
         assert!(random_positions(&req).unwrap_err().to_string().contains("only 1 distinct"));
         assert!(random_positions(&RandomPlay { plies: (5, 4), ..req.clone() }).is_err());
-        assert!(random_positions(&RandomPlay { count: 0, ..req }).is_err());
+        assert!(random_positions(&RandomPlay { count: 0, ..req.clone() }).is_err());
+        assert!(random_positions(&RandomPlay { count: usize::MAX, ..req }).is_err());
     }
 }
