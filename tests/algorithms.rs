@@ -6,14 +6,6 @@ use crate::util::*;
 
 const ROOT: &str = "1073741823";
 
-/// Column `col` of every data row.
-fn column(csv: &str, col: &str) -> Vec<String> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
-}
-
 /// Every policy, both locks, on the thesis's five orderings and machines of
 /// 2, 3, 7, 48, 64 and 1,024 processors: the root's value is the minimax
 /// value, and each row names its policy and parameters.

@@ -8,14 +8,6 @@ use parab::tree::Model;
 const PUBLISHED: &str = include_str!("../data/published/table-6.3-uniprocessor.csv");
 const ROOT: &str = "1073741823";
 
-/// Column `col` of every data row.
-fn column(csv: &str, col: &str) -> Vec<String> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
-}
-
 /// The data rows of a CSV, each as column name -> text.
 fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
     let mut lines = csv.lines();

@@ -131,3 +131,11 @@ pub fn fails_cleanly(dir: &Dir, tool: &str, cases: &[(&[&str], &str)]) {
         assert!(!dir.join("out.csv").exists(), "{args:?} left a file");
     }
 }
+
+/// Column `col` of every data row.
+pub fn column(csv: &str, col: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
+    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+}
