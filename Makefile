@@ -4,6 +4,7 @@
 #               Chromium, Slurm and munge where it can (apt-get as root), else says
 #               in one line what it skipped
 #   make sweep-slurm  the parameter search as a Slurm job array (pipelines/slurm/)
+#   make beyond-algorithms  the parallel search algorithms from 2 to 1,024 processors (not in all)
 #   make games  beyond the thesis: chess and Othello through every tool (results/games/)
 #   make bench  whole-command timings (see BENCHMARKS.md)
 #   make clean  remove results/ and build outputs
@@ -125,7 +126,7 @@ $(R)/classify/tg1-%-d6.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/weights/%.json
 all: report
 report: $(R)/report/index.html
 .SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $(BIN)/.built-report
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
 report-now: $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
@@ -169,6 +170,18 @@ SLURM_TASKS ?= 16
 .PHONY: sweep-slurm
 sweep-slurm: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
 	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/slurm/sweep.sh $(SLURM_TASKS)
+
+# ---- beyond the thesis: the parallel search algorithms from 2 to 1,024 processors -------
+# (pipelines/beyond-algorithms.sh; not part of `make all`: see BENCHMARKS.md for its
+# cost). Split over N machines: `make beyond-algorithms SHARD=K/N STEP=items` on machine
+# K (each also runs the small tuning sweep itself, with the same result), copy every
+# machine's results/beyond/run into one, then `make beyond-algorithms STEP=summary`
+# and `make report`.
+SHARD ?= 1/1
+STEP ?= all
+.PHONY: beyond-algorithms
+beyond-algorithms: $(BIN)/.built
+	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/beyond-algorithms.sh
 
 # ---- beyond the thesis: real game trees (issue 14) ----------------------------------
 # Chess (the 24 Bratko-Kopec positions) and Othello through every tool: f_best and

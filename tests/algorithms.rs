@@ -6,14 +6,6 @@ use crate::util::*;
 
 const ROOT: &str = "1073741823";
 
-/// Column `col` of every data row.
-fn column(csv: &str, col: &str) -> Vec<String> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
-}
-
 /// Every policy, both locks, on the thesis's five orderings and machines of
 /// 2, 3, 7, 48, 64 and 1,024 processors: the root's value is the minimax
 /// value, and each row names its policy and parameters.
@@ -105,12 +97,5 @@ fn bad_policy_arguments_fail_cleanly() {
         (&["t.jsonl", "--procs", "1,2048", "-o", "out.csv"], "--procs 2048: the machine has 1..1024 processors"),
         (&["t.jsonl", "--procs", "4", "--lock", "mcs", "-o", "out.csv"], "unknown lock `mcs`"),
     ];
-    for (args, needle) in cases {
-        let out = run_in(&d.path, "pabsim", args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!d.join("out.csv").exists(), "{args:?} left a file");
-    }
+    fails_cleanly(&d, "pabsim", &cases);
 }

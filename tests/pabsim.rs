@@ -8,14 +8,6 @@ use parab::tree::Model;
 const PUBLISHED: &str = include_str!("../data/published/table-6.3-uniprocessor.csv");
 const ROOT: &str = "1073741823";
 
-/// Column `col` of every data row.
-fn column(csv: &str, col: &str) -> Vec<String> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
-}
-
 /// The data rows of a CSV, each as column name -> text.
 fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
     let mut lines = csv.lines();
@@ -172,13 +164,6 @@ fn bad_inputs_fail_cleanly() {
         (&["t.jsonl", "--procs", "5", "--thesis-params", "-o", "out.csv"], "no parameters"),
         (&["t.jsonl", "--procs", "4", "--scheme", "z", "-o", "out.csv"], "unknown scheme"),
     ];
-    for (args, needle) in cases {
-        let out = run_in(&d.path, "pabsim", args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!d.join("out.csv").exists(), "{args:?} left a file");
-    }
+    fails_cleanly(&d, "pabsim", &cases);
     fails(&d.path, "pabsim", &["--merge", "t.jsonl"], "", "pabsim");
 }

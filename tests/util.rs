@@ -118,3 +118,24 @@ pub fn sum_column(csv: &str, col: &str) -> u64 {
     let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
     lines.map(|l| l.split(',').nth(i).unwrap().parse::<u64>().unwrap()).sum()
 }
+
+/// Each `(args, needle)` must fail with one line of stderr containing
+/// `needle`, and leave no `out.csv` behind in `dir`.
+pub fn fails_cleanly(dir: &Dir, tool: &str, cases: &[(&[&str], &str)]) {
+    for &(args, needle) in cases {
+        let out = run_in(&dir.path, tool, args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!dir.join("out.csv").exists(), "{args:?} left a file");
+    }
+}
+
+/// Column `col` of every data row.
+pub fn column(csv: &str, col: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
+    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+}

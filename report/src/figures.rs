@@ -9,7 +9,6 @@
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::ValueFormatter;
-use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
@@ -69,6 +68,24 @@ pub enum Plot {
         /// (row label, share of each part).
         rows: Vec<(String, Vec<f64>)>,
     },
+    /// Lines with markers on a logarithmic x axis (and y, with `log_y`),
+    /// and anchor points (published values) as open markers.
+    LogLines {
+        /// Panel title.
+        title: String,
+        /// X axis label.
+        x_label: String,
+        /// Y axis label.
+        y_label: String,
+        /// Logarithmic y axis.
+        log_y: bool,
+        /// The series.
+        series: Vec<Series>,
+        /// Points drawn without lines (published values).
+        anchors: Vec<Series>,
+        /// Draw the legend (panels side by side share one).
+        legend: bool,
+    },
     /// Panels side by side.
     Row(Vec<Plot>),
 }
@@ -118,7 +135,64 @@ fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
         Plot::Lines { title, x_label, y_label, log_y, series } => lines(area, title, x_label, y_label, *log_y, series),
         Plot::Bars { title, y_label, categories, series } => bars(area, title, y_label, categories, series),
         Plot::Stacked { title, parts, rows } => stacked(area, title, parts, rows),
+        Plot::LogLines { title, x_label, y_label, log_y, series, anchors, legend } => {
+            log_lines(area, title, x_label, y_label, *log_y, series, anchors, *legend)
+        }
     }
+}
+
+/// Lines on a logarithmic x axis; anchors as crosses in their own colours.
+#[allow(clippy::too_many_arguments)]
+fn log_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    xl: &str,
+    yl: &str,
+    log_y: bool,
+    series: &[Series],
+    anchors: &[Series],
+    show_legend: bool,
+) -> Result<()> {
+    let all = || series.iter().chain(anchors).flat_map(|s| s.points.iter().copied());
+    let (x0, x1) = range(all().map(|p| p.0).filter(|x| *x > 0.0));
+    let mut b = ChartBuilder::on(area);
+    b.caption(title, ("sans-serif", 18)).margin(12).x_label_area_size(42).y_label_area_size(70);
+    let xs = (x0 / 1.2..x1 * 1.2).log_scale();
+    let legend = |c: RGBColor| move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2));
+    let open = |c: RGBColor| move |(x, y): (i32, i32)| Cross::new((x + 9, y), 5, c.stroke_width(2));
+    macro_rules! body {
+        ($chart:expr, $keep:expr) => {{
+            let chart = $chart;
+            for (i, s) in series.iter().enumerate() {
+                let c = colour(i);
+                let pts: Vec<(f64, f64)> = s.points.iter().copied().filter($keep).collect();
+                chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
+                chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
+            }
+            for (i, s) in anchors.iter().enumerate() {
+                let c = colour(series.len() + i);
+                let pts: Vec<(f64, f64)> = s.points.iter().copied().filter($keep).collect();
+                chart.draw_series(pts.iter().map(|p| Cross::new(*p, 6, c.stroke_width(2)))).map_err(err)?.label(s.name.as_str()).legend(open(c));
+            }
+            if show_legend {
+                series_legend(chart, 12, 0.85, SeriesLabelPosition::UpperLeft)?;
+            }
+        }};
+    }
+    if log_y {
+        let (y0, y1) = range(all().map(|p| p.1).filter(|v| *v > 0.0));
+        let mut chart = b.build_cartesian_2d(xs, (y0 / 1.5..y1 * 1.5).log_scale()).map_err(err)?;
+        line_mesh(&mut chart, xl, yl, &tick)?;
+        body!(&mut chart, |p: &(f64, f64)| p.1 > 0.0);
+    } else {
+        let (y0, y1) = range(all().map(|p| p.1));
+        let ypad = (y1 - y0) * 0.08;
+        let lo = if y0 >= 0.0 && y0 - ypad < 0.0 { 0.0 } else { y0 - ypad };
+        let mut chart = b.build_cartesian_2d(xs, lo..y1 + ypad).map_err(err)?;
+        line_mesh(&mut chart, xl, yl, &tick)?;
+        body!(&mut chart, |_: &(f64, f64)| true);
+    }
+    Ok(())
 }
 
 /// Axis numbers: whole numbers without decimals, others with up to three.
@@ -146,9 +220,9 @@ fn range(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo, hi)
 }
 
-/// The grid and axis labels of a line chart, linear or logarithmic in y.
-fn line_mesh<'a, DB: DrawingBackend + 'a, Y: Ranged<ValueType = f64> + ValueFormatter<f64>>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
+/// The grid and axis labels of a line chart, linear or logarithmic in x and y.
+fn line_mesh<'a, DB: DrawingBackend + 'a, X: Ranged<ValueType = f64> + ValueFormatter<f64>, Y: Ranged<ValueType = f64> + ValueFormatter<f64>>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     xl: &str,
     yl: &str,
     y_format: &dyn Fn(&f64) -> String,

@@ -10,6 +10,7 @@
 //! is a pure function of the inputs and the report date, so two runs give
 //! byte-identical files.
 
+pub mod beyond;
 pub mod chapter4;
 pub mod chapter5;
 pub mod chapter6;
@@ -309,6 +310,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let ch4 = chapter4::load(&cfg.results)?;
     let ch5 = chapter5::load(&cfg.results)?;
     let ch6 = chapter6::load(&cfg.results)?;
+    let beyond = beyond::load(&cfg.results)?;
     let games = games::load(&cfg.results)?;
     let mut pool: Vec<Measures> = vec![];
     pool.extend(chapter4::measures(&ch4)?);
@@ -326,6 +328,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     chapter4::sections(&ch4, &games, &mut published, &mut b)?;
     chapter5::sections(&ch5, &mut published, &mut b)?;
     chapter6::sections(&ch6, &ch4, &mut published, &mut b)?;
+    beyond::sections(beyond.as_ref(), &mut b)?;
     games::sections(&games, chapter4::artificial_pbest(&ch4)?, &mut b)?;
     let rest = published.rest();
     if !rest.is_empty() {

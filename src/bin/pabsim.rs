@@ -41,7 +41,7 @@ struct Args {
     /// Active splitting: plies a node needs below it to be split, V or LO..HI (1..64; default 2).
     #[arg(long)]
     min_split_depth: Option<String>,
-    /// Active splitting: most processors working at one split point, V or LO..HI (2..1024; default 8, as Crafty).
+    /// Active splitting: most processors working at one split point, V or LO..HI (2..1024; default 8).
     #[arg(long)]
     split_group: Option<String>,
     /// Work stealing: seed of the victims' choice (ChaCha8; default 1).

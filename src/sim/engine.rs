@@ -182,27 +182,6 @@ pub enum Interleave {
     State,
 }
 
-impl std::str::FromStr for Interleave {
-    type Err = SimError;
-    fn from_str(s: &str) -> Result<Interleave> {
-        match s {
-            "access" => Ok(Interleave::Access),
-            "state" => Ok(Interleave::State),
-            _ => Err(SimError::UnknownName { what: "interleaving", name: s.to_string(), expected: "access or state" }),
-        }
-    }
-}
-
-impl Interleave {
-    /// The name in rows and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Interleave::Access => "access",
-            Interleave::State => "state",
-        }
-    }
-}
-
 /// How far the split-point search walks the allocated tree (breadth-first
 /// from the root in both cases, so both pick the same node from the same tree).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -213,27 +192,6 @@ pub enum Walk {
     /// Stop after the first level that has an eligible node: no deeper node
     /// can be preferred to it.
     Level,
-}
-
-impl std::str::FromStr for Walk {
-    type Err = SimError;
-    fn from_str(s: &str) -> Result<Walk> {
-        match s {
-            "tree" => Ok(Walk::Tree),
-            "level" => Ok(Walk::Level),
-            _ => Err(SimError::UnknownName { what: "split-point walk", name: s.to_string(), expected: "tree or level" }),
-        }
-    }
-}
-
-impl Walk {
-    /// The name in rows and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Walk::Tree => "tree",
-            Walk::Level => "level",
-        }
-    }
 }
 
 /// How a processor waits for a lock.
@@ -249,26 +207,34 @@ pub enum LockKind {
     Queue,
 }
 
-impl std::str::FromStr for LockKind {
-    type Err = SimError;
-    fn from_str(s: &str) -> Result<LockKind> {
-        match s {
-            "tas" => Ok(LockKind::Tas),
-            "queue" => Ok(LockKind::Queue),
-            _ => Err(SimError::UnknownName { what: "lock", name: s.to_string(), expected: "tas or queue" }),
+/// `FromStr` and `name` of an enum named on the command line and in rows,
+/// from one list of (variant, name).
+macro_rules! named {
+    ($t:ident, $what:literal, $expected:literal, { $($v:ident => $n:literal),+ $(,)? }) => {
+        impl std::str::FromStr for $t {
+            type Err = SimError;
+            fn from_str(s: &str) -> Result<$t> {
+                match s {
+                    $($n => Ok($t::$v),)+
+                    _ => Err(SimError::UnknownName { what: $what, name: s.to_string(), expected: $expected }),
+                }
+            }
         }
-    }
+
+        impl $t {
+            /// The name in rows and on the command line.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($t::$v => $n,)+
+                }
+            }
+        }
+    };
 }
 
-impl LockKind {
-    /// The name in rows and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            LockKind::Tas => "tas",
-            LockKind::Queue => "queue",
-        }
-    }
-}
+named!(Interleave, "interleaving", "access or state", { Access => "access", State => "state" });
+named!(Walk, "split-point walk", "tree or level", { Tree => "tree", Level => "level" });
+named!(LockKind, "lock", "tas or queue", { Tas => "tas", Queue => "queue" });
 
 /// How an idle processor finds work (and what a working processor does for
 /// idle ones): the seam for new parallel search algorithms. Each variant

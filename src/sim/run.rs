@@ -75,28 +75,33 @@ pub enum SchemeKind {
     C,
 }
 
-impl std::str::FromStr for SchemeKind {
-    type Err = RunError;
-    fn from_str(s: &str) -> Result<SchemeKind> {
-        match s.to_ascii_lowercase().as_str() {
-            "a" => Ok(SchemeKind::A),
-            "b" => Ok(SchemeKind::B),
-            "c" => Ok(SchemeKind::C),
-            _ => Err(RunError::BadArgument(format!("unknown scheme `{s}` (expected a, b or c)"))),
+/// `FromStr` (any case) and `name` of an enum named on the command line and
+/// in rows, from one list of (variant, name).
+macro_rules! named {
+    ($t:ident, $what:literal, $expected:literal, { $($v:ident => $n:literal),+ $(,)? }) => {
+        impl std::str::FromStr for $t {
+            type Err = RunError;
+            fn from_str(s: &str) -> Result<$t> {
+                match s.to_ascii_lowercase().as_str() {
+                    $($n => Ok($t::$v),)+
+                    _ => Err(RunError::BadArgument(format!(concat!("unknown ", $what, " `{}` (expected ", $expected, ")"), s))),
+                }
+            }
         }
-    }
+
+        impl $t {
+            /// The name in rows and on the command line.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($t::$v => $n,)+
+                }
+            }
+        }
+    };
 }
 
-impl SchemeKind {
-    /// The name in rows.
-    pub fn name(self) -> &'static str {
-        match self {
-            SchemeKind::A => "a",
-            SchemeKind::B => "b",
-            SchemeKind::C => "c",
-        }
-    }
-}
+named!(SchemeKind, "scheme", "a, b or c", { A => "a", B => "b", C => "c" });
+named!(PolicyKind, "policy", "dts, pvsplit, steal or active", { Dts => "dts", PvSplit => "pvsplit", Steal => "steal", Active => "active" });
 
 /// A parallel search algorithm: how idle processors find work
 /// ([`Idle`] in the engine).
@@ -113,32 +118,9 @@ pub enum PolicyKind {
     Active,
 }
 
-impl std::str::FromStr for PolicyKind {
-    type Err = RunError;
-    fn from_str(s: &str) -> Result<PolicyKind> {
-        match s.to_ascii_lowercase().as_str() {
-            "dts" => Ok(PolicyKind::Dts),
-            "pvsplit" => Ok(PolicyKind::PvSplit),
-            "steal" => Ok(PolicyKind::Steal),
-            "active" => Ok(PolicyKind::Active),
-            _ => Err(RunError::BadArgument(format!("unknown policy `{s}` (expected dts, pvsplit, steal or active)"))),
-        }
-    }
-}
-
 impl PolicyKind {
     /// Every policy, in the order of the experiment's tables.
     pub const ALL: [PolicyKind; 4] = [PolicyKind::Dts, PolicyKind::PvSplit, PolicyKind::Steal, PolicyKind::Active];
-
-    /// The name in rows and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            PolicyKind::Dts => "dts",
-            PolicyKind::PvSplit => "pvsplit",
-            PolicyKind::Steal => "steal",
-            PolicyKind::Active => "active",
-        }
-    }
 
     /// Whether the policy splits where a scheme allows (PV splitting has its own rule).
     pub fn takes_scheme(self) -> bool {
@@ -195,7 +177,7 @@ pub const LIMITS_MIN_SPLIT_DEPTH: (&str, i64, i64) = ("--min-split-depth", 1, 64
 pub const DEFAULT_MIN_SPLIT_DEPTH: u32 = 2;
 /// Limits of active splitting's split group.
 pub const LIMITS_SPLIT_GROUP: (&str, i64, i64) = ("--split-group", 2, 1024);
-/// Active splitting's split group unless given (Crafty's default).
+/// Active splitting's split group unless given.
 pub const DEFAULT_SPLIT_GROUP: u32 = 8;
 /// Work stealing's seed unless given.
 pub const DEFAULT_STEAL_SEED: u64 = 1;
