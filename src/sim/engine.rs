@@ -524,9 +524,10 @@ struct World<D, T: TreeSource> {
     walks: Vec<Vec<NodeRef>>,
     /// The block each processor accessed last (for the message of a stuck run).
     on: Vec<Block>,
-    /// Each processor that waits for a block to be written: the block and
-    /// its clock when it began to wait.
-    asleep: Vec<Option<(Block, u64, Kind)>>,
+    /// Each processor that waits for a block to be written (the block's
+    /// list is in `waiters`): its clock when it began to wait, and what the
+    /// wait counts as.
+    asleep: Vec<Option<(u64, Kind)>>,
     /// Queue locks: the processors queued at each lock, first first.
     queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>>,
     /// Queue locks: whether the lock a processor queued for was handed to it.
@@ -833,7 +834,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     fn wait_for_write(&self, p: Proc, b: Block, kind: Kind) -> Suspend {
         let mut w = self.w.borrow_mut();
         let now = w.sched.clock(p);
-        w.asleep[p] = Some((b, now, kind));
+        w.asleep[p] = Some((now, kind));
         w.waiters[b].push(p);
         w.sched.set(p, NEVER);
         Suspend(true)
@@ -844,7 +845,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
-            if let Some((_, since, kind)) = w.asleep[q].take() {
+            if let Some((since, kind)) = w.asleep[q].take() {
                 let s = w.state[q].0;
                 w.stats.time[s as usize][kind as usize] += t - since;
                 w.last[q] = (s, kind, t - since);
@@ -888,7 +889,18 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         self.write(p, b).await;
         let next = {
             let mut w = self.w.borrow_mut();
-            let next = if self.cfg.lock == LockKind::Queue { w.queues.get_mut(&b).and_then(|q| q.pop_front()) } else { None };
+            // A queue is dropped once empty, so an uncontended unlock finds
+            // the map empty and does no hashing.
+            let next = match w.queues.get_mut(&b) {
+                Some(q) => {
+                    let next = q.pop_front();
+                    if q.is_empty() {
+                        w.queues.remove(&b);
+                    }
+                    next
+                }
+                None => None,
+            };
             match next {
                 Some(q) => {
                     w.mem.set_lock(b, Some(q));
@@ -1282,13 +1294,18 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         ok
     }
 
+    /// Whether the search is over: a read of the end-of-search flag.
+    async fn search_over(&self, p: Proc) -> bool {
+        self.read(p, FLAG_BLOCK).await;
+        self.w.borrow().flag
+    }
+
     /// PV splitting's idle loop: join the published PV node while it has
     /// moves to hand out; else wait for the next publication (no work
     /// elsewhere).
     async fn idle_pv(&self, p: Proc) -> Next {
         loop {
-            self.read(p, FLAG_BLOCK).await;
-            if self.w.borrow().flag {
+            if self.search_over(p).await {
                 return Next::Exit;
             }
             self.read(p, SPLIT_BLOCK).await;
@@ -1328,8 +1345,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     async fn idle_steal(&self, p: Proc) -> Next {
         let procs = self.cfg.procs;
         loop {
-            self.read(p, FLAG_BLOCK).await;
-            if self.w.borrow().flag {
+            if self.search_over(p).await {
                 return Next::Exit;
             }
             self.read(p, self.mbox(p)).await;
@@ -1405,8 +1421,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         }
         self.unlock(p, ib).await;
         loop {
-            self.read(p, FLAG_BLOCK).await;
-            if self.w.borrow().flag {
+            if self.search_over(p).await {
                 return Next::Exit;
             }
             let mb = self.mbox(p);
@@ -1532,8 +1547,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     async fn idle_split_variable(&self, p: Proc, walk: Walk) -> Next {
         loop {
             self.step(p).await;
-            self.read(p, FLAG_BLOCK).await;
-            if self.w.borrow().flag {
+            if self.search_over(p).await {
                 return Next::Exit;
             }
             self.lock(p, SPLIT_BLOCK).await;
@@ -1687,7 +1701,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         for q in 0..procs {
             // A processor still waiting for a write waited until the end.
             let c = match w.asleep[q].take() {
-                Some((_, since, kind)) => {
+                Some((since, kind)) => {
                     let s = w.state[q].0 as usize;
                     w.stats.time[s][kind as usize] += t.saturating_sub(since);
                     since
