@@ -59,6 +59,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
+use std::hash::BuildHasherDefault;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -494,6 +495,28 @@ pub enum Next {
     Exit,
 }
 
+/// Hashes a block number by one multiplication (the queue locks' map is
+/// keyed by small integers, and nothing iterates it, so its order is never
+/// seen: SipHash's protection buys nothing here and cost 6% of a run).
+#[derive(Default)]
+struct BlockHasher(u64);
+
+impl std::hash::Hasher for BlockHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &x in bytes {
+            self.0 = (self.0 ^ x as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    #[inline(always)]
+    fn write_usize(&mut self, x: usize) {
+        self.0 = (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 /// Everything the processors share, behind one `RefCell`: borrowed only
 /// between two awaits, never across one.
 struct World<D, T: TreeSource> {
@@ -529,7 +552,7 @@ struct World<D, T: TreeSource> {
     /// wait counts as.
     asleep: Vec<Option<(u64, Kind)>>,
     /// Queue locks: the processors queued at each lock, first first.
-    queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>>,
+    queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>, BuildHasherDefault<BlockHasher>>,
     /// Queue locks: whether the lock a processor queued for was handed to it.
     granted: Vec<bool>,
     /// The processors waiting for each block below the nodes' to be written.
@@ -547,6 +570,9 @@ struct World<D, T: TreeSource> {
     recruits: Vec<Proc>,
     /// Work stealing: each processor's generator of victims.
     rng: Vec<ChaCha8Rng>,
+    /// Each processor's access that a busy block refused, `(block, write)`:
+    /// the executor issues it again without resuming the processor's task.
+    parked: Vec<Option<(Block, bool)>>,
 }
 
 /// One simulated search of one tree: the machine, the search's shared data
@@ -583,66 +609,55 @@ impl Future for Suspend {
     }
 }
 
-/// One memory access: issued when first polled, issued again while the
-/// block refuses it; the access takes effect when the block accepts it, and
-/// the processor then waits out its delay. (A future of its own rather than
-/// an `async fn`: it is the simulator's innermost loop.)
+/// One memory access: issued when first polled. Refused by a busy block,
+/// the processor is parked: the executor issues the request again each
+/// time the processor's turn comes, without resuming its task, until the
+/// block accepts it ([`Machine::access_step`]). Once accepted, the access
+/// takes effect and the processor waits out its delay; the next poll
+/// finds it done. (A future of its own rather than an `async fn`: it is
+/// the simulator's innermost loop.)
 pub struct AccessFuture<'m, 'a, T: TreeSource, S: Scheme> {
     m: &'m Machine<'a, T, S>,
     p: Proc,
     b: Block,
     write: bool,
-    /// Served; the processor was suspended for the delay.
-    served: bool,
+    /// Issued and suspended: the access is served when the task is polled again.
+    issued: bool,
 }
 
 impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
     type Output = ();
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
-        if self.served {
+        if self.issued {
             return Poll::Ready(());
         }
-        let (m, p, b) = (self.m, self.p, self.b);
+        let (m, p, b, write) = (self.m, self.p, self.b, self.write);
         let mut w = m.w.borrow_mut();
-        loop {
-            let now = w.sched.clock(p);
-            let r = w.mem.request(p, b, now, self.write);
-            // Only a request that missed (or a lock, recorded in `lock`) can
-            // hold a processor up: hits need no record for a stuck run.
-            if r != Access::Done(0) {
-                w.on[p] = b;
+        match m.access_step(&mut w, p, b, write) {
+            Step::Ready => Poll::Ready(()),
+            Step::Served => {
+                self.issued = true;
+                Poll::Pending
             }
-            // A write wakes the processors waiting for the block to change
-            // (only the shared variables and mailboxes are waited on).
-            if self.write
-                && b < m.node_base
-                && !w.waiters[b].is_empty()
-                && let Access::Done(d) = r
-            {
-                m.wake(&mut w, b, now + d);
-                // The woken run from the write's end: the writer may not run past them.
-                m.limit.set(m.limit.get().min(now + d));
-            }
-            match r {
-                Access::Done(0) => return Poll::Ready(()),
-                Access::Done(d) => {
-                    if m.charge(&mut w, p, d, Kind::Memory) {
-                        self.served = true;
-                        return Poll::Pending;
-                    }
-                    return Poll::Ready(());
-                }
-                // Refused until now: others asking at this moment go first.
-                Access::Refused(until) if until == now => return Poll::Pending,
-                Access::Refused(until) => {
-                    if m.charge(&mut w, p, until - now, Kind::Memory) {
-                        return Poll::Pending;
-                    }
-                }
+            Step::Refused => {
+                w.parked[p] = Some((b, write));
+                self.issued = true;
+                Poll::Pending
             }
         }
     }
+}
+
+/// How far an access got in one turn of its processor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Served, and the processor goes on at once.
+    Ready,
+    /// Served; the processor waits out the delay while others run.
+    Served,
+    /// Refused: issued again at the processor's next turn.
+    Refused,
 }
 
 impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
@@ -703,6 +718,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                     .collect(),
                 _ => vec![],
             },
+            parked: vec![None; p],
         };
         for _ in 0..initial {
             make_node(&mut w, b, p);
@@ -730,6 +746,44 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     #[inline(always)]
     fn clock(&self, p: Proc) -> u64 {
         self.w.borrow().sched.clock(p)
+    }
+
+    /// One turn of processor `p`'s access to block `b`: the request,
+    /// issued again within the turn while the block refuses it for less
+    /// than the time `p` may run on.
+    #[inline(always)]
+    fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
+        loop {
+            let now = w.sched.clock(p);
+            let r = w.mem.request(p, b, now, write);
+            // Only a request that missed (or a lock, recorded in `lock`) can
+            // hold a processor up: hits need no record for a stuck run.
+            if r != Access::Done(0) {
+                w.on[p] = b;
+            }
+            // A write wakes the processors waiting for the block to change
+            // (only the shared variables and mailboxes are waited on).
+            if write
+                && b < self.node_base
+                && !w.waiters[b].is_empty()
+                && let Access::Done(d) = r
+            {
+                self.wake(w, b, now + d);
+                // The woken run from the write's end: the writer may not run past them.
+                self.limit.set(self.limit.get().min(now + d));
+            }
+            match r {
+                Access::Done(0) => return Step::Ready,
+                Access::Done(d) => return if self.charge(w, p, d, Kind::Memory) { Step::Served } else { Step::Ready },
+                // Refused until now: others asking at this moment go first.
+                Access::Refused(until) if until == now => return Step::Refused,
+                Access::Refused(until) => {
+                    if self.charge(w, p, until - now, Kind::Memory) {
+                        return Step::Refused;
+                    }
+                }
+            }
+        }
     }
 
     // ---- the machine's primitives: every one a scheduling point -----------------
@@ -775,13 +829,13 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     /// A read of block `b`.
     #[inline(always)]
     pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
-        AccessFuture { m: self, p, b, write: false, served: false }
+        AccessFuture { m: self, p, b, write: false, issued: false }
     }
 
     /// A write of block `b`.
     #[inline(always)]
     pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
-        AccessFuture { m: self, p, b, write: true, served: false }
+        AccessFuture { m: self, p, b, write: true, issued: false }
     }
 
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
@@ -1667,7 +1721,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
             let mut cx = Context::from_waker(std::task::Waker::noop());
             let mut tasks: Vec<Pin<Box<_>>> = (0..procs).map(|p| Box::pin(self.processor(p))).collect();
             loop {
-                let (p, limit) = {
+                let p = {
                     let mut w = self.w.borrow_mut();
                     let Some((p, limit)) = w.sched.next() else { break };
                     let c = w.sched.clock(p);
@@ -1678,9 +1732,21 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                         w.charges[p].clear();
                     }
                     self.resumed.set(c);
-                    (p, limit)
+                    self.limit.set(limit);
+                    // A parked access is issued again here: the task is
+                    // resumed only once it is served and the processor goes on.
+                    if let Some((b, write)) = w.parked[p] {
+                        match self.access_step(&mut w, p, b, write) {
+                            Step::Refused => continue,
+                            Step::Served => {
+                                w.parked[p] = None;
+                                continue;
+                            }
+                            Step::Ready => w.parked[p] = None,
+                        }
+                    }
+                    p
                 };
-                self.limit.set(limit);
                 // Only a processor that exits can have ended the search.
                 if tasks[p].as_mut().poll(&mut cx).is_ready() {
                     let mut w = self.w.borrow_mut();
