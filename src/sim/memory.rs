@@ -11,9 +11,14 @@
 //! and the requester retries then ([`Memory::read`], [`Memory::write`] do the
 //! retry and report the stall). The network itself is uncontended.
 //!
-//! The directory (`dirty`, `sharers`) and the caches (`cache`) are kept
-//! separately, as in the machine, so that [`Memory::check`] can verify that
-//! they agree.
+//! The caches are not stored apart from the directory: with infinite
+//! caches (no evictions) the directory determines every copy. A processor
+//! has a copy iff it is among the block's sharers; the copy is Modified iff
+//! the block is dirty (it is then the only sharer, the owner), else Shared.
+//! So [`Memory::state`] reads the directory, and [`Memory::check`] verifies
+//! the directory's own invariants. (A cache array beside the directory
+//! took a byte per processor per block, a kilobyte a block on 1,024
+//! processors, and every access touched it.)
 
 /// A processor number, `0..P`.
 pub type Proc = usize;
@@ -72,8 +77,6 @@ pub enum Access {
 pub struct Memory {
     procs: usize,
     words: usize,
-    /// `cache[block * procs + p]`: processor p's copy.
-    cache: Vec<Cache>,
     /// The directory entries and the rest of each block's state.
     dir: Vec<Entry>,
     /// Directory: `sharers[block * words + w]`, a bit per processor with a copy.
@@ -90,21 +93,50 @@ struct Entry {
     busy_from: u64,
     busy_until: u64,
     home: u32,
-    /// The processor with the Modified copy when `dirty`.
-    owner: u32,
+    /// 0 when the block is clean; else it is dirty, and this is the
+    /// processor with the Modified copy, plus one.
+    modified: u32,
     busy_by: u32,
     /// The processor the block served last (round-robin among simultaneous requests).
     served: u32,
     /// Lock word: 0 free, else holder + 1.
     lock: u32,
-    dirty: bool,
+    /// A bit per word of `sharers` that has a bit set, and the same for
+    /// `waiting`: on a large machine most words are empty, and a write
+    /// (which clears the sharers) or a fairness check (which looks for
+    /// waiters) then visits only the others.
+    sharer_words: u32,
+    waiting_words: u32,
+}
+
+/// Whether any bit in positions `lo..hi` of the bit set `words` is set;
+/// `summary` has a bit for each word that is not zero.
+#[inline(always)]
+fn any_in(words: &[u64], summary: u32, lo: usize, hi: usize) -> bool {
+    if lo >= hi {
+        return false;
+    }
+    let (first, last) = (lo / 64, (hi - 1) / 64);
+    // The non-zero words in first..=last.
+    let mut ws = summary & (!0u32 << first) & (!0u32 >> (31 - last));
+    while ws != 0 {
+        let w = ws.trailing_zeros() as usize;
+        ws &= ws - 1;
+        let from = if w == first { lo % 64 } else { 0 };
+        let to = if w == last { (hi - 1) % 64 + 1 } else { 64 };
+        let mask = (!0u64 << from) & (!0u64 >> (64 - to));
+        if words[w] & mask != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 impl Memory {
     /// A cold machine of `procs` processors with no blocks.
     pub fn new(procs: usize) -> Memory {
-        assert!(procs >= 1);
-        Memory { procs, words: procs.div_ceil(64), cache: vec![], dir: vec![], sharers: vec![], waiting: vec![] }
+        assert!((1..=2048).contains(&procs), "1 to 2,048 processors (a bit of the directory's summaries per 64)");
+        Memory { procs, words: procs.div_ceil(64), dir: vec![], sharers: vec![], waiting: vec![] }
     }
 
     /// Processors.
@@ -122,7 +154,6 @@ impl Memory {
         debug_assert!(home < self.procs);
         let b = self.dir.len();
         self.dir.push(Entry { home: home as u32, served: self.procs as u32 - 1, ..Entry::default() });
-        self.cache.extend(std::iter::repeat_n(Cache::I, self.procs));
         self.sharers.extend(std::iter::repeat_n(0, self.words));
         self.waiting.extend(std::iter::repeat_n(0, self.words));
         b
@@ -131,7 +162,25 @@ impl Memory {
     /// Processor `p`'s copy of `block`.
     #[inline(always)]
     pub fn state(&self, p: Proc, block: Block) -> Cache {
-        self.cache[block * self.procs + p]
+        if !self.has_copy(p, block) {
+            Cache::I
+        } else if self.dir[block].modified != 0 {
+            Cache::M
+        } else {
+            Cache::S
+        }
+    }
+
+    /// Whether `p` has a copy of `block` (a read hits).
+    #[inline(always)]
+    fn has_copy(&self, p: Proc, block: Block) -> bool {
+        self.sharers[block * self.words + p / 64] >> (p % 64) & 1 == 1
+    }
+
+    /// Whether `p` has the Modified copy of `block` (a write hits).
+    #[inline(always)]
+    fn owns(&self, p: Proc, block: Block) -> bool {
+        self.dir[block].modified == p as u32 + 1
     }
 
     /// The block's home.
@@ -142,7 +191,7 @@ impl Memory {
 
     /// Whether the directory has the block dirty.
     pub fn is_dirty(&self, block: Block) -> bool {
-        self.dir[block].dirty
+        self.dir[block].modified != 0
     }
 
     /// The lock holder of the block's lock word.
@@ -173,13 +222,13 @@ impl Memory {
     #[inline(always)]
     fn add_sharer(&mut self, p: Proc, block: Block) {
         self.sharers[block * self.words + p / 64] |= 1 << (p % 64);
+        self.dir[block].sharer_words |= 1 << (p / 64);
     }
 
     /// One read request by `p` at time `now`.
     #[inline]
     pub fn try_read(&mut self, p: Proc, block: Block, now: u64) -> Access {
-        let mine = self.cache[block * self.procs + p];
-        if mine != Cache::I {
+        if self.has_copy(p, block) {
             return Access::Done(0);
         }
         if let Some(until) = self.refused(p, block, now) {
@@ -191,15 +240,11 @@ impl Memory {
     /// Serves a read miss that the block has accepted; the delay.
     #[inline(always)]
     fn serve_read(&mut self, p: Proc, block: Block, now: u64) -> u64 {
-        let dirty = self.dir[block].dirty;
+        let dirty = self.dir[block].modified != 0;
         let delay = read_delay(Cache::I, dirty, self.dir[block].home as usize == p);
-        if dirty {
-            // The owner supplies the block and drops to Shared.
-            let o = self.dir[block].owner as usize;
-            self.cache[block * self.procs + o] = Cache::S;
-            self.dir[block].dirty = false;
-        }
-        self.cache[block * self.procs + p] = Cache::S;
+        // A dirty block's owner supplies it and drops to Shared (it stays
+        // a sharer of the now clean block).
+        self.dir[block].modified = 0;
         self.add_sharer(p, block);
         self.set_busy(p, block, now, delay);
         delay
@@ -208,8 +253,7 @@ impl Memory {
     /// One write request by `p` at time `now`: invalidates every other copy.
     #[inline]
     pub fn try_write(&mut self, p: Proc, block: Block, now: u64) -> Access {
-        let mine = self.cache[block * self.procs + p];
-        if mine == Cache::M {
+        if self.owns(p, block) {
             return Access::Done(0);
         }
         if let Some(until) = self.refused(p, block, now) {
@@ -221,23 +265,19 @@ impl Memory {
     /// Serves a write that the block has accepted (`p`'s copy not Modified); the delay.
     #[inline(always)]
     fn serve_write(&mut self, p: Proc, block: Block, now: u64) -> u64 {
-        let mine = self.cache[block * self.procs + p];
-        let dirty = self.dir[block].dirty;
+        let mine = self.state(p, block);
+        let dirty = self.dir[block].modified != 0;
         let delay = write_delay(mine, dirty, self.dir[block].home as usize == p);
+        // Every other copy is invalidated: the sharers are cleared.
         let base = block * self.words;
-        for w in 0..self.words {
-            let mut bits = self.sharers[base + w];
-            while bits != 0 {
-                let q = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                self.cache[block * self.procs + q] = Cache::I;
-            }
+        let mut words = std::mem::take(&mut self.dir[block].sharer_words);
+        while words != 0 {
+            let w = words.trailing_zeros() as usize;
+            words &= words - 1;
             self.sharers[base + w] = 0;
         }
-        self.cache[block * self.procs + p] = Cache::M;
         self.add_sharer(p, block);
-        self.dir[block].dirty = true;
-        self.dir[block].owner = p as u32;
+        self.dir[block].modified = p as u32 + 1;
         self.set_busy(p, block, now, delay);
         delay
     }
@@ -254,8 +294,7 @@ impl Memory {
     /// at the moment the block freed could be refused forever.
     #[inline(always)]
     pub fn request(&mut self, p: Proc, block: Block, now: u64, write: bool) -> Access {
-        let mine = self.cache[block * self.procs + p];
-        if if write { mine == Cache::M } else { mine != Cache::I } {
+        if if write { self.owns(p, block) } else { self.has_copy(p, block) } {
             return Access::Done(0);
         }
         self.request_miss(p, block, now, write)
@@ -263,19 +302,33 @@ impl Memory {
 
     #[inline(never)]
     fn request_miss(&mut self, p: Proc, block: Block, now: u64, write: bool) -> Access {
-        let wi = block * self.words + p / 64;
-        let bit = 1u64 << (p % 64);
         if let Some(until) = self.refused(p, block, now) {
-            self.waiting[wi] |= bit;
+            self.set_waiting(p, block, true);
             return Access::Refused(until);
         }
         if self.behind_a_waiter(p, block) {
-            self.waiting[wi] |= bit;
+            self.set_waiting(p, block, true);
             return Access::Refused(now);
         }
-        self.waiting[wi] &= !bit;
+        self.set_waiting(p, block, false);
         self.dir[block].served = p as u32;
         Access::Done(if write { self.serve_write(p, block, now) } else { self.serve_read(p, block, now) })
+    }
+
+    /// Marks `p` as waiting for `block` (its request was refused) or not.
+    #[inline(always)]
+    fn set_waiting(&mut self, p: Proc, block: Block, on: bool) {
+        let wi = block * self.words + p / 64;
+        let bit = 1u64 << (p % 64);
+        if on {
+            self.waiting[wi] |= bit;
+            self.dir[block].waiting_words |= 1 << (p / 64);
+        } else if self.waiting[wi] & bit != 0 {
+            self.waiting[wi] &= !bit;
+            if self.waiting[wi] == 0 {
+                self.dir[block].waiting_words &= !(1 << (p / 64));
+            }
+        }
     }
 
     /// Whether another processor waiting for `block` comes before `p` in
@@ -295,20 +348,14 @@ impl Memory {
             let ahead = if p >= first { bits(first, p) } else { bits(first, n) | bits(0, p) };
             return others & ahead != 0;
         }
-        let rank = |q: usize| (q + n - first % n) % n;
-        let mine = rank(p);
-        let base = block * self.words;
-        for w in 0..self.words {
-            let mut bits = self.waiting[base + w];
-            while bits != 0 {
-                let q = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if q != p && rank(q) < mine {
-                    return true;
-                }
-            }
+        // The waiters in first..p, or in first..n and 0..p when p comes
+        // before first: a mask per word, no walk over the waiters.
+        let summary = self.dir[block].waiting_words;
+        if summary == 0 {
+            return false;
         }
-        false
+        let words = &self.waiting[block * self.words..(block + 1) * self.words];
+        if p >= first { any_in(words, summary, first, p) } else { any_in(words, summary, first, n) || any_in(words, summary, 0, p) }
     }
 
     /// A read by `p` starting at `now`, retried until served: returns
@@ -317,7 +364,7 @@ impl Memory {
     #[inline(always)]
     pub fn read(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
         // Most accesses hit: checked inline, the miss path is a call.
-        if self.cache[block * self.procs + p] != Cache::I {
+        if self.has_copy(p, block) {
             return (0, 0);
         }
         self.read_miss(p, block, now)
@@ -344,7 +391,7 @@ impl Memory {
     /// A write by `p` starting at `now`, retried until served (see [`Memory::read`]).
     #[inline(always)]
     pub fn write(&mut self, p: Proc, block: Block, now: u64) -> (u64, u64) {
-        if self.cache[block * self.procs + p] == Cache::M {
+        if self.owns(p, block) {
             return (0, 0);
         }
         self.write_miss(p, block, now)
@@ -404,37 +451,29 @@ impl Memory {
         self.dir[block].lock = holder.map_or(0, |h| h as u32 + 1);
     }
 
-    /// Checks the coherence invariants: at most one Modified copy; a dirty
-    /// block has exactly its owner's copy, Modified; a clean block has no
-    /// Modified copy; the directory's sharers are exactly the cached copies;
-    /// a lock is held by a real processor.
+    /// Checks the directory's invariants: a dirty block has exactly one
+    /// copy, its owner's (Modified); no sharer bit beyond the last
+    /// processor; every non-zero word of the sharers and of the waiters is
+    /// in its summary; a lock is held by a real processor.
     pub fn check(&self) -> Result<(), String> {
         for b in 0..self.blocks() {
-            let mut m = 0;
-            for p in 0..self.procs {
-                let st = self.state(p, b);
-                let bit = self.sharers[b * self.words + p / 64] >> (p % 64) & 1 == 1;
-                if bit != (st != Cache::I) {
-                    return Err(format!("block {b}: directory says processor {p} {} a copy, cache has {st:?}", if bit { "has" } else { "lacks" }));
-                }
-                if st == Cache::M {
-                    m += 1;
-                    if !self.dir[b].dirty || self.dir[b].owner as usize != p {
-                        return Err(format!("block {b}: processor {p} Modified but directory dirty={} owner={}", self.dir[b].dirty, self.dir[b].owner));
-                    }
-                }
-                if self.dir[b].dirty && st == Cache::S {
-                    return Err(format!("block {b}: dirty, yet processor {p} Shared"));
+            let e = &self.dir[b];
+            let copies: Vec<Proc> = (0..self.procs).filter(|&p| self.has_copy(p, b)).collect();
+            let bits: u32 = self.sharers[b * self.words..(b + 1) * self.words].iter().map(|x| x.count_ones()).sum();
+            if bits as usize != copies.len() {
+                return Err(format!("block {b}: sharer bits beyond processor {}", self.procs - 1));
+            }
+            if e.modified != 0 && copies != [e.modified as usize - 1] {
+                return Err(format!("block {b}: dirty, owner {}, but the copies are {copies:?}", e.modified - 1));
+            }
+            for w in 0..self.words {
+                let i = b * self.words + w;
+                if (self.sharers[i] != 0 && e.sharer_words >> w & 1 == 0) || (self.waiting[i] != 0 && e.waiting_words >> w & 1 == 0) {
+                    return Err(format!("block {b}: word {w} of the sharers or waiters missing from the summary"));
                 }
             }
-            if m > 1 {
-                return Err(format!("block {b}: {m} Modified copies"));
-            }
-            if self.dir[b].dirty && m != 1 {
-                return Err(format!("block {b}: dirty without a Modified copy"));
-            }
-            if self.dir[b].lock as usize > self.procs {
-                return Err(format!("block {b}: lock held by unknown processor {}", self.dir[b].lock - 1));
+            if e.lock as usize > self.procs {
+                return Err(format!("block {b}: lock held by unknown processor {}", e.lock - 1));
             }
         }
         Ok(())
@@ -620,8 +659,35 @@ mod tests {
 
     /// Many processors, random requests on few blocks, invariants after every step.
     #[test]
+    fn waiter_ranges_by_masks_equal_the_ranks() {
+        // The word masks of `behind_a_waiter` against the rule itself: a
+        // waiter other than p whose rank after `first` is below p's.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for procs in [2usize, 3, 63, 64, 65, 130, 200, 1024] {
+            let mut m = Memory::new(procs);
+            let b = m.add_block(0);
+            for _ in 0..2_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let density = 1 + x % 64;
+                for q in 0..procs {
+                    let y = (x ^ q as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+                    m.set_waiting(q, b, y % 64 < density);
+                }
+                m.dir[b].served = (x % procs as u64) as u32;
+                let p = (x >> 20) as usize % procs;
+                let first = (m.dir[b].served as usize + 1) % procs;
+                let rank = |q: usize| (q + procs - first) % procs;
+                let want = (0..procs).any(|q| q != p && m.waiting[b * m.words + q / 64] >> (q % 64) & 1 == 1 && rank(q) < rank(p));
+                assert_eq!(m.behind_a_waiter(p, b), want, "procs {procs}, p {p}, first {first}");
+            }
+        }
+    }
+
+    #[test]
     fn random_stress_keeps_invariants() {
-        for procs in [2usize, 5, 64, 70] {
+        for procs in [2usize, 5, 64, 70, 200] {
             let mut rng = ChaCha8Rng::seed_from_u64(20010 + procs as u64);
             let mut m = Memory::new(procs);
             let blocks: Vec<Block> = (0..6).map(|i| m.add_block(i % procs)).collect();

@@ -30,6 +30,10 @@ pub struct Scheduler {
     words: usize,
     clock: Vec<u64>,
     slots: Vec<u64>,
+    /// With more than one word per slot, a bit per word of the slot that
+    /// is not zero: on a large machine most are, and the choice then
+    /// visits only the others.
+    sums: Vec<u64>,
     base: u64,
     in_slots: usize,
     overflow: Vec<usize>,
@@ -40,8 +44,17 @@ impl Scheduler {
     /// `procs` processors, all at time 0; processor 0 runs first.
     pub fn new(procs: usize) -> Scheduler {
         let words = procs.div_ceil(64);
-        let mut s =
-            Scheduler { words, clock: vec![NEVER; procs], slots: vec![0; WINDOW as usize * words], base: 0, in_slots: 0, overflow: vec![], last: procs - 1 };
+        assert!(words <= 64, "at most 4,096 processors (a word of the slot summary per 64)");
+        let mut s = Scheduler {
+            words,
+            clock: vec![NEVER; procs],
+            slots: vec![0; WINDOW as usize * words],
+            sums: vec![0; WINDOW as usize],
+            base: 0,
+            in_slots: 0,
+            overflow: vec![],
+            last: procs - 1,
+        };
         for p in 0..procs {
             s.set(p, 0);
         }
@@ -52,8 +65,16 @@ impl Scheduler {
     /// forces the general path of [`Scheduler::next`] (tests).
     #[cfg(test)]
     fn with_words(procs: usize, words: usize) -> Scheduler {
-        let mut s =
-            Scheduler { words, clock: vec![NEVER; procs], slots: vec![0; WINDOW as usize * words], base: 0, in_slots: 0, overflow: vec![], last: procs - 1 };
+        let mut s = Scheduler {
+            words,
+            clock: vec![NEVER; procs],
+            slots: vec![0; WINDOW as usize * words],
+            sums: vec![0; WINDOW as usize],
+            base: 0,
+            in_slots: 0,
+            overflow: vec![],
+            last: procs - 1,
+        };
         for p in 0..procs {
             s.set(p, 0);
         }
@@ -81,6 +102,9 @@ impl Scheduler {
             if old < self.base + WINDOW {
                 let s = self.slot(old);
                 self.slots[s + w] &= !bit;
+                if self.words > 1 && self.slots[s + w] == 0 {
+                    self.sums[(old % WINDOW) as usize] &= !(1 << w);
+                }
                 self.in_slots -= 1;
             } else if let Some(i) = self.overflow.iter().position(|&q| q == p) {
                 self.overflow.swap_remove(i);
@@ -92,6 +116,9 @@ impl Scheduler {
         } else if t < self.base + WINDOW {
             let s = self.slot(t);
             self.slots[s + w] |= bit;
+            if self.words > 1 {
+                self.sums[(t % WINDOW) as usize] |= 1 << w;
+            }
             self.in_slots += 1;
         } else {
             self.overflow.push(p);
@@ -108,6 +135,9 @@ impl Scheduler {
                 self.overflow.swap_remove(i);
                 let s = self.slot(t);
                 self.slots[s + p / 64] |= 1 << (p % 64);
+                if self.words > 1 {
+                    self.sums[(t % WINDOW) as usize] |= 1 << (p / 64);
+                }
                 self.in_slots += 1;
             } else {
                 i += 1;
@@ -115,33 +145,30 @@ impl Scheduler {
         }
     }
 
+    /// Whether no clock is `t` (more than one word per slot).
     #[inline(always)]
     fn slot_empty(&self, t: u64) -> bool {
-        let s = self.slot(t);
-        self.slots[s..s + self.words].iter().all(|&x| x == 0)
+        self.sums[(t % WINDOW) as usize] == 0
     }
 
     /// The first processor after `last` (cyclically) in the slot of `t`.
     #[inline(always)]
     fn pick(&self, t: u64, last: usize) -> usize {
         let s = self.slot(t);
+        let sum = self.sums[(t % WINDOW) as usize];
         let from = last + 1;
-        for w in from / 64..self.words {
-            let mut x = self.slots[s + w];
-            if w == from / 64 {
-                x &= (!0u64).checked_shl((from % 64) as u32).unwrap_or(0);
-            }
+        let fw = from / 64;
+        if fw < self.words {
+            let x = self.slots[s + fw] & (!0u64 << (from % 64));
             if x != 0 {
-                return w * 64 + x.trailing_zeros() as usize;
+                return fw * 64 + x.trailing_zeros() as usize;
             }
         }
-        for w in 0..self.words {
-            let x = self.slots[s + w];
-            if x != 0 {
-                return w * 64 + x.trailing_zeros() as usize;
-            }
-        }
-        unreachable!("pick from an empty slot")
+        // The next non-empty word after `fw`, else the first one (cyclically).
+        let later = if fw + 1 < 64 { sum & (!0u64 << (fw + 1)) } else { 0 };
+        let w = if later != 0 { later.trailing_zeros() } else { sum.trailing_zeros() } as usize;
+        debug_assert!(w < self.words, "pick from an empty slot");
+        w * 64 + self.slots[s + w].trailing_zeros() as usize
     }
 
     /// The processor to run next and the clock it may run up to (exclusive)
@@ -167,7 +194,7 @@ impl Scheduler {
         self.last = p;
         // The smallest clock among the others.
         let s = self.slot(self.base);
-        let alone = (0..self.words).all(|w| self.slots[s + w] & !if w == p / 64 { 1u64 << (p % 64) } else { 0 } == 0);
+        let alone = self.sums[(self.base % WINDOW) as usize] == 1 << (p / 64) && self.slots[s + p / 64] == 1 << (p % 64);
         let others = if !alone {
             self.base
         } else if self.in_slots > 1 {
