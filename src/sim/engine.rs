@@ -634,18 +634,16 @@ impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
         }
         let (m, p, b, write) = (self.m, self.p, self.b, self.write);
         let mut w = m.w.borrow_mut();
-        match m.access_step(&mut w, p, b, write) {
-            Step::Ready => Poll::Ready(()),
-            Step::Served => {
-                self.issued = true;
-                Poll::Pending
-            }
-            Step::Refused => {
-                w.parked[p] = Some((b, write));
-                self.issued = true;
-                Poll::Pending
-            }
+        // Most accesses hit and change nothing: checked here, at each of
+        // the many places an access is awaited; the rest is one call.
+        if w.mem.hits(p, b, write) && !(write && b < m.node_base && !w.waiters[b].is_empty()) {
+            return Poll::Ready(());
         }
+        let r = m.access_first(&mut w, p, b, write);
+        if r.is_pending() {
+            self.issued = true;
+        }
+        r
     }
 }
 
@@ -748,6 +746,20 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         self.w.borrow().sched.clock(p)
     }
 
+    /// The first turn of an access that may miss: parks the processor if
+    /// the block refuses it.
+    #[inline(never)]
+    fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
+        match self.access_step(w, p, b, write) {
+            Step::Ready => Poll::Ready(()),
+            Step::Served => Poll::Pending,
+            Step::Refused => {
+                w.parked[p] = Some((b, write));
+                Poll::Pending
+            }
+        }
+    }
+
     /// One turn of processor `p`'s access to block `b`: the request,
     /// issued again within the turn while the block refuses it for less
     /// than the time `p` may run on.
@@ -797,7 +809,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         w.stats.time[s as usize][kind as usize] += d;
         w.last[p] = (s, kind, d);
         if self.cfg.interleave == Interleave::State {
-            w.charges[p].push((s, kind, d));
+            log_charge(w, p, (s, kind, d));
         }
         let t = w.sched.clock(p) + d;
         w.sched.set(p, t);
@@ -975,18 +987,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         let mut w = self.w.borrow_mut();
         w.state[p] = (s, at);
         if self.cfg.trace {
-            let node = (at != NONE).then(|| {
-                let mut path = vec![];
-                let mut x = at;
-                while x != w.root && x != NONE {
-                    path.push(w.nodes[x as usize].index.to_string());
-                    x = w.nodes[x as usize].parent;
-                }
-                path.reverse();
-                path.join(".")
-            });
-            let t = w.sched.clock(p);
-            w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
+            trace_entry(&mut w, p, s, at);
         }
         drop(w);
         self.step(p)
@@ -1824,6 +1825,30 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
             .collect();
         SimError::Stuck { limit: self.cfg.stall_limit, since: w.last_progress, states: states.join("; ") }
     }
+}
+
+/// Adds a charge to `p`'s log ([`Interleave::State`]).
+#[inline(never)]
+fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, Kind, u64)) {
+    w.charges[p].push(c);
+}
+
+/// Records `p`'s entry into state `s` at node `at` (a path of move numbers).
+#[cold]
+#[inline(never)]
+fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
+    let node = (at != NONE).then(|| {
+        let mut path = vec![];
+        let mut x = at;
+        while x != w.root && x != NONE {
+            path.push(w.nodes[x as usize].index.to_string());
+            x = w.nodes[x as usize].parent;
+        }
+        path.reverse();
+        path.join(".")
+    });
+    let t = w.sched.clock(p);
+    w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
 }
 
 fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {

@@ -171,6 +171,13 @@ impl Memory {
         }
     }
 
+    /// Whether `p`'s read (or write) of `block` hits: it takes no time and
+    /// changes nothing.
+    #[inline(always)]
+    pub fn hits(&self, p: Proc, block: Block, write: bool) -> bool {
+        if write { self.owns(p, block) } else { self.has_copy(p, block) }
+    }
+
     /// Whether `p` has a copy of `block` (a read hits).
     #[inline(always)]
     fn has_copy(&self, p: Proc, block: Block) -> bool {
@@ -294,7 +301,7 @@ impl Memory {
     /// at the moment the block freed could be refused forever.
     #[inline(always)]
     pub fn request(&mut self, p: Proc, block: Block, now: u64, write: bool) -> Access {
-        if if write { self.owns(p, block) } else { self.has_copy(p, block) } {
+        if self.hits(p, block, write) {
             return Access::Done(0);
         }
         self.request_miss(p, block, now, write)

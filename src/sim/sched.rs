@@ -106,8 +106,8 @@ impl Scheduler {
                     self.sums[(old % WINDOW) as usize] &= !(1 << w);
                 }
                 self.in_slots -= 1;
-            } else if let Some(i) = self.overflow.iter().position(|&q| q == p) {
-                self.overflow.swap_remove(i);
+            } else {
+                self.leave_overflow(p);
             }
         }
         debug_assert!(t >= self.base, "a clock went below the smallest clock");
@@ -121,8 +121,22 @@ impl Scheduler {
             }
             self.in_slots += 1;
         } else {
-            self.overflow.push(p);
+            self.join_overflow(p);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn leave_overflow(&mut self, p: usize) {
+        if let Some(i) = self.overflow.iter().position(|&q| q == p) {
+            self.overflow.swap_remove(i);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn join_overflow(&mut self, p: usize) {
+        self.overflow.push(p);
     }
 
     /// Moves overflow clocks that now fall inside the window into slots.
