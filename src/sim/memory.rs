@@ -313,11 +313,14 @@ impl Memory {
             self.set_waiting(p, block, true);
             return Access::Refused(until);
         }
-        if self.behind_a_waiter(p, block) {
-            self.set_waiting(p, block, true);
-            return Access::Refused(now);
+        // No processor waits for the block (the usual case): nothing to check.
+        if self.dir[block].waiting_words != 0 {
+            if self.behind_a_waiter(p, block) {
+                self.set_waiting(p, block, true);
+                return Access::Refused(now);
+            }
+            self.set_waiting(p, block, false);
         }
-        self.set_waiting(p, block, false);
         self.dir[block].served = p as u32;
         Access::Done(if write { self.serve_write(p, block, now) } else { self.serve_read(p, block, now) })
     }
