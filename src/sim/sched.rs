@@ -43,28 +43,13 @@ pub struct Scheduler {
 impl Scheduler {
     /// `procs` processors, all at time 0; processor 0 runs first.
     pub fn new(procs: usize) -> Scheduler {
-        let words = procs.div_ceil(64);
-        assert!(words <= 64, "at most 4,096 processors (a word of the slot summary per 64)");
-        let mut s = Scheduler {
-            words,
-            clock: vec![NEVER; procs],
-            slots: vec![0; WINDOW as usize * words],
-            sums: vec![0; WINDOW as usize],
-            base: 0,
-            in_slots: 0,
-            overflow: vec![],
-            last: procs - 1,
-        };
-        for p in 0..procs {
-            s.set(p, 0);
-        }
-        s
+        Scheduler::with_words(procs, procs.div_ceil(64))
     }
 
-    /// A scheduler with `words` words per slot, more than `procs` needs:
-    /// forces the general path of [`Scheduler::next`] (tests).
-    #[cfg(test)]
+    /// `procs` processors with `words` words per slot (tests give more than
+    /// `procs` needs, to force the general path of [`Scheduler::next`]).
     fn with_words(procs: usize, words: usize) -> Scheduler {
+        assert!(words <= 64, "at most 4,096 processors (a word of the slot summary per 64)");
         let mut s = Scheduler {
             words,
             clock: vec![NEVER; procs],
