@@ -649,7 +649,7 @@ impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
 
 /// How far an access got in one turn of its processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+enum Step {
     /// Served, and the processor goes on at once.
     Ready,
     /// Served; the processor waits out the delay while others run.
