@@ -636,7 +636,7 @@ impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
         let mut w = m.w.borrow_mut();
         // Most accesses hit and change nothing: checked here, at each of
         // the many places an access is awaited; the rest is one call.
-        if w.mem.hits(p, b, write) && !(write && b < m.node_base && !w.waiters[b].is_empty()) {
+        if w.mem.hits(p, b, write) && !(write && m.has_waiters(&w, b)) {
             return Poll::Ready(());
         }
         let r = m.access_first(&mut w, p, b, write);
@@ -746,6 +746,13 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         self.w.borrow().sched.clock(p)
     }
 
+    /// Whether processors wait for a write to block `b` (only the shared
+    /// variables and mailboxes are waited on).
+    #[inline(always)]
+    fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
+        b < self.node_base && !w.waiters[b].is_empty()
+    }
+
     /// The first turn of an access that may miss: parks the processor if
     /// the block refuses it.
     #[inline(never)]
@@ -776,8 +783,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
             // A write wakes the processors waiting for the block to change
             // (only the shared variables and mailboxes are waited on).
             if write
-                && b < self.node_base
-                && !w.waiters[b].is_empty()
+                && self.has_waiters(w, b)
                 && let Access::Done(d) = r
             {
                 self.wake(w, b, now + d);

@@ -347,23 +347,9 @@ impl Memory {
     fn behind_a_waiter(&self, p: Proc, block: Block) -> bool {
         let n = self.procs;
         let first = (self.dir[block].served as usize + 1) % n;
-        if self.words == 1 {
-            // Ranks in one word: the waiters at positions first..p (or
-            // first..n and 0..p when p comes before first) come before p.
-            let others = self.waiting[block] & !(1u64 << p);
-            if others == 0 {
-                return false;
-            }
-            let bits = |a: usize, b: usize| ((1u128 << b) - (1u128 << a)) as u64;
-            let ahead = if p >= first { bits(first, p) } else { bits(first, n) | bits(0, p) };
-            return others & ahead != 0;
-        }
         // The waiters in first..p, or in first..n and 0..p when p comes
         // before first: a mask per word, no walk over the waiters.
         let summary = self.dir[block].waiting_words;
-        if summary == 0 {
-            return false;
-        }
         let words = &self.waiting[block * self.words..(block + 1) * self.words];
         if p >= first { any_in(words, summary, first, p) } else { any_in(words, summary, first, n) || any_in(words, summary, 0, p) }
     }
