@@ -210,8 +210,10 @@ impl Memory {
         }
     }
 
+    /// If the block is busy at `now` serving a processor other than `p`,
+    /// the time it frees: a request by `p` is then refused until that time.
     #[inline(always)]
-    fn refused(&self, p: Proc, block: Block, now: u64) -> Option<u64> {
+    pub fn refused(&self, p: Proc, block: Block, now: u64) -> Option<u64> {
         let e = &self.dir[block];
         if now < e.busy_until && now >= e.busy_from && e.busy_by as usize != p { Some(e.busy_until) } else { None }
     }
@@ -339,6 +341,33 @@ impl Memory {
                 self.dir[block].waiting_words &= !(1 << (p / 64));
             }
         }
+    }
+
+    /// Processors `64 w .. 64 w + 63` waiting for `block` (a bit each): those
+    /// whose request it refused and which will issue it again.
+    #[inline(always)]
+    pub fn waiting_word(&self, block: Block, w: usize) -> u64 {
+        self.waiting[block * self.words + w]
+    }
+
+    /// The waiting processor the block serves first once it is free: the
+    /// first after the processor it served last, in round-robin order
+    /// (see [`Memory::request`]).
+    pub fn first_waiter(&self, block: Block) -> Option<Proc> {
+        let first = (self.dir[block].served as usize + 1) % self.procs;
+        let words = &self.waiting[block * self.words..(block + 1) * self.words];
+        let (fw, fb) = (first / 64, first % 64);
+        // From `first` to the end of its word, the later words, the earlier
+        // words, and the start of `first`'s word.
+        (0..=self.words).find_map(|k| {
+            let w = (fw + k) % self.words;
+            let x = match k {
+                0 => words[w] & (!0u64 << fb),
+                k if k == self.words => words[w] & ((1u64 << fb) - 1),
+                _ => words[w],
+            };
+            (x != 0).then(|| w * 64 + x.trailing_zeros() as usize)
+        })
     }
 
     /// Whether another processor waiting for `block` comes before `p` in
@@ -657,7 +686,8 @@ mod tests {
     #[test]
     fn waiter_ranges_by_masks_equal_the_ranks() {
         // The word masks of `behind_a_waiter` against the rule itself: a
-        // waiter other than p whose rank after `first` is below p's.
+        // waiter other than p whose rank after `first` is below p's; and
+        // `first_waiter`, the waiter of lowest rank.
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for procs in [2usize, 3, 63, 64, 65, 130, 200, 1024] {
             let mut m = Memory::new(procs);
@@ -675,8 +705,12 @@ mod tests {
                 let p = (x >> 20) as usize % procs;
                 let first = (m.dir[b].served as usize + 1) % procs;
                 let rank = |q: usize| (q + procs - first) % procs;
-                let want = (0..procs).any(|q| q != p && m.waiting[b * m.words + q / 64] >> (q % 64) & 1 == 1 && rank(q) < rank(p));
+                let waits = |q: usize| m.waiting[b * m.words + q / 64] >> (q % 64) & 1 == 1;
+                let want = (0..procs).any(|q| q != p && waits(q) && rank(q) < rank(p));
                 assert_eq!(m.behind_a_waiter(p, b), want, "procs {procs}, p {p}, first {first}");
+                // The waiter served first: the one of lowest rank.
+                let first_waiter = (0..procs).filter(|&q| waits(q)).min_by_key(|&q| rank(q));
+                assert_eq!(m.first_waiter(b), first_waiter, "procs {procs}, first {first}");
             }
         }
     }

@@ -124,6 +124,57 @@ impl Scheduler {
         self.overflow.push(p);
     }
 
+    /// Words of 64 processors.
+    #[inline(always)]
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    /// The processors among `64 w .. 64 w + 63` whose clock is `t` (a bit
+    /// each); `t` is the smallest clock.
+    #[inline(always)]
+    pub fn at(&self, t: u64, w: usize) -> u64 {
+        debug_assert!(t == self.base, "only the smallest clock's processors are asked for");
+        self.slots[self.slot(t) + w]
+    }
+
+    /// Sets the clocks of the processors of `mask` among `64 w .. 64 w + 63`,
+    /// all at the smallest clock `from`, to `to`: [`Scheduler::set`] for each,
+    /// a word at a time.
+    pub fn advance(&mut self, from: u64, w: usize, mask: u64, to: u64) {
+        debug_assert!(from == self.base && to > from);
+        debug_assert_eq!(self.slots[self.slot(from) + w] & mask, mask, "advanced processors not at the clock given");
+        if to >= self.base + WINDOW {
+            let mut m = mask;
+            while m != 0 {
+                self.set(w * 64 + m.trailing_zeros() as usize, to);
+                m &= m - 1;
+            }
+            return;
+        }
+        let mut m = mask;
+        while m != 0 {
+            self.clock[w * 64 + m.trailing_zeros() as usize] = to;
+            m &= m - 1;
+        }
+        let (s, d) = (self.slot(from), self.slot(to));
+        self.slots[s + w] &= !mask;
+        self.slots[d + w] |= mask;
+        if self.words > 1 {
+            if self.slots[s + w] == 0 {
+                self.sums[(from % WINDOW) as usize] &= !(1 << w);
+            }
+            self.sums[(to % WINDOW) as usize] |= 1 << w;
+        }
+    }
+
+    /// Makes `p` the processor that ran last: the next tie goes to the
+    /// first processor after it (cyclically), as if `p` had just run.
+    #[inline(always)]
+    pub fn set_last(&mut self, p: usize) {
+        self.last = p;
+    }
+
     /// Moves overflow clocks that now fall inside the window into slots.
     fn migrate(&mut self) {
         let mut i = 0;
@@ -317,6 +368,48 @@ mod tests {
                 };
                 clock[p] = if step == NEVER { NEVER } else { clock[p] + step };
                 s.set(p, clock[p]);
+            }
+        }
+    }
+
+    /// Moving a word's processors from the smallest clock together, and
+    /// making another processor the one that ran last, is the same as
+    /// setting each clock (and running up to that processor): the same
+    /// choices and bounds afterwards, inside and beyond the calendar's window.
+    #[test]
+    fn advancing_a_word_is_setting_each_clock() {
+        for procs in [3usize, 48, 64, 130, 1024] {
+            let mut together = Scheduler::new(procs);
+            let mut each = Scheduler::new(procs);
+            let mut x = 0x853c_49e6_748f_ea9bu64 ^ procs as u64;
+            for _ in 0..5_000 {
+                let a = together.next();
+                assert_eq!(a, each.next());
+                let Some((p, _)) = a else { break };
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let t = together.clock(p);
+                if x.is_multiple_of(3) {
+                    // Some processors at the smallest clock in p's word (p among them) move on.
+                    let w = p / 64;
+                    let mask = together.at(t, w) & (x >> 8 | 1 << (p % 64));
+                    let to = t + 1 + if x.is_multiple_of(7) { 3_000 } else { x % 5 };
+                    together.advance(t, w, mask, to);
+                    let mut m = mask;
+                    while m != 0 {
+                        each.set(w * 64 + m.trailing_zeros() as usize, to);
+                        m &= m - 1;
+                    }
+                    // The last one moved ran last (the others ran before it).
+                    let last = w * 64 + 63 - mask.leading_zeros() as usize;
+                    together.set_last(last);
+                    each.last = last;
+                } else {
+                    let to = t + x % 4;
+                    together.set(p, to);
+                    each.set(p, to);
+                }
             }
         }
     }
