@@ -845,55 +845,51 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     #[inline(never)]
     fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
         let until = w.mem.refused(p, b, t);
-        let first = match (until, w.mem.first_waiter(b)) {
-            (Some(_), _) => None,
-            (None, Some(f)) if f != p => Some(f),
-            _ => return false,
+        let first = match until {
+            Some(_) => NONE as Proc,
+            None => match w.mem.first_waiter(b) {
+                Some(f) if f != p => f,
+                // A free block serves `p` first: an ordinary turn.
+                _ => return false,
+            },
         };
-        // The processors at `t` from `p` on, cyclically: `p`'s word from
-        // `p`, the later words, the earlier words, `p`'s word below `p`.
-        let words = w.sched.words();
+        // The processors at `t` from `p` on, cyclically, a word at a time:
+        // `p`'s word from `p`, the later words, the earlier words, `p`'s
+        // word below `p` (words with no processor at `t` are passed over).
         let (pw, pb) = (p / 64, p % 64);
-        for k in 0..=words {
-            let wi = (pw + k) % words;
-            let part = match k {
-                0 => !0u64 << pb,
-                k if k == words => (1u64 << pb) - 1,
-                _ => !0,
-            };
+        let occupied = w.sched.occupied(t);
+        let later = if pw + 1 < 64 { occupied & (!0u64 << (pw + 1)) } else { 0 };
+        let earlier = occupied & ((1u64 << pw) - 1);
+        let words =
+            std::iter::once((pw, !0u64 << pb)).chain(bits(later).chain(bits(earlier)).map(|wi| (wi, !0))).chain(std::iter::once((pw, (1u64 << pb) - 1)));
+        for (wi, part) in words {
             let here = w.sched.at(t, wi) & part;
             let waiting = w.mem.waiting_word(b, wi);
             let stops = here & !waiting;
-            match (until, first) {
-                (Some(u), _) => {
-                    let run = if stops == 0 { here } else { here & waiting & ((stops & stops.wrapping_neg()) - 1) };
-                    if run != 0 {
-                        let mut m = run;
-                        while m != 0 {
-                            let q = wi * 64 + m.trailing_zeros() as usize;
-                            debug_assert_eq!(w.mem.refused(q, b, t), Some(u), "P{q} is parked on block {b} at {t}");
-                            let s = w.state[q].0;
-                            w.stats.time[s as usize][Kind::Memory as usize] += u - t;
-                            w.last[q] = (s, Kind::Memory, u - t);
-                            m &= m - 1;
-                        }
-                        w.sched.advance(t, wi, run, u);
-                        w.sched.set_last(wi * 64 + 63 - run.leading_zeros() as usize);
+            if let Some(u) = until {
+                let run = if stops == 0 { here } else { here & waiting & ((stops & stops.wrapping_neg()) - 1) };
+                if run != 0 {
+                    for q in bits(run) {
+                        let q = wi * 64 + q;
+                        debug_assert_eq!(w.mem.refused(q, b, t), Some(u), "P{q} is parked on block {b} at {t}");
+                        let s = w.state[q].0;
+                        w.stats.time[s as usize][Kind::Memory as usize] += u - t;
+                        w.last[q] = (s, Kind::Memory, u - t);
                     }
-                    if stops != 0 {
-                        return true;
-                    }
+                    w.sched.advance(t, wi, run, u);
+                    w.sched.set_last(wi * 64 + 63 - run.leading_zeros() as usize);
                 }
-                (None, Some(f)) => {
-                    let f_here = if f / 64 == wi { here & (1u64 << (f % 64)) } else { 0 };
-                    let next = stops | f_here;
-                    if next != 0 {
-                        let j = wi * 64 + next.trailing_zeros() as usize;
-                        w.sched.set_last((j + self.cfg.procs - 1) % self.cfg.procs);
-                        return true;
-                    }
+                if stops != 0 {
+                    return true;
                 }
-                (None, None) => unreachable!("the free block's first waiter is another processor"),
+            } else {
+                let f_here = if first / 64 == wi { here & (1u64 << (first % 64)) } else { 0 };
+                let next = stops | f_here;
+                if next != 0 {
+                    let j = wi * 64 + next.trailing_zeros() as usize;
+                    w.sched.set_last((j + self.cfg.procs - 1) % self.cfg.procs);
+                    return true;
+                }
             }
         }
         // Every processor at `t` was refused until `u`; or (a broken
@@ -1840,7 +1836,12 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                     // A parked access is issued again here: the task is
                     // resumed only once it is served and the processor goes on.
                     if let Some((b, write)) = w.parked[p] {
-                        if limit == c && self.cfg.group_waiters && self.cfg.interleave == Interleave::Access && self.pass_waiters(&mut w, p, b, c) {
+                        if limit == c
+                            && self.cfg.group_waiters
+                            && self.cfg.interleave == Interleave::Access
+                            && next_waits(&w, p, b, c)
+                            && self.pass_waiters(&mut w, p, b, c)
+                        {
                             #[cfg(test)]
                             GROUPED.with(|g| g.set(g.get() + 1));
                             continue;
@@ -1933,6 +1934,28 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
             .collect();
         SimError::Stuck { limit: self.cfg.stall_limit, since: w.last_progress, states: states.join("; ") }
     }
+}
+
+/// Whether the processor after `p` at the smallest clock `t` waits for
+/// block `b` too: else there is nothing for `pass_waiters` to take together
+/// (the usual case at a mailbox or a node, where one processor waits).
+#[inline(always)]
+fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t: u64) -> bool {
+    w.mem.other_waiters(p, b) && {
+        let q = w.sched.after(t, p);
+        q != p && w.mem.waits(q, b)
+    }
+}
+
+/// The positions of the set bits of `x`, lowest first.
+fn bits(mut x: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            i
+        })
+    })
 }
 
 /// Adds a charge to `p`'s log ([`Interleave::State`]).

@@ -350,6 +350,20 @@ impl Memory {
         self.waiting[block * self.words + w]
     }
 
+    /// Whether a processor other than `p` waits for `block`.
+    #[inline(always)]
+    pub fn other_waiters(&self, p: Proc, block: Block) -> bool {
+        let (w, bit) = (p / 64, 1u64 << (p % 64));
+        self.dir[block].waiting_words & !(1 << w) != 0 || self.waiting[block * self.words + w] & !bit != 0
+    }
+
+    /// Whether `p` waits for `block` (the block refused its request, and
+    /// it will issue it again).
+    #[inline(always)]
+    pub fn waits(&self, p: Proc, block: Block) -> bool {
+        self.waiting[block * self.words + p / 64] >> (p % 64) & 1 == 1
+    }
+
     /// The waiting processor the block serves first once it is free: the
     /// first after the processor it served last, in round-robin order
     /// (see [`Memory::request`]).

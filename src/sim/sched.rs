@@ -138,6 +138,30 @@ impl Scheduler {
         self.slots[self.slot(t) + w]
     }
 
+    /// The first processor after `p` (cyclically) whose clock is `t`, the
+    /// smallest clock, as the next tie would go if `p` had just run; `p`
+    /// itself if no other processor's clock is `t`.
+    #[inline(always)]
+    pub fn after(&self, t: u64, p: usize) -> usize {
+        debug_assert!(t == self.base && self.clock[p] == t);
+        if self.words == 1 {
+            let x = self.slots[self.slot(t)];
+            let from = p + 1;
+            let after = if from >= 64 { 0 } else { x & (!0u64 << from) };
+            (if after != 0 { after.trailing_zeros() } else { x.trailing_zeros() }) as usize
+        } else {
+            self.pick(t, p)
+        }
+    }
+
+    /// A bit per word of 64 processors that has a processor whose clock is
+    /// `t`, the smallest clock (with one word, that bit is set regardless).
+    #[inline(always)]
+    pub fn occupied(&self, t: u64) -> u64 {
+        debug_assert!(t == self.base, "only the smallest clock's processors are asked for");
+        if self.words == 1 { 1 } else { self.sums[(t % WINDOW) as usize] }
+    }
+
     /// Sets the clocks of the processors of `mask` among `64 w .. 64 w + 63`,
     /// all at the smallest clock `from`, to `to`: [`Scheduler::set`] for each,
     /// a word at a time.
