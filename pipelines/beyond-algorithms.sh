@@ -15,7 +15,7 @@
 #    the random ordering's trees are 8 times larger), and on the first
 #    DEEP_TREES trees of (32, 79, 5) at depth 7; all with queue locks, and the
 #    thesis's own machine (dts, test-and-set locks) beside them as `dts-tas`
-#    up to p = TAS_MAX (its spinning processors make it the slowest to simulate).
+#    up to p = TAS_MAX.
 #    And DEPTH8_TREES trees of (32, 79, 5) at depth 8 (9.0 million nodes for
 #    the first, sequentially) at p = PROCS8, queue locks only.
 # 3. summary: one table, `results/beyond/algorithms.csv`.
@@ -32,7 +32,7 @@ PROCS=${PROCS:-"2 3 4 8 16 32 64 128 256 512 1024"}
 COUNTS=${COUNTS:-"32-79-5:10 20-69-19:10 32-66-66:10 32-33-33:10 32-0-0:3"}
 DEEP_TREES=${DEEP_TREES:-2}
 TUNE_TREES=${TUNE_TREES:-5}
-TAS_MAX=${TAS_MAX:-256}
+TAS_MAX=${TAS_MAX:-1024}
 DEPTH8_TREES=${DEPTH8_TREES:-1}
 PROCS8=${PROCS8:-"64 256 1024"}
 TUNE_PROCS=${TUNE_PROCS:-64}
