@@ -324,6 +324,14 @@ impl Scheduler {
 mod tests {
     use super::*;
 
+    /// The next number of a xorshift generator (random yields for the tests).
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
     /// Runs `steps` steps where processor p always yields `cost[p]`; returns the run order.
     fn trace(costs: &[u64], steps: usize, bursts: bool) -> Vec<usize> {
         let mut s = Scheduler::new(costs.len());
@@ -410,9 +418,7 @@ mod tests {
                 let a = together.next();
                 assert_eq!(a, each.next());
                 let Some((p, _)) = a else { break };
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = xorshift(&mut x);
                 let t = together.clock(p);
                 if x.is_multiple_of(3) {
                     // Some processors at the smallest clock in p's word (p among them) move on.
@@ -459,9 +465,7 @@ mod tests {
                 let a = fast.next();
                 assert_eq!(a, general.next());
                 let Some((p, _)) = a else { break };
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = xorshift(&mut x);
                 let t = match x % 100 {
                     0 => NEVER,
                     1..=3 => fast.clock(p) + 5_000 + x % 3_000,
