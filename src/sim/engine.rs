@@ -2195,6 +2195,16 @@ mod tests {
                 }
             }
         }
+        // Sixteen words of processors: the thesis's machine at p = 1,024.
+        let sh = shape(8, 79, 5);
+        for seed in 1..3u32 {
+            let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
+            for idle in [Idle::SplitVariable(Walk::Tree), Idle::Steal { seed: 5 }] {
+                let cfg = MachineSpec { idle, ..MachineSpec::new(1024, 4) };
+                let one_by_one = MachineSpec { group_waiters: false, ..cfg };
+                assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 2 }, cfg), simulate(&sh, root, &YbwcSplit { m_a: 2 }, one_by_one), "seed={seed} {idle:?}");
+            }
+        }
         let grouped = GROUPED.with(|g| g.get());
         assert!(grouped > 10_000, "grouped turns taken: {grouped}");
     }
