@@ -51,7 +51,7 @@
 //! ([`Machine::wait_for_write`]) and wakes it when the write is served.
 
 use super::memory::{Access, Block, Memory, Proc};
-use super::sched::{NEVER, Scheduler};
+use super::sched::{NEVER, Scheduler, bits};
 use super::schemes::{Candidate, Scheme, View};
 use crate::game::{MoveList, TreeSource};
 use crate::search::{ROOT_ALPHA, ROOT_BETA};
@@ -99,16 +99,16 @@ pub enum SimError {
 pub type Result<T> = std::result::Result<T, SimError>;
 
 const NONE: u32 = u32::MAX;
+const FLAG_BLOCK: Block = 0;
+const SPLIT_BLOCK: Block = 1;
+const HEAP_BLOCK: Block = 2;
+const FIRST_PRIVATE: Block = 3;
 
 #[cfg(test)]
 thread_local! {
     /// Turns taken together by `pass_waiters` on this thread (a test shows they happen).
     static GROUPED: Cell<u64> = const { Cell::new(0) };
 }
-const FLAG_BLOCK: Block = 0;
-const SPLIT_BLOCK: Block = 1;
-const HEAP_BLOCK: Block = 2;
-const FIRST_PRIVATE: Block = 3;
 
 /// Costs of the states in ticks (thesis §6.2; `docs/model.md` §5.3).
 pub mod cost {
@@ -1945,17 +1945,6 @@ fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t: u64) -> b
         let q = w.sched.after(t, p);
         q != p && w.mem.waits(q, b)
     }
-}
-
-/// The positions of the set bits of `x`, lowest first.
-fn bits(mut x: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (x != 0).then(|| {
-            let i = x.trailing_zeros() as usize;
-            x &= x - 1;
-            i
-        })
-    })
 }
 
 /// Adds a charge to `p`'s log ([`Interleave::State`]).

@@ -144,14 +144,7 @@ impl Scheduler {
     #[inline(always)]
     pub fn after(&self, t: u64, p: usize) -> usize {
         debug_assert!(t == self.base && self.clock[p] == t);
-        if self.words == 1 {
-            let x = self.slots[self.slot(t)];
-            let from = p + 1;
-            let after = if from >= 64 { 0 } else { x & (!0u64 << from) };
-            (if after != 0 { after.trailing_zeros() } else { x.trailing_zeros() }) as usize
-        } else {
-            self.pick(t, p)
-        }
+        if self.words == 1 { first_after(self.slots[self.slot(t)], p) } else { self.pick(t, p) }
     }
 
     /// A bit per word of 64 processors that has a processor whose clock is
@@ -169,17 +162,13 @@ impl Scheduler {
         debug_assert!(from == self.base && to > from);
         debug_assert_eq!(self.slots[self.slot(from) + w] & mask, mask, "advanced processors not at the clock given");
         if to >= self.base + WINDOW {
-            let mut m = mask;
-            while m != 0 {
-                self.set(w * 64 + m.trailing_zeros() as usize, to);
-                m &= m - 1;
+            for i in bits(mask) {
+                self.set(w * 64 + i, to);
             }
             return;
         }
-        let mut m = mask;
-        while m != 0 {
-            self.clock[w * 64 + m.trailing_zeros() as usize] = to;
-            m &= m - 1;
+        for i in bits(mask) {
+            self.clock[w * 64 + i] = to;
         }
         let (s, d) = (self.slot(from), self.slot(to));
         self.slots[s + w] &= !mask;
@@ -301,9 +290,7 @@ impl Scheduler {
             }
             x = self.slots[(self.base % WINDOW) as usize];
         }
-        let from = self.last + 1;
-        let after = if from >= 64 { 0 } else { x & (!0u64 << from) };
-        let p = if after != 0 { after.trailing_zeros() } else { x.trailing_zeros() } as usize;
+        let p = first_after(x, self.last);
         self.last = p;
         let others = if x & !(1u64 << p) != 0 {
             self.base
@@ -318,6 +305,27 @@ impl Scheduler {
         };
         Some((p, others))
     }
+}
+
+/// The first processor after `last` (cyclically) among the bits of the
+/// non-empty word `x` (at most 64 processors).
+#[inline(always)]
+fn first_after(x: u64, last: usize) -> usize {
+    let from = last + 1;
+    let after = if from >= 64 { 0 } else { x & (!0u64 << from) };
+    (if after != 0 { after.trailing_zeros() } else { x.trailing_zeros() }) as usize
+}
+
+/// The positions of the set bits of `x`, lowest first.
+#[inline(always)]
+pub fn bits(mut x: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            i
+        })
+    })
 }
 
 #[cfg(test)]
@@ -426,10 +434,8 @@ mod tests {
                     let mask = together.at(t, w) & (x >> 8 | 1 << (p % 64));
                     let to = t + 1 + if x.is_multiple_of(7) { 3_000 } else { x % 5 };
                     together.advance(t, w, mask, to);
-                    let mut m = mask;
-                    while m != 0 {
-                        each.set(w * 64 + m.trailing_zeros() as usize, to);
-                        m &= m - 1;
+                    for i in bits(mask) {
+                        each.set(w * 64 + i, to);
                     }
                     // The last one moved ran last (the others ran before it).
                     let last = w * 64 + 63 - mask.leading_zeros() as usize;
