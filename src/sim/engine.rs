@@ -49,6 +49,13 @@
 //! mailboxes' waits) spins on its cached copy, which costs nothing until
 //! another processor writes the block: the engine puts it to sleep
 //! ([`Machine::wait_for_write`]) and wakes it when the write is served.
+//!
+//! A request refused by a busy block parks its processor: the executor
+//! issues it again at the processor's turns without resuming its routine.
+//! The turns of processors parked at one block at one clock (dozens to a
+//! thousand spinners on a test-and-set lock) are taken together where the
+//! block alone decides them, with the same result as one by one
+//! (`pass_waiters`; `docs/decisions.md`, issue 11).
 
 use super::memory::{Access, Block, Memory, Proc};
 use super::sched::{NEVER, Scheduler, bits};
