@@ -879,9 +879,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                     for q in bits(run) {
                         let q = wi * 64 + q;
                         debug_assert_eq!(w.mem.refused(q, b, t), Some(u), "P{q} is parked on block {b} at {t}");
-                        let s = w.state[q].0;
-                        w.stats.time[s as usize][Kind::Memory as usize] += u - t;
-                        w.last[q] = (s, Kind::Memory, u - t);
+                        self.book(w, q, u - t, Kind::Memory);
                     }
                     w.sched.advance(t, wi, run, u);
                     w.sched.set_last(wi * 64 + 63 - run.leading_zeros() as usize);
@@ -911,18 +909,27 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
     fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: Kind) -> bool {
-        let s = w.state[p].0;
-        w.stats.time[s as usize][kind as usize] += d;
-        w.last[p] = (s, kind, d);
-        if self.cfg.interleave == Interleave::State {
-            log_charge(w, p, (s, kind, d));
-        }
+        self.book(w, p, d, kind);
         let t = w.sched.clock(p) + d;
         w.sched.set(p, t);
         // A processor that has made no progress for the stall limit is
         // suspended in any case, so that the executor can stop the run.
         let stalled = t > w.last_progress.saturating_add(self.cfg.stall_limit);
         (t >= self.limit.get() && (self.cfg.interleave == Interleave::Access || kind == Kind::Lock)) || stalled
+    }
+
+    /// Books `d` ticks of `kind` to `p`'s current state: the time per
+    /// state, and `p`'s latest charge (or, with [`Interleave::State`], its
+    /// log of charges), which the end of the run trims. The clock is the
+    /// caller's to move.
+    #[inline(always)]
+    fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: Kind) {
+        let s = w.state[p].0;
+        w.stats.time[s as usize][kind as usize] += d;
+        w.last[p] = (s, kind, d);
+        if self.cfg.interleave == Interleave::State {
+            log_charge(w, p, (s, kind, d));
+        }
     }
 
     /// [`Machine::charge`] as a future: suspends `p` if it must let the others run.
@@ -1018,12 +1025,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
             if let Some((since, kind)) = w.asleep[q].take() {
-                let s = w.state[q].0;
-                w.stats.time[s as usize][kind as usize] += t - since;
-                w.last[q] = (s, kind, t - since);
-                if self.cfg.interleave == Interleave::State {
-                    w.charges[q].push((s, kind, t - since));
-                }
+                self.book(w, q, t - since, kind);
                 w.sched.set(q, t);
             }
         }

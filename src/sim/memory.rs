@@ -719,7 +719,7 @@ mod tests {
                 let p = (x >> 20) as usize % procs;
                 let first = (m.dir[b].served as usize + 1) % procs;
                 let rank = |q: usize| (q + procs - first) % procs;
-                let waits = |q: usize| m.waiting[b * m.words + q / 64] >> (q % 64) & 1 == 1;
+                let waits = |q: usize| m.waits(q, b);
                 let want = (0..procs).any(|q| q != p && waits(q) && rank(q) < rank(p));
                 assert_eq!(m.behind_a_waiter(p, b), want, "procs {procs}, p {p}, first {first}");
                 // The waiter served first: the one of lowest rank.

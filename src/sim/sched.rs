@@ -124,12 +124,6 @@ impl Scheduler {
         self.overflow.push(p);
     }
 
-    /// Words of 64 processors.
-    #[inline(always)]
-    pub fn words(&self) -> usize {
-        self.words
-    }
-
     /// The processors among `64 w .. 64 w + 63` whose clock is `t` (a bit
     /// each); `t` is the smallest clock.
     #[inline(always)]
