@@ -3,7 +3,9 @@
 #   make test   format check, clippy -D warnings, all tests (release mode); installs
 #               Chromium, Slurm and munge where it can (apt-get as root), else says
 #               in one line what it skipped
+#   make sweep  the parameter search of the thesis (PROCS, SCHEMES, ORDERINGS narrow it)
 #   make sweep-slurm  the parameter search as a Slurm job array (pipelines/slurm/)
+#   make chapter6-control  schemes A and B whose PV nodes split at once (scheme C's PV rule)
 #   make beyond-algorithms  the parallel search algorithms from 2 to 1,024 processors (not in all)
 #   make games  beyond the thesis: chess and Othello through every tool (results/games/)
 #   make bench  whole-command timings (see BENCHMARKS.md)
@@ -158,9 +160,20 @@ $(R)/chapter6.csv: $(CH6)
 
 # The parameter search of `docs/model.md` §6 (m_A, m_B in 1..10, m_Ca in -14..2, m_Cc in
 # 0..4 at p = 12, 24, 48): one file per (ordering, p, scheme, value); a rerun skips
-# the files that exist. SHARD=K/N does every N-th file (split over machines).
+# the files that exist. SHARD=K/N does every N-th file (split over machines);
+# PROCS=48, SCHEMES=c, ORDERINGS=20-69-19 narrow it.
 sweep: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
 	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/sweep.sh
+
+# The control for scheme C's PV rule (issue 21, docs/findings.md): schemes A and B
+# with the thesis's parameters, but their PV nodes may split before their first
+# move has finished (--pv-wait 0), as scheme C's do under §6.5's literal rule.
+CONTROL := $(foreach o,$(ORDERINGS),$(R)/control/tg1-$(o)-d6-pv0.csv)
+.PHONY: chapter6-control
+chapter6-control: $(CONTROL)
+$(R)/control/tg1-%-d6-pv0.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/pabsim/tg1-%-d6-p1.csv
+	@mkdir -p $(@D)
+	$(BIN)/pabsim --procs 12,24,48 --scheme a,b --thesis-params --pv-wait 0 --baseline $(word 2,$^) $< -o $@
 
 # The same parameter search on a Slurm cluster: a job array of SLURM_TASKS
 # tasks, task K running SHARD=K/SLURM_TASKS of pipelines/sweep.sh, and a job

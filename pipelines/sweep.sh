@@ -4,7 +4,8 @@
 # with m_Ca = -14..2 (each file sweeps m_Cc = 0..4). One output file per item;
 # files that exist are skipped, so an interrupted sweep resumes where it
 # stopped. SHARD=K/N runs every N-th item only (split the sweep over machines);
-# PROCS and ORDERINGS narrow it (e.g. PROCS=48 for the largest machine only).
+# PROCS, ORDERINGS and SCHEMES narrow it (e.g. PROCS=48 for the largest machine
+# only, SCHEMES=c for scheme C only).
 # Scheme C items need results/weights/B-WA-WB.json (nntrain); without it they
 # are reported and skipped.
 set -euo pipefail
@@ -12,6 +13,7 @@ BIN=${BIN:-target/release}
 R=${R:-results}
 ORDERINGS=${ORDERINGS:-"32-79-5 20-69-19 32-66-66 32-33-33 32-0-0"}
 PROCS=${PROCS:-"12 24 48"}
+SCHEMES=${SCHEMES:-"a b c"}
 SHARD=${SHARD:-1/1}
 # STEP=items runs the items only, STEP=summary writes the summary only (a Slurm
 # array's tasks and its final job, pipelines/slurm/sweep.sh); default both.
@@ -29,6 +31,7 @@ for o in $ORDERINGS; do
     for v in $(seq 1 10); do items+=("a $v" "b $v"); done
     for v in $(seq -14 2); do items+=("c $v"); done
     for it in "${items[@]}"; do
+      [[ " $SCHEMES " == *" ${it%% *} "* ]] || continue
       i=$((i + 1))
       (( (i - 1) % n == k - 1 )) || continue
       set -- $it

@@ -1190,6 +1190,9 @@ pub struct SimRow {
     pub steal_seed: Option<u64>,
     /// How processors wait for locks: `tas` (test-and-set, the thesis's) or `queue`.
     pub lock: String,
+    /// Schemes A and B: finished moves a PV node needs before it may be a
+    /// split point (1 unless `--pv-wait`; empty for scheme C and p = 1).
+    pub pv_wait: Option<u32>,
 }
 
 #[cfg(test)]

@@ -93,6 +93,33 @@ fn parallel_root_values_are_minimax() {
     assert_eq!(sum_column(&agg, "np_nodes"), sum_column(&out, "np_nodes"));
 }
 
+/// `--pv-wait`, the control for scheme C's PV rule (issue 21): schemes A and B
+/// record the rule in their rows (1 by default, YBWC's and DTS's), 0 lets a
+/// PV node split before its first move has finished, which changes the
+/// search but never the root's value; scheme C's rows leave the column
+/// empty, and the option alone with scheme C is refused.
+#[test]
+fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
+    let d = Dir::new("pvwait");
+    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "5", "--count", "6"], "");
+    let w = network_file(&d, 20, 69, 19);
+    let base = ok(&d.path, "pabsim", &["--procs", "1,8", "--scheme", "a,b,c", "--weights", &w], &trees);
+    assert_eq!(column(&base, "scheme"), vec!["-", "a", "b", "c"]);
+    assert_eq!(column(&base, "pv_wait"), vec!["", "1", "1", ""]);
+    let both = ok(&d.path, "pabsim", &["--procs", "8", "--scheme", "a,b", "--pv-wait", "0..1", "--per-tree"], &trees);
+    assert!(column(&both, "root_value").iter().all(|v| v == ROOT));
+    let agg = ok(&d.path, "pabsim", &["--procs", "1,8", "--scheme", "a,b", "--pv-wait", "0..1"], &trees);
+    assert_eq!(column(&agg, "pv_wait"), vec!["", "0", "1", "0", "1"]);
+    let (ticks, nodes) = (column(&agg, "tp_ticks"), column(&agg, "np_nodes"));
+    // The default rows are the runs without the option; the eager ones differ.
+    assert_eq!(&ticks[2], &column(&base, "tp_ticks")[1]);
+    assert_eq!(&ticks[4], &column(&base, "tp_ticks")[2]);
+    assert!(ticks[1] != ticks[2] || nodes[1] != nodes[2], "--pv-wait 0 changed nothing for scheme a");
+    assert!(ticks[3] != ticks[4] || nodes[3] != nodes[4], "--pv-wait 0 changed nothing for scheme b");
+    fails(&d.path, "pabsim", &["--procs", "8", "--scheme", "c", "--weights", &w, "--pv-wait", "0"], &trees, "--pv-wait applies to schemes a and b");
+    fails(&d.path, "pabsim", &["--procs", "8", "--pv-wait", "65"], &trees, "--pv-wait must lie in 0..64");
+}
+
 /// The interleaved machine on the thesis's five orderings: every scheme,
 /// several machine sizes (2, 3, 48, 64), both interleavings and both
 /// split-point walks return the minimax value at the root; the `time_*`

@@ -8,8 +8,8 @@ use parab::nn::Network;
 use parab::progress::Progress;
 use parab::sim::engine::{Interleave, LockKind, Walk};
 use parab::sim::run::{
-    self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_SPLIT_GROUP, Plan, PolicyKind, Request,
-    SchemeKind,
+    self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Plan,
+    PolicyKind, Request, SchemeKind,
 };
 use std::path::PathBuf;
 
@@ -64,6 +64,11 @@ struct Args {
     /// Scheme C: added again at N-CUT nodes, V or LO..HI (0..64; default 0).
     #[arg(long, allow_hyphen_values = true)]
     m_cc: Option<String>,
+    /// Schemes A and B: finished moves a PV node needs before it may be a
+    /// split point, V or LO..HI (0..64; default 1, as in YBWC and DTS; 0 is
+    /// the control for scheme C, whose PV nodes wait w + m_Ca moves).
+    #[arg(long)]
+    pv_wait: Option<String>,
     /// Scheme C: classification width m, V or LO..HI (0..50; default: the thesis's for the ordering, else 10).
     #[arg(long, allow_hyphen_values = true)]
     cut_width: Option<String>,
@@ -163,6 +168,7 @@ fn main() {
             m_ca: range(&args.m_ca, LIMITS_M_CA)?,
             m_cc: range(&args.m_cc, LIMITS_M_CC)?,
             cut_width: range(&args.cut_width, LIMITS_CUT_WIDTH)?,
+            pv_wait: range(&args.pv_wait, LIMITS_PV_WAIT)?,
             thesis: args.thesis_params,
             shard: args.shard.as_deref().map(run::parse_shard).transpose()?,
             interleave: args.interleave,

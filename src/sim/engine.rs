@@ -2050,7 +2050,7 @@ mod tests {
                     for interleave in [Interleave::Access, Interleave::State] {
                         let seq = search(&sh, &root, depth, &mut ());
                         let cfg = MachineSpec { interleave, ..MachineSpec::new(1, depth) };
-                        let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap();
+                        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
                         assert_eq!(r.value, seq.value);
                         assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
                         assert_eq!(r.leaves, seq.counts.leaves);
@@ -2078,7 +2078,7 @@ mod tests {
         let sh = shape(32, 79, 5);
         let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
         let seq = search(&sh, &root, 6, &mut ());
-        let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 6)).unwrap();
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 6)).unwrap();
         let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
         assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
     }
@@ -2088,14 +2088,14 @@ mod tests {
         let sh = shape(6, 50, 50);
         let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
         let cfg = MachineSpec { stall_limit: 5, ..MachineSpec::new(4, 4) };
-        let SimError::Stuck { limit, states, .. } = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap_err() else { panic!("not stuck") };
+        let SimError::Stuck { limit, states, .. } = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_err() else { panic!("not stuck") };
         assert_eq!(limit, 5);
         for q in 0..4 {
             assert!(states.contains(&format!("P{q} ")), "{states}");
         }
         assert!(states.contains("split"), "{states}");
         // With the default limit the same tree finishes, heaps balanced.
-        let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(4, 4)).unwrap();
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
         assert_eq!(r.value, ROOT_PSCORE as i64);
         assert!(r.pool >= 4 * 4 * 2);
     }
@@ -2104,7 +2104,7 @@ mod tests {
     fn zero_processors_are_refused() {
         let sh = shape(2, 0, 0);
         let root = Node { seed: 1, pscore: 5 };
-        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
+        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
     }
 
     #[test]
@@ -2118,11 +2118,11 @@ mod tests {
                     for procs in [2, 3, 7, 16, 48, 64, 256] {
                         for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
                             let cfg = MachineSpec { interleave, idle: Idle::SplitVariable(walk), ..MachineSpec::new(procs, depth) };
-                            let a = simulate(&sh, root, &YbwcSplit { m_a: 2 }, cfg).unwrap();
+                            let a = simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg).unwrap();
                             let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
                             assert_eq!(a.value, want, "A {tag}");
                             assert_eq!(a.accounted(), a.ticks * procs as u64, "A {tag}");
-                            let bb = simulate(&sh, root, &DtsSplit { m_b: 1 }, cfg).unwrap();
+                            let bb = simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg).unwrap();
                             assert_eq!(bb.value, want, "B {tag}");
                             assert_eq!(bb.accounted(), bb.ticks * procs as u64, "B {tag}");
                         }
@@ -2142,8 +2142,8 @@ mod tests {
         let sh = shape(2, 50, 50);
         let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
         let want = search(&sh, &root, 2, &mut ()).value;
-        let one = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(1, 2)).unwrap();
-        let two = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(2, 2)).unwrap();
+        let one = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 2)).unwrap();
+        let two = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(2, 2)).unwrap();
         assert_eq!(two.value, want);
         assert_eq!(two.accounted(), 2 * two.ticks);
         // Processor 1 ran at least one split-point search, each examining the root.
@@ -2161,8 +2161,8 @@ mod tests {
     fn spinners_delay_the_split_lock_holder() {
         let sh = shape(8, 79, 5);
         let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
-        let few = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(4, 4)).unwrap();
-        let many = simulate(&sh, root, &YbwcSplit { m_a: 1 }, MachineSpec::new(48, 4)).unwrap();
+        let few = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
+        let many = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(48, 4)).unwrap();
         let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][Kind::Lock as usize] as f64 / (r.ticks * p) as f64;
         assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
     }
@@ -2186,8 +2186,16 @@ mod tests {
                             let cfg = MachineSpec { idle, lock, ..MachineSpec::new(procs, depth) };
                             let one_by_one = MachineSpec { group_waiters: false, ..cfg };
                             let tag = format!("b={b} seed={seed} p={procs} {idle:?} {lock:?}");
-                            assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 2 }, cfg), simulate(&sh, root, &YbwcSplit { m_a: 2 }, one_by_one), "A {tag}");
-                            assert_eq!(simulate(&sh, root, &DtsSplit { m_b: 1 }, cfg), simulate(&sh, root, &DtsSplit { m_b: 1 }, one_by_one), "B {tag}");
+                            assert_eq!(
+                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
+                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
+                                "A {tag}"
+                            );
+                            assert_eq!(
+                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg),
+                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, one_by_one),
+                                "B {tag}"
+                            );
                         }
                     }
                 }
@@ -2200,7 +2208,11 @@ mod tests {
             for idle in [Idle::SplitVariable(Walk::Tree), Idle::Steal { seed: 5 }] {
                 let cfg = MachineSpec { idle, ..MachineSpec::new(1024, 4) };
                 let one_by_one = MachineSpec { group_waiters: false, ..cfg };
-                assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 2 }, cfg), simulate(&sh, root, &YbwcSplit { m_a: 2 }, one_by_one), "seed={seed} {idle:?}");
+                assert_eq!(
+                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
+                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
+                    "seed={seed} {idle:?}"
+                );
             }
         }
         let grouped = GROUPED.with(|g| g.get());
@@ -2239,7 +2251,7 @@ mod tests {
                                     }
                                     let cfg = MachineSpec { idle, lock, interleave, ..MachineSpec::new(procs, depth) };
                                     let tag = format!("b={b} seed={seed} depth={depth} p={procs} {idle:?} {lock:?} {interleave:?}");
-                                    let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap_or_else(|e| panic!("{tag}: {e}"));
+                                    let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_or_else(|e| panic!("{tag}: {e}"));
                                     assert_eq!(r.value, want, "{tag}");
                                     assert_eq!(r.accounted(), r.ticks * procs as u64, "{tag}");
                                 }
@@ -2265,7 +2277,7 @@ mod tests {
                     for &idle in &all {
                         for lock in [LockKind::Tas, LockKind::Queue] {
                             let cfg = MachineSpec { idle, lock, ..MachineSpec::new(1024, depth) };
-                            let r = simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap();
+                            let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
                             assert_eq!(r.value, want, "b={b} seed={seed} depth={depth} {idle:?} {lock:?}");
                             assert_eq!(r.accounted(), r.ticks * 1024);
                         }
@@ -2280,7 +2292,7 @@ mod tests {
         let root = Node { seed: 2024, pscore: ROOT_PSCORE as u32 };
         let want = search(&sh, &root, depth, &mut ()).value;
         let cfg = MachineSpec { idle, trace: true, ..MachineSpec::new(procs, depth) };
-        (want, simulate(&sh, root, &YbwcSplit { m_a: 1 }, cfg).unwrap())
+        (want, simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap())
     }
 
     /// The leaves each processor evaluated, in order of time.

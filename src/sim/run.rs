@@ -15,7 +15,7 @@
 use super::engine::SimError;
 use super::engine::{Idle, Interleave, LockKind, MachineSpec, State, TreeStats, Walk, simulate};
 use super::schemes::Scheme;
-use super::schemes::{DtsSplit, NetworkSplit, YbwcSplit};
+use super::schemes::{DEFAULT_PV_WAIT, DtsSplit, NetworkSplit, YbwcSplit};
 use crate::formats::{SimRow, SourceVisitor, Tree, TreeKey as GroupKey};
 use crate::game::{Family, TreeSource};
 use crate::nn::Network;
@@ -169,6 +169,8 @@ pub const LIMITS_M_B: (&str, i64, i64) = ("--m-b", 1, 64);
 pub const LIMITS_M_CA: (&str, i64, i64) = ("--m-ca", -64, 64);
 /// Limits of m_Cc.
 pub const LIMITS_M_CC: (&str, i64, i64) = ("--m-cc", 0, 64);
+/// Limits of the finished moves a PV node needs in schemes A and B.
+pub const LIMITS_PV_WAIT: (&str, i64, i64) = ("--pv-wait", 0, 64);
 /// Limits of the classification width.
 pub const LIMITS_CUT_WIDTH: (&str, i64, i64) = ("--cut-width", 0, 50);
 /// Limits of active splitting's minimum split depth.
@@ -201,6 +203,8 @@ pub struct SimConfig {
     pub m_cc: Option<i32>,
     /// Scheme C's classification width.
     pub cut_width: Option<u32>,
+    /// Schemes A and B: finished moves a PV node needs.
+    pub pv_wait: Option<u32>,
     /// When processors interleave.
     pub interleave: Interleave,
     /// How far a split-point search walks.
@@ -267,6 +271,8 @@ pub struct Request {
     pub m_cc: Option<IntRange>,
     /// Classification widths (default: the thesis's for the ordering, else 10).
     pub cut_width: Option<IntRange>,
+    /// Finished moves a PV node needs in schemes A and B (default 1).
+    pub pv_wait: Option<IntRange>,
     /// Use the thesis's parameters for each ordering and processor count.
     pub thesis: bool,
     /// Run only shard `k` (0-based) of `n`.
@@ -297,6 +303,7 @@ impl Request {
             m_ca: None,
             m_cc: None,
             cut_width: None,
+            pv_wait: None,
             thesis: false,
             shard: None,
             interleave: Interleave::default(),
@@ -320,6 +327,7 @@ impl Request {
             ("--m-ca", self.m_ca.is_some()),
             ("--m-cc", self.m_cc.is_some()),
             ("--cut-width", self.cut_width.is_some()),
+            ("--pv-wait", self.pv_wait.is_some()),
             ("--thesis-params", self.thesis),
         ];
         if !self.policies.iter().any(|k| k.takes_scheme()) {
@@ -327,6 +335,12 @@ impl Request {
                 require!(!given, BadArgument, "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only)");
             }
         }
+        let schemes = self.schemes.clone().unwrap_or(vec![SchemeKind::A]);
+        require!(
+            self.pv_wait.is_none() || schemes.iter().any(|&s| s != SchemeKind::C),
+            BadArgument,
+            "--pv-wait applies to schemes a and b only (scheme c's PV nodes wait w + m_Ca moves)"
+        );
         require!(self.walk.is_none() || has(PolicyKind::Dts), BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
         require!(
             self.min_split_depth.is_none() || has(PolicyKind::Active),
@@ -380,6 +394,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
             m_ca: None,
             m_cc: None,
             cut_width: None,
+            pv_wait: None,
             interleave: req.interleave,
             walk: req.walk.unwrap_or_default(),
             policy: None,
@@ -421,14 +436,16 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
                 }
                 for &scheme in &schemes {
                     let base = SimConfig { scheme: Some(scheme), ..base };
+                    let pv_waits = vals(req.pv_wait, DEFAULT_PV_WAIT as i64);
+                    let with_pv_waits = |c: SimConfig| pv_waits.iter().map(move |&w| SimConfig { pv_wait: Some(w as u32), ..c });
                     match scheme {
                         SchemeKind::A => {
                             let v = thesis.map_or_else(|| vals(req.m_a, 2), |t| vec![t.0 as i64]);
-                            out.extend(v.into_iter().map(|m| SimConfig { m_a: Some(m as u32), ..base }));
+                            out.extend(v.into_iter().flat_map(|m| with_pv_waits(SimConfig { m_a: Some(m as u32), ..base })));
                         }
                         SchemeKind::B => {
                             let v = thesis.map_or_else(|| vals(req.m_b, 1), |t| vec![t.1 as i64]);
-                            out.extend(v.into_iter().map(|m| SimConfig { m_b: Some(m as u32), ..base }));
+                            out.extend(v.into_iter().flat_map(|m| with_pv_waits(SimConfig { m_b: Some(m as u32), ..base })));
                         }
                         SchemeKind::C => {
                             let widths = vals(req.cut_width, o.and_then(thesis_cut_width).unwrap_or(10) as i64);
@@ -489,6 +506,9 @@ fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
             }
             if c.lock != LockKind::Tas {
                 h.update(format!("lock {}\n", c.lock.name()));
+            }
+            if let Some(w) = c.pv_wait.filter(|&w| w != DEFAULT_PV_WAIT) {
+                h.update(format!("pv_wait {w}\n"));
             }
         }
         if let Some(k) = g.net {
@@ -585,8 +605,10 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
     };
     let cfg = MachineSpec { interleave: c.interleave, idle, lock: c.lock, ..MachineSpec::new(c.procs, depth) };
     let r = match c.scheme {
-        None | Some(SchemeKind::A) => tree.visit(Simulate { scheme: &YbwcSplit { m_a: c.m_a.unwrap_or(1) }, cfg }),
-        Some(SchemeKind::B) => tree.visit(Simulate { scheme: &DtsSplit { m_b: c.m_b.unwrap_or(1) }, cfg }),
+        None | Some(SchemeKind::A) => {
+            tree.visit(Simulate { scheme: &YbwcSplit { m_a: c.m_a.unwrap_or(1), pv_wait: c.pv_wait.unwrap_or(DEFAULT_PV_WAIT) }, cfg })
+        }
+        Some(SchemeKind::B) => tree.visit(Simulate { scheme: &DtsSplit { m_b: c.m_b.unwrap_or(1), pv_wait: c.pv_wait.unwrap_or(DEFAULT_PV_WAIT) }, cfg }),
         Some(SchemeKind::C) => {
             let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
             let s = NetworkSplit { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: depth };
@@ -683,6 +705,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         split_group: c.split_group,
         steal_seed: c.steal_seed,
         lock: c.lock.name().to_string(),
+        pv_wait: c.pv_wait,
     }
 }
 
@@ -700,14 +723,14 @@ fn tree_key(r: &SimRow) -> Option<RowKey> {
 type ConfigKey = (
     (Family, Option<u32>, Option<u32>, Option<u32>, u32),
     (String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>),
-    (String, String, String, Option<u32>, Option<u32>, Option<u64>, String),
+    (String, String, String, Option<u32>, Option<u32>, Option<u64>, String, Option<u32>),
 );
 
 fn config_key(r: &SimRow) -> ConfigKey {
     (
         (r.model, r.b, r.wa, r.wb, r.depth),
         (r.scheme.clone(), r.procs, r.m_a, r.m_b, r.m_ca, r.m_cc, r.cut_width),
-        (r.interleave.clone(), r.split_walk.clone(), r.policy.clone(), r.min_split_depth, r.split_group, r.steal_seed, r.lock.clone()),
+        (r.interleave.clone(), r.split_walk.clone(), r.policy.clone(), r.min_split_depth, r.split_group, r.steal_seed, r.lock.clone(), r.pv_wait),
     )
 }
 

@@ -71,11 +71,18 @@ impl Candidate {
 /// Strong YBWC node types (`docs/model.md` §4.1): the classifier's.
 pub use crate::classify::Kind as YType;
 
+/// Finished moves a PV node needs in schemes A and B unless told otherwise:
+/// YBWC's and DTS's rule, the first move of a PV node is searched alone.
+pub const DEFAULT_PV_WAIT: u32 = 1;
+
 /// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
 #[derive(Clone, Copy, Debug)]
 pub struct YbwcSplit {
     /// Finished moves a Y-CUT node needs.
     pub m_a: u32,
+    /// Finished moves a Y-PV node needs ([`DEFAULT_PV_WAIT`]; 0 is the
+    /// control experiment for scheme C's literal PV rule).
+    pub pv_wait: u32,
 }
 
 impl YbwcSplit {
@@ -97,7 +104,11 @@ impl Scheme for YbwcSplit {
     }
     #[inline(always)]
     fn eligible(&self, v: &View, d: &YType) -> Option<i64> {
-        let need = if *d == YType::Cut { self.m_a.max(1) } else { 1 };
+        let need = match d {
+            YType::Cut => self.m_a.max(1),
+            YType::Pv => self.pv_wait,
+            YType::All => 1,
+        };
         (v.finished >= need).then_some(v.finished as i64)
     }
 }
@@ -123,6 +134,9 @@ pub struct DtsData {
 pub struct DtsSplit {
     /// Finished moves after which a D-CUT node becomes D-ALL.
     pub m_b: u32,
+    /// Finished moves a D-PV node needs ([`DEFAULT_PV_WAIT`]; 0 is the
+    /// control experiment for scheme C's literal PV rule).
+    pub pv_wait: u32,
 }
 
 impl DtsSplit {
@@ -173,10 +187,12 @@ impl Scheme for DtsSplit {
     }
     #[inline(always)]
     fn eligible(&self, v: &View, d: &DtsData) -> Option<i64> {
-        // D-PV and D-ALL need confidence 1: a PV node splits only after its
-        // first move, as in DTS and YBWC (our reading, docs/decisions.md).
+        // D-ALL needs confidence 1; D-PV needs `pv_wait` finished moves,
+        // by default 1: a PV node splits only after its first move, as in
+        // DTS and YBWC (our reading, docs/decisions.md).
         let c = self.confidence(d, v.finished);
-        (d.cur != DType::Cut && c >= 1).then_some(c)
+        let need = if d.cur == DType::Pv { self.pv_wait as i64 } else { 1 };
+        (d.cur != DType::Cut && c >= need).then_some(c)
     }
 }
 
@@ -216,10 +232,12 @@ impl<P: Predictor + ?Sized> NetworkSplit<'_, P> {
         let cut = !pv && crate::nn::is_cut(ty, self.cut_width);
         // The wait is a number of moves: rounded to the nearest whole move.
         let w = wait.round() as i32;
+        // §6.5: "At all N-ALL and N-PV nodes, w + m_Ca branches have to be
+        // searched sequentially before the node may become a split-point":
+        // no minimum, so with a negative m_Ca a PV node (the root included)
+        // may split before its first move has finished (docs/decisions.md).
         let need = w + self.m_ca + if cut { self.m_cc } else { 0 };
-        // A PV node waits for its first move, whatever m_Ca: as in schemes
-        // A and B (docs/decisions.md).
-        NnData { ty, need: if pv { need.max(1) } else { need } }
+        NnData { ty, need }
     }
 }
 
@@ -255,12 +273,17 @@ mod tests {
         assert_eq!(YbwcSplit::child_type(Cut, 1), All);
         assert_eq!(YbwcSplit::child_type(Cut, 5), Cut);
         assert_eq!(YbwcSplit::child_type(All, 1), Cut);
-        let a = YbwcSplit { m_a: 3 };
+        let a = YbwcSplit { m_a: 3, pv_wait: 1 };
         let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 5 };
         assert_eq!(a.eligible(&v(0), &All), None);
         assert_eq!(a.eligible(&v(1), &All), Some(1));
         assert_eq!(a.eligible(&v(2), &Cut), None);
         assert_eq!(a.eligible(&v(3), &Cut), Some(3));
+        // A Y-PV node waits for its first move; with pv_wait 0 it does not.
+        assert_eq!(a.eligible(&v(0), &Pv), None);
+        assert_eq!(a.eligible(&v(1), &Pv), Some(1));
+        assert_eq!(YbwcSplit { pv_wait: 0, ..a }.eligible(&v(0), &Pv), Some(0));
+        assert_eq!(YbwcSplit { pv_wait: 0, ..a }.eligible(&v(0), &All), None);
     }
 
     #[test]
@@ -284,7 +307,7 @@ mod tests {
         let f2 = DtsSplit::child_data(&f1, false, 5, 9);
         assert_eq!((f2.ty, f2.forced), (DType::All, true));
         // Override and confidence with m_b = 2.
-        let b = DtsSplit { m_b: 2 };
+        let b = DtsSplit { m_b: 2, pv_wait: 1 };
         let mut c = cut;
         let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 9 };
         b.finished(&v(1), &mut c);
@@ -302,6 +325,11 @@ mod tests {
         // D-PV needs one finished move.
         assert_eq!(b.eligible(&v(0), &pv), None);
         assert_eq!(b.eligible(&v(1), &pv), Some(1));
+        // The control for scheme C's literal rule: D-PV at once, nothing else changes.
+        let eager = DtsSplit { pv_wait: 0, ..b };
+        assert_eq!(eager.eligible(&v(0), &pv), Some(0));
+        assert_eq!(eager.eligible(&v(2), &c), None);
+        assert_eq!(eager.eligible(&v(0), &all), None);
     }
 
     #[test]
@@ -339,14 +367,18 @@ mod tests {
         let rv = View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 32 };
         // The root and the PV child: N-PV, with the root's averaged type and
         // wait (the network would say type 50 for the PV child).
-        // round(1.4) - 1 = 0, but a PV node waits for its first move: need = 1.
-        assert_eq!((root.ty, root.need), (0.0, 1));
+        // round(1.4) - 1 = 0, and §6.5 sets no minimum: the root may split
+        // before its first move has finished.
+        assert_eq!((root.ty, root.need), (0.0, 0));
         let pvc = c.child(&rv, &root, 1, false, 0, 0);
-        assert_eq!((pvc.ty, pvc.need), (0.0, 1));
+        assert_eq!((pvc.ty, pvc.need), (0.0, 0));
         let pv2 = c.child(&View { ply: 1, index: 1, ..rv }, &pvc, 1, true, 0, 0);
-        assert_eq!((pv2.ty, pv2.need), (0.0, 1));
-        assert_eq!(c.eligible(&rv, &root), None);
-        assert_eq!(c.eligible(&View { finished: 1, ..rv }, &root), Some(1));
+        assert_eq!((pv2.ty, pv2.need), (0.0, 0));
+        assert_eq!(c.eligible(&rv, &root), Some(0));
+        // With a more negative m_Ca the need goes below zero: still eligible at once.
+        let early = NetworkSplit { m_ca: -5, ..c };
+        assert_eq!(early.root().need, -4);
+        assert_eq!(early.eligible(&rv, &early.root()), Some(0));
         // The root's wait still counts when it is larger.
         let late = NetworkSplit { m_ca: 2, ..c };
         assert_eq!(late.child(&rv, &late.root(), 1, false, 0, 0).need, 3);
