@@ -166,14 +166,14 @@ sweep: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
 	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/sweep.sh
 
 # The control for scheme C's PV rule (issue 21, docs/findings.md): schemes A and B
-# with the thesis's parameters, but their PV nodes may split before their first
+# with the thesis's parameters at p = 24 and 48, but their PV nodes may split before their first
 # move has finished (--pv-wait 0), as scheme C's do under §6.5's literal rule.
 CONTROL := $(foreach o,$(ORDERINGS),$(R)/control/tg1-$(o)-d6-pv0.csv)
 .PHONY: chapter6-control
 chapter6-control: $(CONTROL)
 $(R)/control/tg1-%-d6-pv0.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/pabsim/tg1-%-d6-p1.csv
 	@mkdir -p $(@D)
-	$(BIN)/pabsim --procs 12,24,48 --scheme a,b --thesis-params --pv-wait 0 --baseline $(word 2,$^) $< -o $@
+	$(BIN)/pabsim --procs 24,48 --scheme a,b --thesis-params --pv-wait 0 --baseline $(word 2,$^) $< -o $@
 
 # The same parameter search on a Slurm cluster: a job array of SLURM_TASKS
 # tasks, task K running SHARD=K/SLURM_TASKS of pipelines/sweep.sh, and a job
