@@ -428,3 +428,23 @@ pub fn sections(c: &Ch4, games: &Games, p: &mut Published, b: &mut Builder) -> R
     b.sections.push(s);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figure_4_6_draws_the_tail_the_csv_rounds_to_zero() {
+        // (32, 66, 66) at n = 32 is about 1e-15: nine decimals print 0.
+        let csv: Vec<(f64, f64)> =
+            (1..=32).map(|n| (n as f64, (parab::tree::analytic_p(parab::tree::Ordering::new(32, 66, 66).unwrap(), n) * 1e9).round() / 1e9)).collect();
+        assert_eq!(csv[31].1, 0.0);
+        let pts = full_precision("32", "66", "66", &csv, 9).unwrap();
+        assert_eq!(pts.len(), 32);
+        assert!(pts[31].1 > 0.0 && pts[31].1 < 1e-12, "{:?}", pts[31]);
+        // A CSV the equations do not give is drawn as it is.
+        let mut wrong = csv.clone();
+        wrong[0].1 += 0.01;
+        assert!(full_precision("32", "66", "66", &wrong, 9).is_none());
+    }
+}

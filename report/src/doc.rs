@@ -462,6 +462,33 @@ mod tests {
     }
 
     #[test]
+    fn small_differences_keep_their_digits() {
+        // Tables 4.1-4.3's difference column printed -0.0038 points as "-0.00".
+        assert_eq!(Cell::Num(-0.0038, sig_decimals(-0.0038, 2)).plain(), "-0.0038");
+        assert_eq!(Cell::Num(0.47, sig_decimals(0.47, 2)).plain(), "0.47");
+        assert_eq!(sig_decimals(0.0, 2), 2);
+        assert_eq!(rel_pct(-4.0265e-5), "-0.0040%");
+        assert_eq!(rel_pct(0.1234), "+12.3%");
+        assert_eq!(rel_pct(2.757), "+275.7%");
+    }
+
+    #[test]
+    fn grouped_headers_in_markdown() {
+        let t = Table {
+            id: "t".into(),
+            caption: "C".into(),
+            header: ["n", "ours", "thesis", "Δ"].map(String::from).to_vec(),
+            groups: vec![(String::new(), 1), ("SU".into(), 3)],
+            rows: vec![],
+            note: String::new(),
+        };
+        assert_eq!(grouped_header(&t), ["n", "SU: ours", "SU: thesis", "SU: Δ"]);
+        let mut html = String::new();
+        table_html(&t, &mut html);
+        assert!(html.contains("<tr class=\"group\"><th colspan=\"1\" class=\"blank\"></th><th colspan=\"3\">SU</th></tr>"), "{html}");
+    }
+
+    #[test]
     fn prose_marks_code_and_escapes() {
         assert_eq!(prose("run `make <x>` & see"), "run <code>make &lt;x&gt;</code> &amp; see");
     }

@@ -477,6 +477,54 @@ mod tests {
         assert_eq!(table_number("notes"), "");
     }
 
+    fn line(key: &[&str], values: &[(&str, f64, f64, usize)]) -> Line {
+        Line {
+            key: key.iter().map(|k| k.to_string()).collect(),
+            settings: vec![],
+            values: values
+                .iter()
+                .map(|&(c, o, p, d)| Value {
+                    column: c.into(),
+                    ours: Some(o),
+                    published: Some(p),
+                    published_text: p.to_string(),
+                    decimals: d,
+                    status: verdict(Some(o), Some(p), d),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn summaries_count_cumulatively_and_name_the_furthest() {
+        let c = Comparison {
+            stem: "table-6.3-uniprocessor".into(),
+            number: "6.3".into(),
+            id: "compare-table-6-3-uniprocessor".into(),
+            keys: vec!["b".into(), "wa".into(), "wb".into()],
+            name_keys: vec![],
+            columns: vec!["t1_ticks".into(), "n1_nodes".into()],
+            settings: vec![],
+            sources: vec![],
+            lines: vec![
+                line(&["32", "79", "5"], &[("t1_ticks", 220_377_712.0, 220_380_112.0, 0), ("n1_nodes", 22_123_280.0, 22_123_280.0, 0)]),
+                line(&["20", "69", "19"], &[("t1_ticks", 59_602_002.0, 59_604_402.0, 0), ("n1_nodes", 6_034_410.0, 6_034_410.0, 0)]),
+                line(&["32", "0", "0"], &[("t1_ticks", 2.0e9, 1.855_606_486e9, 0), ("n1_nodes", 1.9e8, 178_053_342.0, 0)]),
+            ],
+        };
+        assert_eq!(
+            summary(&c),
+            "Table 6.3, 6 cells: 2 exact, 4 within 1%, 4 within 5%, all 6 within 15%. Furthest: t_1 (ticks) at (32, 0, 0), ours 2,000,000,000 against 1,855,606,486 (+7.8%)."
+        );
+        let mut only = c;
+        only.lines.truncate(2);
+        // Thousands separators, and a 2,400-tick difference that is seen.
+        assert_eq!(
+            summary(&only),
+            "Table 6.3, 4 cells: 2 exact, all 4 within 1%. Furthest: t_1 (ticks) at (20, 69, 19), ours 59,602,002 against 59,604,402 (-0.0040%)."
+        );
+    }
+
     #[test]
     fn verdicts() {
         assert_eq!(verdict(Some(22123280.0), Some(22123280.0), 0), Status::Exact);
