@@ -407,11 +407,11 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
         outs.push(png);
         summary.figures += 1;
     }
+    for t in glance.iter().chain(b.sections.iter().flat_map(|s| &s.tables)) {
+        outs.push(staged(&cfg.out.join(format!("{}.md", t.id)), doc::markdown(t).as_bytes())?);
+        summary.tables += 1;
+    }
     for s in &b.sections {
-        for t in &s.tables {
-            outs.push(staged(&cfg.out.join(format!("{}.md", t.id)), doc::markdown(t).as_bytes())?);
-            summary.tables += 1;
-        }
         if !s.missing.is_empty() {
             summary.incomplete += 1;
         }
