@@ -368,7 +368,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
         let mut s = Section {
             id: "other-published".into(),
             chapter: 8,
-            title: "Other published tables".into(),
+            title: "Tables no section above shows".into(),
             what: "Published tables that no section above claims, joined to our results by their key columns.".into(),
             ..Default::default()
         };

@@ -252,6 +252,8 @@ fn a_new_published_table_is_shown_and_joined_by_its_keys() {
     let t = table(&html, "compare-table-9-1-extra");
     assert_eq!(t[1][col(&t, "n_1: Δ")], "exact");
     assert!(html.contains("<section id=\"other-published\">"));
+    // Under its own heading, which its section title does not repeat.
+    assert!(html.contains("<h2>Other published tables</h2>\n<section id=\"other-published\">\n<h3>Tables no section above shows</h3>"));
 }
 
 #[test]
