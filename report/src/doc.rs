@@ -299,7 +299,7 @@ p, ul, figcaption { max-width: 68rem; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.3rem; border-bottom: 2px solid #ccc; margin-top: 2.5rem; }
 h3 { font-size: 1.08rem; margin-top: 1.8rem; }
 .meta { color: #555; font-size: .9rem; }
-nav ol { columns: 2; font-size: .92rem; }
+nav ol { columns: 2; column-gap: 3.5rem; font-size: .92rem; } nav li { break-inside: avoid; }
 table.data { border-collapse: collapse; margin: .8rem 0; font-size: .86rem; }
 table.data caption { caption-side: top; text-align: left; font-weight: bold; padding-bottom: .3rem; }
 table.data th, table.data td { border: 1px solid #d0d0d0; padding: .18rem .5rem; }
@@ -309,7 +309,7 @@ td.e { color: #999; text-align: center; }
 td.v { text-align: right; white-space: nowrap; }
 td.v.ok { background: #cdeccd; } td.v.close { background: #e3f4e3; } td.v.near { background: #fff6d6; } td.v.off { background: #ffe2bf; } td.v.bad { background: #fcc9c6; } td.v.missing { color: #888; text-align: center; }
 .scroll { overflow-x: auto; }
-table.compare th, table.compare td { padding: .15rem .35rem; white-space: nowrap; }
+table.compare { font-size: .8rem; } table.compare th, table.compare td { padding: .15rem .28rem; white-space: nowrap; }
 table.compare tr.group th { background: #e4e4e4; } table.compare tr.group th.blank { background: none; border-top: none; border-left: none; }
 .legend span { display: inline-block; padding: 0 .4rem; margin-right: .2rem; }
 .optional { background: #eef4fb; border-left: 4px solid #5b8fc7; padding: .4rem .8rem; }

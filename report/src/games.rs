@@ -212,9 +212,9 @@ fn classify_table(g: &Games, s: &mut Section) {
             s.findings.push(format!(
                 "{game}: scheme C (m = {}) {verdict} scheme A: {} errors against {} ({d:+.1}%), of {} scored nodes.",
                 c.param.unwrap_or(0),
-                c.error,
-                a.error,
-                a.scored
+                super::doc::group(c.error as i64),
+                super::doc::group(a.error as i64),
+                super::doc::group(a.scored as i64)
             ));
         }
     }
@@ -259,5 +259,22 @@ fn pabsim_table(g: &Games, s: &mut Section) {
                 best.so.unwrap_or(f64::NAN)
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classification_findings_group_thousands() {
+        // The real chess run's rows: the finding printed "166442 errors".
+        let text = "game,depth,trees,scheme,param,true_cut,false_cut,true_all,false_all,error,scored,best\n\
+                    chess,6,24,a,,3051149,97998,212017,69299,167297,3430463,1\n\
+                    chess,6,24,c,24,3061127,107121,202894,59321,166442,3430463,1\n";
+        let g = Games { classify: read_csv(Input::from_string("c.csv", text)).unwrap(), ..Default::default() };
+        let mut s = Section::default();
+        classify_table(&g, &mut s);
+        assert_eq!(s.findings, ["chess: scheme C (m = 24) beats scheme A: 166,442 errors against 167,297 (-0.5%), of 3,430,463 scored nodes."]);
     }
 }

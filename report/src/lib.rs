@@ -235,7 +235,7 @@ pub fn comparison_table(c: &Comparison) -> Table {
             for v in &l.values {
                 // When ours only rounds to the published value, show the
                 // digits the rounding hides.
-                let od = if v.status == Status::Rounded { v.decimals + 3 } else { v.decimals };
+                let od = if v.status == Status::Rounded { v.decimals + 2 } else { v.decimals };
                 row.push(Cell::number(v.ours, od));
                 row.push(if v.published.is_some() { Cell::number(v.published, v.decimals) } else { Cell::Text(v.published_text.clone()) });
                 row.push(Cell::Verdict(v.status, published::delta_text(v)));
