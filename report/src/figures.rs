@@ -220,8 +220,14 @@ fn tick(v: &f64) -> String {
     }
 }
 
-/// Log-axis numbers: plain where short (0.05, 20, 300), else `1e-9`.
+/// Log-axis numbers at 1, 2 and 5 times a power of ten (the others are
+/// minor ticks, which crowd within a decade): plain where short (0.05, 20,
+/// 500), else `1e-9`.
 fn log_tick(v: &f64) -> String {
+    let mantissa = v.abs() / 10f64.powf(v.abs().log10().floor());
+    if ![1.0, 2.0, 5.0].iter().any(|m| (mantissa - m).abs() < 1e-6) {
+        return String::new();
+    }
     if (1e-3..1e5).contains(&v.abs()) { tick(v) } else { format!("{v:.0e}") }
 }
 
@@ -533,4 +539,16 @@ pub fn png(plot: &Plot, path: &Path) -> Result<()> {
     draw(&root, plot)?;
     root.present().map_err(err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axis_labels() {
+        assert_eq!([10.0, 20.0, 30.0, 50.0, 90.0, 100.0].map(|v| log_tick(&v)), ["10", "20", "", "50", "", "100"]);
+        assert_eq!([0.05, 1e-9, 2e5].map(|v| log_tick(&v)), ["0.05", "1e-9", "2e5"]);
+        assert_eq!(tick(&10_000.0), "10k");
+    }
 }
