@@ -165,7 +165,8 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
             Cell::number(load::num(&j, "art_fbest", i), 0),
             Cell::number(ap, 6),
             match (cp, ap) {
-                (Some(cp), Some(ap)) => Cell::Num((ap - cp) * 100.0, 2),
+                // Enough decimals that a small difference does not print as 0.00.
+                (Some(cp), Some(ap)) => Cell::Num((ap - cp) * 100.0, super::doc::sig_decimals((ap - cp) * 100.0, 2)),
                 _ => Cell::Empty,
             },
         ]);
@@ -178,6 +179,7 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
         caption: "Tables 4.1–4.3: f_best and p_best by move position, chess program vs. artificial trees (32, 79, 5)".into(),
         header: ["n", "chess f_best", "chess p_best", "artificial f_best", "artificial p_best", "artificial − chess (points)"].map(String::from).to_vec(),
         rows,
+        groups: vec![],
         note: format!(
             "Chess: `fbest/rajahx.csv` ({} positions, average branching factor {chess_b:.2}). Artificial: `{}` ({trees} trees, depth {depth}).",
             load::int(&j, "positions", 0).unwrap_or(0),
@@ -224,7 +226,7 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
         }
         if let Some(fit) = games.fit("chess", "searched") {
             text.push_str(&format!(
-                " The exponential ordering whose searched trees come closest to its curve is ({}, {}, {}) (section \"Beyond the thesis: real games\").",
+                " The exponential ordering whose searched trees come closest to its curve is ({}, {}, {}) (section \"Real games: chess and Othello\").",
                 fit.b, fit.wa, fit.wb
             ));
         }
@@ -233,7 +235,14 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
     let f = figure(
         "figure-4-5",
         &caption,
-        Plot::Lines { title: "p_best by move position".into(), x_label: "move position n".into(), y_label: "p_best(n)".into(), log_y: true, series },
+        Plot::Lines {
+            title: "p_best by move position".into(),
+            x_label: "move position n".into(),
+            y_label: "p_best(n)".into(),
+            log_y: true,
+            series,
+            marks: vec![],
+        },
     )?;
     b.add_figure(&mut s, f);
     s.settings.push(format!("Artificial trees: seed set tg_1 (`data/tg1.txt`), {trees} trees, ordering (32, 79, 5), depth {depth}: `treegen --set tg1 --ordering 32,79,5 --depth {depth} | fbest`. Chess: `fbest --rajahx data/rajahx-fbest.csv`."));
@@ -277,6 +286,7 @@ fn table_4_4(c: &Ch4, p: &mut Published) -> Result<Section> {
                     caption: format!("Table 4.4: f_best(1..10) and p_best(1..10), ordering {}, depth {depth}, {trees} trees", ordering_label(&bb, &wa, &wb)),
                     header: ["n", "f_best", "p_best", "cumulative p_best"].map(String::from).to_vec(),
                     rows,
+                    groups: vec![],
                     note: format!("From `{}`; {} nodes recorded a best move (positions 1..{}).", f.name, super::doc::group(total as i64), d.height()),
                 });
                 if let Some(p1) = load::num(&d, "pbest", 0) {
@@ -331,6 +341,7 @@ fn table_4_5(c: &Ch4, p: &mut Published) -> Result<Section> {
             caption: "Table 4.5: analytic p_n, (20, 69, 19)".into(),
             header: vec!["n".into(), "p_n".into(), "cumulative".into()],
             rows,
+            groups: vec![],
             note: "From `fbest/analytic.csv`.".into(),
         });
     }
@@ -355,21 +366,50 @@ fn figure_4_6(c: &Ch4, b: &mut Builder) -> Result<Section> {
     };
     let mut series = vec![];
     let mut args = vec![];
+    let mut exact_curves = true;
     for (bb, wa, wb) in load::orderings(&a.df) {
         let d = load::filter_eq(&a.df, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
         let p1 = load::num(&d, "p_n", 0).unwrap_or(0.0);
         s.findings.push(format!("{}: p_1 = {p1:.6}.", ordering_label(&bb, &wa, &wb)));
-        series.push(Series { name: ordering_label(&bb, &wa, &wb), points: points(&d, "n", "p_n") });
+        let csv = points(&d, "n", "p_n");
+        // The CSV prints a fixed number of decimals, so the steepest
+        // orderings' tails print as 0 and would vanish from a log axis: the
+        // curve is drawn from the same equations at full precision, after
+        // checking that they give every printed value.
+        let pts = match full_precision(&bb, &wa, &wb, &csv, a.decimals.get("p_n").copied().unwrap_or(6)) {
+            Some(p) => p,
+            None => {
+                exact_curves = false;
+                csv
+            }
+        };
+        series.push(Series { name: ordering_label(&bb, &wa, &wb), points: pts });
         args.push(format!("--ordering {bb},{wa},{wb}"));
     }
     let f = figure(
         "figure-4-6",
-        "Figure 4.6: analytic p_n against move position n for each ordering, log scale.",
-        Plot::Lines { title: "analytic p_n".into(), x_label: "move position n".into(), y_label: "p_n".into(), log_y: true, series },
+        &format!(
+            "Figure 4.6: analytic p_n against move position n for each ordering, log scale{}.",
+            if exact_curves {
+                "; drawn from equations 4.1–4.2 at full precision (they give every value of `fbest/analytic.csv`, whose fixed decimals print the smallest as 0)"
+            } else {
+                ""
+            }
+        ),
+        Plot::Lines { title: "analytic p_n".into(), x_label: "move position n".into(), y_label: "p_n".into(), log_y: true, series, marks: vec![] },
     )?;
     b.add_figure(&mut s, f);
     s.settings.push(format!("`fbest --analytic {}`.", args.join(" ")));
     Ok(s)
+}
+
+/// p_n of an ordering at full precision for the positions of `csv`, if the
+/// equations give every printed value there (to its `decimals`).
+fn full_precision(b: &str, wa: &str, wb: &str, csv: &[(f64, f64)], decimals: usize) -> Option<Vec<(f64, f64)>> {
+    let o = parab::tree::Ordering::new(b.parse().ok()?, wa.parse().ok()?, wb.parse().ok()?).ok()?;
+    let half = 0.5 * 10f64.powi(-(decimals as i32)) * (1.0 + 1e-9);
+    let pts: Vec<(f64, f64)> = csv.iter().map(|&(n, _)| (n, parab::tree::analytic_p(o, n as u32))).collect();
+    csv.iter().zip(&pts).all(|(c, p)| (c.1 - p.1).abs() <= half).then_some(pts)
 }
 
 /// Adds chapter 4's sections.
@@ -387,4 +427,24 @@ pub fn sections(c: &Ch4, games: &Games, p: &mut Published, b: &mut Builder) -> R
     let s = figure_4_6(c, b)?;
     b.sections.push(s);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figure_4_6_draws_the_tail_the_csv_rounds_to_zero() {
+        // (32, 66, 66) at n = 32 is about 1e-15: nine decimals print 0.
+        let csv: Vec<(f64, f64)> =
+            (1..=32).map(|n| (n as f64, (parab::tree::analytic_p(parab::tree::Ordering::new(32, 66, 66).unwrap(), n) * 1e9).round() / 1e9)).collect();
+        assert_eq!(csv[31].1, 0.0);
+        let pts = full_precision("32", "66", "66", &csv, 9).unwrap();
+        assert_eq!(pts.len(), 32);
+        assert!(pts[31].1 > 0.0 && pts[31].1 < 1e-12, "{:?}", pts[31]);
+        // A CSV the equations do not give is drawn as it is.
+        let mut wrong = csv.clone();
+        wrong[0].1 += 0.01;
+        assert!(full_precision("32", "66", "66", &wrong, 9).is_none());
+    }
 }

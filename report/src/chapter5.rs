@@ -11,7 +11,7 @@
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
 use super::load::{self, Csv, Kind, norm_key, pl};
-use super::published::Measures;
+use super::published::{Comparison, Measures};
 use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
 use anyhow::{Context, Result, anyhow};
 use polars::prelude::*;
@@ -211,8 +211,13 @@ const SCHEMES: [(&str, &str, &str); 3] = [
     ("c", "5.4", "scheme C (the network's type output; principal-variation nodes keep the root's type; CUT when it lies within m of 50)"),
 ];
 
-fn counts_row(d: &DataFrame, i: usize, label: String) -> Vec<Cell> {
-    let mut row = vec![Cell::Text(label), Cell::Text(load::text(d, "param", i).unwrap_or_default())];
+fn counts_row(d: &DataFrame, i: usize, label: String, params: Option<Option<String>>) -> Vec<Cell> {
+    let mut row = vec![Cell::Text(label)];
+    // Scheme A has no parameter: no column. Otherwise ours, then the thesis's.
+    if let Some(thesis) = params {
+        row.push(Cell::Text(load::text(d, "param", i).unwrap_or_default()));
+        row.push(thesis.map_or(Cell::Empty, Cell::Text));
+    }
     for c in ["true_cut", "false_cut", "true_all", "false_all", "error", "scored"] {
         row.push(Cell::number(load::num(d, c, i), 0));
     }
@@ -276,6 +281,7 @@ fn table_5_1(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<Section> {
             caption: "Table 5.1: final training errors, one network per ordering".into(),
             header: ["ordering", "E_type", "E_wait", "seed", "iterations", "eta"].map(String::from).to_vec(),
             rows,
+            groups: vec![],
             note: "From `weights/*.json` (final errors; the learning curve's last row if the file has none).".into(),
         });
         for n in &c.nets {
@@ -302,8 +308,15 @@ fn table_5_1(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<Section> {
             "figure-5-learning",
             "Learning curves (not in the thesis): E_type and E_wait against training iteration, one network per ordering.",
             Plot::Row(vec![
-                Plot::Lines { title: "E_type (type units)".into(), x_label: "iteration".into(), y_label: "E_type".into(), log_y: false, series: ty },
-                Plot::Lines { title: "E_wait (moves)".into(), x_label: "iteration".into(), y_label: "E_wait".into(), log_y: false, series: wt },
+                Plot::Lines {
+                    title: "E_type (type units)".into(),
+                    x_label: "iteration".into(),
+                    y_label: "E_type".into(),
+                    log_y: true,
+                    series: ty,
+                    marks: vec![],
+                },
+                Plot::Lines { title: "E_wait (moves)".into(), x_label: "iteration".into(), y_label: "E_wait".into(), log_y: true, series: wt, marks: vec![] },
             ]),
         )?;
         b.add_figure(&mut s, f);
@@ -328,23 +341,50 @@ fn scheme_table(c: &Ch5, p: &mut Published, scheme: &str, number: &str, desc: &s
         ),
         ..Default::default()
     };
+    let cmps = p.take(&[number]);
+    // The thesis's parameter per ordering, where its table states one.
+    let thesis_param = |o: &(String, String, String)| -> Option<String> {
+        cmps.iter().find_map(|c| {
+            let l = c.lines.iter().find(|l| c.key(l, "b") == Some(&o.0) && c.key(l, "wa") == Some(&o.1) && c.key(l, "wb") == Some(&o.2))?;
+            c.key(l, "param").map(str::to_string)
+        })
+    };
+    let pname = if scheme == "b" { "n" } else { "m" };
+    let mut differ = vec![];
     match (&c.classify, &c.best) {
         (Some(cl), Some(best)) => {
             let d = load::filter_eq(best, &[("scheme", scheme)])?;
+            let has_param = (0..d.height()).any(|i| load::text(&d, "param", i).is_some_and(|p| !p.is_empty()));
             let mut rows = vec![];
-            for (bb, wa, wb) in load::orderings(&d) {
-                let r = load::filter_eq(&d, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
-                rows.push(counts_row(&r, 0, ordering_label(&bb, &wa, &wb)));
+            for o in load::orderings(&d) {
+                let r = load::filter_eq(&d, &[("b", &o.0), ("wa", &o.1), ("wb", &o.2)])?;
+                let theirs = thesis_param(&o);
+                if let (Some(t), Some(ours)) = (&theirs, load::text(&r, "param", 0))
+                    && norm_key(t) != norm_key(&ours)
+                {
+                    differ.push(format!("{} (ours {ours}, the thesis's {t})", ordering_label(&o.0, &o.1, &o.2)));
+                }
+                rows.push(counts_row(&r, 0, ordering_label(&o.0, &o.1, &o.2), has_param.then_some(theirs)));
             }
             if rows.is_empty() {
                 s.missing.push(missing(&format!("scheme {upper} counts"), "classify/*.csv", "make chapter5"));
             } else {
                 let sweep = load::filter_eq(&cl.df, &[("scheme", scheme)])?;
+                let mut header = vec!["ordering".to_string()];
+                if has_param {
+                    header.push(format!("best {pname} (ours)"));
+                    header.push(format!("{pname} (thesis)"));
+                }
+                header.extend(["True_CUT", "False_CUT", "True_ALL", "False_ALL", "Error", "scored", "error %"].map(String::from));
                 s.tables.push(Table {
                     id: format!("table-{}", number.replace('.', "-")),
-                    caption: format!("Table {number}: scheme {upper}{} per ordering", if scheme == "a" { "" } else { " at its best parameter (lowest error)" }),
-                    header: ["ordering", "param", "True_CUT", "False_CUT", "True_ALL", "False_ALL", "Error", "scored", "error %"].map(String::from).to_vec(),
+                    caption: format!(
+                        "Table {number}: scheme {upper}{} per ordering",
+                        if has_param { format!(" at our best {pname} (lowest error)") } else { String::new() }
+                    ),
+                    header,
                     rows,
+                    groups: vec![],
                     note: format!("From {}; {} rows of scheme {upper} in the sweep.", cl.sources_note(&[("scheme", scheme)]), sweep.height()),
                 });
                 let depth = load::int(&cl.df, "depth", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
@@ -357,10 +397,45 @@ fn scheme_table(c: &Ch5, p: &mut Published, scheme: &str, number: &str, desc: &s
         }
         _ => s.missing.push(missing("classification counts", "classify/*.csv", "make chapter5")),
     }
-    for cmp in p.take(&[number]) {
+    for cmp in &cmps {
         add_comparison(&mut s, cmp);
+        if cmp.keys.iter().any(|k| k == "param") {
+            s.findings.push(if differ.is_empty() {
+                format!("The comparison is at the thesis's {pname} (the one its table reports); our best {pname} is the same for every ordering we ran.")
+            } else {
+                format!(
+                    "Our table shows each ordering at our best {pname}; the comparison is at the thesis's {pname}, the one its table reports. They differ for {}.",
+                    differ.join(", ")
+                )
+            });
+        }
+        s.findings.extend(incomplete_rows(c, cmp));
     }
     Ok(s)
+}
+
+/// Published rows whose four counts do not add up to the nodes our trees
+/// have to classify (`scored`, the same for every scheme): such a row cannot
+/// be a complete count, so no exact reproduction can match it.
+fn incomplete_rows(c: &Ch5, cmp: &Comparison) -> Vec<String> {
+    let Some(cl) = &c.classify else { return vec![] };
+    let parts = ["true_cut", "false_cut", "true_all", "false_all"];
+    let mut out = vec![];
+    for l in &cmp.lines {
+        let sum: Option<f64> = parts.iter().map(|p| l.values.iter().find(|v| v.column == *p).and_then(|v| v.published)).sum();
+        let (Some(sum), Some(b), Some(wa), Some(wb)) = (sum, cmp.key(l, "b"), cmp.key(l, "wa"), cmp.key(l, "wb")) else { continue };
+        let Ok(d) = load::filter_eq(&cl.df, &[("b", b), ("wa", wa), ("wb", wb)]) else { continue };
+        let Some(scored) = (d.height() > 0).then(|| load::num(&d, "scored", 0)).flatten() else { continue };
+        if sum != scored {
+            out.push(format!(
+                "The thesis's row {} adds up to {} classified nodes, but these trees have {} nodes to classify (every scheme of ours scores all of them): that printed row cannot be a complete count, so it cannot be matched exactly. It is shown as printed.",
+                ordering_label(b, wa, wb),
+                super::doc::group(sum as i64),
+                super::doc::group(scored as i64)
+            ));
+        }
+    }
+    out
 }
 
 /// Figures 5.4 and 5.5: the schemes' errors per ordering; C's gain over A.
@@ -413,6 +488,7 @@ fn figures_5_4_5_5(c: &Ch5, b: &mut Builder) -> Result<Section> {
                         y_label: "improvement, %".into(),
                         log_y: false,
                         series: vec![Series { name: "C over A".into(), points: pts }],
+                        marks: vec![],
                     },
                 )?;
                 b.add_figure(&mut s, f);

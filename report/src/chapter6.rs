@@ -13,9 +13,9 @@
 
 use super::chapter4::Ch4;
 use super::doc::{Cell, Section, Table};
-use super::figures::{Plot, Series};
+use super::figures::{Mark, Plot, Series};
 use super::load::{self, Csv, Kind, pl};
-use super::published::Measures;
+use super::published::{Comparison, Measures};
 use super::{Builder, Published, THESIS_ORDERINGS, add_comparison, figure, missing, ordering_label};
 use anyhow::Result;
 use polars::prelude::*;
@@ -140,9 +140,19 @@ pub fn measures(c: &Ch6) -> Result<Vec<Measures>> {
         v.push(Measures { source: "the p = 1 runs in `pabsim/*.csv`".into(), df: u.clone() });
     }
     if let Some(b) = &c.best {
-        v.push(Measures { source: "`pabsim/*.csv`, the best configuration per ordering, scheme and p".into(), df: b.clone() });
+        v.push(Measures { source: "`pabsim/*.csv`, the best configuration per ordering, scheme and p".into(), df: with_params(b)? });
     }
     Ok(v)
+}
+
+/// Adds `param1` and `param2` in the thesis's sense (Tables 6.4–6.8): m_A,
+/// m_B or m_Ca by scheme, and m_Cc for scheme C; empty where none applies.
+fn with_params(d: &DataFrame) -> Result<DataFrame> {
+    let text = |c: &str| if load::has(d, c) { col(c).cast(DataType::String).fill_null(lit("")) } else { lit("") };
+    let is = |x: &str| col("scheme").eq(lit(x.to_string()));
+    let p1 = when(is("a")).then(text("m_a")).when(is("b")).then(text("m_b")).when(is("c")).then(text("m_ca")).otherwise(lit(""));
+    let p2 = when(is("c")).then(text("m_cc")).otherwise(lit(""));
+    pl(d.clone().lazy().with_columns([p1.alias("param1"), p2.alias("param2")]).collect(), "naming the parameters")
 }
 
 fn params(d: &DataFrame, i: usize) -> String {
@@ -175,14 +185,11 @@ fn ordering_rows(best: &DataFrame, o: &(String, String, String)) -> Result<DataF
     Ok(d)
 }
 
-/// Adds chapter 6's sections.
+/// Adds chapter 6's sections, and the time per state beyond the thesis.
 pub fn sections(c: &Ch6, ch4: &Ch4, p: &mut Published, b: &mut Builder) -> Result<()> {
     let s = table_6_3(c, ch4, p)?;
     b.sections.push(s);
-    let (s, t) = tables_6_4_6_8(c, p, b)?;
-    b.sections.push(s);
-    b.sections.push(t);
-    Ok(())
+    tables_6_4_6_8(c, p, b)
 }
 
 /// Table 6.3: the uniprocessor baseline, the search's n_1 beside the simulator's.
@@ -246,6 +253,7 @@ fn table_6_3(c: &Ch6, ch4: &Ch4, p: &mut Published) -> Result<Section> {
             caption: "Table 6.3: uniprocessor node counts and simulated time".into(),
             header: ["ordering", "trees", "depth", "n_1 (search)", "n_1 (simulator)", "t_1 (ticks)", "ticks per node"].map(String::from).to_vec(),
             rows,
+            groups: vec![],
             note: "n_1 (search): the sum of `nodes` in `nodes/*.csv` (`fbest --per-tree`). n_1 and t_1 (simulator): the p = 1 rows of `pabsim/*.csv`.".into(),
         });
     }
@@ -255,119 +263,94 @@ fn table_6_3(c: &Ch6, ch4: &Ch4, p: &mut Published) -> Result<Section> {
     Ok(s)
 }
 
-/// Tables 6.4–6.8 (one per ordering, [`ordering_table`]) with Figures
-/// 6.13–6.17, and the time-per-state section built from the same runs.
-fn tables_6_4_6_8(c: &Ch6, p: &mut Published, b: &mut Builder) -> Result<(Section, Section)> {
+/// The schemes in the order of their colours in every chapter 6 figure.
+const SCHEMES: [&str; 3] = ["a", "b", "c"];
+
+fn scheme_colour(scheme: &str) -> usize {
+    SCHEMES.iter().position(|s| *s == scheme).unwrap_or(SCHEMES.len())
+}
+
+/// A friendly name for a time column: `time_split` → `split`.
+fn state_label(c: &str) -> String {
+    match c {
+        "mem_stall" => "memory stalls".into(),
+        "lock_wait" => "lock waits".into(),
+        _ => c.trim_start_matches("time_").trim_start_matches("ticks_").to_string(),
+    }
+}
+
+/// One ordering of chapter 6: our rows, the thesis's comparison, and names.
+struct OrderingItem<'a> {
+    o: (String, String, String),
+    /// Our best configuration per scheme and p (sorted), if any.
+    rows: Option<DataFrame>,
+    /// The thesis's table of this ordering, if we hold it.
+    thesis: Option<&'a Comparison>,
+    /// "Table 6.4" (or an extra table's name) and "Figure 6.13".
+    table_name: String,
+    figure_name: String,
+    /// Suffix of the page ids: `6-4` or `x-8-50-50`.
+    id: String,
+    /// The figure's id: `figure-6-13` or `figure-x-8-50-50`.
+    figure_id: String,
+}
+
+/// Tables 6.4–6.8 and Figures 6.13–6.17: an introduction, then one section
+/// per ordering (ours beside the thesis's table, and the figure with the
+/// thesis's points), then the time per state (beyond the thesis).
+fn tables_6_4_6_8(c: &Ch6, p: &mut Published, b: &mut Builder) -> Result<()> {
     let mut s = Section {
         id: "tables-6-4-6-8".into(),
         chapter: 6,
         title: "Tables 6.4–6.8, Figures 6.13–6.17: speed-up, search overhead and CSS".into(),
-        what: "The simulated machine searches the same trees with 12, 24 and 48 processors, choosing split points by scheme A (YBWC-like), B (DTS-like) or C (the network). For each run: time t_p, speed-up SU = t_1/t_p, nodes n_p, search overhead SO = n_p/n_1 − 1, and the extra time per node spent on communication, synchronisation and splitting, CSS = p/(SU (SO+1)) − 1. The machine model has details the thesis leaves open, so expect the same shape — who wins where, how SU grows with p — rather than the same digits.".into(),
+        what: "The simulated machine searches the same trees with 12, 24 and 48 processors, choosing split points by scheme A (YBWC-like), B (DTS-like) or C (the network), each with the parameters the thesis chose for that cell. For each run: time t_p, speed-up SU = t_1/t_p, nodes n_p, search overhead SO = n_p/n_1 − 1, and the extra time per node spent on communication, synchronisation and splitting, CSS = p/(SU (SO+1)) − 1. The machine model has details the thesis leaves open, so expect the same shape — who wins where, how SU grows with p — rather than the same digits. One section per ordering follows: ours beside the thesis's table, and the figure with the thesis's points beside our lines.".into(),
         ..Default::default()
     };
-    let mut t = Section {
-        id: "time-per-state".into(),
-        chapter: 0,
-        title: "Where the processors' time went (not in the thesis)".into(),
-        what: "For each simulated run, the processor-ticks spent in each search state, with memory stalls and lock waits, as shares of the total. The thesis explains its worst results by this breakdown (the split state taking over 60% of the time with 48 processors on (20, 69, 19)) but never tabulates it.".into(),
-        ..Default::default()
-    };
+    let mut t = Section { id: "time-per-state".into(), chapter: 7, title: "Where the processors' time went".into(), what: String::new(), ..Default::default() };
+    let ords: Vec<(String, String, String)> = c.best.as_ref().map(load::orderings).unwrap_or_default();
+    // The thesis's orderings first (with or without runs of ours), then others.
+    let mut items: Vec<OrderingItem> = vec![];
+    let thesis_numbers: Vec<String> = (0..THESIS_ORDERINGS.len()).map(|i| format!("6.{}", 4 + i)).collect();
+    let mut taken: Vec<&Comparison> = p.take(&thesis_numbers.iter().map(String::as_str).collect::<Vec<_>>());
+    for (i, t) in THESIS_ORDERINGS.iter().enumerate() {
+        let o = (t.0.to_string(), t.1.to_string(), t.2.to_string());
+        let thesis = taken.iter().position(|c| c.number == thesis_numbers[i]).map(|k| taken.remove(k));
+        let rows = match &c.best {
+            Some(best) if ords.contains(&o) => Some(ordering_rows(best, &o)?),
+            _ => None,
+        };
+        if rows.is_none() && thesis.is_none() {
+            continue;
+        }
+        items.push(OrderingItem {
+            o,
+            rows,
+            thesis,
+            table_name: format!("Table 6.{}", 4 + i),
+            figure_name: format!("Figure 6.{}", 13 + i),
+            id: format!("6-{}", 4 + i),
+            figure_id: format!("figure-6-{}", 13 + i),
+        });
+    }
+    let mut extra = 0;
+    for o in ords.iter().filter(|o| !THESIS_ORDERINGS.iter().any(|t| (t.0.to_string(), t.1.to_string(), t.2.to_string()) == **o)) {
+        extra += 1;
+        let Some(best) = &c.best else { break };
+        items.push(OrderingItem {
+            o: o.clone(),
+            rows: Some(ordering_rows(best, o)?),
+            thesis: None,
+            table_name: format!("Table (extra {extra})"),
+            figure_name: format!("Figure (extra {extra})"),
+            id: format!("x-{}-{}-{}", o.0, o.1, o.2),
+            figure_id: format!("figure-x-{}-{}-{}", o.0, o.1, o.2),
+        });
+    }
     match (&c.best, &c.runs) {
         (Some(best), Some(runs)) => {
-            let ords = load::orderings(best);
-            for (oi, o) in ords.iter().enumerate() {
-                let d = ordering_rows(best, o)?;
-                let thesis_i = THESIS_ORDERINGS.iter().position(|t| (t.0.to_string(), t.1.to_string(), t.2.to_string()) == *o);
-                let (tn, fn_) = match thesis_i {
-                    Some(i) => (format!("Table 6.{}", 4 + i), format!("Figure 6.{}", 13 + i)),
-                    None => (format!("Table (extra {})", oi + 1), format!("Figure (extra {})", oi + 1)),
-                };
-                let label = ordering_label(&o.0, &o.1, &o.2);
-                let id = o.0.clone() + "-" + &o.1 + "-" + &o.2;
-                s.tables.push(ordering_table(&d, o, thesis_i, &tn, runs));
-                // Who is fastest at the largest p.
-                let maxp = (0..d.height()).map(|i| procs_of(&d, i)).fold(f64::NAN, f64::max);
-                let mut at: Vec<(String, f64)> = (0..d.height())
-                    .filter(|&i| procs_of(&d, i) == maxp)
-                    .filter_map(|i| Some((load::text(&d, "scheme", i)?.to_uppercase(), load::num(&d, "su", i)?)))
-                    .collect();
-                at.sort_by(|a, b| b.1.total_cmp(&a.1));
-                if at.len() > 1 {
-                    let list: Vec<String> = at.iter().map(|(s, v)| format!("{s} {v:.2}")).collect();
-                    s.findings.push(format!("{label} at p = {maxp}: scheme {} has the highest speed-up (SU: {}).", at[0].0, list.join(", ")));
-                }
-                // Figure: SU, SO, CSS against p, per scheme.
-                let schemes: Vec<String> = {
-                    // The p = 1 run (scheme `-`) is each scheme's first point, not a series.
-                    let mut v: Vec<String> = (0..d.height()).filter_map(|i| load::text(&d, "scheme", i)).filter(|s| !s.is_empty() && s != "-").collect();
-                    v.dedup();
-                    v
-                };
-                let has_baseline = (0..d.height()).any(|i| load::num(&d, "t1_ticks", i).is_some());
-                let mut panels = vec![];
-                for (m, title) in [("su", "speed-up SU"), ("so", "search overhead SO"), ("css", "CSS")] {
-                    let series = schemes
-                        .iter()
-                        .filter_map(|sc| {
-                            let mut pts: Vec<(f64, f64)> = (0..d.height())
-                                .filter(|&i| load::text(&d, "scheme", i).as_ref() == Some(sc))
-                                .filter_map(|i| Some((procs_of(&d, i), load::num(&d, m, i)?)))
-                                .collect();
-                            // Every scheme starts from the one uniprocessor run: SU = 1, SO = CSS = 0.
-                            if has_baseline && !pts.iter().any(|p| p.0 == 1.0) {
-                                pts.insert(0, (1.0, if m == "su" { 1.0 } else { 0.0 }));
-                            }
-                            (!pts.is_empty()).then(|| Series { name: format!("scheme {}", sc.to_uppercase()), points: pts })
-                        })
-                        .collect();
-                    panels.push(Plot::Lines {
-                        title: format!("{title}, {label}"),
-                        x_label: "processors p".into(),
-                        y_label: title.into(),
-                        log_y: false,
-                        series,
-                    });
-                }
-                let fid = format!("figure-6-{}", thesis_i.map(|i| (13 + i).to_string()).unwrap_or_else(|| format!("x-{id}")));
-                let f =
-                    figure(&fid, &format!("{fn_}: speed-up, search overhead and CSS against processors, ordering {label}, per scheme."), Plot::Row(panels))?;
-                b.add_figure(&mut s, f);
-                // Time per state.
-                if !c.states.is_empty() {
-                    let mut bars = vec![];
-                    for i in 0..d.height() {
-                        let vals: Vec<f64> = c.states.iter().map(|st| load::num(&d, st, i).unwrap_or(0.0)).collect();
-                        let total: f64 = vals.iter().sum();
-                        if total > 0.0 {
-                            bars.push((
-                                format!(
-                                    "{} p={}",
-                                    load::text(&d, "scheme", i).unwrap_or_default().to_uppercase(),
-                                    load::text(&d, "procs", i).unwrap_or_default()
-                                ),
-                                vals.iter().map(|v| v / total).collect(),
-                            ));
-                        }
-                    }
-                    if !bars.is_empty() {
-                        let f = figure(
-                            &format!("figure-time-{id}"),
-                            &format!("Share of processor time per state, ordering {label}, each run shown in the table above."),
-                            Plot::Stacked { title: format!("where the time went, {label}"), parts: c.states.clone(), rows: bars },
-                        )?;
-                        b.add_figure(&mut t, f);
-                    }
-                }
-            }
-            if c.states.is_empty() {
-                t.missing.push(format!(
-                    "The pabsim results have none of the per-state tick columns ({}); rerun `make chapter6` with a pabsim that writes them.",
-                    parab::formats::SimRow::STATE_COLUMNS.map(|c| format!("`{c}`")).join(", ")
-                ));
-            }
             let depth = load::text(best, "depth", 0).unwrap_or_else(|| "?".into());
             s.settings.push(format!(
-                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 1,12,24,48 --scheme a|b|c` with the parameters of the thesis (`docs/model.md` §6) shown per row; {} configurations in `{}`.",
+                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 12,24,48 --scheme a|b|c --thesis-params` against the p = 1 run (`--baseline`); {} configurations in `{}`.",
                 c.configs.as_ref().map(|x| x.height()).unwrap_or(0),
                 runs.name
             ));
@@ -377,36 +360,220 @@ fn tables_6_4_6_8(c: &Ch6, p: &mut Published, b: &mut Builder) -> Result<(Sectio
             t.missing.push(missing("parallel simulations", "pabsim/*.csv", "make chapter6"));
         }
     }
-    for cmp in p.take(&["6.4", "6.5", "6.6", "6.7", "6.8"]) {
-        add_comparison(&mut s, cmp);
+    // Who is fastest at the largest p, ours and the thesis's, per ordering.
+    for it in &items {
+        let label = ordering_label(&it.o.0, &it.o.1, &it.o.2);
+        let ours = it.rows.as_ref().and_then(|d| fastest(&ours_at(d)));
+        let theirs = it.thesis.and_then(|c| fastest(&thesis_at(c, "su")));
+        let words = |v: &[(String, f64)]| format!("scheme {} (SU {})", v[0].0, v.iter().map(|(s, x)| format!("{s} {x:.2}")).collect::<Vec<_>>().join(", "));
+        match (&ours, &theirs) {
+            (Some((p, o)), Some((tp, th))) if p == tp => s.findings.push(format!(
+                "{label}, p = {p}: fastest ours {}; the thesis's {} — {}.",
+                words(o),
+                words(th),
+                if o[0].0 == th[0].0 { "the same scheme" } else { "a different scheme" }
+            )),
+            (Some((p, o)), _) => s.findings.push(format!("{label}, p = {p}: fastest {}.", words(o))),
+            _ => {}
+        }
     }
-    Ok((s, t))
+    b.sections.push(s);
+
+    // One section per ordering.
+    for it in &items {
+        let label = ordering_label(&it.o.0, &it.o.1, &it.o.2);
+        let oid = format!("{}-{}-{}", it.o.0, it.o.1, it.o.2);
+        let mut sec = Section {
+            id: format!("chapter6-{oid}"),
+            chapter: 6,
+            title: format!("{}, {}: ordering {label}", it.table_name, it.figure_name),
+            what: match it.thesis {
+                Some(_) => format!(
+                    "Our runs of ordering {label} beside the thesis's {}, cell by cell: ours, the thesis's, and the relative difference Δ.",
+                    it.table_name
+                ),
+                None => format!("Our runs of ordering {label} (the thesis has no table for it, or we do not hold it)."),
+            },
+            ..Default::default()
+        };
+        if let Some(cmp) = it.thesis {
+            add_comparison(&mut sec, cmp);
+        }
+        if let (Some(d), Some(runs)) = (&it.rows, &c.runs) {
+            // Our runs the thesis's table has no cell for get a table of their own.
+            let covered = |i: usize| {
+                it.thesis.is_some_and(|cmp| {
+                    cmp.lines
+                        .iter()
+                        .any(|l| cmp.key(l, "scheme") == load::text(d, "scheme", i).as_deref() && cmp.key(l, "procs") == load::text(d, "procs", i).as_deref())
+                })
+            };
+            // The p = 1 run is Table 6.3's, not a cell of these tables.
+            let rest: Vec<usize> = (0..d.height()).filter(|&i| procs_of(d, i) != 1.0 && !covered(i)).collect();
+            if !rest.is_empty() {
+                sec.tables.push(ordering_table(d, &rest, &it.o, &it.id, &it.table_name, it.thesis.is_some(), runs));
+            }
+        }
+        if let Some(f) = ordering_figure(it, &label)? {
+            b.add_figure(&mut sec, f);
+        }
+        b.sections.push(sec);
+        // Time per state, one chart per ordering.
+        if let Some(d) = it.rows.as_ref().filter(|_| !c.states.is_empty()) {
+            let mut bars = vec![];
+            for i in 0..d.height() {
+                let vals: Vec<f64> = c.states.iter().map(|st| load::num(d, st, i).unwrap_or(0.0)).collect();
+                let total: f64 = vals.iter().sum();
+                if total > 0.0 {
+                    let p = load::text(d, "procs", i).unwrap_or_default();
+                    bars.push((
+                        // The p = 1 run belongs to no scheme.
+                        if p == "1" { "p=1".to_string() } else { format!("{} p={p}", load::text(d, "scheme", i).unwrap_or_default().to_uppercase()) },
+                        vals.iter().map(|v| v / total).collect(),
+                    ));
+                }
+            }
+            if !bars.is_empty() {
+                let f = figure(
+                    &format!("figure-time-{oid}"),
+                    &format!("Share of processor time per state, ordering {label}: one bar per run of {} (scheme and p).", it.table_name),
+                    Plot::Stacked { title: format!("where the time went, {label}"), parts: c.states.iter().map(|c| state_label(c)).collect(), rows: bars },
+                )?;
+                b.add_figure(&mut t, f);
+            }
+        }
+    }
+    let time = parab::formats::SimRow::TIME_COLUMNS;
+    t.what = if c.states.iter().any(|s| time.contains(&s.as_str())) {
+        "For each simulated run of the tables above, the share of all processor time (p · t_p) spent in each search state. A state's memory stalls and lock waits count in that state, and the idle loop's waits in the split state, as in the thesis's own breakdown: it explains its worst results by the split state taking over 60% of the time with 48 processors on (20, 69, 19), but never tabulates the breakdown.".into()
+    } else {
+        "For each simulated run of the tables above, the share of processor time spent in each search state, with memory stalls and lock waits as parts of their own. The thesis explains its worst results by this breakdown (the split state taking over 60% of the time with 48 processors on (20, 69, 19)) but never tabulates it.".into()
+    };
+    if c.runs.is_some() && c.states.is_empty() {
+        t.missing.push(format!(
+            "The pabsim results have none of the per-state tick columns ({}); rerun `make chapter6` with a pabsim that writes them.",
+            parab::formats::SimRow::TIME_COLUMNS.map(|c| format!("`{c}`")).join(", ")
+        ));
+    }
+    b.sections.push(t);
+    Ok(())
 }
 
-/// Table 6.(4 + i) for the thesis's i-th ordering (an extra table for another
-/// ordering): the best configuration per scheme and p, citing only the files
-/// that hold runs of that ordering.
-fn ordering_table(d: &DataFrame, o: &(String, String, String), thesis_i: Option<usize>, tn: &str, runs: &Csv) -> Table {
-    let label = ordering_label(&o.0, &o.1, &o.2);
-    let mut rows = vec![];
-    for i in 0..d.height() {
-        rows.push(vec![
-            Cell::Text(load::text(d, "scheme", i).unwrap_or_default().to_uppercase()),
-            Cell::Text(load::text(d, "procs", i).unwrap_or_default()),
-            Cell::Text(params(d, i)),
-            Cell::number(load::num(d, "tp_ticks", i), 0),
-            Cell::number(load::num(d, "su", i), 2),
-            Cell::number(load::num(d, "np_nodes", i), 0),
-            Cell::number(load::num(d, "so", i), 3),
-            Cell::number(load::num(d, "css", i), 3),
-        ]);
+/// Our (scheme, p, SU) rows.
+fn ours_at(d: &DataFrame) -> Vec<(String, f64, f64)> {
+    (0..d.height()).filter_map(|i| Some((load::text(d, "scheme", i)?, procs_of(d, i), load::num(d, "su", i)?))).collect()
+}
+
+/// The thesis's (scheme, p, value) rows of a comparison, for one of our
+/// value columns.
+fn thesis_at(c: &Comparison, column: &str) -> Vec<(String, f64, f64)> {
+    c.lines
+        .iter()
+        .filter_map(|l| {
+            let v = l.values.iter().find(|v| v.column == column)?.published?;
+            Some((c.key(l, "scheme")?.to_string(), c.key(l, "procs")?.parse().ok()?, v))
+        })
+        .collect()
+}
+
+/// At the largest p: the schemes by speed-up, fastest first.
+fn fastest(rows: &[(String, f64, f64)]) -> Option<(f64, Vec<(String, f64)>)> {
+    let maxp = rows.iter().map(|r| r.1).fold(f64::NAN, f64::max);
+    let mut at: Vec<(String, f64)> = rows.iter().filter(|r| r.1 == maxp).map(|r| (r.0.to_uppercase(), r.2)).collect();
+    at.sort_by(|a, b| b.1.total_cmp(&a.1));
+    (at.len() > 1).then_some((maxp, at))
+}
+
+/// SU, SO and CSS against p per scheme: our lines (from the p = 1 run) and
+/// the thesis's points beside them, each scheme in its own colour.
+fn ordering_figure(it: &OrderingItem, label: &str) -> Result<Option<super::PendingFigure>> {
+    let mut panels = vec![];
+    let mut any = false;
+    for (m, title) in [("su", "speed-up SU"), ("so", "search overhead SO"), ("css", "CSS")] {
+        let mut schemes: Vec<String> = vec![];
+        if let Some(d) = &it.rows {
+            schemes.extend((0..d.height()).filter_map(|i| load::text(d, "scheme", i)).filter(|s| !s.is_empty() && s != "-"));
+        }
+        if let Some(c) = it.thesis {
+            schemes.extend(thesis_at(c, m).into_iter().map(|r| r.0));
+        }
+        schemes.sort_by_key(|s| (scheme_colour(s), s.clone()));
+        schemes.dedup();
+        // The series list holds every colour up to the last scheme, so a
+        // scheme's colour is the same in every panel and figure (a scheme we
+        // did not run is an empty series, not drawn).
+        let n_colours = schemes.iter().map(|s| scheme_colour(s) + 1).max().unwrap_or(0).max(schemes.len());
+        let mut series: Vec<Series> = (0..n_colours).map(|_| Series { name: String::new(), points: vec![] }).collect();
+        let mut marks = vec![];
+        for (k, sc) in schemes.iter().enumerate() {
+            let ci = if scheme_colour(sc) < SCHEMES.len() { scheme_colour(sc) } else { SCHEMES.len() + k };
+            let start = (1.0, if m == "su" { 1.0 } else { 0.0 });
+            if let Some(d) = &it.rows {
+                let mut pts: Vec<(f64, f64)> = (0..d.height())
+                    .filter(|&i| load::text(d, "scheme", i).as_ref() == Some(sc))
+                    .filter_map(|i| Some((procs_of(d, i), load::num(d, m, i)?)))
+                    .collect();
+                // Every scheme starts from the one uniprocessor run: SU = 1, SO = CSS = 0.
+                let has_baseline = (0..d.height()).any(|i| load::num(d, "t1_ticks", i).is_some());
+                if has_baseline && !pts.is_empty() && !pts.iter().any(|p| p.0 == 1.0) {
+                    pts.insert(0, start);
+                }
+                if ci >= series.len() {
+                    series.resize(ci + 1, Series { name: String::new(), points: vec![] });
+                }
+                any |= !pts.is_empty();
+                series[ci] = Series { name: format!("scheme {}", sc.to_uppercase()), points: pts };
+            }
+            if let Some(c) = it.thesis {
+                let mut pts: Vec<(f64, f64)> = thesis_at(c, m).into_iter().filter(|r| r.0 == *sc).map(|r| (r.1, r.2)).collect();
+                pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                if !pts.is_empty() {
+                    pts.insert(0, start);
+                    any = true;
+                    marks.push(Mark { colour: ci, series: Series { name: format!("{}, thesis", sc.to_uppercase()), points: pts } });
+                }
+            }
+        }
+        panels.push(Plot::Lines { title: format!("{title}, {label}"), x_label: "processors p".into(), y_label: title.into(), log_y: false, series, marks });
     }
-    let id = o.0.clone() + "-" + &o.1 + "-" + &o.2;
+    if !any {
+        return Ok(None);
+    }
+    let caption = format!(
+        "{}: speed-up, search overhead and CSS against processors, ordering {label}, per scheme: our runs as lines with dots{}.",
+        it.figure_name,
+        if it.thesis.is_some() { format!(", the thesis's {} as crosses on dashed lines (same colour per scheme)", it.table_name) } else { String::new() }
+    );
+    Ok(Some(figure(&it.figure_id, &caption, Plot::Row(panels))?))
+}
+
+/// Our runs of one ordering as a table (the rows `rows` of `d`): the best
+/// configuration per scheme and p, citing only the files that hold runs of
+/// that ordering. With the thesis's table shown above, these are the runs it
+/// has no cell for.
+fn ordering_table(d: &DataFrame, rows: &[usize], o: &(String, String, String), id: &str, tn: &str, beside: bool, runs: &Csv) -> Table {
+    let label = ordering_label(&o.0, &o.1, &o.2);
+    let cells = rows
+        .iter()
+        .map(|&i| {
+            vec![
+                Cell::Text(load::text(d, "scheme", i).unwrap_or_default().to_uppercase()),
+                Cell::Text(load::text(d, "procs", i).unwrap_or_default()),
+                Cell::Text(params(d, i)),
+                Cell::number(load::num(d, "tp_ticks", i), 0),
+                Cell::number(load::num(d, "su", i), 2),
+                Cell::number(load::num(d, "np_nodes", i), 0),
+                Cell::number(load::num(d, "so", i), 3),
+                Cell::number(load::num(d, "css", i), 3),
+            ]
+        })
+        .collect();
     Table {
-        id: format!("table-6-{}", thesis_i.map(|i| (4 + i).to_string()).unwrap_or_else(|| format!("x-{id}"))),
-        caption: format!("{tn}: ordering {label}"),
+        id: format!("table-{id}"),
+        caption: if beside { format!("Our runs of ordering {label} that {tn} has no cell for") } else { format!("{tn}: ordering {label}") },
         header: ["scheme", "p", "parameters", "t_p (ticks)", "SU", "n_p", "SO", "CSS"].map(String::from).to_vec(),
-        rows,
+        groups: vec![],
+        rows: cells,
         note: format!("From {}.", runs.sources_note(&[("b", &o.0), ("wa", &o.1), ("wb", &o.2)])),
     }
 }

@@ -6,7 +6,8 @@
 
 use std::fmt::Write as _;
 
-/// How our value compares with the published one.
+/// How our value compares with the published one: the bands of the
+/// agreement summaries (exact, then within 1%, 5% and 15%).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Equal, digit for digit.
@@ -15,6 +16,10 @@ pub enum Status {
     Rounded,
     /// Within 1 %.
     Close,
+    /// Within 5 %.
+    Near,
+    /// Within 15 %.
+    Off,
     /// Further apart.
     Differs,
     /// One side has no value.
@@ -27,10 +32,29 @@ impl Status {
         match self {
             Status::Exact | Status::Rounded => "ok",
             Status::Close => "close",
+            Status::Near => "near",
+            Status::Off => "off",
             Status::Differs => "bad",
             Status::Missing => "missing",
         }
     }
+}
+
+/// Decimals that show at least two significant digits of `x` (at least
+/// `min`, at most 9): a difference of 0.0038 is "0.0038", not "0.00".
+pub fn sig_decimals(x: f64, min: usize) -> usize {
+    if x == 0.0 || !x.is_finite() {
+        return min;
+    }
+    let d = 1 - x.abs().log10().floor() as i64;
+    (d.max(min as i64) as usize).min(9)
+}
+
+/// A relative difference as a signed percentage with two significant digits
+/// at least: `+0.0040%`, `-41.7%` (never a misleading `0.00%`).
+pub fn rel_pct(rel: f64) -> String {
+    let pct = rel * 100.0;
+    format!("{pct:+.*}%", sig_decimals(pct, 1))
 }
 
 /// One table cell.
@@ -46,6 +70,8 @@ pub enum Cell {
     Pct(f64),
     /// A comparison verdict in words.
     Verdict(Status, String),
+    /// Text linking to an anchor of the page (`#id`).
+    Link(String, String),
     /// No value.
     Empty,
 }
@@ -68,6 +94,7 @@ impl Cell {
             Cell::Num(x, d) => format!("{x:.d$}"),
             Cell::Pct(x) => format!("{:+.2}%", x * 100.0),
             Cell::Verdict(_, s) => s.clone(),
+            Cell::Link(s, _) => s.clone(),
             Cell::Empty => "—".into(),
         }
     }
@@ -99,6 +126,10 @@ pub struct Table {
     pub caption: String,
     /// Column headings.
     pub header: Vec<String>,
+    /// Headings over groups of columns (label, columns spanned), left to
+    /// right; empty for none. The Markdown table prefixes each column's
+    /// heading with its group's instead.
+    pub groups: Vec<(String, usize)>,
     /// Rows of cells.
     pub rows: Vec<Vec<Cell>>,
     /// A note under the table (sources, units).
@@ -133,6 +164,9 @@ pub struct Section {
     pub settings: Vec<String>,
     /// Inputs that are missing, each with the command that produces it.
     pub missing: Vec<String>,
+    /// Optional work not run yet (not part of `make all`), with the command
+    /// that adds it: shown plainly, not as missing.
+    pub optional: Vec<String>,
     /// Tables.
     pub tables: Vec<Table>,
     /// Figures.
@@ -184,7 +218,7 @@ pub fn prose(s: &str) -> String {
 /// A table as Markdown (GitHub style), with caption and note.
 pub fn markdown(t: &Table) -> String {
     let mut s = format!("**{}**\n\n", t.caption.replace('\n', " "));
-    let _ = writeln!(s, "| {} |", t.header.join(" | "));
+    let _ = writeln!(s, "| {} |", grouped_header(t).join(" | "));
     let aligns: Vec<&str> = (0..t.header.len()).map(|c| if t.rows.iter().any(|r| r.get(c).is_some_and(Cell::numeric)) { "---:" } else { "---" }).collect();
     let _ = writeln!(s, "| {} |", aligns.join(" | "));
     for r in &t.rows {
@@ -197,9 +231,34 @@ pub fn markdown(t: &Table) -> String {
     s
 }
 
+/// Each column's heading with its group's in front ("SU: ours"), for
+/// Markdown, which has one header row.
+pub fn grouped_header(t: &Table) -> Vec<String> {
+    let mut out = t.header.clone();
+    let mut at = 0;
+    for (g, span) in &t.groups {
+        for h in out.iter_mut().skip(at).take(*span) {
+            if !g.is_empty() {
+                *h = format!("{g}: {h}");
+            }
+        }
+        at += span;
+    }
+    out
+}
+
 fn table_html(t: &Table, out: &mut String) {
-    let _ = writeln!(out, "<table id=\"{}\" class=\"data\">\n<caption>{}</caption>", esc(&t.id), prose(&t.caption));
-    out.push_str("<thead><tr>");
+    let class = if t.groups.is_empty() { "data" } else { "data compare" };
+    let _ = writeln!(out, "<div class=\"scroll\"><table id=\"{}\" class=\"{class}\">\n<caption>{}</caption>", esc(&t.id), prose(&t.caption));
+    out.push_str("<thead>");
+    if !t.groups.is_empty() {
+        out.push_str("<tr class=\"group\">");
+        for (g, span) in &t.groups {
+            let _ = write!(out, "<th colspan=\"{span}\"{}>{}</th>", if g.is_empty() { " class=\"blank\"" } else { "" }, esc(g));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("<tr>");
     for h in &t.header {
         let _ = write!(out, "<th>{}</th>", esc(h));
     }
@@ -211,6 +270,9 @@ fn table_html(t: &Table, out: &mut String) {
             match c {
                 Cell::Verdict(st, _) => {
                     let _ = write!(out, "<td class=\"v {}\">{text}</td>", st.class());
+                }
+                Cell::Link(_, href) => {
+                    let _ = write!(out, "<td><a href=\"#{}\">{text}</a></td>", esc(href));
                 }
                 c if c.numeric() => {
                     let _ = write!(out, "<td class=\"n\">{text}</td>");
@@ -225,25 +287,32 @@ fn table_html(t: &Table, out: &mut String) {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</tbody></table>\n");
+    out.push_str("</tbody></table></div>\n");
     if !t.note.is_empty() {
         let _ = writeln!(out, "<p class=\"note\">{}</p>", prose(&t.note));
     }
 }
 
 const STYLE: &str = r#"
-body { font-family: "DejaVu Sans", Verdana, sans-serif; max-width: 68rem; margin: 2rem auto; padding: 0 1rem; color: #1b1b1b; line-height: 1.45; }
+body { font-family: "DejaVu Sans", Verdana, sans-serif; max-width: 88rem; margin: 2rem auto; padding: 0 1rem; color: #1b1b1b; line-height: 1.45; }
+p, ul, figcaption { max-width: 68rem; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.3rem; border-bottom: 2px solid #ccc; margin-top: 2.5rem; }
 h3 { font-size: 1.08rem; margin-top: 1.8rem; }
 .meta { color: #555; font-size: .9rem; }
-nav ol { columns: 2; font-size: .92rem; }
+nav ol { columns: 2; column-gap: 3.5rem; font-size: .92rem; } nav li { break-inside: avoid; }
 table.data { border-collapse: collapse; margin: .8rem 0; font-size: .86rem; }
 table.data caption { caption-side: top; text-align: left; font-weight: bold; padding-bottom: .3rem; }
 table.data th, table.data td { border: 1px solid #d0d0d0; padding: .18rem .5rem; }
 table.data th { background: #f0f0f0; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.e { color: #999; text-align: center; }
-td.v.ok { background: #e3f4e3; } td.v.close { background: #fff6d6; } td.v.bad { background: #fde2e1; } td.v.missing { color: #888; }
+td.v { text-align: right; white-space: nowrap; }
+td.v.ok { background: #cdeccd; } td.v.close { background: #e3f4e3; } td.v.near { background: #fff6d6; } td.v.off { background: #ffe2bf; } td.v.bad { background: #fcc9c6; } td.v.missing { color: #888; text-align: center; }
+.scroll { overflow-x: auto; }
+table.compare { font-size: .8rem; } table.compare th, table.compare td { padding: .15rem .28rem; white-space: nowrap; }
+table.compare tr.group th { background: #e4e4e4; } table.compare tr.group th.blank { background: none; border-top: none; border-left: none; }
+.legend span { display: inline-block; padding: 0 .4rem; margin-right: .2rem; }
+.optional { background: #eef4fb; border-left: 4px solid #5b8fc7; padding: .4rem .8rem; }
 .settings { font-size: .86rem; color: #333; } .note { font-size: .82rem; color: #555; }
 .missing { background: #fff6d6; border-left: 4px solid #e0b000; padding: .4rem .8rem; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
@@ -275,13 +344,14 @@ fn chapter_name(c: u32) -> &'static str {
         4 => "Chapter 4 — artificial game trees and move ordering",
         5 => "Chapter 5 — node classification with a neural network",
         6 => "Chapter 6 — the simulated shared-memory machine",
-        7 => "Beyond the thesis: real games",
-        _ => "Beyond the thesis's tables",
+        7 => "Beyond the thesis",
+        _ => "Other published tables",
     }
 }
 
-/// The whole page.
-pub fn html(meta: &Meta, intro: &[String], sections: &[Section]) -> String {
+/// The whole page: the introduction, tables summarising the whole page
+/// (`glance`), the contents, then the sections.
+pub fn html(meta: &Meta, intro: &[String], glance: &[Table], sections: &[Section]) -> String {
     let mut o = String::new();
     o.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     o.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -299,9 +369,19 @@ pub fn html(meta: &Meta, intro: &[String], sections: &[Section]) -> String {
     for p in intro {
         let _ = writeln!(o, "<p>{}</p>", prose(p));
     }
+    for t in glance {
+        table_html(t, &mut o);
+    }
     o.push_str("<nav><ol>\n");
     for s in sections {
-        let _ = writeln!(o, "<li><a href=\"#{}\">{}</a>{}</li>", esc(&s.id), esc(&s.title), if s.missing.is_empty() { "" } else { " (incomplete)" });
+        let state = if !s.missing.is_empty() {
+            " (incomplete)"
+        } else if !s.optional.is_empty() {
+            " (optional, not run)"
+        } else {
+            ""
+        };
+        let _ = writeln!(o, "<li><a href=\"#{}\">{}</a>{state}</li>", esc(&s.id), esc(&s.title));
     }
     o.push_str("</ol></nav>\n");
     let mut chapter = u32::MAX;
@@ -314,6 +394,9 @@ pub fn html(meta: &Meta, intro: &[String], sections: &[Section]) -> String {
         let _ = writeln!(o, "<p>{}</p>", prose(&s.what));
         for m in &s.missing {
             let _ = writeln!(o, "<p class=\"missing\">{}</p>", prose(m));
+        }
+        for m in &s.optional {
+            let _ = writeln!(o, "<p class=\"optional\">{}</p>", prose(m));
         }
         if !s.findings.is_empty() {
             o.push_str("<ul class=\"findings\">\n");
@@ -371,10 +454,38 @@ mod tests {
             id: "t".into(),
             caption: "Cap".into(),
             header: vec!["a".into(), "b".into()],
+            groups: vec![],
             rows: vec![vec![Cell::Text("x|y".into()), Cell::Num(0.5, 3)], vec![Cell::Empty, Cell::Pct(-0.01234)]],
             note: String::new(),
         };
         assert_eq!(markdown(&t), "**Cap**\n\n| a | b |\n| --- | ---: |\n| x\\|y | 0.500 |\n| — | -1.23% |\n");
+    }
+
+    #[test]
+    fn small_differences_keep_their_digits() {
+        // Tables 4.1-4.3's difference column printed -0.0038 points as "-0.00".
+        assert_eq!(Cell::Num(-0.0038, sig_decimals(-0.0038, 2)).plain(), "-0.0038");
+        assert_eq!(Cell::Num(0.47, sig_decimals(0.47, 2)).plain(), "0.47");
+        assert_eq!(sig_decimals(0.0, 2), 2);
+        assert_eq!(rel_pct(-4.0265e-5), "-0.0040%");
+        assert_eq!(rel_pct(0.1234), "+12.3%");
+        assert_eq!(rel_pct(2.757), "+275.7%");
+    }
+
+    #[test]
+    fn grouped_headers_in_markdown() {
+        let t = Table {
+            id: "t".into(),
+            caption: "C".into(),
+            header: ["n", "ours", "thesis", "Δ"].map(String::from).to_vec(),
+            groups: vec![(String::new(), 1), ("SU".into(), 3)],
+            rows: vec![],
+            note: String::new(),
+        };
+        assert_eq!(grouped_header(&t), ["n", "SU: ours", "SU: thesis", "SU: Δ"]);
+        let mut html = String::new();
+        table_html(&t, &mut html);
+        assert!(html.contains("<tr class=\"group\"><th colspan=\"1\" class=\"blank\"></th><th colspan=\"3\">SU</th></tr>"), "{html}");
     }
 
     #[test]

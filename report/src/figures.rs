@@ -32,10 +32,21 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+/// Published points to draw beside a series of ours: open markers on a
+/// thin dashed line, in the colour of the series they belong to.
+#[derive(Clone, Debug)]
+pub struct Mark {
+    /// Index of the series of ours whose colour they take.
+    pub colour: usize,
+    /// The points, with their legend label.
+    pub series: Series,
+}
+
 /// A figure as data.
 #[derive(Clone, Debug)]
 pub enum Plot {
-    /// Lines with markers; `log_y` for a logarithmic y axis.
+    /// Lines with markers; `log_y` for a logarithmic y axis; `marks` are
+    /// published points beside the lines.
     Lines {
         /// Panel title.
         title: String,
@@ -47,6 +58,8 @@ pub enum Plot {
         log_y: bool,
         /// The series.
         series: Vec<Series>,
+        /// Published points, drawn beside the series.
+        marks: Vec<Mark>,
     },
     /// Grouped vertical bars: one group per category, one bar per series.
     Bars {
@@ -132,7 +145,7 @@ fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
             }
             Ok(())
         }
-        Plot::Lines { title, x_label, y_label, log_y, series } => lines(area, title, x_label, y_label, *log_y, series),
+        Plot::Lines { title, x_label, y_label, log_y, series, marks } => lines(area, title, x_label, y_label, *log_y, series, marks),
         Plot::Bars { title, y_label, categories, series } => bars(area, title, y_label, categories, series),
         Plot::Stacked { title, parts, rows } => stacked(area, title, parts, rows),
         Plot::LogLines { title, x_label, y_label, log_y, series, anchors, legend } => {
@@ -195,14 +208,27 @@ fn log_lines<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Axis numbers: whole numbers without decimals, others with up to three.
+/// Axis numbers: whole numbers without decimals (whole thousands as `k`,
+/// so labels stay short), others with up to three.
 fn tick(v: &f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
-        format!("{:.0}", v.round())
+        let r = v.round();
+        if r.abs() >= 1000.0 && (r / 1000.0).fract() == 0.0 { format!("{:.0}k", r / 1000.0) } else { format!("{r:.0}") }
     } else {
         let s = format!("{v:.3}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
+}
+
+/// Log-axis numbers at 1, 2 and 5 times a power of ten (the others are
+/// minor ticks, which crowd within a decade): plain where short (0.05, 20,
+/// 500), else `1e-9`.
+fn log_tick(v: &f64) -> String {
+    let mantissa = v.abs() / 10f64.powf(v.abs().log10().floor());
+    if ![1.0, 2.0, 5.0].iter().any(|m| (mantissa - m).abs() < 1e-6) {
+        return String::new();
+    }
+    if (1e-3..1e5).contains(&v.abs()) { tick(v) } else { format!("{v:.0e}") }
 }
 
 fn range(vals: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -227,8 +253,12 @@ fn line_mesh<'a, DB: DrawingBackend + 'a, X: Ranged<ValueType = f64> + ValueForm
     yl: &str,
     y_format: &dyn Fn(&f64) -> String,
 ) -> Result<()> {
+    // About one x label per 70 pixels, so that labels never run together
+    // in narrow panels.
+    let width = chart.plotting_area().dim_in_pixel().0;
     chart
         .configure_mesh()
+        .x_labels((width / 70).clamp(3, 10) as usize)
         .x_desc(xl)
         .y_desc(yl)
         .label_style(("sans-serif", 14))
@@ -240,38 +270,122 @@ fn line_mesh<'a, DB: DrawingBackend + 'a, X: Ranged<ValueType = f64> + ValueForm
         .map_err(err)
 }
 
-fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &str, yl: &str, log_y: bool, series: &[Series]) -> Result<()> {
-    let (x0, x1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
+#[allow(clippy::too_many_arguments)]
+fn lines<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, xl: &str, yl: &str, log_y: bool, series: &[Series], marks: &[Mark]) -> Result<()> {
+    let all = || series.iter().chain(marks.iter().map(|m| &m.series)).flat_map(|s| s.points.iter().copied());
+    let (x0, x1) = range(all().map(|p| p.0));
     let pad = (x1 - x0) * 0.03;
     let (xr0, xr1) = (x0 - pad, x1 + pad);
     let mut b = ChartBuilder::on(area);
     b.caption(title, ("sans-serif", 18)).margin(12).x_label_area_size(42).y_label_area_size(70);
-    let legend = |c: RGBColor| move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2));
+    let font = if matches!(area.dim_in_pixel(), (w, _) if w < 500) { 12 } else { 14 };
+    macro_rules! body {
+        ($chart:expr, $keep:expr) => {{
+            let chart = $chart;
+            let legend = |c: RGBColor| move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2));
+            let open = |c: RGBColor| move |(x, y): (i32, i32)| Cross::new((x + 9, y), 4, c.stroke_width(2));
+            let mut drawn: Vec<Vec<(f64, f64)>> = vec![];
+            for (i, s) in series.iter().enumerate() {
+                let c = colour(i);
+                let pts: Vec<(f64, f64)> = s.points.iter().copied().filter($keep).collect();
+                // An empty series only holds its colour's place: no legend.
+                if pts.is_empty() {
+                    continue;
+                }
+                chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
+                // Dots mark measured points; a dense curve (a learning curve)
+                // would turn them into a thick band.
+                if pts.len() <= 60 {
+                    chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
+                }
+                drawn.push(pts);
+            }
+            for m in marks {
+                let c = colour(m.colour);
+                let pts: Vec<(f64, f64)> = m.series.points.iter().copied().filter($keep).collect();
+                chart.draw_series(DashedLineSeries::new(pts.clone(), 4, 4, c.stroke_width(1))).map_err(err)?;
+                chart.draw_series(pts.iter().map(|p| Cross::new(*p, 5, c.stroke_width(2)))).map_err(err)?.label(m.series.name.as_str()).legend(open(c));
+                drawn.push(pts);
+            }
+            let names: Vec<&str> =
+                series.iter().filter(|s| !s.points.is_empty()).map(|s| s.name.as_str()).chain(marks.iter().map(|m| m.series.name.as_str())).collect();
+            let at = free_corner(chart, &drawn, &names, font, legend_corner(series));
+            series_legend(chart, font, 0.85, at)?;
+        }};
+    }
     if log_y {
-        let (y0, y1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).filter(|v| *v > 0.0));
-        let mut chart = b.build_cartesian_2d(xr0..xr1, (y0 / 1.5..y1 * 1.5).log_scale()).map_err(err)?;
-        line_mesh(&mut chart, xl, yl, &|v| format!("{v:.0e}"))?;
-        for (i, s) in series.iter().enumerate() {
-            let c = colour(i);
-            let pts: Vec<(f64, f64)> = s.points.iter().copied().filter(|p| p.1 > 0.0).collect();
-            chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
-            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
-        }
-        series_legend(&mut chart, 14, 0.85, SeriesLabelPosition::UpperRight)?;
+        let (y0, y1) = range(all().map(|p| p.1).filter(|v| *v > 0.0));
+        // The axis starts at a power of ten: plotters labels a log axis from
+        // the first power of ten up, so anything below it would have ticks
+        // without numbers.
+        let floor = 10f64.powf(y0.log10().floor());
+        let mut chart = b.build_cartesian_2d(xr0..xr1, (floor..y1 * 1.5).log_scale()).map_err(err)?;
+        line_mesh(&mut chart, xl, yl, &log_tick)?;
+        body!(&mut chart, |p: &(f64, f64)| p.1 > 0.0);
     } else {
-        let (y0, y1) = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
+        let (y0, y1) = range(all().map(|p| p.1));
         let ypad = (y1 - y0) * 0.08;
         let lo = if y0 >= 0.0 && y0 - ypad < 0.0 { 0.0 } else { y0 - ypad };
         let mut chart = b.build_cartesian_2d(xr0..xr1, lo..y1 + ypad).map_err(err)?;
         line_mesh(&mut chart, xl, yl, &tick)?;
-        for (i, s) in series.iter().enumerate() {
-            let c = colour(i);
-            chart.draw_series(LineSeries::new(s.points.clone(), c.stroke_width(2))).map_err(err)?.label(s.name.as_str()).legend(legend(c));
-            chart.draw_series(s.points.iter().map(|p| Circle::new(*p, 3, c.filled()))).map_err(err)?;
-        }
-        series_legend(&mut chart, 14, 0.85, legend_corner(series))?;
+        body!(&mut chart, |_: &(f64, f64)| true);
     }
     Ok(())
+}
+
+/// The corner of the plotting area where the legend covers the fewest
+/// drawn points (lines sampled between their points); `prefer` first, so a
+/// tie keeps the usual place.
+fn free_corner<'a, DB: DrawingBackend + 'a, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    drawn: &[Vec<(f64, f64)>],
+    names: &[&str],
+    font: u32,
+    prefer: SeriesLabelPosition,
+) -> SeriesLabelPosition {
+    use SeriesLabelPosition::*;
+    let f = ("sans-serif", font).into_font();
+    let text_w = names.iter().filter_map(|n| f.box_size(n).ok()).map(|b| b.0 as i32).max().unwrap_or(0);
+    // The legend box as plotters lays it out: 30 px of symbol, 10 px margins.
+    let (w, h) = (text_w + 30 + 20, (names.len() as i32) * (font as i32 + 4) + 20);
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let (aw, ah) = (xr.end - xr.start, yr.end - yr.start);
+    let mut pixels = vec![];
+    for pts in drawn {
+        for (i, p) in pts.iter().enumerate() {
+            pixels.push(chart.backend_coord(p));
+            if let Some(q) = pts.get(i + 1) {
+                let (a, b) = (chart.backend_coord(p), chart.backend_coord(q));
+                for k in 1..24 {
+                    let t = k as f64 / 24.0;
+                    pixels.push((a.0 + ((b.0 - a.0) as f64 * t) as i32, a.1 + ((b.1 - a.1) as f64 * t) as i32));
+                }
+            }
+        }
+    }
+    let mut candidates = vec![prefer];
+    candidates.extend([UpperRight, UpperLeft, LowerLeft, LowerRight, UpperMiddle, LowerMiddle, MiddleRight, MiddleLeft]);
+    let covered = |pos: &SeriesLabelPosition| {
+        let x = match pos {
+            UpperLeft | MiddleLeft | LowerLeft => 5,
+            UpperMiddle | MiddleMiddle | LowerMiddle => (aw - w) / 2,
+            _ => aw - w - 5,
+        } + xr.start;
+        let y = match pos {
+            UpperLeft | UpperMiddle | UpperRight => 5,
+            MiddleLeft | MiddleMiddle | MiddleRight => (ah - h) / 2,
+            _ => ah - h - 5,
+        } + yr.start;
+        pixels.iter().filter(|p| p.0 >= x - 4 && p.0 <= x + w + 4 && p.1 >= y - 4 && p.1 <= y + h + 4).count()
+    };
+    let mut best = (usize::MAX, UpperRight);
+    for c in candidates {
+        let n = covered(&c);
+        if n < best.0 {
+            best = (n, c);
+        }
+    }
+    best.1
 }
 
 /// Upper right for falling curves, upper left for rising ones, so the
@@ -331,30 +445,31 @@ fn bars<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, yl: &str
     Ok(())
 }
 
-/// Rows of bar height the stacked chart's legend takes above the bars.
-fn legend_rows(parts: usize) -> f64 {
-    (22.0 * parts as f64 + 24.0) / 34.0
-}
+/// Width of the stacked chart's legend, at the right of the bars.
+const STACK_LEGEND_W: u32 = 170;
 
 fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts: &[String], rows: &[(String, Vec<f64>)]) -> Result<()> {
-    // Row i (from the top) is centred on y = n - 1 - i, so its label sits
-    // on a whole-number tick.
+    // The legend gets its own strip at the right, so the bars use the whole
+    // height; rows sit on a segmented axis, one labelled tick per row.
+    let (w, _) = area.dim_in_pixel();
+    let (plot, legend) = area.split_horizontally(w.saturating_sub(STACK_LEGEND_W));
     let n = rows.len();
     let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let mut chart = ChartBuilder::on(area)
+    let mut chart = ChartBuilder::on(&plot)
         .caption(title, ("sans-serif", 18))
         .margin(12)
         .x_label_area_size(42)
-        .y_label_area_size(120)
-        .build_cartesian_2d(0.0..1.0, -0.6..n as f64 - 0.4 + legend_rows(parts.len()))
+        .y_label_area_size(90)
+        // An i32 range includes its end: 0..n-1 is n segments.
+        .build_cartesian_2d(0.0..1.0, (0..(n.max(1) as i32 - 1)).into_segmented())
         .map_err(err)?;
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(4 * (n + 4))
-        .y_label_formatter(&|y| {
-            let i = y.round();
-            if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n { labels[n - 1 - i as usize].clone() } else { String::new() }
+        .y_labels(n.max(1))
+        .y_label_formatter(&|y| match y {
+            SegmentValue::CenterOf(i) if *i >= 0 && (*i as usize) < n => labels[n - 1 - *i as usize].clone(),
+            _ => String::new(),
         })
         .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
         .x_desc("share of processor time")
@@ -363,21 +478,33 @@ fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts
         .light_line_style(RGBColor(238, 238, 238))
         .draw()
         .map_err(err)?;
-    for (pi, part) in parts.iter().enumerate() {
+    for (pi, _) in parts.iter().enumerate() {
         let c = colour(pi);
-        let rects: Vec<Rectangle<(f64, f64)>> = rows
+        let rects: Vec<Rectangle<(f64, SegmentValue<i32>)>> = rows
             .iter()
             .enumerate()
             .map(|(ri, (_, shares))| {
-                let y = (n - 1 - ri) as f64;
+                let y = (n - 1 - ri) as i32;
                 let start: f64 = shares[..pi.min(shares.len())].iter().sum();
                 let w = shares.get(pi).copied().unwrap_or(0.0);
-                Rectangle::new([(start, y - 0.35), (start + w, y + 0.35)], c.filled())
+                Rectangle::new([(start, SegmentValue::Exact(y)), (start + w, SegmentValue::Exact(y + 1))], c.filled())
             })
             .collect();
-        chart.draw_series(rects).map_err(err)?.label(part.as_str()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
+        chart.draw_series(rects).map_err(err)?;
     }
-    series_legend(&mut chart, 13, 0.9, SeriesLabelPosition::UpperMiddle)?;
+    // White rules between the rows, so neighbouring bars stay apart.
+    for i in 1..n as i32 {
+        chart
+            .draw_series(std::iter::once(PathElement::new(vec![(0.0, SegmentValue::Exact(i)), (1.0, SegmentValue::Exact(i))], WHITE.stroke_width(6))))
+            .map_err(err)?;
+    }
+    // The legend, top to bottom in stacking order.
+    let font = ("sans-serif", 13).into_font();
+    for (pi, part) in parts.iter().enumerate() {
+        let y = 48 + 22 * pi as i32;
+        legend.draw(&Rectangle::new([(6, y - 6), (20, y + 6)], colour(pi).filled())).map_err(err)?;
+        legend.draw(&Text::new(part.clone(), (26, y - 7), font.clone())).map_err(err)?;
+    }
     Ok(())
 }
 
@@ -385,7 +512,7 @@ fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts
 pub fn size(plot: &Plot) -> (u32, u32) {
     match plot {
         Plot::Row(p) => (420 * p.len().max(1) as u32, 400),
-        Plot::Stacked { rows, parts, .. } => (860, 110 + (34.0 * (rows.len() as f64 + legend_rows(parts.len()))) as u32),
+        Plot::Stacked { rows, parts, .. } => (860, (110 + 34 * rows.len() as u32).max(70 + 22 * parts.len() as u32)),
         _ => (760, 460),
     }
 }
@@ -412,4 +539,16 @@ pub fn png(plot: &Plot, path: &Path) -> Result<()> {
     draw(&root, plot)?;
     root.present().map_err(err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axis_labels() {
+        assert_eq!([10.0, 20.0, 30.0, 50.0, 90.0, 100.0].map(|v| log_tick(&v)), ["10", "20", "", "50", "", "100"]);
+        assert_eq!([0.05, 1e-9, 2e5].map(|v| log_tick(&v)), ["0.05", "1e-9", "2e5"]);
+        assert_eq!(tick(&10_000.0), "10k");
+    }
 }

@@ -82,7 +82,7 @@ pub fn sections(g: &Games, artificial: Option<Vec<(u32, f64)>>, b: &mut Builder)
     let mut s = Section {
         id: "games".into(),
         chapter: 7,
-        title: "Beyond the thesis: real games".into(),
+        title: "Real games: chess and Othello".into(),
         what: "The thesis's measurements on trees of real games, searched by a program anyone can run: chess (legal moves from cozy-chess; material and piece-square evaluation; captures by most valuable victim / least valuable attacker, then promotions, then quiet moves by their piece-square gain) on the 24 Bratko–Kopec positions — the positions the thesis's chess program was measured on — and Othello (magpie bitboards; mobility and corners, discs at the end) on 24 positions from seeded random play. Fixed-depth fail-hard alpha-beta, exactly the search of the artificial trees, so node types mean the same thing. Networks are trained on separate seeded training positions, as the thesis trains on tg_2 and scores on tg_1.".into(),
         ..Default::default()
     };
@@ -124,6 +124,7 @@ fn pbest_table(g: &Games, artificial: Option<Vec<(u32, f64)>>, s: &mut Section) 
         caption: "p_best(n) of our chess and Othello programs beside the thesis's chess program and the (32, 79, 5) trees".into(),
         header: ["n", "chess (ours)", "chess program (RajahX)", "artificial (32, 79, 5)", "Othello (ours)"].map(String::from).to_vec(),
         rows,
+        groups: vec![],
         note: format!("Chess: {}. Othello: {}. RajahX: `data/rajahx-fbest.csv`. Artificial: the tg_1 trees of Table 4.4.", desc(&chess), desc(&othello)),
     });
     if let (Some(c1), Some(r1)) = (at(&chess, 1), raj(1)) {
@@ -159,6 +160,7 @@ fn fit_table(g: &Games, s: &mut Section) {
         caption: "The exponential ordering (b, w_a, w_b) closest to each p_best curve".into(),
         header: ["data", "fitted against", "average b", "(b, w_a, w_b)", "squared error, n = 1..10"].map(String::from).to_vec(),
         rows,
+        groups: vec![],
         note: "`fbest --fit`: b is the average branching factor rounded; w_a and w_b run over 0..100 and the least sum of squared differences of p_best(1..10) wins. Analytic: against equations 4.1–4.2. Searched: against artificial trees of the ordering searched as ours are (a grid in steps of 5, then every integer within 4 of its best).".into(),
     });
     if let (Some(ours), Some(raj)) = (g.fit("chess", "searched"), g.fit("rajahx", "searched")) {
@@ -193,6 +195,7 @@ fn classify_table(g: &Games, s: &mut Section) {
         caption: "Node classification on real trees: each scheme at its best parameter (Table 5.4's columns)".into(),
         header: ["trees", "scheme", "n or m", "True_CUT", "False_CUT", "True_ALL", "False_ALL", "error", "error, % of scored"].map(String::from).to_vec(),
         rows,
+        groups: vec![],
         note: "Scheme A has no parameter; B's n and C's m are the best of n = 1..8 and m = 0..50. Scored: internal nodes off the PV path.".into(),
     });
     for game in ["chess", "othello"] {
@@ -209,9 +212,9 @@ fn classify_table(g: &Games, s: &mut Section) {
             s.findings.push(format!(
                 "{game}: scheme C (m = {}) {verdict} scheme A: {} errors against {} ({d:+.1}%), of {} scored nodes.",
                 c.param.unwrap_or(0),
-                c.error,
-                a.error,
-                a.scored
+                super::doc::group(c.error as i64),
+                super::doc::group(a.error as i64),
+                super::doc::group(a.scored as i64)
             ));
         }
     }
@@ -242,6 +245,7 @@ fn pabsim_table(g: &Games, s: &mut Section) {
         caption: "The simulated machine on real trees: speed-up, search overhead and CSS at p = 12, 24, 48".into(),
         header: ["trees", "scheme", "p", "t_p (ticks)", "n_p (nodes)", "SU", "SO", "CSS"].map(String::from).to_vec(),
         rows: table,
+        groups: vec![],
         note: "`pabsim` with the default parameters (m_A = 2, m_B = 1, m_Ca = m_Cc = 0) and scheme C's width at the classification's best m; SU, SO and CSS against the p = 1 run of the same positions.".into(),
     });
     for game in ["chess", "othello"] {
@@ -255,5 +259,22 @@ fn pabsim_table(g: &Games, s: &mut Section) {
                 best.so.unwrap_or(f64::NAN)
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classification_findings_group_thousands() {
+        // The real chess run's rows: the finding printed "166442 errors".
+        let text = "game,depth,trees,scheme,param,true_cut,false_cut,true_all,false_all,error,scored,best\n\
+                    chess,6,24,a,,3051149,97998,212017,69299,167297,3430463,1\n\
+                    chess,6,24,c,24,3061127,107121,202894,59321,166442,3430463,1\n";
+        let g = Games { classify: read_csv(Input::from_string("c.csv", text)).unwrap(), ..Default::default() };
+        let mut s = Section::default();
+        classify_table(&g, &mut s);
+        assert_eq!(s.findings, ["chess: scheme C (m = 24) beats scheme A: 166,442 errors against 167,297 (-0.5%), of 3,430,463 scored nodes."]);
     }
 }

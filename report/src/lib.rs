@@ -188,120 +188,150 @@ impl Published {
     }
 }
 
-/// Adds a published comparison to a section: its table, and a finding that
-/// counts agreements and names the largest disagreement.
+/// Adds a published comparison to a section: its table, and its agreement
+/// summary as a finding.
 pub fn add_comparison(s: &mut Section, c: &Comparison) {
-    let mut header: Vec<String> = c.keys.clone();
-    header.extend(["quantity", "ours", "published", "difference", "relative", "verdict"].map(String::from));
-    let name_keys: Vec<&str> = c.name_keys.iter().map(|(k, _)| k.as_str()).collect();
+    s.tables.push(comparison_table(c));
+    s.findings.push(published::summary(c));
+}
+
+/// A published table beside ours: one row per published row, the keys that
+/// vary between rows (the others go into the caption), the thesis's settings
+/// where it states them, and for every published value ours, the thesis's
+/// and the relative difference, coloured by how close they are.
+pub fn comparison_table(c: &Comparison) -> Table {
+    let varying = published::varying_keys(c);
+    let ordering = ["b", "wa", "wb"];
+    let ord_varies = varying.iter().any(|k| ordering.contains(&k.as_str()));
+    let mut header = vec![];
+    if ord_varies {
+        header.push("ordering".to_string());
+    }
+    let others: Vec<&String> = varying.iter().filter(|k| !ordering.contains(&k.as_str())).collect();
+    header.extend(others.iter().map(|k| published::label(k)));
+    if !c.settings.is_empty() {
+        header.push("parameters".into());
+    }
+    let mut groups = vec![(String::new(), header.len())];
+    for col in &c.columns {
+        header.extend(["ours", "thesis", "Δ"].map(String::from));
+        groups.push((published::label(col), 3));
+    }
     let rows = c
-        .rows
+        .lines
         .iter()
-        .map(|r| {
-            let mut row: Vec<Cell> = r.key.iter().map(|k| Cell::Text(k.clone())).collect();
-            row.push(Cell::Text(r.column.clone()));
-            // When ours only rounds to the published value, show the digits
-            // the rounding hides.
-            let od = if r.status == Status::Rounded { r.decimals.max(9) } else { r.decimals };
-            row.push(Cell::number(r.ours, od));
-            row.push(if r.published.is_some() { Cell::number(r.published, r.decimals) } else { Cell::Text(r.published_text.clone()) });
-            match (r.ours, r.published) {
-                (Some(o), Some(p)) => {
-                    row.push(Cell::number(Some(o - p), od));
-                    row.push(if p != 0.0 { Cell::Pct((o - p) / p) } else { Cell::Empty });
-                }
-                _ => {
-                    row.push(Cell::Empty);
-                    row.push(Cell::Empty);
-                }
+        .map(|l| {
+            let mut row = vec![];
+            if ord_varies {
+                row.push(Cell::Text(ordering_label(c.key(l, "b").unwrap_or("?"), c.key(l, "wa").unwrap_or("?"), c.key(l, "wb").unwrap_or("?"))));
             }
-            row.push(Cell::Verdict(r.status, published::words(r.status, r.ours, r.published, r.decimals)));
+            for k in &others {
+                let v = c.key(l, k).unwrap_or_default();
+                row.push(Cell::Text(if k.as_str() == "scheme" { v.to_uppercase() } else { v.to_string() }));
+            }
+            if !c.settings.is_empty() {
+                row.push(settings_cell(l));
+            }
+            for v in &l.values {
+                // When ours only rounds to the published value, show the
+                // digits the rounding hides.
+                let od = if v.status == Status::Rounded { v.decimals + 2 } else { v.decimals };
+                row.push(Cell::number(v.ours, od));
+                row.push(if v.published.is_some() { Cell::number(v.published, v.decimals) } else { Cell::Text(v.published_text.clone()) });
+                row.push(Cell::Verdict(v.status, published::delta_text(v)));
+            }
             row
         })
         .collect();
-    let mut note = format!("Published: `data/published/{}.csv`.", c.stem);
-    if !name_keys.is_empty() {
-        note.push_str(&format!(" Keys {} taken from the file name.", name_keys.join(", ")));
+    // The keys every row shares, for the caption.
+    let mut shared = vec![];
+    if !ord_varies
+        && let Some(l) = c.lines.first()
+        && let (Some(b), Some(wa), Some(wb)) = (c.key(l, "b"), c.key(l, "wa"), c.key(l, "wb"))
+    {
+        shared.push(format!("ordering {}", ordering_label(b, wa, wb)));
     }
+    for k in c.keys.iter().filter(|k| !ordering.contains(&k.as_str()) && !varying.contains(k)) {
+        let v = c.lines.first().and_then(|l| c.key(l, k)).unwrap_or_default();
+        shared.push(match k.as_str() {
+            "scheme" => format!("scheme {}", v.to_uppercase()),
+            "procs" => format!("p = {v}"),
+            other => format!("{other} = {v}"),
+        });
+    }
+    let mut note = format!("Thesis: `data/published/{}.csv`", c.stem);
+    if !c.name_keys.is_empty() {
+        note.push_str(&format!(" (keys {} from its name)", c.name_keys.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")));
+    }
+    note.push('.');
     if c.sources.is_empty() {
         note.push_str(" None of its columns is among our results yet.");
     } else {
         // One entry per source, naming the columns it gave.
-        let mut by_source: Vec<(&str, Vec<&str>)> = vec![];
+        let mut by_source: Vec<(&str, Vec<String>)> = vec![];
         for (col, src) in &c.sources {
             match by_source.iter_mut().find(|(s, _)| s == src) {
-                Some((_, cols)) => cols.push(col),
-                None => by_source.push((src, vec![col])),
+                Some((_, cols)) => cols.push(published::label(col)),
+                None => by_source.push((src, vec![published::label(col)])),
             }
         }
         let parts: Vec<String> = by_source.iter().map(|(s, cols)| format!("{} from {s}", cols.join(", "))).collect();
         note.push_str(&format!(" Ours: {}.", parts.join("; ")));
     }
-    s.tables.push(Table {
-        id: format!("compare-{}", c.stem.replace('.', "-")),
-        caption: format!("Table {} — ours beside the published values", if c.number.is_empty() { c.stem.as_str() } else { c.number.as_str() }),
+    if !c.settings.is_empty() {
+        note.push_str(" Parameters: the thesis's choice for the row (ours are checked against them and marked where they differ).");
+    }
+    note.push_str(" Δ = (ours − thesis) / thesis; exact (rounded): ours rounds to the printed value.");
+    Table {
+        id: c.id.clone(),
+        caption: format!("{} — ours beside the thesis's{}", c.name(), if shared.is_empty() { String::new() } else { format!(", {}", shared.join(", ")) }),
         header,
+        groups,
         rows,
         note,
-    });
-    s.findings.push(comparison_finding(c));
+    }
 }
 
-/// One sentence on how a published table compares.
-pub fn comparison_finding(c: &Comparison) -> String {
-    let n = c.rows.len();
-    let count = |f: &dyn Fn(Status) -> bool| c.rows.iter().filter(|r| f(r.status)).count();
-    let exact = count(&|s| s == Status::Exact);
-    let rounded = count(&|s| s == Status::Rounded);
-    let close = count(&|s| s == Status::Close);
-    let differs = count(&|s| s == Status::Differs);
-    let missing = count(&|s| s == Status::Missing);
-    let name = if c.number.is_empty() { c.stem.clone() } else { format!("Table {}", c.number) };
-    if missing == n {
-        return format!("{name}: none of the {n} published values has a result of ours yet.");
+/// The thesis's parameters of a row; marked when ours differ.
+fn settings_cell(l: &published::Line) -> Cell {
+    let join = |v: Vec<&str>| {
+        let v: Vec<&str> = v.into_iter().filter(|x| !x.is_empty()).collect();
+        if v.len() > 1 { format!("({})", v.join(", ")) } else { v.concat() }
+    };
+    let theirs = join(l.settings.iter().map(|(p, _)| p.as_str()).collect());
+    // Without a run of ours there is nothing to check.
+    if l.settings.iter().all(|(_, o)| o.is_none()) || l.settings.iter().all(|(p, o)| published::same_setting(p, o.as_deref())) {
+        Cell::Text(theirs)
+    } else {
+        let ours = join(l.settings.iter().map(|(_, o)| o.as_deref().unwrap_or("")).collect());
+        Cell::Verdict(Status::Differs, format!("{theirs}; ours {}", if ours.is_empty() { "none" } else { ours.as_str() }))
     }
-    let mut parts = vec![];
-    if exact > 0 {
-        parts.push(format!("{exact} exact"));
-    }
-    if rounded > 0 {
-        parts.push(format!("{rounded} exact to the printed decimals"));
-    }
-    if close > 0 {
-        parts.push(format!("{close} within 1%"));
-    }
-    if differs > 0 {
-        parts.push(format!("{differs} further apart"));
-    }
-    if missing > 0 {
-        parts.push(format!("{missing} without a result of ours"));
-    }
-    let mut s = format!("{name}: of {n} published values, {}.", parts.join(", "));
-    let worst = c
-        .rows
-        .iter()
-        .filter(|r| matches!(r.status, Status::Close | Status::Differs))
-        .filter_map(|r| Some((r, ((r.ours? - r.published?) / r.published?).abs())))
-        .filter(|(_, rel)| rel.is_finite())
-        .max_by(|a, b| a.1.total_cmp(&b.1));
-    if let Some((r, rel)) = worst {
-        let key: Vec<String> = c.keys.iter().zip(&r.key).map(|(k, v)| format!("{k}={v}")).collect();
-        s.push_str(&format!(
-            " The largest disagreement is {} at {}: ours {} vs. published {} ({:.2}%).",
-            r.column,
-            key.join(" "),
-            fmt(r.ours, r.decimals),
-            r.published_text,
-            rel * 100.0
-        ));
-    } else if exact + rounded == n {
-        s.push_str(" Every value agrees.");
-    }
-    s
 }
 
-fn fmt(v: Option<f64>, d: usize) -> String {
-    Cell::number(v, d).plain()
+/// The page's first table: every published table's agreement, by band.
+pub fn glance(all: &[Comparison]) -> Option<Table> {
+    if all.is_empty() {
+        return None;
+    }
+    let bands = [Status::Exact, Status::Close, Status::Near, Status::Off, Status::Differs, Status::Missing];
+    let mut rows = vec![];
+    for c in all {
+        let n = c.values().count();
+        let mut row = vec![Cell::Link(c.name(), c.id.clone()), Cell::Int(n as i64)];
+        for b in bands {
+            let k = c.values().filter(|(_, v)| v.status == b || (b == Status::Exact && v.status == Status::Rounded)).count();
+            row.push(if k == 0 { Cell::Text(String::new()) } else { Cell::Verdict(b, doc::group(k as i64)) });
+        }
+        rows.push(row);
+    }
+    Some(Table {
+        id: "at-a-glance".into(),
+        caption: "At a glance: how many of the thesis's published cells we reproduce, table by table".into(),
+        header: ["table", "cells", "exact", "within 1%", "1–5%", "5–15%", "further apart", "no result of ours"].map(String::from).to_vec(),
+        groups: vec![],
+        rows,
+        note: "Exact includes values equal to the decimals the thesis printed. The colours are those of the Δ column in every comparison below.".into(),
+    })
 }
 
 /// Runs the report: reads, builds every section, writes the page, the
@@ -319,8 +349,11 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
 
     let mut comparisons = vec![];
     for path in load::files(&cfg.published, |n| n.ends_with(".csv")) {
-        comparisons.push(published::compare(&path, &pool)?);
+        comparisons.extend(published::compare(&path, &pool)?);
     }
+    // The glance table in the thesis's order (files sort "table-" before
+    // "tables-", the number decides).
+    comparisons.sort_by_key(|c| number_key(&c.number));
     let n_pub = comparisons.len();
     let mut published = Published { shown: vec![false; n_pub], all: comparisons };
 
@@ -334,8 +367,8 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     if !rest.is_empty() {
         let mut s = Section {
             id: "other-published".into(),
-            chapter: 0,
-            title: "Other published tables".into(),
+            chapter: 8,
+            title: "Tables no section above shows".into(),
             what: "Published tables that no section above claims, joined to our results by their key columns.".into(),
             ..Default::default()
         };
@@ -353,9 +386,10 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     };
     let intro = vec![
         "This page sets the results of this toolkit beside the tables of V. Manohararajah, *Parallel Alpha-Beta Search on Shared Memory Multiprocessors* (M.A.Sc. thesis, University of Toronto, 2001). Each section is one item of the thesis's experiment matrix: what was measured, our numbers, the published ones where we hold them, and how far apart they are.".replace('*', ""),
-        "Tree generation, f_best, scheme A and B counts and node counts should agree exactly; the network's errors and scheme C depend on random initial weights, and the simulated times on machine details the thesis leaves open, so for those the same magnitudes and the same conclusions are the goal. Verdicts: exact; exact to the decimals the thesis printed; within 1%; or further apart (with the relative difference). Every number here is read from the CSV files under the results directory.".into(),
+        "Tree generation, f_best, scheme A and B counts and node counts should agree exactly; the network's errors and scheme C depend on random initial weights, and the simulated times on machine details the thesis leaves open, so for those the same magnitudes and the same conclusions are the goal. Every published cell is shown beside ours with the relative difference Δ = (ours − thesis) / thesis, coloured by band: exact (or exact to the decimals the thesis printed), within 1%, within 5%, within 15%, further apart. Each comparison ends in a one-line summary; the table below counts them all. Every number of ours is read from the CSV files under the results directory.".into(),
     ];
-    let page = doc::html(&meta, &intro, &b.sections);
+    let glance: Vec<Table> = glance(&published.all).into_iter().collect();
+    let page = doc::html(&meta, &intro, &glance, &b.sections);
 
     std::fs::create_dir_all(&cfg.out).with_context(|| format!("cannot create {}", cfg.out.display()))?;
     std::fs::create_dir_all(&cfg.figures).with_context(|| format!("cannot create {}", cfg.figures.display()))?;
@@ -373,11 +407,11 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
         outs.push(png);
         summary.figures += 1;
     }
+    for t in glance.iter().chain(b.sections.iter().flat_map(|s| &s.tables)) {
+        outs.push(staged(&cfg.out.join(format!("{}.md", t.id)), doc::markdown(t).as_bytes())?);
+        summary.tables += 1;
+    }
     for s in &b.sections {
-        for t in &s.tables {
-            outs.push(staged(&cfg.out.join(format!("{}.md", t.id)), doc::markdown(t).as_bytes())?);
-            summary.tables += 1;
-        }
         if !s.missing.is_empty() {
             summary.incomplete += 1;
         }
@@ -399,6 +433,16 @@ fn staged(path: &Path, bytes: &[u8]) -> Result<parab::cli::Output> {
 /// Writes one file through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(staged(path, bytes)?.finish()?)
+}
+
+/// A thesis table number as a sort key: `4.10` after `4.9`; tables
+/// without a number last.
+fn number_key(n: &str) -> (u32, u32, String) {
+    let mut it = n.split('.').map(|x| x.parse::<u32>().unwrap_or(u32::MAX));
+    match (it.next(), it.next()) {
+        (Some(a), Some(b)) if !n.is_empty() => (a, b, String::new()),
+        _ => (u32::MAX, u32::MAX, n.to_string()),
+    }
 }
 
 /// A sentence naming a missing input and the command that makes it.

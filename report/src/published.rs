@@ -3,17 +3,31 @@
 //! Generic on purpose, so that adding a published CSV is enough to show it:
 //! a published file's key columns are those of [`KEYS`] it has, plus keys
 //! its file name states (`b20-69-19` for an ordering, `scheme-c`, `p48` or
-//! `procs-48`); every other column is a published value. Each value column
-//! is looked up by name in our measures (the first [`Measures`] frame that
-//! has the column and every key), and the two are joined with polars on the
-//! keys. Rows come out in the published file's order, one per (row, value
-//! column), with the difference and a verdict.
+//! `procs-48`); the thesis's column names that differ from ours are renamed
+//! first ([`ALIASES`]); [`SETTINGS`] columns say how a row was run (shown
+//! and checked against ours, not scored); a column `table` splits one file
+//! into several thesis tables; every other column is a published value.
+//! Each value column is looked up by name in our measures (the first
+//! [`Measures`] frame that has the column and every key), and the two are
+//! joined with polars on the keys. Lines come out in the published file's
+//! order, one per published row, each with its values beside ours.
 
-use super::doc::Status;
+use super::doc::{self, Status};
 use super::load::{self, Csv, KEYS, norm_key, pl};
 use anyhow::Result;
 use polars::prelude::*;
 use std::path::Path;
+
+/// The thesis's column names that we call otherwise: (published, ours).
+pub const ALIASES: [(&str, &str); 4] = [("p", "procs"), ("speedup", "su"), ("search_overhead", "so"), ("css_overhead", "css")];
+
+/// Columns that describe how a published row was run (the thesis's chosen
+/// parameters), not what it measured: shown beside ours and checked for
+/// equality, never counted as agreeing cells.
+pub const SETTINGS: [&str; 2] = ["param1", "param2"];
+
+/// A column naming the thesis table of each row, in files that hold several.
+pub const TABLE_COLUMN: &str = "table";
 
 /// One frame of our results in the shape published tables are keyed by.
 pub struct Measures {
@@ -25,10 +39,8 @@ pub struct Measures {
 
 /// One published value beside ours.
 #[derive(Clone, Debug)]
-pub struct Row {
-    /// Key values in the published table's key order.
-    pub key: Vec<String>,
-    /// The value column.
+pub struct Value {
+    /// The value column (our name for it).
     pub column: String,
     /// Ours, if we have it.
     pub ours: Option<f64>,
@@ -42,22 +54,87 @@ pub struct Row {
     pub status: Status,
 }
 
+impl Value {
+    /// Ours relative to the published value, `(ours - published) / published`.
+    pub fn rel(&self) -> Option<f64> {
+        let (o, p) = (self.ours?, self.published?);
+        (p != 0.0).then(|| (o - p) / p.abs())
+    }
+}
+
+/// One published row: its keys, its settings beside ours, its values.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Key values in the comparison's key order.
+    pub key: Vec<String>,
+    /// Per setting column: (published as printed, ours if we have it).
+    pub settings: Vec<(String, Option<String>)>,
+    /// One per value column, in column order.
+    pub values: Vec<Value>,
+}
+
 /// A published table joined to ours.
 pub struct Comparison {
     /// File stem, e.g. `table-6.3-uniprocessor`.
     pub stem: String,
     /// Thesis table number, e.g. `6.3` (empty if the name has none).
     pub number: String,
+    /// The page's id for the comparison table.
+    pub id: String,
     /// Key columns (file columns, then keys from the file name).
     pub keys: Vec<String>,
     /// Keys taken from the file name, with their values.
     pub name_keys: Vec<(String, String)>,
-    /// Value columns.
+    /// Value columns (our names).
     pub columns: Vec<String>,
+    /// Setting columns present.
+    pub settings: Vec<String>,
     /// Where each value column of ours came from: (column, source).
     pub sources: Vec<(String, String)>,
-    /// Rows, published order, then column order.
-    pub rows: Vec<Row>,
+    /// Lines, in the published file's order.
+    pub lines: Vec<Line>,
+}
+
+impl Comparison {
+    /// Every published value with its line.
+    pub fn values(&self) -> impl Iterator<Item = (&Line, &Value)> {
+        self.lines.iter().flat_map(|l| l.values.iter().map(move |v| (l, v)))
+    }
+
+    /// "Table 6.4", or the file stem for a table without a number.
+    pub fn name(&self) -> String {
+        if self.number.is_empty() { self.stem.clone() } else { format!("Table {}", self.number) }
+    }
+
+    /// The value of key `k` in a line.
+    pub fn key<'a>(&self, line: &'a Line, k: &str) -> Option<&'a str> {
+        self.keys.iter().position(|x| x == k).map(|i| line.key[i].as_str())
+    }
+}
+
+/// How a column is headed on the page: the thesis's symbol where it has one.
+pub fn label(column: &str) -> String {
+    let l = match column {
+        "tp_ticks" => "t_p (ticks)",
+        "t1_ticks" => "t_1 (ticks)",
+        "np_nodes" => "n_p",
+        "n1_nodes" => "n_1",
+        "su" => "SU",
+        "so" => "SO",
+        "css" => "CSS",
+        "procs" => "p",
+        "fbest" => "f_best",
+        "pbest" => "p_best",
+        "e_type" => "E_type",
+        "e_wait" => "E_wait",
+        "true_cut" => "True_CUT",
+        "false_cut" => "False_CUT",
+        "true_all" => "True_ALL",
+        "false_all" => "False_ALL",
+        "error" => "Error",
+        other => other,
+    };
+    l.to_string()
 }
 
 /// Keys a published file's name states: `b20-69-19` → b, wa, wb;
@@ -108,7 +185,8 @@ pub fn table_number(stem: &str) -> String {
     }
 }
 
-/// The verdict for one pair of values.
+/// The verdict for one pair of values: exact; exact to the decimals the
+/// thesis printed; or the band of the relative difference (1%, 5%, 15%).
 pub fn verdict(ours: Option<f64>, published: Option<f64>, decimals: usize) -> Status {
     let (Some(o), Some(p)) = (ours, published) else { return Status::Missing };
     if o == p {
@@ -119,43 +197,171 @@ pub fn verdict(ours: Option<f64>, published: Option<f64>, decimals: usize) -> St
         return Status::Rounded;
     }
     let rel = if p != 0.0 { (o - p).abs() / p.abs() } else { f64::INFINITY };
-    if rel < 0.01 { Status::Close } else { Status::Differs }
-}
-
-/// The verdict in words.
-pub fn words(status: Status, ours: Option<f64>, published: Option<f64>, decimals: usize) -> String {
-    match (status, ours, published) {
-        (Status::Exact, ..) => "exact".into(),
-        (Status::Rounded, ..) => format!("exact to {decimals} decimals"),
-        (Status::Missing, None, _) => "no result of ours".into(),
-        (Status::Missing, ..) => "no published number".into(),
-        (_, Some(o), Some(p)) => {
-            let dir = if o > p { "higher" } else { "lower" };
-            if p == 0.0 {
-                format!("ours {dir} (published 0)")
-            } else {
-                let rel = (o - p).abs() / p.abs() * 100.0;
-                let word = if status == Status::Close { "close: " } else { "differs: " };
-                format!("{word}ours {rel:.2}% {dir}")
-            }
-        }
-        _ => String::new(),
+    if rel <= 0.01 {
+        Status::Close
+    } else if rel <= 0.05 {
+        Status::Near
+    } else if rel <= 0.15 {
+        Status::Off
+    } else {
+        Status::Differs
     }
 }
 
-/// Reads one published file and joins it to our measures.
-pub fn compare(path: &Path, ours: &[Measures]) -> Result<Comparison> {
+/// The difference cell's text: "exact", "exact (rounded)" (ours rounds to
+/// the printed value), the signed
+/// relative difference with enough digits to be seen ("+0.0040%"), or why
+/// there is none.
+pub fn delta_text(v: &Value) -> String {
+    match (v.status, v.ours, v.published) {
+        (Status::Exact, ..) => "exact".into(),
+        (Status::Rounded, ..) => "exact (rounded)".into(),
+        (Status::Missing, None, _) => "no result of ours".into(),
+        (Status::Missing, ..) => "not printed".into(),
+        (_, Some(o), Some(0.0)) => format!("ours {}", doc::Cell::number(Some(o), v.decimals).plain()),
+        _ => v.rel().map(doc::rel_pct).unwrap_or_default(),
+    }
+}
+
+/// The agreement of a set of published values in one line: "45 cells: 3
+/// within 1%, 20 within 5%, 31 within 15%, 14 further apart", counting
+/// cumulatively, and the furthest value.
+pub fn summary(c: &Comparison) -> String {
+    let all: Vec<(&Line, &Value)> = c.values().collect();
+    let n = all.len();
+    let compared: Vec<&(&Line, &Value)> = all.iter().filter(|(_, v)| v.status != Status::Missing).collect();
+    let missing = n - compared.len();
+    let cells = if n == 1 { "1 cell".to_string() } else { format!("{n} cells") };
+    if compared.is_empty() {
+        return format!("{}, {cells}: none has a result of ours yet.", c.name());
+    }
+    let m = compared.len();
+    let count = |f: &dyn Fn(Status) -> bool| compared.iter().filter(|(_, v)| f(v.status)).count();
+    let exact = count(&|s| matches!(s, Status::Exact | Status::Rounded));
+    let rounded = count(&|s| s == Status::Rounded);
+    let mut parts = vec![];
+    let all = if missing > 0 { format!("all {m} we have") } else { format!("all {m}") };
+    if exact == m {
+        parts.push(format!("{all} exact{}", if rounded > 0 { " (to the printed decimals)" } else { "" }));
+    } else {
+        if exact > 0 {
+            parts.push(format!("{exact} exact{}", if rounded > 0 { " (to the printed decimals)" } else { "" }));
+        }
+        let bands: [(&str, &dyn Fn(Status) -> bool); 3] = [
+            ("1%", &|s| matches!(s, Status::Exact | Status::Rounded | Status::Close)),
+            ("5%", &|s| matches!(s, Status::Exact | Status::Rounded | Status::Close | Status::Near)),
+            ("15%", &|s| matches!(s, Status::Exact | Status::Rounded | Status::Close | Status::Near | Status::Off)),
+        ];
+        for (i, (t, f)) in bands.iter().enumerate() {
+            let k = count(*f);
+            if k == m {
+                parts.push(format!("{all} within {t}"));
+                break;
+            }
+            // The headline bands (5%, 15%) always; 1% when it holds any.
+            if k > 0 || i > 0 {
+                parts.push(format!("{k} within {t}"));
+            }
+        }
+        let further = count(&|s| s == Status::Differs);
+        if further > 0 {
+            parts.push(format!("{further} further apart"));
+        }
+    }
+    let mut s = format!("{}, {cells}: {}", c.name(), parts.join(", "));
+    if missing > 0 {
+        s.push_str(&format!("; {missing} without a result of ours"));
+    }
+    s.push('.');
+    let worst = compared
+        .iter()
+        .filter(|(_, v)| !matches!(v.status, Status::Exact | Status::Rounded))
+        .filter_map(|(l, v)| Some((l, v, v.rel()?.abs())))
+        .max_by(|a, b| a.2.total_cmp(&b.2));
+    if let Some((l, v, _)) = worst {
+        s.push_str(&format!(
+            " Furthest: {} at {}, ours {} against {} ({}).",
+            label(&v.column),
+            line_label(c, l),
+            doc::Cell::number(v.ours, v.decimals).plain(),
+            doc::Cell::number(v.published, v.decimals).plain(),
+            delta_text(v)
+        ));
+    }
+    s
+}
+
+/// A line's keys in words: "(32, 79, 5), scheme C, p = 48", leaving out the
+/// keys every line shares.
+pub fn line_label(c: &Comparison, l: &Line) -> String {
+    let varying = varying_keys(c);
+    let mut parts = vec![];
+    let ordering = ["b", "wa", "wb"];
+    if ordering.iter().all(|k| varying.contains(&k.to_string()))
+        && let (Some(b), Some(wa), Some(wb)) = (c.key(l, "b"), c.key(l, "wa"), c.key(l, "wb"))
+    {
+        parts.push(super::ordering_label(b, wa, wb));
+    }
+    for k in &varying {
+        if ordering.contains(&k.as_str()) {
+            continue;
+        }
+        let v = c.key(l, k).unwrap_or_default();
+        parts.push(match k.as_str() {
+            "scheme" => format!("scheme {}", v.to_uppercase()),
+            "procs" => format!("p = {v}"),
+            other => format!("{other} = {v}"),
+        });
+    }
+    if parts.is_empty() { "its only row".into() } else { parts.join(", ") }
+}
+
+/// The keys whose value differs between lines (an ordering counts as
+/// varying when any of b, wa, wb does).
+pub fn varying_keys(c: &Comparison) -> Vec<String> {
+    let varies = |i: usize| c.lines.iter().any(|l| l.key[i] != c.lines[0].key[i]);
+    let ordering = ["b", "wa", "wb"];
+    let ord_varies = c.keys.iter().enumerate().any(|(i, k)| ordering.contains(&k.as_str()) && varies(i));
+    c.keys.iter().enumerate().filter(|(i, k)| if ordering.contains(&k.as_str()) { ord_varies } else { varies(*i) }).map(|(_, k)| k.clone()).collect()
+}
+
+/// Reads one published file and joins it to our measures: one comparison,
+/// or one per thesis table when the file has a `table` column.
+pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("published").to_string();
-    let csv: Csv = load::read(path, &[])?;
+    let mut csv: Csv = load::read(path, &[])?;
+    for (theirs, our) in ALIASES {
+        if load::has(&csv.df, theirs) && !load::has(&csv.df, our) {
+            pl(csv.df.rename(theirs, our.into()).map(|_| ()), "renaming a published column")?;
+            if let Some(d) = csv.decimals.remove(theirs) {
+                csv.decimals.insert(our.to_string(), d);
+            }
+            if let Some(r) = csv.raw.remove(theirs) {
+                csv.raw.insert(our.to_string(), r);
+            }
+        }
+    }
+    // A key column that got its name from an alias is normalised text like
+    // every key (the reader only normalises columns it knows as keys).
+    for k in KEYS {
+        if let (Ok(c), Some(raw)) = (csv.df.column(k), csv.raw.get(k))
+            && c.dtype() != &DataType::String
+        {
+            let vals: Vec<Option<String>> = raw.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect();
+            pl(csv.df.with_column(Column::new(k.into(), vals)).map(|_| ()), "normalising a key column")?;
+        }
+    }
     let from_name: Vec<(String, String)> = name_keys(&stem).into_iter().filter(|(k, _)| !load::has(&csv.df, k)).collect();
     let mut keys: Vec<String> = KEYS.iter().filter(|k| load::has(&csv.df, k)).map(|k| k.to_string()).collect();
     keys.extend(from_name.iter().map(|(k, _)| k.clone()));
+    let settings: Vec<String> = SETTINGS.iter().filter(|c| load::has(&csv.df, c)).map(|c| c.to_string()).collect();
     let columns: Vec<String> = csv
         .df
         .get_column_names()
         .iter()
         .map(|s| s.to_string())
-        .filter(|c| !KEYS.contains(&c.as_str()) && (csv.decimals.contains_key(c) || is_int(&csv.df, c)))
+        .filter(|c| !KEYS.contains(&c.as_str()) && !SETTINGS.contains(&c.as_str()) && c != TABLE_COLUMN)
+        .filter(|c| csv.decimals.contains_key(c) || is_int(&csv.df, c))
         .collect();
 
     // The published frame: its keys (file-name keys as constant columns),
@@ -168,14 +374,19 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Comparison> {
         lf = lf.with_column(lit(v.clone()).alias(k.as_str()));
     }
     let key_exprs: Vec<Expr> = keys.iter().map(|k| col(k.as_str())).collect();
+    let has_keys = |m: &Measures| keys.iter().all(|k| load::has(&m.df, k));
     let mut sources = vec![];
     let mut ours_cols: Vec<String> = vec![];
-    for c in &columns {
-        let Some(m) = ours.iter().find(|m| load::has(&m.df, c) && keys.iter().all(|k| load::has(&m.df, k))) else { continue };
-        sources.push((c.clone(), m.source.clone()));
+    // Values as numbers, settings as text.
+    let wanted = columns.iter().map(|c| (c, DataType::Float64)).chain(settings.iter().map(|c| (c, DataType::String)));
+    for (c, dtype) in wanted {
+        let Some(m) = ours.iter().find(|m| load::has(&m.df, c) && has_keys(m)) else { continue };
+        if dtype == DataType::Float64 {
+            sources.push((c.clone(), m.source.clone()));
+        }
         let alias = format!("__ours_{c}");
         let mut sel: Vec<Expr> = key_exprs.clone();
-        sel.push(col(c.as_str()).cast(DataType::Float64).alias(alias.as_str()));
+        sel.push(col(c.as_str()).cast(dtype).alias(alias.as_str()));
         // One value per key: ours are unique per key by construction; `first`
         // guards the join against duplicating published rows.
         let right = m.df.clone().lazy().select(sel).group_by_stable(key_exprs.clone()).agg([col(alias.as_str()).first()]);
@@ -185,19 +396,64 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Comparison> {
     let joined = pl(lf.sort(["__row"], SortMultipleOptions::default()).collect(), &format!("joining {}", path.display()))?;
     anyhow::ensure!(joined.height() == height, "joining {} changed its row count", path.display());
 
-    let mut rows = vec![];
+    // Rows grouped by thesis table, in order of first appearance.
+    let table_of = |i: usize| csv.raw.get(TABLE_COLUMN).and_then(|v| v.get(i)).cloned();
+    let mut groups: Vec<(Option<String>, Vec<usize>)> = vec![];
     for i in 0..height {
-        let key: Vec<String> = keys.iter().map(|k| load::text(&joined, k, i).unwrap_or_default()).collect();
-        for c in &columns {
-            let published = load::num(&joined, c, i);
-            let published_text = csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
-            let decimals = csv.decimals.get(c).copied().unwrap_or(0);
-            let ours_v = if ours_cols.contains(c) { load::num(&joined, &format!("__ours_{c}"), i) } else { None };
-            let status = verdict(ours_v, published, decimals);
-            rows.push(Row { key: key.clone(), column: c.clone(), ours: ours_v, published, published_text, decimals, status });
+        let t = table_of(i);
+        match groups.iter_mut().find(|(g, _)| *g == t) {
+            Some((_, rows)) => rows.push(i),
+            None => groups.push((t, vec![i])),
         }
     }
-    Ok(Comparison { number: table_number(&stem), stem, keys, name_keys: from_name, columns, sources, rows })
+    let mut out = vec![];
+    for (t, rows) in groups {
+        let mut lines = vec![];
+        for i in rows {
+            let key: Vec<String> = keys.iter().map(|k| load::text(&joined, k, i).unwrap_or_default()).collect();
+            let settings_of = settings
+                .iter()
+                .map(|c| {
+                    let published = csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
+                    let ours_v = if ours_cols.contains(c) { load::text(&joined, &format!("__ours_{c}"), i) } else { None };
+                    (published, ours_v)
+                })
+                .collect();
+            let mut values = vec![];
+            for c in &columns {
+                let published = load::num(&joined, c, i);
+                let published_text = csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
+                let decimals = csv.decimals.get(c).copied().unwrap_or(0);
+                let ours_v = if ours_cols.contains(c) { load::num(&joined, &format!("__ours_{c}"), i) } else { None };
+                let status = verdict(ours_v, published, decimals);
+                values.push(Value { column: c.clone(), ours: ours_v, published, published_text, decimals, status });
+            }
+            lines.push(Line { key, settings: settings_of, values });
+        }
+        let (number, id) = match &t {
+            Some(n) => (n.clone(), format!("compare-table-{}", n.replace('.', "-"))),
+            None => (table_number(&stem), format!("compare-{}", stem.replace('.', "-"))),
+        };
+        out.push(Comparison {
+            stem: stem.clone(),
+            number,
+            id,
+            keys: keys.clone(),
+            name_keys: from_name.clone(),
+            columns: columns.clone(),
+            settings: settings.clone(),
+            sources: sources.clone(),
+            lines,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether a published setting (as printed) equals ours; an empty published
+/// cell equals a missing or empty one of ours.
+pub fn same_setting(published: &str, ours: Option<&str>) -> bool {
+    let o = ours.unwrap_or("");
+    norm_key(published) == norm_key(o)
 }
 
 fn is_int(df: &DataFrame, c: &str) -> bool {
@@ -221,15 +477,78 @@ mod tests {
         assert_eq!(table_number("notes"), "");
     }
 
+    fn line(key: &[&str], values: &[(&str, f64, f64, usize)]) -> Line {
+        Line {
+            key: key.iter().map(|k| k.to_string()).collect(),
+            settings: vec![],
+            values: values
+                .iter()
+                .map(|&(c, o, p, d)| Value {
+                    column: c.into(),
+                    ours: Some(o),
+                    published: Some(p),
+                    published_text: p.to_string(),
+                    decimals: d,
+                    status: verdict(Some(o), Some(p), d),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn summaries_count_cumulatively_and_name_the_furthest() {
+        let c = Comparison {
+            stem: "table-6.3-uniprocessor".into(),
+            number: "6.3".into(),
+            id: "compare-table-6-3-uniprocessor".into(),
+            keys: vec!["b".into(), "wa".into(), "wb".into()],
+            name_keys: vec![],
+            columns: vec!["t1_ticks".into(), "n1_nodes".into()],
+            settings: vec![],
+            sources: vec![],
+            lines: vec![
+                line(&["32", "79", "5"], &[("t1_ticks", 220_377_712.0, 220_380_112.0, 0), ("n1_nodes", 22_123_280.0, 22_123_280.0, 0)]),
+                line(&["20", "69", "19"], &[("t1_ticks", 59_602_002.0, 59_604_402.0, 0), ("n1_nodes", 6_034_410.0, 6_034_410.0, 0)]),
+                line(&["32", "0", "0"], &[("t1_ticks", 2.0e9, 1.855_606_486e9, 0), ("n1_nodes", 1.9e8, 178_053_342.0, 0)]),
+            ],
+        };
+        assert_eq!(
+            summary(&c),
+            "Table 6.3, 6 cells: 2 exact, 4 within 1%, 4 within 5%, all 6 within 15%. Furthest: t_1 (ticks) at (32, 0, 0), ours 2,000,000,000 against 1,855,606,486 (+7.8%)."
+        );
+        let mut only = c;
+        only.lines.truncate(2);
+        // Thousands separators, and a 2,400-tick difference that is seen.
+        assert_eq!(
+            summary(&only),
+            "Table 6.3, 4 cells: 2 exact, all 4 within 1%. Furthest: t_1 (ticks) at (20, 69, 19), ours 59,602,002 against 59,604,402 (-0.0040%)."
+        );
+    }
+
     #[test]
     fn verdicts() {
         assert_eq!(verdict(Some(22123280.0), Some(22123280.0), 0), Status::Exact);
         assert_eq!(verdict(Some(0.7055004), Some(0.7055), 6), Status::Rounded);
         assert_eq!(verdict(Some(0.7055006), Some(0.7055), 6), Status::Close);
         assert_eq!(verdict(Some(22123281.0), Some(22123280.0), 0), Status::Close);
-        assert_eq!(verdict(Some(110.0), Some(100.0), 0), Status::Differs);
+        assert_eq!(verdict(Some(104.0), Some(100.0), 0), Status::Near);
+        assert_eq!(verdict(Some(110.0), Some(100.0), 0), Status::Off);
+        assert_eq!(verdict(Some(85.0), Some(100.0), 0), Status::Off);
+        assert_eq!(verdict(Some(84.9), Some(100.0), 0), Status::Differs);
         assert_eq!(verdict(None, Some(1.0), 0), Status::Missing);
-        assert_eq!(words(Status::Differs, Some(110.0), Some(100.0), 0), "differs: ours 10.00% higher");
-        assert_eq!(words(Status::Rounded, Some(0.1), Some(0.1), 6), "exact to 6 decimals");
+        let v = |o: f64, p: f64, d: usize| Value {
+            column: "x".into(),
+            ours: Some(o),
+            published: Some(p),
+            published_text: String::new(),
+            decimals: d,
+            status: verdict(Some(o), Some(p), d),
+        };
+        assert_eq!(delta_text(&v(110.0, 100.0, 0)), "+10.0%");
+        assert_eq!(delta_text(&v(0.1, 0.1, 6)), "exact");
+        assert_eq!(delta_text(&v(0.70550004, 0.7055, 6)), "exact (rounded)");
+        // A 2,400-tick difference on 59.6 M ticks is seen, not "0.00%".
+        assert_eq!(delta_text(&v(59_602_002.0, 59_604_402.0, 0)), "-0.0040%");
+        assert_eq!(delta_text(&v(0.5, 1.76, 3)), "-71.6%");
     }
 }

@@ -7,14 +7,14 @@ use std::path::Path;
 use std::process::Command;
 
 /// A path in the repository (the tests run in `report/`).
-fn repo(p: &str) -> std::path::PathBuf {
+pub(crate) fn repo(p: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
 }
 
-const ORDERINGS: [&str; 5] = ["32-79-5", "20-69-19", "32-66-66", "32-33-33", "32-0-0"];
+pub(crate) const ORDERINGS: [&str; 5] = ["32-79-5", "20-69-19", "32-66-66", "32-33-33", "32-0-0"];
 
 /// A tiny chapter 4 run (4 trees per ordering, depth 3) under `dir/results`.
-fn chapter4(d: &Dir) {
+pub(crate) fn chapter4(d: &Dir) {
     for sub in ["results/fbest", "results/nodes"] {
         std::fs::create_dir_all(d.join(sub)).unwrap();
     }
@@ -38,12 +38,12 @@ fn chapter4(d: &Dir) {
     ok(&d.path, "fbest", &["--rajahx", rajahx.to_str().unwrap(), "-o", "results/fbest/rajahx.csv"], "");
 }
 
-fn published() -> String {
+pub(crate) fn published() -> String {
     std::fs::canonicalize(repo("data/published")).unwrap().display().to_string()
 }
 
 /// Runs the report on `dir/results`; returns stderr.
-fn report(d: &Dir, extra: &[&str]) -> String {
+pub(crate) fn report(d: &Dir, extra: &[&str]) -> String {
     let p = published();
     let mut args = vec!["--published", p.as_str(), "--date", "2001-06-30"];
     args.extend_from_slice(extra);
@@ -53,31 +53,45 @@ fn report(d: &Dir, extra: &[&str]) -> String {
 }
 
 /// The cells of the table with `id`, tags stripped, row by row (header row
-/// included).
-fn table(html: &str, id: &str) -> Vec<Vec<String>> {
+/// included). Where columns are grouped under a heading ("SU" over "ours",
+/// "thesis", "Δ"), the header cells carry it: "SU: ours".
+pub(crate) fn table(html: &str, id: &str) -> Vec<Vec<String>> {
     let start = html.find(&format!("<table id=\"{id}\"")).unwrap_or_else(|| panic!("no table {id}"));
     let body = &html[start..start + html[start..].find("</table>").unwrap()];
-    body.split("<tr>")
-        .skip(1)
-        .map(|r| {
-            let r = r[..r.find("</tr>").unwrap_or(r.len())].replace("</th>", "</td>");
-            let mut cells: Vec<String> =
-                r.split("</td>").map(|c| c.rfind('>').map(|i| c[i + 1..].to_string()).unwrap_or_default().replace("&amp;", "&").trim().to_string()).collect();
-            cells.pop();
-            cells
-        })
-        .collect()
+    let cells_of = |r: &str| -> Vec<String> {
+        let r = r[..r.find("</tr>").unwrap_or(r.len())].replace("</th>", "</td>");
+        let mut cells: Vec<String> =
+            r.split("</td>").map(|c| c.rfind('>').map(|i| c[i + 1..].to_string()).unwrap_or_default().replace("&amp;", "&").trim().to_string()).collect();
+        cells.pop();
+        cells
+    };
+    let mut rows: Vec<Vec<String>> = body.split("<tr>").skip(1).map(cells_of).collect();
+    if let Some(g) = body.find("<tr class=\"group\">") {
+        let g = &body[g..g + body[g..].find("</tr>").unwrap()];
+        let mut labels = vec![];
+        for th in g.split("<th").skip(1) {
+            let span: usize = th.split("colspan=\"").nth(1).and_then(|x| x[..x.find('"')?].parse().ok()).unwrap_or(1);
+            let label = th[th.find('>').unwrap() + 1..th.find("</th>").unwrap()].to_string();
+            labels.extend(std::iter::repeat_n(label, span));
+        }
+        for (h, l) in rows[0].iter_mut().zip(labels) {
+            if !l.is_empty() {
+                *h = format!("{l}: {h}");
+            }
+        }
+    }
+    rows
 }
 
-fn row<'a>(t: &'a [Vec<String>], first: &str) -> &'a [String] {
+pub(crate) fn row<'a>(t: &'a [Vec<String>], first: &str) -> &'a [String] {
     t.iter().find(|r| r[0] == first).unwrap_or_else(|| panic!("no row {first} in {t:?}"))
 }
 
-fn col(t: &[Vec<String>], name: &str) -> usize {
+pub(crate) fn col(t: &[Vec<String>], name: &str) -> usize {
     t[0].iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name} in {:?}", t[0]))
 }
 
-fn ungroup(s: &str) -> String {
+pub(crate) fn ungroup(s: &str) -> String {
     s.replace(',', "")
 }
 
@@ -116,19 +130,30 @@ fn page_numbers_are_the_csv_numbers() {
     }
     // Table 4.5 comparison: ours is analytic.csv, published the thesis's,
     // and the analytic values agree to every printed decimal.
+    // The ordering every row shares is stated once, in the caption (issue 21:
+    // not 40 rows repeating b, wa, wb).
     let t = table(&html, "compare-table-4-5-exponential-b20-69-19");
+    assert_eq!(t[0], ["n", "p_n: ours", "p_n: thesis", "p_n: Δ", "cumulative: ours", "cumulative: thesis", "cumulative: Δ"]);
+    assert!(
+        html.contains("Table 4.5 — ours beside the thesis&#39;s, ordering (20, 69, 19)")
+            || html.contains("Table 4.5 — ours beside the thesis's, ordering (20, 69, 19)")
+    );
     let r = row(&t, "1");
-    assert_eq!(r[1..4], ["20", "69", "19"]);
-    assert_eq!(r[col(&t, "published")], "0.705500");
-    assert!(r[col(&t, "verdict")].starts_with("exact"), "{r:?}");
-    let rows_exact = t.iter().skip(1).filter(|r| r.last().unwrap().starts_with("exact")).count();
-    assert_eq!(rows_exact, 40, "p_n and cumulative for n = 1..20");
+    assert_eq!(r[col(&t, "p_n: thesis")], "0.705500");
+    assert_eq!(r[col(&t, "p_n: Δ")], "exact");
+    let exact = t.iter().skip(1).flat_map(|r| [&r[3], &r[6]]).filter(|d| d.starts_with("exact")).count();
+    assert_eq!(t.len(), 21);
+    assert_eq!(exact, 40, "p_n and cumulative for n = 1..20");
     // Table 6.3 comparison: depth 3 counts are far from the published depth-6
-    // ones, and the page says so in words.
+    // ones, and the difference says how far.
     let t = table(&html, "compare-table-6-3-uniprocessor");
-    let r = t.iter().find(|r| r[0] == "32" && r[3] == "n1_nodes").unwrap();
-    assert!(r.last().unwrap().starts_with("differs: ours"), "{r:?}");
-    assert!(t.iter().any(|r| r[3] == "t1_ticks" && r.last().unwrap() == "no result of ours"));
+    let r = row(&t, "(32, 79, 5)");
+    let nodes = sum_column(&d.read("results/nodes/tg1-32-79-5-d3.csv"), "nodes") as f64;
+    assert_eq!(ungroup(&r[col(&t, "n_1: ours")]), nodes.to_string());
+    assert_eq!(r[col(&t, "n_1: thesis")], "22,123,280");
+    let rel: f64 = r[col(&t, "n_1: Δ")].trim_end_matches('%').parse().unwrap();
+    assert!((rel - (nodes / 22_123_280.0 - 1.0) * 100.0).abs() < 0.1, "{r:?}");
+    assert!(t.iter().skip(1).all(|r| r[col(&t, "t_1 (ticks): Δ")] == "no result of ours"));
     // The chess comparison: p_best(1) of both, from their CSVs.
     let t = table(&html, "table-4-3");
     let raj = d.read("results/fbest/rajahx.csv");
@@ -180,8 +205,15 @@ fn every_item_has_a_section_and_missing_inputs_say_what_to_run() {
     }
     // Published tables are still shown, ours marked missing.
     let t = table(&html, "compare-table-5-1-nn-error");
-    assert_eq!(t.len(), 11, "5 orderings x (e_type, e_wait) + header");
-    assert!(t.iter().skip(1).all(|r| r.last().unwrap() == "no result of ours"));
+    assert_eq!(t.len(), 6, "5 orderings + header");
+    assert!(t.iter().skip(1).all(|r| r[col(&t, "E_type: Δ")] == "no result of ours" && r[col(&t, "E_wait: Δ")] == "no result of ours"));
+    // Tables 6.4-6.8 have a section each, the thesis's numbers already there.
+    for (o, n) in [("32-79-5", 4), ("20-69-19", 5), ("32-66-66", 6), ("32-33-33", 7), ("32-0-0", 8)] {
+        assert!(html.contains(&format!("<section id=\"chapter6-{o}\">")), "{o}");
+        let t = table(&html, &format!("compare-table-6-{n}"));
+        assert_eq!(t.len(), 10, "3 schemes x 3 processor counts + header");
+        assert!(t.iter().skip(1).all(|r| r[col(&t, "SU: Δ")] == "no result of ours"));
+    }
 }
 
 #[test]
@@ -208,15 +240,20 @@ fn a_new_published_table_is_shown_and_joined_by_its_keys() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let html = d.read("results/report/index.html");
     let t = table(&html, "compare-table-4-4-fbest-b32-79-5");
-    assert_eq!(t[0][..4], ["n", "b", "wa", "wb"]);
-    let fbest_rows: Vec<&Vec<String>> = t.iter().filter(|r| r[4] == "fbest").collect();
-    assert_eq!(fbest_rows[0].last().unwrap(), "exact");
-    assert_eq!(ungroup(&fbest_rows[1][col(&t, "difference")]), "-10");
-    assert!(fbest_rows[1].last().unwrap().starts_with("differs: ours") || fbest_rows[1].last().unwrap().starts_with("close: ours"));
-    assert!(t.iter().filter(|r| r[4] == "pbest_made_up").all(|r| r.last().unwrap() == "no result of ours"));
+    assert_eq!(t[0][..4], ["n", "f_best: ours", "f_best: thesis", "f_best: Δ"]);
+    assert_eq!(row(&t, "1")[3], "exact");
+    let r = row(&t, "2");
+    assert_eq!((ungroup(&r[1]), ungroup(&r[2])), (f2.to_string(), (f2 + 10).to_string()));
+    // The relative difference with at least two significant digits.
+    let rel: f64 = r[3].trim_end_matches('%').parse().unwrap();
+    let want = -10.0 / (f2 + 10) as f64 * 100.0;
+    assert!((rel - want).abs() <= want.abs() * 0.05, "{r:?} against {want}");
+    assert!(t.iter().skip(1).all(|r| r[col(&t, "pbest_made_up: Δ")] == "no result of ours"));
     let t = table(&html, "compare-table-9-1-extra");
-    assert_eq!(t[1].last().unwrap(), "exact");
+    assert_eq!(t[1][col(&t, "n_1: Δ")], "exact");
     assert!(html.contains("<section id=\"other-published\">"));
+    // Under its own heading, which its section title does not repeat.
+    assert!(html.contains("<h2>Other published tables</h2>\n<section id=\"other-published\">\n<h3>Tables no section above shows</h3>"));
 }
 
 #[test]
@@ -270,12 +307,14 @@ fn same_inputs_give_identical_files() {
             }
         }
     }
-    assert_eq!(list(&d.join("a/fig")).len(), 2 * 7, "svg and png for every figure");
+    // Figures 4.5, 4.6, 5.4, 5.5, the learning curves, 6.13-6.17 (the
+    // thesis's points even where we have no run) and one time-per-state chart.
+    assert_eq!(list(&d.join("a/fig")).len(), 2 * 11, "svg and png for every figure");
 }
 
 /// Chapter 5 and 6 outputs in the documented columns, with numbers worked
 /// by hand.
-fn fake_chapters_5_and_6(d: &Dir) {
+pub(crate) fn fake_chapters_5_and_6(d: &Dir) {
     for sub in ["results/weights", "results/classify", "results/pabsim"] {
         std::fs::create_dir_all(d.join(sub)).unwrap();
     }
@@ -311,26 +350,35 @@ fn chapters_5_and_6_are_aggregated_and_joined() {
     let r = row(&t, "(32, 66, 66)");
     assert_eq!(r[1..5], ["18.500000", "0.070000", "7", "10000"]);
     // Best parameters: lowest error, smallest parameter on ties.
+    // Scheme B at our best n beside the thesis's n (issue 21: say which).
     let t = table(&html, "table-5-3");
-    assert_eq!(row(&t, "(32, 66, 66)")[1..8], ["1", "920", "30", "40", "10", "40", "1,000"]);
+    assert_eq!(t[0][1..3], ["best n (ours)", "n (thesis)"]);
+    assert_eq!(row(&t, "(32, 66, 66)")[1..9], ["1", "1", "920", "30", "40", "10", "40", "1,000"]);
     let t = table(&html, "table-5-4");
-    assert_eq!(row(&t, "(32, 66, 66)")[1], "20");
+    assert_eq!(row(&t, "(32, 66, 66)")[1..3], ["20", "20"]);
     // Published Table 5.4 has param 20 for (32, 66, 66): joined on it.
     let t = table(&html, "compare-table-5-4-scheme-c");
-    let r = t.iter().find(|r| r[0] == "32" && r[1] == "66" && r[5] == "true_cut").unwrap();
-    assert_eq!(r[3..5], ["20", "c"]);
-    assert_eq!(ungroup(&r[6]), "935");
+    let r = row(&t, "(32, 66, 66)");
+    assert_eq!(r[col(&t, "param")], "20");
+    assert_eq!(ungroup(&r[col(&t, "True_CUT: ours")]), "935");
+    assert_eq!(r[col(&t, "True_CUT: thesis")], "5,270,913");
     // Table 5.1 comparison uses the JSON's final errors.
     let t = table(&html, "compare-table-5-1-nn-error");
-    let r = t.iter().find(|r| r[1] == "66" && r[3] == "e_type").unwrap();
-    assert_eq!(r[4], "18.500000");
-    // Chapter 6: SU, SO, CSS computed against p = 1; the faster B shown.
-    let t = table(&html, "table-6-6");
+    assert_eq!(row(&t, "(32, 66, 66)")[col(&t, "E_type: ours")], "18.500000");
+    // Chapter 6: SU, SO, CSS computed against p = 1, beside the thesis's
+    // Table 6.6; the faster B shown, its parameter marked as not the thesis's.
+    let t = table(&html, "compare-table-6-6");
     let a12 = t.iter().find(|r| r[0] == "A" && r[1] == "12").unwrap();
-    assert_eq!(a12[3..8], ["400", "5.00", "1,250", "0.250", "0.920"]);
+    let at = |r: &[String], c: &str| r[col(&t, c)].clone();
+    assert_eq!(["t_p (ticks): ours", "SU: ours", "n_p: ours", "SO: ours", "CSS: ours"].map(|c| at(a12, c)), ["400", "5.000", "1,250", "0.250", "0.920"]);
+    assert_eq!(at(a12, "parameters"), "4");
+    assert_eq!(at(a12, "SU: thesis"), "6.395");
+    assert_eq!(at(a12, "SU: Δ"), "-21.8%");
     let b12 = t.iter().find(|r| r[0] == "B" && r[1] == "12").unwrap();
-    assert_eq!(b12[2], "m_B = 6");
-    assert_eq!(b12[4], "8.00");
+    assert_eq!(at(b12, "parameters"), "5; ours 6");
+    assert_eq!(at(b12, "SU: ours"), "8.000");
+    let c12 = t.iter().find(|r| r[0] == "C" && r[1] == "12").unwrap();
+    assert_eq!(at(c12, "parameters"), "(0, 3)");
     let t = table(&html, "table-6-3");
     assert_eq!(row(&t, "(32, 66, 66)")[col(&t, "t_1 (ticks)")], "2,000");
     for id in ["figure-5-4", "figure-5-5", "figure-5-learning", "figure-6-15", "figure-time-32-66-66"] {
@@ -349,9 +397,9 @@ fn chapters_5_and_6_are_aggregated_and_joined() {
     d.write("results/pabsim/p1-per-tree-again.csv", &per_tree);
     report(&d, &[]);
     let html = d.read("results/report/index.html");
-    let t = table(&html, "table-6-6");
+    let t = table(&html, "compare-table-6-6");
     let a12 = t.iter().find(|r| r[0] == "A" && r[1] == "12").unwrap();
-    assert_eq!(a12[3..8], ["400", "5.00", "1,250", "0.250", "0.920"]);
+    assert_eq!(["t_p (ticks): ours", "SU: ours", "n_p: ours"].map(|c| a12[col(&t, c)].clone()), ["400", "5.000", "1,250"]);
     let t = table(&html, "table-6-3");
     assert_eq!(row(&t, "(32, 66, 66)")[col(&t, "t_1 (ticks)")], "2,000");
 }

@@ -5,4 +5,5 @@
 mod util;
 
 mod hardening;
+mod published;
 mod report;
