@@ -5,4 +5,5 @@
 mod util;
 
 mod hardening;
+mod hardening2;
 mod report;
