@@ -24,7 +24,8 @@ if [ ${#need[@]} -gt 0 ]; then
     why="no apt-get to install ${need[*]}"
   else
     log=$(dirname "$env_file")/test-setup-apt.log
-    [ -t 2 ] && echo "make test: installing ${need[*]} (apt-get, log in $log)" >&2
+    # Said whether or not stderr is a terminal: apt is quiet for a minute or two.
+    echo "make test: installing ${need[*]} with apt-get (a minute or two; log in $log)" >&2
     if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}"; } >"$log" 2>&1; then
       why="apt-get install ${need[*]} failed (see $log)"
     fi

@@ -339,34 +339,87 @@ pub enum ChessError {
     /// No position has a contributing node.
     #[error("the chess statistics have no contributing nodes")]
     NoNodes,
+    /// A position's row twice (line numbers count the header as line 1).
+    #[error("position {position} repeats line {first} ({name}:{line}): give each position once")]
+    Repeated {
+        /// The file.
+        name: String,
+        /// The position.
+        position: u32,
+        /// Line of the repeat.
+        line: usize,
+        /// Line of the first.
+        first: usize,
+    },
+    /// More nodes recorded a best move among the first ten than contributed.
+    #[error("position {position}: f_best(1..10) add up to {best}, more than its {nodes} contributing nodes ({name}:{line})")]
+    MoreBestThanNodes {
+        /// The file.
+        name: String,
+        /// The position.
+        position: u32,
+        /// Line of the row.
+        line: usize,
+        /// The sum of f_best(1..10).
+        best: u128,
+        /// nodes_valid.
+        nodes: u64,
+    },
+    /// A total that does not fit 64 bits.
+    #[error("the {what} summed over the positions do not fit a 64-bit count ({name})")]
+    Overflow {
+        /// The file.
+        name: String,
+        /// The column.
+        what: &'static str,
+    },
 }
 
 /// The chess program's totals in f_best columns (see [`ChessFbestRow`]).
-pub fn chess(rows: &[RajahxRow]) -> Result<Vec<ChessFbestRow>, ChessError> {
+/// `name` is the file's, for messages.
+pub fn chess(rows: &[RajahxRow], name: &str) -> Result<Vec<ChessFbestRow>, ChessError> {
     if rows.is_empty() {
         return Err(ChessError::NoRows);
     }
-    let nodes: u64 = rows.iter().map(|r| r.nodes_valid).sum();
-    let moves: u64 = rows.iter().map(|r| r.pseudo_legal_moves).sum();
+    let mut first_line = std::collections::HashMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        // Row i is on line i + 2, after the header.
+        let line = i + 2;
+        if let Some(&first) = first_line.get(&r.position) {
+            return Err(ChessError::Repeated { name: name.into(), position: r.position, line, first });
+        }
+        first_line.insert(r.position, line);
+        // A node records at most one best move: f_best(1..10) <= its nodes.
+        let best: u128 = r.fbest().iter().map(|&f| f as u128).sum();
+        if best > r.nodes_valid as u128 {
+            return Err(ChessError::MoreBestThanNodes { name: name.into(), position: r.position, line, best, nodes: r.nodes_valid });
+        }
+    }
+    let total = |what: &'static str, f: &dyn Fn(&RajahxRow) -> u64| {
+        rows.iter().try_fold(0u64, |a, r| a.checked_add(f(r))).ok_or_else(|| ChessError::Overflow { name: name.into(), what })
+    };
+    let nodes = total("contributing nodes", &|r| r.nodes_valid)?;
+    let moves = total("pseudo-legal moves", &|r| r.pseudo_legal_moves)?;
     if nodes == 0 {
         return Err(ChessError::NoNodes);
     }
     let bf = moves as f64 / nodes as f64;
-    Ok((0..10)
-        .map(|i| {
-            let f: u64 = rows.iter().map(|r| r.fbest()[i]).sum();
-            ChessFbestRow {
-                b: format!("{bf:.2}"),
-                wa: String::new(),
-                wb: String::new(),
-                depth: String::new(),
-                trees: rows.len() as u32,
-                n: i as u32 + 1,
-                fbest: f,
-                pbest: f as f64 / nodes as f64,
-            }
-        })
-        .collect())
+    let mut out = vec![];
+    for i in 0..10 {
+        // At most `nodes` (checked per row above), so this cannot wrap.
+        let f = total("f_best counts", &|r| r.fbest()[i])?;
+        out.push(ChessFbestRow {
+            b: format!("{bf:.2}"),
+            wa: String::new(),
+            wb: String::new(),
+            depth: String::new(),
+            trees: rows.len() as u32,
+            n: i as u32 + 1,
+            fbest: f,
+            pbest: f as f64 / nodes as f64,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -401,7 +454,7 @@ mod tests {
 
     #[test]
     fn chess_statistics_need_rows_and_nodes() {
-        assert_eq!(chess(&[]), Err(ChessError::NoRows));
+        assert_eq!(chess(&[], "r"), Err(ChessError::NoRows));
         let zero = RajahxRow {
             position: 1,
             nodes_valid: 0,
@@ -417,6 +470,6 @@ mod tests {
             fbest_9: 0,
             fbest_10: 0,
         };
-        assert_eq!(chess(&[zero]), Err(ChessError::NoNodes));
+        assert_eq!(chess(&[zero], "r"), Err(ChessError::NoNodes));
     }
 }

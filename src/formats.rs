@@ -10,7 +10,6 @@ use crate::search::{Observer, SearchResult, search};
 use crate::tree::{Model, Node, Ordering, Shape, TreeError, check_seed};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
-use std::io::BufRead;
 
 /// The largest search depth a tree spec may ask for.
 pub const MAX_DEPTH: u32 = 64;
@@ -49,6 +48,16 @@ pub enum FormatError {
         name: String,
         /// Why.
         source: std::io::Error,
+    },
+    /// A line that is not UTF-8 text.
+    #[error("{why} ({name}:{line})")]
+    Line {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        why: crate::cli::LineError,
     },
     /// A JSON line that does not parse as the expected type.
     #[error("bad JSON line ({name}:{line})")]
@@ -102,6 +111,16 @@ pub enum FormatError {
         line: usize,
         /// Why.
         source: GameError,
+    },
+    /// The same position twice in a position file.
+    #[error("position repeats line {first} ({name}:{line}): give each position once")]
+    RepeatedPosition {
+        /// The input.
+        name: String,
+        /// 1-based line of the repeat.
+        line: usize,
+        /// 1-based line of the first.
+        first: usize,
     },
     /// No positions in a position file.
     #[error("no positions in {0}")]
@@ -446,12 +465,12 @@ impl Spec {
 pub fn read_json_lines<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
     let name = input.name.clone();
     let mut out = vec![];
-    for (i, line) in input.reader.lines().enumerate() {
-        let line = line.map_err(|source| FormatError::Read { name: name.clone(), source })?;
+    for (i, line) in input.numbered_lines() {
+        let line = line.map_err(|why| line_error(&name, i, why))?;
         if line.trim().is_empty() {
             continue;
         }
-        let v = serde_json::from_str(&line).map_err(|source| FormatError::Json { name: name.clone(), line: i + 1, source })?;
+        let v = serde_json::from_str(&line).map_err(|source| FormatError::Json { name: name.clone(), line: i, source })?;
         out.push(v);
     }
     Ok(out)
@@ -463,31 +482,65 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
     let name = input.name.clone();
     let mut trees = vec![];
     let mut seen: std::collections::HashMap<Spec, usize> = std::collections::HashMap::new();
-    for (i, line) in input.reader.lines().enumerate() {
-        let line = line.map_err(|source| FormatError::Read { name: name.clone(), source })?;
+    for (i, line) in input.numbered_lines() {
+        let line = line.map_err(|why| line_error(&name, i, why))?;
         if line.trim().is_empty() {
             continue;
         }
-        let syntax = |source| FormatError::SpecSyntax { name: name.clone(), line: i + 1, source };
+        let syntax = |source| FormatError::SpecSyntax { name: name.clone(), line: i, source };
         // The kind is decided by the `game` field, so that each kind's
-        // reader names its own unknown or missing fields.
-        let value: serde_json::Value = serde_json::from_str(&line).map_err(syntax)?;
-        let spec = if value.get("game").is_some() {
-            Spec::Game(serde_json::from_value(value).map_err(syntax)?)
+        // reader names its own unknown or missing fields. Each kind is read
+        // straight into its type, whose reader refuses a key given twice
+        // (`"b":32,...,"b":2`), where a `serde_json::Value` keeps the last.
+        let keys: TopKeys = serde_json::from_str(&line).map_err(syntax)?;
+        let spec = if keys.0.iter().any(|k| k == "game") {
+            Spec::Game(serde_json::from_str(&line).map_err(syntax)?)
         } else {
-            Spec::Artificial(serde_json::from_value(value).map_err(syntax)?)
+            Spec::Artificial(serde_json::from_str(&line).map_err(syntax)?)
         };
         // The same tree twice would be counted twice in every sum and average.
         if let Some(first) = seen.get(&spec) {
-            return Err(FormatError::Repeated { name, line: i + 1, first: *first });
+            return Err(FormatError::Repeated { name, line: i, first: *first });
         }
-        trees.push(spec.check().map_err(|source| FormatError::Spec { name: name.clone(), line: i + 1, source })?);
-        seen.insert(spec, i + 1);
+        trees.push(spec.check().map_err(|source| FormatError::Spec { name: name.clone(), line: i, source })?);
+        seen.insert(spec, i);
     }
     if trees.is_empty() {
         return Err(FormatError::NoTrees(name));
     }
     Ok(trees)
+}
+
+/// A line that could not be read: the reader's error, or text that is not UTF-8 (named by its line).
+fn line_error(name: &str, line: usize, why: crate::cli::LineError) -> FormatError {
+    match why {
+        crate::cli::LineError::Io(source) => FormatError::Read { name: name.to_string(), source },
+        why => FormatError::Line { name: name.to_string(), line, why },
+    }
+}
+
+/// The keys of a JSON object, in order, without their values.
+struct TopKeys(Vec<String>);
+
+impl<'de> Deserialize<'de> for TopKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<TopKeys, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = TopKeys;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object (one tree spec)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<TopKeys, A::Error> {
+                let mut keys = vec![];
+                while let Some(k) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    keys.push(k);
+                }
+                Ok(TopKeys(keys))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// Whether the trees are game positions (`true`) or artificial trees, for
@@ -519,14 +572,18 @@ pub struct PositionLine {
 pub fn read_positions(game: Game, input: Input) -> Result<Vec<PositionLine>> {
     let name = input.name.clone();
     let mut out = vec![];
-    for (i, line) in input.reader.lines().enumerate() {
-        let line = line.map_err(|source| FormatError::Read { name: name.clone(), source })?;
+    // The board and side to move (and castling and en passant in chess) of
+    // each position: the same position twice would be searched and counted
+    // twice, whatever its id or move counters.
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, line) in input.numbered_lines() {
+        let line = line.map_err(|why| line_error(&name, i, why))?;
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let bad = |source| FormatError::Position { name: name.clone(), line: i + 1, source };
-        let (position, ops) = split_position(game, text);
+        let bad = |source| FormatError::Position { name: name.clone(), line: i, source };
+        let (position, ops) = split_position(game, text).map_err(|m| bad(GameError::Line(m)))?;
         let (position, no_moves) = match game {
             Game::Chess => {
                 let p = chess::Position::parse(position).map_err(bad)?;
@@ -541,7 +598,15 @@ pub fn read_positions(game: Game, input: Input) -> Result<Vec<PositionLine>> {
             return Err(bad(GameError::NoMoves(why.into())));
         }
         let id = operation(ops, "id").map_err(|m| bad(GameError::Line(m)))?.unwrap_or_default();
-        out.push(PositionLine { line: i + 1, position, id });
+        let board: String = match game {
+            Game::Chess => position.split(' ').take(4).collect::<Vec<_>>().join(" "),
+            Game::Othello => position.clone(),
+        };
+        if let Some(&first) = seen.get(&board) {
+            return Err(FormatError::RepeatedPosition { name, line: i, first });
+        }
+        seen.insert(board, i);
+        out.push(PositionLine { line: i, position, id });
     }
     if out.is_empty() {
         return Err(FormatError::NoPositions(name));
@@ -550,12 +615,30 @@ pub fn read_positions(game: Game, input: Input) -> Result<Vec<PositionLine>> {
 }
 
 /// Splits a position line into the position's fields and the operations.
-fn split_position(game: Game, text: &str) -> (&str, &str) {
-    // Chess: four fields, or six when the fifth and sixth are the move counters.
+/// Chess: four fields, or six when the fifth and sixth are the move
+/// counters. A fifth field that looks like a number (`-5`, `99999999999`)
+/// is a counter, and must be one: read as an operation, it would take the
+/// operations after it and drop the counters without a word.
+fn split_position(game: Game, text: &str) -> std::result::Result<(&str, &str), String> {
     let fields = match game {
         Game::Chess => {
             let f: Vec<&str> = text.split_whitespace().take(6).collect();
-            if f.len() == 6 && f[4].parse::<u32>().is_ok() && f[5].parse::<u32>().is_ok() { 6 } else { 4 }
+            let numeric = |x: &str| {
+                let digits = x.strip_prefix(['-', '+']).unwrap_or(x);
+                !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
+            };
+            if f.len() >= 5 && numeric(f[4]) {
+                let counter = |x: Option<&&str>, what: &str| match x {
+                    Some(v) if v.parse::<u32>().is_ok() && !v.starts_with('+') => Ok(()),
+                    Some(v) => Err(format!("{what} `{}` is not a non-negative integer", crate::cli::excerpt(v))),
+                    None => Err(format!("{what} is missing (a FEN ends with both move counters)")),
+                };
+                counter(f.get(4), "the halfmove clock")?;
+                counter(f.get(5), "the fullmove number")?;
+                6
+            } else {
+                4
+            }
         }
         Game::Othello => 2,
     };
@@ -577,18 +660,23 @@ fn split_position(game: Game, text: &str) -> (&str, &str) {
         }
         end = i + c.len_utf8();
     }
-    (text[..end].trim(), text[end..].trim())
+    Ok((text[..end].trim(), text[end..].trim()))
 }
 
-/// The operand of EPD operation `op` (`op "text";` or `op word;`), if present.
+/// The operand of EPD operation `op` (`op "text";` or `op word;`), if
+/// present. An opcode starts with a letter; anything else is refused rather
+/// than read as an opcode that swallows the operations after it.
 fn operation(ops: &str, op: &str) -> std::result::Result<Option<String>, String> {
     let mut rest = ops;
     while !rest.trim().is_empty() {
         let r = rest.trim_start();
         let (code, after) = r.split_once(char::is_whitespace).unwrap_or((r.trim_end_matches(';'), ""));
+        if !code.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return Err(format!("`{}` is not an EPD operation (an opcode such as `id` starts with a letter)", crate::cli::excerpt(code)));
+        }
         let after = after.trim_start();
         let (operand, next) = if let Some(q) = after.strip_prefix('"') {
-            let close = q.find('"').ok_or_else(|| format!("operation `{code}`: unterminated string"))?;
+            let close = q.find('"').ok_or_else(|| format!("operation `{}`: unterminated string", crate::cli::excerpt(code)))?;
             let tail = q[close + 1..].trim_start();
             (q[..close].to_string(), tail.strip_prefix(';').unwrap_or(tail))
         } else {

@@ -395,7 +395,7 @@ impl Network {
     /// Reads and validates a weights file.
     pub fn load(path: &Path) -> Result<Network> {
         let text = std::fs::read_to_string(path).map_err(|source| NnError::Read { path: path.display().to_string(), source })?;
-        Network::from_json(&text).map_err(|e| NnError::BadFile { path: path.display().to_string(), source: Box::new(e) })
+        Network::from_json(crate::cli::strip_bom(&text)).map_err(|e| NnError::BadFile { path: path.display().to_string(), source: Box::new(e) })
     }
 
     /// Parses and validates the JSON of a weights file.
@@ -423,7 +423,9 @@ impl Network {
                 }
             }
         }
-        let file: WeightsFile = serde_json::from_value(v).map_err(|e| NnError::Invalid(e.to_string()))?;
+        // Straight into the types, not from the `Value` above: a `Value`
+        // keeps the last of a key given twice, the derived reader refuses it.
+        let file: WeightsFile = serde_json::from_str(text).map_err(|e| NnError::Invalid(e.to_string()))?;
         Network::from_file(&file)
     }
 
@@ -449,6 +451,7 @@ impl Network {
             TYPE_RANGE.1
         );
         let b = f.ordering.b as f64;
+        valid!((0.0..=b).contains(&f.root_wait), "root_wait {:?} lies outside the wait range [0, b = {b}]", f.root_wait);
         valid!(
             inputs[2].max == b && outputs[1].max == b,
             "ordering.b is {b} but the index and wait ranges end at {} and {} (they must end at b)",

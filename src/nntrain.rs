@@ -87,8 +87,16 @@ impl PatternSet {
             first.model,
             if game { "must leave empty" } else { "need" }
         );
+        if let (false, Some(wa), Some(wb)) = (game, first.wa, first.wb) {
+            // The weights file's loader checks the ordering: a network it
+            // would refuse is not worth training.
+            crate::tree::Ordering::new(first.b, wa, wb).map_err(|e| TrainError::BadPatterns(format!("{e} ({name}:2)")))?;
+        }
         let (inputs, outputs) = nn::ranges(first.b)?;
         let b = first.b as f64;
+        // The same (parent, child) pair twice would count twice in every
+        // iteration: trainset writes each once.
+        let mut seen: std::collections::HashMap<(u32, &str, u32), usize> = std::collections::HashMap::new();
         require!(
             first.level == 0,
             BadPatterns,
@@ -115,6 +123,14 @@ impl PatternSet {
                 r.b
             );
             require!(r.count >= 1, BadPatterns, "count must be at least 1 {at}");
+            if let Some(first) = seen.insert((r.level, r.parent.as_str(), r.index), i + 2) {
+                return Err(TrainError::BadPatterns(format!(
+                    "the pattern of level {}, parent `{}`, index {} repeats line {first}: give each pattern once {at}",
+                    r.level,
+                    crate::cli::excerpt(&r.parent),
+                    r.index
+                )));
+            }
             if i == 0 {
                 continue;
             }

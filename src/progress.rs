@@ -7,7 +7,24 @@
 //! items; `indicatif` redraws at most a few times a second. Drawing never
 //! changes what a tool computes or writes.
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+/// Items per second as the bar shows them: three significant figures at
+/// most (`44.9/s`, `1234/s`), where indicatif's own `{per_sec}` prints four
+/// decimals (`44.9551/s`).
+pub fn rate(per_sec: f64) -> String {
+    if !per_sec.is_finite() {
+        return "-/s".into();
+    }
+    let decimals = if per_sec >= 100.0 {
+        0
+    } else if per_sec >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{per_sec:.decimals$}/s")
+}
 
 /// A progress bar over a known number of items.
 #[derive(Debug)]
@@ -29,8 +46,13 @@ impl Progress {
     }
 
     fn with_target(label: &str, total: u64, unit: &'static str, target: ProgressDrawTarget) -> Progress {
-        let template = format!("{{prefix}}: [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{elapsed}}, {{per_sec}}, about {{eta}} left)");
-        let style = ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()).progress_chars("#>.");
+        let template = format!("{{prefix}}: [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{elapsed}}, {{rate}}, about {{eta}} left)");
+        let style = ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()).progress_chars("#>.").with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate(state.per_sec()));
+            },
+        );
         let bar = ProgressBar::with_draw_target(Some(total), target).with_style(style).with_prefix(label.to_string());
         Progress { bar }
     }
@@ -76,6 +98,63 @@ mod tests {
         p.inc(3);
         p.inc(4);
         assert_eq!(p.done(), 7);
+        p.finish();
+    }
+
+    /// A terminal that keeps what is drawn on it.
+    #[derive(Debug, Clone, Default)]
+    struct Screen(std::sync::Arc<std::sync::Mutex<String>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            200
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Issue 22: the rate is drawn with at most three significant figures,
+    /// not indicatif's four decimals ("44.9551/s").
+    #[test]
+    fn the_rate_is_drawn_without_four_decimals() {
+        assert_eq!(rate(44.9551), "45.0/s");
+        assert_eq!(rate(1234.56), "1235/s");
+        assert_eq!(rate(0.123456), "0.12/s");
+        let screen = Screen::default();
+        let p = Progress::with_target("pabsim", 1000, "simulations", ProgressDrawTarget::term_like(Box::new(screen.clone())));
+        for _ in 0..7 {
+            std::thread::sleep(std::time::Duration::from_millis(3));
+            p.inc(1);
+        }
+        p.bar.tick();
+        let drawn = screen.0.lock().unwrap().clone();
+        let shown = drawn.lines().rev().find(|l| l.contains("/s")).unwrap_or_else(|| panic!("no rate drawn: {drawn:?}")).to_string();
+        let number = shown.split("/s").next().unwrap().rsplit(' ').next().unwrap().replace(',', "");
+        let decimals = number.split_once('.').map_or(0, |(_, d)| d.len());
+        assert!(decimals <= 2 && number.parse::<f64>().is_ok(), "rate drawn as `{number}` in: {shown}");
         p.finish();
     }
 

@@ -70,6 +70,13 @@ pub trait Observer {
     /// The node returns. Called for leaves too, after `enter`.
     #[inline(always)]
     fn leave(&mut self, _v: &Visit, _o: &Outcome) {}
+    /// Whether the search should stop: every node then returns before its
+    /// next child, and the result means nothing (an observer that ran out of
+    /// memory for what it records; `trainset`).
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that watches nothing.
@@ -173,6 +180,9 @@ fn alphabeta<S: TreeSource, O: Observer>(ctx: &mut Ctx<'_, S, O>, buf: &mut [S::
     let mut last_update = None;
     let mut searched = 0;
     while let Some(k) = moves.next() {
+        if ctx.obs.stopped() {
+            break;
+        }
         searched += 1;
         let (ca, cb) = if v.max { (score, beta) } else { (alpha, score) };
         let cv = Visit { ply: v.ply + 1, index: searched, max: !v.max, alpha: ca, beta: cb, pv: v.pv && searched == 1, leaf: depth == 1, moves: 0 };

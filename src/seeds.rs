@@ -5,14 +5,16 @@
 //! network's training data. Both are compiled into the tools from `data/`, so
 //! the binaries work from any directory; a path to any seed file works too.
 
+use crate::cli::Input;
 use crate::tree::{TreeError, check_seed};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// What is wrong with a seed set.
 #[derive(Debug, thiserror::Error)]
 pub enum SeedError {
     /// A line that is not a number.
-    #[error("`{text}` is not a seed (a positive integer) ({name}:{line})")]
+    #[error("`{}` is not a seed (a positive integer) ({name}:{line})", crate::cli::excerpt(text))]
     NotANumber {
         /// The set.
         name: String,
@@ -30,6 +32,28 @@ pub enum SeedError {
         line: usize,
         /// Why.
         source: TreeError,
+    },
+    /// The same seed twice: the same tree twice, counted twice in every sum.
+    #[error("seed {seed} repeats line {first} ({name}:{line}): give each seed once")]
+    Repeated {
+        /// The set.
+        name: String,
+        /// 1-based line of the repeat.
+        line: usize,
+        /// 1-based line of the first.
+        first: usize,
+        /// The seed.
+        seed: u32,
+    },
+    /// A line that is not UTF-8 text.
+    #[error("{why} ({name}:{line})")]
+    Line {
+        /// The set.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        why: crate::cli::LineError,
     },
     /// No seeds at all.
     #[error("seed file {0} holds no seeds")]
@@ -58,16 +82,31 @@ pub struct SeedSet {
     pub seeds: Vec<u32>,
 }
 
-/// Parses a seed file: one seed a line; blank lines and `#` comments ignored.
+/// Parses a seed file: one seed a line; blank lines and `#` comments
+/// ignored; a byte-order mark at the start is dropped; a seed given twice
+/// is refused.
 pub fn parse(name: &str, text: &str) -> Result<SeedSet> {
+    parse_lines(name, Input::from_string(name, text))
+}
+
+fn parse_lines(name: &str, input: Input) -> Result<SeedSet> {
     let mut seeds = vec![];
-    for (i, line) in text.lines().enumerate() {
+    let mut seen: HashMap<u32, usize> = HashMap::new();
+    for (i, line) in input.numbered_lines() {
+        let line = line.map_err(|why| match why {
+            crate::cli::LineError::Io(source) => SeedError::Read { path: name.to_string(), source },
+            why => SeedError::Line { name: name.to_string(), line: i, why },
+        })?;
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let seed: u64 = line.parse().map_err(|_| SeedError::NotANumber { name: name.to_string(), line: i + 1, text: line.to_string() })?;
-        let seed = check_seed(seed).map_err(|source| SeedError::BadSeed { name: name.to_string(), line: i + 1, source })?;
+        let seed: u64 = line.parse().map_err(|_| SeedError::NotANumber { name: name.to_string(), line: i, text: line.to_string() })?;
+        let seed = check_seed(seed).map_err(|source| SeedError::BadSeed { name: name.to_string(), line: i, source })?;
+        if let Some(&first) = seen.get(&seed) {
+            return Err(SeedError::Repeated { name: name.to_string(), line: i, first, seed });
+        }
+        seen.insert(seed, i);
         seeds.push(seed);
     }
     if seeds.is_empty() {
@@ -82,8 +121,9 @@ pub fn load(set: &str) -> Result<SeedSet> {
         "tg1" => parse("tg1", TG1),
         "tg2" => parse("tg2", TG2),
         path => {
-            let text = std::fs::read_to_string(Path::new(path)).map_err(|source| SeedError::Read { path: path.to_string(), source })?;
-            parse(path, &text)
+            // Line by line, so that text that is not UTF-8 is named by its line.
+            let f = std::fs::File::open(Path::new(path)).map_err(|source| SeedError::Read { path: path.to_string(), source })?;
+            parse_lines(path, Input { name: path.to_string(), reader: Box::new(std::io::BufReader::new(f)) })
         }
     }
 }

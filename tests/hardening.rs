@@ -43,8 +43,8 @@ fn d2_classify_n_is_bounded_before_it_is_materialised() {
     let d = Dir::new("d2");
     t_and_u(&d);
     let start = std::time::Instant::now();
-    fails_with(&d, "classify", &["t.jsonl", "--n", "1..4294967295", "-o", "c.csv"], 1, "--n values must lie in 0..4096");
-    fails_with(&d, "classify", &["t.jsonl", "--n", "1..1000000", "-o", "c.csv"], 1, "--n values must lie in 0..4096");
+    fails_with(&d, "classify", &["t.jsonl", "--n", "1..4294967295", "-o", "c.csv"], 1, "--n values must lie in 1..4096");
+    fails_with(&d, "classify", &["t.jsonl", "--n", "1..1000000", "-o", "c.csv"], 1, "--n values must lie in 1..4096");
     fails_with(&d, "classify", &["t.jsonl", "--n", "1..99999999999999999999", "-o", "c.csv"], 1, "is not a non-negative integer");
     fails_with(&d, "classify", &["t.jsonl", "--m", "0..101", "-o", "c.csv"], 1, "--m values must lie in 0..100");
     assert!(start.elapsed().as_secs() < 10, "the refusals took {:?}", start.elapsed());

@@ -118,6 +118,11 @@ fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
     assert!(ticks[3] != ticks[4] || nodes[3] != nodes[4], "--pv-wait 0 changed nothing for scheme b");
     fails(&d.path, "pabsim", &["--procs", "8", "--scheme", "c", "--weights", &w, "--pv-wait", "0"], &trees, "--pv-wait applies to schemes a and b");
     fails(&d.path, "pabsim", &["--procs", "8", "--pv-wait", "65"], &trees, "--pv-wait must lie in 0..64");
+    fails(&d.path, "pabsim", &["--merge", "x.csv", "--pv-wait", "0"], "", "--pv-wait");
+    // Two networks for the trees' ordering: which one is meant is not ours to guess.
+    d.write("w2.json", &std::fs::read_to_string(&w).unwrap());
+    let w2 = d.join("w2.json").to_string_lossy().into_owned();
+    fails(&d.path, "pabsim", &["--procs", "8", "--scheme", "c", "--weights", &w, "--weights", &w2], &trees, "2 --weights files fit");
 }
 
 /// The interleaved machine on the thesis's five orderings: every scheme,

@@ -10,5 +10,6 @@ mod pabsim;
 mod chapter5;
 mod games;
 mod hardening;
+mod hardening2;
 
 mod algorithms;

@@ -75,6 +75,9 @@ pub fn load(results: &Path) -> Result<Ch4> {
             ],
         )?)
     };
+    if let Some(n) = &nodes {
+        n.refuse_repeats(&["b", "wa", "wb", "depth", "tree", "seed"], "the node counts of one tree")?;
+    }
     let nodes_sum = match &nodes {
         Some(c) => Some(pl(
             c.df.clone()

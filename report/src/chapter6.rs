@@ -36,7 +36,7 @@ pub struct Ch6 {
 }
 
 /// Configuration columns: rows that agree on all of these are one run.
-const CONFIG: [&str; 13] = ["b", "wa", "wb", "depth", "scheme", "procs", "m_a", "m_b", "m_ca", "m_cc", "cut_width", "interleave", "split_walk"];
+const CONFIG: [&str; 18] = load::SIM_CONFIG;
 
 /// Whether a column holds processor-ticks spent in one state (or in memory
 /// stalls or lock waits): the columns pabsim's own row type declares so
@@ -72,6 +72,7 @@ pub fn load(results: &Path) -> Result<Ch6> {
     }
     let k = Kind::Key;
     let runs = load::read_many(&files, &[("b", k), ("wa", k), ("wb", k), ("scheme", k), ("procs", k), ("tp_ticks", Kind::Int), ("np_nodes", Kind::Int)])?;
+    load::thesis_machine_only(&runs)?;
     let names: Vec<String> = runs.df.get_column_names().iter().map(|s| s.to_string()).collect();
     let group: Vec<Expr> = CONFIG.iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();
     let deduped = distinct_runs(&runs.df, &names, &group)?;

@@ -391,8 +391,10 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let glance: Vec<Table> = glance(&published.all).into_iter().collect();
     let page = doc::html(&meta, &intro, &glance, &b.sections);
 
-    std::fs::create_dir_all(&cfg.out).with_context(|| format!("cannot create {}", cfg.out.display()))?;
-    std::fs::create_dir_all(&cfg.figures).with_context(|| format!("cannot create {}", cfg.figures.display()))?;
+    // Directories made here are removed again if the run fails.
+    let mut made = parab::cli::CreatedDirs::default();
+    made.create(&cfg.out, "--out")?;
+    made.create(&cfg.figures, "--figures")?;
     // Every file is written to a temporary file first; all are renamed in one
     // commit at the end, so the page and its figures replace the old ones as
     // one unit (an interrupted run changes nothing).
@@ -418,6 +420,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     }
     outs.push(staged(&cfg.out.join("index.html"), page.as_bytes())?);
     parab::cli::finish_all(outs)?;
+    made.keep();
     Ok(summary)
 }
 

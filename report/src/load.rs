@@ -49,6 +49,8 @@ pub struct Csv {
     pub files: Vec<String>,
     /// Per row, its file's index in `files`.
     pub row_file: Vec<usize>,
+    /// Per row, its line in its file.
+    pub row_line: Vec<u64>,
 }
 
 impl Csv {
@@ -69,6 +71,98 @@ impl Csv {
     pub fn sources_note(&self, eq: &[(&str, &str)]) -> String {
         self.sources(eq).iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
     }
+}
+
+impl Csv {
+    /// Where row `i` came from, `file:line`.
+    pub fn at(&self, i: usize) -> String {
+        format!("{}:{}", self.files[self.row_file[i]], self.row_line[i])
+    }
+
+    /// The cell of column `c` in row `i` as written (empty when the column
+    /// or the cell is missing).
+    pub fn cell(&self, c: &str, i: usize) -> &str {
+        self.raw.get(c).and_then(|v| v.get(i)).map_or("", |s| s.as_str())
+    }
+
+    /// Refuses two rows that agree on every column of `key` (compared as
+    /// normalised keys): the same tree twice, say, which every sum would
+    /// count twice (a copy of a results file beside the original). `what`
+    /// names the rows in the message.
+    pub fn refuse_repeats(&self, key: &[&str], what: &str) -> Result<()> {
+        let mut seen: std::collections::HashMap<Vec<String>, usize> = std::collections::HashMap::new();
+        for i in 0..self.row_file.len() {
+            let k: Vec<String> = key.iter().map(|c| norm_key(self.cell(c, i))).collect();
+            if let Some(&first) = seen.get(&k) {
+                let shown: Vec<String> = key.iter().zip(&k).map(|(c, v)| format!("{c} {v}")).collect();
+                bail!(
+                    "{what} ({}) is given twice, at {} and {}: remove the copy (every total would count it twice)",
+                    shown.join(", "),
+                    self.at(first),
+                    self.at(i)
+                );
+            }
+            seen.insert(k, i);
+        }
+        Ok(())
+    }
+}
+
+/// The columns of a `pabsim` row that say which run it belongs to: rows
+/// that agree on all of these are one configuration (the machine's lock,
+/// policy and interleaving included, so that a run on another machine never
+/// merges with or replaces the thesis machine's).
+pub const SIM_CONFIG: [&str; 19] = [
+    "b",
+    "wa",
+    "wb",
+    "depth",
+    "scheme",
+    "procs",
+    "m_a",
+    "m_b",
+    "m_ca",
+    "m_cc",
+    "cut_width",
+    "interleave",
+    "split_walk",
+    "policy",
+    "lock",
+    "min_split_depth",
+    "split_group",
+    "steal_seed",
+    "pv_wait",
+];
+
+/// What the thesis's machine writes in the machine columns of a `pabsim`
+/// row: `(column, values allowed)`. A missing column (results from before
+/// it existed) counts as the thesis's.
+const THESIS_MACHINE: [(&str, &[&str]); 5] =
+    [("policy", &["dts", "-"]), ("lock", &["tas"]), ("interleave", &["access"]), ("split_walk", &["tree"]), ("pv_wait", &["1"])];
+
+/// Refuses a chapter-6 row from another machine than the thesis's (`--lock
+/// queue`, `--policy steal`, `--interleave state`, `--split-walk level`,
+/// or the control's `--pv-wait 0`):
+/// chapter 6 sets the thesis's machine beside the thesis, and such a row
+/// would compete with its cells. Other machines' runs belong elsewhere
+/// (`results/beyond`, `results/compare`).
+pub fn thesis_machine_only(runs: &Csv) -> Result<()> {
+    for (c, allowed) in THESIS_MACHINE {
+        if !runs.raw.contains_key(c) {
+            continue;
+        }
+        for i in 0..runs.row_file.len() {
+            let v = runs.cell(c, i);
+            if !v.is_empty() && !allowed.contains(&v.to_lowercase().as_str()) {
+                bail!(
+                    "{c} `{v}` is not the thesis's machine ({}) at {}: chapter 6 compares the thesis's machine only; keep other machines' runs out of pabsim/",
+                    allowed[0],
+                    runs.at(i)
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Normalises a key cell: integers without leading zeros or `.0`, text
@@ -204,7 +298,8 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
     }
     let df = DataFrame::new(origin.len(), columns).map_err(|e| anyhow!("{e}"))?;
     let row_file = origin.iter().map(|(fi, _)| *fi).collect();
-    Ok(Csv { name: names.join(", "), df, decimals, raw, files: names, row_file })
+    let row_line = origin.iter().map(|(_, line)| *line).collect();
+    Ok(Csv { name: names.join(", "), df, decimals, raw, files: names, row_file, row_line })
 }
 
 fn infer(h: &str, col: &[String], decimals: &mut BTreeMap<String, usize>) -> Column {

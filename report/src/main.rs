@@ -14,15 +14,16 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  report                                   # results/ -> results/report/index.html\n  report --results /tmp/run --date 2001-06-30\n  SOURCE_DATE_EPOCH=0 report --out /tmp/page"
+    after_help = "Examples:\n  report                                   # results/ -> results/report/index.html\n  mkdir -p /tmp/run/fbest && fbest --analytic --ordering 32,79,5 -o /tmp/run/fbest/analytic.csv\n  report --results /tmp/run --date 2001-06-30\n  SOURCE_DATE_EPOCH=0 report --results /tmp/run --out /tmp/page"
 )]
 struct Args {
     /// Results directory (fbest/, nodes/, weights/, classify/, pabsim/).
     #[arg(long, default_value = "results")]
     results: PathBuf,
-    /// Published tables (one CSV per thesis table).
-    #[arg(long, default_value = "data/published")]
-    published: PathBuf,
+    /// Published tables (one CSV per thesis table). Default: `data/published`
+    /// here, else the repository's own, beside the binary's `target/`.
+    #[arg(long)]
+    published: Option<PathBuf>,
     /// Where index.html and the Markdown tables go (default RESULTS/report).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -32,6 +33,22 @@ struct Args {
     /// Report date YYYY-MM-DD (default: SOURCE_DATE_EPOCH, else today, UTC).
     #[arg(long)]
     date: Option<String>,
+}
+
+/// The published tables when `--published` is not given: `data/published`
+/// in the current directory (the repository, as `make` runs it), else the
+/// repository the binary sits in (`target/release/report`), else the one it
+/// was built from; so that `report --results /tmp/run` works from anywhere.
+fn default_published() -> anyhow::Result<PathBuf> {
+    let here = PathBuf::from("data/published");
+    let beside = std::env::current_exe().ok().and_then(|e| Some(e.parent()?.parent()?.parent()?.join("data/published")));
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/published");
+    let found = [Some(here), beside, Some(built)].into_iter().flatten().find(|p| p.is_dir());
+    found.ok_or_else(|| {
+        anyhow::anyhow!(
+            "no published tables at data/published, nor beside this binary (run report from the parab repository, or give --published DIR, the repository's data/published)"
+        )
+    })
 }
 
 fn main() {
@@ -46,9 +63,12 @@ fn main() {
             figures: args.figures.clone().unwrap_or_else(|| args.results.join("figures")),
             date: report::report_date(args.date.as_deref(), epoch.as_deref())?,
             results: args.results.clone(),
-            published: args.published.clone(),
+            published: match &args.published {
+                Some(p) => p.clone(),
+                None => default_published()?,
+            },
         };
-        anyhow::ensure!(cfg.published.is_dir(), "no published tables at {} (use --published DIR)", cfg.published.display());
+        anyhow::ensure!(cfg.published.is_dir(), "no published tables at {} (give --published DIR, the repository's data/published)", cfg.published.display());
         let s = report::run(&cfg)?;
         // A summary for a person at a terminal; quiet in pipelines and logs.
         if s.incomplete > 0 && std::io::stderr().is_terminal() {

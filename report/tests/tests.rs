@@ -5,5 +5,6 @@
 mod util;
 
 mod hardening;
+mod hardening2;
 mod published;
 mod report;

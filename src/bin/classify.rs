@@ -16,7 +16,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 6 | classify --scheme a --scheme b --n 1..8\n  treegen --set tg1 --ordering 32,79,5 --depth 6 | classify --scheme c --weights 32-79-5.json --m 0..50\n  treegen --set tg1 --ordering 32,79,5 --ordering 32,0,0 --depth 6 | classify --weights 32-79-5.json --weights 32-0-0.json"
+    after_help = "Examples (the networks are nntrain's):\n  treegen --set tg1 --ordering 32,79,5 --depth 6 | classify --scheme a --scheme b --n 1..8\n  treegen --set tg1 --ordering 32,79,5 --depth 6 | classify --scheme c --weights /tmp/weights/32-79-5.json --m 0..50\n  treegen --set tg1 --ordering 32,79,5 --ordering 20,69,19 --depth 6 | classify --weights /tmp/weights/32-79-5.json --weights /tmp/weights/20-69-19.json"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen); `-` or absent for stdin.
@@ -25,12 +25,12 @@ struct Args {
     /// and b, and c when --weights is given.
     #[arg(long, value_delimiter = ',')]
     scheme: Vec<String>,
-    /// Scheme B's n: N or an inclusive range LO..HI.
-    #[arg(long, default_value = "1..8")]
-    n: String,
-    /// Scheme C's m: M or an inclusive range LO..HI.
-    #[arg(long, default_value = "0..50")]
-    m: String,
+    /// Scheme B's n: N or an inclusive range LO..HI (default 1..8).
+    #[arg(long)]
+    n: Option<String>,
+    /// Scheme C's m: M or an inclusive range LO..HI (default 0..50).
+    #[arg(long)]
+    m: Option<String>,
     /// Network weights for scheme C (repeatable: each ordering uses its own).
     #[arg(long, value_name = "FILE")]
     weights: Vec<PathBuf>,
@@ -67,14 +67,27 @@ fn main() {
         cli::no_repeats("--weights", &args.weights.iter().map(|p| p.display().to_string()).collect::<Vec<_>>())?;
         let has = |x: &str| schemes.iter().any(|s| s == x);
         anyhow::ensure!(!has("c") || !args.weights.is_empty(), "scheme c needs --weights FILE (a network from nntrain)");
-        let mut weights = vec![];
-        for p in &args.weights {
-            weights.push((p.display().to_string(), Network::load(p)?));
-        }
         // Bounded before any value is materialised: types lie in [0, 100], and
         // scheme B's n counts finished moves, at most MAX_N.
-        let m = cli::bounded_range(&args.m, "--m", 0, 100)?;
-        let n = cli::bounded_range(&args.n, "--n", 0, MAX_N)?;
+        let m = cli::bounded_range(args.m.as_deref().unwrap_or("0..50"), "--m", 0, 100)?;
+        let n = cli::bounded_range(args.n.as_deref().unwrap_or("1..8"), "--n", 1, MAX_N)?;
+        // A parameter of a scheme not scored would be ignored without a word.
+        if let (Some(v), false) = (&args.n, has("b")) {
+            anyhow::bail!("--n {v} is scheme B's parameter, but scheme b is not scored (add --scheme b, or drop --n)");
+        }
+        if let (Some(v), false) = (&args.m, has("c")) {
+            anyhow::bail!("--m {v} is scheme C's parameter, but scheme c is not scored (add --scheme c with --weights, or drop --m)");
+        }
+        let mut weights: Vec<(String, Network)> = vec![];
+        for p in &args.weights {
+            let net = Network::load(p)?;
+            // Two networks for one ordering: which one scored the trees would
+            // depend on the order of the options.
+            if let Some((other, _)) = weights.iter().find(|(_, n)| n.trained_for == net.trained_for) {
+                anyhow::bail!("--weights {other} and {} are both trained for {}: give one network per ordering", p.display(), net.trained_for);
+            }
+            weights.push((p.display().to_string(), net));
+        }
         let cfg =
             Scoring { a: has("a"), b: if has("b") { n.collect() } else { vec![] }, c: if has("c") { m.collect() } else { vec![] }, weights, force: args.force };
         let input = Input::open(args.input.as_deref())?;

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,0,0 --depth 6 | fbest --per-tree -o per-tree.csv\n  fbest --analytic --ordering 20,69,19 --ordering 32,79,5\n  fbest --rajahx data/rajahx-fbest.csv\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest -o chess.csv\n  fbest --fit chess.csv"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,0,0 --depth 6 | fbest --per-tree -o /tmp/per-tree.csv\n  fbest --analytic --ordering 20,69,19 --ordering 32,79,5\n  fbest --rajahx data/rajahx-fbest.csv\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest -o /tmp/chess.csv\n  fbest --fit /tmp/chess.csv"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen); `-` or absent for stdin.
@@ -62,17 +62,23 @@ fn fit(path: &std::path::Path, trees: usize, depth: u32) -> anyhow::Result<Vec<F
     anyhow::ensure!((1..=8).contains(&depth), "--fit-depth must lie in 1..8");
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
+    let text = cli::strip_bom(&text);
     let (data, avg_b, pbest) = if text.starts_with("game,") {
-        let rows: Vec<GameFbestRow> = read_csv(Input::from_string(&name, &text))?;
+        let rows: Vec<GameFbestRow> = read_csv(Input::from_string(&name, text))?;
         let first = rows.first().ok_or_else(|| anyhow::anyhow!("{name}: no rows"))?;
         anyhow::ensure!(rows.iter().all(|r| (r.game, r.depth) == (first.game, first.depth)), "{name}: fit one game and depth at a time");
         (format!("{} depth {}", first.game, first.depth), first.b, rows.iter().take(10).map(|r| r.pbest).collect::<Vec<_>>())
     } else {
-        let rows: Vec<ChessFbestRow> = read_csv(Input::from_string(&name, &text))?;
+        let rows: Vec<ChessFbestRow> = read_csv(Input::from_string(&name, text))?;
         let first = rows.first().ok_or_else(|| anyhow::anyhow!("{name}: no rows"))?;
         let b: f64 = first.b.parse().map_err(|_| anyhow::anyhow!("{name}: b `{}` is not a number", first.b))?;
         ("rajahx".to_string(), b, rows.iter().take(10).map(|r| r.pbest).collect())
     };
+    // A NaN or infinite value would fit to a NaN error without a word.
+    anyhow::ensure!(avg_b.is_finite() && (2.0..=4096.0).contains(&avg_b), "the average branching factor {avg_b} is not a number in 2..4096 ({name}:2)");
+    for (i, p) in pbest.iter().enumerate() {
+        anyhow::ensure!(p.is_finite() && (0.0..=1.0).contains(p), "p_best {p} at n = {} is not a probability in [0, 1] ({name}:{})", i + 1, i + 2);
+    }
     let b = avg_b.round() as u32;
     let mut rows = vec![];
     for method in [FitMethod::Analytic, FitMethod::Searched { trees, depth }] {
@@ -101,6 +107,12 @@ fn main() {
     let args: Args = cli::parse("fbest");
     cli::main("fbest", || {
         cli::threads(args.threads)?;
+        // These modes read no tree specs: an input file given with one of
+        // them would be ignored without a word (even a missing one).
+        let mode = [(args.analytic, "--analytic"), (args.rajahx.is_some(), "--rajahx"), (args.fit.is_some(), "--fit")].into_iter().find(|m| m.0);
+        if let (Some((_, mode)), Some(input)) = (mode, &args.input) {
+            anyhow::bail!("{mode} reads no tree specs, but an input `{}` was given (drop it, or drop {mode})", input.display());
+        }
         if args.analytic {
             cli::no_repeats("--ordering", &args.ordering)?;
             let mut out = Output::create(args.output.as_deref())?;
@@ -109,7 +121,7 @@ fn main() {
         }
         if let Some(path) = &args.rajahx {
             let rows: Vec<RajahxRow> = read_csv(Input::open(Some(path))?)?;
-            let rows = fbest::chess(&rows)?;
+            let rows = fbest::chess(&rows, &path.display().to_string())?;
             let mut out = Output::create(args.output.as_deref())?;
             write_csv(&mut out, rows)?;
             return Ok(out.finish()?);

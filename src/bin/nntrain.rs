@@ -18,7 +18,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset | nntrain --seed 1 -o net.json --curve curve.csv\n  nntrain --seed 1 --out-dir weights/ patterns/*.csv"
+    after_help = "Examples (1,000 iterations for a quick try; the thesis's 10,000 are the default):\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset | nntrain --seed 1 --iterations 1000 -o /tmp/net.json --curve /tmp/curve.csv\n  nntrain --seed 1 --iterations 1000 --out-dir /tmp/weights /tmp/patterns-32-79-5.csv /tmp/patterns-20-69-19.csv"
 )]
 struct Args {
     /// Pattern files (CSV from trainset); `-` or none for stdin.
@@ -69,6 +69,10 @@ fn main() {
             curve_every: args.curve_every,
         };
         cfg.check()?;
+        if args.curve.is_some() {
+            // Before hours of training: `-o w.json --curve w.json` would lose the weights.
+            cli::distinct_outputs(&[("-o", args.output.as_deref()), ("--curve", args.curve.as_deref())])?;
+        }
         let inputs: Vec<Option<PathBuf>> = if args.inputs.is_empty() { vec![None] } else { args.inputs.iter().cloned().map(Some).collect() };
         anyhow::ensure!(inputs.len() == 1 || args.out_dir.is_some(), "several pattern files need --out-dir (one network per file)");
         let mut sets = vec![];
@@ -93,7 +97,9 @@ fn main() {
             b.finish();
         }
         if let Some(dir) = &args.out_dir {
-            std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+            // Made now, removed again if a file cannot be written.
+            let mut made = cli::CreatedDirs::default();
+            made.create(dir, "--out-dir")?;
             let mut outs = vec![];
             for (net, curve) in &trained {
                 let key = net.trained_for.key();
@@ -105,7 +111,9 @@ fn main() {
                 outs.push(c);
             }
             // Rename only when every file is complete.
-            return Ok(cli::finish_all(outs)?);
+            cli::finish_all(outs)?;
+            made.keep();
+            return Ok(());
         }
         let (net, curve) = &trained[0];
         let mut w = Output::create(args.output.as_deref())?;

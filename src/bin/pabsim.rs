@@ -22,7 +22,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 20,69,19 --depth 6 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim trees.jsonl --procs 1,48 --scheme c --weights w-20-69-19.json --thesis-params\n  pabsim trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline p1.csv\n  pabsim trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o s1.csv   (and --shard 2/2 -o s2.csv)\n  pabsim --merge s1.csv s2.csv -o all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 7 --trees 10 | pabsim --procs 1,64,1024 --policy dts,pvsplit,steal,active --m-a 1\n\nPolicies:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)"
+    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --policy dts,pvsplit,steal,active --lock queue --m-a 1\n\nPolicies:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
@@ -98,7 +98,11 @@ struct Args {
     #[arg(long, requires = "per_tree")]
     shard: Option<String>,
     /// Merge the per-tree outputs of all shards into the single-machine result.
-    #[arg(long, conflicts_with_all = ["shard", "weights", "thesis_params"])]
+    /// The configuration comes from the shards: options that choose one are refused.
+    #[arg(long, conflicts_with_all = [
+        "shard", "weights", "thesis_params", "procs", "policy", "scheme", "min_split_depth", "split_group", "steal_seed", "lock",
+        "m_a", "m_b", "m_ca", "m_cc", "cut_width", "pv_wait", "interleave", "split_walk",
+    ])]
     merge: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  positions --game chess --count 200 --seed 1 --plies 16..40 -o data/positions/chess-train.epd\n  positions --game othello --count 24 --seed 2 --plies 20..30 | treegen --game othello --positions - --depth 6"
+    after_help = "Examples:\n  positions --game chess --count 200 --seed 1 --plies 16..40 -o /tmp/chess-train.epd\n  positions --game othello --count 24 --seed 2 --plies 20..30 | treegen --game othello --positions - --depth 6"
 )]
 struct Args {
     /// chess or othello.

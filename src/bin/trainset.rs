@@ -18,7 +18,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Example:\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset -o patterns.csv\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset | nntrain --seed 1 -o net.json"
+    after_help = "Examples:\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset -o /tmp/patterns-32-79-5.csv\n  treegen --set tg2 --ordering 20,69,19 --depth 4 | trainset -o /tmp/patterns-20-69-19.csv\n  treegen --set tg2 --ordering 32,79,5 --depth 4 | trainset | nntrain --seed 1 --iterations 1000 -o /tmp/net.json"
 )]
 struct Args {
     /// Tree specs of one ordering and depth (JSON lines from treegen); `-` or absent for stdin.
@@ -36,9 +36,9 @@ fn main() {
     cli::main("trainset", || {
         cli::threads(args.threads)?;
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
-        let rows = trainset::patterns(&trees)?;
+        let set = trainset::training_set(&trees)?;
         let mut out = Output::create(args.output.as_deref())?;
-        write_csv(&mut out, rows)?;
+        write_csv(&mut out, set.rows())?;
         Ok(out.finish()?)
     })
 }

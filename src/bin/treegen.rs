@@ -22,7 +22,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Example:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,79,5 --ordering 32,0,0 --depth 6 -o trees.jsonl\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest\n  treegen --game othello --positions data/positions/othello-test.txt --depth 8"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 20,69,19 --ordering 32,79,5 --depth 5 --count 10 -o /tmp/trees.jsonl\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest\n  treegen --game othello --positions data/positions/othello-test.txt --depth 8"
 )]
 struct Args {
     /// Seed set: tg1 (default), tg2, or a path to a file with one seed a line.

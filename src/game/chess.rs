@@ -153,7 +153,10 @@ impl Position {
             n => return Err(bad(&format!("{n} fields (a FEN has 6, an EPD position 4)"))),
         };
         match Board::from_fen(&fen, false) {
-            Ok(b) => Ok(Position::new(b)),
+            Ok(b) => {
+                standard_castling(&b).map_err(|why| bad(&why))?;
+                Ok(Position::new(b))
+            }
             Err(e) => {
                 if matches!(e, cozy_chess::FenParseError::InvalidBoard) {
                     let side = if fields[1] == "w" { "b" } else { "w" };
@@ -182,6 +185,39 @@ impl Position {
             Some("checkmate")
         }
     }
+}
+
+/// Refuses castling rights that standard chess cannot have: a right needs
+/// the king on its e-file start square and the rook on the a- or h-file
+/// corner. `cozy-chess` reads `K` or `Q` with the king anywhere on the back
+/// rank and the outermost rook on that side, and would then castle as in
+/// Chess960 (`r3k2r/8/8/8/8/8/8/R4K1R w KQkq -` would be searched with
+/// castling moves standard chess does not have).
+fn standard_castling(b: &Board) -> Result<(), String> {
+    use cozy_chess::{File, Rank};
+    for (color, side, rank) in [(Color::White, "White", Rank::First), (Color::Black, "Black", Rank::Eighth)] {
+        let rights = b.castle_rights(color);
+        if rights.short.is_none() && rights.long.is_none() {
+            continue;
+        }
+        let king = b.king(color);
+        if king != Square::new(File::E, rank) {
+            return Err(format!(
+                "castling rights for {side} with its king on {king}: in standard chess a side that may castle has its king on {} (drop the right, `-` for none)",
+                Square::new(File::E, rank)
+            ));
+        }
+        for (file, want, what) in [(rights.short, File::H, "short"), (rights.long, File::A, "long")] {
+            if let Some(f) = file.filter(|f| *f != want) {
+                return Err(format!(
+                    "{side}'s {what} castling right is for the rook on {}: standard chess castles with the rook on {}",
+                    Square::new(f, rank),
+                    Square::new(want, rank)
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn name(side: &str) -> &'static str {

@@ -184,10 +184,10 @@ impl std::fmt::Display for Family {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
     /// Neither `chess` nor `othello`.
-    #[error("unknown game `{0}` (expected `chess` or `othello`)")]
+    #[error("unknown game `{}` (expected `chess` or `othello`)", crate::cli::excerpt(.0))]
     UnknownGame(String),
     /// A FEN that does not parse or describes an impossible board.
-    #[error("bad FEN `{fen}`: {why}")]
+    #[error("bad FEN `{}`: {why}", crate::cli::excerpt(fen))]
     Fen {
         /// The text.
         fen: String,
@@ -195,7 +195,7 @@ pub enum GameError {
         why: String,
     },
     /// An Othello board that does not parse.
-    #[error("bad Othello board `{board}`: {why}")]
+    #[error("bad Othello board `{}`: {why}", crate::cli::excerpt(board))]
     Othello {
         /// The text.
         board: String,

@@ -537,7 +537,15 @@ impl Plan {
             g.configs = configs_for(req, &g.key)?;
             if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
                 require!(!nets.is_empty(), NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
-                let found = nets.iter().position(|n| n.check_trees(&g.key).is_ok());
+                let fits: Vec<usize> = (0..nets.len()).filter(|&k| nets[k].check_trees(&g.key).is_ok()).collect();
+                require!(
+                    fits.len() <= 1,
+                    NoNetwork,
+                    "scheme c: {} --weights files fit the trees' {} (give one network per ordering or game)",
+                    fits.len(),
+                    g.key
+                );
+                let found = fits.first().copied();
                 g.net = Some(found.ok_or_else(|| {
                     let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
                     let trees = match g.key.ordering() {

@@ -1,0 +1,148 @@
+//! Issue 22 (hardening II): the report's items, and every tool's `--help`
+//! examples run as a newcomer would run them (numbers are the issue's
+//! order, as in the workspace's `tests/hardening2.rs`).
+
+use crate::util::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo(p: &str) -> PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap().join(p)
+}
+
+fn published() -> String {
+    repo("data/published").display().to_string()
+}
+
+/// A tiny chapter 4 and 6 run under `dir/results`: node counts and a p = 1
+/// and p = 4 pabsim run of 4 trees.
+fn results(d: &Dir) {
+    for sub in ["results/nodes", "results/pabsim"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    ok(&d.path, "treegen", &["--ordering", "32,79,5", "--depth", "3", "--count", "4", "-o", "t.jsonl"], "");
+    ok(&d.path, "fbest", &["--per-tree", "t.jsonl", "-o", "results/nodes/tg1-32-79-5-d3.csv"], "");
+    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1", "--per-tree", "-o", "results/pabsim/p1.csv"], "");
+    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "4", "--scheme", "a", "-o", "results/pabsim/a.csv"], "");
+}
+
+/// Runs the report, which must fail with one line naming `needle` and
+/// write no page.
+fn report_fails(d: &Dir, args: &[&str], needle: &str) -> String {
+    let p = published();
+    let mut all = vec!["--published", p.as_str(), "--date", "2001-06-30"];
+    all.extend_from_slice(args);
+    let out = run_in(&d.path, "report", &all, "");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("report: ") && err.contains(needle), "{args:?}: `{needle}` expected: {err}");
+    assert!(!d.join("results/report/index.html").exists(), "no page on an error");
+    err
+}
+
+/// 3: a second copy of a nodes file doubled Table 6.3's n_1.
+#[test]
+fn i3_a_second_copy_of_a_nodes_file_is_refused() {
+    let d = Dir::new("r22-3a");
+    results(&d);
+    std::fs::copy(d.join("results/nodes/tg1-32-79-5-d3.csv"), d.join("results/nodes/tg1-32-79-5-d3 (copy).csv")).unwrap();
+    let err = report_fails(&d, &["--results", "results"], "the node counts of one tree (b 32, wa 79, wb 5, depth 3, tree 1, seed ");
+    assert!(err.contains("results/nodes/tg1-32-79-5-d3 (copy).csv:2 and results/nodes/tg1-32-79-5-d3.csv:2"), "{err}");
+    std::fs::remove_file(d.join("results/nodes/tg1-32-79-5-d3 (copy).csv")).unwrap();
+    let p = published();
+    ok(&d.path, "report", &["--results", "results", "--published", &p, "--date", "2001-06-30"], "");
+}
+
+/// 3: a `--lock queue` or `--policy steal` run in `results/pabsim` took the
+/// thesis machine's cell in Table 6.4 (the configuration key ignored them).
+#[test]
+fn i3_runs_of_another_machine_are_refused_in_chapter_6() {
+    let d = Dir::new("r22-3b");
+    results(&d);
+    for (args, needle) in [
+        (&["--lock", "queue"][..], "lock `queue` is not the thesis's machine (tas) at results/pabsim/other.csv:2"),
+        (&["--policy", "steal"], "policy `steal` is not the thesis's machine (dts) at results/pabsim/other.csv:2"),
+        (&["--interleave", "state"], "interleave `state` is not the thesis's machine (access)"),
+        (&["--pv-wait", "0"], "pv_wait `0` is not the thesis's machine (1)"),
+    ] {
+        let run = [&["t.jsonl", "--procs", "4", "--scheme", "a", "-o", "results/pabsim/other.csv"][..], args].concat();
+        ok(&d.path, "pabsim", &run, "");
+        report_fails(&d, &["--results", "results"], needle);
+    }
+    // The key holds every machine column, so no two machines ever merge.
+    for c in ["lock", "policy", "interleave", "split_walk", "min_split_depth", "split_group", "steal_seed", "pv_wait"] {
+        assert!(parab_report::load::SIM_CONFIG.contains(&c), "{c}");
+    }
+}
+
+/// 11: `report --out new/deep/o --figures /proc/x` refused but left the
+/// directories it made.
+#[test]
+fn i11_a_failed_report_leaves_no_directories() {
+    let d = Dir::new("r22-11");
+    results(&d);
+    let err = report_fails(&d, &["--results", "results", "--out", "new/deep/o", "--figures", "/proc/parab-x"], "cannot create --figures /proc/parab-x");
+    assert!(!err.contains(".parab-"), "{err}");
+    assert!(!d.join("new").exists(), "left new/deep/o behind");
+}
+
+/// 23: run outside the repository, `report` failed on `data/published`; it
+/// now finds the repository's tables beside its binary.
+#[test]
+fn i23_the_published_tables_are_found_from_anywhere() {
+    let d = Dir::new("r22-23");
+    results(&d);
+    assert!(!d.join("data").exists());
+    ok(&d.path, "report", &["--results", "results", "--date", "2001-06-30"], "");
+    let page = d.read("results/report/index.html");
+    assert!(page.contains("Table 6.3"), "the published tables are joined");
+}
+
+/// The examples of a tool's `--help`: the indented lines after `Example:`
+/// or `Examples ...:`, up to the next blank line.
+fn examples(tool: &str) -> Vec<String> {
+    let out = Command::new(bin(tool)).arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines().skip_while(|l| !(l.starts_with("Example") && l.ends_with(':')));
+    assert!(lines.next().is_some(), "{tool} --help has no examples");
+    let v: Vec<String> = lines.take_while(|l| !l.trim().is_empty()).map(|l| l.trim().to_string()).collect();
+    assert!(!v.is_empty(), "{tool}");
+    v
+}
+
+/// 18 and 21: every example of every tool's `--help` runs, in order (the
+/// later tools' examples read what the earlier ones wrote), from a
+/// directory that holds only the repository's `data/` and an empty
+/// `results/`; and no example writes anywhere but under `results/` and
+/// `/tmp` (here a private `tmp/`: the examples' `/tmp/` is rewritten).
+#[test]
+fn i18_every_help_example_runs() {
+    let d = Dir::new("r22-18");
+    std::os::unix::fs::symlink(repo("data"), d.join("data")).unwrap();
+    std::fs::create_dir_all(d.join("results")).unwrap();
+    std::fs::create_dir_all(d.join("tmp")).unwrap();
+    let bins = bin("treegen").parent().unwrap().to_path_buf();
+    assert_eq!(bin("report").parent().unwrap(), bins, "all tools in one directory");
+    let path = format!("{}:{}", bins.display(), std::env::var("PATH").unwrap_or_default());
+    let tmp = format!("{}/", d.join("tmp").display());
+    let mut ran = 0;
+    for tool in ["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "positions", "report"] {
+        for ex in examples(tool) {
+            let first = ex.split_whitespace().find(|w| !w.contains('=')).unwrap_or("");
+            assert!(["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "positions", "report", "mkdir"].contains(&first), "{tool}: `{ex}`");
+            let cmd = ex.replace("/tmp/", &tmp);
+            let out = Command::new("bash").args(["-o", "pipefail", "-c", &cmd]).current_dir(&d.path).env("PATH", &path).output().unwrap();
+            assert!(out.status.success(), "{tool} --help example failed: `{ex}`: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(out.stderr.is_empty(), "`{ex}` said: {}", String::from_utf8_lossy(&out.stderr));
+            ran += 1;
+        }
+    }
+    assert!(ran >= 30, "{ran} examples");
+    assert_eq!(d.files(), vec!["data", "results", "tmp"], "an example wrote outside results/ and /tmp");
+    // They chain: what the later examples read was written by earlier ones.
+    for f in ["trees.jsonl", "chess.csv", "weights/32-79-5.json", "weights/20-69-19.json", "all.csv", "chess-train.epd", "page/index.html"] {
+        assert!(d.join("tmp").join(f).exists(), "{f}");
+    }
+}
