@@ -360,3 +360,61 @@ pub(super) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: Sta
     let t = w.sched.clock(p);
     w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::GROUPED;
+    use crate::sim::engine::testkit::*;
+
+    /// The executor's grouped turns of processors waiting at a busy block
+    /// (`pass_waiters`) give the run that turns one by one give, to the
+    /// last tick of every bucket: every policy, both locks, both walks,
+    /// small and large machines. And they are taken: thousands of times.
+    #[test]
+    fn grouped_waiter_turns_are_the_same_run() {
+        let mut policies = vec![Idle::SplitVariable(Walk::Tree), Idle::SplitVariable(Walk::Level)];
+        policies.extend(new_policies());
+        GROUPED.with(|g| g.set(0));
+        for (b, wa, wb, depth) in [(8, 79, 5, 4), (6, 50, 50, 4), (5, 0, 0, 4), (12, 69, 19, 3)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..4u32 {
+                let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
+                for procs in [2, 3, 7, 48, 64, 130] {
+                    for &idle in &policies {
+                        for lock in [LockKind::Tas, LockKind::Queue] {
+                            let cfg = MachineSpec { idle, lock, ..MachineSpec::new(procs, depth) };
+                            let one_by_one = MachineSpec { group_waiters: false, ..cfg };
+                            let tag = format!("b={b} seed={seed} p={procs} {idle:?} {lock:?}");
+                            assert_eq!(
+                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
+                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
+                                "A {tag}"
+                            );
+                            assert_eq!(
+                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg),
+                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, one_by_one),
+                                "B {tag}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Sixteen words of processors: the thesis's machine at p = 1,024.
+        let sh = shape(8, 79, 5);
+        for seed in 1..3u32 {
+            let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
+            for idle in [Idle::SplitVariable(Walk::Tree), Idle::Steal { seed: 5 }] {
+                let cfg = MachineSpec { idle, ..MachineSpec::new(1024, 4) };
+                let one_by_one = MachineSpec { group_waiters: false, ..cfg };
+                assert_eq!(
+                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
+                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
+                    "seed={seed} {idle:?}"
+                );
+            }
+        }
+        let grouped = GROUPED.with(|g| g.get());
+        assert!(grouped > 10_000, "grouped turns taken: {grouped}");
+    }
+}

@@ -91,8 +91,6 @@ impl<D, T: TreeSource> SNode<D, T> {
 pub(super) type NodeRef = (u32, u32);
 
 impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
-    // ---- the node heaps ---------------------------------------------------------
-
     /// Takes a node from the local heap, else from the global heap (under
     /// its lock), else makes a new one; the node comes back locked by `p`.
     pub(super) async fn alloc(&self, p: Proc) -> u32 {

@@ -127,3 +127,21 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::engine::testkit::*;
+
+    /// With every processor spinning on the split-point lock, its holder must
+    /// win the block back access by access: the idle loop's lock wait grows
+    /// with the number of spinners.
+    #[test]
+    fn spinners_delay_the_split_lock_holder() {
+        let sh = shape(8, 79, 5);
+        let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
+        let few = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
+        let many = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(48, 4)).unwrap();
+        let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][Kind::Lock as usize] as f64 / (r.ticks * p) as f64;
+        assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
+    }
+}

@@ -185,7 +185,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         self.w.borrow().sched.clock(p)
     }
 
-    // ---- the processors and the executor -------------------------------------------
+    // ---- the processors and the run loop -------------------------------------------
 
     /// One processor: its states, one after the other, until it exits.
     pub(super) async fn processor(&self, p: Proc) {
@@ -331,4 +331,123 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
 /// Simulates the search of the tree of `src` rooted at `root` with `scheme`.
 pub fn simulate<T: TreeSource, S: Scheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
     Machine::new(src, root, scheme, cfg)?.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::engine::testkit::*;
+
+    #[test]
+    fn one_processor_is_the_sequential_search() {
+        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (1, 0, 0)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..20u32 {
+                let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
+                for depth in 0..5 {
+                    for interleave in [Interleave::Access, Interleave::State] {
+                        let seq = search(&sh, &root, depth, &mut ());
+                        let cfg = MachineSpec { interleave, ..MachineSpec::new(1, depth) };
+                        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
+                        assert_eq!(r.value, seq.value);
+                        assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
+                        assert_eq!(r.leaves, seq.counts.leaves);
+                        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
+                        // t_1 = 3 (n - 1) + 8 L + 4 I + 1 + cold-start memory costs.
+                        let states = 3 * (n - 1) + 8 * l + 4 * i + 1;
+                        let work: u64 = State::ALL.iter().map(|&s| r.work(s)).sum();
+                        assert_eq!(work, states);
+                        assert_eq!(r.ticks, states + r.mem_stall());
+                        assert_eq!(r.accounted(), r.ticks);
+                        assert_eq!(r.lock_wait(), 0);
+                        // Cold start: 7 node blocks at most (root and one per
+                        // level, recycled), the private block, the heap, the flag.
+                        assert!(r.mem_stall() <= depth as u64 + 4, "{}", r.mem_stall());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The published uniprocessor constant: 11 ticks per tree of depth 6
+    /// beyond the state costs (the root's return and 10 cold misses).
+    #[test]
+    fn cold_start_of_a_depth_6_tree() {
+        let sh = shape(32, 79, 5);
+        let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
+        let seq = search(&sh, &root, 6, &mut ());
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 6)).unwrap();
+        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
+        assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
+    }
+
+    #[test]
+    fn no_progress_stops_with_the_processors_states() {
+        let sh = shape(6, 50, 50);
+        let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
+        let cfg = MachineSpec { stall_limit: 5, ..MachineSpec::new(4, 4) };
+        let SimError::Stuck { limit, states, .. } = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_err() else { panic!("not stuck") };
+        assert_eq!(limit, 5);
+        for q in 0..4 {
+            assert!(states.contains(&format!("P{q} ")), "{states}");
+        }
+        assert!(states.contains("split"), "{states}");
+        // With the default limit the same tree finishes, heaps balanced.
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
+        assert_eq!(r.value, ROOT_PSCORE as i64);
+        assert!(r.pool >= 4 * 4 * 2);
+    }
+
+    #[test]
+    fn zero_processors_are_refused() {
+        let sh = shape(2, 0, 0);
+        let root = Node { seed: 1, pscore: 5 };
+        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
+    }
+
+    #[test]
+    fn parallel_root_value_is_minimax() {
+        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..12u32 {
+                let root = Node { seed: seed * 104729, pscore: ROOT_PSCORE as u32 };
+                for depth in 1..5 {
+                    let want = search(&sh, &root, depth, &mut ()).value;
+                    for procs in [2, 3, 7, 16, 48, 64, 256] {
+                        for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
+                            let cfg = MachineSpec { interleave, idle: Idle::SplitVariable(walk), ..MachineSpec::new(procs, depth) };
+                            let a = simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg).unwrap();
+                            let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
+                            assert_eq!(a.value, want, "A {tag}");
+                            assert_eq!(a.accounted(), a.ticks * procs as u64, "A {tag}");
+                            let bb = simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg).unwrap();
+                            assert_eq!(bb.value, want, "B {tag}");
+                            assert_eq!(bb.accounted(), bb.ticks * procs as u64, "B {tag}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Two processors on a depth-2 tree of branching 2. Processor 0 allocates
+    /// the root and searches; processor 1 starts idle and finds no eligible
+    /// node until the root's first move has returned (scheme A), so every
+    /// split-point search before that fails and is followed by its 36-tick
+    /// pause, charged to the split state.
+    #[test]
+    fn two_processors_interleave_their_accesses() {
+        let sh = shape(2, 50, 50);
+        let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
+        let want = search(&sh, &root, 2, &mut ()).value;
+        let one = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 2)).unwrap();
+        let two = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(2, 2)).unwrap();
+        assert_eq!(two.value, want);
+        assert_eq!(two.accounted(), 2 * two.ticks);
+        // Processor 1 ran at least one split-point search, each examining the root.
+        assert!(two.split_searches >= 1 && two.split_examined >= two.split_searches);
+        assert!(two.in_state(State::Split) > 0);
+        // Its idle time includes the 36-tick pauses after failed searches.
+        assert!(two.work(State::Split) >= 36 * (two.split_searches - 1));
+        assert!(one.ticks > 0 && two.ticks > 0);
+    }
 }

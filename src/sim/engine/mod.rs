@@ -83,7 +83,7 @@ mod spec;
 mod states;
 mod stats;
 #[cfg(test)]
-mod tests;
+mod testkit;
 
 pub use executor::{AccessFuture, Suspend};
 pub use machine::{Machine, simulate};

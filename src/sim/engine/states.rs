@@ -33,8 +33,6 @@ pub enum Next {
 }
 
 impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
-    // ---- the states (thesis §6.2) -------------------------------------------------
-
     /// Processor 0 before the search: allocates the root.
     pub(super) async fn start(&self, p: Proc) -> Next {
         self.enter(p, State::Search, NONE).await;

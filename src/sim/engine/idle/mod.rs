@@ -2,7 +2,7 @@
 //! policies, one file each, and what they share (joining a node, the
 //! end-of-search flag, the mailboxes). A new policy is a variant of
 //! [`Idle`], a file here with its idle loop (and, if working processors
-//! must do something for idle ones, its hook in [`Machine::share_work`])
+//! must do something for idle ones, its hook in `share_work`)
 //! and its arms in the two `match`es below (`docs/model.md` §5.2).
 
 mod active;
@@ -21,8 +21,6 @@ use crate::sim::memory::{Block, Proc};
 use crate::sim::schemes::Scheme;
 
 impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
-    // ---- the idle loop (thesis Figure 6.12) ------------------------------------------
-
     /// **split**: look for work until there is some or the search is over.
     pub(in crate::sim::engine) async fn idle(&self, p: Proc) -> Next {
         self.enter(p, State::Split, NONE).await;
@@ -71,70 +69,80 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     pub(in crate::sim::engine) async fn share_work(&self, p: Proc, c: u32) {
         match self.cfg.idle {
             Idle::SplitVariable(_) | Idle::PvSplit => {}
-            Idle::Steal { .. } => {
-                let mb = self.mbox(p);
-                self.read(p, mb).await;
-                if self.w.borrow().requests[p].is_none() {
-                    return;
-                }
-                self.lock(p, mb).await;
-                let r = self.w.borrow_mut().requests[p].take();
-                self.unlock(p, mb).await;
-                let Some(r) = r else { return };
-                let offer = self.offer(p, c).await;
-                self.write(p, self.mbox(r)).await;
-                self.w.borrow_mut().inbox[r] = Some(offer);
-            }
-            Idle::Active { min_split_depth, group } => {
-                let eligible = {
-                    let w = self.w.borrow();
-                    let n = &w.nodes[c as usize];
-                    n.left >= 2 && n.threads < group && self.cfg.depth - n.ply >= min_split_depth && self.scheme.eligible(&n.view(), &n.data).is_some()
-                };
-                if !eligible {
-                    return;
-                }
-                let ib = self.idle_block();
-                self.read(p, ib).await;
-                if self.w.borrow().idle_count == 0 {
-                    return;
-                }
-                self.lock(p, ib).await;
-                let (recruits, at) = {
-                    let mut w = self.w.borrow_mut();
-                    let w = &mut *w;
-                    let n = &w.nodes[c as usize];
-                    let room = (n.left as usize - 1).min((group as usize).saturating_sub(n.threads as usize));
-                    let mut recruits = std::mem::take(&mut w.recruits);
-                    recruits.clear();
-                    for q in 0..self.cfg.procs {
-                        if recruits.len() == room {
-                            break;
-                        }
-                        if w.idle_set[q] {
-                            w.idle_set[q] = false;
-                            w.idle_count -= 1;
-                            recruits.push(q);
-                        }
-                    }
-                    let n = &mut w.nodes[c as usize];
-                    n.threads += recruits.len() as u32;
-                    (recruits, (c, n.generation))
-                };
-                self.unlock(p, ib).await;
-                for &q in &recruits {
-                    self.write(p, self.mbox(q)).await;
-                    self.w.borrow_mut().inbox[q] = Some(Some(at));
-                }
-                self.w.borrow_mut().recruits = recruits;
-            }
+            Idle::Steal { .. } => self.answer_thief(p, c).await,
+            Idle::Active { min_split_depth, group } => self.recruit(p, c, min_split_depth, group).await,
         }
     }
 
+    /// Whether node `(n, g)` is still that allocation and still has moves
+    /// to hand out (read without its lock: the join checks again).
     #[inline(always)]
     pub(in crate::sim::engine) fn valid(&self, (n, g): NodeRef) -> bool {
         let w = self.w.borrow();
         let x = &w.nodes[n as usize];
         x.is(g) && x.open()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::engine::testkit::*;
+
+    /// Every policy with both locks returns the sequential minimax value,
+    /// accounts for every processor-tick, and leaves the heaps balanced
+    /// (checked by `run`).
+    #[test]
+    fn every_policy_returns_minimax() {
+        let mut all = new_policies().to_vec();
+        all.push(Idle::SplitVariable(Walk::Tree));
+        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100), (6, 69, 19)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..5u32 {
+                let root = Node { seed: seed * 15485863, pscore: ROOT_PSCORE as u32 };
+                for depth in 1..5 {
+                    let want = search(&sh, &root, depth, &mut ()).value;
+                    for procs in [2, 3, 7, 48, 64] {
+                        for &idle in &all {
+                            for lock in [LockKind::Tas, LockKind::Queue] {
+                                for interleave in [Interleave::Access, Interleave::State] {
+                                    if interleave == Interleave::State && procs != 3 {
+                                        continue;
+                                    }
+                                    let cfg = MachineSpec { idle, lock, interleave, ..MachineSpec::new(procs, depth) };
+                                    let tag = format!("b={b} seed={seed} depth={depth} p={procs} {idle:?} {lock:?} {interleave:?}");
+                                    let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_or_else(|e| panic!("{tag}: {e}"));
+                                    assert_eq!(r.value, want, "{tag}");
+                                    assert_eq!(r.accounted(), r.ticks * procs as u64, "{tag}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The largest machine: 1,024 processors, every policy and lock.
+    #[test]
+    fn every_policy_returns_minimax_on_1024_processors() {
+        let mut all = new_policies().to_vec();
+        all.push(Idle::SplitVariable(Walk::Tree));
+        for (b, wa, wb) in [(8, 79, 5), (5, 0, 0)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..3u32 {
+                let root = Node { seed: seed * 7727, pscore: ROOT_PSCORE as u32 };
+                for depth in [2, 4] {
+                    let want = search(&sh, &root, depth, &mut ()).value;
+                    for &idle in &all {
+                        for lock in [LockKind::Tas, LockKind::Queue] {
+                            let cfg = MachineSpec { idle, lock, ..MachineSpec::new(1024, depth) };
+                            let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
+                            assert_eq!(r.value, want, "b={b} seed={seed} depth={depth} {idle:?} {lock:?}");
+                            assert_eq!(r.accounted(), r.ticks * 1024);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

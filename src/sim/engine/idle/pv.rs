@@ -54,3 +54,32 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::engine::testkit::*;
+
+    /// PV splitting, 2 processors, a depth-2 tree of branching 3 whose first
+    /// move is always best (so nodes 2 and 3 are cut off after one leaf).
+    /// P0 goes down the PV alone: root, node 1, leaf 1.1. When leaf 1.1 is
+    /// back, node 1 is published (P0's update of node 1) and P1, idle until
+    /// then, joins it: P0 evaluates 1.2, P1 1.3. The root is published only
+    /// when node 1 has finished (P1, last out, carries it up); then root
+    /// moves 2 and 3 go one to each processor, and each is searched whole
+    /// by its processor.
+    #[test]
+    fn pv_splitting_by_hand() {
+        let (want, r) = traced(3, 2, 2, Idle::PvSplit);
+        assert_eq!(r.value, want);
+        assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
+        let update_1 = r.trace.iter().find(|e| e.state == State::Update && e.node.as_deref() == Some("1")).unwrap();
+        let p1 = first_work(&r, 1);
+        assert_eq!((p1.state, p1.node.as_deref()), (State::Search, Some("1")));
+        assert!(update_1.proc == 0 && p1.t > update_1.t);
+        // Nobody starts a root move other than the first before node 1 is done.
+        let node_1_done = r.trace.iter().filter(|e| e.state == State::Update && e.node.as_deref() == Some("")).map(|e| e.t).min().unwrap();
+        let node_1_last = r.trace.iter().filter(|e| e.node.as_deref().is_some_and(|n| n.starts_with('1'))).map(|e| e.t).max().unwrap();
+        assert!(node_1_done > node_1_last);
+        assert!(r.trace.iter().filter(|e| e.node.as_deref().is_some_and(|n| n.starts_with('2') || n.starts_with('3'))).all(|e| e.t > node_1_done));
+    }
+}

@@ -120,4 +120,45 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         self.unlock(p, self.blk(n)).await;
         ok.then_some((n, g))
     }
+
+    /// The working processor's side: a thief's request in `p`'s mailbox
+    /// is answered, at node `c` (locked, about to hand out a move), with
+    /// `p`'s offer.
+    pub(in crate::sim::engine) async fn answer_thief(&self, p: Proc, c: u32) {
+        let mb = self.mbox(p);
+        self.read(p, mb).await;
+        if self.w.borrow().requests[p].is_none() {
+            return;
+        }
+        self.lock(p, mb).await;
+        let r = self.w.borrow_mut().requests[p].take();
+        self.unlock(p, mb).await;
+        let Some(r) = r else { return };
+        let offer = self.offer(p, c).await;
+        self.write(p, self.mbox(r)).await;
+        self.w.borrow_mut().inbox[r] = Some(offer);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::engine::testkit::*;
+
+    /// Work stealing, the same tree. P1's requests reach P0 while nothing is
+    /// eligible and are answered "no work", until P0, at node 1 after leaf
+    /// 1.1, offers node 1 (its highest node whose eldest brother is
+    /// searched: the root's first move is not back yet). P1 evaluates 1.3,
+    /// finishes node 1 last and carries it up to the root, where it takes
+    /// move 2; P0, idle, steals the root from P1 and takes move 3.
+    #[test]
+    fn work_stealing_by_hand() {
+        let (want, r) = traced(3, 2, 2, Idle::Steal { seed: 5 });
+        assert_eq!(r.value, want);
+        assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
+        let p1 = first_work(&r, 1);
+        assert_eq!((p1.state, p1.node.as_deref()), (State::Search, Some("1")));
+        let p0_idle = r.trace.iter().find(|e| e.proc == 0 && e.state == State::Split).unwrap();
+        let p0_back = r.trace.iter().find(|e| e.proc == 0 && e.t > p0_idle.t && e.state != State::Split).unwrap();
+        assert_eq!((p0_back.state, p0_back.node.as_deref()), (State::Search, Some("")));
+    }
 }
