@@ -6,8 +6,9 @@
 
 use super::executor::{Step, next_waits};
 use super::heap::{NodeRef, SNode, make_node};
+use super::idle::Idle;
 use super::locks::BlockHasher;
-use super::spec::{Idle, Interleave, MachineSpec, Result, SimError};
+use super::spec::{Interleave, MachineSpec, Result, SimError};
 use super::states::Next;
 use super::stats::{Kind, State, TreeStats};
 use super::{FIRST_PRIVATE, NONE};

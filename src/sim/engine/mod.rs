@@ -59,9 +59,8 @@
 //!
 //! ## The rooms
 //!
-//! - `spec`: what a run is asked to do: [`MachineSpec`], the idle
-//!   policies' enum [`Idle`], [`Interleave`], [`Walk`], [`LockKind`], the
-//!   state costs ([`cost`]) and [`SimError`].
+//! - `spec`: what a run is asked to do: [`MachineSpec`], [`Interleave`],
+//!   [`Walk`], [`LockKind`], the state costs ([`cost`]) and [`SimError`].
 //! - `stats`: what a run measured: [`State`] (the time buckets), [`Kind`],
 //!   [`TreeStats`], [`TraceEvent`].
 //! - `machine`: [`Machine`], its shared data (`World`), the run loop
@@ -71,8 +70,9 @@
 //! - `locks`: test-and-set and queue locks.
 //! - `heap`: the search's nodes, their links and the node heaps.
 //! - `states`: the thesis's states, one routine each ([`Next`]).
-//! - `idle`: the idle loop's dispatch and one file per policy:
-//!   `split_variable` (the thesis's), `pv`, `steal`, `active`.
+//! - `idle`: the idle policies' enum [`Idle`], the idle state's dispatch,
+//!   and one file per policy: `split_variable` (the thesis's), `pv`,
+//!   `steal`, `active`.
 
 mod executor;
 mod heap;
@@ -86,8 +86,9 @@ mod stats;
 mod testkit;
 
 pub use executor::{AccessFuture, Suspend};
+pub use idle::Idle;
 pub use machine::{Machine, simulate};
-pub use spec::{Idle, Interleave, LockKind, MachineSpec, Result, SimError, Walk, cost};
+pub use spec::{Interleave, LockKind, MachineSpec, Result, SimError, Walk, cost};
 pub use states::Next;
 pub use stats::{Kind, State, TraceEvent, TreeStats};
 

@@ -1,8 +1,10 @@
 //! What a simulation is asked to do: the machine's settings
-//! ([`MachineSpec`]), the idle policies ([`Idle`], one variant each), when
+//! ([`MachineSpec`]; the idle policies' [`Idle`] is in `idle`), when
 //! processors interleave, how far a split-point search walks, how locks
 //! wait, the states' costs, and the errors (thesis §6.1–6.2;
 //! `docs/model.md` §5.2–5.3).
+
+use super::idle::Idle;
 
 /// Why a simulation could not run or did not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -122,69 +124,6 @@ macro_rules! named {
 named!(Interleave, "interleaving", "access or state", { Access => "access", State => "state" });
 named!(Walk, "split-point walk", "tree or level", { Tree => "tree", Level => "level" });
 named!(LockKind, "lock", "tas or queue", { Tas => "tas", Queue => "queue" });
-
-/// How an idle processor finds work (and what a working processor does for
-/// idle ones): the seam for new parallel search algorithms. Each variant
-/// is one routine called from [`Machine::idle`], plus at most one hook in
-/// the working states ([`Machine::share_work`], and PV splitting's
-/// publication in [`Machine::update`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Idle {
-    /// The thesis's: a global split-point variable under a lock, refilled by
-    /// a split-point search of the allocated tree when it no longer holds a
-    /// valid node (thesis Figure 6.12).
-    SplitVariable(Walk),
-    /// PV splitting (Marsland and Popowich): one processor goes down the
-    /// principal variation; at each PV node, once its first move is
-    /// searched, the node is published and every processor takes its
-    /// remaining moves; a processor with nothing left waits (for the next
-    /// publication) rather than look for work elsewhere.
-    PvSplit,
-    /// YBWC with work stealing (Feldmann): an idle processor asks a victim
-    /// chosen at random (ChaCha8, this seed and the processor's number) for
-    /// work through the victim's mailbox; the victim answers at its next
-    /// node with the highest eligible node of its own part of the tree (from
-    /// where it works up to the first node shared with others), or with
-    /// "no work".
-    Steal {
-        /// Seed of the victims' choice.
-        seed: u64,
-    },
-    /// Active splitting as in engines (Crafty, Stockfish before 2014): a
-    /// processor at an eligible node with at least `min_split_depth` plies
-    /// left below it recruits idle processors (at most one per move left
-    /// beyond its own, and at most `group` processors at the node in all),
-    /// which wait in their mailboxes to be recruited.
-    Active {
-        /// Plies a node needs below it to be split.
-        min_split_depth: u32,
-        /// Most processors working at one split point (Crafty's split group).
-        group: u32,
-    },
-}
-
-impl Default for Idle {
-    fn default() -> Idle {
-        Idle::SplitVariable(Walk::default())
-    }
-}
-
-impl Idle {
-    /// The policy's name in rows and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Idle::SplitVariable(_) => "dts",
-            Idle::PvSplit => "pvsplit",
-            Idle::Steal { .. } => "steal",
-            Idle::Active { .. } => "active",
-        }
-    }
-
-    /// Whether idle processors wait in their mailboxes (the engine then keeps them).
-    pub(super) fn mailboxes(self) -> bool {
-        matches!(self, Idle::Steal { .. } | Idle::Active { .. })
-    }
-}
 
 /// Settings of one simulation.
 #[derive(Clone, Copy, Debug)]

@@ -4,8 +4,9 @@
 //! Figures 6.5–6.11; `docs/model.md` §5.3). The idle state is in `idle`.
 
 use super::heap::{SNode, link, push_children, unlink};
+use super::idle::Idle;
 use super::machine::Machine;
-use super::spec::{Idle, cost};
+use super::spec::cost;
 use super::stats::State;
 use super::{FLAG_BLOCK, NONE};
 use crate::game::{MoveList, TreeSource};

@@ -1,10 +1,13 @@
-//! The idle state (**split**, thesis Figure 6.12): the dispatch to the idle
-//! policies, one file each, and what they share (joining a node, the
-//! end-of-search flag, the mailboxes). A new policy is a variant of
-//! [`Idle`], a file here with its idle loop (and, if working processors
-//! must do something for idle ones, its hook in `share_work`)
-//! and its arms in the two `match`es below (`docs/model.md` §5.2).
-
+//! The idle state (**split**, thesis §6.2, Figure 6.12) and the idle
+//! policies: [`Idle`] (one variant per policy), the dispatch to them, and
+//! what they share (joining a node, the end-of-search flag, the mailboxes);
+//! each policy's routines are in a file of their own (`docs/model.md` §5.2
+//! and §5.7).
+//!
+//! A new policy touches this folder only: a file with its idle loop (and,
+//! if working processors must do something for idle ones, its hook, called
+//! from `share_work`), and here its `mod` line, its variant with its name,
+//! and its arms in `idle` and `share_work`.
 mod active;
 mod pv;
 mod split_variable;
@@ -12,13 +15,76 @@ mod steal;
 
 use super::heap::NodeRef;
 use super::machine::Machine;
-use super::spec::Idle;
+use super::spec::Walk;
 use super::states::Next;
 use super::stats::State;
 use super::{FIRST_PRIVATE, FLAG_BLOCK, NONE};
 use crate::game::TreeSource;
 use crate::sim::memory::{Block, Proc};
 use crate::sim::schemes::Scheme;
+
+/// How an idle processor finds work (and what a working processor does for
+/// idle ones): the seam for new parallel search algorithms. Each variant
+/// is one routine called from [`Machine::idle`], plus at most one hook in
+/// the working states ([`Machine::share_work`], and PV splitting's
+/// publication in [`Machine::update`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Idle {
+    /// The thesis's: a global split-point variable under a lock, refilled by
+    /// a split-point search of the allocated tree when it no longer holds a
+    /// valid node (thesis Figure 6.12).
+    SplitVariable(Walk),
+    /// PV splitting (Marsland and Popowich): one processor goes down the
+    /// principal variation; at each PV node, once its first move is
+    /// searched, the node is published and every processor takes its
+    /// remaining moves; a processor with nothing left waits (for the next
+    /// publication) rather than look for work elsewhere.
+    PvSplit,
+    /// YBWC with work stealing (Feldmann): an idle processor asks a victim
+    /// chosen at random (ChaCha8, this seed and the processor's number) for
+    /// work through the victim's mailbox; the victim answers at its next
+    /// node with the highest eligible node of its own part of the tree (from
+    /// where it works up to the first node shared with others), or with
+    /// "no work".
+    Steal {
+        /// Seed of the victims' choice.
+        seed: u64,
+    },
+    /// Active splitting as in engines (Crafty, Stockfish before 2014): a
+    /// processor at an eligible node with at least `min_split_depth` plies
+    /// left below it recruits idle processors (at most one per move left
+    /// beyond its own, and at most `group` processors at the node in all),
+    /// which wait in their mailboxes to be recruited.
+    Active {
+        /// Plies a node needs below it to be split.
+        min_split_depth: u32,
+        /// Most processors working at one split point (Crafty's split group).
+        group: u32,
+    },
+}
+
+impl Default for Idle {
+    fn default() -> Idle {
+        Idle::SplitVariable(Walk::default())
+    }
+}
+
+impl Idle {
+    /// The policy's name in rows and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Idle::SplitVariable(_) => "dts",
+            Idle::PvSplit => "pvsplit",
+            Idle::Steal { .. } => "steal",
+            Idle::Active { .. } => "active",
+        }
+    }
+
+    /// Whether idle processors wait in their mailboxes (the engine then keeps them).
+    pub(in crate::sim::engine) fn mailboxes(self) -> bool {
+        matches!(self, Idle::Steal { .. } | Idle::Active { .. })
+    }
+}
 
 impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     /// **split**: look for work until there is some or the search is over.
