@@ -1,7 +1,7 @@
 //! The search's nodes (`SNode`: window, score, links, counts, the
 //! scheme's data), their links, and the node heaps: each processor's local
 //! heap and the global heap under its lock (thesis §6.2; `docs/model.md`
-//! §5.2).
+//! §5.3).
 
 use super::machine::{Machine, World};
 use super::{FIRST_PRIVATE, HEAP_BLOCK, NONE};
@@ -9,6 +9,9 @@ use crate::game::TreeSource;
 use crate::sim::memory::Proc;
 use crate::sim::schemes::{Scheme, View};
 
+/// A node of the searched tree as the machine holds it: its window and
+/// score, its place in the tree source, its links to parent and children,
+/// its counts of moves and processors, and the scheme's data.
 #[derive(Debug)]
 pub(super) struct SNode<D, T: TreeSource> {
     pub(super) alpha: i64,

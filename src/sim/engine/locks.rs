@@ -1,6 +1,6 @@
 //! Locks: test-and-set retried (the thesis's machine, §6.1) and queue
 //! locks (Mellor-Crummey and Scott), and the hasher of the queue locks'
-//! map (`docs/model.md` §5.2).
+//! map (`docs/model.md` §5.1–5.2).
 
 use super::machine::Machine;
 use super::spec::LockKind;

@@ -1,7 +1,7 @@
 //! The thesis's states, one routine each: start, **expand**, **search**,
 //! **eval**, **return**, **update** and the propagation of new bounds; a
-//! routine returns the state it hands over to ([`Next`]) (thesis §6.2,
-//! Figures 6.5–6.11; `docs/model.md` §5.3). The idle state is in `idle`.
+//! routine returns the state it hands over to ([`Next`]) (thesis §6.2;
+//! `docs/model.md` §5.3). The idle state is in `idle`.
 
 use super::heap::{SNode, link, push_children, unlink};
 use super::idle::Idle;

@@ -1,7 +1,7 @@
 //! What a simulation measured: the states that are the time breakdown's
 //! buckets ([`State`], [`Kind`]), a tree's statistics ([`TreeStats`]) and
-//! the trace of state entries (thesis §6.2, the breakdown of Figures
-//! 6.14–6.16; `docs/model.md` §5.3).
+//! the trace of state entries (thesis §6.2;
+//! `docs/model.md` §5.3 and §5.5).
 
 /// A processor's state: the seven states of the thesis, which are also the
 /// buckets of the time breakdown (the one list of them).

@@ -1,7 +1,7 @@
 //! Active splitting as in engines (Crafty; [`Idle::Active`](crate::sim::engine::Idle)):
 //! idle processors wait in their mailboxes; a working processor at an
 //! eligible node deep enough recruits them (an alternative to the thesis's
-//! idle loop of §6.2; `docs/model.md` §5.2).
+//! idle loop of §6.2; `docs/beyond.md`).
 
 use crate::game::TreeSource;
 use crate::sim::engine::machine::Machine;

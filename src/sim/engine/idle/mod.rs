@@ -1,8 +1,8 @@
 //! The idle state (**split**, thesis §6.2, Figure 6.12) and the idle
 //! policies: [`Idle`] (one variant per policy), the dispatch to them, and
 //! what they share (joining a node, the end-of-search flag, the mailboxes);
-//! each policy's routines are in a file of their own (`docs/model.md` §5.2
-//! and §5.7).
+//! each policy's routines are in a file of their own (`docs/model.md` §5.3
+//! and §5.7; the policies beyond the thesis: `docs/beyond.md`).
 //!
 //! A new policy touches this folder only: a file with its idle loop (and,
 //! if working processors must do something for idle ones, its hook, called

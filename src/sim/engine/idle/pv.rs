@@ -2,7 +2,7 @@
 //! the PV node whose first move is searched is published in the
 //! split-point variable, and idle processors join it or wait for the next
 //! publication (an alternative to the thesis's idle loop of §6.2;
-//! `docs/model.md` §5.2).
+//! `docs/beyond.md`).
 
 use crate::game::TreeSource;
 use crate::sim::engine::SPLIT_BLOCK;

@@ -1,7 +1,7 @@
 //! The thesis's idle loop ([`Idle::SplitVariable`](crate::sim::engine::Idle)):
 //! a global split-point variable under a lock, refilled by a split-point
 //! search of the allocated tree when it no longer holds a valid node
-//! (thesis §6.2, Figure 6.12; `docs/model.md` §5.2).
+//! (thesis §6.2, Figure 6.12; `docs/model.md` §5.3–5.4).
 
 use crate::game::TreeSource;
 use crate::sim::engine::heap::{NodeRef, push_children};

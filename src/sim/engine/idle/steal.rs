@@ -2,7 +2,7 @@
 //! an idle processor asks a random victim through its mailbox; the victim
 //! answers at its next node with the highest eligible node of its own part
 //! of the tree, or "no work" (an alternative to the thesis's idle loop of
-//! §6.2; `docs/model.md` §5.2).
+//! §6.2; `docs/beyond.md`).
 
 use crate::game::TreeSource;
 use crate::sim::engine::NONE;
