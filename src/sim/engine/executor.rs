@@ -1,0 +1,420 @@
+//! The executor's scheduling points: the futures a processor awaits
+//! ([`Suspend`], [`AccessFuture`]), one turn of an access (served, waited
+//! out, or refused and parked), the grouped turns of processors parked at
+//! one busy block (`pass_waiters`), sleeping until a block is written, and
+//! charging time to states (thesis §6.1, the fibers' `CREAD`/`CWRITE`;
+//! `docs/model.md` §5.2; `docs/decisions.md`, issue 11).
+
+use super::NONE;
+use super::machine::{Machine, World};
+use super::spec::Interleave;
+use super::stats::{Kind, State, TraceEvent};
+use crate::game::TreeSource;
+use crate::sim::memory::{Access, Block, Proc};
+use crate::sim::sched::{NEVER, bits};
+use crate::sim::schemes::Scheme;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// Resolves at once, or after being suspended once: the executor resumes
+/// the processor when its clock is the smallest again.
+pub struct Suspend(bool);
+
+impl Future for Suspend {
+    type Output = ();
+    #[inline(always)]
+    fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            self.0 = false;
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    }
+}
+
+/// One memory access: issued when first polled. Refused by a busy block,
+/// the processor is parked: the executor issues the request again each
+/// time the processor's turn comes, without resuming its task, until the
+/// block accepts it ([`Machine::access_step`]). Once accepted, the access
+/// takes effect and the processor waits out its delay; the next poll
+/// finds it done. (A future of its own rather than an `async fn`: it is
+/// the simulator's innermost loop.)
+pub struct AccessFuture<'m, 'a, T: TreeSource, S: Scheme> {
+    m: &'m Machine<'a, T, S>,
+    p: Proc,
+    b: Block,
+    write: bool,
+    /// Issued and suspended: the access is served when the task is polled again.
+    issued: bool,
+}
+
+impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
+    type Output = ();
+    #[inline(always)]
+    fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
+        if self.issued {
+            return Poll::Ready(());
+        }
+        let (m, p, b, write) = (self.m, self.p, self.b, self.write);
+        let mut w = m.w.borrow_mut();
+        // Most accesses hit and change nothing: checked here, at each of
+        // the many places an access is awaited; the rest is one call.
+        if w.mem.hits(p, b, write) && !(write && m.has_waiters(&w, b)) {
+            return Poll::Ready(());
+        }
+        let r = m.access_first(&mut w, p, b, write);
+        if r.is_pending() {
+            self.issued = true;
+        }
+        r
+    }
+}
+
+/// How far an access got in one turn of its processor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Served, and the processor goes on at once.
+    Ready,
+    /// Served; the processor waits out the delay while others run.
+    Served,
+    /// Refused: issued again at the processor's next turn.
+    Refused,
+}
+
+impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+    /// Whether processors wait for a write to block `b` (only the shared
+    /// variables and mailboxes are waited on).
+    #[inline(always)]
+    pub(super) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
+        b < self.node_base && !w.waiters[b].is_empty()
+    }
+
+    /// The first turn of an access that may miss: parks the processor if
+    /// the block refuses it.
+    #[inline(never)]
+    pub(super) fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
+        match self.access_step(w, p, b, write) {
+            Step::Ready => Poll::Ready(()),
+            Step::Served => Poll::Pending,
+            Step::Refused => {
+                w.parked[p] = Some((b, write));
+                Poll::Pending
+            }
+        }
+    }
+
+    /// One turn of processor `p`'s access to block `b`: the request,
+    /// issued again within the turn while the block refuses it for less
+    /// than the time `p` may run on.
+    #[inline(always)]
+    pub(super) fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
+        loop {
+            let now = w.sched.clock(p);
+            let r = w.mem.request(p, b, now, write);
+            // Only a request that missed (or a lock, recorded in `lock`) can
+            // hold a processor up: hits need no record for a stuck run.
+            if r != Access::Done(0) {
+                w.on[p] = b;
+            }
+            // A write wakes the processors waiting for the block to change
+            // (only the shared variables and mailboxes are waited on).
+            if write
+                && self.has_waiters(w, b)
+                && let Access::Done(d) = r
+            {
+                self.wake(w, b, now + d);
+                // The woken run from the write's end: the writer may not run past them.
+                self.limit.set(self.limit.get().min(now + d));
+            }
+            match r {
+                Access::Done(0) => return Step::Ready,
+                Access::Done(d) => return if self.charge(w, p, d, Kind::Memory) { Step::Served } else { Step::Ready },
+                // Refused until now: others asking at this moment go first.
+                Access::Refused(until) if until == now => return Step::Refused,
+                Access::Refused(until) => {
+                    if self.charge(w, p, until - now, Kind::Memory) {
+                        return Step::Refused;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The turns of processors parked at one block, taken together. It is
+    /// the turn of `p`, parked on block `b`, at the smallest clock `t`, which
+    /// other processors share. A parked processor's turn changes nothing
+    /// but its own clock and charges (and who ran last), so the executor
+    /// need not run such turns one by one:
+    /// - if the block is busy until `u` serving another processor, `p` and
+    ///   the processors at `t` after it (round-robin) that wait for `b`
+    ///   too, up to the first that does not, are each refused until `u`:
+    ///   charged `u - t` of memory stall and moved to `u`, as their turns
+    ///   would do (at `t` they cannot run on, since others are at `t` or `u`);
+    /// - if the block is free and serves another waiter `f` first, `p` and
+    ///   the waiters after it are refused until now, which changes nothing:
+    ///   the scheduler goes on at the first processor at `t` that is `f` or
+    ///   does not wait for `b`.
+    ///
+    /// Returns false, having done nothing, when `p` is the waiter the free
+    /// block serves: its turn is an ordinary one. (At a lock that dozens of
+    /// processors spin on, most turns are such refusals: 690 M of a run's
+    /// 700 M turns at p = 1,024.)
+    #[inline(never)]
+    pub(super) fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
+        let until = w.mem.refused(p, b, t);
+        let first = match until {
+            Some(_) => NONE as Proc,
+            None => match w.mem.first_waiter(b) {
+                Some(f) if f != p => f,
+                // A free block serves `p` first: an ordinary turn.
+                _ => return false,
+            },
+        };
+        // The processors at `t` from `p` on, cyclically, a word at a time:
+        // `p`'s word from `p`, the later words, the earlier words, `p`'s
+        // word below `p` (words with no processor at `t` are passed over).
+        let (pw, pb) = (p / 64, p % 64);
+        let occupied = w.sched.occupied(t);
+        let later = if pw + 1 < 64 { occupied & (!0u64 << (pw + 1)) } else { 0 };
+        let earlier = occupied & ((1u64 << pw) - 1);
+        let words =
+            std::iter::once((pw, !0u64 << pb)).chain(bits(later).chain(bits(earlier)).map(|wi| (wi, !0))).chain(std::iter::once((pw, (1u64 << pb) - 1)));
+        for (wi, part) in words {
+            let here = w.sched.at(t, wi) & part;
+            let waiting = w.mem.waiting_word(b, wi);
+            let stops = here & !waiting;
+            if let Some(u) = until {
+                let run = if stops == 0 { here } else { here & waiting & ((stops & stops.wrapping_neg()) - 1) };
+                if run != 0 {
+                    for q in bits(run) {
+                        let q = wi * 64 + q;
+                        debug_assert_eq!(w.mem.refused(q, b, t), Some(u), "P{q} is parked on block {b} at {t}");
+                        self.book(w, q, u - t, Kind::Memory);
+                    }
+                    w.sched.advance(t, wi, run, u);
+                    w.sched.set_last(wi * 64 + 63 - run.leading_zeros() as usize);
+                }
+                if stops != 0 {
+                    return true;
+                }
+            } else {
+                let f_here = if first / 64 == wi { here & (1u64 << (first % 64)) } else { 0 };
+                let next = stops | f_here;
+                if next != 0 {
+                    let j = wi * 64 + next.trailing_zeros() as usize;
+                    w.sched.set_last((j + self.cfg.procs - 1) % self.cfg.procs);
+                    return true;
+                }
+            }
+        }
+        // Every processor at `t` was refused until `u`; or (a broken
+        // invariant: the first waiter is not at `t`) nothing was done.
+        until.is_some()
+    }
+
+    // ---- the machine's primitives: every one a scheduling point -----------------
+
+    /// Spends `d > 0` ticks of `kind` in `p`'s current state; whether `p`
+    /// must now let the others run: another processor's clock is at or below
+    /// its own (with [`Interleave::State`], only for lock waits).
+    #[inline(always)]
+    pub(super) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: Kind) -> bool {
+        self.book(w, p, d, kind);
+        let t = w.sched.clock(p) + d;
+        w.sched.set(p, t);
+        // A processor that has made no progress for the stall limit is
+        // suspended in any case, so that the executor can stop the run.
+        let stalled = t > w.last_progress.saturating_add(self.cfg.stall_limit);
+        (t >= self.limit.get() && (self.cfg.interleave == Interleave::Access || kind == Kind::Lock)) || stalled
+    }
+
+    /// Books `d` ticks of `kind` to `p`'s current state: the time per
+    /// state, and `p`'s latest charge (or, with [`Interleave::State`], its
+    /// log of charges), which the end of the run trims. The clock is the
+    /// caller's to move.
+    #[inline(always)]
+    pub(super) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: Kind) {
+        let s = w.state[p].0;
+        w.stats.time[s as usize][kind as usize] += d;
+        w.last[p] = (s, kind, d);
+        if self.cfg.interleave == Interleave::State {
+            log_charge(w, p, (s, kind, d));
+        }
+    }
+
+    /// [`Machine::charge`] as a future: suspends `p` if it must let the others run.
+    #[inline(always)]
+    pub(super) fn pause(&self, p: Proc, d: u64, kind: Kind) -> Suspend {
+        Suspend(self.charge(&mut self.w.borrow_mut(), p, d, kind))
+    }
+
+    /// Lets the others run if `p` has moved past them since it was resumed.
+    #[inline(always)]
+    pub(super) fn reschedule(&self, p: Proc) -> Suspend {
+        let c = self.clock(p);
+        Suspend(c >= self.limit.get() && c > self.resumed.get())
+    }
+
+    /// The state's own work: `d` ticks.
+    #[inline(always)]
+    pub fn work(&self, p: Proc, d: u64) -> Suspend {
+        if d > 0 { self.pause(p, d, Kind::Work) } else { Suspend(false) }
+    }
+
+    /// A read of block `b`.
+    #[inline(always)]
+    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
+        AccessFuture { m: self, p, b, write: false, issued: false }
+    }
+
+    /// A write of block `b`.
+    #[inline(always)]
+    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
+        AccessFuture { m: self, p, b, write: true, issued: false }
+    }
+
+    /// Waits until another processor writes block `b`: a spin on the cached
+    /// copy, which costs nothing until the write invalidates it. The wait
+    /// is the state's own time; the processor resumes when the write is
+    /// served, and must read the block again (a miss).
+    pub(super) fn wait_for_write(&self, p: Proc, b: Block, kind: Kind) -> Suspend {
+        let mut w = self.w.borrow_mut();
+        let now = w.sched.clock(p);
+        w.asleep[p] = Some((now, kind));
+        w.waiters[b].push(p);
+        w.sched.set(p, NEVER);
+        Suspend(true)
+    }
+
+    /// Wakes the processors waiting for block `b` at time `t`.
+    #[cold]
+    pub(super) fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
+        let waiting = std::mem::take(&mut w.waiters[b]);
+        for &q in &waiting {
+            if let Some((since, kind)) = w.asleep[q].take() {
+                self.book(w, q, t - since, kind);
+                w.sched.set(q, t);
+            }
+        }
+        // Keep the list's allocation.
+        let mut waiting = waiting;
+        waiting.clear();
+        if w.waiters[b].is_empty() {
+            w.waiters[b] = waiting;
+        }
+    }
+
+    /// Enters state `s` at node `at`.
+    #[inline(always)]
+    pub(super) fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
+        let mut w = self.w.borrow_mut();
+        w.state[p] = (s, at);
+        if self.cfg.trace {
+            trace_entry(&mut w, p, s, at);
+        }
+        drop(w);
+        self.step(p)
+    }
+
+    /// The end of a step of the earlier model ([`Interleave::State`]): a
+    /// state, or one pass of the idle loop. Nothing with [`Interleave::Access`].
+    #[inline(always)]
+    pub(super) fn step(&self, p: Proc) -> Suspend {
+        if self.cfg.interleave == Interleave::State { self.reschedule(p) } else { Suspend(false) }
+    }
+}
+
+/// Whether the processor after `p` at the smallest clock `t` waits for
+/// block `b` too: else there is nothing for `pass_waiters` to take together
+/// (the usual case at a mailbox or a node, where one processor waits).
+#[inline(always)]
+pub(super) fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t: u64) -> bool {
+    w.mem.other_waiters(p, b) && {
+        let q = w.sched.after(t, p);
+        q != p && w.mem.waits(q, b)
+    }
+}
+
+/// Adds a charge to `p`'s log ([`Interleave::State`]).
+#[inline(never)]
+pub(super) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, Kind, u64)) {
+    w.charges[p].push(c);
+}
+
+/// Records `p`'s entry into state `s` at node `at` (a path of move numbers).
+#[cold]
+#[inline(never)]
+pub(super) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
+    let node = (at != NONE).then(|| {
+        let mut path = vec![];
+        let mut x = at;
+        while x != w.root && x != NONE {
+            path.push(w.nodes[x as usize].index.to_string());
+            x = w.nodes[x as usize].parent;
+        }
+        path.reverse();
+        path.join(".")
+    });
+    let t = w.sched.clock(p);
+    w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::GROUPED;
+    use crate::sim::engine::testkit::*;
+
+    /// The executor's grouped turns of processors waiting at a busy block
+    /// (`pass_waiters`) give the run that turns one by one give, to the
+    /// last tick of every bucket: every policy, both locks, both walks,
+    /// small and large machines. And they are taken: thousands of times.
+    #[test]
+    fn grouped_waiter_turns_are_the_same_run() {
+        let mut policies = vec![Idle::SplitVariable(Walk::Tree), Idle::SplitVariable(Walk::Level)];
+        policies.extend(new_policies());
+        GROUPED.with(|g| g.set(0));
+        for (b, wa, wb, depth) in [(8, 79, 5, 4), (6, 50, 50, 4), (5, 0, 0, 4), (12, 69, 19, 3)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..4u32 {
+                let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
+                for procs in [2, 3, 7, 48, 64, 130] {
+                    for &idle in &policies {
+                        for lock in [LockKind::Tas, LockKind::Queue] {
+                            let cfg = MachineSpec { idle, lock, ..MachineSpec::new(procs, depth) };
+                            let one_by_one = MachineSpec { group_waiters: false, ..cfg };
+                            let tag = format!("b={b} seed={seed} p={procs} {idle:?} {lock:?}");
+                            assert_eq!(
+                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
+                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
+                                "A {tag}"
+                            );
+                            assert_eq!(
+                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg),
+                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, one_by_one),
+                                "B {tag}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Sixteen words of processors: the thesis's machine at p = 1,024.
+        let sh = shape(8, 79, 5);
+        for seed in 1..3u32 {
+            let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
+            for idle in [Idle::SplitVariable(Walk::Tree), Idle::Steal { seed: 5 }] {
+                let cfg = MachineSpec { idle, ..MachineSpec::new(1024, 4) };
+                let one_by_one = MachineSpec { group_waiters: false, ..cfg };
+                assert_eq!(
+                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
+                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
+                    "seed={seed} {idle:?}"
+                );
+            }
+        }
+        let grouped = GROUPED.with(|g| g.get());
+        assert!(grouped > 10_000, "grouped turns taken: {grouped}");
+    }
+}

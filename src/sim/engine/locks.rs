@@ -1,0 +1,147 @@
+//! Locks: test-and-set retried (the thesis's machine, §6.1) and queue
+//! locks (Mellor-Crummey and Scott), and the hasher of the queue locks'
+//! map (`docs/model.md` §5.1–5.2).
+
+use super::machine::Machine;
+use super::spec::LockKind;
+use super::stats::Kind;
+use crate::game::TreeSource;
+use crate::sim::memory::{Block, Proc};
+use crate::sim::schemes::Scheme;
+
+/// Hashes a block number by one multiplication (the queue locks' map is
+/// keyed by small integers, and nothing iterates it, so its order is never
+/// seen: SipHash's protection buys nothing here and cost 6% of a run).
+#[derive(Default)]
+pub(super) struct BlockHasher(u64);
+
+impl std::hash::Hasher for BlockHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &x in bytes {
+            self.0 = (self.0 ^ x as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    #[inline(always)]
+    fn write_usize(&mut self, x: usize) {
+        self.0 = (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+    /// Takes the lock of block `b` by test-and-set: every attempt is a write
+    /// access; the time of a failed attempt (at least a tick) is lock wait.
+    /// (With [`LockKind::Queue`], [`Machine::lock_queued`].)
+    pub async fn lock(&self, p: Proc, b: Block) {
+        self.w.borrow_mut().on[p] = b;
+        if self.cfg.lock == LockKind::Queue {
+            return self.lock_queued(p, b).await;
+        }
+        loop {
+            let t0 = self.clock(p);
+            self.write(p, b).await;
+            let spent = {
+                let mut w = self.w.borrow_mut();
+                if w.mem.test_and_set(p, b) {
+                    return;
+                }
+                let spent = w.sched.clock(p) - t0;
+                let s = w.state[p].0 as usize;
+                w.stats.time[s][Kind::Memory as usize] -= spent;
+                w.stats.time[s][Kind::Lock as usize] += spent;
+                // The attempt's own charges are the latest ones, `spent`
+                // ticks in all (those since p was last resumed, in the log).
+                if spent > 0 {
+                    w.last[p].1 = Kind::Lock;
+                }
+                let mut left = spent;
+                for c in w.charges[p].iter_mut().rev() {
+                    if left == 0 {
+                        break;
+                    }
+                    c.1 = Kind::Lock;
+                    left = left.saturating_sub(c.2);
+                }
+                spent
+            };
+            if spent == 0 {
+                self.pause(p, 1, Kind::Lock).await;
+            } else {
+                self.reschedule(p).await;
+            }
+        }
+    }
+
+    /// A queue lock: one write access (the swap on the queue's tail) takes
+    /// a free lock or joins the queue; a queued processor waits on its own
+    /// flag until the holder hands the lock over, then reads the flag.
+    pub(super) async fn lock_queued(&self, p: Proc, b: Block) {
+        self.write(p, b).await;
+        {
+            let mut w = self.w.borrow_mut();
+            if w.mem.test_and_set(p, b) {
+                return;
+            }
+            w.queues.entry(b).or_default().push_back(p);
+            w.granted[p] = false;
+        }
+        let mb = self.mbox(p);
+        while !self.w.borrow().granted[p] {
+            self.wait_for_write(p, mb, Kind::Lock).await;
+        }
+        self.read(p, mb).await;
+    }
+
+    /// Releases `p`'s lock of block `b` (a write access); a queue lock goes
+    /// to the first processor queued, whose flag is then written.
+    pub async fn unlock(&self, p: Proc, b: Block) {
+        self.write(p, b).await;
+        let next = {
+            let mut w = self.w.borrow_mut();
+            // A queue is dropped once empty, so an uncontended unlock finds
+            // the map empty and does no hashing.
+            let next = match w.queues.get_mut(&b) {
+                Some(q) => {
+                    let next = q.pop_front();
+                    if q.is_empty() {
+                        w.queues.remove(&b);
+                    }
+                    next
+                }
+                None => None,
+            };
+            match next {
+                Some(q) => {
+                    w.mem.set_lock(b, Some(q));
+                    w.granted[q] = true;
+                }
+                None => w.mem.release(p, b),
+            }
+            next
+        };
+        if let Some(q) = next {
+            self.write(p, self.mbox(q)).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::engine::testkit::*;
+
+    /// With every processor spinning on the split-point lock, its holder must
+    /// win the block back access by access: the idle loop's lock wait grows
+    /// with the number of spinners.
+    #[test]
+    fn spinners_delay_the_split_lock_holder() {
+        let sh = shape(8, 79, 5);
+        let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
+        let few = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
+        let many = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(48, 4)).unwrap();
+        let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][Kind::Lock as usize] as f64 / (r.ticks * p) as f64;
+        assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
+    }
+}

@@ -1,0 +1,454 @@
+//! The machine: one simulated search of one tree ([`Machine`]), the data
+//! the processors share (`World`), the processors' loop of states and the
+//! run loop that resumes the processor with the smallest clock, then
+//! trims every processor's time to the end of the search (thesis §6.1–6.2;
+//! `docs/model.md` §5.2).
+
+use super::executor::{Step, next_waits};
+use super::heap::{NodeRef, SNode, make_node};
+use super::idle::Idle;
+use super::locks::BlockHasher;
+use super::spec::{Interleave, MachineSpec, Result, SimError};
+use super::states::Next;
+use super::stats::{Kind, State, TreeStats};
+use super::{FIRST_PRIVATE, NONE};
+use crate::game::TreeSource;
+use crate::sim::memory::{Block, Memory, Proc};
+use crate::sim::sched::{NEVER, Scheduler};
+use crate::sim::schemes::Scheme;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use std::cell::{Cell, RefCell};
+use std::hash::BuildHasherDefault;
+use std::pin::Pin;
+use std::task::Context;
+
+/// Everything the processors share, behind one `RefCell`: borrowed only
+/// between two awaits, never across one.
+pub(super) struct World<D, T: TreeSource> {
+    pub(super) mem: Memory,
+    pub(super) sched: Scheduler,
+    pub(super) nodes: Vec<SNode<D, T>>,
+    pub(super) bufs: Vec<T::Slot>,
+    pub(super) global: Vec<u32>,
+    pub(super) local: Vec<Vec<u32>>,
+    pub(super) root: u32,
+    pub(super) flag: bool,
+    pub(super) split_var: Option<NodeRef>,
+    pub(super) finish: Option<u64>,
+    pub(super) last_progress: u64,
+    pub(super) stats: TreeStats,
+    /// Each processor's state and the node it works at (for the charges
+    /// and for the message of a stuck run).
+    pub(super) state: Vec<(State, u32)>,
+    /// Each processor's latest charge `(state, kind, ticks)`. With
+    /// [`Interleave::Access`] only a processor's latest charge can reach
+    /// beyond the end of the search (one that does not suspend it ends
+    /// below every other clock), so it is all the end needs to trim.
+    pub(super) last: Vec<(State, Kind, u64)>,
+    /// With [`Interleave::State`], where a processor runs on past the
+    /// others, all its charges since it was last resumed.
+    pub(super) charges: Vec<Vec<(State, Kind, u64)>>,
+    /// Each processor's buffer for tree walks.
+    pub(super) walks: Vec<Vec<NodeRef>>,
+    /// The block each processor accessed last (for the message of a stuck run).
+    pub(super) on: Vec<Block>,
+    /// Each processor that waits for a block to be written (the block's
+    /// list is in `waiters`): its clock when it began to wait, and what the
+    /// wait counts as.
+    pub(super) asleep: Vec<Option<(u64, Kind)>>,
+    /// Queue locks: the processors queued at each lock, first first.
+    pub(super) queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>, BuildHasherDefault<BlockHasher>>,
+    /// Queue locks: whether the lock a processor queued for was handed to it.
+    pub(super) granted: Vec<bool>,
+    /// The processors waiting for each block below the nodes' to be written.
+    pub(super) waiters: Vec<Vec<Proc>>,
+    /// Work stealing: the processor whose request waits in each mailbox.
+    pub(super) requests: Vec<Option<Proc>>,
+    /// Work stealing and active splitting: the answer in each processor's
+    /// mailbox (a node to work at, or none).
+    pub(super) inbox: Vec<Option<Option<NodeRef>>>,
+    /// Active splitting: the processors waiting to be recruited.
+    pub(super) idle_set: Vec<bool>,
+    /// Active splitting: how many processors are in `idle_set`.
+    pub(super) idle_count: usize,
+    /// Active splitting: a buffer for the processors recruited.
+    pub(super) recruits: Vec<Proc>,
+    /// Work stealing: each processor's generator of victims.
+    pub(super) rng: Vec<ChaCha8Rng>,
+    /// Each processor's access that a busy block refused, `(block, write)`:
+    /// the executor issues it again without resuming the processor's task.
+    pub(super) parked: Vec<Option<(Block, bool)>>,
+}
+
+/// One simulated search of one tree: the machine, the search's shared data
+/// and the processors' routines.
+pub struct Machine<'a, T: TreeSource, S: Scheme> {
+    pub(super) src: &'a T,
+    pub(super) scheme: &'a S,
+    pub(super) cfg: MachineSpec,
+    /// Move-list entries per node.
+    pub(super) b: usize,
+    pub(super) node_base: Block,
+    pub(super) root_node: T::Node,
+    pub(super) w: RefCell<World<S::Data, T>>,
+    /// The running processor may go on while its clock is below this.
+    pub(super) limit: Cell<u64>,
+    /// The running processor's clock when it was resumed.
+    pub(super) resumed: Cell<u64>,
+}
+
+impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+    /// A cold machine ready to search the tree of `src` rooted at `root` (a MAX node).
+    pub fn new(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, T, S>> {
+        if cfg.procs == 0 {
+            return Err(SimError::NoProcessors);
+        }
+        let p = cfg.procs;
+        let mut mem = Memory::new(p);
+        for _ in 0..FIRST_PRIVATE {
+            mem.add_block(0);
+        }
+        for q in 0..p {
+            mem.add_block(q);
+        }
+        for q in 0..p {
+            mem.add_block(q);
+        }
+        mem.add_block(0);
+        let d = cfg.depth.max(1) as usize;
+        let initial = p * d * 2;
+        let b = src.slots();
+        let mut w = World {
+            mem,
+            sched: Scheduler::new(p),
+            nodes: Vec::with_capacity(initial),
+            bufs: Vec::with_capacity(initial * b),
+            global: Vec::with_capacity(initial),
+            local: vec![Vec::with_capacity(2 * d); p],
+            root: NONE,
+            flag: false,
+            split_var: None,
+            finish: None,
+            last_progress: 0,
+            stats: TreeStats::default(),
+            state: vec![(State::Split, NONE); p],
+            last: vec![(State::Split, Kind::Work, 0); p],
+            charges: vec![Vec::with_capacity(8); p],
+            walks: vec![vec![]; p],
+            on: vec![0; p],
+            asleep: vec![None; p],
+            waiters: vec![vec![]; FIRST_PRIVATE + 2 * p + 1],
+            queues: Default::default(),
+            granted: vec![false; p],
+            requests: vec![None; p],
+            inbox: vec![None; p],
+            idle_set: vec![false; p],
+            idle_count: 0,
+            recruits: vec![],
+            rng: match cfg.idle {
+                Idle::Steal { seed } => (0..p)
+                    .map(|q| {
+                        let mut r = ChaCha8Rng::seed_from_u64(seed ^ (src.root_key(&root) << 32));
+                        r.set_stream(q as u64);
+                        r
+                    })
+                    .collect(),
+                _ => vec![],
+            },
+            parked: vec![None; p],
+        };
+        for _ in 0..initial {
+            make_node(&mut w, b, p);
+        }
+        // The heap hands out the lowest-numbered node first.
+        w.global = (0..initial as u32).rev().collect();
+        Ok(Machine {
+            src,
+            scheme,
+            cfg,
+            b,
+            node_base: FIRST_PRIVATE + 2 * p + 1,
+            root_node: root,
+            w: RefCell::new(w),
+            limit: Cell::new(0),
+            resumed: Cell::new(0),
+        })
+    }
+
+    #[inline(always)]
+    pub(super) fn blk(&self, n: u32) -> Block {
+        self.node_base + n as usize
+    }
+
+    #[inline(always)]
+    pub(super) fn clock(&self, p: Proc) -> u64 {
+        self.w.borrow().sched.clock(p)
+    }
+
+    // ---- the processors and the run loop -------------------------------------------
+
+    /// One processor: its states, one after the other, until it exits.
+    pub(super) async fn processor(&self, p: Proc) {
+        let mut next = if p == 0 { self.start(p).await } else { Next::Idle };
+        loop {
+            next = match next {
+                Next::Expand(n) => self.expand(p, n).await,
+                Next::Search(n) => self.search(p, n).await,
+                Next::Eval(n) => self.eval(p, n).await,
+                Next::Return(n) => self.ret(p, n).await,
+                Next::Update(n, v) => self.update(p, n, v).await,
+                Next::Idle => self.idle(p).await,
+                Next::Exit => {
+                    self.w.borrow_mut().state[p] = (State::Exit, NONE);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Runs the search to the root's return; the machine's statistics.
+    pub fn run(self) -> Result<TreeStats> {
+        let procs = self.cfg.procs;
+        {
+            let mut cx = Context::from_waker(std::task::Waker::noop());
+            let mut tasks: Vec<Pin<Box<_>>> = (0..procs).map(|p| Box::pin(self.processor(p))).collect();
+            loop {
+                let p = {
+                    let mut w = self.w.borrow_mut();
+                    let Some((p, limit)) = w.sched.next() else { break };
+                    let c = w.sched.clock(p);
+                    if c > w.last_progress.saturating_add(self.cfg.stall_limit) {
+                        return Err(self.stuck(&w));
+                    }
+                    if self.cfg.interleave == Interleave::State {
+                        w.charges[p].clear();
+                    }
+                    self.resumed.set(c);
+                    self.limit.set(limit);
+                    // A parked access is issued again here: the task is
+                    // resumed only once it is served and the processor goes on.
+                    if let Some((b, write)) = w.parked[p] {
+                        if limit == c
+                            && self.cfg.group_waiters
+                            && self.cfg.interleave == Interleave::Access
+                            && next_waits(&w, p, b, c)
+                            && self.pass_waiters(&mut w, p, b, c)
+                        {
+                            #[cfg(test)]
+                            super::GROUPED.with(|g| g.set(g.get() + 1));
+                            continue;
+                        }
+                        match self.access_step(&mut w, p, b, write) {
+                            Step::Refused => continue,
+                            Step::Served => {
+                                w.parked[p] = None;
+                                continue;
+                            }
+                            Step::Ready => w.parked[p] = None,
+                        }
+                    }
+                    p
+                };
+                // Only a processor that exits can have ended the search.
+                if tasks[p].as_mut().poll(&mut cx).is_ready() {
+                    let mut w = self.w.borrow_mut();
+                    w.sched.set(p, NEVER);
+                    if w.finish.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut w = self.w.into_inner();
+        let Some(t) = w.finish else { return Err(SimError::Internal("every processor stopped before the root returned".into())) };
+        w.stats.ticks = t;
+        // Charge every processor up to t exactly: a processor behind t (one
+        // that exited) is charged nothing more; one beyond t gives back its
+        // latest charges down to t.
+        let waited: Vec<bool> = w.asleep.iter().map(Option::is_some).collect();
+        for q in 0..procs {
+            // A processor still waiting for a write waited until the end.
+            let c = match w.asleep[q].take() {
+                Some((since, kind)) => {
+                    let s = w.state[q].0 as usize;
+                    w.stats.time[s][kind as usize] += t.saturating_sub(since);
+                    since
+                }
+                None => w.sched.clock(q),
+            };
+            if c == NEVER || c <= t {
+                continue;
+            }
+            let mut excess = c - t;
+            let log = if self.cfg.interleave == Interleave::Access { vec![w.last[q]] } else { std::mem::take(&mut w.charges[q]) };
+            for &(s, k, d) in log.iter().rev() {
+                let back = excess.min(d);
+                w.stats.time[s as usize][k as usize] -= back;
+                excess -= back;
+            }
+            if excess > 0 {
+                return Err(SimError::Internal(format!("processor {q} is {excess} ticks beyond the end with nothing to give back")));
+            }
+        }
+        for (q, &waited) in waited.iter().enumerate() {
+            let c = w.sched.clock(q);
+            if c == NEVER && w.state[q].0 != State::Exit && !waited {
+                return Err(SimError::Internal(format!("processor {q} stopped in state {:?}", w.state[q].0)));
+            }
+        }
+        // The exited processors' time after their exit.
+        let exit_time: u64 = t * procs as u64 - w.stats.accounted();
+        w.stats.time[State::Exit as usize][Kind::Work as usize] += exit_time;
+        let root = w.root;
+        w.nodes[root as usize].allocated = false;
+        w.global.push(root);
+        let in_heaps = w.global.len() + w.local.iter().map(Vec::len).sum::<usize>();
+        let allocated = w.nodes.iter().filter(|n| n.allocated).count();
+        if in_heaps != w.nodes.len() || allocated != 0 {
+            return Err(SimError::Internal(format!(
+                "heaps unbalanced after the tree: {in_heaps} of {} nodes in the heaps, {allocated} still allocated",
+                w.nodes.len()
+            )));
+        }
+        w.stats.pool = w.nodes.len() as u64;
+        Ok(w.stats)
+    }
+
+    pub(super) fn stuck(&self, w: &World<S::Data, T>) -> SimError {
+        let states: Vec<String> = (0..self.cfg.procs)
+            .map(|q| {
+                let (s, at) = w.state[q];
+                let at = if at == NONE { String::new() } else { format!(" at node {} (ply {})", at, w.nodes[at as usize].ply) };
+                let b = w.on[q];
+                let held = w.mem.lock_holder(b).map_or(String::new(), |h| format!(", its lock held by P{h}"));
+                format!("P{q} {}{at} t={}, last access block {b}{held}", s.name(), w.sched.clock(q))
+            })
+            .collect();
+        SimError::Stuck { limit: self.cfg.stall_limit, since: w.last_progress, states: states.join("; ") }
+    }
+}
+
+/// Simulates the search of the tree of `src` rooted at `root` with `scheme`.
+pub fn simulate<T: TreeSource, S: Scheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
+    Machine::new(src, root, scheme, cfg)?.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::engine::testkit::*;
+
+    #[test]
+    fn one_processor_is_the_sequential_search() {
+        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (1, 0, 0)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..20u32 {
+                let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
+                for depth in 0..5 {
+                    for interleave in [Interleave::Access, Interleave::State] {
+                        let seq = search(&sh, &root, depth, &mut ());
+                        let cfg = MachineSpec { interleave, ..MachineSpec::new(1, depth) };
+                        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
+                        assert_eq!(r.value, seq.value);
+                        assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
+                        assert_eq!(r.leaves, seq.counts.leaves);
+                        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
+                        // t_1 = 3 (n - 1) + 8 L + 4 I + 1 + cold-start memory costs.
+                        let states = 3 * (n - 1) + 8 * l + 4 * i + 1;
+                        let work: u64 = State::ALL.iter().map(|&s| r.work(s)).sum();
+                        assert_eq!(work, states);
+                        assert_eq!(r.ticks, states + r.mem_stall());
+                        assert_eq!(r.accounted(), r.ticks);
+                        assert_eq!(r.lock_wait(), 0);
+                        // Cold start: 7 node blocks at most (root and one per
+                        // level, recycled), the private block, the heap, the flag.
+                        assert!(r.mem_stall() <= depth as u64 + 4, "{}", r.mem_stall());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The published uniprocessor constant: 11 ticks per tree of depth 6
+    /// beyond the state costs (the root's return and 10 cold misses).
+    #[test]
+    fn cold_start_of_a_depth_6_tree() {
+        let sh = shape(32, 79, 5);
+        let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
+        let seq = search(&sh, &root, 6, &mut ());
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 6)).unwrap();
+        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
+        assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
+    }
+
+    #[test]
+    fn no_progress_stops_with_the_processors_states() {
+        let sh = shape(6, 50, 50);
+        let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
+        let cfg = MachineSpec { stall_limit: 5, ..MachineSpec::new(4, 4) };
+        let SimError::Stuck { limit, states, .. } = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_err() else { panic!("not stuck") };
+        assert_eq!(limit, 5);
+        for q in 0..4 {
+            assert!(states.contains(&format!("P{q} ")), "{states}");
+        }
+        assert!(states.contains("split"), "{states}");
+        // With the default limit the same tree finishes, heaps balanced.
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
+        assert_eq!(r.value, ROOT_PSCORE as i64);
+        assert!(r.pool >= 4 * 4 * 2);
+    }
+
+    #[test]
+    fn zero_processors_are_refused() {
+        let sh = shape(2, 0, 0);
+        let root = Node { seed: 1, pscore: 5 };
+        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
+    }
+
+    #[test]
+    fn parallel_root_value_is_minimax() {
+        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100)] {
+            let sh = shape(b, wa, wb);
+            for seed in 1..12u32 {
+                let root = Node { seed: seed * 104729, pscore: ROOT_PSCORE as u32 };
+                for depth in 1..5 {
+                    let want = search(&sh, &root, depth, &mut ()).value;
+                    for procs in [2, 3, 7, 16, 48, 64, 256] {
+                        for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
+                            let cfg = MachineSpec { interleave, idle: Idle::SplitVariable(walk), ..MachineSpec::new(procs, depth) };
+                            let a = simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg).unwrap();
+                            let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
+                            assert_eq!(a.value, want, "A {tag}");
+                            assert_eq!(a.accounted(), a.ticks * procs as u64, "A {tag}");
+                            let bb = simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg).unwrap();
+                            assert_eq!(bb.value, want, "B {tag}");
+                            assert_eq!(bb.accounted(), bb.ticks * procs as u64, "B {tag}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Two processors on a depth-2 tree of branching 2. Processor 0 allocates
+    /// the root and searches; processor 1 starts idle and finds no eligible
+    /// node until the root's first move has returned (scheme A), so every
+    /// split-point search before that fails and is followed by its 36-tick
+    /// pause, charged to the split state.
+    #[test]
+    fn two_processors_interleave_their_accesses() {
+        let sh = shape(2, 50, 50);
+        let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
+        let want = search(&sh, &root, 2, &mut ()).value;
+        let one = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 2)).unwrap();
+        let two = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(2, 2)).unwrap();
+        assert_eq!(two.value, want);
+        assert_eq!(two.accounted(), 2 * two.ticks);
+        // Processor 1 ran at least one split-point search, each examining the root.
+        assert!(two.split_searches >= 1 && two.split_examined >= two.split_searches);
+        assert!(two.in_state(State::Split) > 0);
+        // Its idle time includes the 36-tick pauses after failed searches.
+        assert!(two.work(State::Split) >= 36 * (two.split_searches - 1));
+        assert!(one.ticks > 0 && two.ticks > 0);
+    }
+}

@@ -1,0 +1,39 @@
+//! What the engine's tests share: the artificial trees they search, the
+//! idle policies beside the thesis's, and readers of traced runs.
+
+pub(super) use super::{Idle, Interleave, Kind, LockKind, MachineSpec, SimError, State, TraceEvent, TreeStats, Walk, simulate};
+pub(super) use crate::search::search;
+pub(super) use crate::sim::schemes::{DtsSplit, YbwcSplit};
+pub(super) use crate::tree::{Model, Node, Ordering, ROOT_PSCORE, Shape};
+
+pub(super) fn shape(b: u32, wa: u32, wb: u32) -> Shape {
+    Shape::new(Model::Exponential, Ordering::new(b, wa, wb).unwrap()).unwrap()
+}
+
+pub(super) fn new_policies() -> [Idle; 5] {
+    [
+        Idle::PvSplit,
+        Idle::Steal { seed: 1 },
+        Idle::Steal { seed: 99 },
+        Idle::Active { min_split_depth: 1, group: 8 },
+        Idle::Active { min_split_depth: 2, group: 2 },
+    ]
+}
+
+pub(super) fn traced(b: u32, depth: u32, procs: usize, idle: Idle) -> (i64, TreeStats) {
+    let sh = shape(b, 100, 100);
+    let root = Node { seed: 2024, pscore: ROOT_PSCORE as u32 };
+    let want = search(&sh, &root, depth, &mut ()).value;
+    let cfg = MachineSpec { idle, trace: true, ..MachineSpec::new(procs, depth) };
+    (want, simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap())
+}
+
+/// The leaves each processor evaluated, in order of time.
+pub(super) fn leaves(r: &TreeStats) -> Vec<(&str, usize)> {
+    r.trace.iter().filter(|e| e.state == State::Eval).map(|e| (e.node.as_deref().unwrap_or("?"), e.proc)).collect()
+}
+
+/// The first state entry of processor `q` outside the idle loop.
+pub(super) fn first_work(r: &TreeStats, q: usize) -> &TraceEvent {
+    r.trace.iter().find(|e| e.proc == q && e.state != State::Split).unwrap()
+}
