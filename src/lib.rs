@@ -2,15 +2,52 @@
 //! *Parallel Alpha-Beta Search on Shared Memory Multiprocessors* (M.A.Sc.
 //! thesis, University of Toronto, 2001), and goes beyond them.
 //!
-//! One module per concept of the thesis: random streams ([`rng`]), artificial
-//! trees ([`tree`]), seed sets ([`seeds`]), the sequential search with
-//! pluggable observers ([`search`]), move-ordering statistics ([`fbest`]).
-//! Beyond the thesis, [`game`] makes the search and the simulator generic
-//! over a tree source, of which the artificial model is one and chess and
-//! Othello are two more.
-//! File formats live in [`formats`]; command-line plumbing (inputs, atomic
-//! outputs, the shared `main`) in [`cli`]; progress bars for the long stages in
-//! [`progress`].
+//! The library holds everything; each tool in `src/bin/` is a thin `main`
+//! over one module (the report is its own crate, `report/`). One module per
+//! concept of the thesis, in the order the pipeline uses them:
+//!
+//! - [`rng`]: the Park–Miller random streams every tree node owns (§4.2,
+//!   App. A).
+//! - [`seeds`]: the seed sets `tg1` and `tg2`, compiled in from `data/`
+//!   (App. A).
+//! - [`tree`]: the artificial game trees, the exponential ordering model and
+//!   a strongly ordered one, regenerated from their seeds, never stored
+//!   (§4.2).
+//! - [`game`]: tree sources, what the one search walks: the artificial
+//!   model, [`game::chess`] and [`game::othello`] (beyond the thesis), and
+//!   [`game::positions`], seeded training positions by random play.
+//! - [`search`]: the one sequential alpha-beta search, with pluggable
+//!   observers (§2, §4.3).
+//! - [`fbest`]: move-ordering statistics, f_best and p_best (§4.3); the
+//!   `fbest` tool.
+//! - [`trainset`]: the network's training patterns from searched trees
+//!   (§5.3); the `trainset` tool.
+//! - [`nn`]: the 3-12-2 node-classification network (§5.4).
+//! - [`nntrain`]: its on-line back-propagation training (§5.4, Table 5.1);
+//!   the `nntrain` tool.
+//! - [`classify`]: node-classification schemes A, B and C scored over a
+//!   sequential search (§5.5); the `classify` tool.
+//! - [`sim`]: PABSim, the simulated multiprocessor and the parallel search
+//!   run on it (chapter 6); the `pabsim` tool:
+//!   - [`sim::memory`]: caches, directory, delay tables, busy blocks (§6.1);
+//!   - [`sim::sched`]: per-processor clocks, smallest clock first (§6.1);
+//!   - [`sim::engine`]: the parallel search, a folder of rooms: `spec`
+//!     (what a run is asked), `stats` (what it measured), `machine` (the
+//!     shared data and the run loop), `executor` (futures, access steps,
+//!     waiter groups, charging), `locks`, `heap` (nodes and node heaps),
+//!     `states` (one routine per thesis state) and `idle/` (one file per
+//!     idle policy) (§6.2);
+//!   - [`sim::schemes`]: split-point selection, schemes A, B and C (§6.3);
+//!   - [`sim::run`]: many (tree, configuration) items in parallel, shards,
+//!     and the final per-tree or per-configuration table.
+//! - [`formats`]: every file format the tools exchange (tree specs as JSON
+//!   lines, tables as CSV), as serde types with strict readers
+//!   (`docs/formats.md`).
+//! - [`cli`]: command-line plumbing, not a thesis concept: the one `main`
+//!   shape, inputs from a path or stdin, atomic file outputs, thread count,
+//!   and the argument parsers the tools share.
+//! - [`progress`]: progress bars on stderr for the long stages, shown only on
+//!   a terminal.
 
 pub mod classify;
 pub mod cli;
