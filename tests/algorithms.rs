@@ -1,4 +1,4 @@
-//! Issue 13: the parallel search algorithms beyond the thesis (PV splitting,
+//! The parallel search algorithms beyond the thesis (PV splitting,
 //! work stealing, active splitting), queue locks, and machines of up to
 //! 1,024 processors, as `pabsim` runs them.
 

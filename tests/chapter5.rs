@@ -1,5 +1,5 @@
-//! Issue 3: trainset, nntrain and classify (thesis chapter 5), as the tools
-//! run them.
+//! Training patterns, the network and node classification: `trainset`,
+//! `nntrain` and `classify` (thesis chapter 5), as the tools run them.
 
 use crate::util::*;
 

@@ -1,4 +1,4 @@
-//! Issue 2: the tree generator, the search and f_best, as the tools run them.
+//! The tree generator, the search and f_best, as the tools run them.
 
 use crate::util::*;
 

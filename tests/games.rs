@@ -1,4 +1,4 @@
-//! Issue 14: real game trees (chess, Othello) through the library and the
+//! Real game trees (chess, Othello) through the library and the
 //! tools: move generation against published perft counts, the search
 //! against a plain minimax, determinism, and bad positions.
 

@@ -1,4 +1,4 @@
-//! Issue 4: the simulated multiprocessor and the parallel search, as `pabsim` runs them.
+//! The simulated multiprocessor and the parallel search, as `pabsim` runs them.
 
 use crate::util::*;
 use parab::formats::SimRow;

@@ -9,7 +9,9 @@ mod pabsim;
 
 mod chapter5;
 mod games;
-mod hardening;
-mod hardening2;
 
 mod algorithms;
+
+mod bad_input;
+mod outputs;
+mod repository;

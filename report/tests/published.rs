@@ -1,5 +1,6 @@
-//! Issue 21: every cell the thesis published is on the page beside ours, and
-//! the page reads as a newcomer needs it to (headings, captions, numbers).
+//! The thesis's published tables on the page: every cell the thesis
+//! published is there beside ours, and the page reads as a newcomer needs
+//! it to (headings, captions, numbers).
 
 use crate::report::{chapter4, col, fake_chapters_5_and_6, repo, report, table};
 use crate::util::*;

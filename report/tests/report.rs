@@ -1,4 +1,4 @@
-//! Issue 5: the report — sections for every item, published tables joined
+//! The report's page: sections for every item, published tables joined
 //! generically, numbers that are the CSVs' numbers, missing and malformed
 //! inputs, determinism, and a real browser rendering the page.
 

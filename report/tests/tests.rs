@@ -4,7 +4,7 @@
 #[path = "../../tests/util.rs"]
 mod util;
 
-mod hardening;
-mod hardening2;
+mod files;
 mod published;
 mod report;
+mod runs;

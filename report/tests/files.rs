@@ -1,6 +1,7 @@
-//! Issue 12: the report's share of the hostile-input defects (numbers are
-//! the issue's): malformed results never panic, dates and directories are
-//! checked, and the page and figures replace the old ones as one unit.
+//! What the report reads and writes: a cut results file and impossible
+//! dates and directories are one-line errors, never panics; the page and
+//! the figures get plain permissions and are replaced as one unit or not
+//! at all; each table cites only the files its rows came from.
 
 use crate::util::*;
 use std::os::unix::fs::PermissionsExt;
@@ -34,10 +35,10 @@ fn report_fails(d: &Dir, args: &[&str], env: &[(&str, &str)], needle: &str) {
     assert!(err.starts_with("report: ") && err.contains(needle), "{args:?}: `{needle}` expected: {err}");
 }
 
-/// Defect 1: a results file cut after (or inside) its header is an error
+/// A results file cut after (or inside) its header is an error
 /// naming the file, never a panic.
 #[test]
-fn d1_a_cut_results_file_is_an_error_not_a_panic() {
+fn a_cut_results_file_is_an_error_not_a_panic() {
     let d = Dir::new("rh1");
     results(&d);
     let full = d.read("results/pabsim/p.csv");
@@ -49,9 +50,9 @@ fn d1_a_cut_results_file_is_an_error_not_a_panic() {
     }
 }
 
-/// Defect 10: impossible dates, epochs and results directories are errors.
+/// Impossible dates, epochs and results directories are errors.
 #[test]
-fn d10_dates_and_directories_are_checked() {
+fn dates_and_directories_are_checked() {
     let d = Dir::new("rh10");
     results(&d);
     report_fails(&d, &["--results", "results", "--date", "2001-13-45"], &[], "--date 2001-13-45 is not a calendar date");
@@ -74,11 +75,11 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>, u32)> {
     v
 }
 
-/// Defects 6 and 7: pages and figures get the umask's permissions (a replaced
+/// Pages and figures get the umask's permissions (a replaced
 /// file keeps its own), and a run that fails part-way replaces nothing: the
 /// old page and the old figures stay together, with no temporary files.
 #[test]
-fn d6_d7_pages_and_figures_commit_as_one_unit_with_plain_permissions() {
+fn pages_and_figures_commit_as_one_unit_with_plain_permissions() {
     let d = Dir::new("rh67");
     results(&d);
     let report = bin("report");

@@ -1,23 +1,24 @@
-//! Issue 22 (hardening II): what a hostile-input probe and a newcomer's
-//! first day still found, one test per item (numbered in the issue's order;
-//! the report's items are in `report/tests/hardening2.rs`). Each refusal is
-//! checked for its exit code, its one line naming the input and the value,
-//! and the files it leaves.
+//! Bad input as a user meets it: values out of their ranges, repeated
+//! values, seeds, positions, patterns, keys and networks, options that
+//! would be ignored, malformed positions and text, missing arguments,
+//! unbounded requests. Each refusal is checked for its exit code, its one
+//! line naming the input and the value, and the files it leaves; the
+//! helpers here are shared with `outputs` and `repository`.
 
 use crate::util::*;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The repository's own file `p`.
-fn repo(p: &str) -> std::path::PathBuf {
+pub(crate) fn repo(p: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
 }
 
 /// Runs a tool that must fail with exit 1 and one line naming `needle`,
 /// writing nothing to stdout.
-fn refused(d: &Dir, tool: &str, args: &[&str], stdin: &str, needle: &str) -> String {
+pub(crate) fn refused(d: &Dir, tool: &str, args: &[&str], stdin: &str, needle: &str) -> String {
     let out = run_in(&d.path, tool, args, stdin);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(1), "{tool} {args:?} should fail with 1: {err}");
@@ -30,7 +31,7 @@ fn refused(d: &Dir, tool: &str, args: &[&str], stdin: &str, needle: &str) -> Str
 }
 
 /// A small training set `p.csv` (8 tg2 trees of (20, 69, 19) at depth 3).
-fn patterns(d: &Dir) {
+pub(crate) fn patterns(d: &Dir) {
     let trees = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"], "");
     d.write("p.csv", &ok(&d.path, "trainset", &[], &trees));
 }
@@ -42,57 +43,9 @@ fn network(d: &Dir, name: &str, seed: &str) {
 
 const BK01: &str = "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - -";
 
-/// 1: `nntrain --curve - -o w.json | head` lost w.json: the closed stdout
-/// ended the run before the files were committed.
+/// Two networks for one ordering: the first was used, silently.
 #[test]
-fn i1_a_closed_stdout_does_not_cost_the_file_outputs() {
-    let d = Dir::new("i1");
-    patterns(&d);
-    for curve_every in ["10", "1"] {
-        let _ = std::fs::remove_file(d.join("w.json"));
-        let mut child = Command::new(bin("nntrain"))
-            .args(["p.csv", "--iterations", "2000", "--curve-every", curve_every, "--curve", "-", "-o", "w.json"])
-            .current_dir(&d.path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // The reader goes away before anything is written (`| true`).
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "a closed stdout is no error: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(out.stderr.is_empty(), "quietly: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(d.read("w.json").contains("\"root_wait\""), "the weights file is committed");
-    }
-    assert_eq!(d.files(), vec!["p.csv", "w.json"], "no temporary file left");
-}
-
-/// 2: `-o w.json --curve w.json` (or `./w.json`, or a link to it) wrote
-/// the curve over the weights.
-#[test]
-fn i2_two_outputs_naming_one_file_are_refused() {
-    let d = Dir::new("i2");
-    patterns(&d);
-    d.write("w.json", "old\n");
-    std::os::unix::fs::symlink("w.json", d.join("link.json")).unwrap();
-    let start = Instant::now();
-    let absolute = d.join("w.json").display().to_string();
-    for curve in ["w.json", "./w.json", "link.json", &absolute] {
-        refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "-o", "w.json", "--curve", curve], "", "are the same file");
-    }
-    // Both on stdout would run the weights and the curve together.
-    refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "--curve", "-"], "", "-o stdout and --curve stdout are the same file");
-    assert!(start.elapsed() < Duration::from_secs(20), "refused before training: {:?}", start.elapsed());
-    assert_eq!(d.read("w.json"), "old\n");
-    assert_eq!(d.files(), vec!["link.json", "p.csv", "w.json"]);
-    // Two files are fine.
-    ok(&d.path, "nntrain", &["p.csv", "--iterations", "5", "-o", "w.json", "--curve", "c.csv"], "");
-    assert!(d.read("c.csv").starts_with("iteration,"));
-}
-
-/// 4: two networks for one ordering: the first was used, silently.
-#[test]
-fn i4_classify_refuses_two_networks_for_one_ordering() {
+fn classify_refuses_two_networks_for_one_ordering() {
     let d = Dir::new("i4");
     patterns(&d);
     network(&d, "w1.json", "1");
@@ -109,12 +62,13 @@ fn i4_classify_refuses_two_networks_for_one_ordering() {
 fn rajahx_row(p: u32, nodes: u64, moves: u64, f1: u64, f2: u64) -> String {
     format!("{p},{nodes},{moves},{f1},{f2},0,0,0,0,0,0,0,0\n")
 }
+
 const RAJAHX_HEADER: &str = "position,nodes_valid,pseudo_legal_moves,fbest_1,fbest_2,fbest_3,fbest_4,fbest_5,fbest_6,fbest_7,fbest_8,fbest_9,fbest_10\n";
 
-/// 5: a NaN p_best fitted to a NaN; RajahX sums wrapped; f_best above the
+/// A NaN p_best fitted to a NaN; RajahX sums wrapped; f_best above the
 /// node count gave p_best 5.0.
 #[test]
-fn i5_fbest_refuses_nan_fits_and_impossible_chess_counts() {
+fn fbest_refuses_nan_fits_and_impossible_chess_counts() {
     let d = Dir::new("i5");
     let mut game = String::from("game,depth,trees,b,n,fbest,pbest\n");
     for (n, p) in ["0.5", "0.2", "NaN", "0.1"].iter().enumerate() {
@@ -137,11 +91,11 @@ fn i5_fbest_refuses_nan_fits_and_impossible_chess_counts() {
     assert_eq!(out.lines().count(), 11);
 }
 
-/// 6 and 17: a number where a move counter would be was read as an EPD
+/// A number where a move counter would be was read as an EPD
 /// opcode: it swallowed the `id`, or a negative clock was dropped and the
 /// clocks reset to `0 1`, without a word.
 #[test]
-fn i6_i17_move_counters_must_be_counters() {
+fn move_counters_must_be_counters() {
     let d = Dir::new("i6");
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
     d.write("big.epd", &format!("{start} 99999999999 1 id \"big\";\n"));
@@ -167,10 +121,10 @@ fn i6_i17_move_counters_must_be_counters() {
     assert!(out.contains("\"id\":\"ok\"") && out.contains("KQkq - 3 9") && out.contains("\"id\":\"BK.01\""), "{out}");
 }
 
-/// 7: the same seed, position, RajahX row or training pattern twice was
+/// The same seed, position, RajahX row or training pattern twice was
 /// counted twice.
 #[test]
-fn i7_repeated_seeds_positions_rows_and_patterns_are_refused() {
+fn repeated_seeds_positions_rows_and_patterns_are_refused() {
     let d = Dir::new("i7");
     d.write("seeds.txt", "12345\n# a comment\n67890\n12345\n");
     refused(&d, "treegen", &["--set", "seeds.txt", "--ordering", "4,50,10", "--depth", "3"], "", "seed 12345 repeats line 1 (seeds.txt:4)");
@@ -199,10 +153,10 @@ fn i7_repeated_seeds_positions_rows_and_patterns_are_refused() {
     assert!(!d.join("w.json").exists());
 }
 
-/// 8: a weights file with `root_wait` ±1e300 was accepted; nntrain trained
+/// A weights file with `root_wait` ±1e300 was accepted; nntrain trained
 /// b = 4097 and wrote weights its own loader refuses.
 #[test]
-fn i8_weights_out_of_their_ranges_are_refused() {
+fn weights_out_of_their_ranges_are_refused() {
     let d = Dir::new("i8");
     patterns(&d);
     network(&d, "w.json", "1");
@@ -221,10 +175,10 @@ fn i8_weights_out_of_their_ranges_are_refused() {
     assert!(!d.join("w4097.json").exists());
 }
 
-/// 9: a key given twice took the last value (the tree spec and the weights
+/// A key given twice took the last value (the tree spec and the weights
 /// file were read through `serde_json::Value`).
 #[test]
-fn i9_repeated_keys_are_refused() {
+fn repeated_keys_are_refused() {
     let d = Dir::new("i9");
     let spec = r#"{"set":"tg1","index":1,"seed":5,"pscore":7,"model":"exponential","b":32,"wa":0,"wb":0,"depth":3,"b":2}"#;
     refused(&d, "fbest", &[], spec, "duplicate field `b`");
@@ -242,9 +196,9 @@ fn i9_repeated_keys_are_refused() {
     refused(&d, "classify", &["t.jsonl", "--weights", "dup.json"], "", "duplicate field `iterations`");
 }
 
-/// 10: options that would be ignored without a word are refused.
+/// Options that would be ignored without a word are refused.
 #[test]
-fn i10_options_that_would_be_ignored_are_refused() {
+fn options_that_would_be_ignored_are_refused() {
     let d = Dir::new("i10");
     ok(&d.path, "treegen", &["--ordering", "20,69,19", "--depth", "3", "--count", "4", "-o", "t.jsonl"], "");
     let rajahx = repo("data/rajahx-fbest.csv").display().to_string();
@@ -268,11 +222,11 @@ fn i10_options_that_would_be_ignored_are_refused() {
     ok(&d.path, "pabsim", &["--merge", "s.csv", "-o", "out.csv"], "");
 }
 
-/// 12: `--threads 100000` started 100,000 threads; `positions` walked for
+/// `--threads 100000` started 100,000 threads; `positions` walked for
 /// 20 minutes before a refusal; `trainset` on a depth-10 tree died of an
 /// allocation failure at 11.5 GB.
 #[test]
-fn i12_unbounded_requests_are_refused_at_once() {
+fn unbounded_requests_are_refused_at_once() {
     let d = Dir::new("i12");
     // (Values an old build would accept cheaply, so that the test fails
     // there rather than burying the machine.)
@@ -301,10 +255,10 @@ fn i12_unbounded_requests_are_refused_at_once() {
     assert!(!d.join("p.csv").exists());
 }
 
-/// 13: a byte-order mark was part of the first seed, FEN or tree spec
+/// A byte-order mark was part of the first seed, FEN or tree spec
 /// (and invisible in the message).
 #[test]
-fn i13_a_byte_order_mark_is_dropped() {
+fn a_byte_order_mark_is_dropped() {
     let d = Dir::new("i13");
     let bom = "\u{feff}";
     d.write("s.txt", "12345\n67890\n");
@@ -325,9 +279,9 @@ fn i13_a_byte_order_mark_is_dropped() {
     ok(&d.path, "classify", &["t.jsonl", "--weights", "wb.json"], "");
 }
 
-/// 14: `docs/decisions.md` said `--n 0..4096` where n = 0 is refused.
+/// `docs/decisions.md` said `--n 0..4096` where n = 0 is refused.
 #[test]
-fn i14_classify_n_starts_at_one_as_documented() {
+fn classify_n_starts_at_one_as_documented() {
     let d = Dir::new("i14");
     ok(&d.path, "treegen", &["--ordering", "20,69,19", "--depth", "3", "--count", "2", "-o", "t.jsonl"], "");
     refused(&d, "classify", &["t.jsonl", "--n", "0..3"], "", "--n values must lie in 1..4096, got 0..3");
@@ -336,10 +290,10 @@ fn i14_classify_n_starts_at_one_as_documented() {
     assert!(!decisions.contains("0..4096"));
 }
 
-/// 15: castling rights that standard chess cannot have were searched as
+/// Castling rights that standard chess cannot have were searched as
 /// Chess960 (perft 26/549/12693 where standard chess gives 24/503/11463).
 #[test]
-fn i15_castling_rights_of_standard_chess_only() {
+fn castling_rights_of_standard_chess_only() {
     let d = Dir::new("i15");
     for (fen, needle) in [
         ("r3k2r/8/8/8/8/8/8/R4K1R w KQkq -", "castling rights for White with its king on f1"),
@@ -357,9 +311,9 @@ fn i15_castling_rights_of_standard_chess_only() {
     assert_eq!(out.lines().count(), 2);
 }
 
-/// 16: text that is not UTF-8 was reported without its line.
+/// Text that is not UTF-8 was reported without its line.
 #[test]
-fn i16_text_that_is_not_utf8_is_named_by_its_line() {
+fn text_that_is_not_utf8_is_named_by_its_line() {
     let d = Dir::new("i16");
     std::fs::write(d.join("p.epd"), [format!("{BK01} id \"a\";\n").as_bytes(), b"8/8/8/8/8/8/8/K6k w - - id \"\xff\";\n"].concat()).unwrap();
     refused(&d, "treegen", &["--game", "chess", "--positions", "p.epd", "--depth", "2"], "", "not UTF-8 text (byte 29 of the line) (p.epd:2)");
@@ -370,9 +324,9 @@ fn i16_text_that_is_not_utf8_is_named_by_its_line() {
     refused(&d, "fbest", &["t.jsonl"], "", "not UTF-8 text (byte 9 of the line) (t.jsonl:2)");
 }
 
-/// 17: a 2 MB FEN field was echoed whole into the error line, NUL bytes raw.
+/// A 2 MB FEN field was echoed whole into the error line, NUL bytes raw.
 #[test]
-fn i17_messages_quote_a_short_escaped_excerpt() {
+fn messages_quote_a_short_escaped_excerpt() {
     let d = Dir::new("i17");
     let huge = format!("{}\0{} w - -\n", "x".repeat(1_000_000), "y".repeat(1_000_000));
     d.write("p.epd", &huge);
@@ -387,114 +341,184 @@ fn i17_messages_quote_a_short_escaped_excerpt() {
     assert!(err.len() < 300, "{err}");
 }
 
-/// 19: `make all` built the report crate only after the simulations.
-#[test]
-fn i19_make_all_builds_every_binary_first() {
-    let out = Command::new("make").args(["-n", "-B", "all"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
-    let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("no `{needle}` in make -n all"));
-    let report = at("build --release -p parab-report");
-    let first_run = at("/treegen ");
-    assert!(report < first_run, "the report is built at command {report}, after the first tree generation at {first_run}");
+/// Two tree files, `t.jsonl` (20,69,19) and `u.jsonl` (32,79,5): 4 trees at depth 3.
+fn t_and_u(d: &Dir) {
+    for (name, o) in [("t.jsonl", "20,69,19"), ("u.jsonl", "32,79,5")] {
+        ok(&d.path, "treegen", &["--ordering", o, "--depth", "3", "--count", "4", "-o", name], "");
+    }
 }
 
-/// 20: `make test` said nothing while apt installed Chromium and Slurm
-/// when its output was not a terminal. Run against a fake `apt-get` (and
-/// a fake `id` saying root), with stderr a pipe.
+/// Runs a tool that must fail with `code`, one line on stderr naming `needle`.
+pub(crate) fn fails_with(d: &Dir, tool: &str, args: &[&str], code: i32, needle: &str) -> String {
+    let out = run_in(&d.path, tool, args, "");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{tool} {args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{tool} {args:?}: one line expected: {err}");
+    assert!(err.starts_with(&format!("{tool}: ")), "{err}");
+    assert!(err.contains(needle), "{tool} {args:?}: `{needle}` expected in: {err}");
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{err}");
+    err
+}
+
+/// `--n` is bounded like `--m`, and checked before any value exists: a
+/// huge range fails at once instead of allocating 16 GiB or running forever.
 #[test]
-fn i20_test_setup_says_what_it_installs() {
-    let d = Dir::new("i20");
-    let fake = d.join("bin");
-    std::fs::create_dir(&fake).unwrap();
-    let script = |name: &str, body: &str| {
-        let p = fake.join(name);
-        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+fn classify_n_is_bounded_before_it_is_materialised() {
+    let d = Dir::new("d2");
+    t_and_u(&d);
+    let start = std::time::Instant::now();
+    fails_with(&d, "classify", &["t.jsonl", "--n", "1..4294967295", "-o", "c.csv"], 1, "--n values must lie in 1..4096");
+    fails_with(&d, "classify", &["t.jsonl", "--n", "1..1000000", "-o", "c.csv"], 1, "--n values must lie in 1..4096");
+    fails_with(&d, "classify", &["t.jsonl", "--n", "1..99999999999999999999", "-o", "c.csv"], 1, "is not a non-negative integer");
+    fails_with(&d, "classify", &["t.jsonl", "--m", "0..101", "-o", "c.csv"], 1, "--m values must lie in 0..100");
+    assert!(start.elapsed().as_secs() < 10, "the refusals took {:?}", start.elapsed());
+    assert!(!d.join("c.csv").exists());
+    // The bounds themselves are accepted.
+    let out = ok(&d.path, "classify", &["t.jsonl", "--scheme", "b", "--n", "4090..4096"], "");
+    assert_eq!(out.lines().count(), 1 + 7);
+}
+
+/// Every shard carries its run's identity; `--merge` refuses shards of
+/// different runs (other trees, processors, seed sets) and names the files.
+#[test]
+fn merge_refuses_shards_of_different_runs() {
+    let d = Dir::new("d3");
+    t_and_u(&d);
+    ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "4", "-o", "t2.jsonl"], "");
+    let shard = |input: &str, procs: &str, k: u32, out: &str| {
+        ok(&d.path, "pabsim", &[input, "--procs", procs, "--per-tree", "--shard", &format!("{k}/2"), "-o", out], "");
     };
-    script("id", "echo 0");
-    script("apt-get", &format!("echo \"$@\" >> {}", d.join("apt-calls").display()));
-    for tool in ["mkdir", "dirname", "cat"] {
-        let real = ["/usr/bin", "/bin"].iter().map(|b| Path::new(b).join(tool)).find(|p| p.exists()).unwrap();
-        std::os::unix::fs::symlink(real, fake.join(tool)).unwrap();
+    shard("t.jsonl", "1,4", 1, "t1.csv");
+    shard("t.jsonl", "1,4", 2, "t2.csv");
+    shard("u.jsonl", "1,4", 2, "u2.csv");
+    shard("t.jsonl", "1,8", 2, "t8-2.csv");
+    shard("t2.jsonl", "1,4", 2, "tg2-2.csv");
+    // The same trees and processors on the other machine model.
+    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1,4", "--per-tree", "--shard", "2/2", "--interleave", "state", "-o", "state-2.csv"], "");
+    for other in ["u2.csv", "t8-2.csv", "tg2-2.csv", "state-2.csv"] {
+        let err = fails_with(&d, "pabsim", &["--merge", "t1.csv", other, "-o", "m.csv"], 1, "come from different runs");
+        assert!(err.contains("t1.csv") && err.contains(other), "{err}");
+        assert!(!d.join("m.csv").exists());
     }
-    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|p| Path::new(p).exists()).unwrap();
-    let out = Command::new(bash)
-        .arg(repo("scripts/test-setup.sh"))
-        .arg(d.join("env/skips.env"))
-        .env("PATH", &fake)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    assert!(err.lines().next().is_some_and(|l| l.starts_with("make test: installing chromium slurm-wlm munge with apt-get")), "{err}");
-    assert!(d.read("apt-calls").contains("install -y --no-install-recommends chromium slurm-wlm munge"));
-    // The fake installed nothing: both checks are skipped, and said so.
-    assert_eq!(d.read("env/skips.env"), "PARAB_SKIP_BROWSER=1\nPARAB_SKIP_SLURM=1\n");
+    // Shards of one run still merge into exactly the single-machine output.
+    let single = ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1,4", "--per-tree"], "");
+    assert_eq!(ok(&d.path, "pabsim", &["--merge", "--per-tree", "t2.csv", "t1.csv"], ""), single);
+    let run = single.lines().nth(1).unwrap().split(',').next().unwrap().to_string();
+    assert_eq!(run.len(), 16, "a run id in the first column: {single}");
+    assert!(single.lines().skip(1).all(|l| l.starts_with(&format!("{run},"))));
 }
 
-/// The shell code blocks of the README, one command a line (continuations joined).
-fn readme_commands() -> Vec<String> {
-    let text = std::fs::read_to_string(repo("README.md")).unwrap();
-    let mut out = vec![];
-    let mut inside = false;
-    let mut pending = String::new();
-    for l in text.lines() {
-        if l.starts_with("```") {
-            inside = !inside;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        let l = l.split(" # ").next().unwrap_or("").trim_end();
-        if let Some(head) = l.strip_suffix('\\') {
-            pending.push_str(head);
-            continue;
-        }
-        pending.push_str(l);
-        out.push(std::mem::take(&mut pending));
-    }
-    out
-}
-
-/// 21: README examples wrote into the repository (`fbest -o chess.csv`,
-/// `nntrain -o chess.json`). Every output a README command names lies under
-/// `results/` or `/tmp` (the `--help` examples are run in
-/// `report/tests/hardening2.rs`, which checks the same of them).
+/// A value given twice is refused, the same way in every tool.
 #[test]
-fn i21_readme_examples_write_under_results_or_tmp() {
-    let commands = readme_commands();
-    assert!(commands.iter().any(|c| c.contains("fbest -o /tmp/chess.csv")), "{commands:#?}");
-    for c in &commands {
-        let words: Vec<&str> = c.split_whitespace().collect();
-        for w in words.windows(2) {
-            if matches!(w[0], "-o" | "--out-dir" | "--curve" | "--out" | "--figures" | ">") {
-                let target = w[1];
-                let fine = ["/tmp/", "results/", "$R/", "$", "-"].iter().any(|p| target.starts_with(p)) || target == "/dev/null";
-                assert!(fine, "`{c}` writes {target} into the repository");
-            }
-        }
-    }
+fn repeated_values_are_refused() {
+    let d = Dir::new("d4");
+    t_and_u(&d);
+    fails_with(&d, "pabsim", &["t.jsonl", "--procs", "1,4,4", "-o", "p.csv"], 1, "--procs: `4` is given twice");
+    fails_with(&d, "pabsim", &["t.jsonl", "--procs", "1,1,1", "-o", "p.csv"], 1, "--procs: `1` is given twice");
+    fails_with(&d, "pabsim", &["t.jsonl", "--procs", "4", "--scheme", "a,A", "-o", "p.csv"], 1, "--scheme: `a` is given twice");
+    fails_with(&d, "classify", &["t.jsonl", "--scheme", "a,a", "-o", "p.csv"], 1, "--scheme: `a` is given twice");
+    fails_with(&d, "treegen", &["--ordering", "20,69,19", "--ordering", "20,69,19", "--depth", "3", "-o", "p.csv"], 1, "is given twice");
+    fails_with(&d, "fbest", &["--analytic", "--ordering", "20,69,19", "--ordering", "20,69,19", "-o", "p.csv"], 1, "is given twice");
+    assert!(!d.join("p.csv").exists());
+    // Once each, the rows say what the trees say: p = 1 counts the 4 trees once.
+    let out = ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1,4"], "");
+    assert_eq!(sum_column(&out, "trees"), 8);
 }
 
-/// 24: "six pipeline tools" in one place, "seven" in another; an executable
-/// Markdown file.
+/// A diverged training is an error, and no weights file with `null`s is written.
 #[test]
-fn i24_readme_counts_the_tools_and_docs_are_not_executable() {
-    let tools = std::fs::read_dir(repo("src/bin")).unwrap().count();
-    let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
-    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
-    let said: Vec<&str> = readme.split(" pipeline tools").filter_map(|before| before.split_whitespace().last()).filter(|w| words.contains(w)).collect();
-    assert!(!said.is_empty());
-    assert!(said.iter().all(|w| *w == words[tools]), "src/bin holds {tools} tools; the README says {said:?}");
-    let mut docs: Vec<std::path::PathBuf> = std::fs::read_dir(repo("docs")).unwrap().map(|e| e.unwrap().path()).collect();
-    docs.extend(["README.md", "BENCHMARKS.md", "Makefile", "data/README.md"].iter().map(|p| repo(p)));
-    for p in docs {
-        let mode = std::fs::metadata(&p).unwrap().permissions().mode();
-        assert_eq!(mode & 0o111, 0, "{} is executable ({mode:o})", p.display());
+fn diverged_training_is_an_error() {
+    let d = Dir::new("d5");
+    let trees = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"], "");
+    d.write("p.csv", &ok(&d.path, "trainset", &[], &trees));
+    for flag in ["--init", "--eta"] {
+        fails_with(&d, "nntrain", &["p.csv", "--iterations", "20", flag, "1e300", "-o", "w.json", "--curve", "c.csv"], 1, "training diverged");
+        assert!(!d.join("w.json").exists() && !d.join("c.csv").exists());
     }
+    let w = ok(&d.path, "nntrain", &["p.csv", "--iterations", "20"], "");
+    assert!(!w.contains("null"));
+}
+
+/// A missing required argument is named.
+#[test]
+fn missing_arguments_are_named() {
+    let d = Dir::new("d9");
+    t_and_u(&d);
+    fails_with(&d, "fbest", &["--analytic"], 2, "not provided: --ordering <ORDERING>");
+    fails_with(&d, "treegen", &["--depth", "3"], 2, "not provided: --ordering <ORDERING>");
+    fails_with(&d, "pabsim", &["t.jsonl", "--procs", "1,4", "--shard", "1/2"], 2, "not provided: --per-tree");
+}
+
+/// Inputs that used to be accepted silently.
+#[test]
+fn questionable_inputs_are_errors() {
+    let d = Dir::new("d10");
+    t_and_u(&d);
+    // A tree spec with index 0.
+    let t = d.read("t.jsonl");
+    d.write("zero.jsonl", &t.replacen("\"index\":1,", "\"index\":0,", 1));
+    fails_with(&d, "fbest", &["zero.jsonl"], 1, "(zero.jsonl:1): index 0");
+    // The same trees twice.
+    d.write("twice.jsonl", &format!("{t}{t}"));
+    fails_with(&d, "trainset", &["twice.jsonl", "-o", "p.csv"], 1, "tree spec repeats line 1 (twice.jsonl:5)");
+    assert!(!d.join("p.csv").exists());
+    // A baseline for other trees.
+    ok(&d.path, "pabsim", &["u.jsonl", "--procs", "1", "--per-tree", "-o", "base-u.csv"], "");
+    fails_with(&d, "pabsim", &["t.jsonl", "--procs", "4", "--baseline", "base-u.csv", "-o", "p.csv"], 1, "none of its p = 1 rows is for these trees");
+    assert!(!d.join("p.csv").exists());
+    // Weights whose root type or ranges are impossible.
+    let trees = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"], "");
+    d.write("pat.csv", &ok(&d.path, "trainset", &[], &trees));
+    let w = ok(&d.path, "nntrain", &["pat.csv", "--iterations", "5"], "");
+    let mut v: serde_json::Value = serde_json::from_str(&w).unwrap();
+    v["root_type"] = serde_json::json!(1e308);
+    d.write("root.json", &v.to_string());
+    fails_with(&d, "classify", &["t.jsonl", "--weights", "root.json"], 1, "root_type 1e308 lies outside the type range");
+    let mut v: serde_json::Value = serde_json::from_str(&w).unwrap();
+    v["ordering"]["b"] = serde_json::json!(32);
+    d.write("b.json", &v.to_string());
+    fails_with(
+        &d,
+        "pabsim",
+        &["t.jsonl", "--procs", "4", "--scheme", "c", "--weights", "b.json"],
+        1,
+        "ordering.b is 32 but the index and wait ranges end at 20",
+    );
+    // `-o` at a dangling symlink writes the link's target and keeps the link.
+    std::os::unix::fs::symlink("target.jsonl", d.join("link.jsonl")).unwrap();
+    ok(&d.path, "treegen", &["--ordering", "20,69,19", "--depth", "3", "--count", "4", "-o", "link.jsonl"], "");
+    assert!(std::fs::symlink_metadata(d.join("link.jsonl")).unwrap().file_type().is_symlink());
+    assert_eq!(d.read("target.jsonl"), t);
+}
+
+/// Messages name the target, the column, and the header's line.
+#[test]
+fn messages_name_what_the_user_gave() {
+    let d = Dir::new("d11");
+    t_and_u(&d);
+    // An output directory we cannot write to: the target is named, never the temporary file.
+    let err =
+        fails_with(&d, "treegen", &["--ordering", "20,69,19", "--depth", "3", "-o", "/proc/parab-out.jsonl"], 1, "cannot create output /proc/parab-out.jsonl");
+    assert!(!err.contains(".parab-"), "{err}");
+    fails_with(&d, "classify", &["t.jsonl", "-o", "/dev/full"], 1, "cannot write /dev/full");
+    fails_with(&d, "pabsim", &["t.jsonl", "-o", "/dev/full"], 1, "cannot write /dev/full");
+    // A bad number in a shard: the column by name.
+    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1", "--per-tree", "--shard", "1/1", "-o", "s.csv"], "");
+    let s = d.read("s.csv");
+    let mut lines: Vec<String> = s.lines().map(String::from).collect();
+    let i = lines[0].split(',').position(|c| c == "tp_ticks").unwrap();
+    let mut f: Vec<String> = lines[2].split(',').map(String::from).collect();
+    f[i] = "12x".into();
+    lines[2] = f.join(",");
+    d.write("bad.csv", &(lines.join("\n") + "\n"));
+    fails_with(&d, "pabsim", &["--merge", "bad.csv"], 1, "column `tp_ticks`: invalid digit found in string (bad.csv:3)");
+    // A bad header is reported on line 1, naming the column.
+    d.write("head.csv", &s.replacen("tp_ticks", "tp_tick", 1));
+    fails_with(&d, "pabsim", &["--merge", "head.csv"], 1, "unknown column `tp_tick` (head.csv:1)");
+    d.write("short.csv", &s.replacen(",pool_nodes", "", 1));
+    fails_with(&d, "pabsim", &["--merge", "short.csv"], 1, "(short.csv:1)");
+    // A header alone (no rows) is read as no rows, with its columns checked.
+    d.write("only.csv", s.lines().next().unwrap());
+    fails_with(&d, "pabsim", &["--merge", "only.csv"], 1, "nothing to merge");
+    assert_eq!(std::fs::metadata(d.join("s.csv")).unwrap().nlink(), 1);
 }

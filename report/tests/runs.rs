@@ -1,6 +1,7 @@
-//! Issue 22 (hardening II): the report's items, and every tool's `--help`
-//! examples run as a newcomer would run them (numbers are the issue's
-//! order, as in the workspace's `tests/hardening2.rs`).
+//! Whole runs of the report as a user starts them: results it must refuse
+//! (a second copy of a nodes file, another machine's runs in chapter 6), a
+//! failed run leaving no directories behind, the published tables found
+//! from any directory, and every tool's `--help` examples run in order.
 
 use crate::util::*;
 use std::path::{Path, PathBuf};
@@ -41,9 +42,9 @@ fn report_fails(d: &Dir, args: &[&str], needle: &str) -> String {
     err
 }
 
-/// 3: a second copy of a nodes file doubled Table 6.3's n_1.
+/// A second copy of a nodes file doubled Table 6.3's n_1.
 #[test]
-fn i3_a_second_copy_of_a_nodes_file_is_refused() {
+fn a_second_copy_of_a_nodes_file_is_refused() {
     let d = Dir::new("r22-3a");
     results(&d);
     std::fs::copy(d.join("results/nodes/tg1-32-79-5-d3.csv"), d.join("results/nodes/tg1-32-79-5-d3 (copy).csv")).unwrap();
@@ -54,10 +55,10 @@ fn i3_a_second_copy_of_a_nodes_file_is_refused() {
     ok(&d.path, "report", &["--results", "results", "--published", &p, "--date", "2001-06-30"], "");
 }
 
-/// 3: a `--lock queue` or `--policy steal` run in `results/pabsim` took the
+/// A `--lock queue` or `--policy steal` run in `results/pabsim` took the
 /// thesis machine's cell in Table 6.4 (the configuration key ignored them).
 #[test]
-fn i3_runs_of_another_machine_are_refused_in_chapter_6() {
+fn runs_of_another_machine_are_refused_in_chapter_6() {
     let d = Dir::new("r22-3b");
     results(&d);
     for (args, needle) in [
@@ -76,10 +77,10 @@ fn i3_runs_of_another_machine_are_refused_in_chapter_6() {
     }
 }
 
-/// 11: `report --out new/deep/o --figures /proc/x` refused but left the
+/// `report --out new/deep/o --figures /proc/x` refused but left the
 /// directories it made.
 #[test]
-fn i11_a_failed_report_leaves_no_directories() {
+fn a_failed_report_leaves_no_directories() {
     let d = Dir::new("r22-11");
     results(&d);
     let err = report_fails(&d, &["--results", "results", "--out", "new/deep/o", "--figures", "/proc/parab-x"], "cannot create --figures /proc/parab-x");
@@ -87,10 +88,10 @@ fn i11_a_failed_report_leaves_no_directories() {
     assert!(!d.join("new").exists(), "left new/deep/o behind");
 }
 
-/// 23: run outside the repository, `report` failed on `data/published`; it
+/// Run outside the repository, `report` failed on `data/published`; it
 /// now finds the repository's tables beside its binary.
 #[test]
-fn i23_the_published_tables_are_found_from_anywhere() {
+fn the_published_tables_are_found_from_anywhere() {
     let d = Dir::new("r22-23");
     results(&d);
     assert!(!d.join("data").exists());
@@ -112,13 +113,13 @@ fn examples(tool: &str) -> Vec<String> {
     v
 }
 
-/// 18 and 21: every example of every tool's `--help` runs, in order (the
+/// Every example of every tool's `--help` runs, in order (the
 /// later tools' examples read what the earlier ones wrote), from a
 /// directory that holds only the repository's `data/` and an empty
 /// `results/`; and no example writes anywhere but under `results/` and
 /// `/tmp` (here a private `tmp/`: the examples' `/tmp/` is rewritten).
 #[test]
-fn i18_every_help_example_runs() {
+fn every_help_example_runs() {
     let d = Dir::new("r22-18");
     std::os::unix::fs::symlink(repo("data"), d.join("data")).unwrap();
     std::fs::create_dir_all(d.join("results")).unwrap();

@@ -1,0 +1,138 @@
+//! How the tools write their outputs: new files get the umask's
+//! permissions and replaced ones keep theirs, a signal during a write
+//! leaves the old target whole, all outputs of a run commit together, a
+//! closed stdout costs no file output, and two outputs naming one file are
+//! refused.
+
+use crate::bad_input::{fails_with, patterns, refused};
+use crate::util::*;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `nntrain --curve - -o w.json | head` lost w.json: the closed stdout
+/// ended the run before the files were committed.
+#[test]
+fn a_closed_stdout_does_not_cost_the_file_outputs() {
+    let d = Dir::new("i1");
+    patterns(&d);
+    for curve_every in ["10", "1"] {
+        let _ = std::fs::remove_file(d.join("w.json"));
+        let mut child = Command::new(bin("nntrain"))
+            .args(["p.csv", "--iterations", "2000", "--curve-every", curve_every, "--curve", "-", "-o", "w.json"])
+            .current_dir(&d.path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before anything is written (`| true`).
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "a closed stdout is no error: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "quietly: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(d.read("w.json").contains("\"root_wait\""), "the weights file is committed");
+    }
+    assert_eq!(d.files(), vec!["p.csv", "w.json"], "no temporary file left");
+}
+
+/// `-o w.json --curve w.json` (or `./w.json`, or a link to it) wrote
+/// the curve over the weights.
+#[test]
+fn two_outputs_naming_one_file_are_refused() {
+    let d = Dir::new("i2");
+    patterns(&d);
+    d.write("w.json", "old\n");
+    std::os::unix::fs::symlink("w.json", d.join("link.json")).unwrap();
+    let start = Instant::now();
+    let absolute = d.join("w.json").display().to_string();
+    for curve in ["w.json", "./w.json", "link.json", &absolute] {
+        refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "-o", "w.json", "--curve", curve], "", "are the same file");
+    }
+    // Both on stdout would run the weights and the curve together.
+    refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "--curve", "-"], "", "-o stdout and --curve stdout are the same file");
+    assert!(start.elapsed() < Duration::from_secs(20), "refused before training: {:?}", start.elapsed());
+    assert_eq!(d.read("w.json"), "old\n");
+    assert_eq!(d.files(), vec!["link.json", "p.csv", "w.json"]);
+    // Two files are fine.
+    ok(&d.path, "nntrain", &["p.csv", "--iterations", "5", "-o", "w.json", "--curve", "c.csv"], "");
+    assert!(d.read("c.csv").starts_with("iteration,"));
+}
+
+/// Runs `sh -c script` in `dir` (for umask and redirections).
+fn sh(dir: &Path, script: &str) -> std::process::Output {
+    Command::new("sh").arg("-c").arg(script).current_dir(dir).output().unwrap()
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+/// Outputs get the permissions of `> file` (0666 less the umask); a
+/// replaced file keeps its own.
+#[test]
+fn outputs_have_the_umask_permissions_or_keep_the_replaced_ones() {
+    let d = Dir::new("d6");
+    let treegen = bin("treegen");
+    let t = treegen.display();
+    let out = sh(
+        &d.path,
+        &format!(
+            "umask 022 && {t} --ordering 20,69,19 --depth 3 --count 2 -o new.jsonl && umask 027 && {t} --ordering 20,69,19 --depth 3 --count 2 -o new2.jsonl"
+        ),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(mode(&d.join("new.jsonl")), 0o644);
+    assert_eq!(mode(&d.join("new2.jsonl")), 0o640);
+    d.write("old.jsonl", "x\n");
+    std::fs::set_permissions(d.join("old.jsonl"), std::fs::Permissions::from_mode(0o664)).unwrap();
+    let out = sh(&d.path, &format!("umask 077 && {t} --ordering 20,69,19 --depth 3 --count 2 -o old.jsonl"));
+    assert!(out.status.success());
+    assert_eq!(mode(&d.join("old.jsonl")), 0o664);
+    assert!(d.read("old.jsonl").starts_with('{'));
+}
+
+/// The child half of [`a_signal_during_the_write_removes_the_temporary_file`]:
+/// runs only when that test starts this test binary with the variable set.
+#[test]
+fn child_killed_while_writing() {
+    let Some(dir) = std::env::var_os("PARAB_TEST_SIGNAL_DIR") else { return };
+    use std::io::Write;
+    let mut o = parab::cli::Output::create(Some(&Path::new(&dir).join("out.csv"))).unwrap();
+    o.write_all(&vec![b'x'; 1 << 20]).unwrap();
+    o.flush().unwrap();
+    assert!(o.temp_path().unwrap().exists());
+    Command::new("kill").args(["-TERM", &std::process::id().to_string()]).status().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(20));
+    panic!("not killed");
+}
+
+/// SIGTERM while an output is being written removes the temporary file;
+/// the old target stays as it was; the process still dies of the signal.
+#[test]
+fn a_signal_during_the_write_removes_the_temporary_file() {
+    let d = Dir::new("d7");
+    d.write("out.csv", "old\n");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "outputs::child_killed_while_writing", "--test-threads", "1"])
+        .env("PARAB_TEST_SIGNAL_DIR", &d.path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(15), "the child should die of SIGTERM: {out:?}");
+    assert_eq!(d.files(), vec!["out.csv"]);
+    assert_eq!(d.read("out.csv"), "old\n");
+}
+
+/// All outputs of a run commit together: a failing `-o` leaves `--curve`
+/// as it was.
+#[test]
+fn outputs_commit_together() {
+    let d = Dir::new("d8");
+    let trees = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"], "");
+    d.write("p.csv", &ok(&d.path, "trainset", &[], &trees));
+    d.write("c.csv", "old curve\n");
+    fails_with(&d, "nntrain", &["p.csv", "--iterations", "5", "-o", "/dev/full", "--curve", "c.csv"], 1, "cannot write /dev/full");
+    assert_eq!(d.read("c.csv"), "old curve\n");
+    assert_eq!(d.files(), vec!["c.csv", "p.csv"]);
+}
