@@ -48,12 +48,14 @@
 //!   and the argument parsers the tools share.
 //! - [`progress`]: progress bars on stderr for the long stages, shown only on
 //!   a terminal.
+//! - `macros` (crate-private): `require!` and `named!`, one home each.
 
 pub mod classify;
 pub mod cli;
 pub mod fbest;
 pub mod formats;
 pub mod game;
+mod macros;
 pub mod nn;
 pub mod nntrain;
 pub mod progress;

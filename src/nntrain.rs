@@ -11,6 +11,7 @@
 //! output's range over 0.8).
 
 use crate::formats::{CurveRow, PatternRow};
+use crate::macros::require;
 use crate::nn::NnError;
 use crate::nn::{self, Errors, Flat, HIDDEN, HiddenWeights, INPUTS, Network, OUTPUTS, OutputWeights, TrainedFor, Training};
 
@@ -41,14 +42,6 @@ pub enum TrainError {
 /// A training's result.
 pub type Result<T> = std::result::Result<T, TrainError>;
 
-/// Returns the error variant with the message unless the condition holds.
-macro_rules! require {
-    ($cond:expr, $variant:ident, $($msg:tt)*) => {
-        if !$cond {
-            return Err(TrainError::$variant(format!($($msg)*)));
-        }
-    };
-}
 use nalgebra::SVector;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -82,7 +75,7 @@ impl PatternSet {
         let game = first.model.game().is_some();
         require!(
             if game { first.wa.is_none() && first.wb.is_none() } else { first.wa.is_some() && first.wb.is_some() },
-            BadPatterns,
+            TrainError::BadPatterns,
             "{} patterns {} wa and wb ({name}:2)",
             first.model,
             if game { "must leave empty" } else { "need" }
@@ -99,7 +92,7 @@ impl PatternSet {
         let mut seen: std::collections::HashMap<(u32, &str, u32), usize> = std::collections::HashMap::new();
         require!(
             first.level == 0,
-            BadPatterns,
+            TrainError::BadPatterns,
             "the first row of {name} must be the root row (level 0) that carries the root type; is this a trainset file? ({name}:2)"
         );
         let mut x = Vec::with_capacity(rows.len());
@@ -107,22 +100,22 @@ impl PatternSet {
         for (i, r) in rows.iter().enumerate() {
             let at = format!("({name}:{})", i + 2);
             let rf = TrainedFor { model: r.model, b: r.b, wa: r.wa, wb: r.wb };
-            require!(rf == trained_for, BadPatterns, "patterns of two orderings in one file: {rf} after {trained_for} {at}");
-            require!(r.pv <= 1, BadPatterns, "pv must be 0 or 1, got {} {at}", r.pv);
+            require!(rf == trained_for, TrainError::BadPatterns, "patterns of two orderings in one file: {rf} after {trained_for} {at}");
+            require!(r.pv <= 1, TrainError::BadPatterns, "pv must be 0 or 1, got {} {at}", r.pv);
             let in_type = |v: f64, what: &str| -> Result<()> {
-                require!(v.is_finite() && (0.0..=100.0).contains(&v), BadPatterns, "{what} {v} is outside the type range [0, 100] {at}");
+                require!(v.is_finite() && (0.0..=100.0).contains(&v), TrainError::BadPatterns, "{what} {v} is outside the type range [0, 100] {at}");
                 Ok(())
             };
             in_type(r.ty, "type")?;
             in_type(r.child_type, "child_type")?;
             require!(
                 r.child_wait.is_finite() && (0.0..=b).contains(&r.child_wait),
-                BadPatterns,
+                TrainError::BadPatterns,
                 "child_wait {} is outside [0, b = {}] {at}",
                 r.child_wait,
                 r.b
             );
-            require!(r.count >= 1, BadPatterns, "count must be at least 1 {at}");
+            require!(r.count >= 1, TrainError::BadPatterns, "count must be at least 1 {at}");
             if let Some(first) = seen.insert((r.level, r.parent.as_str(), r.index), i + 2) {
                 return Err(TrainError::BadPatterns(format!(
                     "the pattern of level {}, parent `{}`, index {} repeats line {first}: give each pattern once {at}",
@@ -134,20 +127,20 @@ impl PatternSet {
             if i == 0 {
                 continue;
             }
-            require!(r.level >= 1, BadPatterns, "only the first row may be the root row (level 0) {at}");
-            require!((1..=r.b).contains(&r.index), BadPatterns, "index {} is outside [1, b = {}] {at}", r.index, r.b);
+            require!(r.level >= 1, TrainError::BadPatterns, "only the first row may be the root row (level 0) {at}");
+            require!((1..=r.b).contains(&r.index), TrainError::BadPatterns, "index {} is outside [1, b = {}] {at}", r.index, r.b);
             // A PV parent's first child is on the PV path: trainset no longer
             // writes that pattern (issue 10), so a file with one is from an
             // older trainset and would train another network.
             require!(
                 !(r.pv == 1 && r.index == 1),
-                BadPatterns,
+                TrainError::BadPatterns,
                 "a pattern whose child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset to write the current training set {at}"
             );
             x.push(SVector::<f64, { INPUTS + 1 }>::new(inputs[0].scale(r.pv as f64), inputs[1].scale(r.ty), inputs[2].scale(r.index as f64), 1.0));
             d.push(SVector::<f64, OUTPUTS>::new(outputs[0].scale(r.child_type), outputs[1].scale(r.child_wait)));
         }
-        require!(!x.is_empty(), BadPatterns, "{name} has the root row but no patterns");
+        require!(!x.is_empty(), TrainError::BadPatterns, "{name} has the root row but no patterns");
         Ok(PatternSet { trained_for, root_type: first.child_type, root_wait: first.child_wait, x, d })
     }
 
@@ -193,9 +186,9 @@ impl TrainSettings {
 
     /// Checks the settings.
     pub fn check(&self) -> Result<()> {
-        require!(self.eta.is_finite() && self.eta > 0.0, BadSettings, "eta must be a positive number, got {}", self.eta);
-        require!(self.init.is_finite() && self.init >= 0.0, BadSettings, "init must be a non-negative number, got {}", self.init);
-        require!(self.curve_every >= 1, BadSettings, "the curve interval must be at least 1");
+        require!(self.eta.is_finite() && self.eta > 0.0, TrainError::BadSettings, "eta must be a positive number, got {}", self.eta);
+        require!(self.init.is_finite() && self.init >= 0.0, TrainError::BadSettings, "init must be a non-negative number, got {}", self.init);
+        require!(self.curve_every >= 1, TrainError::BadSettings, "the curve interval must be at least 1");
         Ok(())
     }
 }

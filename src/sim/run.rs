@@ -18,6 +18,7 @@ use super::schemes::Scheme;
 use super::schemes::{DEFAULT_PV_WAIT, DtsSplit, NetworkSplit, YbwcSplit};
 use crate::formats::{SimRow, SourceVisitor, Tree, TreeKey as GroupKey};
 use crate::game::{Family, TreeSource};
+use crate::macros::{named, require};
 use crate::nn::Network;
 use crate::tree::Ordering;
 
@@ -53,14 +54,13 @@ pub enum RunError {
 /// A run's result.
 pub type Result<T> = std::result::Result<T, RunError>;
 
-/// Returns the error variant with the message unless the condition holds.
-macro_rules! require {
-    ($cond:expr, $variant:ident, $($msg:tt)*) => {
-        if !$cond {
-            return Err(RunError::$variant(format!($($msg)*)));
-        }
-    };
+impl RunError {
+    /// An unknown name for an option (the error of [`named!`](crate::macros::named)).
+    pub(crate) fn unknown_name(what: &'static str, name: &str, expected: &'static str) -> RunError {
+        RunError::BadArgument(format!("unknown {what} `{name}` (expected {expected})"))
+    }
 }
+
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -75,33 +75,8 @@ pub enum SchemeKind {
     C,
 }
 
-/// `FromStr` (any case) and `name` of an enum named on the command line and
-/// in rows, from one list of (variant, name).
-macro_rules! named {
-    ($t:ident, $what:literal, $expected:literal, { $($v:ident => $n:literal),+ $(,)? }) => {
-        impl std::str::FromStr for $t {
-            type Err = RunError;
-            fn from_str(s: &str) -> Result<$t> {
-                match s.to_ascii_lowercase().as_str() {
-                    $($n => Ok($t::$v),)+
-                    _ => Err(RunError::BadArgument(format!(concat!("unknown ", $what, " `{}` (expected ", $expected, ")"), s))),
-                }
-            }
-        }
-
-        impl $t {
-            /// The name in rows and on the command line.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($t::$v => $n,)+
-                }
-            }
-        }
-    };
-}
-
-named!(SchemeKind, "scheme", "a, b or c", { A => "a", B => "b", C => "c" });
-named!(PolicyKind, "policy", "dts, pvsplit, steal or active", { Dts => "dts", PvSplit => "pvsplit", Steal => "steal", Active => "active" });
+named!(SchemeKind: RunError, "scheme", "a, b or c", { A => "a", B => "b", C => "c" });
+named!(PolicyKind: RunError, "policy", "dts, pvsplit, steal or active", { Dts => "dts", PvSplit => "pvsplit", Steal => "steal", Active => "active" });
 
 /// A parallel search algorithm: how idle processors find work
 /// ([`Idle`] in the engine).
@@ -150,8 +125,8 @@ impl IntRange {
                 (v, v)
             }
         };
-        require!(lo <= hi, BadArgument, "{name}: empty range {lo}..{hi}");
-        require!(lo >= min && hi <= max, BadArgument, "{name} must lie in {min}..{max}, got {text}");
+        require!(lo <= hi, RunError::BadArgument, "{name}: empty range {lo}..{hi}");
+        require!(lo >= min && hi <= max, RunError::BadArgument, "{name} must lie in {min}..{max}, got {text}");
         Ok(IntRange { lo, hi })
     }
 
@@ -318,7 +293,7 @@ impl Request {
     /// Refuses parameters that no requested policy takes.
     fn check_applies(&self) -> Result<()> {
         let has = |k: PolicyKind| self.policies.contains(&k);
-        require!(!self.policies.is_empty(), BadArgument, "--policy: give at least one policy");
+        require!(!self.policies.is_empty(), RunError::BadArgument, "--policy: give at least one policy");
         let names = self.policies.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
         let scheme_params = [
             ("--scheme", self.schemes.is_some()),
@@ -332,23 +307,31 @@ impl Request {
         ];
         if !self.policies.iter().any(|k| k.takes_scheme()) {
             for (name, given) in scheme_params {
-                require!(!given, BadArgument, "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only)");
+                require!(!given, RunError::BadArgument, "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only)");
             }
         }
         let schemes = self.schemes.clone().unwrap_or(vec![SchemeKind::A]);
         require!(
             self.pv_wait.is_none() || schemes.iter().any(|&s| s != SchemeKind::C),
-            BadArgument,
+            RunError::BadArgument,
             "--pv-wait applies to schemes a and b only (scheme c's PV nodes wait w + m_Ca moves)"
         );
-        require!(self.walk.is_none() || has(PolicyKind::Dts), BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
+        require!(self.walk.is_none() || has(PolicyKind::Dts), RunError::BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
         require!(
             self.min_split_depth.is_none() || has(PolicyKind::Active),
-            BadArgument,
+            RunError::BadArgument,
             "--min-split-depth applies to --policy active only (got --policy {names})"
         );
-        require!(self.split_group.is_none() || has(PolicyKind::Active), BadArgument, "--split-group applies to --policy active only (got --policy {names})");
-        require!(self.steal_seed.is_none() || has(PolicyKind::Steal), BadArgument, "--steal-seed applies to --policy steal only (got --policy {names})");
+        require!(
+            self.split_group.is_none() || has(PolicyKind::Active),
+            RunError::BadArgument,
+            "--split-group applies to --policy active only (got --policy {names})"
+        );
+        require!(
+            self.steal_seed.is_none() || has(PolicyKind::Steal),
+            RunError::BadArgument,
+            "--steal-seed applies to --policy steal only (got --policy {names})"
+        );
         Ok(())
     }
 }
@@ -385,7 +368,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
     let schemes = req.schemes.clone().unwrap_or(vec![SchemeKind::A]);
     let mut out = vec![];
     for &procs in &req.procs {
-        require!((1..=MAX_PROCS).contains(&procs), BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
+        require!((1..=MAX_PROCS).contains(&procs), RunError::BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
         let base = SimConfig {
             procs,
             scheme: None,
@@ -523,7 +506,7 @@ impl Plan {
     /// Groups the trees, expands the configurations, matches networks to
     /// orderings (scheme C needs one per ordering).
     pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan> {
-        require!(!req.procs.is_empty(), BadArgument, "--procs: give at least one processor count");
+        require!(!req.procs.is_empty(), RunError::BadArgument, "--procs: give at least one processor count");
         req.check_applies()?;
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
@@ -536,11 +519,11 @@ impl Plan {
         for g in &mut groups {
             g.configs = configs_for(req, &g.key)?;
             if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
-                require!(!nets.is_empty(), NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
+                require!(!nets.is_empty(), RunError::NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
                 let fits: Vec<usize> = (0..nets.len()).filter(|&k| nets[k].check_trees(&g.key).is_ok()).collect();
                 require!(
                     fits.len() <= 1,
-                    NoNetwork,
+                    RunError::NoNetwork,
                     "scheme c: {} --weights files fit the trees' {} (give one network per ordering or game)",
                     fits.len(),
                     g.key
@@ -862,22 +845,22 @@ pub fn merge(parts: Vec<(String, Vec<SimRow>)>) -> Result<Vec<SimRow>> {
                 None => first = Some((name.clone(), run.clone(), n)),
                 Some((f, id, t)) => require!(
                     id == run && *t == n,
-                    Merge,
+                    RunError::Merge,
                     "{f} and {name} come from different runs (run {id} and {run}: other trees, processors, schemes or parameters); merge the shards of one run"
                 ),
             }
         }
     }
     let mut rows: Vec<SimRow> = parts.into_iter().flat_map(|(_, r)| r).collect();
-    require!(!rows.is_empty(), Merge, "nothing to merge: the inputs have no rows");
+    require!(!rows.is_empty(), RunError::Merge, "nothing to merge: the inputs have no rows");
     rows.sort_by_key(|r| r.item);
     for (i, r) in rows.iter().enumerate() {
         let item = r.item.unwrap_or_default();
-        require!(item as usize >= i, Merge, "item {item} appears twice");
-        require!(item as usize == i, Merge, "item {i} is missing (is a shard missing?)");
+        require!(item as usize >= i, RunError::Merge, "item {item} appears twice");
+        require!(item as usize == i, RunError::Merge, "item {i} is missing (is a shard missing?)");
     }
     let total = first.map_or(0, |f| f.2);
-    require!(rows.len() as u64 == total, Merge, "{} of {total} items present (is a shard missing?)", rows.len());
+    require!(rows.len() as u64 == total, RunError::Merge, "{} of {total} items present (is a shard missing?)", rows.len());
     Ok(rows)
 }
 
@@ -894,5 +877,21 @@ mod tests {
         assert_eq!(IntRange::parse("-3..2", "--m-ca", -64, 64).unwrap(), IntRange { lo: -3, hi: 2 });
         assert!(matches!("z".parse::<SchemeKind>(), Err(RunError::BadArgument(_))));
         assert!(matches!(merge(vec![]), Err(RunError::Merge(m)) if m.starts_with("nothing to merge")));
+    }
+
+    /// The command line has always taken schemes and policies in any case
+    /// (`--scheme A`, `--policy DTS`); rows hold the lower-case name.
+    #[test]
+    fn schemes_and_policies_parse_in_any_case_and_print_in_lower_case() {
+        for (text, scheme) in [("a", SchemeKind::A), ("B", SchemeKind::B), ("c", SchemeKind::C)] {
+            assert_eq!(text.parse::<SchemeKind>().unwrap(), scheme);
+            assert_eq!(scheme.name(), text.to_ascii_lowercase());
+        }
+        for (text, policy) in [("DTS", PolicyKind::Dts), ("PvSplit", PolicyKind::PvSplit), ("steal", PolicyKind::Steal), ("Active", PolicyKind::Active)] {
+            assert_eq!(text.parse::<PolicyKind>().unwrap(), policy);
+            assert_eq!(policy.name(), text.to_ascii_lowercase());
+        }
+        assert!(matches!("Z".parse::<SchemeKind>(), Err(RunError::BadArgument(m)) if m == "unknown scheme `Z` (expected a, b or c)"));
+        assert!(matches!("ybwc".parse::<PolicyKind>(), Err(RunError::BadArgument(m)) if m == "unknown policy `ybwc` (expected dts, pvsplit, steal or active)"));
     }
 }

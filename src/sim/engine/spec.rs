@@ -5,6 +5,7 @@
 //! `docs/model.md` §5.2–5.3).
 
 use super::idle::Idle;
+use crate::macros::named;
 
 /// Why a simulation could not run or did not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,6 +41,13 @@ pub enum SimError {
 
 /// A simulation's result.
 pub type Result<T> = std::result::Result<T, SimError>;
+
+impl SimError {
+    /// An unknown name for an option (the error of [`named!`](crate::macros::named)).
+    pub(crate) fn unknown_name(what: &'static str, name: &str, expected: &'static str) -> SimError {
+        SimError::UnknownName { what, name: name.to_string(), expected }
+    }
+}
 
 /// Costs of the states in ticks (thesis §6.2; `docs/model.md` §5.3).
 pub mod cost {
@@ -96,34 +104,9 @@ pub enum LockKind {
     Queue,
 }
 
-/// `FromStr` and `name` of an enum named on the command line and in rows,
-/// from one list of (variant, name).
-macro_rules! named {
-    ($t:ident, $what:literal, $expected:literal, { $($v:ident => $n:literal),+ $(,)? }) => {
-        impl std::str::FromStr for $t {
-            type Err = SimError;
-            fn from_str(s: &str) -> Result<$t> {
-                match s {
-                    $($n => Ok($t::$v),)+
-                    _ => Err(SimError::UnknownName { what: $what, name: s.to_string(), expected: $expected }),
-                }
-            }
-        }
-
-        impl $t {
-            /// The name in rows and on the command line.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($t::$v => $n,)+
-                }
-            }
-        }
-    };
-}
-
-named!(Interleave, "interleaving", "access or state", { Access => "access", State => "state" });
-named!(Walk, "split-point walk", "tree or level", { Tree => "tree", Level => "level" });
-named!(LockKind, "lock", "tas or queue", { Tas => "tas", Queue => "queue" });
+named!(Interleave: SimError, "interleaving", "access or state", { Access => "access", State => "state" });
+named!(Walk: SimError, "split-point walk", "tree or level", { Tree => "tree", Level => "level" });
+named!(LockKind: SimError, "lock", "tas or queue", { Tas => "tas", Queue => "queue" });
 
 /// Settings of one simulation.
 #[derive(Clone, Copy, Debug)]
@@ -163,5 +146,33 @@ impl MachineSpec {
             trace: false,
             group_waiters: true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's names parse as the runner's do: in any case (`--lock
+    /// TAS`), printed in lower case; an unknown name is the typed error
+    /// with the name as given.
+    #[test]
+    fn machine_names_parse_in_any_case_and_print_in_lower_case() {
+        for (text, lock) in [("tas", LockKind::Tas), ("QUEUE", LockKind::Queue)] {
+            assert_eq!(text.parse::<LockKind>(), Ok(lock));
+            assert_eq!(lock.name(), text.to_ascii_lowercase());
+        }
+        for (text, interleave) in [("Access", Interleave::Access), ("state", Interleave::State)] {
+            assert_eq!(text.parse::<Interleave>(), Ok(interleave));
+            assert_eq!(interleave.name(), text.to_ascii_lowercase());
+        }
+        for (text, walk) in [("tree", Walk::Tree), ("LEVEL", Walk::Level)] {
+            assert_eq!(text.parse::<Walk>(), Ok(walk));
+            assert_eq!(walk.name(), text.to_ascii_lowercase());
+        }
+        let err = "MCS".parse::<LockKind>().unwrap_err();
+        assert_eq!(err, SimError::UnknownName { what: "lock", name: "MCS".into(), expected: "tas or queue" });
+        assert_eq!(err.to_string(), "unknown lock `MCS` (expected tas or queue)");
+        assert_eq!("spiral".parse::<Walk>().unwrap_err().to_string(), "unknown split-point walk `spiral` (expected tree or level)");
     }
 }
