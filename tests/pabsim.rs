@@ -122,7 +122,7 @@ fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
     // Two networks for the trees' ordering: which one is meant is not ours to guess.
     d.write("w2.json", &std::fs::read_to_string(&w).unwrap());
     let w2 = d.join("w2.json").to_string_lossy().into_owned();
-    fails(&d.path, "pabsim", &["--procs", "8", "--scheme", "c", "--weights", &w, "--weights", &w2], &trees, "2 --weights files fit");
+    fails(&d.path, "pabsim", &["--procs", "8", "--scheme", "c", "--weights", &w, "--weights", &w2], &trees, "are both trained for");
 }
 
 /// The interleaved machine on the thesis's five orderings: every scheme,

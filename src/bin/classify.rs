@@ -78,16 +78,7 @@ fn main() {
         if let (Some(v), false) = (&args.m, has("c")) {
             anyhow::bail!("--m {v} is scheme C's parameter, but scheme c is not scored (add --scheme c with --weights, or drop --m)");
         }
-        let mut weights: Vec<(String, Network)> = vec![];
-        for p in &args.weights {
-            let net = Network::load(p)?;
-            // Two networks for one ordering: which one scored the trees would
-            // depend on the order of the options.
-            if let Some((other, _)) = weights.iter().find(|(_, n)| n.trained_for == net.trained_for) {
-                anyhow::bail!("--weights {other} and {} are both trained for {}: give one network per ordering", p.display(), net.trained_for);
-            }
-            weights.push((p.display().to_string(), net));
-        }
+        let weights = Network::load_each(&args.weights)?;
         let cfg =
             Scoring { a: has("a"), b: if has("b") { n.collect() } else { vec![] }, c: if has("c") { m.collect() } else { vec![] }, weights, force: args.force };
         let input = Input::open(args.input.as_deref())?;

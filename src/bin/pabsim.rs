@@ -188,7 +188,7 @@ fn main() {
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");
         }
-        let nets = args.weights.iter().map(|p| Network::load(p)).collect::<Result<Vec<_>, _>>()?;
+        let nets: Vec<Network> = Network::load_each(&args.weights)?.into_iter().map(|(_, n)| n).collect();
         let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
         let plan = Plan::new(&trees, &req, &nets)?;
         let n = req.shard.map_or(plan.len(), |(k, n)| (k..plan.len()).step_by(n).count());

@@ -290,6 +290,11 @@ impl Request {
         }
     }
 
+    /// The schemes asked for (default a).
+    fn schemes(&self) -> Vec<SchemeKind> {
+        self.schemes.clone().unwrap_or(vec![SchemeKind::A])
+    }
+
     /// Refuses parameters that no requested policy takes.
     fn check_applies(&self) -> Result<()> {
         let has = |k: PolicyKind| self.policies.contains(&k);
@@ -310,9 +315,8 @@ impl Request {
                 require!(!given, RunError::BadArgument, "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only)");
             }
         }
-        let schemes = self.schemes.clone().unwrap_or(vec![SchemeKind::A]);
         require!(
-            self.pv_wait.is_none() || schemes.iter().any(|&s| s != SchemeKind::C),
+            self.pv_wait.is_none() || self.schemes().iter().any(|&s| s != SchemeKind::C),
             RunError::BadArgument,
             "--pv-wait applies to schemes a and b only (scheme c's PV nodes wait w + m_Ca moves)"
         );
@@ -365,7 +369,8 @@ struct Item {
 fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
     let o = key.ordering();
     let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
-    let schemes = req.schemes.clone().unwrap_or(vec![SchemeKind::A]);
+    let schemes = req.schemes();
+    let pv_waits = vals(req.pv_wait, DEFAULT_PV_WAIT as i64);
     let mut out = vec![];
     for &procs in &req.procs {
         require!((1..=MAX_PROCS).contains(&procs), RunError::BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
@@ -419,7 +424,6 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
                 }
                 for &scheme in &schemes {
                     let base = SimConfig { scheme: Some(scheme), ..base };
-                    let pv_waits = vals(req.pv_wait, DEFAULT_PV_WAIT as i64);
                     let with_pv_waits = |c: SimConfig| pv_waits.iter().map(move |&w| SimConfig { pv_wait: Some(w as u32), ..c });
                     match scheme {
                         SchemeKind::A => {
@@ -520,15 +524,8 @@ impl Plan {
             g.configs = configs_for(req, &g.key)?;
             if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
                 require!(!nets.is_empty(), RunError::NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
-                let fits: Vec<usize> = (0..nets.len()).filter(|&k| nets[k].check_trees(&g.key).is_ok()).collect();
-                require!(
-                    fits.len() <= 1,
-                    RunError::NoNetwork,
-                    "scheme c: {} --weights files fit the trees' {} (give one network per ordering or game)",
-                    fits.len(),
-                    g.key
-                );
-                let found = fits.first().copied();
+                // One network per ordering: `Network::load_each` refuses two.
+                let found = nets.iter().position(|n| n.check_trees(&g.key).is_ok());
                 g.net = Some(found.ok_or_else(|| {
                     let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
                     let trees = match g.key.ordering() {
