@@ -2,13 +2,14 @@
 # Smoke run: the whole chain on a tiny configuration (4 trees per ordering,
 # depth 3) in a temporary directory, then checks that every output exists and
 # parses. Run through `make smoke` (part of `make test`). Quiet unless stderr
-# is a terminal or something fails.
+# is a terminal or something fails. KEEP=DIR keeps the outputs in DIR
+# (scripts/identical.sh compares two builds' outputs that way).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-target/release}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-R=$tmp/results
+R=${KEEP:-$tmp/results}
 ORDERINGS="32-79-5 20-69-19 32-66-66 32-33-33 32-0-0"
 say() { if [ -t 2 ]; then printf 'smoke: %s\n' "$*" >&2; fi; }
 fail() { printf 'smoke: %s\n' "$*" >&2; exit 1; }
