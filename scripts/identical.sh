@@ -28,7 +28,7 @@ outputs() { # BIN DIR
   "$bin/pabsim" --policy dts,pvsplit,steal,active --procs 2,64,256 --m-a 1 --per-tree --threads 2 "$e/t2.jsonl" -o "$e/policies.csv"
   "$bin/pabsim" --policy dts,pvsplit,steal,active --procs 2,64,256 --m-a 1 --per-tree --threads 2 --lock queue "$e/t2.jsonl" -o "$e/queue.csv"
   "$bin/pabsim" --policy dts,pvsplit,steal,active --procs 2,64,256 --m-a 1 --per-tree --threads 2 --interleave state "$e/t2.jsonl" -o "$e/state.csv"
-  "$bin/pabsim" --procs 1,8 --scheme a,b --m-a 1..3 --m-b 1..2 --pv-wait 0..1 --split-walk level "$e/t2.jsonl" -o "$e/grid.csv"
+  "$bin/pabsim" --procs 2,8 --scheme a,b --m-a 1..3 --m-b 1..2 --pv-wait 0..1 --split-walk level "$e/t2.jsonl" -o "$e/grid.csv"
   "$bin/pabsim" --procs 1,8 --scheme c --m-ca -2..0 --m-cc 0..1 --cut-width 9..10 --weights "$out/smoke/weights/32-79-5.json" "$e/t2.jsonl" -o "$e/c.csv"
 }
 # Both builds write into the same directory (the report names its inputs'

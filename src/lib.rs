@@ -27,6 +27,10 @@
 //!   the `nntrain` tool.
 //! - [`classify`]: node-classification schemes A, B and C scored over a
 //!   sequential search (§5.5); the `classify` tool.
+//! - [`algorithm`]: what a parallel search is asked to be: the algorithm
+//!   (the DTS-like search, PV splitting, work stealing, active splitting)
+//!   and its split-point scheme (A, B, C) as one typed configuration, with
+//!   its defaults, names and row columns (§6.2–6.3).
 //! - [`sim`]: PABSim, the simulated multiprocessor and the parallel search
 //!   run on it (chapter 6); the `pabsim` tool:
 //!   - [`sim::memory`]: caches, directory, delay tables, busy blocks (§6.1);
@@ -50,6 +54,7 @@
 //!   a terminal.
 //! - `macros` (crate-private): `require!` and `named!`, one home each.
 
+pub mod algorithm;
 pub mod classify;
 pub mod cli;
 pub mod fbest;

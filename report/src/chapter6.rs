@@ -36,7 +36,7 @@ pub struct Ch6 {
 }
 
 /// Configuration columns: rows that agree on all of these are one run.
-const CONFIG: [&str; 19] = load::SIM_CONFIG;
+const CONFIG: [&str; load::SIM_CONFIG.len()] = load::SIM_CONFIG;
 
 /// Whether a column holds processor-ticks spent in one state (or in memory
 /// stalls or lock waits): the columns pabsim's own row type declares so

@@ -10,6 +10,7 @@
 //! spelling.
 
 use anyhow::{Context, Result, anyhow, bail};
+use parab::sim::run::SimConfig;
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -112,27 +113,18 @@ impl Csv {
 /// that agree on all of these are one configuration (the machine's lock,
 /// policy and interleaving included, so that a run on another machine never
 /// merges with or replaces the thesis machine's).
-pub const SIM_CONFIG: [&str; 19] = [
-    "b",
-    "wa",
-    "wb",
-    "depth",
-    "scheme",
-    "procs",
-    "m_a",
-    "m_b",
-    "m_ca",
-    "m_cc",
-    "cut_width",
-    "interleave",
-    "split_walk",
-    "policy",
-    "lock",
-    "min_split_depth",
-    "split_group",
-    "steal_seed",
-    "pv_wait",
-];
+pub const SIM_CONFIG: [&str; 4 + SimConfig::COLUMNS.len()] = {
+    // The tree group's columns, then the runner's configuration columns
+    // (one list in the library, so a new parameter cannot be forgotten here).
+    let mut all = [""; 4 + SimConfig::COLUMNS.len()];
+    (all[0], all[1], all[2], all[3]) = ("b", "wa", "wb", "depth");
+    let mut i = 0;
+    while i < SimConfig::COLUMNS.len() {
+        all[4 + i] = SimConfig::COLUMNS[i];
+        i += 1;
+    }
+    all
+};
 
 /// What the thesis's machine writes in the machine columns of a `pabsim`
 /// row: `(column, values allowed)`. A missing column (results from before

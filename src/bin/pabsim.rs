@@ -2,15 +2,16 @@
 
 use anyhow::{Result, bail, ensure};
 use clap::Parser;
+use parab::algorithm::{
+    Algorithm, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, Scheme,
+    Walk,
+};
 use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::{SimRow, read_csv, read_trees};
 use parab::nn::Network;
 use parab::progress::Progress;
-use parab::sim::engine::{Interleave, LockKind, Walk};
-use parab::sim::run::{
-    self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Plan,
-    PolicyKind, Request, SchemeKind,
-};
+use parab::sim::engine::{Interleave, LockKind};
+use parab::sim::run::{self, IntRange, Plan, Request};
 use std::path::PathBuf;
 
 /// Simulate a parallel alpha-beta search of tree specs on a P-processor
@@ -33,11 +34,11 @@ struct Args {
     procs: Vec<usize>,
     /// Parallel search algorithms for p > 1: dts (the thesis's), pvsplit, steal, active.
     #[arg(long, value_delimiter = ',', default_value = "dts")]
-    policy: Vec<PolicyKind>,
+    policy: Vec<Algorithm>,
     /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network); which
     /// nodes dts, steal and active may split at (default a).
     #[arg(short, long, value_delimiter = ',')]
-    scheme: Option<Vec<SchemeKind>>,
+    scheme: Option<Vec<Scheme>>,
     /// Active splitting: plies a node needs below it to be split, V or LO..HI (1..64; default 2).
     #[arg(long)]
     min_split_depth: Option<String>,
@@ -112,7 +113,7 @@ struct Args {
     output: Option<PathBuf>,
 }
 
-fn range(v: &Option<String>, (name, lo, hi): (&str, i64, i64)) -> Result<Option<IntRange>> {
+fn range(v: &Option<String>, (name, lo, hi): Limits) -> Result<Option<IntRange>> {
     Ok(v.as_deref().map(|s| IntRange::parse(s, name, lo, hi)).transpose()?)
 }
 
@@ -154,7 +155,7 @@ fn main() {
             for p in &args.inputs {
                 parts.push((p.display().to_string(), read_csv::<SimRow>(Input::open(Some(p))?)?));
             }
-            let rows = run::finish(run::merge(parts)?, &base, args.per_tree);
+            let rows = run::finish(run::merge(parts)?, &base, args.per_tree)?;
             check_baseline_used(&args.baseline, &rows)?;
             let mut out = Output::create(args.output.as_deref())?;
             write_csv(&mut out, rows)?;
@@ -195,7 +196,7 @@ fn main() {
         let progress = Progress::new("pabsim", n as u64, "simulations");
         let rows = plan.run(&trees, &nets, req.shard, &progress)?;
         progress.finish();
-        let rows = run::finish(rows, &base, args.per_tree);
+        let rows = run::finish(rows, &base, args.per_tree)?;
         check_baseline_used(&args.baseline, &rows)?;
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;

@@ -221,7 +221,7 @@ fn scheme_c_by_hand() {
 #[test]
 fn the_simulator_types_scheme_c_as_classify_does() {
     use crate::nn::{HiddenWeights, OutputWeights, TrainedFor, Training};
-    use crate::sim::schemes::{NetworkSplit as SimC, Scheme, View};
+    use crate::sim::schemes::{NetworkSplit as SimC, SplitScheme, View};
     fn replay<P: Predictor + ?Sized>(net: &P) -> (Vec<f64>, Vec<f64>, Vec<i32>) {
         let t = tree();
         let mut c = NetworkTypes::new(net, 50, 4);

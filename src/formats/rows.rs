@@ -454,6 +454,25 @@ impl SimRow {
     /// `procs * tp_ticks`): the breakdown the thesis argues with, where the
     /// idle loop's waits count as the split state.
     pub const TIME_COLUMNS: [&'static str; 7] = ["time_expand", "time_search", "time_eval", "time_return", "time_split", "time_update", "time_exit"];
+
+    /// The algorithm's configuration columns of the row (read back with
+    /// [`Columns::algorithm`](crate::algorithm::Columns::algorithm)).
+    pub fn columns(&self) -> crate::algorithm::Columns {
+        crate::algorithm::Columns {
+            policy: self.policy.clone(),
+            scheme: self.scheme.clone(),
+            m_a: self.m_a,
+            m_b: self.m_b,
+            m_ca: self.m_ca,
+            m_cc: self.m_cc,
+            cut_width: self.cut_width,
+            pv_wait: self.pv_wait,
+            split_walk: self.split_walk.clone(),
+            min_split_depth: self.min_split_depth,
+            split_group: self.split_group,
+            steal_seed: self.steal_seed,
+        }
+    }
 }
 
 /// Writes an optional ratio with six decimals (empty when absent).

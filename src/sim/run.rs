@@ -13,12 +13,16 @@
 //! the p = 1 rows of the same trees.
 
 use super::engine::SimError;
-use super::engine::{Idle, Interleave, LockKind, MachineSpec, State, TreeStats, Walk, simulate};
-use super::schemes::Scheme;
-use super::schemes::{DEFAULT_PV_WAIT, DtsSplit, NetworkSplit, YbwcSplit};
+use super::engine::{Interleave, LockKind, MachineSpec, State, TreeStats, simulate};
+use super::schemes::SplitScheme;
+use super::schemes::{DtsSplit, NetworkSplit, YbwcSplit};
+use crate::algorithm::{
+    Algorithm, Columns, ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP,
+    DEFAULT_STEAL_SEED, Scheme, Walk,
+};
 use crate::formats::{SimRow, SourceVisitor, Tree, TreeKey as GroupKey};
 use crate::game::{Family, TreeSource};
-use crate::macros::{named, require};
+use crate::macros::require;
 use crate::nn::Network;
 use crate::tree::Ordering;
 
@@ -54,54 +58,14 @@ pub enum RunError {
 /// A run's result.
 pub type Result<T> = std::result::Result<T, RunError>;
 
-impl RunError {
-    /// An unknown name for an option (the error of [`named!`](crate::macros::named)).
-    pub(crate) fn unknown_name(what: &'static str, name: &str, expected: &'static str) -> RunError {
-        RunError::BadArgument(format!("unknown {what} `{name}` (expected {expected})"))
+impl From<ConfigError> for RunError {
+    fn from(e: ConfigError) -> RunError {
+        RunError::BadArgument(e.to_string())
     }
 }
 
 use rayon::prelude::*;
 use std::collections::HashMap;
-
-/// A split-point scheme.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SchemeKind {
-    /// YBWC.
-    A,
-    /// DTS.
-    B,
-    /// The network.
-    C,
-}
-
-named!(SchemeKind: RunError, "scheme", "a, b or c", { A => "a", B => "b", C => "c" });
-named!(PolicyKind: RunError, "policy", "dts, pvsplit, steal or active", { Dts => "dts", PvSplit => "pvsplit", Steal => "steal", Active => "active" });
-
-/// A parallel search algorithm: how idle processors find work
-/// ([`Idle`] in the engine).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PolicyKind {
-    /// The thesis's DTS-like search: the split-point variable and its
-    /// split-point search, with scheme A, B or C.
-    Dts,
-    /// PV splitting (Marsland and Popowich).
-    PvSplit,
-    /// YBWC with work stealing (Feldmann); the scheme says which nodes may be offered.
-    Steal,
-    /// Active splitting as in engines (Crafty); the scheme says which nodes may be split.
-    Active,
-}
-
-impl PolicyKind {
-    /// Every policy, in the order of the experiment's tables.
-    pub const ALL: [PolicyKind; 4] = [PolicyKind::Dts, PolicyKind::PvSplit, PolicyKind::Steal, PolicyKind::Active];
-
-    /// Whether the policy splits where a scheme allows (PV splitting has its own rule).
-    pub fn takes_scheme(self) -> bool {
-        self != PolicyKind::PvSplit
-    }
-}
 
 /// An inclusive integer range of a parameter, checked against its limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,64 +100,57 @@ impl IntRange {
     }
 }
 
-/// Limits of the parameters: `(name, min, max)`.
-pub const LIMITS_M_A: (&str, i64, i64) = ("--m-a", 1, 64);
-/// Limits of m_B.
-pub const LIMITS_M_B: (&str, i64, i64) = ("--m-b", 1, 64);
-/// Limits of m_Ca.
-pub const LIMITS_M_CA: (&str, i64, i64) = ("--m-ca", -64, 64);
-/// Limits of m_Cc.
-pub const LIMITS_M_CC: (&str, i64, i64) = ("--m-cc", 0, 64);
-/// Limits of the finished moves a PV node needs in schemes A and B.
-pub const LIMITS_PV_WAIT: (&str, i64, i64) = ("--pv-wait", 0, 64);
-/// Limits of the classification width.
-pub const LIMITS_CUT_WIDTH: (&str, i64, i64) = ("--cut-width", 0, 50);
-/// Limits of active splitting's minimum split depth.
-pub const LIMITS_MIN_SPLIT_DEPTH: (&str, i64, i64) = ("--min-split-depth", 1, 64);
-/// Active splitting's minimum split depth unless given.
-pub const DEFAULT_MIN_SPLIT_DEPTH: u32 = 2;
-/// Limits of active splitting's split group.
-pub const LIMITS_SPLIT_GROUP: (&str, i64, i64) = ("--split-group", 2, 1024);
-/// Active splitting's split group unless given.
-pub const DEFAULT_SPLIT_GROUP: u32 = 8;
-/// Work stealing's seed unless given.
-pub const DEFAULT_STEAL_SEED: u64 = 1;
 /// The largest machine.
 pub const MAX_PROCS: usize = 1024;
 
-/// One configuration of the machine and the scheme.
+/// One configuration of the machine and the search: a point of the
+/// experiment's grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SimConfig {
     /// Processors.
     pub procs: usize,
-    /// The scheme (`None` with one processor: no split points).
-    pub scheme: Option<SchemeKind>,
-    /// Scheme A's m_A.
-    pub m_a: Option<u32>,
-    /// Scheme B's m_B.
-    pub m_b: Option<u32>,
-    /// Scheme C's m_Ca.
-    pub m_ca: Option<i32>,
-    /// Scheme C's m_Cc.
-    pub m_cc: Option<i32>,
-    /// Scheme C's classification width.
-    pub cut_width: Option<u32>,
-    /// Schemes A and B: finished moves a PV node needs.
-    pub pv_wait: Option<u32>,
+    /// The parallel search (`None` with one processor: the sequential run).
+    pub algorithm: Option<Algorithm>,
     /// When processors interleave.
     pub interleave: Interleave,
-    /// How far a split-point search walks.
-    pub walk: Walk,
-    /// The parallel search algorithm (`None` with one processor).
-    pub policy: Option<PolicyKind>,
-    /// Active splitting's minimum split depth.
-    pub min_split_depth: Option<u32>,
-    /// Active splitting's split group.
-    pub split_group: Option<u32>,
-    /// Work stealing's seed.
-    pub steal_seed: Option<u64>,
     /// How processors wait for locks.
     pub lock: LockKind,
+}
+
+impl SimConfig {
+    /// The columns of a `pabsim` row that hold a configuration, in the
+    /// order of the report's grouping: the machine's (`procs`,
+    /// `interleave`, `lock`) and the algorithm's ([`Columns::NAMES`]; a
+    /// test holds the two lists together).
+    pub const COLUMNS: [&'static str; 15] = [
+        "scheme",
+        "procs",
+        "m_a",
+        "m_b",
+        "m_ca",
+        "m_cc",
+        "cut_width",
+        "interleave",
+        "split_walk",
+        "policy",
+        "lock",
+        "min_split_depth",
+        "split_group",
+        "steal_seed",
+        "pv_wait",
+    ];
+
+    /// The configuration of a row, read back from its columns.
+    pub fn of_row(r: &SimRow) -> Result<SimConfig> {
+        let algorithm = r.columns().algorithm()?;
+        let machine = |e: SimError| RunError::BadArgument(e.to_string());
+        Ok(SimConfig { procs: r.procs as usize, algorithm, interleave: r.interleave.parse().map_err(machine)?, lock: r.lock.parse().map_err(machine)? })
+    }
+
+    /// The scheme's name in messages and rows (`-` for none).
+    fn scheme_name(&self) -> &'static str {
+        self.algorithm.and_then(|a| a.scheme()).map_or("-", |s| s.name())
+    }
 }
 
 /// The parameters the thesis found best (`docs/model.md` §6): for one
@@ -232,10 +189,11 @@ pub fn thesis_cut_width(o: Ordering) -> Option<u32> {
 pub struct Request {
     /// Processor counts.
     pub procs: Vec<usize>,
-    /// Parallel search algorithms (for p > 1).
-    pub policies: Vec<PolicyKind>,
-    /// Schemes (for p > 1; default a).
-    pub schemes: Option<Vec<SchemeKind>>,
+    /// Parallel search algorithms (for p > 1), with their defaults: the
+    /// options below fill in their parameters.
+    pub policies: Vec<Algorithm>,
+    /// Schemes (for p > 1; default a), with their defaults.
+    pub schemes: Option<Vec<Scheme>>,
     /// m_A values (default 2).
     pub m_a: Option<IntRange>,
     /// m_B values (default 1).
@@ -271,7 +229,7 @@ impl Request {
     pub fn new(procs: Vec<usize>) -> Request {
         Request {
             procs,
-            policies: vec![PolicyKind::Dts],
+            policies: vec![Algorithm::default()],
             schemes: None,
             m_a: None,
             m_b: None,
@@ -291,13 +249,13 @@ impl Request {
     }
 
     /// The schemes asked for (default a).
-    fn schemes(&self) -> Vec<SchemeKind> {
-        self.schemes.clone().unwrap_or(vec![SchemeKind::A])
+    fn schemes(&self) -> Vec<Scheme> {
+        self.schemes.clone().unwrap_or(vec![Scheme::default()])
     }
 
     /// Refuses parameters that no requested policy takes.
     fn check_applies(&self) -> Result<()> {
-        let has = |k: PolicyKind| self.policies.contains(&k);
+        let has = |name: &str| self.policies.iter().any(|p| p.name() == name);
         require!(!self.policies.is_empty(), RunError::BadArgument, "--policy: give at least one policy");
         let names = self.policies.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
         let scheme_params = [
@@ -310,32 +268,24 @@ impl Request {
             ("--pv-wait", self.pv_wait.is_some()),
             ("--thesis-params", self.thesis),
         ];
-        if !self.policies.iter().any(|k| k.takes_scheme()) {
+        if self.policies.iter().all(|k| k.scheme().is_none()) {
             for (name, given) in scheme_params {
                 require!(!given, RunError::BadArgument, "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only)");
             }
         }
         require!(
-            self.pv_wait.is_none() || self.schemes().iter().any(|&s| s != SchemeKind::C),
+            self.pv_wait.is_none() || self.schemes().iter().any(|s| !matches!(s, Scheme::C { .. })),
             RunError::BadArgument,
             "--pv-wait applies to schemes a and b only (scheme c's PV nodes wait w + m_Ca moves)"
         );
-        require!(self.walk.is_none() || has(PolicyKind::Dts), RunError::BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
+        require!(self.walk.is_none() || has("dts"), RunError::BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
         require!(
-            self.min_split_depth.is_none() || has(PolicyKind::Active),
+            self.min_split_depth.is_none() || has("active"),
             RunError::BadArgument,
             "--min-split-depth applies to --policy active only (got --policy {names})"
         );
-        require!(
-            self.split_group.is_none() || has(PolicyKind::Active),
-            RunError::BadArgument,
-            "--split-group applies to --policy active only (got --policy {names})"
-        );
-        require!(
-            self.steal_seed.is_none() || has(PolicyKind::Steal),
-            RunError::BadArgument,
-            "--steal-seed applies to --policy steal only (got --policy {names})"
-        );
+        require!(self.split_group.is_none() || has("active"), RunError::BadArgument, "--split-group applies to --policy active only (got --policy {names})");
+        require!(self.steal_seed.is_none() || has("steal"), RunError::BadArgument, "--steal-seed applies to --policy steal only (got --policy {names})");
         Ok(())
     }
 }
@@ -369,28 +319,11 @@ struct Item {
 fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
     let o = key.ordering();
     let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
-    let schemes = req.schemes();
     let pv_waits = vals(req.pv_wait, DEFAULT_PV_WAIT as i64);
     let mut out = vec![];
     for &procs in &req.procs {
         require!((1..=MAX_PROCS).contains(&procs), RunError::BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
-        let base = SimConfig {
-            procs,
-            scheme: None,
-            m_a: None,
-            m_b: None,
-            m_ca: None,
-            m_cc: None,
-            cut_width: None,
-            pv_wait: None,
-            interleave: req.interleave,
-            walk: req.walk.unwrap_or_default(),
-            policy: None,
-            min_split_depth: None,
-            split_group: None,
-            steal_seed: None,
-            lock: req.lock,
-        };
+        let base = SimConfig { procs, algorithm: None, interleave: req.interleave, lock: req.lock };
         if procs == 1 {
             out.push(base);
             continue;
@@ -404,51 +337,54 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
         } else {
             None
         };
-        for &policy in &req.policies {
-            let base = SimConfig { policy: Some(policy), ..base };
-            let variants: Vec<SimConfig> = match policy {
-                PolicyKind::Dts | PolicyKind::PvSplit => vec![base],
-                PolicyKind::Steal => vec![SimConfig { steal_seed: Some(req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED)), ..base }],
-                PolicyKind::Active => {
-                    let groups = vals(req.split_group, DEFAULT_SPLIT_GROUP as i64);
-                    vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64)
-                        .into_iter()
-                        .flat_map(|d| groups.iter().map(move |&g| SimConfig { min_split_depth: Some(d as u32), split_group: Some(g as u32), ..base }))
-                        .collect()
+        // Every scheme asked for, with every value of its parameters.
+        let mut schemes: Vec<Scheme> = vec![];
+        for scheme in req.schemes() {
+            match scheme {
+                Scheme::A { .. } => {
+                    let v = thesis.map_or_else(|| vals(req.m_a, DEFAULT_M_A as i64), |t| vec![t.0 as i64]);
+                    schemes.extend(v.into_iter().flat_map(|m| pv_waits.iter().map(move |&w| Scheme::A { m_a: m as u32, pv_wait: w as u32 })));
                 }
-            };
-            for base in variants {
-                if !policy.takes_scheme() {
-                    out.push(base);
-                    continue;
+                Scheme::B { .. } => {
+                    let v = thesis.map_or_else(|| vals(req.m_b, DEFAULT_M_B as i64), |t| vec![t.1 as i64]);
+                    schemes.extend(v.into_iter().flat_map(|m| pv_waits.iter().map(move |&w| Scheme::B { m_b: m as u32, pv_wait: w as u32 })));
                 }
-                for &scheme in &schemes {
-                    let base = SimConfig { scheme: Some(scheme), ..base };
-                    let with_pv_waits = |c: SimConfig| pv_waits.iter().map(move |&w| SimConfig { pv_wait: Some(w as u32), ..c });
-                    match scheme {
-                        SchemeKind::A => {
-                            let v = thesis.map_or_else(|| vals(req.m_a, 2), |t| vec![t.0 as i64]);
-                            out.extend(v.into_iter().flat_map(|m| with_pv_waits(SimConfig { m_a: Some(m as u32), ..base })));
-                        }
-                        SchemeKind::B => {
-                            let v = thesis.map_or_else(|| vals(req.m_b, 1), |t| vec![t.1 as i64]);
-                            out.extend(v.into_iter().flat_map(|m| with_pv_waits(SimConfig { m_b: Some(m as u32), ..base })));
-                        }
-                        SchemeKind::C => {
-                            let widths = vals(req.cut_width, o.and_then(thesis_cut_width).unwrap_or(10) as i64);
-                            let (cas, ccs) = match thesis {
-                                Some(t) => (vec![t.2 as i64], vec![t.3 as i64]),
-                                None => (vals(req.m_ca, 0), vals(req.m_cc, 0)),
-                            };
-                            for &w in &widths {
-                                for &ca in &cas {
-                                    for &cc in &ccs {
-                                        out.push(SimConfig { m_ca: Some(ca as i32), m_cc: Some(cc as i32), cut_width: Some(w as u32), ..base });
-                                    }
-                                }
+                Scheme::C { .. } => {
+                    let widths = vals(req.cut_width, o.and_then(thesis_cut_width).unwrap_or(DEFAULT_CUT_WIDTH) as i64);
+                    let (cas, ccs) = match thesis {
+                        Some(t) => (vec![t.2 as i64], vec![t.3 as i64]),
+                        None => (vals(req.m_ca, 0), vals(req.m_cc, 0)),
+                    };
+                    for &w in &widths {
+                        for &ca in &cas {
+                            for &cc in &ccs {
+                                schemes.push(Scheme::C { m_ca: ca as i32, m_cc: cc as i32, cut_width: w as u32 });
                             }
                         }
                     }
+                }
+            }
+        }
+        for &policy in &req.policies {
+            // The algorithm with each value of its own parameters ...
+            let variants: Vec<Algorithm> = match policy {
+                Algorithm::Dts { scheme, .. } => vec![Algorithm::Dts { scheme, walk: req.walk.unwrap_or_default() }],
+                Algorithm::PvSplit => vec![Algorithm::PvSplit],
+                Algorithm::Steal { scheme, .. } => vec![Algorithm::Steal { scheme, seed: req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED) }],
+                Algorithm::Active { scheme, .. } => {
+                    let groups = vals(req.split_group, DEFAULT_SPLIT_GROUP as i64);
+                    vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64)
+                        .into_iter()
+                        .flat_map(|d| groups.iter().map(move |&g| Algorithm::Active { scheme, min_split_depth: d as u32, split_group: g as u32 }))
+                        .collect()
+                }
+            };
+            // ... and each scheme, where it takes one.
+            for a in variants {
+                if a.scheme().is_none() {
+                    out.push(SimConfig { algorithm: Some(a), ..base });
+                } else {
+                    out.extend(schemes.iter().map(|&s| SimConfig { algorithm: Some(a.with_scheme(s)), ..base }));
                 }
             }
         }
@@ -474,27 +410,30 @@ fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
             h.update(b"\n");
         }
         for c in &g.configs {
-            let scheme = c.scheme.map_or("-", |s| s.name());
+            let k = Columns::of(c.algorithm.as_ref());
+            // Only the DTS-like search's walk is ever used; the other
+            // configurations digest the default, as they always have.
+            let walk = if k.split_walk == "-" { Walk::Tree.name() } else { &k.split_walk };
             h.update(format!(
-                "config {} {scheme} {:?} {:?} {:?} {:?} {:?} {} {}\n",
+                "config {} {} {:?} {:?} {:?} {:?} {:?} {} {walk}\n",
                 c.procs,
-                c.m_a,
-                c.m_b,
-                c.m_ca,
-                c.m_cc,
-                c.cut_width,
-                c.interleave.name(),
-                c.walk.name()
+                k.scheme,
+                k.m_a,
+                k.m_b,
+                k.m_ca,
+                k.m_cc,
+                k.cut_width,
+                c.interleave.name()
             ));
             // Only the new policies add to the digest, so that the thesis's
             // runs keep their ids.
-            if let Some(k) = c.policy.filter(|&k| k != PolicyKind::Dts) {
-                h.update(format!("policy {} {:?} {:?} {:?}\n", k.name(), c.min_split_depth, c.split_group, c.steal_seed));
+            if let Some(a) = c.algorithm.filter(|a| !matches!(a, Algorithm::Dts { .. })) {
+                h.update(format!("policy {} {:?} {:?} {:?}\n", a.name(), k.min_split_depth, k.split_group, k.steal_seed));
             }
             if c.lock != LockKind::Tas {
                 h.update(format!("lock {}\n", c.lock.name()));
             }
-            if let Some(w) = c.pv_wait.filter(|&w| w != DEFAULT_PV_WAIT) {
+            if let Some(w) = k.pv_wait.filter(|&w| w != DEFAULT_PV_WAIT) {
                 h.update(format!("pv_wait {w}\n"));
             }
         }
@@ -522,7 +461,7 @@ impl Plan {
         }
         for g in &mut groups {
             g.configs = configs_for(req, &g.key)?;
-            if g.configs.iter().any(|c| c.scheme == Some(SchemeKind::C)) {
+            if g.configs.iter().any(|c| matches!(c.algorithm.and_then(|a| a.scheme()), Some(Scheme::C { .. }))) {
                 require!(!nets.is_empty(), RunError::NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
                 // One network per ordering: `Network::load_each` refuses two.
                 let found = nets.iter().position(|n| n.check_trees(&g.key).is_ok());
@@ -583,27 +522,23 @@ impl Plan {
 /// Simulates one tree under one configuration.
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
     let depth = tree.depth();
-    let idle = match c.policy {
-        None | Some(PolicyKind::Dts) => Idle::SplitVariable(c.walk),
-        Some(PolicyKind::PvSplit) => Idle::PvSplit,
-        Some(PolicyKind::Steal) => Idle::Steal { seed: c.steal_seed.unwrap_or(DEFAULT_STEAL_SEED) },
-        Some(PolicyKind::Active) => {
-            Idle::Active { min_split_depth: c.min_split_depth.unwrap_or(DEFAULT_MIN_SPLIT_DEPTH), group: c.split_group.unwrap_or(DEFAULT_SPLIT_GROUP) }
-        }
-    };
-    let cfg = MachineSpec { interleave: c.interleave, idle, lock: c.lock, ..MachineSpec::new(c.procs, depth) };
-    let r = match c.scheme {
-        None | Some(SchemeKind::A) => {
-            tree.visit(Simulate { scheme: &YbwcSplit { m_a: c.m_a.unwrap_or(1), pv_wait: c.pv_wait.unwrap_or(DEFAULT_PV_WAIT) }, cfg })
-        }
-        Some(SchemeKind::B) => tree.visit(Simulate { scheme: &DtsSplit { m_b: c.m_b.unwrap_or(1), pv_wait: c.pv_wait.unwrap_or(DEFAULT_PV_WAIT) }, cfg }),
-        Some(SchemeKind::C) => {
+    // The sequential run: one processor never splits, so any algorithm
+    // gives it; the default's.
+    let algorithm = c.algorithm.unwrap_or_default();
+    let cfg = MachineSpec { interleave: c.interleave, algorithm, lock: c.lock, ..MachineSpec::new(c.procs, depth) };
+    // Without a scheme (one processor, or PV splitting with its own rule
+    // for where to split) the engine still takes one: scheme A with m_A = 1,
+    // which nothing then consults for a split.
+    let r = match c.algorithm.and_then(|a| a.scheme()).unwrap_or(Scheme::A { m_a: 1, pv_wait: DEFAULT_PV_WAIT }) {
+        Scheme::A { m_a, pv_wait } => tree.visit(Simulate { scheme: &YbwcSplit { m_a, pv_wait }, cfg }),
+        Scheme::B { m_b, pv_wait } => tree.visit(Simulate { scheme: &DtsSplit { m_b, pv_wait }, cfg }),
+        Scheme::C { m_ca, m_cc, cut_width } => {
             let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
-            let s = NetworkSplit { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: depth };
+            let s = NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth };
             tree.visit(Simulate { scheme: &s, cfg })
         }
     };
-    r.map_err(|source| RunError::Simulation { tree: tree.index(), seed: row_seed(tree), procs: c.procs, scheme: c.scheme.map_or("-", |s| s.name()), source })
+    r.map_err(|source| RunError::Simulation { tree: tree.index(), seed: row_seed(tree), procs: c.procs, scheme: c.scheme_name(), source })
 }
 
 /// The simulator on a tree's source, with one scheme.
@@ -612,7 +547,7 @@ struct Simulate<'s, S> {
     cfg: MachineSpec,
 }
 
-impl<S: Scheme> SourceVisitor for Simulate<'_, S> {
+impl<S: SplitScheme> SourceVisitor for Simulate<'_, S> {
     type Output = std::result::Result<TreeStats, SimError>;
     fn visit<T: TreeSource>(self, src: &T, root: &T::Node, _depth: u32) -> Self::Output {
         simulate(src, root.clone(), self.scheme, self.cfg)
@@ -637,6 +572,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
     let o = key.ordering();
     let work = |st: State| s.work(st);
     let time = |st: State| s.in_state(st);
+    let k = Columns::of(c.algorithm.as_ref());
     SimRow {
         run: None,
         item: Some(item),
@@ -649,15 +585,15 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         wb: o.map(|o| o.wb),
         depth: key.depth(),
         trees: 1,
-        scheme: c.scheme.map_or("-", |s| s.name()).to_string(),
+        scheme: k.scheme,
         procs: c.procs as u32,
-        m_a: c.m_a,
-        m_b: c.m_b,
-        m_ca: c.m_ca,
-        m_cc: c.m_cc,
-        cut_width: c.cut_width,
+        m_a: k.m_a,
+        m_b: k.m_b,
+        m_ca: k.m_ca,
+        m_cc: k.m_cc,
+        cut_width: k.cut_width,
         interleave: c.interleave.name().to_string(),
-        split_walk: if c.policy.is_none_or(|k| k == PolicyKind::Dts) { c.walk.name() } else { "-" }.to_string(),
+        split_walk: k.split_walk,
         root_value: Some(if tree.is_game() { crate::game::off_scale(s.value) } else { s.value }),
         tp_ticks: s.ticks,
         np_nodes: s.nodes,
@@ -688,12 +624,12 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         su: None,
         so: None,
         css: None,
-        policy: c.policy.map_or("-", |k| k.name()).to_string(),
-        min_split_depth: c.min_split_depth,
-        split_group: c.split_group,
-        steal_seed: c.steal_seed,
+        policy: k.policy,
+        min_split_depth: k.min_split_depth,
+        split_group: k.split_group,
+        steal_seed: k.steal_seed,
         lock: c.lock.name().to_string(),
-        pv_wait: c.pv_wait,
+        pv_wait: k.pv_wait,
     }
 }
 
@@ -708,18 +644,11 @@ fn tree_key(r: &SimRow) -> Option<RowKey> {
     Some((r.model, r.b, r.wa, r.wb, r.depth, r.seed?, r.tree?))
 }
 
-type ConfigKey = (
-    (Family, Option<u32>, Option<u32>, Option<u32>, u32),
-    (String, u32, Option<u32>, Option<u32>, Option<i32>, Option<i32>, Option<u32>),
-    (String, String, String, Option<u32>, Option<u32>, Option<u64>, String, Option<u32>),
-);
+/// Rows of one group of trees and one configuration are summed together.
+type ConfigKey = ((Family, Option<u32>, Option<u32>, Option<u32>, u32), SimConfig);
 
-fn config_key(r: &SimRow) -> ConfigKey {
-    (
-        (r.model, r.b, r.wa, r.wb, r.depth),
-        (r.scheme.clone(), r.procs, r.m_a, r.m_b, r.m_ca, r.m_cc, r.cut_width),
-        (r.interleave.clone(), r.split_walk.clone(), r.policy.clone(), r.min_split_depth, r.split_group, r.steal_seed, r.lock.clone(), r.pv_wait),
-    )
+fn config_key(r: &SimRow) -> Result<ConfigKey> {
+    Ok(((r.model, r.b, r.wa, r.wb, r.depth), SimConfig::of_row(r)?))
 }
 
 fn set_ratios(r: &mut SimRow, t1: u64, n1: u64) {
@@ -736,7 +665,7 @@ fn set_ratios(r: &mut SimRow, t1: u64, n1: u64) {
 /// one row per configuration (trees summed, in order of first appearance),
 /// with t1, n1, SU, SO and CSS wherever every tree has a p = 1 row among
 /// `rows` or `baseline`.
-pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec<SimRow> {
+pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Result<Vec<SimRow>> {
     let mut base: HashMap<RowKey, (u64, u64)> = HashMap::new();
     for r in baseline.iter().chain(rows.iter()) {
         if r.procs == 1
@@ -756,16 +685,16 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec
         }
     }
     if per_tree {
-        return rows;
+        return Ok(rows);
     }
     let mut order: Vec<ConfigKey> = vec![];
     let mut sums: HashMap<ConfigKey, (SimRow, Option<(u64, u64)>)> = HashMap::new();
     for r in rows {
-        let k = config_key(&r);
+        let k = config_key(&r)?;
         let t1n1 = r.t1_ticks.zip(r.n1_nodes);
         match sums.get_mut(&k) {
             None => {
-                order.push(k.clone());
+                order.push(k);
                 let mut a = r;
                 a.run = None;
                 a.item = None;
@@ -807,7 +736,7 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec
             }
         }
     }
-    order
+    Ok(order
         .into_iter()
         .map(|k| {
             let (mut a, base) = sums.remove(&k).expect("every key was inserted");
@@ -822,7 +751,7 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Vec
             a.split_share = share(a.time_split, a.procs as u64, a.tp_ticks);
             a
         })
-        .collect()
+        .collect())
 }
 
 /// Merges the per-tree rows of all shards of one run into item order,
@@ -872,23 +801,43 @@ mod tests {
         assert!(matches!(IntRange::parse("5..1", "--m-a", 1, 64), Err(RunError::BadArgument(m)) if m == "--m-a: empty range 5..1"));
         assert!(matches!(IntRange::parse("0", "--m-a", 1, 64), Err(RunError::BadArgument(_))));
         assert_eq!(IntRange::parse("-3..2", "--m-ca", -64, 64).unwrap(), IntRange { lo: -3, hi: 2 });
-        assert!(matches!("z".parse::<SchemeKind>(), Err(RunError::BadArgument(_))));
         assert!(matches!(merge(vec![]), Err(RunError::Merge(m)) if m.starts_with("nothing to merge")));
     }
 
-    /// The command line has always taken schemes and policies in any case
-    /// (`--scheme A`, `--policy DTS`); rows hold the lower-case name.
+    /// The runner's configuration columns are the machine's and the
+    /// algorithm's, each once: a column added to [`Columns`] and forgotten
+    /// here (or in the report, which groups by these) fails.
     #[test]
-    fn schemes_and_policies_parse_in_any_case_and_print_in_lower_case() {
-        for (text, scheme) in [("a", SchemeKind::A), ("B", SchemeKind::B), ("c", SchemeKind::C)] {
-            assert_eq!(text.parse::<SchemeKind>().unwrap(), scheme);
-            assert_eq!(scheme.name(), text.to_ascii_lowercase());
+    fn configuration_columns_are_the_machines_and_the_algorithms() {
+        let mut want: Vec<&str> = Columns::NAMES.iter().copied().chain(["procs", "interleave", "lock"]).collect();
+        let mut have = SimConfig::COLUMNS.to_vec();
+        want.sort();
+        have.sort();
+        assert_eq!(have, want);
+    }
+
+    /// A row is read back as the configuration that wrote it, and
+    /// per-configuration sums keep configurations apart that differ in one
+    /// parameter only.
+    #[test]
+    fn rows_read_back_as_their_configuration() {
+        let trees = crate::formats::read_trees(crate::cli::Input::from_string(
+            "t",
+            r#"{"set":"tg1","index":1,"seed":1,"pscore":1073741823,"model":"exponential","b":4,"wa":50,"wb":50,"depth":3}"#,
+        ))
+        .unwrap();
+        let mut req = Request::new(vec![1, 2]);
+        req.policies = "dts,steal,active".split(',').map(|p| p.parse().unwrap()).collect();
+        req.schemes = Some(vec![Scheme::default(), "b".parse().unwrap()]);
+        req.split_group = Some(IntRange { lo: 2, hi: 3 });
+        req.lock = LockKind::Queue;
+        let plan = Plan::new(&trees, &req, &[]).unwrap();
+        let rows = plan.run(&trees, &[], None, &crate::progress::Progress::hidden()).unwrap();
+        // p = 1; p = 2: dts (a, b), steal (a, b), active (2 groups x (a, b)).
+        assert_eq!(rows.len(), 1 + 2 + 2 + 4);
+        for (r, c) in rows.iter().zip(&plan.groups[0].configs) {
+            assert_eq!(SimConfig::of_row(r).unwrap(), *c);
         }
-        for (text, policy) in [("DTS", PolicyKind::Dts), ("PvSplit", PolicyKind::PvSplit), ("steal", PolicyKind::Steal), ("Active", PolicyKind::Active)] {
-            assert_eq!(text.parse::<PolicyKind>().unwrap(), policy);
-            assert_eq!(policy.name(), text.to_ascii_lowercase());
-        }
-        assert!(matches!("Z".parse::<SchemeKind>(), Err(RunError::BadArgument(m)) if m == "unknown scheme `Z` (expected a, b or c)"));
-        assert!(matches!("ybwc".parse::<PolicyKind>(), Err(RunError::BadArgument(m)) if m == "unknown policy `ybwc` (expected dts, pvsplit, steal or active)"));
+        assert_eq!(finish(rows, &[], false).unwrap().len(), 9);
     }
 }

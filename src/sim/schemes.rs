@@ -2,7 +2,7 @@
 //! B (DTS types with a confidence value) and C (types and waits from the
 //! neural network).
 //!
-//! The engine knows nothing about the schemes beyond [`Scheme`]: a scheme
+//! The engine knows nothing about the schemes beyond [`SplitScheme`]: a scheme
 //! keeps its own per-node data (`Data`), fills it when a node is created,
 //! updates it when one of the node's moves finishes, and says whether a
 //! valid node is eligible and with what "progress" measure (finished moves,
@@ -27,7 +27,7 @@ pub struct View {
 }
 
 /// A way of choosing split points.
-pub trait Scheme: Sync {
+pub trait SplitScheme: Sync {
     /// Per-node data.
     type Data: Copy + Default + std::fmt::Debug;
     /// The root's data.
@@ -71,9 +71,7 @@ impl Candidate {
 /// Strong YBWC node types (`docs/model.md` §4.1): the classifier's.
 pub use crate::classify::Kind as YType;
 
-/// Finished moves a PV node needs in schemes A and B unless told otherwise:
-/// YBWC's and DTS's rule, the first move of a PV node is searched alone.
-pub const DEFAULT_PV_WAIT: u32 = 1;
+pub use crate::algorithm::DEFAULT_PV_WAIT;
 
 /// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +91,7 @@ impl YbwcSplit {
     }
 }
 
-impl Scheme for YbwcSplit {
+impl SplitScheme for YbwcSplit {
     type Data = YType;
     fn root(&self) -> YType {
         YType::Pv
@@ -172,7 +170,7 @@ impl DtsSplit {
     }
 }
 
-impl Scheme for DtsSplit {
+impl SplitScheme for DtsSplit {
     type Data = DtsData;
     fn root(&self) -> DtsData {
         DtsData::default()
@@ -241,7 +239,7 @@ impl<P: Predictor + ?Sized> NetworkSplit<'_, P> {
     }
 }
 
-impl<P: Predictor + ?Sized> Scheme for NetworkSplit<'_, P> {
+impl<P: Predictor + ?Sized> SplitScheme for NetworkSplit<'_, P> {
     type Data = NnData;
     fn root(&self) -> NnData {
         // N-PV: the root's averaged type and wait, like every PV node.

@@ -12,7 +12,7 @@ use super::stats::{Kind, State, TraceEvent};
 use crate::game::TreeSource;
 use crate::sim::memory::{Access, Block, Proc};
 use crate::sim::sched::{NEVER, bits};
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -41,7 +41,7 @@ impl Future for Suspend {
 /// takes effect and the processor waits out its delay; the next poll
 /// finds it done. (A future of its own rather than an `async fn`: it is
 /// the simulator's innermost loop.)
-pub struct AccessFuture<'m, 'a, T: TreeSource, S: Scheme> {
+pub struct AccessFuture<'m, 'a, T: TreeSource, S: SplitScheme> {
     m: &'m Machine<'a, T, S>,
     p: Proc,
     b: Block,
@@ -50,7 +50,7 @@ pub struct AccessFuture<'m, 'a, T: TreeSource, S: Scheme> {
     issued: bool,
 }
 
-impl<T: TreeSource, S: Scheme> Future for AccessFuture<'_, '_, T, S> {
+impl<T: TreeSource, S: SplitScheme> Future for AccessFuture<'_, '_, T, S> {
     type Output = ();
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
@@ -83,7 +83,7 @@ pub(super) enum Step {
     Refused,
 }
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Whether processors wait for a write to block `b` (only the shared
     /// variables and mailboxes are waited on).
     #[inline(always)]
@@ -372,7 +372,7 @@ mod tests {
     /// small and large machines. And they are taken: thousands of times.
     #[test]
     fn grouped_waiter_turns_are_the_same_run() {
-        let mut policies = vec![Idle::SplitVariable(Walk::Tree), Idle::SplitVariable(Walk::Level)];
+        let mut policies = vec![dts(Walk::Tree), dts(Walk::Level)];
         policies.extend(new_policies());
         GROUPED.with(|g| g.set(0));
         for (b, wa, wb, depth) in [(8, 79, 5, 4), (6, 50, 50, 4), (5, 0, 0, 4), (12, 69, 19, 3)] {
@@ -380,11 +380,11 @@ mod tests {
             for seed in 1..4u32 {
                 let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
                 for procs in [2, 3, 7, 48, 64, 130] {
-                    for &idle in &policies {
+                    for &algorithm in &policies {
                         for lock in [LockKind::Tas, LockKind::Queue] {
-                            let cfg = MachineSpec { idle, lock, ..MachineSpec::new(procs, depth) };
+                            let cfg = MachineSpec { algorithm, lock, ..MachineSpec::new(procs, depth) };
                             let one_by_one = MachineSpec { group_waiters: false, ..cfg };
-                            let tag = format!("b={b} seed={seed} p={procs} {idle:?} {lock:?}");
+                            let tag = format!("b={b} seed={seed} p={procs} {algorithm:?} {lock:?}");
                             assert_eq!(
                                 simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
                                 simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
@@ -404,13 +404,13 @@ mod tests {
         let sh = shape(8, 79, 5);
         for seed in 1..3u32 {
             let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
-            for idle in [Idle::SplitVariable(Walk::Tree), Idle::Steal { seed: 5 }] {
-                let cfg = MachineSpec { idle, ..MachineSpec::new(1024, 4) };
+            for algorithm in [dts(Walk::Tree), Algorithm::Steal { scheme: A1, seed: 5 }] {
+                let cfg = MachineSpec { algorithm, ..MachineSpec::new(1024, 4) };
                 let one_by_one = MachineSpec { group_waiters: false, ..cfg };
                 assert_eq!(
                     simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
                     simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
-                    "seed={seed} {idle:?}"
+                    "seed={seed} {algorithm:?}"
                 );
             }
         }

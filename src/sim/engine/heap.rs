@@ -7,7 +7,7 @@ use super::machine::{Machine, World};
 use super::{FIRST_PRIVATE, HEAP_BLOCK, NONE};
 use crate::game::TreeSource;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::{Scheme, View};
+use crate::sim::schemes::{SplitScheme, View};
 
 /// A node of the searched tree as the machine holds it: its window and
 /// score, its place in the tree source, its links to parent and children,
@@ -93,7 +93,7 @@ impl<D, T: TreeSource> SNode<D, T> {
 /// (generation) it saw, so a freed or reused node is recognised.
 pub(super) type NodeRef = (u32, u32);
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Takes a node from the local heap, else from the global heap (under
     /// its lock), else makes a new one; the node comes back locked by `p`.
     pub(super) async fn alloc(&self, p: Proc) -> u32 {

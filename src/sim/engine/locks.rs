@@ -7,7 +7,7 @@ use super::spec::LockKind;
 use super::stats::Kind;
 use crate::game::TreeSource;
 use crate::sim::memory::{Block, Proc};
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 
 /// Hashes a block number by one multiplication (the queue locks' map is
 /// keyed by small integers, and nothing iterates it, so its order is never
@@ -31,7 +31,7 @@ impl std::hash::Hasher for BlockHasher {
     }
 }
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
     /// access; the time of a failed attempt (at least a tick) is lock wait.
     /// (With [`LockKind::Queue`], [`Machine::lock_queued`].)

@@ -6,16 +6,16 @@
 
 use super::executor::{Step, next_waits};
 use super::heap::{NodeRef, SNode, make_node};
-use super::idle::Idle;
 use super::locks::BlockHasher;
 use super::spec::{Interleave, MachineSpec, Result, SimError};
 use super::states::Next;
 use super::stats::{Kind, State, TreeStats};
 use super::{FIRST_PRIVATE, NONE};
+use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
 use crate::sim::memory::{Block, Memory, Proc};
 use crate::sim::sched::{NEVER, Scheduler};
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use std::cell::{Cell, RefCell};
@@ -83,7 +83,7 @@ pub(super) struct World<D, T: TreeSource> {
 
 /// One simulated search of one tree: the machine, the search's shared data
 /// and the processors' routines.
-pub struct Machine<'a, T: TreeSource, S: Scheme> {
+pub struct Machine<'a, T: TreeSource, S: SplitScheme> {
     pub(super) src: &'a T,
     pub(super) scheme: &'a S,
     pub(super) cfg: MachineSpec,
@@ -98,7 +98,7 @@ pub struct Machine<'a, T: TreeSource, S: Scheme> {
     pub(super) resumed: Cell<u64>,
 }
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// A cold machine ready to search the tree of `src` rooted at `root` (a MAX node).
     pub fn new(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, T, S>> {
         if cfg.procs == 0 {
@@ -146,8 +146,8 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
             idle_set: vec![false; p],
             idle_count: 0,
             recruits: vec![],
-            rng: match cfg.idle {
-                Idle::Steal { seed } => (0..p)
+            rng: match cfg.algorithm {
+                Algorithm::Steal { seed, .. } => (0..p)
                     .map(|q| {
                         let mut r = ChaCha8Rng::seed_from_u64(seed ^ (src.root_key(&root) << 32));
                         r.set_stream(q as u64);
@@ -330,7 +330,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
 }
 
 /// Simulates the search of the tree of `src` rooted at `root` with `scheme`.
-pub fn simulate<T: TreeSource, S: Scheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
+pub fn simulate<T: TreeSource, S: SplitScheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
     Machine::new(src, root, scheme, cfg)?.run()
 }
 
@@ -415,7 +415,7 @@ mod tests {
                     let want = search(&sh, &root, depth, &mut ()).value;
                     for procs in [2, 3, 7, 16, 48, 64, 256] {
                         for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
-                            let cfg = MachineSpec { interleave, idle: Idle::SplitVariable(walk), ..MachineSpec::new(procs, depth) };
+                            let cfg = MachineSpec { interleave, algorithm: dts(walk), ..MachineSpec::new(procs, depth) };
                             let a = simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg).unwrap();
                             let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
                             assert_eq!(a.value, want, "A {tag}");

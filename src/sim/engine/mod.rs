@@ -86,9 +86,8 @@ mod stats;
 mod testkit;
 
 pub use executor::{AccessFuture, Suspend};
-pub use idle::Idle;
 pub use machine::{Machine, simulate};
-pub use spec::{Interleave, LockKind, MachineSpec, Result, SimError, Walk, cost};
+pub use spec::{Interleave, LockKind, MachineSpec, Result, SimError, cost};
 pub use states::Next;
 pub use stats::{Kind, State, TraceEvent, TreeStats};
 

@@ -1,10 +1,9 @@
 //! What a simulation is asked to do: the machine's settings
-//! ([`MachineSpec`]; the idle policies' [`Idle`] is in `idle`), when
-//! processors interleave, how far a split-point search walks, how locks
-//! wait, the states' costs, and the errors (thesis §6.1–6.2;
+//! ([`MachineSpec`], whose [`Algorithm`] says how idle processors find
+//! work), when processors interleave, how locks wait, the states' costs, and the errors (thesis §6.1–6.2;
 //! `docs/model.md` §5.2–5.3).
 
-use super::idle::Idle;
+use crate::algorithm::Algorithm;
 use crate::macros::named;
 
 /// Why a simulation could not run or did not finish.
@@ -79,18 +78,6 @@ pub enum Interleave {
     State,
 }
 
-/// How far the split-point search walks the allocated tree (breadth-first
-/// from the root in both cases, so both pick the same node from the same tree).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Walk {
-    /// Every allocated node ("it can search through the entire tree").
-    #[default]
-    Tree,
-    /// Stop after the first level that has an eligible node: no deeper node
-    /// can be preferred to it.
-    Level,
-}
-
 /// How a processor waits for a lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum LockKind {
@@ -105,7 +92,6 @@ pub enum LockKind {
 }
 
 named!(Interleave: SimError, "interleaving", "access or state", { Access => "access", State => "state" });
-named!(Walk: SimError, "split-point walk", "tree or level", { Tree => "tree", Level => "level" });
 named!(LockKind: SimError, "lock", "tas or queue", { Tas => "tas", Queue => "queue" });
 
 /// Settings of one simulation.
@@ -120,8 +106,9 @@ pub struct MachineSpec {
     pub stall_limit: u64,
     /// When processors interleave.
     pub interleave: Interleave,
-    /// How idle processors find work.
-    pub idle: Idle,
+    /// How idle processors find work (the engine reads the policy and its
+    /// parameters; the scheme's rule is the `Scheme` given to [`simulate`](super::simulate)).
+    pub algorithm: Algorithm,
     /// How processors wait for locks.
     pub lock: LockKind,
     /// Record every state entry in [`TreeStats::trace`] (tests, small trees).
@@ -141,7 +128,7 @@ impl MachineSpec {
             depth,
             stall_limit: 2_000_000,
             interleave: Interleave::default(),
-            idle: Idle::default(),
+            algorithm: Algorithm::default(),
             lock: LockKind::default(),
             trace: false,
             group_waiters: true,
@@ -166,13 +153,8 @@ mod tests {
             assert_eq!(text.parse::<Interleave>(), Ok(interleave));
             assert_eq!(interleave.name(), text.to_ascii_lowercase());
         }
-        for (text, walk) in [("tree", Walk::Tree), ("LEVEL", Walk::Level)] {
-            assert_eq!(text.parse::<Walk>(), Ok(walk));
-            assert_eq!(walk.name(), text.to_ascii_lowercase());
-        }
         let err = "MCS".parse::<LockKind>().unwrap_err();
         assert_eq!(err, SimError::UnknownName { what: "lock", name: "MCS".into(), expected: "tas or queue" });
         assert_eq!(err.to_string(), "unknown lock `MCS` (expected tas or queue)");
-        assert_eq!("spiral".parse::<Walk>().unwrap_err().to_string(), "unknown split-point walk `spiral` (expected tree or level)");
     }
 }

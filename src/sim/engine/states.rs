@@ -4,15 +4,16 @@
 //! `docs/model.md` §5.3). The idle state is in `idle`.
 
 use super::heap::{SNode, link, push_children, unlink};
-use super::idle::Idle;
+use super::idle::mailboxes;
 use super::machine::Machine;
 use super::spec::cost;
 use super::stats::State;
 use super::{FLAG_BLOCK, NONE};
+use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
 use crate::search::{ROOT_ALPHA, ROOT_BETA};
 use crate::sim::memory::Proc;
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 
 /// The state a routine hands over to, with the data that state works on.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +34,7 @@ pub enum Next {
     Exit,
 }
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Processor 0 before the search: allocates the root.
     pub(super) async fn start(&self, p: Proc) -> Next {
         self.enter(p, State::Search, NONE).await;
@@ -110,7 +111,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
                 return Next::Return(c);
             }
         }
-        if self.cfg.idle.mailboxes() {
+        if mailboxes(&self.cfg.algorithm) {
             self.share_work(p, c).await;
         }
         let id = self.alloc(p).await;
@@ -244,7 +245,7 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
         if let Some(from_max) = tell {
             self.propagate(p, c, from_max, value).await;
         }
-        if self.cfg.idle == Idle::PvSplit {
+        if self.cfg.algorithm == Algorithm::PvSplit {
             self.publish_pv(p, c).await;
         }
         Next::Search(c)

@@ -1,7 +1,8 @@
 //! What the engine's tests share: the artificial trees they search, the
 //! idle policies beside the thesis's, and readers of traced runs.
 
-pub(super) use super::{Idle, Interleave, Kind, LockKind, MachineSpec, SimError, State, TraceEvent, TreeStats, Walk, simulate};
+pub(super) use super::{Interleave, Kind, LockKind, MachineSpec, SimError, State, TraceEvent, TreeStats, simulate};
+pub(super) use crate::algorithm::{Algorithm, Scheme, Walk};
 pub(super) use crate::search::search;
 pub(super) use crate::sim::schemes::{DtsSplit, YbwcSplit};
 pub(super) use crate::tree::{Model, Node, Ordering, ROOT_PSCORE, Shape};
@@ -10,21 +11,30 @@ pub(super) fn shape(b: u32, wa: u32, wb: u32) -> Shape {
     Shape::new(Model::Exponential, Ordering::new(b, wa, wb).unwrap()).unwrap()
 }
 
-pub(super) fn new_policies() -> [Idle; 5] {
+/// Scheme A with m_A = 1, the engine tests' scheme (its rule is given as
+/// `YbwcSplit { m_a: 1, pv_wait: 1 }`).
+pub(super) const A1: Scheme = Scheme::A { m_a: 1, pv_wait: 1 };
+
+/// The thesis's search with scheme A1 and `walk`.
+pub(super) fn dts(walk: Walk) -> Algorithm {
+    Algorithm::Dts { scheme: A1, walk }
+}
+
+pub(super) fn new_policies() -> [Algorithm; 5] {
     [
-        Idle::PvSplit,
-        Idle::Steal { seed: 1 },
-        Idle::Steal { seed: 99 },
-        Idle::Active { min_split_depth: 1, group: 8 },
-        Idle::Active { min_split_depth: 2, group: 2 },
+        Algorithm::PvSplit,
+        Algorithm::Steal { scheme: A1, seed: 1 },
+        Algorithm::Steal { scheme: A1, seed: 99 },
+        Algorithm::Active { scheme: A1, min_split_depth: 1, split_group: 8 },
+        Algorithm::Active { scheme: A1, min_split_depth: 2, split_group: 2 },
     ]
 }
 
-pub(super) fn traced(b: u32, depth: u32, procs: usize, idle: Idle) -> (i64, TreeStats) {
+pub(super) fn traced(b: u32, depth: u32, procs: usize, algorithm: Algorithm) -> (i64, TreeStats) {
     let sh = shape(b, 100, 100);
     let root = Node { seed: 2024, pscore: ROOT_PSCORE as u32 };
     let want = search(&sh, &root, depth, &mut ()).value;
-    let cfg = MachineSpec { idle, trace: true, ..MachineSpec::new(procs, depth) };
+    let cfg = MachineSpec { algorithm, trace: true, ..MachineSpec::new(procs, depth) };
     (want, simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap())
 }
 

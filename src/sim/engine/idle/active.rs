@@ -1,4 +1,4 @@
-//! Active splitting as in engines (Crafty; [`Idle::Active`](crate::sim::engine::Idle)):
+//! Active splitting as in engines (Crafty; [`Algorithm::Active`](crate::algorithm::Algorithm)):
 //! idle processors wait in their mailboxes; a working processor at an
 //! eligible node deep enough recruits them (an alternative to the thesis's
 //! idle loop of §6.2; `docs/beyond.md`).
@@ -8,9 +8,9 @@ use crate::sim::engine::machine::Machine;
 use crate::sim::engine::states::Next;
 use crate::sim::engine::stats::Kind;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Active splitting's idle loop: register as idle, then wait in the
     /// mailbox until a working processor recruits us to a node.
     pub(in crate::sim::engine) async fn idle_active(&self, p: Proc) -> Next {
@@ -99,7 +99,7 @@ mod tests {
     /// below one ply-2 node are evaluated by one processor.
     #[test]
     fn active_splitting_respects_the_minimum_depth() {
-        let (want, r) = traced(3, 3, 3, Idle::Active { min_split_depth: 2, group: 8 });
+        let (want, r) = traced(3, 3, 3, Algorithm::Active { scheme: A1, min_split_depth: 2, split_group: 8 });
         assert_eq!(r.value, want);
         let ev = leaves(&r);
         let parent = |leaf: &str| leaf.rsplit_once('.').map(|(p, _)| p.to_string()).unwrap();

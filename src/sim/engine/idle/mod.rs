@@ -1,13 +1,14 @@
 //! The idle state (**split**, thesis §6.2, Figure 6.12) and the idle
-//! policies: [`Idle`] (one variant per policy), the dispatch to them, and
+//! policies: the dispatch on the [`Algorithm`] to them, and
 //! what they share (joining a node, the end-of-search flag, the mailboxes);
 //! each policy's routines are in a file of their own (`docs/model.md` §5.3
 //! and §5.7; the policies beyond the thesis: `docs/beyond.md`).
 //!
-//! A new policy touches this folder only: a file with its idle loop (and,
+//! A new policy touches this folder and one enum: its variant in
+//! [`Algorithm`] (`src/algorithm.rs`), a file here with its idle loop (and,
 //! if working processors must do something for idle ones, its hook, called
-//! from `share_work`), and here its `mod` line, its variant with its name,
-//! and its arms in `idle` and `share_work`.
+//! from `share_work`), and here its `mod` line and its arms in `idle` and
+//! `share_work` (`docs/model.md`, "How to add an idle policy").
 mod active;
 mod pv;
 mod split_variable;
@@ -15,86 +16,28 @@ mod steal;
 
 use super::heap::NodeRef;
 use super::machine::Machine;
-use super::spec::Walk;
 use super::states::Next;
 use super::stats::State;
 use super::{FIRST_PRIVATE, FLAG_BLOCK, NONE};
+use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
 use crate::sim::memory::{Block, Proc};
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 
-/// How an idle processor finds work (and what a working processor does for
-/// idle ones): the seam for new parallel search algorithms. Each variant
-/// is one routine called from [`Machine::idle`], plus at most one hook in
-/// the working states ([`Machine::share_work`], and PV splitting's
-/// publication in [`Machine::update`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Idle {
-    /// The thesis's: a global split-point variable under a lock, refilled by
-    /// a split-point search of the allocated tree when it no longer holds a
-    /// valid node (thesis Figure 6.12).
-    SplitVariable(Walk),
-    /// PV splitting (Marsland and Popowich): one processor goes down the
-    /// principal variation; at each PV node, once its first move is
-    /// searched, the node is published and every processor takes its
-    /// remaining moves; a processor with nothing left waits (for the next
-    /// publication) rather than look for work elsewhere.
-    PvSplit,
-    /// YBWC with work stealing (Feldmann): an idle processor asks a victim
-    /// chosen at random (ChaCha8, this seed and the processor's number) for
-    /// work through the victim's mailbox; the victim answers at its next
-    /// node with the highest eligible node of its own part of the tree (from
-    /// where it works up to the first node shared with others), or with
-    /// "no work".
-    Steal {
-        /// Seed of the victims' choice.
-        seed: u64,
-    },
-    /// Active splitting as in engines (Crafty, Stockfish before 2014): a
-    /// processor at an eligible node with at least `min_split_depth` plies
-    /// left below it recruits idle processors (at most one per move left
-    /// beyond its own, and at most `group` processors at the node in all),
-    /// which wait in their mailboxes to be recruited.
-    Active {
-        /// Plies a node needs below it to be split.
-        min_split_depth: u32,
-        /// Most processors working at one split point (Crafty's split group).
-        group: u32,
-    },
+/// Whether idle processors of `a` wait in their mailboxes (the engine then keeps them).
+pub(in crate::sim::engine) fn mailboxes(a: &Algorithm) -> bool {
+    matches!(a, Algorithm::Steal { .. } | Algorithm::Active { .. })
 }
 
-impl Default for Idle {
-    fn default() -> Idle {
-        Idle::SplitVariable(Walk::default())
-    }
-}
-
-impl Idle {
-    /// The policy's name in rows and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Idle::SplitVariable(_) => "dts",
-            Idle::PvSplit => "pvsplit",
-            Idle::Steal { .. } => "steal",
-            Idle::Active { .. } => "active",
-        }
-    }
-
-    /// Whether idle processors wait in their mailboxes (the engine then keeps them).
-    pub(in crate::sim::engine) fn mailboxes(self) -> bool {
-        matches!(self, Idle::Steal { .. } | Idle::Active { .. })
-    }
-}
-
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// **split**: look for work until there is some or the search is over.
     pub(in crate::sim::engine) async fn idle(&self, p: Proc) -> Next {
         self.enter(p, State::Split, NONE).await;
-        match self.cfg.idle {
-            Idle::SplitVariable(walk) => self.idle_split_variable(p, walk).await,
-            Idle::PvSplit => self.idle_pv(p).await,
-            Idle::Steal { .. } => self.idle_steal(p).await,
-            Idle::Active { .. } => self.idle_active(p).await,
+        match self.cfg.algorithm {
+            Algorithm::Dts { walk, .. } => self.idle_split_variable(p, walk).await,
+            Algorithm::PvSplit => self.idle_pv(p).await,
+            Algorithm::Steal { .. } => self.idle_steal(p).await,
+            Algorithm::Active { .. } => self.idle_active(p).await,
         }
     }
 
@@ -133,10 +76,10 @@ impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
     /// splitting; answer a thief's request (work stealing); recruit the
     /// idle processors to `c` (active splitting).
     pub(in crate::sim::engine) async fn share_work(&self, p: Proc, c: u32) {
-        match self.cfg.idle {
-            Idle::SplitVariable(_) | Idle::PvSplit => {}
-            Idle::Steal { .. } => self.answer_thief(p, c).await,
-            Idle::Active { min_split_depth, group } => self.recruit(p, c, min_split_depth, group).await,
+        match self.cfg.algorithm {
+            Algorithm::Dts { .. } | Algorithm::PvSplit => {}
+            Algorithm::Steal { .. } => self.answer_thief(p, c).await,
+            Algorithm::Active { min_split_depth, split_group, .. } => self.recruit(p, c, min_split_depth, split_group).await,
         }
     }
 
@@ -160,7 +103,7 @@ mod tests {
     #[test]
     fn every_policy_returns_minimax() {
         let mut all = new_policies().to_vec();
-        all.push(Idle::SplitVariable(Walk::Tree));
+        all.push(dts(Walk::Tree));
         for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100), (6, 69, 19)] {
             let sh = shape(b, wa, wb);
             for seed in 1..5u32 {
@@ -168,14 +111,14 @@ mod tests {
                 for depth in 1..5 {
                     let want = search(&sh, &root, depth, &mut ()).value;
                     for procs in [2, 3, 7, 48, 64] {
-                        for &idle in &all {
+                        for &algorithm in &all {
                             for lock in [LockKind::Tas, LockKind::Queue] {
                                 for interleave in [Interleave::Access, Interleave::State] {
                                     if interleave == Interleave::State && procs != 3 {
                                         continue;
                                     }
-                                    let cfg = MachineSpec { idle, lock, interleave, ..MachineSpec::new(procs, depth) };
-                                    let tag = format!("b={b} seed={seed} depth={depth} p={procs} {idle:?} {lock:?} {interleave:?}");
+                                    let cfg = MachineSpec { algorithm, lock, interleave, ..MachineSpec::new(procs, depth) };
+                                    let tag = format!("b={b} seed={seed} depth={depth} p={procs} {algorithm:?} {lock:?} {interleave:?}");
                                     let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_or_else(|e| panic!("{tag}: {e}"));
                                     assert_eq!(r.value, want, "{tag}");
                                     assert_eq!(r.accounted(), r.ticks * procs as u64, "{tag}");
@@ -192,18 +135,18 @@ mod tests {
     #[test]
     fn every_policy_returns_minimax_on_1024_processors() {
         let mut all = new_policies().to_vec();
-        all.push(Idle::SplitVariable(Walk::Tree));
+        all.push(dts(Walk::Tree));
         for (b, wa, wb) in [(8, 79, 5), (5, 0, 0)] {
             let sh = shape(b, wa, wb);
             for seed in 1..3u32 {
                 let root = Node { seed: seed * 7727, pscore: ROOT_PSCORE as u32 };
                 for depth in [2, 4] {
                     let want = search(&sh, &root, depth, &mut ()).value;
-                    for &idle in &all {
+                    for &algorithm in &all {
                         for lock in [LockKind::Tas, LockKind::Queue] {
-                            let cfg = MachineSpec { idle, lock, ..MachineSpec::new(1024, depth) };
+                            let cfg = MachineSpec { algorithm, lock, ..MachineSpec::new(1024, depth) };
                             let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
-                            assert_eq!(r.value, want, "b={b} seed={seed} depth={depth} {idle:?} {lock:?}");
+                            assert_eq!(r.value, want, "b={b} seed={seed} depth={depth} {algorithm:?} {lock:?}");
                             assert_eq!(r.accounted(), r.ticks * 1024);
                         }
                     }

@@ -1,4 +1,4 @@
-//! PV splitting (Marsland and Popowich; [`Idle::PvSplit`](crate::sim::engine::Idle)):
+//! PV splitting (Marsland and Popowich; [`Algorithm::PvSplit`](crate::algorithm::Algorithm)):
 //! the PV node whose first move is searched is published in the
 //! split-point variable, and idle processors join it or wait for the next
 //! publication (an alternative to the thesis's idle loop of §6.2;
@@ -10,9 +10,9 @@ use crate::sim::engine::machine::Machine;
 use crate::sim::engine::states::Next;
 use crate::sim::engine::stats::Kind;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// PV splitting: a PV node (locked) whose first move has just finished
     /// and that still has moves to hand out is published for all.
     pub(in crate::sim::engine) async fn publish_pv(&self, p: Proc, c: u32) {
@@ -69,7 +69,7 @@ mod tests {
     /// by its processor.
     #[test]
     fn pv_splitting_by_hand() {
-        let (want, r) = traced(3, 2, 2, Idle::PvSplit);
+        let (want, r) = traced(3, 2, 2, Algorithm::PvSplit);
         assert_eq!(r.value, want);
         assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
         let update_1 = r.trace.iter().find(|e| e.state == State::Update && e.node.as_deref() == Some("1")).unwrap();

@@ -1,18 +1,19 @@
-//! The thesis's idle loop ([`Idle::SplitVariable`](crate::sim::engine::Idle)):
+//! The thesis's idle loop ([`Algorithm::Dts`](crate::algorithm::Algorithm)):
 //! a global split-point variable under a lock, refilled by a split-point
 //! search of the allocated tree when it no longer holds a valid node
 //! (thesis §6.2, Figure 6.12; `docs/model.md` §5.3–5.4).
 
+use crate::algorithm::Walk;
 use crate::game::TreeSource;
 use crate::sim::engine::heap::{NodeRef, push_children};
 use crate::sim::engine::machine::Machine;
-use crate::sim::engine::spec::{Walk, cost};
+use crate::sim::engine::spec::cost;
 use crate::sim::engine::states::Next;
 use crate::sim::engine::{NONE, SPLIT_BLOCK};
 use crate::sim::memory::Proc;
-use crate::sim::schemes::{Candidate, Scheme};
+use crate::sim::schemes::{Candidate, SplitScheme};
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// The thesis's idle loop: take the split-point variable's lock; join the
     /// node it holds if that is still valid, else search the tree for a new
     /// one, store and join it; if there is none, unlock and pause 36 ticks.

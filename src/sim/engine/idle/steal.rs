@@ -1,4 +1,4 @@
-//! YBWC with work stealing (Feldmann; [`Idle::Steal`](crate::sim::engine::Idle)):
+//! YBWC with work stealing (Feldmann; [`Algorithm::Steal`](crate::algorithm::Algorithm)):
 //! an idle processor asks a random victim through its mailbox; the victim
 //! answers at its next node with the highest eligible node of its own part
 //! of the tree, or "no work" (an alternative to the thesis's idle loop of
@@ -11,10 +11,10 @@ use crate::sim::engine::machine::Machine;
 use crate::sim::engine::states::Next;
 use crate::sim::engine::stats::Kind;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::Scheme;
+use crate::sim::schemes::SplitScheme;
 use rand_chacha::rand_core::Rng;
 
-impl<'a, T: TreeSource, S: Scheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Work stealing's idle loop: send a request to a random victim, wait
     /// for its answer (answering other thieves' requests with "no work"
     /// meanwhile); start at the node offered, or try another victim.
@@ -152,7 +152,7 @@ mod tests {
     /// move 2; P0, idle, steals the root from P1 and takes move 3.
     #[test]
     fn work_stealing_by_hand() {
-        let (want, r) = traced(3, 2, 2, Idle::Steal { seed: 5 });
+        let (want, r) = traced(3, 2, 2, Algorithm::Steal { scheme: A1, seed: 5 });
         assert_eq!(r.value, want);
         assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
         let p1 = first_work(&r, 1);
