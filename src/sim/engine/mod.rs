@@ -20,9 +20,11 @@
 //! straight-line, with the simulated accesses in program order; a state's
 //! data (the node it works at, the value it carries) lives in [`Next`], the
 //! state a routine hands over to. Two seams keep extensions small: a new
-//! split-point rule is a [`Scheme`] (what is eligible, and in what order of
-//! preference); a new way for an idle processor to find work is a variant
-//! of [`Idle`] and its routine, called from [`Machine::idle`].
+//! split-point rule is a [`SplitScheme`](crate::sim::schemes::SplitScheme)
+//! (what is eligible, and in what order of preference); a new way for an
+//! idle processor to find work is a variant of
+//! [`Algorithm`](crate::algorithm::Algorithm) and its routine, called from
+//! [`Machine::idle`].
 //!
 //! Why `async`: each state stays one readable routine however many times it
 //! is suspended inside, and the compiler builds the resumable state machine
@@ -70,7 +72,7 @@
 //! - `locks`: test-and-set and queue locks.
 //! - `heap`: the search's nodes, their links and the node heaps.
 //! - `states`: the thesis's states, one routine each ([`Next`]).
-//! - `idle`: the idle policies' enum [`Idle`], the idle state's dispatch,
+//! - `idle`: the idle state's dispatch on the algorithm,
 //!   and one file per policy: `split_variable` (the thesis's), `pv`,
 //!   `steal`, `active`.
 
