@@ -65,3 +65,4 @@ pub mod seeds;
 pub mod sim;
 pub mod trainset;
 pub mod tree;
+pub mod value;

@@ -3,7 +3,7 @@
 use anyhow::{Result, bail, ensure};
 use clap::Parser;
 use parab::cli::{self, Input, Output, write_csv};
-use parab::formats::{SimRow, read_csv, read_trees};
+use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
 use parab::sim::engine::{Interleave, LockKind, Walk};
@@ -11,6 +11,7 @@ use parab::sim::run::{
     self, IntRange, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Plan,
     PolicyKind, Request, SchemeKind,
 };
+use parab::tree::read_trees;
 use std::path::PathBuf;
 
 /// Simulate a parallel alpha-beta search of tree specs on a P-processor

@@ -1,8 +1,8 @@
 //! Hand-worked small trees, classified by every scheme.
 
 use super::*;
-use crate::formats::TreeSpec;
-use crate::tree::Model;
+use crate::tree::TreeSpec;
+use crate::tree::artificial::Model;
 use Kind::*;
 
 /// The tree of these tests: b = 2, random ordering, depth 4, seed 12345.
@@ -44,7 +44,7 @@ fn the_tree_searches_as_described() {
     impl Observer for Log {
         fn leave(&mut self, v: &Visit, o: &Outcome) {
             if !v.leaf {
-                self.0.push((v.ply, v.alpha, v.beta, o.cutoff, o.searched));
+                self.0.push((v.ply, v.window.alpha, v.window.beta, o.cutoff, o.searched));
             }
         }
     }

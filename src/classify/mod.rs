@@ -13,10 +13,12 @@
 //! Scored nodes are the internal nodes off the PV path; a node "cut off" if
 //! it returned on a cut-off, at its last move included.
 
-use crate::formats::{ClassifyRow, GameClassifyRow, Tree, TreeKey};
+use crate::formats::{ClassifyRow, GameClassifyRow};
 use crate::nn::{Network, is_cut};
-use crate::search::{Observer, Outcome, ROOT_ALPHA, ROOT_BETA, Visit};
-use crate::tree::Ordering;
+use crate::search::{Observer, Outcome, Visit};
+use crate::tree::artificial::Ordering;
+use crate::tree::{Tree, TreeKey};
+use crate::value::{ROOT_ALPHA, ROOT_BETA};
 
 /// Why a classification could not run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -258,7 +260,7 @@ impl Observer for DtsTypes {
             return;
         }
         let p = v.ply as usize;
-        let node = if p == 0 { ROOT_B } else { DtsTypes::child(&self.stack[p - 1], v.max, v.alpha, v.beta) };
+        let node = if p == 0 { ROOT_B } else { DtsTypes::child(&self.stack[p - 1], v.max, v.window.alpha, v.window.beta) };
         self.stack[p] = node;
         if let Some(t) = &mut self.trace {
             t.push((v.ply, v.index, node.ty));

@@ -1,11 +1,11 @@
 //! Unit tests of `classify`: bad requests, the choice of the best m, scheme A's rules.
 
 use super::*;
-use crate::tree::Model;
+use crate::tree::artificial::Model;
 
 #[test]
 fn bad_requests_are_typed_errors() {
-    let t = [crate::formats::TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 2 }
+    let t = [crate::tree::TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 2 }
         .check()
         .unwrap()];
     let run = |cfg: Scoring| classify(&t, &cfg, &crate::progress::Progress::hidden()).map(|_| ()).unwrap_err();

@@ -16,11 +16,13 @@ use super::engine::SimError;
 use super::engine::{Idle, Interleave, LockKind, MachineSpec, State, TreeStats, Walk, simulate};
 use super::schemes::Scheme;
 use super::schemes::{DEFAULT_PV_WAIT, DtsSplit, NetworkSplit, YbwcSplit};
-use crate::formats::{SimRow, SourceVisitor, Tree, TreeKey as GroupKey};
-use crate::game::{Family, TreeSource};
+use crate::formats::SimRow;
+use crate::game::TreeSource;
 use crate::macros::{named, require};
 use crate::nn::Network;
-use crate::tree::Ordering;
+use crate::tree::Family;
+use crate::tree::artificial::Ordering;
+use crate::tree::{SourceVisitor, Tree, TreeKey as GroupKey};
 
 /// Why a run could not be planned, simulated or merged.
 #[derive(Debug, thiserror::Error)]
@@ -658,7 +660,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         cut_width: c.cut_width,
         interleave: c.interleave.name().to_string(),
         split_walk: if c.policy.is_none_or(|k| k == PolicyKind::Dts) { c.walk.name() } else { "-" }.to_string(),
-        root_value: Some(if tree.is_game() { crate::game::off_scale(s.value) } else { s.value }),
+        root_value: Some(if tree.is_game() { crate::value::off_scale(s.value) } else { s.value }),
         tp_ticks: s.ticks,
         np_nodes: s.nodes,
         leaves: s.leaves,

@@ -263,7 +263,7 @@ impl<P: Predictor + ?Sized> Scheme for NetworkSplit<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ROOT_ALPHA, ROOT_BETA};
+    use crate::value::{ROOT_ALPHA, ROOT_BETA};
 
     #[test]
     fn ybwc_types() {

@@ -10,9 +10,9 @@ use super::spec::cost;
 use super::stats::State;
 use super::{FLAG_BLOCK, NONE};
 use crate::game::{MoveList, TreeSource};
-use crate::search::{ROOT_ALPHA, ROOT_BETA};
 use crate::sim::memory::Proc;
 use crate::sim::schemes::Scheme;
+use crate::value::{ROOT_ALPHA, ROOT_BETA};
 
 /// The state a routine hands over to, with the data that state works on.
 #[derive(Clone, Copy, Debug)]

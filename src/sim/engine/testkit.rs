@@ -4,7 +4,8 @@
 pub(super) use super::{Idle, Interleave, Kind, LockKind, MachineSpec, SimError, State, TraceEvent, TreeStats, Walk, simulate};
 pub(super) use crate::search::search;
 pub(super) use crate::sim::schemes::{DtsSplit, YbwcSplit};
-pub(super) use crate::tree::{Model, Node, Ordering, ROOT_PSCORE, Shape};
+pub(super) use crate::tree::artificial::{Model, Node, Ordering, Shape};
+pub(super) use crate::value::ROOT_PSCORE;
 
 pub(super) fn shape(b: u32, wa: u32, wb: u32) -> Shape {
     Shape::new(Model::Exponential, Ordering::new(b, wa, wb).unwrap()).unwrap()
