@@ -6,7 +6,7 @@
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
 use super::games::Games;
-use super::load::{self, Csv, Kind, pl};
+use super::load::{self, ColumnKind, Csv, pl};
 use super::published::Measures;
 use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
 use anyhow::Result;
@@ -27,7 +27,7 @@ pub struct Ch4 {
     pub nodes_sum: Option<DataFrame>,
 }
 
-const K: Kind = Kind::Key;
+const K: ColumnKind = ColumnKind::Key;
 
 /// Reads chapter 4's results.
 pub fn load(results: &Path) -> Result<Ch4> {
@@ -38,18 +38,27 @@ pub fn load(results: &Path) -> Result<Ch4> {
     } else {
         Some(load::read_many(
             &fb,
-            &[("b", K), ("wa", K), ("wb", K), ("depth", Kind::Int), ("trees", Kind::Int), ("n", K), ("fbest", Kind::Int), ("pbest", Kind::Float)],
+            &[
+                ("b", K),
+                ("wa", K),
+                ("wb", K),
+                ("depth", ColumnKind::Int),
+                ("trees", ColumnKind::Int),
+                ("n", K),
+                ("fbest", ColumnKind::Int),
+                ("pbest", ColumnKind::Float),
+            ],
         )?)
     };
     let raj = dir.join("rajahx.csv");
     let rajahx = if raj.is_file() {
-        Some(load::read(&raj, &[("b", Kind::Float), ("trees", Kind::Int), ("n", K), ("fbest", Kind::Int), ("pbest", Kind::Float)])?)
+        Some(load::read(&raj, &[("b", ColumnKind::Float), ("trees", ColumnKind::Int), ("n", K), ("fbest", ColumnKind::Int), ("pbest", ColumnKind::Float)])?)
     } else {
         None
     };
     let an = dir.join("analytic.csv");
     let analytic = if an.is_file() {
-        Some(load::read(&an, &[("b", K), ("wa", K), ("wb", K), ("n", K), ("p_n", Kind::Float), ("cumulative", Kind::Float)])?)
+        Some(load::read(&an, &[("b", K), ("wa", K), ("wb", K), ("n", K), ("p_n", ColumnKind::Float), ("cumulative", ColumnKind::Float)])?)
     } else {
         None
     };
@@ -57,7 +66,7 @@ pub fn load(results: &Path) -> Result<Ch4> {
     let nodes = if nf.is_empty() {
         None
     } else {
-        let int = Kind::Int;
+        let int = ColumnKind::Int;
         Some(load::read_many(
             &nf,
             &[

@@ -36,11 +36,11 @@ fn first_m_is_the_smallest_closed_interval() {
 
 #[test]
 fn scheme_a_rules() {
-    use Kind::*;
-    assert_eq!(YbwcTypes::child(Pv, 1), Pv);
-    assert_eq!(YbwcTypes::child(Pv, 2), Cut);
-    assert_eq!(YbwcTypes::child(Cut, 1), All);
-    assert_eq!(YbwcTypes::child(Cut, 3), Cut);
-    assert_eq!(YbwcTypes::child(All, 1), Cut);
-    assert_eq!(YbwcTypes::child(All, 2), Cut);
+    use NodeType::*;
+    assert_eq!(Pv.ybwc_child(1), Pv);
+    assert_eq!(Pv.ybwc_child(2), Cut);
+    assert_eq!(Cut.ybwc_child(1), All);
+    assert_eq!(Cut.ybwc_child(3), Cut);
+    assert_eq!(All.ybwc_child(1), Cut);
+    assert_eq!(All.ybwc_child(2), Cut);
 }

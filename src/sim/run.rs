@@ -15,7 +15,7 @@
 use super::engine::SimError;
 use super::engine::{Idle, Interleave, LockKind, MachineSpec, State, TreeStats, Walk, simulate};
 use super::schemes::Scheme;
-use super::schemes::{DEFAULT_PV_WAIT, DtsSplit, NetworkSplit, YbwcSplit};
+use super::schemes::{ConfidenceSplit, DEFAULT_PV_WAIT, NetworkSplit, YbwcSplit};
 use crate::formats::SimRow;
 use crate::game::TreeSource;
 use crate::macros::{named, require};
@@ -598,7 +598,9 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
         None | Some(SchemeKind::A) => {
             tree.visit(Simulate { scheme: &YbwcSplit { m_a: c.m_a.unwrap_or(1), pv_wait: c.pv_wait.unwrap_or(DEFAULT_PV_WAIT) }, cfg })
         }
-        Some(SchemeKind::B) => tree.visit(Simulate { scheme: &DtsSplit { m_b: c.m_b.unwrap_or(1), pv_wait: c.pv_wait.unwrap_or(DEFAULT_PV_WAIT) }, cfg }),
+        Some(SchemeKind::B) => {
+            tree.visit(Simulate { scheme: &ConfidenceSplit { m_b: c.m_b.unwrap_or(1), pv_wait: c.pv_wait.unwrap_or(DEFAULT_PV_WAIT) }, cfg })
+        }
         Some(SchemeKind::C) => {
             let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
             let s = NetworkSplit { net, cut_width: c.cut_width.unwrap_or(10) as f64, m_ca: c.m_ca.unwrap_or(0), m_cc: c.m_cc.unwrap_or(0), leaf_ply: depth };

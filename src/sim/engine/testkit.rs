@@ -1,9 +1,9 @@
 //! What the engine's tests share: the artificial trees they search, the
 //! idle policies beside the thesis's, and readers of traced runs.
 
-pub(super) use super::{Idle, Interleave, Kind, LockKind, MachineSpec, SimError, State, TraceEvent, TreeStats, Walk, simulate};
+pub(super) use super::{Idle, Interleave, LockKind, MachineSpec, SimError, State, TimeKind, TraceEvent, TreeStats, Walk, simulate};
 pub(super) use crate::search::search;
-pub(super) use crate::sim::schemes::{DtsSplit, YbwcSplit};
+pub(super) use crate::sim::schemes::{ConfidenceSplit, YbwcSplit};
 pub(super) use crate::tree::artificial::{Model, Node, Ordering, Shape};
 pub(super) use crate::value::ROOT_PSCORE;
 
