@@ -2,8 +2,7 @@
 
 use clap::Parser;
 use parab::cli::{self, Input, Output, write_json_lines};
-use parab::game::Game;
-use parab::game::read_positions;
+use parab::game::{Game, read_positions};
 use parab::seeds;
 use parab::tree::artificial::{Model, Ordering};
 use parab::tree::{GameSpec, MAX_DEPTH, TreeSpec};
