@@ -246,6 +246,42 @@ pub enum LineError {
     },
 }
 
+/// An input whose lines could not be read: the error every line reader of
+/// the tools shares (tree specs, position files, JSON lines), wrapped by
+/// each reader's own error.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The input cannot be read.
+    #[error("cannot read {name}")]
+    Read {
+        /// The input.
+        name: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// A line that is not UTF-8 text.
+    #[error("{why} ({name}:{line})")]
+    Line {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        why: LineError,
+    },
+}
+
+impl InputError {
+    /// Line `line` of input `name` could not be read: the reader's error
+    /// (the input's), or text that is not UTF-8 (the line's).
+    pub fn at(name: &str, line: usize, why: LineError) -> InputError {
+        match why {
+            LineError::Io(source) => InputError::Read { name: name.to_string(), source },
+            why => InputError::Line { name: name.to_string(), line, why },
+        }
+    }
+}
+
 /// The longest piece of a user's text a message quotes.
 pub const EXCERPT_CHARS: usize = 60;
 

@@ -5,10 +5,12 @@
 //! caused a cut-off, else the last one that updated the score, else nothing.
 //! `f_best(n)` counts the nodes that recorded move `n`.
 
-use crate::formats::{AnalyticRow, ChessFbestRow, FbestRow, GameFbestRow, GamePerTreeRow, PerTreeRow, RajahxRow, Tree, TreeKey};
-use crate::game::{chess, off_scale, othello};
-use crate::search::{Counts, Observer, Outcome, Visit};
-use crate::tree::{Ordering, analytic_p};
+use crate::formats::{AnalyticRow, ChessFbestRow, FbestRow, GameFbestRow, GamePerTreeRow, PerTreeRow, RajahxRow};
+use crate::game::{chess, othello};
+use crate::search::{NodeCounts, Observer, Outcome, Visit};
+use crate::tree::artificial::{Ordering, analytic_p};
+use crate::tree::{Tree, TreeKey};
+use crate::value::off_scale;
 use rayon::prelude::*;
 
 /// Counts f_best over a search.
@@ -78,7 +80,7 @@ impl Observer for RootMove {
 #[derive(Clone, Debug)]
 pub struct TreeFbest {
     /// Node counts.
-    pub counts: Counts,
+    pub counts: NodeCounts,
     /// The root's value on the search's scale.
     pub value: i64,
     /// Its f_best counts.
@@ -276,10 +278,10 @@ pub enum FitMethod {
 
 /// p_best(1..=n) of the first `trees` tg_1 trees of ordering `o`, searched to `depth`.
 fn searched_pbest(o: Ordering, trees: &[u32], depth: u32, n: usize) -> Vec<f64> {
-    let shape = crate::tree::Shape::new(crate::tree::Model::Exponential, o).expect("a checked ordering");
+    let shape = crate::tree::artificial::Shape::new(crate::tree::artificial::Model::Exponential, o).expect("a checked ordering");
     let mut c = FbestCounter::new(o.b as usize);
     for &seed in trees {
-        let root = crate::tree::Node { seed, pscore: crate::tree::ROOT_PSCORE as u32 };
+        let root = crate::tree::artificial::Node { seed, pscore: crate::value::ROOT_PSCORE as u32 };
         crate::search::search(&shape, &root, depth, &mut c);
     }
     (0..n).map(|i| pbest(c.fbest.get(i).copied().unwrap_or(0), &c)).collect()
@@ -426,12 +428,13 @@ pub fn chess(rows: &[RajahxRow], name: &str) -> Result<Vec<ChessFbestRow>, Chess
 mod tests {
     use super::*;
     use crate::search::Outcome;
+    use crate::value::Window;
 
     #[test]
     fn records_cutoff_else_last_update_else_nothing() {
         let mut c = FbestCounter::new(4);
         let moves_before = c.moves;
-        let v = Visit { ply: 0, index: 0, max: true, alpha: 0, beta: 10, pv: false, leaf: false, moves: 4 };
+        let v = Visit { ply: 0, index: 0, max: true, window: Window { alpha: 0, beta: 10 }, pv: false, leaf: false, moves: 4 };
         c.leave(&v, &Outcome { value: 10, cutoff: Some(3), last_update: Some(2), searched: 3 });
         c.leave(&v, &Outcome { value: 5, cutoff: None, last_update: Some(4), searched: 4 });
         c.leave(&v, &Outcome { value: 0, cutoff: None, last_update: None, searched: 4 });

@@ -4,18 +4,28 @@
 //!
 //! The library holds everything; each tool in `src/bin/` is a thin `main`
 //! over one module (the report is its own crate, `report/`). One module per
-//! concept of the thesis, in the order the pipeline uses them:
+//! concept of the thesis, in the order the pipeline uses them. No module
+//! reaches itself through the modules it uses (`tests/repository.rs`
+//! checks that no cycle forms):
 //!
 //! - [`rng`]: the Park–Miller random streams every tree node owns (§4.2,
 //!   App. A).
 //! - [`seeds`]: the seed sets `tg1` and `tg2`, compiled in from `data/`
 //!   (App. A).
-//! - [`tree`]: the artificial game trees, the exponential ordering model and
-//!   a strongly ordered one, regenerated from their seeds, never stored
-//!   (§4.2).
-//! - [`game`]: tree sources, what the one search walks: the artificial
-//!   model, [`game::chess`] and [`game::othello`] (beyond the thesis), and
+//! - [`value`]: the value scale every tree is valued on (scores, the root
+//!   pscore, a game's evaluation placed on it), the search's infinite bounds
+//!   and the alpha-beta [`value::Window`].
+//! - [`game`]: tree sources, what the one search walks
+//!   ([`game::TreeSource`]): [`game::chess`] and [`game::othello`] (beyond
+//!   the thesis), their position files ([`game::read_positions`]) and
 //!   [`game::positions`], seeded training positions by random play.
+//! - [`tree`]: what a tree is, whatever its family: [`tree::Tree`] (a
+//!   source, a root and a depth), [`tree::TreeKey`] and [`tree::Family`]
+//!   (what tables group and name trees by), [`tree::SourceVisitor`]; tree
+//!   specs as JSON lines and [`tree::read_trees`]; and
+//!   [`tree::artificial`], the artificial trees of the thesis, the
+//!   exponential ordering model and a strongly ordered one, regenerated from
+//!   their seeds, never stored (§4.2).
 //! - [`search`]: the one sequential alpha-beta search, with pluggable
 //!   observers (§2, §4.3).
 //! - [`fbest`]: move-ordering statistics, f_best and p_best (§4.3); the
@@ -26,7 +36,10 @@
 //! - [`nntrain`]: its on-line back-propagation training (§5.4, Table 5.1);
 //!   the `nntrain` tool.
 //! - [`classify`]: node-classification schemes A, B and C scored over a
-//!   sequential search (§5.5); the `classify` tool.
+//!   sequential search (§5.5); the `classify` tool. Its `node_types` holds
+//!   the typing rules themselves ([`classify::NodeType`],
+//!   [`classify::DtsNode`], [`classify::nn_node`]), which the simulator's
+//!   split schemes share.
 //! - [`algorithm`]: what a parallel search is asked to be: the algorithm
 //!   (the DTS-like search, PV splitting, work stealing, active splitting)
 //!   and its split-point scheme (A, B, C) as one typed configuration, with
@@ -41,15 +54,17 @@
 //!     waiter groups, charging), `locks`, `heap` (nodes and node heaps),
 //!     `states` (one routine per thesis state) and `idle/` (one file per
 //!     idle policy) (§6.2);
-//!   - [`sim::schemes`]: split-point selection, schemes A, B and C (§6.3);
+//!   - [`sim::schemes`]: split-point selection, schemes A, B and C (§6.3:
+//!     `YbwcSplit`, `ConfidenceSplit`, `NetworkSplit`);
 //!   - [`sim::run`]: many (tree, configuration) items in parallel, shards,
 //!     and the final per-tree or per-configuration table.
-//! - [`formats`]: every file format the tools exchange (tree specs as JSON
-//!   lines, tables as CSV), as serde types with strict readers
-//!   (`docs/formats.md`).
+//! - [`formats`]: the tables the tools exchange (CSV rows, JSON lines), as
+//!   serde types with strict readers (`docs/formats.md`); tree specs are
+//!   read by [`tree`], position files by [`game`].
 //! - [`cli`]: command-line plumbing, not a thesis concept: the one `main`
 //!   shape, inputs from a path or stdin, atomic file outputs, thread count,
-//!   and the argument parsers the tools share.
+//!   the argument parsers the tools share, and the line reading every
+//!   reader shares.
 //! - [`progress`]: progress bars on stderr for the long stages, shown only on
 //!   a terminal.
 //! - `macros` (crate-private): `require!` and `named!`, one home each.
@@ -70,3 +85,4 @@ pub mod seeds;
 pub mod sim;
 pub mod trainset;
 pub mod tree;
+pub mod value;

@@ -83,7 +83,7 @@ impl PatternSet {
         if let (false, Some(wa), Some(wb)) = (game, first.wa, first.wb) {
             // The weights file's loader checks the ordering: a network it
             // would refuse is not worth training.
-            crate::tree::Ordering::new(first.b, wa, wb).map_err(|e| TrainError::BadPatterns(format!("{e} ({name}:2)")))?;
+            crate::tree::artificial::Ordering::new(first.b, wa, wb).map_err(|e| TrainError::BadPatterns(format!("{e} ({name}:2)")))?;
         }
         let (inputs, outputs) = nn::ranges(first.b)?;
         let b = first.b as f64;
@@ -323,7 +323,7 @@ pub fn train_many(sets: &[PatternSet], cfg: &TrainSettings, progress: impl Fn(us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::Model;
+    use crate::tree::artificial::Model;
 
     fn row(level: u32, pv: u8, ty: f64, index: u32, child_type: f64, child_wait: f64) -> PatternRow {
         PatternRow {

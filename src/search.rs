@@ -1,5 +1,5 @@
 //! The sequential alpha-beta search of the thesis (§2, §4.3; `docs/model.md` §2.1): minimax form, fail-hard, left to right, full window
-//! `(SCORE_MIN - 1, SCORE_MAX + 1)` at the root.
+//! ([`Window::ROOT`], `(SCORE_MIN - 1, SCORE_MAX + 1)`) at the root.
 //!
 //! The search walks any tree source ([`crate::game::TreeSource`]): the
 //! artificial trees, chess or Othello (`docs/model.md` §7.1). A node with
@@ -12,12 +12,7 @@
 //! parameters, so an observer's empty hooks cost nothing.
 
 use crate::game::{MoveList, TreeSource};
-use crate::tree::{SCORE_MAX, SCORE_MIN};
-
-/// The root window's lower end, `SCORE_MIN - 1`.
-pub const ROOT_ALPHA: i64 = SCORE_MIN as i64 - 1;
-/// The root window's upper end, `SCORE_MAX + 1`.
-pub const ROOT_BETA: i64 = SCORE_MAX as i64 + 1;
+use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 
 /// A node as the search enters it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,9 +24,7 @@ pub struct Visit {
     /// A MAX node (else MIN).
     pub max: bool,
     /// The window the node was entered with.
-    pub alpha: i64,
-    /// The window the node was entered with.
-    pub beta: i64,
+    pub window: Window,
     /// On the PV path (the root, its first child, that child's first child…).
     pub pv: bool,
     /// Remaining depth 0: a leaf.
@@ -110,7 +103,7 @@ impl<A: Observer> Observer for Vec<A> {
 
 /// Node counts of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct NodeCounts {
     /// Every node entered: root, internal nodes and leaves.
     pub nodes: u64,
     /// Leaves entered.
@@ -125,20 +118,20 @@ pub struct SearchResult {
     /// The root's minimax value.
     pub value: i64,
     /// Node counts.
-    pub counts: Counts,
+    pub counts: NodeCounts,
 }
 
 struct Ctx<'s, S: TreeSource, O> {
     src: &'s S,
     obs: &'s mut O,
-    counts: Counts,
+    counts: NodeCounts,
 }
 
 /// Searches the tree of `src` rooted at `root` (a MAX node) to `depth`.
 pub fn search<S: TreeSource, O: Observer>(src: &S, root: &S::Node, depth: u32, obs: &mut O) -> SearchResult {
     let mut buf = vec![S::Slot::default(); src.slots() * depth as usize];
-    let mut ctx = Ctx { src, obs, counts: Counts::default() };
-    let v = Visit { ply: 0, index: 0, max: true, alpha: ROOT_ALPHA, beta: ROOT_BETA, pv: true, leaf: depth == 0, moves: 0 };
+    let mut ctx = Ctx { src, obs, counts: NodeCounts::default() };
+    let v = Visit { ply: 0, index: 0, max: true, window: Window::ROOT, pv: true, leaf: depth == 0, moves: 0 };
     let value = alphabeta(&mut ctx, &mut buf, root, depth, v);
     SearchResult { value, counts: ctx.counts }
 }
@@ -174,7 +167,7 @@ fn alphabeta<S: TreeSource, O: Observer>(ctx: &mut Ctx<'_, S, O>, buf: &mut [S::
     ctx.obs.enter(&v);
     ctx.counts.nodes += 1;
     ctx.counts.internal += 1;
-    let (alpha, beta) = (v.alpha, v.beta);
+    let Window { alpha, beta } = v.window;
     let mut score = if v.max { alpha } else { beta };
     let mut cutoff = None;
     let mut last_update = None;
@@ -184,8 +177,8 @@ fn alphabeta<S: TreeSource, O: Observer>(ctx: &mut Ctx<'_, S, O>, buf: &mut [S::
             break;
         }
         searched += 1;
-        let (ca, cb) = if v.max { (score, beta) } else { (alpha, score) };
-        let cv = Visit { ply: v.ply + 1, index: searched, max: !v.max, alpha: ca, beta: cb, pv: v.pv && searched == 1, leaf: depth == 1, moves: 0 };
+        let cv =
+            Visit { ply: v.ply + 1, index: searched, max: !v.max, window: v.window.child(v.max, score), pv: v.pv && searched == 1, leaf: depth == 1, moves: 0 };
         let value = if depth == 1 {
             // Leaves inline: no recursion, no buffer split.
             let value = moves.leaf_value(node, k);
@@ -238,35 +231,4 @@ pub fn minimax<S: TreeSource>(src: &S, node: &S::Node, max: bool, depth: u32, pl
     }
     let vals = kids.into_iter().map(|c| minimax(src, &c, !max, depth - 1, ply + 1));
     if max { vals.max().unwrap_or(ROOT_ALPHA) } else { vals.min().unwrap_or(ROOT_BETA) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tree::{Model, Node, Ordering, ROOT_PSCORE, Shape};
-
-    #[test]
-    fn root_value_is_minimax_and_pscore() {
-        for o in [Ordering::new(3, 50, 50).unwrap(), Ordering::new(4, 0, 0).unwrap(), Ordering::new(2, 100, 0).unwrap()] {
-            let shape = Shape::new(Model::Exponential, o).unwrap();
-            for seed in 1..40u32 {
-                let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
-                for depth in 0..5 {
-                    let r = search(&shape, &root, depth, &mut ());
-                    assert_eq!(r.value, ROOT_PSCORE as i64);
-                    assert_eq!(r.value, minimax(&shape, &root, true, depth, 0));
-                    assert_eq!(r.counts.nodes, r.counts.leaves + r.counts.internal);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn full_tree_without_pruning_at_random_ordering_depth_one() {
-        // Depth 1: the root searches all b leaves unless a leaf reaches beta,
-        // which cannot happen with the root window.
-        let shape = Shape::new(Model::Exponential, Ordering::new(5, 0, 0).unwrap()).unwrap();
-        let r = search(&shape, &Node { seed: 99, pscore: 1000 }, 1, &mut ());
-        assert_eq!(r.counts, Counts { nodes: 6, leaves: 5, internal: 1 });
-    }
 }

@@ -6,7 +6,7 @@
 //! the binaries work from any directory; a path to any seed file works too.
 
 use crate::cli::Input;
-use crate::tree::{TreeError, check_seed};
+use crate::tree::artificial::{TreeError, check_seed};
 use std::collections::HashMap;
 use std::path::Path;
 

@@ -17,8 +17,9 @@
 //! memory after all stops with the same error rather than an allocation
 //! failure.
 
-use crate::formats::{PatternRow, Tree};
+use crate::formats::PatternRow;
 use crate::search::{Observer, Outcome, Visit};
+use crate::tree::Tree;
 
 /// Why a training set could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -48,8 +49,8 @@ pub enum TrainsetError {
     #[error("internal error: {0}")]
     Internal(String),
 }
-use crate::formats::{SourceVisitor, TreeKey};
 use crate::game::TreeSource;
+use crate::tree::{SourceVisitor, TreeKey};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -569,9 +570,10 @@ pub fn patterns(trees: &[Tree]) -> Result<Vec<PatternRow>, TrainsetError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::TreeSpec;
     use crate::search::search;
-    use crate::tree::{Model, Node, Ordering, Shape};
+    use crate::tree::TreeSpec;
+    use crate::tree::artificial::{Model, Node, Ordering, Shape};
+    use crate::value::Window;
 
     fn tree(b: u32, wa: u32, wb: u32, seed: u64, depth: u32) -> Tree {
         TreeSpec { set: "t".into(), index: 1, seed, pscore: 1000, model: Model::Exponential, b, wa, wb, depth }.check().unwrap()
@@ -580,7 +582,7 @@ mod tests {
     #[test]
     fn records_address_type_wait_pv() {
         let mut r = NodeRecorder::new(4);
-        let v = |ply, index, pv, leaf| Visit { ply, index, max: ply % 2 == 0, alpha: 0, beta: 9, pv, leaf, moves: 2 };
+        let v = |ply, index, pv, leaf| Visit { ply, index, max: ply % 2 == 0, window: Window { alpha: 0, beta: 9 }, pv, leaf, moves: 2 };
         let none = Outcome { value: 0, cutoff: None, last_update: None, searched: 2 };
         // root -> child 2 -> child 1 -> leaf 1; then child 2's second child.
         r.enter(&v(0, 0, true, false));

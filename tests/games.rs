@@ -13,7 +13,7 @@ const BK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/bratko-kop
 const OTHELLO_TEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/othello-test.txt");
 
 fn positions(path: &str, game: parab::game::Game) -> Vec<String> {
-    parab::formats::read_positions(game, parab::cli::Input::open(Some(std::path::Path::new(path))).unwrap()).unwrap().into_iter().map(|p| p.position).collect()
+    parab::game::read_positions(game, parab::cli::Input::open(Some(std::path::Path::new(path))).unwrap()).unwrap().into_iter().map(|p| p.position).collect()
 }
 
 /// Published perft counts: the start position (depth 4: 197,281; depth 5:
@@ -78,12 +78,12 @@ fn chess_search_value_is_the_minimax_value() {
         for depth in 1..=3 {
             let r = search(&Chess, &root, depth, &mut ());
             assert_eq!(r.value, minimax(&Chess, &root, true, depth, 0), "BK.{:02} depth {depth}", i + 1);
-            assert_eq!(parab::game::off_scale(r.value), reference(&root.board, depth, 0), "BK.{:02} depth {depth}", i + 1);
+            assert_eq!(parab::value::off_scale(r.value), reference(&root.board, depth, 0), "BK.{:02} depth {depth}", i + 1);
         }
     }
     // A mate in one is found, and valued as a mate one ply away.
     let m1 = chess::Position::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-    assert_eq!(parab::game::off_scale(search(&Chess, &m1, 2, &mut ()).value), chess::MATE - 1);
+    assert_eq!(parab::value::off_scale(search(&Chess, &m1, 2, &mut ()).value), chess::MATE - 1);
 }
 
 #[test]

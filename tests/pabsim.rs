@@ -3,7 +3,7 @@
 use crate::util::*;
 use parab::formats::SimRow;
 use parab::nn::{Errors, HiddenWeights, Network, OutputWeights, TrainedFor, Training};
-use parab::tree::Model;
+use parab::tree::artificial::Model;
 
 const PUBLISHED: &str = include_str!("../data/published/table-6.3-uniprocessor.csv");
 const ROOT: &str = "1073741823";
@@ -26,7 +26,7 @@ fn network_file(d: &Dir, b: u32, wa: u32, wb: u32) -> String {
     let wh = HiddenWeights::from_fn(|r, c| ((r * 7 + c * 3) % 11) as f64 / 5.0 - 1.0);
     let wo = OutputWeights::from_fn(|r, c| ((r * 5 + c * 2) % 13) as f64 / 6.0 - 1.0);
     let t = Training { rng: "ChaCha8".into(), seed: 1, init: 0.5, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
-    let mut n = Network::new(wh, wo, TrainedFor::artificial(Model::Exponential, parab::tree::Ordering { b, wa, wb }), 40.0, t).unwrap();
+    let mut n = Network::new(wh, wo, TrainedFor::artificial(Model::Exponential, parab::tree::artificial::Ordering { b, wa, wb }), 40.0, t).unwrap();
     n.errors = Errors { e_type: 1.0, e_wait: 0.5 };
     let name = format!("w-{b}-{wa}-{wb}.json");
     d.write(&name, &n.to_json().unwrap());

@@ -120,3 +120,312 @@ fn readme_counts_the_tools_and_docs_are_not_executable() {
         assert_eq!(mode & 0o111, 0, "{} is executable ({mode:o})", p.display());
     }
 }
+
+/// The library's top-level modules, from `src/lib.rs`'s `mod` lines.
+fn top_modules(src: &Path) -> Vec<String> {
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    lib.lines()
+        .filter_map(|l| {
+            let l = l.trim().strip_prefix("pub ").unwrap_or(l.trim());
+            l.strip_prefix("mod ")?.strip_suffix(';').map(str::to_string)
+        })
+        .collect()
+}
+
+/// Rust source with comments, string and character literals blanked (their
+/// text could name a module without using it); line breaks are kept, so
+/// byte offsets still give line numbers.
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, c: u8| out.push(if c == b'\n' { b'\n' } else { b' ' });
+    while i < b.len() {
+        let rest = &b[i..];
+        if rest.starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                blank(&mut out, b[i]);
+                i += 1;
+            }
+        } else if rest.starts_with(b"/*") {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i..].starts_with(b"/*") {
+                    depth += 1;
+                    out.extend(b"  ");
+                    i += 2;
+                } else if b[i..].starts_with(b"*/") {
+                    depth -= 1;
+                    out.extend(b"  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    blank(&mut out, b[i]);
+                    i += 1;
+                }
+            }
+        } else if rest[0] == b'r'
+            && (rest.starts_with(b"r\"") || rest.starts_with(b"r#"))
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+        {
+            // A raw string: r"…", r#"…"#.
+            let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
+            if rest.get(1 + hashes) != Some(&b'"') {
+                out.push(b[i]);
+                i += 1;
+                continue;
+            }
+            let close: Vec<u8> = std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
+            let mut j = i + 2 + hashes;
+            while j < b.len() && !b[j..].starts_with(&close) {
+                j += 1;
+            }
+            let end = (j + close.len()).min(b.len());
+            (i..end).for_each(|k| blank(&mut out, b[k]));
+            i = end;
+        } else if rest[0] == b'"' {
+            blank(&mut out, b[i]);
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                let step = if b[i] == b'\\' { 2 } else { 1 };
+                (i..(i + step).min(b.len())).for_each(|k| blank(&mut out, b[k]));
+                i += step;
+            }
+            if i < b.len() {
+                out.push(b' ');
+                i += 1;
+            }
+        } else if rest[0] == b'\'' && (rest.get(2) == Some(&b'\'') || rest.get(1) == Some(&b'\\')) {
+            // A character literal ('{', '\n', '\u{7b}'), not a lifetime.
+            let mut j = i + 2;
+            while j < b.len() && b[j] != b'\'' {
+                j += 1;
+            }
+            (i..=j.min(b.len() - 1)).for_each(|k| blank(&mut out, b[k]));
+            i = j + 1;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The references from each top-level module to the others, in code (tests
+/// included; comments and doc links not): `crate::m`, `crate::{m, …}` and
+/// `super::…::m` paths that climb to the crate root, resolved with the
+/// file's place and the inline `mod name {` blocks around them. Each edge
+/// keeps its first reference as `file:line`.
+fn module_edges(src: &Path) -> std::collections::BTreeMap<(String, String), String> {
+    let tops = top_modules(src);
+    let mut files = vec![];
+    rust_files(src, &mut files);
+    files.sort();
+    let ident = |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+    let mut edges = std::collections::BTreeMap::new();
+    for f in files {
+        let rel = f.strip_prefix(src).unwrap();
+        let parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        if parts[0] == "bin" || parts[0] == "lib.rs" {
+            continue;
+        }
+        // The file's module path: src/a.rs → [a]; src/a/mod.rs → [a]; src/a/b.rs → [a, b].
+        let mut path: Vec<String> = parts.iter().map(|p| p.trim_end_matches(".rs").to_string()).collect();
+        if path.last().is_some_and(|l| l == "mod") {
+            path.pop();
+        }
+        let me = path[0].clone();
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code = code_only(&text);
+        let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+        let mut add = |target: &str, at: usize| {
+            if target != me && tops.iter().any(|t| t == target) {
+                edges.entry((me.clone(), target.to_string())).or_insert_with(|| format!("src/{}:{}", rel.display(), line_of(at)));
+            }
+        };
+        // Inline modules open at a brace depth: (name, depth inside it).
+        let mut inline: Vec<(String, usize)> = vec![];
+        let mut depth = 0usize;
+        let bytes = code.as_bytes();
+        let word_start = |i: usize| i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'$');
+        let mut i = 0;
+        while i < bytes.len() {
+            let rest = &code[i..];
+            match bytes[i] {
+                b'{' => depth += 1,
+                b'}' => {
+                    if inline.last().is_some_and(|(_, d)| *d == depth) {
+                        inline.pop();
+                    }
+                    depth = depth.saturating_sub(1);
+                }
+                _ if word_start(i) && rest.starts_with("mod ") => {
+                    let after = rest[4..].trim_start();
+                    let name = ident(after);
+                    if after[name.len()..].trim_start().starts_with('{') {
+                        inline.push((name, depth + 1));
+                    }
+                }
+                _ if word_start(i) && rest.starts_with("crate::") => {
+                    let after = &rest[7..];
+                    if let Some(group) = after.strip_prefix('{') {
+                        // `crate::{a::X, b}`: the first name of each top-level item.
+                        let mut level = 0;
+                        let mut item_start = true;
+                        for (k, c) in group.char_indices() {
+                            match c {
+                                '{' => level += 1,
+                                '}' if level == 0 => break,
+                                '}' => level -= 1,
+                                ',' if level == 0 => item_start = true,
+                                c if item_start && !c.is_whitespace() => {
+                                    item_start = false;
+                                    add(&ident(&group[k..]), i + 8 + k);
+                                }
+                                _ => {}
+                            }
+                        }
+                    } else {
+                        add(&ident(after), i);
+                    }
+                }
+                _ if word_start(i) && rest.starts_with("super::") => {
+                    let mut ups = 0;
+                    let mut r = rest;
+                    while let Some(t) = r.strip_prefix("super::") {
+                        ups += 1;
+                        r = t.trim_start();
+                    }
+                    let here = path.len() + inline.len();
+                    if ups == here {
+                        add(&ident(r), i);
+                    }
+                    i += rest.len() - r.len();
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    edges
+}
+
+/// The cycles among the modules of `edges`: one line per group of modules
+/// that reach each other, a shortest cycle through its first module with
+/// the reference behind each step.
+fn module_cycles(edges: &std::collections::BTreeMap<(String, String), String>) -> Vec<String> {
+    let mut names: Vec<&String> = edges.keys().flat_map(|(a, b)| [a, b]).collect();
+    names.sort();
+    names.dedup();
+    let n = names.len();
+    let at = |m: &String| names.iter().position(|x| *x == m).unwrap();
+    let mut reach = vec![vec![false; n]; n];
+    for (a, b) in edges.keys() {
+        reach[at(a)][at(b)] = true;
+    }
+    for k in 0..n {
+        for i in 0..n {
+            for j in 0..n {
+                reach[i][j] |= reach[i][k] && reach[k][j];
+            }
+        }
+    }
+    let mut done = vec![false; n];
+    let mut out = vec![];
+    for s in 0..n {
+        if done[s] || !reach[s][s] {
+            continue;
+        }
+        let group: Vec<usize> = (0..n).filter(|&j| reach[s][j] && reach[j][s]).collect();
+        group.iter().for_each(|&j| done[j] = true);
+        // Breadth first from s inside the group, back to s.
+        let mut prev = vec![usize::MAX; n];
+        let mut queue = std::collections::VecDeque::from([s]);
+        let mut last = None;
+        while let Some(u) = queue.pop_front() {
+            for &v in &group {
+                if edges.contains_key(&(names[u].clone(), names[v].clone())) {
+                    if v == s {
+                        last = Some(u);
+                        queue.clear();
+                        break;
+                    }
+                    if prev[v] == usize::MAX {
+                        prev[v] = u;
+                        queue.push_back(v);
+                    }
+                }
+            }
+        }
+        let mut path = vec![s];
+        let mut u = last.unwrap();
+        while u != s {
+            path.push(u);
+            u = prev[u];
+        }
+        path[1..].reverse();
+        path.push(s);
+        let steps: Vec<String> =
+            path.windows(2).map(|w| format!("{} -> {} ({})", names[w[0]], names[w[1]], edges[&(names[w[0]].clone(), names[w[1]].clone())])).collect();
+        let members: Vec<&str> = group.iter().map(|&j| names[j].as_str()).collect();
+        let inside: Vec<String> =
+            edges.iter().filter(|((a, b), _)| group.contains(&at(a)) && group.contains(&at(b))).map(|((a, b), w)| format!("{a} -> {b} ({w})")).collect();
+        out.push(format!("cycle among {{{}}}: {}; all uses inside: {}", members.join(", "), steps.join(", "), inside.join(", ")));
+    }
+    out
+}
+
+/// `tree` implemented `game::TreeSource` while `game` took `tree`'s value
+/// scale: a cycle between two top-level modules, each needing the other to
+/// be read. No top-level module of the library may reach itself through
+/// the others (tests included; comments and doc links are not uses).
+#[test]
+fn no_cycle_between_top_level_modules() {
+    let edges = module_edges(&repo("src"));
+    // The scanner sees the library's real uses.
+    for (a, b) in [("search", "game"), ("sim", "search"), ("formats", "cli")] {
+        assert!(edges.contains_key(&(a.to_string(), b.to_string())), "no {a} -> {b} in {edges:#?}");
+    }
+    let cycles = module_cycles(&edges);
+    assert!(cycles.is_empty(), "{}", cycles.join("\n"));
+}
+
+/// The scanner on a small crate: paths in code count (`crate::a`, groups,
+/// `super::` up to the root from a file or an inline module); comments,
+/// strings and `$crate` do not.
+#[test]
+fn module_scanner_finds_uses_and_names_the_cycle() {
+    let d = Dir::new("modules");
+    std::fs::create_dir_all(d.join("src/a")).unwrap();
+    d.write("src/lib.rs", "pub mod a;\npub mod b;\nmod c;\npub mod d;\n");
+    d.write("src/a/mod.rs", "mod inner;\n// crate::d in a comment\nconst S: &str = \"crate::d\";\nconst C: char = '{';\nfn f() {}\n");
+    d.write("src/a/inner.rs", "mod tests {\n    use super::super::super::b::X;\n}\n");
+    d.write("src/b.rs", "use crate::{c::Y, rng as _};\nmacro_rules! m { () => { $crate::d::Z } }\n");
+    d.write("src/c.rs", "fn g() { let _ = r#\"crate::d\"#; }\npub fn h() -> u32 { super::a::f(); 1 }\n");
+    d.write("src/d.rs", "");
+    let edges = module_edges(&d.join("src"));
+    let keys: Vec<(&str, &str)> = edges.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(keys, [("a", "b"), ("b", "c"), ("c", "a")]);
+    assert_eq!(edges[&("a".to_string(), "b".to_string())], "src/a/inner.rs:2");
+    assert_eq!(
+        module_cycles(&edges),
+        [
+            "cycle among {a, b, c}: a -> b (src/a/inner.rs:2), b -> c (src/b.rs:1), c -> a (src/c.rs:2); all uses inside: a -> b (src/a/inner.rs:2), b -> c (src/b.rs:1), c -> a (src/c.rs:2)"
+        ]
+    );
+}

@@ -6,7 +6,7 @@
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
 use super::games::Games;
-use super::load::{self, Csv, Kind, pl};
+use super::load::{self, ColumnKind, Csv, pl};
 use super::published::Measures;
 use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
 use anyhow::Result;
@@ -27,7 +27,7 @@ pub struct Ch4 {
     pub nodes_sum: Option<DataFrame>,
 }
 
-const K: Kind = Kind::Key;
+const K: ColumnKind = ColumnKind::Key;
 
 /// Reads chapter 4's results.
 pub fn load(results: &Path) -> Result<Ch4> {
@@ -38,18 +38,27 @@ pub fn load(results: &Path) -> Result<Ch4> {
     } else {
         Some(load::read_many(
             &fb,
-            &[("b", K), ("wa", K), ("wb", K), ("depth", Kind::Int), ("trees", Kind::Int), ("n", K), ("fbest", Kind::Int), ("pbest", Kind::Float)],
+            &[
+                ("b", K),
+                ("wa", K),
+                ("wb", K),
+                ("depth", ColumnKind::Int),
+                ("trees", ColumnKind::Int),
+                ("n", K),
+                ("fbest", ColumnKind::Int),
+                ("pbest", ColumnKind::Float),
+            ],
         )?)
     };
     let raj = dir.join("rajahx.csv");
     let rajahx = if raj.is_file() {
-        Some(load::read(&raj, &[("b", Kind::Float), ("trees", Kind::Int), ("n", K), ("fbest", Kind::Int), ("pbest", Kind::Float)])?)
+        Some(load::read(&raj, &[("b", ColumnKind::Float), ("trees", ColumnKind::Int), ("n", K), ("fbest", ColumnKind::Int), ("pbest", ColumnKind::Float)])?)
     } else {
         None
     };
     let an = dir.join("analytic.csv");
     let analytic = if an.is_file() {
-        Some(load::read(&an, &[("b", K), ("wa", K), ("wb", K), ("n", K), ("p_n", Kind::Float), ("cumulative", Kind::Float)])?)
+        Some(load::read(&an, &[("b", K), ("wa", K), ("wb", K), ("n", K), ("p_n", ColumnKind::Float), ("cumulative", ColumnKind::Float)])?)
     } else {
         None
     };
@@ -57,7 +66,7 @@ pub fn load(results: &Path) -> Result<Ch4> {
     let nodes = if nf.is_empty() {
         None
     } else {
-        let int = Kind::Int;
+        let int = ColumnKind::Int;
         Some(load::read_many(
             &nf,
             &[
@@ -409,9 +418,9 @@ fn figure_4_6(c: &Ch4, b: &mut Builder) -> Result<Section> {
 /// p_n of an ordering at full precision for the positions of `csv`, if the
 /// equations give every printed value there (to its `decimals`).
 fn full_precision(b: &str, wa: &str, wb: &str, csv: &[(f64, f64)], decimals: usize) -> Option<Vec<(f64, f64)>> {
-    let o = parab::tree::Ordering::new(b.parse().ok()?, wa.parse().ok()?, wb.parse().ok()?).ok()?;
+    let o = parab::tree::artificial::Ordering::new(b.parse().ok()?, wa.parse().ok()?, wb.parse().ok()?).ok()?;
     let half = 0.5 * 10f64.powi(-(decimals as i32)) * (1.0 + 1e-9);
-    let pts: Vec<(f64, f64)> = csv.iter().map(|&(n, _)| (n, parab::tree::analytic_p(o, n as u32))).collect();
+    let pts: Vec<(f64, f64)> = csv.iter().map(|&(n, _)| (n, parab::tree::artificial::analytic_p(o, n as u32))).collect();
     csv.iter().zip(&pts).all(|(c, p)| (c.1 - p.1).abs() <= half).then_some(pts)
 }
 
@@ -439,8 +448,9 @@ mod tests {
     #[test]
     fn figure_4_6_draws_the_tail_the_csv_rounds_to_zero() {
         // (32, 66, 66) at n = 32 is about 1e-15: nine decimals print 0.
-        let csv: Vec<(f64, f64)> =
-            (1..=32).map(|n| (n as f64, (parab::tree::analytic_p(parab::tree::Ordering::new(32, 66, 66).unwrap(), n) * 1e9).round() / 1e9)).collect();
+        let csv: Vec<(f64, f64)> = (1..=32)
+            .map(|n| (n as f64, (parab::tree::artificial::analytic_p(parab::tree::artificial::Ordering::new(32, 66, 66).unwrap(), n) * 1e9).round() / 1e9))
+            .collect();
         assert_eq!(csv[31].1, 0.0);
         let pts = full_precision("32", "66", "66", &csv, 9).unwrap();
         assert_eq!(pts.len(), 32);

@@ -10,7 +10,7 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
-use super::load::{self, Csv, Kind, norm_key, pl};
+use super::load::{self, ColumnKind, Csv, norm_key, pl};
 use super::published::{Comparison, Measures};
 use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
 use anyhow::{Context, Result, anyhow};
@@ -113,7 +113,7 @@ pub fn load(results: &Path) -> Result<Ch5> {
     for p in load::files(&wdir, |n| n.ends_with(".csv")) {
         let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
         let Some(o) = ordering_from_stem(&stem) else { continue };
-        curves.push((o, load::read(&p, &[("iteration", Kind::Int), ("e_type", Kind::Float), ("e_wait", Kind::Float)])?));
+        curves.push((o, load::read(&p, &[("iteration", ColumnKind::Int), ("e_type", ColumnKind::Float), ("e_wait", ColumnKind::Float)])?));
     }
     // A network without final errors in its JSON takes them from its curve.
     for n in nets.iter_mut() {
@@ -133,8 +133,8 @@ pub fn load(results: &Path) -> Result<Ch5> {
     let (classify, best) = if files.is_empty() {
         (None, None)
     } else {
-        let k = Kind::Key;
-        let i = Kind::Int;
+        let k = ColumnKind::Key;
+        let i = ColumnKind::Int;
         let c = load::read_many(
             &files,
             &[

@@ -14,7 +14,7 @@
 use super::chapter4::Ch4;
 use super::doc::{Cell, Section, Table};
 use super::figures::{Mark, Plot, Series};
-use super::load::{self, Csv, Kind, pl};
+use super::load::{self, ColumnKind, Csv, pl};
 use super::published::{Comparison, Measures};
 use super::{Builder, Published, THESIS_ORDERINGS, add_comparison, figure, missing, ordering_label};
 use anyhow::Result;
@@ -70,8 +70,9 @@ pub fn load(results: &Path) -> Result<Ch6> {
     if files.is_empty() {
         return Ok(Ch6 { runs: None, configs: None, best: None, uni: None, states: vec![] });
     }
-    let k = Kind::Key;
-    let runs = load::read_many(&files, &[("b", k), ("wa", k), ("wb", k), ("scheme", k), ("procs", k), ("tp_ticks", Kind::Int), ("np_nodes", Kind::Int)])?;
+    let k = ColumnKind::Key;
+    let runs =
+        load::read_many(&files, &[("b", k), ("wa", k), ("wb", k), ("scheme", k), ("procs", k), ("tp_ticks", ColumnKind::Int), ("np_nodes", ColumnKind::Int)])?;
     load::thesis_machine_only(&runs)?;
     let names: Vec<String> = runs.df.get_column_names().iter().map(|s| s.to_string()).collect();
     let group: Vec<Expr> = CONFIG.iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();

@@ -22,7 +22,7 @@ pub const KEYS: [&str; 7] = ["b", "wa", "wb", "scheme", "procs", "n", "param"];
 
 /// How a declared column must parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum ColumnKind {
     /// An integer (i64).
     Int,
     /// A number (f64).
@@ -193,13 +193,13 @@ fn csv_err(name: &str, e: csv::Error) -> anyhow::Error {
 
 /// Reads one file. `required` columns must be present and parse as their
 /// kind; every other column is inferred.
-pub fn read(path: &Path, required: &[(&str, Kind)]) -> Result<Csv> {
+pub fn read(path: &Path, required: &[(&str, ColumnKind)]) -> Result<Csv> {
     read_many(&[path.to_path_buf()], required)
 }
 
 /// Reads several files with the same kind of content into one DataFrame;
 /// the union of their columns, a cell missing from a file is null.
-pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
+pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<Csv> {
     let mut headers: Vec<String> = vec![];
     let mut cells: Vec<Vec<String>> = vec![];
     // For each row: file and line, for messages about its cells.
@@ -264,14 +264,14 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
             format!("{}:{line}", names[fi])
         };
         let column = match declared {
-            Some(Kind::Int) => {
+            Some(ColumnKind::Int) => {
                 let mut v = Vec::with_capacity(col.len());
                 for (r, s) in col.iter().enumerate() {
                     v.push(Some(s.parse::<i64>().map_err(|_| anyhow!("column `{h}`: `{s}` is not an integer ({})", at(r)))?));
                 }
                 Column::new(h.into(), v)
             }
-            Some(Kind::Float) => {
+            Some(ColumnKind::Float) => {
                 let mut v = Vec::with_capacity(col.len());
                 for (r, s) in col.iter().enumerate() {
                     let x = s.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| anyhow!("column `{h}`: `{s}` is not a number ({})", at(r)))?;
@@ -280,8 +280,8 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, Kind)]) -> Result<Csv> {
                 decimals.insert(h.clone(), col.iter().map(|s| decimals_of(s)).max().unwrap_or(0));
                 Column::new(h.into(), v)
             }
-            Some(Kind::Text) => Column::new(h.into(), col.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>()),
-            Some(Kind::Key) => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
+            Some(ColumnKind::Text) => Column::new(h.into(), col.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>()),
+            Some(ColumnKind::Key) => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
             None if KEYS.contains(&h.as_str()) => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
             None => infer(h, col, &mut decimals),
         };

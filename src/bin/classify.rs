@@ -3,9 +3,9 @@
 use clap::Parser;
 use parab::classify::{self, Scoring};
 use parab::cli::{self, Input, Output, write_csv};
-use parab::formats::{games_only, read_trees};
 use parab::nn::Network;
 use parab::progress::Progress;
+use parab::tree::{games_only, read_trees};
 use std::path::PathBuf;
 
 /// Search trees and score how well node-classification schemes predict

@@ -3,9 +3,10 @@
 use clap::Parser;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::fbest::{self, FitMethod};
-use parab::formats::{ChessFbestRow, FitRow, GameFbestRow, RajahxRow, games_only, read_csv, read_trees};
+use parab::formats::{ChessFbestRow, FitRow, GameFbestRow, RajahxRow, read_csv};
 use parab::progress::Progress;
-use parab::tree::Ordering;
+use parab::tree::artificial::Ordering;
+use parab::tree::{games_only, read_trees};
 use std::path::PathBuf;
 
 /// Search trees and count how often the move in position n was best

@@ -7,11 +7,12 @@ use parab::algorithm::{
     Walk,
 };
 use parab::cli::{self, Input, Output, write_csv};
-use parab::formats::{SimRow, read_csv, read_trees};
+use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
 use parab::sim::engine::{Interleave, LockKind};
 use parab::sim::run::{self, IntRange, Plan, Request};
+use parab::tree::read_trees;
 use std::path::PathBuf;
 
 /// Simulate a parallel alpha-beta search of tree specs on a P-processor

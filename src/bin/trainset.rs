@@ -2,8 +2,8 @@
 
 use clap::Parser;
 use parab::cli::{self, Input, Output, write_csv};
-use parab::formats::read_trees;
 use parab::trainset;
+use parab::tree::read_trees;
 use std::path::PathBuf;
 
 /// Search the trees of one ordering, average every internal node's type and

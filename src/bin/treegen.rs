@@ -2,10 +2,11 @@
 
 use clap::Parser;
 use parab::cli::{self, Input, Output, write_json_lines};
-use parab::formats::{GameSpec, MAX_DEPTH, TreeSpec, read_positions};
-use parab::game::Game;
+use parab::game::{Game, read_positions};
 use parab::seeds;
-use parab::tree::{Model, Ordering, ROOT_PSCORE};
+use parab::tree::artificial::{Model, Ordering};
+use parab::tree::{GameSpec, MAX_DEPTH, TreeSpec};
+use parab::value::ROOT_PSCORE;
 use std::path::PathBuf;
 
 /// Write the specs of artificial game trees, or of real game positions, one

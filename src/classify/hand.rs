@@ -1,9 +1,12 @@
-//! Hand-worked small trees, classified by every scheme.
+//! Hand-worked small trees, classified by every scheme. The tree, its
+//! search order and the hand-made predictor are shared with the simulator's
+//! scheme tests (`sim::schemes`), which replay them.
 
 use super::*;
-use crate::formats::TreeSpec;
-use crate::tree::Model;
-use Kind::*;
+use crate::tree::TreeSpec;
+use crate::tree::artificial::Model;
+use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use NodeType::*;
 
 /// The tree of these tests: b = 2, random ordering, depth 4, seed 12345.
 /// Its search, as the search reports it (windows at entry; RA, RB the
@@ -25,13 +28,15 @@ use Kind::*;
 /// (2,2)    MAX (902, 1000)   cut-off at move 1
 /// (2,2,1)  MIN (902, 1000)   searches both
 /// ```
-fn tree() -> Tree {
+pub(crate) fn tree() -> Tree {
     TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 4 }.check().unwrap()
 }
 
-const ORDER: [(u32, u32); 13] = [(0, 0), (1, 1), (2, 1), (3, 1), (3, 2), (2, 2), (3, 1), (1, 2), (2, 1), (3, 1), (3, 2), (2, 2), (3, 1)];
+/// `(ply, index)` of the tree's internal nodes in the order the search
+/// enters them.
+pub(crate) const ORDER: [(u32, u32); 13] = [(0, 0), (1, 1), (2, 1), (3, 1), (3, 2), (2, 2), (3, 1), (1, 2), (2, 1), (3, 1), (3, 2), (2, 2), (3, 1)];
 
-fn kinds(trace: &Trace) -> Vec<Kind> {
+fn types(trace: &Trace) -> Vec<NodeType> {
     let t = trace.as_ref().unwrap();
     assert_eq!(t.iter().map(|&(p, i, _)| (p, i)).collect::<Vec<_>>(), ORDER.to_vec());
     t.iter().map(|x| x.2).collect()
@@ -44,7 +49,7 @@ fn the_tree_searches_as_described() {
     impl Observer for Log {
         fn leave(&mut self, v: &Visit, o: &Outcome) {
             if !v.leaf {
-                self.0.push((v.ply, v.alpha, v.beta, o.cutoff, o.searched));
+                self.0.push((v.ply, v.window.alpha, v.window.beta, o.cutoff, o.searched));
             }
         }
     }
@@ -81,8 +86,8 @@ fn scheme_a_by_hand() {
     let mut a = YbwcTypes::new(4);
     a.trace = Some(vec![]);
     t.search(&mut a);
-    assert_eq!(kinds(&a.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, Cut, All]);
-    assert_eq!(a.counts, Counts { true_cut: 4, false_cut: 2, true_all: 3, false_all: 0 });
+    assert_eq!(types(&a.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, Cut, All]);
+    assert_eq!(a.counts, PredictionCounts { true_cut: 4, false_cut: 2, true_all: 3, false_all: 0 });
     assert_eq!(a.counts.scored(), 9);
 }
 
@@ -105,8 +110,8 @@ fn scheme_b_n1_by_hand() {
     let mut b = DtsTypes::new(1, 4);
     b.trace = Some(vec![]);
     t.search(&mut b);
-    assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, Cut]);
-    assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 3, true_all: 2, false_all: 1 });
+    assert_eq!(types(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, Cut]);
+    assert_eq!(b.counts, PredictionCounts { true_cut: 3, false_cut: 3, true_all: 2, false_all: 1 });
 }
 
 /// Scheme B, n = 2: (2) has finished only one move when it creates (2,2),
@@ -119,49 +124,50 @@ fn scheme_b_n2_by_hand() {
     let mut b = DtsTypes::new(2, 4);
     b.trace = Some(vec![]);
     t.search(&mut b);
-    assert_eq!(kinds(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, All]);
-    assert_eq!(b.counts, Counts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
+    assert_eq!(types(&b.trace), vec![Pv, Pv, Pv, Pv, Cut, Cut, All, Cut, All, Cut, Cut, All, All]);
+    assert_eq!(b.counts, PredictionCounts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
 }
 
 /// The rules one at a time on node states.
 #[test]
 fn scheme_b_rules_on_states() {
+    let w = |alpha, beta| Window { alpha, beta };
     let (ra, rb) = (ROOT_ALPHA, ROOT_BETA);
-    let root = ROOT_B;
+    let root = DtsNode::ROOT;
     // Windows: the PV path, MIN with the root's beta, MAX with the root's alpha.
-    assert_eq!(DtsTypes::child(&root, false, ra, rb).ty, Pv);
-    assert_eq!(DtsTypes::child(&root, false, 5, rb).ty, Cut);
-    assert_eq!(DtsTypes::child(&root, true, ra, 5).ty, Cut);
-    assert_eq!(DtsTypes::child(&root, true, 5, rb).ty, All);
-    assert_eq!(DtsTypes::child(&root, false, ra, 5).ty, All);
+    assert_eq!(root.child(false, w(ra, rb)).ty, Pv);
+    assert_eq!(root.child(false, w(5, rb)).ty, Cut);
+    assert_eq!(root.child(true, w(ra, 5)).ty, Cut);
+    assert_eq!(root.child(true, w(5, rb)).ty, All);
+    assert_eq!(root.child(false, w(ra, 5)).ty, All);
     // A D-CUT child of a D-ALL parent: not forced, but remembers the parent.
-    let all = BNode { ty: All, cur: All, ..ROOT_B };
-    let mut c = DtsTypes::child(&all, false, 7, rb);
+    let all = DtsNode { ty: All, cur: All, ..DtsNode::ROOT };
+    let mut c = all.child(false, w(7, rb));
     assert_eq!((c.ty, c.forced, c.parent_all), (Cut, false, true));
     // The override after n = 2 finished moves; it completes a pair, so
     // the children created afterwards alternate regardless of window.
-    DtsTypes::finished(&mut c, 2);
+    c.finished(1, 2);
     assert_eq!((c.cur, c.forced), (Cut, false));
-    DtsTypes::finished(&mut c, 2);
+    c.finished(2, 2);
     assert_eq!((c.cur, c.forced), (All, true));
-    let g = DtsTypes::child(&c, true, ra, 9);
+    let g = c.child(true, w(ra, 9));
     assert_eq!((g.ty, g.forced), (Cut, true), "forced children alternate: D-CUT under a D-ALL");
     // A forced D-CUT is never overridden, and its children are D-ALL.
     let mut g2 = g;
-    for _ in 0..5 {
-        DtsTypes::finished(&mut g2, 1);
+    for done in 1..=5 {
+        g2.finished(done, 1);
     }
     assert_eq!(g2.cur, Cut);
-    assert_eq!(DtsTypes::child(&g2, false, 3, rb).ty, All);
+    assert_eq!(g2.child(false, w(3, rb)).ty, All);
     // Without a D-ALL parent, the override does not force.
-    let mut d = DtsTypes::child(&root, false, 5, rb);
-    DtsTypes::finished(&mut d, 1);
+    let mut d = root.child(false, w(5, rb));
+    d.finished(1, 1);
     assert_eq!((d.cur, d.forced), (All, false));
     // ... and the next D-ALL child forms the pair.
-    let e = DtsTypes::child(&d, true, 5, 9);
+    let e = d.child(true, w(5, 9));
     assert_eq!((e.ty, e.forced), (All, true));
     // A D-PV child is never forced, even under a forced parent.
-    assert_eq!(DtsTypes::child(&g, false, ra, rb), BNode { ty: Pv, cur: Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 });
+    assert_eq!(g.child(false, w(ra, rb)), DtsNode { ty: Pv, cur: Pv, forced: false, parent_all: false });
 }
 
 /// A hand-made predictor, so the types below can be worked by hand:
@@ -169,7 +175,7 @@ fn scheme_b_rules_on_states() {
 /// 40 + j, any other parent's child j gets 100 - t/2 - j (t the parent's
 /// type); waits 1 and 3.
 #[derive(Debug)]
-struct Hand;
+pub(crate) struct Hand;
 impl Predictor for Hand {
     fn root_type(&self) -> f64 {
         0.0
@@ -201,62 +207,15 @@ fn scheme_c_by_hand() {
     assert_eq!(tr.iter().map(|&(p, i, _)| (p, i)).collect::<Vec<_>>(), ORDER.to_vec());
     let types: Vec<f64> = tr.iter().map(|x| x.2).collect();
     assert_eq!(types, vec![0.0, 0.0, 0.0, 0.0, 42.0, 42.0, 78.0, 42.0, 78.0, 60.0, 59.0, 77.0, 60.5]);
-    assert_eq!(c.counts(10), Counts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
+    assert_eq!(c.counts(10), PredictionCounts { true_cut: 3, false_cut: 2, true_all: 3, false_all: 1 });
     // m = 5: nothing is CUT; m = 8: the three 42s; m = 27: all but the 78s; m = 30: all.
-    assert_eq!(c.counts(5), Counts { true_cut: 0, false_cut: 0, true_all: 5, false_all: 4 });
-    assert_eq!(c.counts(8), Counts { true_cut: 2, false_cut: 1, true_all: 4, false_all: 2 });
-    assert_eq!(c.counts(27), Counts { true_cut: 4, false_cut: 3, true_all: 2, false_all: 0 });
-    assert_eq!(c.counts(30), Counts { true_cut: 4, false_cut: 5, true_all: 0, false_all: 0 });
+    assert_eq!(c.counts(5), PredictionCounts { true_cut: 0, false_cut: 0, true_all: 5, false_all: 4 });
+    assert_eq!(c.counts(8), PredictionCounts { true_cut: 2, false_cut: 1, true_all: 4, false_all: 2 });
+    assert_eq!(c.counts(27), PredictionCounts { true_cut: 4, false_cut: 3, true_all: 2, false_all: 0 });
+    assert_eq!(c.counts(30), PredictionCounts { true_cut: 4, false_cut: 5, true_all: 0, false_all: 0 });
     // The rule itself: N-PV nodes take the root's averages, wait included.
     assert_eq!(nn_node(&Hand, None, 0), NnNode { pv: true, ty: 0.0, wait: 2.0 });
     assert_eq!(nn_node(&Hand, Some((true, 0.0)), 1), NnNode { pv: true, ty: 0.0, wait: 2.0 });
     assert_eq!(nn_node(&Hand, Some((true, 0.0)), 3), NnNode { pv: false, ty: 43.0, wait: 1.0 });
     assert_eq!(nn_node(&Hand, Some((false, 42.0)), 1), NnNode { pv: false, ty: 78.0, wait: 3.0 });
-}
-
-/// Both tools type with the one rule: the simulator's scheme C, replayed
-/// over the nodes of this search in the order they are created, gives
-/// every node the type `classify` gave it, on a real network too; its
-/// waits are the rule's (root wait 2 at N-PV nodes, network waits below).
-#[test]
-fn the_simulator_types_scheme_c_as_classify_does() {
-    use crate::nn::{HiddenWeights, OutputWeights, TrainedFor, Training};
-    use crate::sim::schemes::{NetworkSplit as SimC, SplitScheme, View};
-    fn replay<P: Predictor + ?Sized>(net: &P) -> (Vec<f64>, Vec<f64>, Vec<i32>) {
-        let t = tree();
-        let mut c = NetworkTypes::new(net, 50, 4);
-        c.trace = Some(vec![]);
-        t.search(&mut c);
-        let classified: Vec<f64> = c.trace.unwrap().iter().map(|x| x.2).collect();
-        // m_Ca = 0, m_Cc = 1, width 10; leaf_ply 4: nodes at ply 3 are
-        // still typed (their children are the leaves).
-        let sim = SimC { net, cut_width: 10.0, m_ca: 0, m_cc: 1, leaf_ply: 4 };
-        let mut path = vec![(View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 2 }, sim.root())];
-        let mut types = vec![path[0].1.ty];
-        let mut needs = vec![path[0].1.need];
-        for &(ply, index) in &ORDER[1..] {
-            path.truncate(ply as usize);
-            let (pv, pd) = path[ply as usize - 1];
-            let d = sim.child(&pv, &pd, index, ply % 2 == 0, 0, 0);
-            types.push(d.ty);
-            needs.push(d.need);
-            path.push((View { ply, pv: pv.pv && index == 1, index, max: ply % 2 == 0, finished: 0, left: 2 }, d));
-        }
-        (classified, types, needs)
-    }
-    let (classified, simulated, needs) = replay(&Hand);
-    assert_eq!(simulated, classified);
-    // N-PV: round(2) + 0 = 2; (1,1,2), (1,2), (2): type 42 is N-CUT,
-    // 1 + 0 + 1 = 2; (1,2,1), (2,1): 78 is N-ALL, wait 3; (2,1,1),
-    // (2,1,2): N-CUT, 3 + 1 = 4; (2,2): 77, 3; (2,2,1): 60.5, N-ALL, 3.
-    assert_eq!(needs, vec![2, 2, 2, 2, 2, 2, 3, 2, 3, 4, 4, 3, 3]);
-    let wh = HiddenWeights::from_fn(|r, c| ((r * 3 + c * 5) % 7) as f64 - 3.0);
-    let wo = OutputWeights::from_fn(|r, c| ((r * 11 + c * 3) % 5) as f64 / 2.0 - 1.0);
-    let tr = Training { rng: "ChaCha8".into(), seed: 0, init: 0.0, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
-    let net = Network::new(wh, wo, TrainedFor::artificial(Model::Exponential, Ordering { b: 2, wa: 0, wb: 0 }), 30.0, tr).unwrap().with_root_wait(1.5);
-    let (classified, simulated, _) = replay(&net);
-    assert_eq!(simulated, classified);
-    assert_eq!(classified[..4], [30.0; 4]);
-    assert_eq!(classified[4], net.predict(true, 30.0, 2).0);
-    assert_eq!(classified[10], net.predict(false, classified[8], 2).0);
 }

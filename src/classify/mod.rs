@@ -12,11 +12,19 @@
 //!
 //! Scored nodes are the internal nodes off the PV path; a node "cut off" if
 //! it returned on a cut-off, at its last move included.
+//!
+//! The typing rules themselves (`node_types`: [`NodeType`], [`DtsNode`],
+//! [`nn_node`]) are shared with the simulator's split schemes.
 
-use crate::formats::{ClassifyRow, GameClassifyRow, Tree, TreeKey};
+use crate::formats::{ClassifyRow, GameClassifyRow};
 use crate::nn::{Network, is_cut};
-use crate::search::{Observer, Outcome, ROOT_ALPHA, ROOT_BETA, Visit};
-use crate::tree::Ordering;
+use crate::search::{Observer, Outcome, Visit};
+use crate::tree::artificial::Ordering;
+use crate::tree::{Tree, TreeKey};
+use rayon::prelude::*;
+
+mod node_types;
+pub use node_types::{DtsNode, NnNode, NodeType, Predictor, nn_node};
 
 /// Why a classification could not run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -49,11 +57,11 @@ pub enum ClassifyError {
 }
 
 type Result<T> = std::result::Result<T, ClassifyError>;
-use rayon::prelude::*;
 
-/// The four counts of a scheme.
+/// A scheme's predictions, counted by outcome: the four cells of its
+/// confusion table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct PredictionCounts {
     /// Predicted CUT, cut off.
     pub true_cut: u64,
     /// Predicted CUT, searched all moves.
@@ -64,7 +72,7 @@ pub struct Counts {
     pub false_all: u64,
 }
 
-impl Counts {
+impl PredictionCounts {
     /// Scores one node.
     #[inline(always)]
     pub fn score(&mut self, predicted_cut: bool, cut: bool) {
@@ -84,7 +92,7 @@ impl Counts {
         self.true_cut + self.false_cut + self.true_all + self.false_all
     }
     /// Adds another's counts.
-    pub fn add(&mut self, o: &Counts) {
+    pub fn add(&mut self, o: &PredictionCounts) {
         self.true_cut += o.true_cut;
         self.false_cut += o.false_cut;
         self.true_all += o.true_all;
@@ -92,55 +100,16 @@ impl Counts {
     }
 }
 
-/// A node type of schemes A and B.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Kind {
-    /// Y-PV / D-PV.
-    #[default]
-    Pv,
-    /// Y-CUT / D-CUT: predicts a cut-off.
-    Cut,
-    /// Y-ALL / D-ALL: predicts that every move is searched.
-    All,
-}
-
-/// The DTS type of a child at its creation (`docs/model.md` §4.2): from
-/// its window `(alpha, beta)` compared with the root's, its parent's current
-/// type and whether the parent lies below a D-ALL, D-ALL pair. Returns the
-/// child's type and whether it is forced. Shared by `classify` and the
-/// simulator's scheme B.
-#[inline(always)]
-pub fn dts_child_type(parent_cur: Kind, parent_forced: bool, child_max: bool, alpha: i64, beta: i64) -> (Kind, bool) {
-    let base = if alpha == ROOT_ALPHA && beta == ROOT_BETA {
-        Kind::Pv
-    } else if (!child_max && beta == ROOT_BETA) || (child_max && alpha == ROOT_ALPHA) {
-        Kind::Cut
-    } else {
-        Kind::All
-    };
-    if base == Kind::Pv {
-        (Kind::Pv, false)
-    } else if parent_forced {
-        (if parent_cur == Kind::All { Kind::Cut } else { Kind::All }, true)
-    } else if parent_cur == Kind::All && base == Kind::All {
-        (Kind::All, true)
-    } else {
-        (base, false)
-    }
-}
-
 /// Records `(ply, index, initial type)` of every internal node in the order
 /// entered, for tests and inspection; off by default.
-pub type Trace = Option<Vec<(u32, u32, Kind)>>;
+pub type Trace = Option<Vec<(u32, u32, NodeType)>>;
 
-/// Scheme A: strong YBWC types. The root is Y-PV; a Y-PV node's first child
-/// is Y-PV, its others Y-CUT; a Y-CUT node's first child is Y-ALL, its others
-/// Y-CUT; every child of a Y-ALL node is Y-CUT.
+/// Scheme A: strong YBWC types ([`NodeType::ybwc_child`]).
 #[derive(Clone, Debug, Default)]
 pub struct YbwcTypes {
-    stack: Vec<Kind>,
+    stack: Vec<NodeType>,
     /// The counts so far.
-    pub counts: Counts,
+    pub counts: PredictionCounts,
     /// Optional trace of the types given.
     pub trace: Trace,
 }
@@ -148,18 +117,7 @@ pub struct YbwcTypes {
 impl YbwcTypes {
     /// A scheme-A classifier for a search of `depth`.
     pub fn new(depth: u32) -> YbwcTypes {
-        YbwcTypes { stack: vec![Kind::Pv; depth as usize + 1], counts: Counts::default(), trace: None }
-    }
-
-    /// The type of the child `index` (1-based) of a node of type `parent`.
-    pub fn child(parent: Kind, index: u32) -> Kind {
-        match (parent, index) {
-            (Kind::Pv, 1) => Kind::Pv,
-            (Kind::Pv, _) => Kind::Cut,
-            (Kind::Cut, 1) => Kind::All,
-            (Kind::Cut, _) => Kind::Cut,
-            (Kind::All, _) => Kind::Cut,
-        }
+        YbwcTypes { stack: vec![NodeType::Pv; depth as usize + 1], counts: PredictionCounts::default(), trace: None }
     }
 }
 
@@ -170,7 +128,7 @@ impl Observer for YbwcTypes {
             return;
         }
         let p = v.ply as usize;
-        let ty = if p == 0 { Kind::Pv } else { YbwcTypes::child(self.stack[p - 1], v.index) };
+        let ty = if p == 0 { NodeType::Pv } else { self.stack[p - 1].ybwc_child(v.index) };
         self.stack[p] = ty;
         if let Some(t) = &mut self.trace {
             t.push((v.ply, v.index, ty));
@@ -181,31 +139,23 @@ impl Observer for YbwcTypes {
         if v.leaf || v.pv {
             return;
         }
-        self.counts.score(self.stack[v.ply as usize] == Kind::Cut, o.cutoff.is_some());
+        self.counts.score(self.stack[v.ply as usize] == NodeType::Cut, o.cutoff.is_some());
     }
 }
 
-/// The per-node state of scheme B (`docs/model.md` §4).
+/// A node of scheme B on the search's path: its typing state and the moves
+/// of it that have finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BNode {
-    /// The initial (scored) type.
-    pub ty: Kind,
-    /// The current type.
-    pub cur: Kind,
-    /// Lies below a D-ALL, D-ALL pair: children alternate.
-    pub forced: bool,
-    /// `forced` when the node was created (such nodes are never overridden).
-    pub forced_at_creation: bool,
-    /// The parent's current type was D-ALL when this node was created.
-    pub parent_all: bool,
+    /// The typing state.
+    pub dts: DtsNode,
     /// Moves finished.
     pub done: u32,
 }
 
-const ROOT_B: BNode = BNode { ty: Kind::Pv, cur: Kind::Pv, forced: false, forced_at_creation: false, parent_all: false, done: 0 };
+const ROOT_B: BNode = BNode { dts: DtsNode::ROOT, done: 0 };
 
-/// Scheme B: DTS types with parameter `n`, exactly as `docs/model.md` §4 reads
-/// them (the reading that reproduces the thesis's Table 5.3).
+/// Scheme B: DTS types with parameter `n` ([`DtsNode`]).
 #[derive(Clone, Debug)]
 pub struct DtsTypes {
     /// A D-CUT node turns D-ALL once this many moves have finished without a
@@ -213,7 +163,7 @@ pub struct DtsTypes {
     pub n: u32,
     stack: Vec<BNode>,
     /// The counts so far.
-    pub counts: Counts,
+    pub counts: PredictionCounts,
     /// Optional trace of the types given.
     pub trace: Trace,
 }
@@ -221,33 +171,12 @@ pub struct DtsTypes {
 impl DtsTypes {
     /// A scheme-B classifier with parameter `n` for a search of `depth`.
     pub fn new(n: u32, depth: u32) -> DtsTypes {
-        DtsTypes { n, stack: vec![ROOT_B; depth as usize + 1], counts: Counts::default(), trace: None }
+        DtsTypes { n, stack: vec![ROOT_B; depth as usize + 1], counts: PredictionCounts::default(), trace: None }
     }
 
     /// The state of the node at `ply` on the current path.
     pub fn state(&self, ply: u32) -> BNode {
         self.stack[ply as usize]
-    }
-
-    /// The state of a new child of `parent` entered with window
-    /// `(alpha, beta)`; `max`: the child is a MAX node.
-    #[inline(always)]
-    pub fn child(parent: &BNode, max: bool, alpha: i64, beta: i64) -> BNode {
-        let (ty, forced) = dts_child_type(parent.cur, parent.forced, max, alpha, beta);
-        BNode { ty, cur: ty, forced, forced_at_creation: forced, parent_all: parent.cur == Kind::All, done: 0 }
-    }
-
-    /// A move of `node` finished without a cut-off at `node`: count it and
-    /// apply the override.
-    #[inline(always)]
-    pub fn finished(node: &mut BNode, n: u32) {
-        node.done += 1;
-        if node.ty == Kind::Cut && !node.forced_at_creation && node.cur == Kind::Cut && node.done >= n {
-            node.cur = Kind::All;
-            if node.parent_all {
-                node.forced = true;
-            }
-        }
     }
 }
 
@@ -258,81 +187,26 @@ impl Observer for DtsTypes {
             return;
         }
         let p = v.ply as usize;
-        let node = if p == 0 { ROOT_B } else { DtsTypes::child(&self.stack[p - 1], v.max, v.alpha, v.beta) };
+        let node = if p == 0 { ROOT_B } else { BNode { dts: self.stack[p - 1].dts.child(v.max, v.window), done: 0 } };
         self.stack[p] = node;
         if let Some(t) = &mut self.trace {
-            t.push((v.ply, v.index, node.ty));
+            t.push((v.ply, v.index, node.dts.ty));
         }
     }
     #[inline]
     fn leave(&mut self, v: &Visit, o: &Outcome) {
         let p = v.ply as usize;
         if !v.leaf && !v.pv {
-            self.counts.score(self.stack[p].ty == Kind::Cut, o.cutoff.is_some());
+            self.counts.score(self.stack[p].dts.ty == NodeType::Cut, o.cutoff.is_some());
         }
-        // The parent counts a finished move. (If this child caused a cut-off
-        // there, the parent creates no more children, so the count is moot.)
+        // The parent counts a finished move and applies the override. (If
+        // this child caused a cut-off there, the parent creates no more
+        // children, so the count is moot.)
         if p > 0 {
-            DtsTypes::finished(&mut self.stack[p - 1], self.n);
+            let parent = &mut self.stack[p - 1];
+            parent.done += 1;
+            parent.dts.finished(parent.done, self.n);
         }
-    }
-}
-
-/// What scheme C needs from the network of `docs/model.md` §3.2: the root's averaged
-/// type and wait and, for a child off the PV path, the network's type
-/// (0..100) and wait (moves). Shared by `classify` and the simulator's scheme
-/// C; a test can stand in a hand-made predictor.
-pub trait Predictor: Sync {
-    /// The root's averaged type, stored with the network.
-    fn root_type(&self) -> f64;
-    /// The root's averaged wait, stored with the network.
-    fn root_wait(&self) -> f64;
-    /// `(type, wait)` for the child at 1-based `index` of a parent with type
-    /// `parent_type` (on the PV path if `pv`).
-    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64);
-}
-
-impl Predictor for Network {
-    fn root_type(&self) -> f64 {
-        Network::root_type(self)
-    }
-    fn root_wait(&self) -> f64 {
-        Network::root_wait(self)
-    }
-    #[inline]
-    fn predict(&self, pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
-        Network::predict(self, pv, parent_type, index)
-    }
-}
-
-/// A node's type and wait under scheme C.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct NnNode {
-    /// On the PV path: N-PV.
-    pub pv: bool,
-    /// Type, 0..100 (beyond a little: outputs are not clamped).
-    pub ty: f64,
-    /// Wait, in moves.
-    pub wait: f64,
-}
-
-/// Scheme C's typing rule (`docs/model.md` §4.3; thesis §5.5: "the neural network
-/// output is not used and the node is defined to be an N-PV node"), shared
-/// by `classify` and the simulator's scheme C. `parent` is the parent's PV
-/// flag and type, `None` at the root. A node on the PV path (the root, its first child, that child's
-/// first child, ...) is N-PV and takes the root's averaged type and wait;
-/// every other node takes the network's output for (its parent is PV, its
-/// parent's type, its index). So the PV path's types stay at the root's
-/// (0 for every ordering), and the non-PV children of a PV node are asked
-/// with exactly the inputs of their training patterns.
-#[inline]
-pub fn nn_node<P: Predictor + ?Sized>(net: &P, parent: Option<(bool, f64)>, index: u32) -> NnNode {
-    match parent {
-        Some((pv, pt)) if !(pv && index == 1) => {
-            let (ty, wait) = net.predict(pv, pt, index);
-            NnNode { pv: false, ty, wait }
-        }
-        _ => NnNode { pv: true, ty: net.root_type(), wait: net.root_wait() },
     }
 }
 
@@ -357,7 +231,7 @@ impl<'n, P: Predictor + ?Sized> NetworkTypes<'n, P> {
     }
 
     /// The counts at `m`.
-    pub fn counts(&self, m: u32) -> Counts {
+    pub fn counts(&self, m: u32) -> PredictionCounts {
         counts_at(&self.hist, m)
     }
 }
@@ -382,8 +256,8 @@ impl NetworkTypes<'_> {
 
 /// Scheme C's counts at `m` from a histogram of [`NetworkTypes::hist`]: a node is
 /// N-CUT at every `m` from its first one on.
-pub fn counts_at(hist: &[[u64; 2]], m: u32) -> Counts {
-    let mut c = Counts::default();
+pub fn counts_at(hist: &[[u64; 2]], m: u32) -> PredictionCounts {
+    let mut c = PredictionCounts::default();
     for (k, h) in hist.iter().enumerate() {
         if k as u32 <= m {
             c.true_cut += h[1];
@@ -476,8 +350,8 @@ impl Observer for All<'_> {
 /// Per-tree results: A's counts, B's per n, C's histogram.
 #[derive(Clone, Debug, Default)]
 struct TreeCounts {
-    a: Counts,
-    b: Vec<Counts>,
+    a: PredictionCounts,
+    b: Vec<PredictionCounts>,
     c: Vec<[u64; 2]>,
 }
 
@@ -572,7 +446,7 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
     let mut out = Classified::default();
     for (g, key) in groups.iter().enumerate() {
         let depth = key.depth();
-        let mut sum = TreeCounts { a: Counts::default(), b: vec![Counts::default(); cfg.b.len()], c: vec![] };
+        let mut sum = TreeCounts { a: PredictionCounts::default(), b: vec![PredictionCounts::default(); cfg.b.len()], c: vec![] };
         let mut n_trees = 0u32;
         for (tc, _) in per_tree.iter().zip(&group_of).filter(|(_, gg)| **gg == g) {
             n_trees += 1;
@@ -591,7 +465,7 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
         // Built in the artificial columns (ordering zero for a game), then
         // moved into the game's own.
         let o = key.ordering().unwrap_or(Ordering { b: 0, wa: 0, wb: 0 });
-        let row = |scheme: &str, param: Option<u32>, c: Counts| ClassifyRow {
+        let row = |scheme: &str, param: Option<u32>, c: PredictionCounts| ClassifyRow {
             b: o.b,
             wa: o.wa,
             wb: o.wb,
@@ -649,6 +523,6 @@ fn mark_best(rows: &mut [ClassifyRow]) {
 
 /// Hand-worked small trees.
 #[cfg(test)]
-mod hand;
+pub(crate) mod hand;
 #[cfg(test)]
 mod tests;

@@ -1,11 +1,11 @@
 //! Unit tests of `classify`: bad requests, the choice of the best m, scheme A's rules.
 
 use super::*;
-use crate::tree::Model;
+use crate::tree::artificial::Model;
 
 #[test]
 fn bad_requests_are_typed_errors() {
-    let t = [crate::formats::TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 2 }
+    let t = [crate::tree::TreeSpec { set: "t".into(), index: 1, seed: 12345, pscore: 1000, model: Model::Exponential, b: 2, wa: 0, wb: 0, depth: 2 }
         .check()
         .unwrap()];
     let run = |cfg: Scoring| classify(&t, &cfg, &crate::progress::Progress::hidden()).map(|_| ()).unwrap_err();
@@ -36,11 +36,11 @@ fn first_m_is_the_smallest_closed_interval() {
 
 #[test]
 fn scheme_a_rules() {
-    use Kind::*;
-    assert_eq!(YbwcTypes::child(Pv, 1), Pv);
-    assert_eq!(YbwcTypes::child(Pv, 2), Cut);
-    assert_eq!(YbwcTypes::child(Cut, 1), All);
-    assert_eq!(YbwcTypes::child(Cut, 3), Cut);
-    assert_eq!(YbwcTypes::child(All, 1), Cut);
-    assert_eq!(YbwcTypes::child(All, 2), Cut);
+    use NodeType::*;
+    assert_eq!(Pv.ybwc_child(1), Pv);
+    assert_eq!(Pv.ybwc_child(2), Cut);
+    assert_eq!(Cut.ybwc_child(1), All);
+    assert_eq!(Cut.ybwc_child(3), Cut);
+    assert_eq!(All.ybwc_child(1), Cut);
+    assert_eq!(All.ybwc_child(2), Cut);
 }

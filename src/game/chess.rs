@@ -22,7 +22,8 @@
 //!   not: no quiescence search, no repetition or fifty-move draws inside the
 //!   search (fixed-depth alpha-beta as in the thesis).
 
-use super::{GameError, MoveList, TreeSource, on_scale};
+use super::{GameError, MoveList, TreeSource};
+use crate::value::on_scale;
 use cozy_chess::{Board, Color, Move, Piece, Square};
 
 /// A mate's value before the distance to it is taken off.

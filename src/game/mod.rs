@@ -4,17 +4,15 @@
 //! The thesis measures everything on artificial trees and argues that they
 //! look like a chess program's trees. A [`TreeSource`] lets the same search,
 //! observers and simulator run on a real game: the artificial model
-//! ([`crate::tree::Shape`]) is one source, chess ([`chess`]) and Othello
+//! (`tree::artificial::Shape`) is one source, chess ([`chess`]) and Othello
 //! ([`othello`]) are two more. A source says how to start a node's move list
 //! (generation and ordering), how to hand out its children in search order,
 //! and what a node is worth at the horizon or when the game is over.
 //!
-//! **One value scale.** The search and the node classifications compare
-//! windows with the artificial trees' root window `(SCORE_MIN - 1,
-//! SCORE_MAX + 1)`. A game's evaluation `v` (from the root player's point of
-//! view, MAX) is placed on that scale as `ROOT_PSCORE + v`, far inside it, so
-//! the root window is the full window for every source and node types mean
-//! the same thing everywhere.
+//! **One value scale.** Every source values its nodes on the scale of
+//! [`crate::value`]: a game's evaluation is placed there with
+//! [`crate::value::on_scale`], so the root window is the full window for
+//! every source and node types mean the same thing everywhere.
 //!
 //! **The tree is a function of the position.** Move ordering uses only the
 //! node itself (no killer moves, history or transposition table), so the
@@ -23,9 +21,10 @@
 
 pub mod chess;
 pub mod othello;
+mod position_file;
 pub mod positions;
 
-use crate::tree::ROOT_PSCORE;
+pub use position_file::{PositionFileError, PositionLine, read_positions};
 use serde::{Deserialize, Serialize};
 
 /// A tree the search can walk.
@@ -119,67 +118,6 @@ impl std::str::FromStr for Game {
     }
 }
 
-/// What kind of tree: an artificial model or a game. This is the `model`
-/// column of the tables that have one (training patterns, weights files,
-/// `pabsim` rows).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Family {
-    /// The thesis's exponential model.
-    Exponential,
-    /// The strongly ordered model.
-    Strong,
-    /// Chess.
-    Chess,
-    /// Othello.
-    Othello,
-}
-
-impl Family {
-    /// The name in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Exponential => "exponential",
-            Family::Strong => "strong",
-            Family::Chess => "chess",
-            Family::Othello => "othello",
-        }
-    }
-
-    /// The game, for a game family.
-    pub fn game(self) -> Option<Game> {
-        match self {
-            Family::Chess => Some(Game::Chess),
-            Family::Othello => Some(Game::Othello),
-            _ => None,
-        }
-    }
-}
-
-impl From<crate::tree::Model> for Family {
-    fn from(m: crate::tree::Model) -> Family {
-        match m {
-            crate::tree::Model::Exponential => Family::Exponential,
-            crate::tree::Model::Strong => Family::Strong,
-        }
-    }
-}
-
-impl From<Game> for Family {
-    fn from(g: Game) -> Family {
-        match g {
-            Game::Chess => Family::Chess,
-            Game::Othello => Family::Othello,
-        }
-    }
-}
-
-impl std::fmt::Display for Family {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// What is wrong with a game position or request.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
@@ -211,20 +149,6 @@ pub enum GameError {
     /// A request out of range (the message names it).
     #[error("{0}")]
     Request(String),
-}
-
-/// Places a game's evaluation `v`, from the side to move's point of view at
-/// a MAX node if `max` (else from the opponent's), on the common scale.
-#[inline(always)]
-pub fn on_scale(v_stm: i64, max: bool) -> i64 {
-    ROOT_PSCORE as i64 + if max { v_stm } else { -v_stm }
-}
-
-/// Takes a value on the common scale back to the game's units, from the
-/// root player's point of view.
-#[inline]
-pub fn off_scale(v: i64) -> i64 {
-    v - ROOT_PSCORE as i64
 }
 
 /// Counts the nodes at exactly `depth` through the source's own move lists

@@ -17,7 +17,8 @@
 //! Squares are numbered a1 = 0, b1 = 1, …, h8 = 63 (rank-major, rank 1 at
 //! the top as Othello boards are printed); magpie keeps a1 in the top bit.
 
-use super::{GameError, MoveList, TreeSource, on_scale};
+use super::{GameError, MoveList, TreeSource};
+use crate::value::on_scale;
 use magpie::othello::{Board, Stone};
 
 /// Static score of a move to each square (a1 first).

@@ -129,7 +129,7 @@ mod tests {
             assert_eq!(a.len(), 20);
             assert_ne!(a, random_positions(&RandomPlay { seed: 8, ..req.clone() }).unwrap());
             let text = a.join("\n");
-            let read = crate::formats::read_positions(game, crate::cli::Input::from_string("p", &text)).unwrap();
+            let read = crate::game::read_positions(game, crate::cli::Input::from_string("p", &text)).unwrap();
             assert_eq!(read.len(), 20);
             assert_eq!(read[19].id, "train-020");
         }

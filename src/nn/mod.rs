@@ -20,9 +20,8 @@
 //! node the network's output ([`Network::predict`]); [`n_type`] applies the
 //! classification width `m` of scheme C.
 
-use crate::formats::TreeKey;
-use crate::game::Family;
-use crate::tree::{Model, Ordering};
+use crate::tree::artificial::{Model, Ordering};
+use crate::tree::{Family, TreeKey};
 
 /// Why a network could not be made, read or written.
 #[derive(Debug, thiserror::Error)]

@@ -15,16 +15,18 @@
 use super::engine::SimError;
 use super::engine::{Interleave, LockKind, MachineSpec, State, TreeStats, simulate};
 use super::schemes::SplitScheme;
-use super::schemes::{DtsSplit, NetworkSplit, YbwcSplit};
+use super::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
 use crate::algorithm::{
     Algorithm, Columns, ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP,
     DEFAULT_STEAL_SEED, Scheme, Walk,
 };
-use crate::formats::{SimRow, SourceVisitor, Tree, TreeKey as GroupKey};
-use crate::game::{Family, TreeSource};
+use crate::formats::SimRow;
+use crate::game::TreeSource;
 use crate::macros::require;
 use crate::nn::Network;
-use crate::tree::Ordering;
+use crate::tree::Family;
+use crate::tree::artificial::Ordering;
+use crate::tree::{SourceVisitor, Tree, TreeKey as GroupKey};
 
 /// Why a run could not be planned, simulated or merged.
 #[derive(Debug, thiserror::Error)]
@@ -531,7 +533,7 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
     // which nothing then consults for a split.
     let r = match c.algorithm.and_then(|a| a.scheme()).unwrap_or(Scheme::A { m_a: 1, pv_wait: DEFAULT_PV_WAIT }) {
         Scheme::A { m_a, pv_wait } => tree.visit(Simulate { scheme: &YbwcSplit { m_a, pv_wait }, cfg }),
-        Scheme::B { m_b, pv_wait } => tree.visit(Simulate { scheme: &DtsSplit { m_b, pv_wait }, cfg }),
+        Scheme::B { m_b, pv_wait } => tree.visit(Simulate { scheme: &ConfidenceSplit { m_b, pv_wait }, cfg }),
         Scheme::C { m_ca, m_cc, cut_width } => {
             let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
             let s = NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth };
@@ -594,7 +596,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         cut_width: k.cut_width,
         interleave: c.interleave.name().to_string(),
         split_walk: k.split_walk,
-        root_value: Some(if tree.is_game() { crate::game::off_scale(s.value) } else { s.value }),
+        root_value: Some(if tree.is_game() { crate::value::off_scale(s.value) } else { s.value }),
         tp_ticks: s.ticks,
         np_nodes: s.nodes,
         leaves: s.leaves,
@@ -821,7 +823,7 @@ mod tests {
     /// parameter only.
     #[test]
     fn rows_read_back_as_their_configuration() {
-        let trees = crate::formats::read_trees(crate::cli::Input::from_string(
+        let trees = crate::tree::read_trees(crate::cli::Input::from_string(
             "t",
             r#"{"set":"tg1","index":1,"seed":1,"pscore":1073741823,"model":"exponential","b":4,"wa":50,"wb":50,"depth":3}"#,
         ))

@@ -1,6 +1,8 @@
-//! Split-point selection schemes of PABSim (thesis §6.2–6.3; `docs/model.md` §5.4, node types from `docs/model.md` §4): A (strong YBWC types),
-//! B (DTS types with a confidence value) and C (types and waits from the
-//! neural network).
+//! Split-point selection schemes of PABSim (thesis §6.2–6.3; `docs/model.md` §5.4, node types from `docs/model.md` §4): A (strong YBWC types,
+//! [`YbwcSplit`]), B (DTS types with a confidence value,
+//! [`ConfidenceSplit`]) and C (types and waits from the neural network,
+//! [`NetworkSplit`]). Each types its nodes with the rule `classify` scores
+//! (`crate::classify::node_types`), so the two tools cannot drift apart.
 //!
 //! The engine knows nothing about the schemes beyond [`SplitScheme`]: a scheme
 //! keeps its own per-node data (`Data`), fills it when a node is created,
@@ -8,6 +10,9 @@
 //! valid node is eligible and with what "progress" measure (finished moves,
 //! or scheme B's confidence). The preference order shared by all schemes is
 //! [`Candidate::better`].
+
+use crate::classify::{DtsNode, NnNode, NodeType, Predictor, nn_node};
+use crate::value::Window;
 
 /// What a scheme may look at when it judges a node.
 #[derive(Clone, Copy, Debug)]
@@ -33,8 +38,8 @@ pub trait SplitScheme: Sync {
     /// The root's data.
     fn root(&self) -> Self::Data;
     /// The data of a child created at 1-based position `index` of a parent
-    /// with view `parent` and data `pd`, with window `(alpha, beta)` at creation.
-    fn child(&self, parent: &View, pd: &Self::Data, index: u32, child_max: bool, alpha: i64, beta: i64) -> Self::Data;
+    /// with view `parent` and data `pd`, with window `window` at creation.
+    fn child(&self, parent: &View, pd: &Self::Data, index: u32, child_max: bool, window: Window) -> Self::Data;
     /// One more move of the node has finished (`v.finished` already counts it).
     #[inline(always)]
     fn finished(&self, _v: &View, _d: &mut Self::Data) {}
@@ -68,9 +73,6 @@ impl Candidate {
     }
 }
 
-/// Strong YBWC node types (`docs/model.md` §4.1): the classifier's.
-pub use crate::classify::Kind as YType;
-
 pub use crate::algorithm::DEFAULT_PV_WAIT;
 
 /// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
@@ -83,53 +85,32 @@ pub struct YbwcSplit {
     pub pv_wait: u32,
 }
 
-impl YbwcSplit {
-    /// The type of the child at 1-based `index` of a node of type `t`.
-    #[inline(always)]
-    pub fn child_type(t: YType, index: u32) -> YType {
-        crate::classify::YbwcTypes::child(t, index)
-    }
-}
-
+/// Per-node data: the node's strong YBWC type (`docs/model.md` §4.1).
 impl SplitScheme for YbwcSplit {
-    type Data = YType;
-    fn root(&self) -> YType {
-        YType::Pv
+    type Data = NodeType;
+    fn root(&self) -> NodeType {
+        NodeType::Pv
     }
     #[inline(always)]
-    fn child(&self, _p: &View, pd: &YType, index: u32, _max: bool, _a: i64, _b: i64) -> YType {
-        YbwcSplit::child_type(*pd, index)
+    fn child(&self, _p: &View, pd: &NodeType, index: u32, _max: bool, _w: Window) -> NodeType {
+        pd.ybwc_child(index)
     }
     #[inline(always)]
-    fn eligible(&self, v: &View, d: &YType) -> Option<i64> {
+    fn eligible(&self, v: &View, d: &NodeType) -> Option<i64> {
         let need = match d {
-            YType::Cut => self.m_a.max(1),
-            YType::Pv => self.pv_wait,
-            YType::All => 1,
+            NodeType::Cut => self.m_a.max(1),
+            NodeType::Pv => self.pv_wait,
+            NodeType::All => 1,
         };
         (v.finished >= need).then_some(v.finished as i64)
     }
 }
 
-/// DTS node types (`docs/model.md` §4.2): the classifier's.
-pub use crate::classify::Kind as DType;
-
-/// Scheme B's per-node data: the DTS typing state of `docs/model.md` §4.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DtsData {
-    /// Initial type.
-    pub ty: DType,
-    /// Current type.
-    pub cur: DType,
-    /// Below a D-ALL, D-ALL pair: types alternate, window ignored.
-    pub forced: bool,
-    /// The parent's current type was D-ALL when this node was created.
-    pub parent_all: bool,
-}
-
-/// Scheme B: DTS. A D-CUT node turns D-ALL once `m_b` moves have finished.
+/// Scheme B: DTS types (per-node data: the node's [`DtsNode`], `docs/model.md`
+/// §4.2) with a confidence value. A D-CUT node turns D-ALL once `m_b` moves
+/// have finished.
 #[derive(Clone, Copy, Debug)]
-pub struct DtsSplit {
+pub struct ConfidenceSplit {
     /// Finished moves after which a D-CUT node becomes D-ALL.
     pub m_b: u32,
     /// Finished moves a D-PV node needs ([`DEFAULT_PV_WAIT`]; 0 is the
@@ -137,65 +118,43 @@ pub struct DtsSplit {
     pub pv_wait: u32,
 }
 
-impl DtsSplit {
-    /// The DTS type of a child created with window `(alpha, beta)` under a
-    /// node with data `n` (`docs/model.md` §4.2, first half of the loop).
-    #[inline(always)]
-    pub fn child_data(n: &DtsData, child_max: bool, alpha: i64, beta: i64) -> DtsData {
-        let (ty, forced) = crate::classify::dts_child_type(n.cur, n.forced, child_max, alpha, beta);
-        DtsData { ty, cur: ty, forced, parent_all: n.cur == DType::All }
-    }
-
-    /// The override after `finished` moves (second half of the loop).
-    #[inline(always)]
-    pub fn after_finish(d: &mut DtsData, finished: u32, n: u32) {
-        if d.ty == DType::Cut && !d.forced && d.cur == DType::Cut && finished >= n {
-            d.cur = DType::All;
-            if d.parent_all {
-                d.forced = true;
-            }
-        }
-    }
-
+impl ConfidenceSplit {
     /// The confidence: finished moves at D-PV and D-ALL nodes; falling with
     /// finished moves at a D-CUT node; counted from the change at a node
     /// that turned D-ALL.
     #[inline(always)]
-    pub fn confidence(&self, d: &DtsData, finished: u32) -> i64 {
+    pub fn confidence(&self, d: &DtsNode, finished: u32) -> i64 {
         match (d.ty, d.cur) {
-            (DType::Cut, DType::Cut) => -(finished as i64),
-            (DType::Cut, _) => finished as i64 - self.m_b as i64,
+            (NodeType::Cut, NodeType::Cut) => -(finished as i64),
+            (NodeType::Cut, _) => finished as i64 - self.m_b as i64,
             _ => finished as i64,
         }
     }
 }
 
-impl SplitScheme for DtsSplit {
-    type Data = DtsData;
-    fn root(&self) -> DtsData {
-        DtsData::default()
+impl SplitScheme for ConfidenceSplit {
+    type Data = DtsNode;
+    fn root(&self) -> DtsNode {
+        DtsNode::ROOT
     }
     #[inline(always)]
-    fn child(&self, _p: &View, pd: &DtsData, _index: u32, child_max: bool, alpha: i64, beta: i64) -> DtsData {
-        DtsSplit::child_data(pd, child_max, alpha, beta)
+    fn child(&self, _p: &View, pd: &DtsNode, _index: u32, child_max: bool, window: Window) -> DtsNode {
+        pd.child(child_max, window)
     }
     #[inline(always)]
-    fn finished(&self, v: &View, d: &mut DtsData) {
-        DtsSplit::after_finish(d, v.finished, self.m_b);
+    fn finished(&self, v: &View, d: &mut DtsNode) {
+        d.finished(v.finished, self.m_b);
     }
     #[inline(always)]
-    fn eligible(&self, v: &View, d: &DtsData) -> Option<i64> {
+    fn eligible(&self, v: &View, d: &DtsNode) -> Option<i64> {
         // D-ALL needs confidence 1; D-PV needs `pv_wait` finished moves,
         // by default 1: a PV node splits only after its first move, as in
         // DTS and YBWC (our reading, docs/decisions.md).
         let c = self.confidence(d, v.finished);
-        let need = if d.cur == DType::Pv { self.pv_wait as i64 } else { 1 };
-        (d.cur != DType::Cut && c >= need).then_some(c)
+        let need = if d.cur == NodeType::Pv { self.pv_wait as i64 } else { 1 };
+        (d.cur != NodeType::Cut && c >= need).then_some(c)
     }
 }
-
-/// What scheme C needs from the network: the classifier's.
-pub use crate::classify::Predictor;
 
 /// Scheme C's per-node data.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -222,11 +181,11 @@ pub struct NetworkSplit<'a, P: Predictor + ?Sized> {
 }
 
 impl<P: Predictor + ?Sized> NetworkSplit<'_, P> {
-    /// The data of a node typed by the classifier's rule
-    /// ([`crate::classify::nn_node`]): type and wait from the network, or the
-    /// root's averages at an N-PV node.
-    fn data(&self, n: crate::classify::NnNode) -> NnData {
-        let crate::classify::NnNode { pv, ty, wait } = n;
+    /// The data of a node typed by the classifier's rule ([`nn_node`]):
+    /// type and wait from the network, or the root's averages at an N-PV
+    /// node.
+    fn data(&self, n: NnNode) -> NnData {
+        let NnNode { pv, ty, wait } = n;
         let cut = !pv && crate::nn::is_cut(ty, self.cut_width);
         // The wait is a number of moves: rounded to the nearest whole move.
         let w = wait.round() as i32;
@@ -243,14 +202,14 @@ impl<P: Predictor + ?Sized> SplitScheme for NetworkSplit<'_, P> {
     type Data = NnData;
     fn root(&self) -> NnData {
         // N-PV: the root's averaged type and wait, like every PV node.
-        self.data(crate::classify::nn_node(self.net, None, 0))
+        self.data(nn_node(self.net, None, 0))
     }
     #[inline]
-    fn child(&self, p: &View, pd: &NnData, index: u32, _max: bool, _a: i64, _b: i64) -> NnData {
+    fn child(&self, p: &View, pd: &NnData, index: u32, _max: bool, _w: Window) -> NnData {
         if p.ply + 1 >= self.leaf_ply {
             return NnData::default();
         }
-        self.data(crate::classify::nn_node(self.net, Some((p.pv, pd.ty)), index))
+        self.data(nn_node(self.net, Some((p.pv, pd.ty)), index))
     }
     #[inline(always)]
     fn eligible(&self, v: &View, d: &NnData) -> Option<i64> {
@@ -261,18 +220,15 @@ impl<P: Predictor + ?Sized> SplitScheme for NetworkSplit<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ROOT_ALPHA, ROOT_BETA};
+    use crate::value::ROOT_BETA;
 
     #[test]
     fn ybwc_types() {
-        use YType::*;
-        assert_eq!(YbwcSplit::child_type(Pv, 1), Pv);
-        assert_eq!(YbwcSplit::child_type(Pv, 2), Cut);
-        assert_eq!(YbwcSplit::child_type(Cut, 1), All);
-        assert_eq!(YbwcSplit::child_type(Cut, 5), Cut);
-        assert_eq!(YbwcSplit::child_type(All, 1), Cut);
+        use NodeType::*;
         let a = YbwcSplit { m_a: 3, pv_wait: 1 };
         let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 5 };
+        // The types are the classifier's rule (tested there).
+        assert_eq!(a.child(&v(0), &Pv, 2, true, Window::ROOT), Cut);
         assert_eq!(a.eligible(&v(0), &All), None);
         assert_eq!(a.eligible(&v(1), &All), Some(1));
         assert_eq!(a.eligible(&v(2), &Cut), None);
@@ -286,45 +242,39 @@ mod tests {
 
     #[test]
     fn dts_types_and_confidence() {
-        let root = DtsData::default();
-        // First child of the root keeps the root window: D-PV.
-        let pv = DtsSplit::child_data(&root, false, ROOT_ALPHA, ROOT_BETA);
-        assert_eq!(pv.ty, DType::Pv);
-        // Later children of the root (MIN, beta = root beta): D-CUT.
-        let cut = DtsSplit::child_data(&root, false, 5, ROOT_BETA);
-        assert_eq!((cut.ty, cut.forced, cut.parent_all), (DType::Cut, false, false));
-        // Under a D-CUT node, a MAX child with alpha = 5: D-ALL.
-        let all = DtsSplit::child_data(&cut, true, 5, 9);
-        assert_eq!(all.ty, DType::All);
-        // Under a D-ALL node, another D-ALL: the allowed pair, forced.
-        let pair = DtsSplit::child_data(&all, false, 5, 9);
-        assert_eq!((pair.ty, pair.forced), (DType::All, true));
-        // Below the pair the types alternate whatever the window.
-        let f1 = DtsSplit::child_data(&pair, true, 5, 9);
-        assert_eq!((f1.ty, f1.forced), (DType::Cut, true));
-        let f2 = DtsSplit::child_data(&f1, false, 5, 9);
-        assert_eq!((f2.ty, f2.forced), (DType::All, true));
-        // Override and confidence with m_b = 2.
-        let b = DtsSplit { m_b: 2, pv_wait: 1 };
-        let mut c = cut;
+        let b = ConfidenceSplit { m_b: 2, pv_wait: 1 };
         let v = |finished| View { ply: 1, pv: false, index: 2, max: false, finished, left: 9 };
+        let w = |alpha, beta| Window { alpha, beta };
+        // The types are the classifier's rule (tested there): D-PV on the
+        // root's window, D-CUT with the root's beta at a MIN node, then
+        // D-ALL, the D-ALL pair, and alternating types below it.
+        let root = b.root();
+        let pv = b.child(&v(0), &root, 1, false, Window::ROOT);
+        let cut = b.child(&v(0), &root, 2, false, w(5, ROOT_BETA));
+        let all = b.child(&v(0), &cut, 1, true, w(5, 9));
+        let pair = b.child(&v(0), &all, 1, false, w(5, 9));
+        let f1 = b.child(&v(0), &pair, 1, true, w(5, 9));
+        assert_eq!([pv.ty, cut.ty, all.ty, pair.ty, f1.ty], [NodeType::Pv, NodeType::Cut, NodeType::All, NodeType::All, NodeType::Cut]);
+        assert!(f1.forced);
+        // Override and confidence with m_b = 2.
+        let mut c = cut;
         b.finished(&v(1), &mut c);
-        assert_eq!(c.cur, DType::Cut);
+        assert_eq!(c.cur, NodeType::Cut);
         assert_eq!(b.confidence(&c, 1), -1);
         assert_eq!(b.eligible(&v(1), &c), None);
         b.finished(&v(2), &mut c);
-        assert_eq!(c.cur, DType::All);
+        assert_eq!(c.cur, NodeType::All);
         assert_eq!(b.eligible(&v(2), &c), None);
         assert_eq!(b.eligible(&v(3), &c), Some(1));
         // A forced D-CUT is never overridden.
         let mut f = f1;
         b.finished(&v(7), &mut f);
-        assert_eq!(f.cur, DType::Cut);
+        assert_eq!(f.cur, NodeType::Cut);
         // D-PV needs one finished move.
         assert_eq!(b.eligible(&v(0), &pv), None);
         assert_eq!(b.eligible(&v(1), &pv), Some(1));
         // The control for scheme C's literal rule: D-PV at once, nothing else changes.
-        let eager = DtsSplit { pv_wait: 0, ..b };
+        let eager = ConfidenceSplit { pv_wait: 0, ..b };
         assert_eq!(eager.eligible(&v(0), &pv), Some(0));
         assert_eq!(eager.eligible(&v(2), &c), None);
         assert_eq!(eager.eligible(&v(0), &all), None);
@@ -368,9 +318,9 @@ mod tests {
         // round(1.4) - 1 = 0, and §6.5 sets no minimum: the root may split
         // before its first move has finished.
         assert_eq!((root.ty, root.need), (0.0, 0));
-        let pvc = c.child(&rv, &root, 1, false, 0, 0);
+        let pvc = c.child(&rv, &root, 1, false, Window::ROOT);
         assert_eq!((pvc.ty, pvc.need), (0.0, 0));
-        let pv2 = c.child(&View { ply: 1, index: 1, ..rv }, &pvc, 1, true, 0, 0);
+        let pv2 = c.child(&View { ply: 1, index: 1, ..rv }, &pvc, 1, true, Window::ROOT);
         assert_eq!((pv2.ty, pv2.need), (0.0, 0));
         assert_eq!(c.eligible(&rv, &root), Some(0));
         // With a more negative m_Ca the need goes below zero: still eligible at once.
@@ -379,18 +329,69 @@ mod tests {
         assert_eq!(early.eligible(&rv, &early.root()), Some(0));
         // The root's wait still counts when it is larger.
         let late = NetworkSplit { m_ca: 2, ..c };
-        assert_eq!(late.child(&rv, &late.root(), 1, false, 0, 0).need, 3);
+        assert_eq!(late.child(&rv, &late.root(), 1, false, Window::ROOT).need, 3);
         // Second child: type 50, N-CUT: need = 1 - 1 + 3 = 3.
-        let cut = c.child(&rv, &root, 2, false, 0, 0);
+        let cut = c.child(&rv, &root, 2, false, Window::ROOT);
         assert_eq!(cut.need, 3);
         // Its children: type 90 - index, N-ALL: need = round(2.6) - 1 = 2.
         let cv = View { ply: 1, pv: false, index: 2, max: false, finished: 0, left: 3 };
-        let all = c.child(&cv, &cut, 1, true, 0, 0);
+        let all = c.child(&cv, &cut, 1, true, Window::ROOT);
         assert_eq!((all.ty, all.need), (89.0, 2));
         assert_eq!(c.eligible(&View { finished: 1, ..cv }, &all), None);
         assert_eq!(c.eligible(&View { finished: 2, ..cv }, &all), Some(2));
         // At the leaf level no prediction is made.
         let deep = View { ply: 5, ..cv };
-        assert_eq!(c.child(&deep, &all, 1, true, 0, 0), NnData::default());
+        assert_eq!(c.child(&deep, &all, 1, true, Window::ROOT), NnData::default());
+    }
+
+    /// Both tools type with the one rule: the simulator's scheme C, replayed
+    /// over the nodes of `classify`'s hand-worked search in the order they are
+    /// created, gives every node the type `classify` gave it, on a real network
+    /// too; its waits are the rule's (root wait 2 at N-PV nodes, network waits
+    /// below).
+    #[test]
+    fn the_simulator_types_scheme_c_as_classify_does() {
+        use crate::classify::NetworkTypes;
+        use crate::classify::hand::{Hand, ORDER, tree};
+        use crate::nn::{HiddenWeights, Network, OutputWeights, TrainedFor, Training};
+        use crate::tree::artificial::{Model, Ordering};
+        use NetworkSplit as SimC;
+        fn replay<P: Predictor + ?Sized>(net: &P) -> (Vec<f64>, Vec<f64>, Vec<i32>) {
+            let t = tree();
+            let mut c = NetworkTypes::new(net, 50, 4);
+            c.trace = Some(vec![]);
+            t.search(&mut c);
+            let classified: Vec<f64> = c.trace.unwrap().iter().map(|x| x.2).collect();
+            // m_Ca = 0, m_Cc = 1, width 10; leaf_ply 4: nodes at ply 3 are
+            // still typed (their children are the leaves).
+            let sim = SimC { net, cut_width: 10.0, m_ca: 0, m_cc: 1, leaf_ply: 4 };
+            let mut path = vec![(View { ply: 0, pv: true, index: 0, max: true, finished: 0, left: 2 }, sim.root())];
+            let mut types = vec![path[0].1.ty];
+            let mut needs = vec![path[0].1.need];
+            for &(ply, index) in &ORDER[1..] {
+                path.truncate(ply as usize);
+                let (pv, pd) = path[ply as usize - 1];
+                let d = sim.child(&pv, &pd, index, ply % 2 == 0, Window::ROOT);
+                types.push(d.ty);
+                needs.push(d.need);
+                path.push((View { ply, pv: pv.pv && index == 1, index, max: ply % 2 == 0, finished: 0, left: 2 }, d));
+            }
+            (classified, types, needs)
+        }
+        let (classified, simulated, needs) = replay(&Hand);
+        assert_eq!(simulated, classified);
+        // N-PV: round(2) + 0 = 2; (1,1,2), (1,2), (2): type 42 is N-CUT,
+        // 1 + 0 + 1 = 2; (1,2,1), (2,1): 78 is N-ALL, wait 3; (2,1,1),
+        // (2,1,2): N-CUT, 3 + 1 = 4; (2,2): 77, 3; (2,2,1): 60.5, N-ALL, 3.
+        assert_eq!(needs, vec![2, 2, 2, 2, 2, 2, 3, 2, 3, 4, 4, 3, 3]);
+        let wh = HiddenWeights::from_fn(|r, c| ((r * 3 + c * 5) % 7) as f64 - 3.0);
+        let wo = OutputWeights::from_fn(|r, c| ((r * 11 + c * 3) % 5) as f64 / 2.0 - 1.0);
+        let tr = Training { rng: "ChaCha8".into(), seed: 0, init: 0.0, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
+        let net = Network::new(wh, wo, TrainedFor::artificial(Model::Exponential, Ordering { b: 2, wa: 0, wb: 0 }), 30.0, tr).unwrap().with_root_wait(1.5);
+        let (classified, simulated, _) = replay(&net);
+        assert_eq!(simulated, classified);
+        assert_eq!(classified[..4], [30.0; 4]);
+        assert_eq!(classified[4], net.predict(true, 30.0, 2).0);
+        assert_eq!(classified[10], net.predict(false, classified[8], 2).0);
     }
 }

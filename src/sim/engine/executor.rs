@@ -8,7 +8,7 @@
 use super::NONE;
 use super::machine::{Machine, World};
 use super::spec::Interleave;
-use super::stats::{Kind, State, TraceEvent};
+use super::stats::{State, TimeKind, TraceEvent};
 use crate::game::TreeSource;
 use crate::sim::memory::{Access, Block, Proc};
 use crate::sim::sched::{NEVER, bits};
@@ -130,11 +130,11 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             }
             match r {
                 Access::Done(0) => return Step::Ready,
-                Access::Done(d) => return if self.charge(w, p, d, Kind::Memory) { Step::Served } else { Step::Ready },
+                Access::Done(d) => return if self.charge(w, p, d, TimeKind::Memory) { Step::Served } else { Step::Ready },
                 // Refused until now: others asking at this moment go first.
                 Access::Refused(until) if until == now => return Step::Refused,
                 Access::Refused(until) => {
-                    if self.charge(w, p, until - now, Kind::Memory) {
+                    if self.charge(w, p, until - now, TimeKind::Memory) {
                         return Step::Refused;
                     }
                 }
@@ -191,7 +191,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                     for q in bits(run) {
                         let q = wi * 64 + q;
                         debug_assert_eq!(w.mem.refused(q, b, t), Some(u), "P{q} is parked on block {b} at {t}");
-                        self.book(w, q, u - t, Kind::Memory);
+                        self.book(w, q, u - t, TimeKind::Memory);
                     }
                     w.sched.advance(t, wi, run, u);
                     w.sched.set_last(wi * 64 + 63 - run.leading_zeros() as usize);
@@ -220,14 +220,14 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// must now let the others run: another processor's clock is at or below
     /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
-    pub(super) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: Kind) -> bool {
+    pub(super) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) -> bool {
         self.book(w, p, d, kind);
         let t = w.sched.clock(p) + d;
         w.sched.set(p, t);
         // A processor that has made no progress for the stall limit is
         // suspended in any case, so that the executor can stop the run.
         let stalled = t > w.last_progress.saturating_add(self.cfg.stall_limit);
-        (t >= self.limit.get() && (self.cfg.interleave == Interleave::Access || kind == Kind::Lock)) || stalled
+        (t >= self.limit.get() && (self.cfg.interleave == Interleave::Access || kind == TimeKind::Lock)) || stalled
     }
 
     /// Books `d` ticks of `kind` to `p`'s current state: the time per
@@ -235,7 +235,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// log of charges), which the end of the run trims. The clock is the
     /// caller's to move.
     #[inline(always)]
-    pub(super) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: Kind) {
+    pub(super) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         let s = w.state[p].0;
         w.stats.time[s as usize][kind as usize] += d;
         w.last[p] = (s, kind, d);
@@ -246,7 +246,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
 
     /// [`Machine::charge`] as a future: suspends `p` if it must let the others run.
     #[inline(always)]
-    pub(super) fn pause(&self, p: Proc, d: u64, kind: Kind) -> Suspend {
+    pub(super) fn pause(&self, p: Proc, d: u64, kind: TimeKind) -> Suspend {
         Suspend(self.charge(&mut self.w.borrow_mut(), p, d, kind))
     }
 
@@ -260,7 +260,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// The state's own work: `d` ticks.
     #[inline(always)]
     pub fn work(&self, p: Proc, d: u64) -> Suspend {
-        if d > 0 { self.pause(p, d, Kind::Work) } else { Suspend(false) }
+        if d > 0 { self.pause(p, d, TimeKind::Work) } else { Suspend(false) }
     }
 
     /// A read of block `b`.
@@ -279,7 +279,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// copy, which costs nothing until the write invalidates it. The wait
     /// is the state's own time; the processor resumes when the write is
     /// served, and must read the block again (a miss).
-    pub(super) fn wait_for_write(&self, p: Proc, b: Block, kind: Kind) -> Suspend {
+    pub(super) fn wait_for_write(&self, p: Proc, b: Block, kind: TimeKind) -> Suspend {
         let mut w = self.w.borrow_mut();
         let now = w.sched.clock(p);
         w.asleep[p] = Some((now, kind));
@@ -339,7 +339,7 @@ pub(super) fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t
 
 /// Adds a charge to `p`'s log ([`Interleave::State`]).
 #[inline(never)]
-pub(super) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, Kind, u64)) {
+pub(super) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, TimeKind, u64)) {
     w.charges[p].push(c);
 }
 
@@ -391,8 +391,8 @@ mod tests {
                                 "A {tag}"
                             );
                             assert_eq!(
-                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg),
-                                simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, one_by_one),
+                                simulate(&sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, cfg),
+                                simulate(&sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, one_by_one),
                                 "B {tag}"
                             );
                         }

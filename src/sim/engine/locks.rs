@@ -4,7 +4,7 @@
 
 use super::machine::Machine;
 use super::spec::LockKind;
-use super::stats::Kind;
+use super::stats::TimeKind;
 use crate::game::TreeSource;
 use crate::sim::memory::{Block, Proc};
 use crate::sim::schemes::SplitScheme;
@@ -50,25 +50,25 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                 }
                 let spent = w.sched.clock(p) - t0;
                 let s = w.state[p].0 as usize;
-                w.stats.time[s][Kind::Memory as usize] -= spent;
-                w.stats.time[s][Kind::Lock as usize] += spent;
+                w.stats.time[s][TimeKind::Memory as usize] -= spent;
+                w.stats.time[s][TimeKind::Lock as usize] += spent;
                 // The attempt's own charges are the latest ones, `spent`
                 // ticks in all (those since p was last resumed, in the log).
                 if spent > 0 {
-                    w.last[p].1 = Kind::Lock;
+                    w.last[p].1 = TimeKind::Lock;
                 }
                 let mut left = spent;
                 for c in w.charges[p].iter_mut().rev() {
                     if left == 0 {
                         break;
                     }
-                    c.1 = Kind::Lock;
+                    c.1 = TimeKind::Lock;
                     left = left.saturating_sub(c.2);
                 }
                 spent
             };
             if spent == 0 {
-                self.pause(p, 1, Kind::Lock).await;
+                self.pause(p, 1, TimeKind::Lock).await;
             } else {
                 self.reschedule(p).await;
             }
@@ -90,7 +90,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
         }
         let mb = self.mbox(p);
         while !self.w.borrow().granted[p] {
-            self.wait_for_write(p, mb, Kind::Lock).await;
+            self.wait_for_write(p, mb, TimeKind::Lock).await;
         }
         self.read(p, mb).await;
     }
@@ -141,7 +141,7 @@ mod tests {
         let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
         let few = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
         let many = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(48, 4)).unwrap();
-        let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][Kind::Lock as usize] as f64 / (r.ticks * p) as f64;
+        let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][TimeKind::Lock as usize] as f64 / (r.ticks * p) as f64;
         assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
     }
 }

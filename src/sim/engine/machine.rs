@@ -9,7 +9,7 @@ use super::heap::{NodeRef, SNode, make_node};
 use super::locks::BlockHasher;
 use super::spec::{Interleave, MachineSpec, Result, SimError};
 use super::states::Next;
-use super::stats::{Kind, State, TreeStats};
+use super::stats::{State, TimeKind, TreeStats};
 use super::{FIRST_PRIVATE, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
@@ -45,10 +45,10 @@ pub(super) struct World<D, T: TreeSource> {
     /// [`Interleave::Access`] only a processor's latest charge can reach
     /// beyond the end of the search (one that does not suspend it ends
     /// below every other clock), so it is all the end needs to trim.
-    pub(super) last: Vec<(State, Kind, u64)>,
+    pub(super) last: Vec<(State, TimeKind, u64)>,
     /// With [`Interleave::State`], where a processor runs on past the
     /// others, all its charges since it was last resumed.
-    pub(super) charges: Vec<Vec<(State, Kind, u64)>>,
+    pub(super) charges: Vec<Vec<(State, TimeKind, u64)>>,
     /// Each processor's buffer for tree walks.
     pub(super) walks: Vec<Vec<NodeRef>>,
     /// The block each processor accessed last (for the message of a stuck run).
@@ -56,7 +56,7 @@ pub(super) struct World<D, T: TreeSource> {
     /// Each processor that waits for a block to be written (the block's
     /// list is in `waiters`): its clock when it began to wait, and what the
     /// wait counts as.
-    pub(super) asleep: Vec<Option<(u64, Kind)>>,
+    pub(super) asleep: Vec<Option<(u64, TimeKind)>>,
     /// Queue locks: the processors queued at each lock, first first.
     pub(super) queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>, BuildHasherDefault<BlockHasher>>,
     /// Queue locks: whether the lock a processor queued for was handed to it.
@@ -133,7 +133,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             last_progress: 0,
             stats: TreeStats::default(),
             state: vec![(State::Split, NONE); p],
-            last: vec![(State::Split, Kind::Work, 0); p],
+            last: vec![(State::Split, TimeKind::Work, 0); p],
             charges: vec![Vec::with_capacity(8); p],
             walks: vec![vec![]; p],
             on: vec![0; p],
@@ -299,7 +299,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
         }
         // The exited processors' time after their exit.
         let exit_time: u64 = t * procs as u64 - w.stats.accounted();
-        w.stats.time[State::Exit as usize][Kind::Work as usize] += exit_time;
+        w.stats.time[State::Exit as usize][TimeKind::Work as usize] += exit_time;
         let root = w.root;
         w.nodes[root as usize].allocated = false;
         w.global.push(root);
@@ -420,7 +420,7 @@ mod tests {
                             let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
                             assert_eq!(a.value, want, "A {tag}");
                             assert_eq!(a.accounted(), a.ticks * procs as u64, "A {tag}");
-                            let bb = simulate(&sh, root, &DtsSplit { m_b: 1, pv_wait: 1 }, cfg).unwrap();
+                            let bb = simulate(&sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, cfg).unwrap();
                             assert_eq!(bb.value, want, "B {tag}");
                             assert_eq!(bb.accounted(), bb.ticks * procs as u64, "B {tag}");
                         }

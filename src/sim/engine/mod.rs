@@ -63,7 +63,7 @@
 //!
 //! - `spec`: what a run is asked to do: [`MachineSpec`], [`Interleave`],
 //!   [`Walk`], [`LockKind`], the state costs ([`cost`]) and [`SimError`].
-//! - `stats`: what a run measured: [`State`] (the time buckets), [`Kind`],
+//! - `stats`: what a run measured: [`State`] (the time buckets), [`TimeKind`],
 //!   [`TreeStats`], [`TraceEvent`].
 //! - `machine`: [`Machine`], its shared data (`World`), the run loop
 //!   ([`Machine::run`]) and [`simulate`].
@@ -91,7 +91,7 @@ pub use executor::{AccessFuture, Suspend};
 pub use machine::{Machine, simulate};
 pub use spec::{Interleave, LockKind, MachineSpec, Result, SimError, cost};
 pub use states::Next;
-pub use stats::{Kind, State, TraceEvent, TreeStats};
+pub use stats::{State, TimeKind, TraceEvent, TreeStats};
 
 use super::memory::Block;
 #[cfg(test)]

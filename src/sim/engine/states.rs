@@ -11,9 +11,9 @@ use super::stats::State;
 use super::{FLAG_BLOCK, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
-use crate::search::{ROOT_ALPHA, ROOT_BETA};
 use crate::sim::memory::Proc;
 use crate::sim::schemes::SplitScheme;
+use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 
 /// The state a routine hands over to, with the data that state works on.
 #[derive(Clone, Copy, Debug)]
@@ -131,10 +131,11 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             n.cursor = Some(cursor);
             let index = T::handed_out(&cursor);
             // The child's window is the parent's at the moment it is created.
-            let (alpha, beta) = if n.max { (n.score, n.beta) } else { (n.alpha, n.score) };
+            let window = Window { alpha: n.alpha, beta: n.beta }.child(n.max, n.score);
+            let Window { alpha, beta } = window;
             let child_max = !n.max;
             let pv = n.pv && index == 1;
-            let data = self.scheme.child(&n.view(), &n.data, index, child_max, alpha, beta);
+            let data = self.scheme.child(&n.view(), &n.data, index, child_max, window);
             n.left -= 1;
             let m = &mut w.nodes[id as usize];
             *m = SNode {

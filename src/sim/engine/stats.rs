@@ -1,5 +1,5 @@
 //! What a simulation measured: the states that are the time breakdown's
-//! buckets ([`State`], [`Kind`]), a tree's statistics ([`TreeStats`]) and
+//! buckets ([`State`], [`TimeKind`]), a tree's statistics ([`TreeStats`]) and
 //! the trace of state entries (thesis §6.2;
 //! `docs/model.md` §5.3 and §5.5).
 
@@ -43,7 +43,7 @@ impl State {
 
 /// What a processor's time in a state went to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum TimeKind {
     /// The state's own costs (and the idle loop's pauses).
     Work = 0,
     /// Waiting for memory: access delays and refused requests.
@@ -77,7 +77,7 @@ pub struct TreeStats {
     pub nodes: u64,
     /// Leaves created.
     pub leaves: u64,
-    /// Processor-ticks per state ([`State::ALL`]) and kind ([`Kind`]); they
+    /// Processor-ticks per state ([`State::ALL`]) and kind ([`TimeKind`]); they
     /// add up to `P * ticks`.
     pub time: [[u64; 3]; 7],
     /// Split-point searches run.
@@ -95,7 +95,7 @@ pub struct TreeStats {
 impl TreeStats {
     /// Processor-ticks of a state's own costs.
     pub fn work(&self, s: State) -> u64 {
-        self.time[s as usize][Kind::Work as usize]
+        self.time[s as usize][TimeKind::Work as usize]
     }
 
     /// All processor-ticks spent in a state.
@@ -105,12 +105,12 @@ impl TreeStats {
 
     /// Processor-ticks waiting for memory, over all states.
     pub fn mem_stall(&self) -> u64 {
-        self.time.iter().map(|t| t[Kind::Memory as usize]).sum()
+        self.time.iter().map(|t| t[TimeKind::Memory as usize]).sum()
     }
 
     /// Processor-ticks in failed lock attempts, over all states.
     pub fn lock_wait(&self) -> u64 {
-        self.time.iter().map(|t| t[Kind::Lock as usize]).sum()
+        self.time.iter().map(|t| t[TimeKind::Lock as usize]).sum()
     }
 
     /// All processor-ticks accounted: `P * ticks` for one tree.

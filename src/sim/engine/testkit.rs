@@ -1,11 +1,12 @@
 //! What the engine's tests share: the artificial trees they search, the
 //! idle policies beside the thesis's, and readers of traced runs.
 
-pub(super) use super::{Interleave, Kind, LockKind, MachineSpec, SimError, State, TraceEvent, TreeStats, simulate};
+pub(super) use super::{Interleave, LockKind, MachineSpec, SimError, State, TimeKind, TraceEvent, TreeStats, simulate};
 pub(super) use crate::algorithm::{Algorithm, Scheme, Walk};
 pub(super) use crate::search::search;
-pub(super) use crate::sim::schemes::{DtsSplit, YbwcSplit};
-pub(super) use crate::tree::{Model, Node, Ordering, ROOT_PSCORE, Shape};
+pub(super) use crate::sim::schemes::{ConfidenceSplit, YbwcSplit};
+pub(super) use crate::tree::artificial::{Model, Node, Ordering, Shape};
+pub(super) use crate::value::ROOT_PSCORE;
 
 pub(super) fn shape(b: u32, wa: u32, wb: u32) -> Shape {
     Shape::new(Model::Exponential, Ordering::new(b, wa, wb).unwrap()).unwrap()

@@ -6,7 +6,7 @@
 use crate::game::TreeSource;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::states::Next;
-use crate::sim::engine::stats::Kind;
+use crate::sim::engine::stats::TimeKind;
 use crate::sim::memory::Proc;
 use crate::sim::schemes::SplitScheme;
 
@@ -36,7 +36,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                 self.lock(p, self.blk(n)).await;
                 return Next::Search(n);
             }
-            self.wait_for_write(p, mb, Kind::Work).await;
+            self.wait_for_write(p, mb, TimeKind::Work).await;
         }
     }
 

@@ -8,7 +8,7 @@ use crate::game::TreeSource;
 use crate::sim::engine::SPLIT_BLOCK;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::states::Next;
-use crate::sim::engine::stats::Kind;
+use crate::sim::engine::stats::TimeKind;
 use crate::sim::memory::Proc;
 use crate::sim::schemes::SplitScheme;
 
@@ -49,7 +49,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             }
             // Published meanwhile: look again rather than wait.
             if self.w.borrow().split_var == seen {
-                self.wait_for_write(p, SPLIT_BLOCK, Kind::Work).await;
+                self.wait_for_write(p, SPLIT_BLOCK, TimeKind::Work).await;
             }
         }
     }

@@ -9,7 +9,7 @@ use crate::sim::engine::NONE;
 use crate::sim::engine::heap::NodeRef;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::states::Next;
-use crate::sim::engine::stats::Kind;
+use crate::sim::engine::stats::TimeKind;
 use crate::sim::memory::Proc;
 use crate::sim::schemes::SplitScheme;
 use rand_chacha::rand_core::Rng;
@@ -68,7 +68,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                     }
                     break;
                 }
-                self.wait_for_write(p, mb, Kind::Work).await;
+                self.wait_for_write(p, mb, TimeKind::Work).await;
             }
         }
     }

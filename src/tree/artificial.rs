@@ -16,11 +16,13 @@
 //! procedure of `docs/model.md` §1.2, which [`reference_children`] spells out
 //! literally for the tests.
 
+use crate::game::{MoveList, TreeSource};
 use crate::rng::{LIMIT, Powers, STREAM_MUL, Stream, mulmod, scale, seed_state};
+use crate::value::{SCORE_MAX, SCORE_MIN};
+use serde::{Deserialize, Serialize};
 
 /// `48271^2 mod LIMIT`: two draws at once.
 const STREAM_MUL_2: u64 = (STREAM_MUL * STREAM_MUL) % LIMIT;
-use serde::{Deserialize, Serialize};
 
 /// What is wrong with a tree's parameters or seed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -67,13 +69,6 @@ pub enum TreeError {
 }
 
 type Result<T> = std::result::Result<T, TreeError>;
-
-/// Lowest score.
-pub const SCORE_MIN: u64 = 0;
-/// Highest score, `LIMIT - 1`.
-pub const SCORE_MAX: u64 = LIMIT - 1;
-/// The root's pscore, `(SCORE_MAX - SCORE_MIN) / 2`.
-pub const ROOT_PSCORE: u64 = (SCORE_MAX - SCORE_MIN) / 2;
 
 /// Marks a child pscore that has not been computed yet (scores are < 2^31).
 const PENDING: u32 = u32::MAX;
@@ -456,7 +451,7 @@ impl Shape {
 
 /// The artificial model as a tree source: a node is its `(seed, pscore)`,
 /// its move list the lazy [`Moves`], a leaf's value its pscore.
-impl crate::game::TreeSource for Shape {
+impl TreeSource for Shape {
     type Node = Node;
     type Slot = u32;
     type Moves<'a> = Moves<'a>;
@@ -507,7 +502,7 @@ impl crate::game::TreeSource for Shape {
 
 /// A handle is the child's position and pscore, so a leaf's value needs no
 /// second look at the buffer.
-impl crate::game::MoveList<Shape> for Moves<'_> {
+impl MoveList<Shape> for Moves<'_> {
     type Handle = (usize, u32);
     #[inline(always)]
     fn len(&self) -> u32 {
@@ -604,6 +599,8 @@ pub fn analytic_p(o: Ordering, n: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{NodeCounts, minimax, search};
+    use crate::value::ROOT_PSCORE;
 
     fn lazy_children(shape: &Shape, node: Node, max: bool) -> Vec<Node> {
         let mut buf = vec![0; shape.b()];
@@ -700,5 +697,33 @@ mod tests {
         assert_eq!(check_seed(1 << 40), Err(TreeError::SeedTooLarge(1 << 40)));
         assert_eq!("weak".parse::<Model>(), Err(TreeError::UnknownModel("weak".into())));
         assert!(check_seed(1).is_ok());
+    }
+
+    /// The search of an artificial tree returns its root's pscore, as
+    /// minimax does (the root pscore is the tree's minimax value by
+    /// construction).
+    #[test]
+    fn root_value_is_minimax_and_pscore() {
+        for o in [Ordering::new(3, 50, 50).unwrap(), Ordering::new(4, 0, 0).unwrap(), Ordering::new(2, 100, 0).unwrap()] {
+            let shape = Shape::new(Model::Exponential, o).unwrap();
+            for seed in 1..40u32 {
+                let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
+                for depth in 0..5 {
+                    let r = search(&shape, &root, depth, &mut ());
+                    assert_eq!(r.value, ROOT_PSCORE as i64);
+                    assert_eq!(r.value, minimax(&shape, &root, true, depth, 0));
+                    assert_eq!(r.counts.nodes, r.counts.leaves + r.counts.internal);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn full_tree_without_pruning_at_random_ordering_depth_one() {
+        // Depth 1: the root searches all b leaves unless a leaf reaches beta,
+        // which cannot happen with the root window.
+        let shape = Shape::new(Model::Exponential, Ordering::new(5, 0, 0).unwrap()).unwrap();
+        let r = search(&shape, &Node { seed: 99, pscore: 1000 }, 1, &mut ());
+        assert_eq!(r.counts, NodeCounts { nodes: 6, leaves: 5, internal: 1 });
     }
 }

@@ -1,0 +1,294 @@
+//! Tree specs: a tree written down as one JSON line (`docs/formats.md`),
+//! its checks, and the reader of a file of them.
+
+use super::Tree;
+use super::artificial::{Model, Node, Ordering, Shape, TreeError, check_seed};
+use crate::cli::{Input, InputError};
+use crate::game::{Game, GameError, chess, othello};
+use crate::value::SCORE_MAX;
+use serde::{Deserialize, Serialize};
+
+/// The largest search depth a tree spec may ask for.
+pub const MAX_DEPTH: u32 = 64;
+
+/// What is wrong with a tree spec's values.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The ordering, model or seed.
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+    /// `index` 0.
+    #[error("index 0: tree indices are 1-based positions in the seed set")]
+    IndexZero,
+    /// A root pscore outside the scores.
+    #[error("root pscore {0} is outside [0, 2^31-2]")]
+    Pscore(u64),
+    /// Too deep.
+    #[error("depth {0} is larger than {MAX_DEPTH}")]
+    Depth(u32),
+    /// A game position that does not parse, or whose side to move cannot move.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A game tree of depth 0.
+    #[error("depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)")]
+    GameDepthZero,
+}
+
+/// What is wrong with a file of tree specs. Messages name the file and
+/// line; the underlying cause, where there is one, is the error's source.
+#[derive(Debug, thiserror::Error)]
+pub enum TreeFileError {
+    /// The file or one of its lines cannot be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A tree spec that does not parse.
+    #[error("bad tree spec ({name}:{line})")]
+    SpecSyntax {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A tree spec with values out of range.
+    #[error("bad tree spec ({name}:{line})")]
+    Spec {
+        /// The input.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        source: SpecError,
+    },
+    /// The same tree twice.
+    #[error("tree spec repeats line {first} ({name}:{line}): give each tree once")]
+    Repeated {
+        /// The input.
+        name: String,
+        /// 1-based line of the repeat.
+        line: usize,
+        /// 1-based line of the first.
+        first: usize,
+    },
+    /// No tree specs at all.
+    #[error("no tree specs in {0} (make some with `treegen --set tg1 --ordering 32,79,5 --depth 6`)")]
+    NoTrees(String),
+    /// Artificial trees and game positions in one input, for a tool whose
+    /// table differs between the two.
+    #[error("{name} mixes artificial trees and game positions (line {line}): their tables differ, give them to separate runs")]
+    Mixed {
+        /// The input.
+        name: String,
+        /// The first line of the other kind.
+        line: usize,
+    },
+}
+
+type Result<T, E = TreeFileError> = std::result::Result<T, E>;
+
+/// One tree: everything needed to regenerate and search it (`treegen`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeSpec {
+    /// The seed set's name (`tg1`, `tg2` or a file path).
+    pub set: String,
+    /// 1-based position of the seed in its set.
+    pub index: u32,
+    /// The root's seed.
+    pub seed: u64,
+    /// The root's pscore (its minimax value).
+    pub pscore: u64,
+    /// The ordering model.
+    pub model: Model,
+    /// Branching factor.
+    pub b: u32,
+    /// Knowledge weight at position 1, percent.
+    pub wa: u32,
+    /// Knowledge weight at other positions, percent.
+    pub wb: u32,
+    /// Search depth.
+    pub depth: u32,
+}
+
+/// One game position to search (`treegen --game`; `docs/formats.md`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// The game.
+    pub game: Game,
+    /// The position file's name without directory and extension.
+    pub set: String,
+    /// 1-based position of the position in its file.
+    pub index: u32,
+    /// The position's `id` in its file (empty if it has none).
+    pub id: String,
+    /// The position: a FEN (chess) or 64 squares and the side to move (Othello).
+    pub position: String,
+    /// Search depth, 1..64.
+    pub depth: u32,
+}
+
+/// A tree spec of either kind, as it appears on a line.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged)]
+pub enum Spec {
+    /// An artificial tree.
+    Artificial(TreeSpec),
+    /// A game position.
+    Game(GameSpec),
+}
+
+impl TreeSpec {
+    /// Validates the spec.
+    pub fn check(&self) -> Result<Tree, SpecError> {
+        let ordering = Ordering::new(self.b, self.wa, self.wb)?;
+        let shape = Shape::new(self.model, ordering)?;
+        let seed = check_seed(self.seed)?;
+        if self.index == 0 {
+            return Err(SpecError::IndexZero);
+        }
+        if self.pscore > SCORE_MAX {
+            return Err(SpecError::Pscore(self.pscore));
+        }
+        if self.depth > MAX_DEPTH {
+            return Err(SpecError::Depth(self.depth));
+        }
+        Ok(Tree::Artificial { spec: self.clone(), shape, root: Node { seed, pscore: self.pscore as u32 } })
+    }
+
+    /// The ordering `(b, w_a, w_b)`.
+    pub fn ordering(&self) -> Ordering {
+        Ordering { b: self.b, wa: self.wa, wb: self.wb }
+    }
+}
+
+impl GameSpec {
+    /// Validates the spec: the position parses, its side to move has a
+    /// move (or, in Othello, a pass), the depth is 1..64.
+    pub fn check(&self) -> Result<Tree, SpecError> {
+        if self.index == 0 {
+            return Err(SpecError::IndexZero);
+        }
+        if self.depth == 0 {
+            return Err(SpecError::GameDepthZero);
+        }
+        if self.depth > MAX_DEPTH {
+            return Err(SpecError::Depth(self.depth));
+        }
+        let spec = self.clone();
+        let tree = match self.game {
+            Game::Chess => {
+                let root = chess::Position::parse(&self.position)?;
+                if let Some(why) = root.no_moves() {
+                    return Err(GameError::NoMoves(why.into()).into());
+                }
+                Tree::Chess { spec, root }
+            }
+            Game::Othello => {
+                let root = othello::Position::parse(&self.position)?;
+                if let Some(why) = root.no_moves() {
+                    return Err(GameError::NoMoves(why.into()).into());
+                }
+                Tree::Othello { spec, root }
+            }
+        };
+        Ok(tree)
+    }
+}
+
+impl Spec {
+    /// Validates the spec.
+    pub fn check(&self) -> Result<Tree, SpecError> {
+        match self {
+            Spec::Artificial(s) => s.check(),
+            Spec::Game(s) => s.check(),
+        }
+    }
+}
+
+/// Reads and checks tree specs, artificial (no `game` field) or game
+/// positions (a `game` field); an empty input is an error.
+pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
+    let name = input.name.clone();
+    let mut trees = vec![];
+    let mut seen: std::collections::HashMap<Spec, usize> = std::collections::HashMap::new();
+    for (i, line) in input.numbered_lines() {
+        let line = line.map_err(|why| InputError::at(&name, i, why))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let syntax = |source| TreeFileError::SpecSyntax { name: name.clone(), line: i, source };
+        // The kind is decided by the `game` field, so that each kind's
+        // reader names its own unknown or missing fields. Each kind is read
+        // straight into its type, whose reader refuses a key given twice
+        // (`"b":32,...,"b":2`), where a `serde_json::Value` keeps the last.
+        let keys: TopKeys = serde_json::from_str(&line).map_err(syntax)?;
+        let spec = if keys.0.iter().any(|k| k == "game") {
+            Spec::Game(serde_json::from_str(&line).map_err(syntax)?)
+        } else {
+            Spec::Artificial(serde_json::from_str(&line).map_err(syntax)?)
+        };
+        // The same tree twice would be counted twice in every sum and average.
+        if let Some(first) = seen.get(&spec) {
+            return Err(TreeFileError::Repeated { name, line: i, first: *first });
+        }
+        trees.push(spec.check().map_err(|source| TreeFileError::Spec { name: name.clone(), line: i, source })?);
+        seen.insert(spec, i);
+    }
+    if trees.is_empty() {
+        return Err(TreeFileError::NoTrees(name));
+    }
+    Ok(trees)
+}
+
+/// The keys of a JSON object, in order, without their values.
+struct TopKeys(Vec<String>);
+
+impl<'de> Deserialize<'de> for TopKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<TopKeys, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = TopKeys;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object (one tree spec)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<TopKeys, A::Error> {
+                let mut keys = vec![];
+                while let Some(k) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    keys.push(k);
+                }
+                Ok(TopKeys(keys))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Whether the trees are game positions (`true`) or artificial trees, for
+/// the tools whose tables differ between the two; a mix is an error.
+pub fn games_only(trees: &[Tree], name: &str) -> Result<bool> {
+    let games = trees.first().is_some_and(Tree::is_game);
+    match trees.iter().position(|t| t.is_game() != games) {
+        Some(i) => Err(TreeFileError::Mixed { name: name.to_string(), line: i + 1 }),
+        None => Ok(games),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_specs_are_checked_and_not_repeated() {
+        let spec = r#"{"set":"tg1","index":1,"seed":5,"pscore":7,"model":"exponential","b":2,"wa":0,"wb":0,"depth":1}"#;
+        let read = |text: &str| read_trees(Input::from_string("t", text));
+        assert_eq!(read(spec).unwrap().len(), 1);
+        assert!(matches!(read(&format!("{spec}\n\n{spec}\n")), Err(TreeFileError::Repeated { line: 3, first: 1, .. })));
+        assert!(matches!(read(&spec.replace("\"index\":1", "\"index\":0")), Err(TreeFileError::Spec { source: SpecError::IndexZero, .. })));
+        assert!(matches!(read(&spec.replace("\"b\":2", "\"b\":0")), Err(TreeFileError::Spec { source: SpecError::Tree(TreeError::NoChildren), .. })));
+        assert!(matches!(read("\n"), Err(TreeFileError::NoTrees(_))));
+        assert!(matches!(read("{"), Err(TreeFileError::SpecSyntax { line: 1, .. })));
+    }
+}

@@ -1,0 +1,87 @@
+//! The value scale every tree source and search shares (§4.2; `docs/model.md`
+//! §1.1 and §7.1), and the search window on it.
+//!
+//! Scores are the artificial trees' pscores, `SCORE_MIN..=SCORE_MAX` (the
+//! range of a Park–Miller draw). The search's infinite bounds lie one
+//! outside them: the root window `(SCORE_MIN - 1, SCORE_MAX + 1)` is the full
+//! window, so a node's window tells whether it is on the PV path or bounded
+//! on one side by the root's (the node types of `docs/model.md` §4 read it).
+//!
+//! **Games on the same scale.** A game's evaluation `v` (from the root
+//! player's point of view, MAX) is placed on the scale as `ROOT_PSCORE + v`,
+//! far inside it ([`on_scale`], [`off_scale`]), so the root window is the
+//! full window for every source and node types mean the same thing
+//! everywhere.
+
+use crate::rng::LIMIT;
+
+/// Lowest score.
+pub const SCORE_MIN: u64 = 0;
+/// Highest score, `LIMIT - 1`.
+pub const SCORE_MAX: u64 = LIMIT - 1;
+/// The root's pscore, `(SCORE_MAX - SCORE_MIN) / 2`; a game's 0.
+pub const ROOT_PSCORE: u64 = (SCORE_MAX - SCORE_MIN) / 2;
+
+/// The search's −∞: the root window's lower end, `SCORE_MIN - 1`.
+pub const ROOT_ALPHA: i64 = SCORE_MIN as i64 - 1;
+/// The search's +∞: the root window's upper end, `SCORE_MAX + 1`.
+pub const ROOT_BETA: i64 = SCORE_MAX as i64 + 1;
+
+/// An alpha-beta window `(alpha, beta)`: a node's value matters only
+/// strictly between the two (fail-hard: it returns within `[alpha, beta]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Window {
+    /// The lower bound: the best MAX can already force.
+    pub alpha: i64,
+    /// The upper bound: the best MIN can already force.
+    pub beta: i64,
+}
+
+impl Window {
+    /// The root's window, the full one: `(ROOT_ALPHA, ROOT_BETA)`.
+    pub const ROOT: Window = Window { alpha: ROOT_ALPHA, beta: ROOT_BETA };
+
+    /// The root's window (the node is on the PV path).
+    #[inline(always)]
+    pub fn is_root(self) -> bool {
+        self == Window::ROOT
+    }
+
+    /// The window of a child of a node with this window and current score
+    /// `score`: a MAX node (`max`) raises alpha to its score, a MIN node
+    /// lowers beta.
+    #[inline(always)]
+    pub fn child(self, max: bool, score: i64) -> Window {
+        if max { Window { alpha: score, beta: self.beta } } else { Window { alpha: self.alpha, beta: score } }
+    }
+}
+
+/// Places a game's evaluation `v_stm`, from the side to move's point of
+/// view at a MAX node if `max` (else from the opponent's), on the scale.
+#[inline(always)]
+pub fn on_scale(v_stm: i64, max: bool) -> i64 {
+    ROOT_PSCORE as i64 + if max { v_stm } else { -v_stm }
+}
+
+/// Takes a value on the scale back to the game's units, from the root
+/// player's point of view.
+#[inline]
+pub fn off_scale(v: i64) -> i64 {
+    v - ROOT_PSCORE as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scale_and_its_bounds() {
+        assert_eq!((SCORE_MIN, SCORE_MAX, ROOT_PSCORE), (0, 2_147_483_646, 1_073_741_823));
+        assert_eq!(Window::ROOT, Window { alpha: -1, beta: 2_147_483_647 });
+        assert!(Window::ROOT.is_root() && !Window { alpha: 0, ..Window::ROOT }.is_root());
+        assert_eq!(Window::ROOT.child(true, 5), Window { alpha: 5, beta: ROOT_BETA });
+        assert_eq!(Window::ROOT.child(false, 5), Window { alpha: ROOT_ALPHA, beta: 5 });
+        assert_eq!(off_scale(on_scale(-30, true)), -30);
+        assert_eq!(off_scale(on_scale(-30, false)), 30);
+    }
+}
