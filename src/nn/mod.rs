@@ -260,6 +260,8 @@ impl TrainedFor {
         match key {
             TreeKey::Artificial { .. } => self.model == key.family() && self.ordering() == key.ordering(),
             TreeKey::Game { game, .. } => self.model.game() == Some(*game),
+            // `trainset` trains no network for them.
+            TreeKey::Incremental { .. } => false,
         }
     }
 }
