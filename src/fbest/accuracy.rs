@@ -1,5 +1,5 @@
 //! Ordering accuracy (Ura, Tsuruoka and Chikayama 2014, §4.1 and their
-//! Fig. 6; `docs/model.md` §7.4): the share of nodes whose best child by a
+//! Fig. 6; `docs/model.md` §7.8): the share of nodes whose best child by a
 //! depth-k search is still the best child by a depth-(k + 2) search.
 //!
 //! A node "searched to depth k" is searched with its children to depth

@@ -1,4 +1,4 @@
-//! Incremental random trees (beyond the thesis; `docs/model.md` §7.4): the
+//! Incremental random trees (beyond the thesis; `docs/model.md` §7.8): the
 //! synthetic trees of Ura, Tsuruoka and Chikayama (2014, §4.1), after
 //! Smith and Nau's "N-game" trees.
 //!

@@ -56,6 +56,12 @@ impl Family {
         }
     }
 
+    /// Whether trees of the family have the ordering parameters `w_a`,
+    /// `w_b` (the thesis's models; not incremental trees or games).
+    pub fn has_weights(self) -> bool {
+        matches!(self, Family::Exponential | Family::Strong)
+    }
+
     /// The game, for a game family.
     pub fn game(self) -> Option<Game> {
         match self {

@@ -1,0 +1,70 @@
+//! Incremental random trees (issue 25) through the tools: `treegen`'s
+//! specs, `fbest`'s tables and ordering accuracy, `classify`, `trainset`
+//! → `nntrain` → scheme C, `pabsim`; the same bytes for any thread count;
+//! one-line errors.
+
+use crate::util::{Dir, fails, ok, sum_column};
+
+#[test]
+fn incremental_trees_through_the_tools() {
+    let d = Dir::new("incremental");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "8", "-o", "t.jsonl"], "");
+    let spec = d.read("t.jsonl");
+    assert_eq!(spec.lines().count(), 8);
+    assert_eq!(spec.lines().next().unwrap(), r#"{"set":"tg1","index":1,"seed":1335380035,"model":"incremental","b":5,"scale":100,"depth":6}"#);
+    // f_best: the children come in static-evaluation order, so the first
+    // move is the best at most nodes.
+    let f1 = ok(&d.path, "fbest", &["t.jsonl", "--threads", "1"], "");
+    assert_eq!(f1, ok(&d.path, "fbest", &["t.jsonl", "--threads", "2"], ""));
+    assert_eq!(
+        f1,
+        "b,scale,depth,trees,n,fbest,pbest\n5,100,6,8,1,2257,0.945934619\n5,100,6,8,2,82,0.034367142\n5,100,6,8,3,33,0.013830679\n5,100,6,8,4,10,0.004191115\n5,100,6,8,5,4,0.001676446\n"
+    );
+    let per = ok(&d.path, "fbest", &["t.jsonl", "--per-tree"], "");
+    assert_eq!(per.lines().next().unwrap(), "tree,seed,b,scale,depth,nodes,leaves,internal,contributing,root_value");
+    assert_eq!(sum_column(&per, "contributing"), 2257 + 82 + 33 + 10 + 4);
+    assert_eq!(sum_column(&per, "nodes"), sum_column(&per, "leaves") + sum_column(&per, "internal"));
+    // The ordering accuracy: 43 of the 48 nodes at plies 0..1 keep their
+    // best child from depth 4 to depth 6.
+    let acc = ok(&d.path, "fbest", &["t.jsonl", "--accuracy", "4", "--threads", "1"], "");
+    assert_eq!(acc, "model,b,scale,trees,k,k2,plies,nodes,kept,accuracy\nincremental,5,100,8,4,6,2,48,43,0.895833333\n");
+    assert_eq!(acc, ok(&d.path, "fbest", &["t.jsonl", "--accuracy", "4", "--threads", "2"], ""));
+    // classify, and a network trained on them for scheme C.
+    let c = ok(&d.path, "classify", &["t.jsonl", "--scheme", "a"], "");
+    assert!(c.starts_with("b,scale,depth,trees,scheme,param,true_cut,false_cut,true_all,false_all,error,scored,best\n5,100,6,8,a,,"), "{c}");
+    ok(&d.path, "trainset", &["t.jsonl", "-o", "p.csv"], "");
+    assert!(d.read("p.csv").lines().nth(1).unwrap().starts_with("incremental,5,,,0,"));
+    ok(&d.path, "nntrain", &["p.csv", "--iterations", "5", "-o", "n.json"], "");
+    ok(&d.path, "classify", &["t.jsonl", "--scheme", "c", "--weights", "n.json", "--m", "0..2"], "");
+    // pabsim: the model column and b, no ordering weights; the root value
+    // is the sequential search's.
+    let sim = ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1,4", "--per-tree"], "");
+    let header: Vec<&str> = sim.lines().next().unwrap().split(',').collect();
+    let col = |row: &str, name: &str| row.split(',').nth(header.iter().position(|h| *h == name).unwrap()).unwrap().to_string();
+    let rows: Vec<&str> = sim.lines().skip(1).collect();
+    assert_eq!(rows.len(), 16);
+    let roots: Vec<String> = per.lines().skip(1).map(|r| r.rsplit(',').next().unwrap().to_string()).collect();
+    for r in &rows {
+        assert_eq!((col(r, "model"), col(r, "b"), col(r, "wa"), col(r, "depth")), ("incremental".into(), "5".into(), String::new(), "6".into()));
+        let t: usize = col(r, "tree").parse().unwrap();
+        assert_eq!(col(r, "root_value"), roots[t - 1]);
+    }
+}
+
+#[test]
+fn incremental_requests_are_one_line_errors() {
+    let d = Dir::new("incremental-bad");
+    fails(&d.path, "treegen", &["--model", "incremental", "--ordering", "5,0,0", "--depth", "3"], "", "--branching goes with --model incremental");
+    fails(&d.path, "treegen", &["--branching", "5", "--depth", "3"], "", "--branching goes with --model incremental");
+    fails(&d.path, "treegen", &["--model", "incremental", "--branching", "0", "--depth", "3"], "", "branching factor b = 0 must lie in 1..=4096");
+    fails(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--scale", "0", "--depth", "3"], "", "edge scale 0");
+    fails(&d.path, "treegen", &["--model", "bogus", "--ordering", "5,0,0", "--depth", "3"], "", "expected `exponential`, `strong` or `incremental`");
+    let inc = ok(&d.path, "treegen", &["--model", "incremental", "--branching", "3", "--depth", "3", "--count", "1"], "");
+    let art = ok(&d.path, "treegen", &["--ordering", "3,50,10", "--depth", "3", "--count", "1"], "");
+    d.write("mixed.jsonl", &format!("{inc}{art}"));
+    fails(&d.path, "fbest", &["mixed.jsonl"], "", "mixes incremental trees and artificial trees (line 2)");
+    fails(&d.path, "classify", &["mixed.jsonl", "--scheme", "a"], "", "mixes incremental trees and artificial trees (line 2)");
+    d.write("wa.jsonl", &inc.replace("\"b\":3", "\"b\":3,\"wa\":5"));
+    fails(&d.path, "fbest", &["wa.jsonl"], "", "bad tree spec (wa.jsonl:1)");
+    fails(&d.path, "fbest", &["--accuracy", "0"], &inc, "--accuracy 0");
+}
