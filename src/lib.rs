@@ -72,6 +72,7 @@
 pub mod algorithm;
 pub mod classify;
 pub mod cli;
+pub mod cluster;
 pub mod fbest;
 pub mod formats;
 pub mod game;
