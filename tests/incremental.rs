@@ -68,3 +68,34 @@ fn incremental_requests_are_one_line_errors() {
     fails(&d.path, "fbest", &["wa.jsonl"], "", "bad tree spec (wa.jsonl:1)");
     fails(&d.path, "fbest", &["--accuracy", "0"], &inc, "--accuracy 0");
 }
+
+#[test]
+fn pabsim_on_the_cluster() {
+    let d = Dir::new("cluster");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "7", "--count", "4", "-o", "t.jsonl"], "");
+    let args = ["t.jsonl", "--machine", "cluster", "--procs", "1,3,64,4096", "--per-tree"];
+    let one = ok(&d.path, "pabsim", &[&args[..], &["--threads", "1"]].concat(), "");
+    assert_eq!(one, ok(&d.path, "pabsim", &[&args[..], &["--threads", "2"]].concat(), ""));
+    let lines: Vec<&str> = one.lines().collect();
+    assert_eq!(
+        lines[0],
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes"
+    );
+    // 4 baseline rows, then 4 trees for each of 3 counts and 2 algorithms.
+    assert_eq!(lines.len(), 1 + 4 + 3 * 2 * 4);
+    // Every run's root value is the sequential search's (fbest's).
+    let per = ok(&d.path, "fbest", &["t.jsonl", "--per-tree"], "");
+    let roots: Vec<&str> = per.lines().skip(1).map(|r| r.rsplit(',').next().unwrap()).collect();
+    for l in &lines[1..] {
+        let f: Vec<&str> = l.split(',').collect();
+        let t: usize = f[0].parse().unwrap();
+        assert_eq!(f[9], roots[t - 1], "{l}");
+    }
+    // Wrong machine for an option or a name: one line each.
+    fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--policy", "dts"], "", "--policy dts is a --machine shared algorithm");
+    fails(&d.path, "pabsim", &["t.jsonl", "--policy", "master-slave"], "", "--policy master-slave is a --machine cluster algorithm");
+    fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--scheme", "a"], "", "--scheme applies to --machine shared only");
+    fails(&d.path, "pabsim", &["t.jsonl", "--split-ply", "2"], "", "--split-ply applies to --machine cluster only");
+    fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--procs", "4097"], "", "--procs 4097: the cluster has 1..4096 processes");
+    fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--procs", "2", "--policy", "seq"], "", "seq cannot run on 2 processes");
+}

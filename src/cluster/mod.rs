@@ -14,6 +14,8 @@
 //!   Fig. 1); every worker searches with it.
 //! - [`frontier`] and [`root_split`]: OthelloX's even split and
 //!   master-slave at the root.
+//! - [`run`]: many (tree, configuration) runs and their rows (`pabsim
+//!   --machine cluster`).
 //!
 //! The algorithms are named by [`ClusterAlgorithm`], a sibling of the
 //! shared-memory [`crate::algorithm::Algorithm`] (`docs/decisions.md`,
@@ -24,6 +26,7 @@ pub mod events;
 pub mod frontier;
 pub mod machine;
 pub mod root_split;
+pub mod run;
 pub mod search;
 pub mod transport;
 

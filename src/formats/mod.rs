@@ -13,8 +13,10 @@ use crate::tree::Family;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
 
+mod cluster;
 mod incremental;
 mod rows;
+pub use cluster::*;
 pub use incremental::*;
 pub use rows::*;
 
