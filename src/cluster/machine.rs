@@ -41,7 +41,7 @@ impl Default for Costs {
 /// The default search cost per node: this host's own sequential search
 /// (the baseline of `super::search`) on incremental b = 5 trees, measured
 /// as `BENCHMARKS.md` records.
-pub const DEFAULT_NODE_NS: u64 = 550;
+pub const DEFAULT_NODE_NS: u64 = 380;
 
 /// What a run measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -44,8 +44,11 @@ pub const DEFAULT_TT_SLOTS: usize = 1 << 20;
 /// 4,096 of them); lookups only, never iterated, so the map's order does
 /// not matter.
 pub struct Searcher<S: TreeSource> {
-    tt: std::collections::HashMap<usize, Entry<S::Node>>,
+    tt: std::collections::HashMap<usize, Entry<S::Node>, Identity>,
     mask: usize,
+    // Move buffers and child lists reused across nodes (one per level in use).
+    slots_pool: Vec<Vec<S::Slot>>,
+    kids_pool: Vec<Vec<S::Node>>,
     /// Nodes searched so far (internal iterative deepening included).
     pub counts: NodeCounts,
 }
@@ -53,7 +56,13 @@ pub struct Searcher<S: TreeSource> {
 impl<S: TreeSource> Searcher<S> {
     /// A searcher with `slots` table entries (rounded up to a power of two).
     pub fn new(slots: usize) -> Searcher<S> {
-        Searcher { tt: std::collections::HashMap::new(), mask: slots.next_power_of_two() - 1, counts: NodeCounts::default() }
+        Searcher {
+            tt: std::collections::HashMap::default(),
+            mask: slots.next_power_of_two() - 1,
+            slots_pool: vec![],
+            kids_pool: vec![],
+            counts: NodeCounts::default(),
+        }
     }
 
     fn slot(&self, src: &S, node: &S::Node, ply: u32) -> usize {
@@ -88,18 +97,22 @@ impl<S: TreeSource> Searcher<S> {
             }
             first = Some(e.best);
         }
-        let mut buf = vec![S::Slot::default(); src.slots()];
+        let mut buf = self.slots_pool.pop().unwrap_or_default();
+        buf.resize(src.slots(), S::Slot::default());
+        let mut kids = self.kids_pool.pop().unwrap_or_default();
+        kids.clear();
         let mut m = src.moves(node, max, &mut buf);
-        if m.is_empty() {
-            self.counts.leaves += 1;
-            return src.terminal_value(node, max, ply);
-        }
-        self.counts.internal += 1;
-        let mut kids = Vec::with_capacity(m.len() as usize);
         while let Some(h) = m.next() {
             kids.push(m.child(node, h));
         }
         drop(m);
+        self.slots_pool.push(buf);
+        if kids.is_empty() {
+            self.kids_pool.push(kids);
+            self.counts.leaves += 1;
+            return src.terminal_value(node, max, ply);
+        }
+        self.counts.internal += 1;
         if first.is_none() && depth >= 3 {
             // Internal iterative deepening: the shallower search stores its best move.
             self.search(src, node, max, depth - 2, ply, w);
@@ -140,9 +153,40 @@ impl<S: TreeSource> Searcher<S> {
         } else {
             Bound::Exact
         };
+        self.kids_pool.push(kids);
         let s = self.slot(src, node, ply);
         self.tt.insert(s, Entry { node: node.clone(), ply, depth, value, bound, best });
         value
+    }
+}
+
+/// The table's hasher: slot numbers are already mixed, so they hash to
+/// themselves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Identity;
+
+/// The state of [`Identity`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdentityHasher(u64);
+
+impl std::hash::BuildHasher for Identity {
+    type Hasher = IdentityHasher;
+    fn build_hasher(&self) -> IdentityHasher {
+        IdentityHasher(0)
+    }
+}
+
+impl std::hash::Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = n as u64;
     }
 }
 
