@@ -80,7 +80,7 @@ pub enum TreeFileError {
     NoTrees(String),
     /// Two kinds of tree (artificial, incremental, game positions) in one
     /// input, for a tool whose table differs between them.
-    #[error("{name} mixes {first} trees and {other} trees (line {line}): their tables differ, give them to separate runs")]
+    #[error("{name} mixes {first} and {other} (line {line}): their tables differ, give them to separate runs")]
     Mixed {
         /// The input.
         name: String,
@@ -338,9 +338,9 @@ pub enum Kind {
 impl std::fmt::Display for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Kind::Artificial => "artificial",
-            Kind::Incremental => "incremental",
-            Kind::Game => "game-position",
+            Kind::Artificial => "artificial trees",
+            Kind::Incremental => "incremental trees",
+            Kind::Game => "game positions",
         })
     }
 }
