@@ -4,8 +4,13 @@
 //! At every internal node the search records at most one move: the one that
 //! caused a cut-off, else the last one that updated the score, else nothing.
 //! `f_best(n)` counts the nodes that recorded move `n`.
+//!
+//! [`accuracy`]: the ordering accuracy of Ura et al. (2014), the share of
+//! nodes whose best child stays best two plies deeper.
 
-use crate::formats::{AnalyticRow, ChessFbestRow, FbestRow, GameFbestRow, GamePerTreeRow, PerTreeRow, RajahxRow};
+pub mod accuracy;
+
+use crate::formats::{AnalyticRow, ChessFbestRow, FbestRow, GameFbestRow, GamePerTreeRow, IncrementalFbestRow, IncrementalPerTreeRow, PerTreeRow, RajahxRow};
 use crate::game::{chess, othello};
 use crate::search::{NodeCounts, Observer, Outcome, Visit};
 use crate::tree::artificial::{Ordering, analytic_p};
@@ -93,6 +98,7 @@ pub struct TreeFbest {
 pub fn tree_fbest(t: &Tree) -> TreeFbest {
     let b = match t {
         Tree::Artificial { shape, .. } => shape.b(),
+        Tree::Incremental { source, .. } => source.b as usize,
         _ => 0,
     };
     let mut c = FbestCounter::new(b);
@@ -106,7 +112,7 @@ pub fn tree_fbest(t: &Tree) -> TreeFbest {
     let names = match t {
         Tree::Chess { root, .. } => chess::moves_in_order(root),
         Tree::Othello { root, .. } => othello::moves_in_order(root),
-        Tree::Artificial { .. } => vec![],
+        Tree::Artificial { .. } | Tree::Incremental { .. } => vec![],
     };
     let root_move = best.and_then(|n| names.get(n as usize - 1).cloned());
     TreeFbest { counts: r.counts, value: r.value, counter: c, root_move }
@@ -137,6 +143,29 @@ pub fn per_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<PerTreeRow> {
                 b: s.b,
                 wa: s.wa,
                 wb: s.wb,
+                depth: s.depth,
+                nodes: r.counts.nodes,
+                leaves: r.counts.leaves,
+                internal: r.counts.internal,
+                contributing: r.counter.contributing,
+                root_value: r.value,
+            })
+        })
+        .collect()
+}
+
+/// One row per incremental tree (`--per-tree`); other trees are skipped.
+pub fn per_incremental_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<IncrementalPerTreeRow> {
+    trees
+        .iter()
+        .zip(results)
+        .filter_map(|(t, r)| {
+            let s = t.incremental_spec()?;
+            Some(IncrementalPerTreeRow {
+                tree: s.index,
+                seed: s.seed,
+                b: s.b,
+                scale: s.scale,
                 depth: s.depth,
                 nodes: r.counts.nodes,
                 leaves: r.counts.leaves,
@@ -201,6 +230,19 @@ pub fn summarize(trees: &[Tree], results: &[TreeFbest]) -> Vec<FbestRow> {
         let TreeKey::Artificial { ordering: o, depth, .. } = key else { continue };
         for (i, &f) in c.fbest.iter().enumerate() {
             rows.push(FbestRow { b: o.b, wa: o.wa, wb: o.wb, depth, trees, n: i as u32 + 1, fbest: f, pbest: pbest(f, &c) });
+        }
+    }
+    rows
+}
+
+/// f_best rows of incremental trees, one group per (b, scale, depth), rows
+/// n = 1..=b; other trees are skipped.
+pub fn summarize_incremental(trees: &[Tree], results: &[TreeFbest]) -> Vec<IncrementalFbestRow> {
+    let mut rows = vec![];
+    for (key, trees, c) in groups(trees, results) {
+        let TreeKey::Incremental { b, scale, depth } = key else { continue };
+        for (i, &f) in c.fbest.iter().enumerate() {
+            rows.push(IncrementalFbestRow { b, scale, depth, trees, n: i as u32 + 1, fbest: f, pbest: pbest(f, &c) });
         }
     }
     rows

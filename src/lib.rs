@@ -25,11 +25,13 @@
 //!   specs as JSON lines and [`tree::read_trees`]; and
 //!   [`tree::artificial`], the artificial trees of the thesis, the
 //!   exponential ordering model and a strongly ordered one, regenerated from
-//!   their seeds, never stored (§4.2).
+//!   their seeds, never stored (§4.2); [`tree::incremental`], the
+//!   incremental random trees of Ura et al. (2014), beyond the thesis.
 //! - [`search`]: the one sequential alpha-beta search, with pluggable
 //!   observers (§2, §4.3).
-//! - [`fbest`]: move-ordering statistics, f_best and p_best (§4.3); the
-//!   `fbest` tool.
+//! - [`fbest`]: move-ordering statistics, f_best and p_best (§4.3), and
+//!   the ordering accuracy of Ura et al. ([`fbest::accuracy`]); the `fbest`
+//!   tool.
 //! - [`trainset`]: the network's training patterns from searched trees
 //!   (§5.3); the `trainset` tool.
 //! - [`nn`]: the 3-12-2 node-classification network (§5.4).
@@ -58,6 +60,11 @@
 //!     `YbwcSplit`, `ConfidenceSplit`, `NetworkSplit`);
 //!   - [`sim::run`]: many (tree, configuration) items in parallel, shards,
 //!     and the final per-tree or per-configuration table.
+//! - [`cluster`]: beyond shared memory, the message-passing machines
+//!   (`docs/model.md` §9): one core against a transport, the simulated
+//!   cluster, the sequential baseline with iterative deepening and a
+//!   transposition table, OthelloX's root-splitting baselines;
+//!   `pabsim --machine cluster`.
 //! - [`formats`]: the tables the tools exchange (CSV rows, JSON lines), as
 //!   serde types with strict readers (`docs/formats.md`); tree specs are
 //!   read by [`tree`], position files by [`game`].
@@ -72,6 +79,7 @@
 pub mod algorithm;
 pub mod classify;
 pub mod cli;
+pub mod cluster;
 pub mod fbest;
 pub mod formats;
 pub mod game;

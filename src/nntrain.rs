@@ -72,7 +72,8 @@ impl PatternSet {
     pub fn new(rows: &[PatternRow], name: &str) -> Result<PatternSet> {
         let Some(first) = rows.first() else { return Err(TrainError::BadPatterns(format!("no patterns in {name}"))) };
         let trained_for = TrainedFor { model: first.model, b: first.b, wa: first.wa, wb: first.wb };
-        let game = first.model.game().is_some();
+        // Games and incremental trees have no ordering weights.
+        let game = !first.model.has_weights();
         require!(
             if game { first.wa.is_none() && first.wb.is_none() } else { first.wa.is_some() && first.wb.is_some() },
             TrainError::BadPatterns,

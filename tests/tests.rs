@@ -9,6 +9,7 @@ mod pabsim;
 
 mod chapter5;
 mod games;
+mod incremental;
 
 mod algorithms;
 

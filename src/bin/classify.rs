@@ -5,7 +5,7 @@ use parab::classify::{self, Scoring};
 use parab::cli::{self, Input, Output, write_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
-use parab::tree::{games_only, read_trees};
+use parab::tree::{TreeKind, kind_only, read_trees};
 use std::path::PathBuf;
 
 /// Search trees and score how well node-classification schemes predict
@@ -84,7 +84,7 @@ fn main() {
         let input = Input::open(args.input.as_deref())?;
         let name = input.name.clone();
         let trees = read_trees(input)?;
-        let games = games_only(&trees, &name)?;
+        let kind = kind_only(&trees, &name)?;
         let progress = Progress::new("classify", trees.len() as u64, "trees");
         let (rows, warnings) = classify::classify(&trees, &cfg, &progress)?;
         progress.finish();
@@ -92,10 +92,10 @@ fn main() {
             eprintln!("classify: {w}");
         }
         let mut out = Output::create(args.output.as_deref())?;
-        if games {
-            write_csv(&mut out, rows.games)?;
-        } else {
-            write_csv(&mut out, rows.artificial)?;
+        match kind {
+            TreeKind::Artificial => write_csv(&mut out, rows.artificial)?,
+            TreeKind::Incremental => write_csv(&mut out, rows.incremental)?,
+            TreeKind::Game => write_csv(&mut out, rows.games)?,
         }
         Ok(out.finish()?)
     })

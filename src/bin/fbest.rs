@@ -6,7 +6,7 @@ use parab::fbest::{self, FitMethod};
 use parab::formats::{ChessFbestRow, FitRow, GameFbestRow, RajahxRow, read_csv};
 use parab::progress::Progress;
 use parab::tree::artificial::Ordering;
-use parab::tree::{games_only, read_trees};
+use parab::tree::{TreeKind, kind_only, read_trees};
 use std::path::PathBuf;
 
 /// Search trees and count how often the move in position n was best
@@ -16,11 +16,12 @@ use std::path::PathBuf;
 /// Tree specs of game positions (`treegen --game`) give their own tables:
 /// `game,depth,trees,b,n,fbest,pbest` (b: legal moves per contributing
 /// node) and, with --per-tree, one row per position with its node counts,
-/// root value and best move.
+/// root value and best move. Incremental random trees (`treegen --model
+/// incremental`) give theirs: `b,scale,depth,trees,n,fbest,pbest`.
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,0,0 --depth 6 | fbest --per-tree -o /tmp/per-tree.csv\n  fbest --analytic --ordering 20,69,19 --ordering 32,79,5\n  fbest --rajahx data/rajahx-fbest.csv\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest -o /tmp/chess.csv\n  fbest --fit /tmp/chess.csv"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 32,0,0 --depth 6 | fbest --per-tree -o /tmp/per-tree.csv\n  fbest --analytic --ordering 20,69,19 --ordering 32,79,5\n  fbest --rajahx data/rajahx-fbest.csv\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest -o /tmp/chess.csv\n  fbest --fit /tmp/chess.csv\n  treegen --model incremental --branching 5 --depth 6 --count 8 | fbest --accuracy 4"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen); `-` or absent for stdin.
@@ -49,6 +50,14 @@ struct Args {
     /// --fit: their depth (odd like the chess tables' 7; deeper costs minutes).
     #[arg(long, default_value_t = 5, requires = "fit")]
     fit_depth: u32,
+    /// Instead of f_best: the ordering accuracy, the share of nodes whose
+    /// best child by a depth-K search is still best by a depth-(K+2) search
+    /// (Ura et al. 2014), per group of trees; the specs' depths are not used.
+    #[arg(long, value_name = "K", conflicts_with_all = ["per_tree", "analytic", "rajahx", "fit"])]
+    accuracy: Option<u32>,
+    /// --accuracy: the nodes measured are every node at plies 0..N of each tree.
+    #[arg(long, default_value_t = 2, value_name = "N", requires = "accuracy")]
+    accuracy_plies: u32,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -136,16 +145,27 @@ fn main() {
         let input = Input::open(args.input.as_deref())?;
         let name = input.name.clone();
         let trees = read_trees(input)?;
-        let games = games_only(&trees, &name)?;
+        let kind = kind_only(&trees, &name)?;
         let progress = Progress::new("fbest", trees.len() as u64, "trees");
+        if let Some(k) = args.accuracy {
+            anyhow::ensure!(k >= 1, "--accuracy 0: the best child needs a search of depth 1 or more");
+            anyhow::ensure!((1..=4).contains(&args.accuracy_plies), "--accuracy-plies {} must lie in 1..4", args.accuracy_plies);
+            let rows = fbest::accuracy::accuracy(&trees, k, args.accuracy_plies, &progress);
+            progress.finish();
+            let mut out = Output::create(args.output.as_deref())?;
+            write_csv(&mut out, rows)?;
+            return Ok(out.finish()?);
+        }
         let results = fbest::trees_fbest(&trees, &progress);
         progress.finish();
         let mut out = Output::create(args.output.as_deref())?;
-        match (games, args.per_tree) {
-            (false, true) => write_csv(&mut out, fbest::per_tree(&trees, &results))?,
-            (false, false) => write_csv(&mut out, fbest::summarize(&trees, &results))?,
-            (true, true) => write_csv(&mut out, fbest::per_position(&trees, &results))?,
-            (true, false) => write_csv(&mut out, fbest::summarize_games(&trees, &results))?,
+        match (kind, args.per_tree) {
+            (TreeKind::Artificial, true) => write_csv(&mut out, fbest::per_tree(&trees, &results))?,
+            (TreeKind::Artificial, false) => write_csv(&mut out, fbest::summarize(&trees, &results))?,
+            (TreeKind::Incremental, true) => write_csv(&mut out, fbest::per_incremental_tree(&trees, &results))?,
+            (TreeKind::Incremental, false) => write_csv(&mut out, fbest::summarize_incremental(&trees, &results))?,
+            (TreeKind::Game, true) => write_csv(&mut out, fbest::per_position(&trees, &results))?,
+            (TreeKind::Game, false) => write_csv(&mut out, fbest::summarize_games(&trees, &results))?,
         }
         Ok(out.finish()?)
     })

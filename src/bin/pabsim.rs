@@ -33,9 +33,38 @@ struct Args {
     /// Processor counts, e.g. 1,12,24,48.
     #[arg(short, long, value_delimiter = ',', default_value = "1")]
     procs: Vec<usize>,
-    /// Parallel search algorithms for p > 1: dts (the thesis's), pvsplit, steal, active.
-    #[arg(long, value_delimiter = ',', default_value = "dts")]
-    policy: Vec<Algorithm>,
+    /// Parallel search algorithms for p > 1. The shared-memory machine: dts
+    /// (the thesis's; default), pvsplit, steal, active. The cluster:
+    /// even-split, master-slave (default both); p = 1 is its sequential
+    /// baseline, seq.
+    #[arg(long, value_delimiter = ',')]
+    policy: Vec<String>,
+    /// The machine: shared (the thesis's multiprocessor) or cluster
+    /// (processes that share nothing and send messages).
+    #[arg(long, default_value = "shared")]
+    machine: MachineKind,
+    /// Cluster: search time per node, ns.
+    #[arg(long)]
+    node_ns: Option<u64>,
+    /// Cluster: the sender's time per message, ns.
+    #[arg(long)]
+    send_ns: Option<u64>,
+    /// Cluster: the receiver's time per message, ns.
+    #[arg(long)]
+    recv_ns: Option<u64>,
+    /// Cluster: network latency, ns.
+    #[arg(long)]
+    latency_ns: Option<u64>,
+    /// Cluster: bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
+    #[arg(long)]
+    bandwidth: Option<u64>,
+    /// Cluster: transposition-table entries per process (default 2^20).
+    #[arg(long)]
+    tt_slots: Option<usize>,
+    /// Cluster: the ply even-split and master-slave split the tree at
+    /// (default: the shallowest with at least p nodes).
+    #[arg(long)]
+    split_ply: Option<u32>,
     /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network); which
     /// nodes dts, steal and active may split at (default a).
     #[arg(short, long, value_delimiter = ',')]
@@ -145,10 +174,111 @@ fn check_baseline_used(path: &Option<PathBuf>, rows: &[SimRow]) -> Result<()> {
     Ok(())
 }
 
+/// Which machine `pabsim` simulates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum MachineKind {
+    /// The shared-memory multiprocessor of the thesis.
+    Shared,
+    /// The message-passing cluster.
+    Cluster,
+}
+
+/// `pabsim --machine cluster`.
+fn cluster(args: &Args) -> Result<()> {
+    use parab::cluster::machine::Costs;
+    use parab::cluster::run::{ClusterRequest, configs, run};
+    use parab::cluster::{ClusterAlgorithm, MAX_CLUSTER_PROCS, search::DEFAULT_TT_SLOTS};
+    let shared_only = [
+        ("--scheme", args.scheme.is_some()),
+        ("--min-split-depth", args.min_split_depth.is_some()),
+        ("--split-group", args.split_group.is_some()),
+        ("--steal-seed", args.steal_seed.is_some()),
+        ("--m-a", args.m_a.is_some()),
+        ("--m-b", args.m_b.is_some()),
+        ("--m-ca", args.m_ca.is_some()),
+        ("--m-cc", args.m_cc.is_some()),
+        ("--pv-wait", args.pv_wait.is_some()),
+        ("--cut-width", args.cut_width.is_some()),
+        ("--split-walk", args.split_walk.is_some()),
+        ("--thesis-params", args.thesis_params),
+        ("--weights", !args.weights.is_empty()),
+        ("--baseline", args.baseline.is_some()),
+        ("--shard", args.shard.is_some()),
+        ("--merge", args.merge),
+    ];
+    if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
+        bail!("{name} applies to --machine shared only");
+    }
+    ensure!(args.inputs.len() <= 1, "one tree-spec input at a time");
+    let mut algorithms = vec![];
+    for p in &args.policy {
+        algorithms.push(p.parse::<ClusterAlgorithm>().map_err(|e| {
+            if p.parse::<Algorithm>().is_ok() {
+                anyhow::anyhow!("--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave)")
+            } else {
+                e.into()
+            }
+        })?);
+    }
+    if algorithms.is_empty() {
+        algorithms = vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave];
+    }
+    cli::no_repeats("--procs", &args.procs)?;
+    cli::no_repeats("--policy", &algorithms.iter().map(|a| a.name()).collect::<Vec<_>>())?;
+    for &p in &args.procs {
+        ensure!((1..=MAX_CLUSTER_PROCS).contains(&p), "--procs {p}: the cluster has 1..{MAX_CLUSTER_PROCS} processes");
+    }
+    let d = Costs::default();
+    let costs = Costs {
+        node_ns: args.node_ns.unwrap_or(d.node_ns),
+        send_ns: args.send_ns.unwrap_or(d.send_ns),
+        recv_ns: args.recv_ns.unwrap_or(d.recv_ns),
+        latency_ns: args.latency_ns.unwrap_or(d.latency_ns),
+        bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
+    };
+    ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
+    let tt_slots = args.tt_slots.unwrap_or(DEFAULT_TT_SLOTS);
+    ensure!((1..=1 << 30).contains(&tt_slots), "--tt-slots {tt_slots} must lie in 1..2^30");
+    let req = ClusterRequest { procs: args.procs.clone(), algorithms, costs, tt_slots, split: args.split_ply, per_tree: args.per_tree };
+    let n = configs(&req)?.len();
+    let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
+    let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
+    let rows = run(&trees, &req, &progress)?;
+    progress.finish();
+    let mut out = Output::create(args.output.as_deref())?;
+    write_csv(&mut out, rows)?;
+    Ok(out.finish()?)
+}
+
 fn main() {
     let args: Args = cli::parse("pabsim");
     cli::main("pabsim", || {
         cli::threads(args.threads)?;
+        if args.machine == MachineKind::Cluster {
+            return cluster(&args);
+        }
+        let cluster_only = [
+            ("--node-ns", args.node_ns.is_some()),
+            ("--send-ns", args.send_ns.is_some()),
+            ("--recv-ns", args.recv_ns.is_some()),
+            ("--latency-ns", args.latency_ns.is_some()),
+            ("--bandwidth", args.bandwidth.is_some()),
+            ("--tt-slots", args.tt_slots.is_some()),
+            ("--split-ply", args.split_ply.is_some()),
+        ];
+        if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
+            bail!("{name} applies to --machine cluster only");
+        }
+        let mut policies = vec![];
+        for p in &args.policy {
+            if p.parse::<parab::cluster::ClusterAlgorithm>().is_ok() {
+                bail!("--policy {p} is a --machine cluster algorithm (the shared machine runs dts, pvsplit, steal, active)");
+            }
+            policies.push(p.parse::<Algorithm>()?);
+        }
+        if policies.is_empty() {
+            policies.push("dts".parse::<Algorithm>()?);
+        }
         let base = baseline(&args.baseline)?;
         if args.merge {
             ensure!(!args.inputs.is_empty(), "--merge: give the per-tree CSV files of all shards");
@@ -167,7 +297,7 @@ fn main() {
         }
         let req = Request {
             procs: args.procs.clone(),
-            policies: args.policy.clone(),
+            policies,
             schemes: args.scheme.clone(),
             m_a: range(&args.m_a, LIMITS_M_A)?,
             m_b: range(&args.m_b, LIMITS_M_B)?,

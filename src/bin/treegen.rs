@@ -5,7 +5,8 @@ use parab::cli::{self, Input, Output, write_json_lines};
 use parab::game::{Game, read_positions};
 use parab::seeds;
 use parab::tree::artificial::{Model, Ordering};
-use parab::tree::{GameSpec, MAX_DEPTH, TreeSpec};
+use parab::tree::incremental::IncrementalModel;
+use parab::tree::{GameSpec, IncrementalSpec, MAX_DEPTH, TreeSpec};
 use parab::value::ROOT_PSCORE;
 use std::path::PathBuf;
 
@@ -17,21 +18,31 @@ use std::path::PathBuf;
 /// w_b) and the search depth. Several --ordering flags give every tree of
 /// the set for each ordering in turn.
 ///
+/// With --model incremental, incremental random trees (Ura et al. 2014):
+/// --branching B children everywhere, edge values of the stepped
+/// exponential law with step --scale, one tree per seed of the set.
+///
 /// With --game chess or --game othello and --positions FILE, one line per
 /// position of the file instead (chess: EPD or FEN lines; Othello: 64
 /// squares and the side to move), with the position, its id and the depth.
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 20,69,19 --ordering 32,79,5 --depth 5 --count 10 -o /tmp/trees.jsonl\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest\n  treegen --game othello --positions data/positions/othello-test.txt --depth 8"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 20,69,19 --ordering 32,79,5 --depth 5 --count 10 -o /tmp/trees.jsonl\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest\n  treegen --game othello --positions data/positions/othello-test.txt --depth 8\n  treegen --model incremental --branching 5 --depth 10 --count 32"
 )]
 struct Args {
     /// Seed set: tg1 (default), tg2, or a path to a file with one seed a line.
     #[arg(long)]
     set: Option<String>,
     /// Ordering B,WA,WB (repeatable), e.g. 32,79,5.
-    #[arg(long, required_unless_present = "game", conflicts_with = "game")]
+    #[arg(long, required_unless_present_any = ["game", "branching"], conflicts_with_all = ["game", "branching"])]
     ordering: Vec<Ordering>,
+    /// --model incremental: children per node.
+    #[arg(long, conflicts_with = "game")]
+    branching: Option<u32>,
+    /// --model incremental: the edge distribution's step (default 100).
+    #[arg(long, requires = "branching")]
+    scale: Option<u32>,
     /// A real game instead of artificial trees: chess or othello (needs --positions).
     #[arg(long, requires = "positions", conflicts_with_all = ["set", "model"])]
     game: Option<Game>,
@@ -41,9 +52,10 @@ struct Args {
     /// Search depth.
     #[arg(long)]
     depth: u32,
-    /// Tree model: exponential (default) or strong (strong needs b = 20).
+    /// Tree model: exponential (default), strong (needs b = 20) or
+    /// incremental (needs --branching).
     #[arg(long)]
-    model: Option<Model>,
+    model: Option<TreeModel>,
     /// Only the first N seeds of the set.
     #[arg(long)]
     count: Option<usize>,
@@ -51,6 +63,26 @@ struct Args {
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
+
+/// What `--model` names: a model of the thesis or the incremental trees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TreeModel {
+    Artificial(Model),
+    Incremental,
+}
+
+impl std::str::FromStr for TreeModel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TreeModel, String> {
+        match s {
+            "incremental" => Ok(TreeModel::Incremental),
+            _ => s.parse().map(TreeModel::Artificial).map_err(|_| format!("unknown tree model `{s}` (expected `exponential`, `strong` or `incremental`)")),
+        }
+    }
+}
+
+/// The default edge scale of incremental trees.
+const DEFAULT_SCALE: u32 = 100;
 
 fn main() {
     let args: Args = cli::parse("treegen");
@@ -73,11 +105,36 @@ fn main() {
             write_json_lines(&mut out, &specs)?;
             return Ok(out.finish()?);
         }
-        cli::no_repeats("--ordering", &args.ordering)?;
         let set = seeds::load(args.set.as_deref().unwrap_or("tg1"))?;
         let n = args.count.unwrap_or(set.seeds.len());
         anyhow::ensure!(n >= 1, "--count must be at least 1");
         anyhow::ensure!(n <= set.seeds.len(), "--count {n} but set {} has only {} seeds", set.name, set.seeds.len());
+        let incremental = args.model == Some(TreeModel::Incremental);
+        anyhow::ensure!(incremental == args.branching.is_some(), "--branching goes with --model incremental, --ordering with the other models");
+        if let Some(b) = args.branching {
+            let mut specs = vec![];
+            for (i, &seed) in set.seeds[..n].iter().enumerate() {
+                let spec = IncrementalSpec {
+                    set: set.name.clone(),
+                    index: i as u32 + 1,
+                    seed: seed as u64,
+                    model: IncrementalModel::Incremental,
+                    b,
+                    scale: args.scale.unwrap_or(DEFAULT_SCALE),
+                    depth: args.depth,
+                };
+                spec.check()?;
+                specs.push(spec);
+            }
+            let mut out = Output::create(args.output.as_deref())?;
+            write_json_lines(&mut out, &specs)?;
+            return Ok(out.finish()?);
+        }
+        cli::no_repeats("--ordering", &args.ordering)?;
+        let model = match args.model {
+            Some(TreeModel::Artificial(m)) => m,
+            _ => Model::Exponential,
+        };
         let mut specs = vec![];
         for o in &args.ordering {
             for (i, &seed) in set.seeds[..n].iter().enumerate() {
@@ -86,7 +143,7 @@ fn main() {
                     index: i as u32 + 1,
                     seed: seed as u64,
                     pscore: ROOT_PSCORE,
-                    model: args.model.unwrap_or(Model::Exponential),
+                    model,
                     b: o.b,
                     wa: o.wa,
                     wb: o.wb,

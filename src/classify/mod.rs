@@ -16,7 +16,7 @@
 //! The typing rules themselves (`node_types`: [`NodeType`], [`DtsNode`],
 //! [`nn_node`]) are shared with the simulator's split schemes.
 
-use crate::formats::{ClassifyRow, GameClassifyRow};
+use crate::formats::{ClassifyRow, GameClassifyRow, IncrementalClassifyRow};
 use crate::nn::{Network, is_cut};
 use crate::search::{Observer, Outcome, Visit};
 use crate::tree::artificial::Ordering;
@@ -408,6 +408,8 @@ fn match_networks(groups: &[TreeKey], cfg: &Scoring) -> Result<(Vec<Option<usize
 pub struct Classified {
     /// Rows of artificial trees.
     pub artificial: Vec<ClassifyRow>,
+    /// Rows of incremental trees.
+    pub incremental: Vec<IncrementalClassifyRow>,
     /// Rows of game positions.
     pub games: Vec<GameClassifyRow>,
 }
@@ -495,6 +497,21 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
         }
         match key {
             TreeKey::Artificial { .. } => out.artificial.extend(rows),
+            TreeKey::Incremental { b, scale, .. } => out.incremental.extend(rows.into_iter().map(|r| IncrementalClassifyRow {
+                b: *b,
+                scale: *scale,
+                depth: r.depth,
+                trees: r.trees,
+                scheme: r.scheme,
+                param: r.param,
+                true_cut: r.true_cut,
+                false_cut: r.false_cut,
+                true_all: r.true_all,
+                false_all: r.false_all,
+                error: r.error,
+                scored: r.scored,
+                best: r.best,
+            })),
             TreeKey::Game { game, .. } => out.games.extend(rows.into_iter().map(|r| GameClassifyRow {
                 game: *game,
                 depth: r.depth,

@@ -13,7 +13,11 @@ use crate::tree::Family;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
 
+mod cluster;
+mod incremental;
 mod rows;
+pub use cluster::*;
+pub use incremental::*;
 pub use rows::*;
 
 /// What is wrong with a JSON-lines or CSV input. Messages name the file

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 /// A tree the search can walk.
 pub trait TreeSource: Sync {
     /// A node as the search holds it.
-    type Node: Clone + Send + Sync + std::fmt::Debug;
+    type Node: Clone + Send + Sync + std::fmt::Debug + PartialEq;
     /// One entry of a node's move list (the caller owns the buffer).
     type Slot: Copy + Default + Send + Sync + std::fmt::Debug;
     /// A node's children, handed out in search order.

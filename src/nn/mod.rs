@@ -249,8 +249,8 @@ impl TrainedFor {
 
     /// The stem of the network's files: `<b>-<wa>-<wb>`, or the game's name.
     pub fn key(&self) -> String {
-        match (self.model.game(), self.wa, self.wb) {
-            (None, Some(wa), Some(wb)) => format!("{}-{wa}-{wb}", self.b),
+        match (self.model.has_weights(), self.wa, self.wb) {
+            (true, Some(wa), Some(wb)) => format!("{}-{wa}-{wb}", self.b),
             _ => self.model.name().to_string(),
         }
     }
@@ -260,6 +260,9 @@ impl TrainedFor {
         match key {
             TreeKey::Artificial { .. } => self.model == key.family() && self.ordering() == key.ordering(),
             TreeKey::Game { game, .. } => self.model.game() == Some(*game),
+            // The same b (the network's index range); the edge scale is not
+            // recorded in a network.
+            TreeKey::Incremental { b, .. } => self.model == Family::Incremental && self.b == *b,
         }
     }
 }
@@ -267,7 +270,8 @@ impl TrainedFor {
 impl std::fmt::Display for TrainedFor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.ordering() {
-            Some(o) if self.model.game().is_none() => write!(f, "{} ({o})", self.model.name()),
+            Some(o) if self.model.has_weights() => write!(f, "{} ({o})", self.model.name()),
+            None if self.model == Family::Incremental => write!(f, "incremental (b {})", self.b),
             _ => write!(f, "{}", self.model.name()),
         }
     }
@@ -482,13 +486,14 @@ impl Network {
             inputs[2].max,
             outputs[1].max
         );
-        match (f.ordering.model.game(), f.ordering.wa, f.ordering.wb) {
-            (None, Some(wa), Some(wb)) => {
+        let family = f.ordering.model;
+        match (family.has_weights(), f.ordering.wa, f.ordering.wb) {
+            (true, Some(wa), Some(wb)) => {
                 Ordering::new(f.ordering.b, wa, wb).map_err(|e| NnError::Invalid(format!("bad ordering: {e}")))?;
             }
-            (None, _, _) => return Err(NnError::Invalid(format!("ordering of {} trees without wa and wb", f.ordering.model))),
-            (Some(g), None, None) => valid!(f.ordering.b >= 2, "ordering.b is {} for {g}: the index range needs b >= 2", f.ordering.b),
-            (Some(g), _, _) => return Err(NnError::Invalid(format!("ordering of {g} positions with wa or wb (a game has no ordering parameters)"))),
+            (true, _, _) => return Err(NnError::Invalid(format!("ordering of {family} trees without wa and wb"))),
+            (false, None, None) => valid!(f.ordering.b >= 2, "ordering.b is {} for {family}: the index range needs b >= 2", f.ordering.b),
+            (false, _, _) => return Err(NnError::Invalid(format!("ordering of {family} trees with wa or wb (they have no ordering parameters)"))),
         }
         valid!(f.training.iterations == 0 || f.training.eta.is_finite(), "training.eta is not a finite number");
         valid!(f.errors.e_type.is_finite() && f.errors.e_wait.is_finite(), "errors are not finite numbers");

@@ -562,6 +562,7 @@ impl<S: SplitScheme> SourceVisitor for Simulate<'_, S> {
 pub fn row_seed(tree: &Tree) -> u64 {
     match tree {
         Tree::Artificial { spec, .. } => spec.seed,
+        Tree::Incremental { spec, .. } => spec.seed,
         Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => {
             use sha2::{Digest, Sha256};
             Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
@@ -582,7 +583,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         tree: Some(tree.index()),
         seed: Some(row_seed(tree)),
         model: key.family(),
-        b: o.map(|o| o.b),
+        b: key.b(),
         wa: o.map(|o| o.wa),
         wb: o.map(|o| o.wb),
         depth: key.depth(),

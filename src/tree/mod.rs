@@ -2,7 +2,8 @@
 //! searches and groups its tables by.
 //!
 //! A tree is a family's source and a root in it, with the depth to search
-//! ([`Tree`]): an artificial tree of the thesis ([`artificial`], §4.2) or a
+//! ([`Tree`]): an artificial tree of the thesis ([`artificial`], §4.2), an
+//! incremental random tree ([`incremental`], Ura et al. 2014) or a
 //! game position ([`crate::game`]: chess, Othello). [`Tree::visit`] is the
 //! one place where the family is decided: a [`SourceVisitor`] is then run on
 //! the family's [`crate::game::TreeSource`] and root, so the search and the
@@ -10,16 +11,19 @@
 //! [`TreeKey`] and name the family in their `model` column ([`Family`]).
 //!
 //! Trees travel as tree specs, one JSON line each ([`TreeSpec`],
-//! [`GameSpec`]; `spec`: their checks and [`read_trees`]).
+//! [`IncrementalSpec`], [`GameSpec`]; `spec`: their checks and
+//! [`read_trees`]).
 
 pub mod artificial;
+pub mod incremental;
 mod spec;
 
-pub use spec::{GameSpec, MAX_DEPTH, Spec, SpecError, TreeFileError, TreeSpec, games_only, read_trees};
+pub use spec::{GameSpec, IncrementalSpec, MAX_DEPTH, Spec, SpecError, TreeFileError, TreeKind, TreeSpec, kind_only, read_trees};
 
 use crate::game::{Game, TreeSource, chess, othello};
 use crate::search::{Observer, SearchResult, search};
 use artificial::{Model, Node, Ordering, Shape};
+use incremental::{INode, Incremental};
 use serde::{Deserialize, Serialize};
 
 /// What kind of tree: an artificial model or a game. This is the `model`
@@ -32,6 +36,8 @@ pub enum Family {
     Exponential,
     /// The strongly ordered model.
     Strong,
+    /// Incremental random trees (Ura et al. 2014).
+    Incremental,
     /// Chess.
     Chess,
     /// Othello.
@@ -44,9 +50,16 @@ impl Family {
         match self {
             Family::Exponential => "exponential",
             Family::Strong => "strong",
+            Family::Incremental => "incremental",
             Family::Chess => "chess",
             Family::Othello => "othello",
         }
+    }
+
+    /// Whether trees of the family have the ordering parameters `w_a`,
+    /// `w_b` (the thesis's models; not incremental trees or games).
+    pub fn has_weights(self) -> bool {
+        matches!(self, Family::Exponential | Family::Strong)
     }
 
     /// The game, for a game family.
@@ -96,6 +109,15 @@ pub enum TreeKey {
         /// Search depth.
         depth: u32,
     },
+    /// Incremental random trees of one shape.
+    Incremental {
+        /// Children per node.
+        b: u32,
+        /// The edge scale.
+        scale: u32,
+        /// Search depth.
+        depth: u32,
+    },
     /// Positions of one game.
     Game {
         /// The game.
@@ -110,6 +132,7 @@ impl TreeKey {
     pub fn family(&self) -> Family {
         match *self {
             TreeKey::Artificial { model, .. } => model.into(),
+            TreeKey::Incremental { .. } => Family::Incremental,
             TreeKey::Game { game, .. } => game.into(),
         }
     }
@@ -117,13 +140,21 @@ impl TreeKey {
     pub fn ordering(&self) -> Option<Ordering> {
         match *self {
             TreeKey::Artificial { ordering, .. } => Some(ordering),
+            TreeKey::Incremental { .. } | TreeKey::Game { .. } => None,
+        }
+    }
+    /// The branching factor, where every node has the same (not a game).
+    pub fn b(&self) -> Option<u32> {
+        match *self {
+            TreeKey::Artificial { ordering, .. } => Some(ordering.b),
+            TreeKey::Incremental { b, .. } => Some(b),
             TreeKey::Game { .. } => None,
         }
     }
     /// Search depth.
     pub fn depth(&self) -> u32 {
         match *self {
-            TreeKey::Artificial { depth, .. } | TreeKey::Game { depth, .. } => depth,
+            TreeKey::Artificial { depth, .. } | TreeKey::Incremental { depth, .. } | TreeKey::Game { depth, .. } => depth,
         }
     }
 }
@@ -132,6 +163,7 @@ impl std::fmt::Display for TreeKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TreeKey::Artificial { model, ordering, depth } => write!(f, "{} ({ordering}) depth {depth}", model.name()),
+            TreeKey::Incremental { b, scale, depth } => write!(f, "incremental (b {b}, scale {scale}) depth {depth}"),
             TreeKey::Game { game, depth } => write!(f, "{game} depth {depth}"),
         }
     }
@@ -148,6 +180,15 @@ pub enum Tree {
         shape: Shape,
         /// The root node (a MAX node).
         root: Node,
+    },
+    /// An incremental random tree.
+    Incremental {
+        /// The spec it came from.
+        spec: IncrementalSpec,
+        /// Its shape.
+        source: Incremental,
+        /// The root node.
+        root: INode,
     },
     /// A chess position.
     Chess {
@@ -191,6 +232,7 @@ impl Tree {
     pub fn visit<V: SourceVisitor>(&self, v: V) -> V::Output {
         match self {
             Tree::Artificial { spec, shape, root } => v.visit(shape, root, spec.depth),
+            Tree::Incremental { spec, source, root } => v.visit(source, root, spec.depth),
             Tree::Chess { spec, root } => v.visit(&chess::Chess, root, spec.depth),
             Tree::Othello { spec, root } => v.visit(&othello::Othello, root, spec.depth),
         }
@@ -205,6 +247,7 @@ impl Tree {
     pub fn spec(&self) -> Spec {
         match self {
             Tree::Artificial { spec, .. } => Spec::Artificial(spec.clone()),
+            Tree::Incremental { spec, .. } => Spec::Incremental(spec.clone()),
             Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => Spec::Game(spec.clone()),
         }
     }
@@ -212,7 +255,7 @@ impl Tree {
     /// The game spec of a game position.
     pub fn game_spec(&self) -> Option<&GameSpec> {
         match self {
-            Tree::Artificial { .. } => None,
+            Tree::Artificial { .. } | Tree::Incremental { .. } => None,
             Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => Some(spec),
         }
     }
@@ -225,15 +268,33 @@ impl Tree {
         }
     }
 
-    /// A game position (not an artificial tree).
+    /// The incremental spec of an incremental tree.
+    pub fn incremental_spec(&self) -> Option<&IncrementalSpec> {
+        match self {
+            Tree::Incremental { spec, .. } => Some(spec),
+            _ => None,
+        }
+    }
+
+    /// A game position (not a synthetic tree).
     pub fn is_game(&self) -> bool {
-        !matches!(self, Tree::Artificial { .. })
+        self.kind() == TreeKind::Game
+    }
+
+    /// Which table the tree goes in.
+    pub fn kind(&self) -> TreeKind {
+        match self {
+            Tree::Artificial { .. } => TreeKind::Artificial,
+            Tree::Incremental { .. } => TreeKind::Incremental,
+            Tree::Chess { .. } | Tree::Othello { .. } => TreeKind::Game,
+        }
     }
 
     /// Search depth.
     pub fn depth(&self) -> u32 {
         match self {
             Tree::Artificial { spec, .. } => spec.depth,
+            Tree::Incremental { spec, .. } => spec.depth,
             Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => spec.depth,
         }
     }
@@ -242,6 +303,7 @@ impl Tree {
     pub fn index(&self) -> u32 {
         match self {
             Tree::Artificial { spec, .. } => spec.index,
+            Tree::Incremental { spec, .. } => spec.index,
             Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => spec.index,
         }
     }
@@ -250,19 +312,25 @@ impl Tree {
     pub fn set(&self) -> &str {
         match self {
             Tree::Artificial { spec, .. } => &spec.set,
+            Tree::Incremental { spec, .. } => &spec.set,
             Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => &spec.set,
         }
     }
 
-    /// The root seed of an artificial tree.
+    /// The root seed of a synthetic tree (artificial or incremental).
     pub fn seed(&self) -> Option<u64> {
-        self.artificial_spec().map(|s| s.seed)
+        match self {
+            Tree::Artificial { spec, .. } => Some(spec.seed),
+            Tree::Incremental { spec, .. } => Some(spec.seed),
+            Tree::Chess { .. } | Tree::Othello { .. } => None,
+        }
     }
 
     /// The group this tree belongs to in every table.
     pub fn key(&self) -> TreeKey {
         match self {
             Tree::Artificial { spec, .. } => TreeKey::Artificial { model: spec.model, ordering: spec.ordering(), depth: spec.depth },
+            Tree::Incremental { spec, .. } => TreeKey::Incremental { b: spec.b, scale: spec.scale, depth: spec.depth },
             Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => TreeKey::Game { game: spec.game, depth: spec.depth },
         }
     }
@@ -271,6 +339,7 @@ impl Tree {
     pub fn spec_json(&self) -> String {
         match self {
             Tree::Artificial { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
+            Tree::Incremental { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
             Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
         }
     }

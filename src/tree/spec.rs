@@ -3,6 +3,7 @@
 
 use super::Tree;
 use super::artificial::{Model, Node, Ordering, Shape, TreeError, check_seed};
+use super::incremental::{Incremental, IncrementalError, IncrementalModel};
 use crate::cli::{Input, InputError};
 use crate::game::{Game, GameError, chess, othello};
 use crate::value::SCORE_MAX;
@@ -17,6 +18,9 @@ pub enum SpecError {
     /// The ordering, model or seed.
     #[error(transparent)]
     Tree(#[from] TreeError),
+    /// An incremental tree's branching factor or edge scale.
+    #[error(transparent)]
+    Incremental(#[from] IncrementalError),
     /// `index` 0.
     #[error("index 0: tree indices are 1-based positions in the seed set")]
     IndexZero,
@@ -74,14 +78,18 @@ pub enum TreeFileError {
     /// No tree specs at all.
     #[error("no tree specs in {0} (make some with `treegen --set tg1 --ordering 32,79,5 --depth 6`)")]
     NoTrees(String),
-    /// Artificial trees and game positions in one input, for a tool whose
-    /// table differs between the two.
-    #[error("{name} mixes artificial trees and game positions (line {line}): their tables differ, give them to separate runs")]
+    /// Two kinds of tree (artificial, incremental, game positions) in one
+    /// input, for a tool whose table differs between them.
+    #[error("{name} mixes {first} and {other} (line {line}): their tables differ, give them to separate runs")]
     Mixed {
         /// The input.
         name: String,
         /// The first line of the other kind.
         line: usize,
+        /// The first line's kind.
+        first: TreeKind,
+        /// The other kind.
+        other: TreeKind,
     },
 }
 
@@ -111,6 +119,41 @@ pub struct TreeSpec {
     pub depth: u32,
 }
 
+/// One incremental random tree (`treegen --model incremental`;
+/// `docs/formats.md`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IncrementalSpec {
+    /// The seed set's name (`tg1`, `tg2` or a file path).
+    pub set: String,
+    /// 1-based position of the seed in its set.
+    pub index: u32,
+    /// The root's seed: the tree's path keys start from it.
+    pub seed: u64,
+    /// Always `incremental`.
+    pub model: IncrementalModel,
+    /// Children per node.
+    pub b: u32,
+    /// The edge distribution's step (`tree::incremental`).
+    pub scale: u32,
+    /// Search depth.
+    pub depth: u32,
+}
+
+impl IncrementalSpec {
+    /// Validates the spec.
+    pub fn check(&self) -> Result<Tree, SpecError> {
+        let source = Incremental::new(self.b, self.scale)?;
+        if self.index == 0 {
+            return Err(SpecError::IndexZero);
+        }
+        if self.depth > MAX_DEPTH {
+            return Err(SpecError::Depth(self.depth));
+        }
+        Ok(Tree::Incremental { spec: self.clone(), source, root: source.root(self.seed) })
+    }
+}
+
 /// One game position to search (`treegen --game`; `docs/formats.md`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,6 +178,8 @@ pub struct GameSpec {
 pub enum Spec {
     /// An artificial tree.
     Artificial(TreeSpec),
+    /// An incremental random tree.
+    Incremental(IncrementalSpec),
     /// A game position.
     Game(GameSpec),
 }
@@ -202,13 +247,15 @@ impl Spec {
     pub fn check(&self) -> Result<Tree, SpecError> {
         match self {
             Spec::Artificial(s) => s.check(),
+            Spec::Incremental(s) => s.check(),
             Spec::Game(s) => s.check(),
         }
     }
 }
 
-/// Reads and checks tree specs, artificial (no `game` field) or game
-/// positions (a `game` field); an empty input is an error.
+/// Reads and checks tree specs: game positions (a `game` field),
+/// incremental trees (`"model":"incremental"`) or artificial trees (the
+/// rest); an empty input is an error.
 pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
     let name = input.name.clone();
     let mut trees = vec![];
@@ -219,13 +266,15 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
             continue;
         }
         let syntax = |source| TreeFileError::SpecSyntax { name: name.clone(), line: i, source };
-        // The kind is decided by the `game` field, so that each kind's
+        // The kind is decided by the `game` field and the `model` value, so that each kind's
         // reader names its own unknown or missing fields. Each kind is read
         // straight into its type, whose reader refuses a key given twice
         // (`"b":32,...,"b":2`), where a `serde_json::Value` keeps the last.
         let keys: TopKeys = serde_json::from_str(&line).map_err(syntax)?;
-        let spec = if keys.0.iter().any(|k| k == "game") {
+        let spec = if keys.keys.iter().any(|k| k == "game") {
             Spec::Game(serde_json::from_str(&line).map_err(syntax)?)
+        } else if keys.model.as_deref() == Some("incremental") {
+            Spec::Incremental(serde_json::from_str(&line).map_err(syntax)?)
         } else {
             Spec::Artificial(serde_json::from_str(&line).map_err(syntax)?)
         };
@@ -242,8 +291,12 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
     Ok(trees)
 }
 
-/// The keys of a JSON object, in order, without their values.
-struct TopKeys(Vec<String>);
+/// The keys of a JSON object, in order, without their values, and the
+/// `model` value if it is a string.
+struct TopKeys {
+    keys: Vec<String>,
+    model: Option<String>,
+}
 
 impl<'de> Deserialize<'de> for TopKeys {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<TopKeys, D::Error> {
@@ -255,24 +308,50 @@ impl<'de> Deserialize<'de> for TopKeys {
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<TopKeys, A::Error> {
                 let mut keys = vec![];
+                let mut model = None;
                 while let Some(k) = map.next_key::<String>()? {
-                    map.next_value::<serde::de::IgnoredAny>()?;
+                    if k == "model" {
+                        model = map.next_value::<serde_json::Value>()?.as_str().map(str::to_string);
+                    } else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
                     keys.push(k);
                 }
-                Ok(TopKeys(keys))
+                Ok(TopKeys { keys, model })
             }
         }
         d.deserialize_map(V)
     }
 }
 
-/// Whether the trees are game positions (`true`) or artificial trees, for
-/// the tools whose tables differ between the two; a mix is an error.
-pub fn games_only(trees: &[Tree], name: &str) -> Result<bool> {
-    let games = trees.first().is_some_and(Tree::is_game);
-    match trees.iter().position(|t| t.is_game() != games) {
-        Some(i) => Err(TreeFileError::Mixed { name: name.to_string(), line: i + 1 }),
-        None => Ok(games),
+/// Which table a tree goes in, for the tools whose tables differ by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TreeKind {
+    /// The thesis's artificial trees (columns b, w_a, w_b).
+    Artificial,
+    /// Incremental random trees (columns b, scale).
+    Incremental,
+    /// Game positions (column game).
+    Game,
+}
+
+impl std::fmt::Display for TreeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TreeKind::Artificial => "artificial trees",
+            TreeKind::Incremental => "incremental trees",
+            TreeKind::Game => "game positions",
+        })
+    }
+}
+
+/// The one kind of the trees (the first's if there are none), for the
+/// tools whose tables differ by kind; a mix is an error.
+pub fn kind_only(trees: &[Tree], name: &str) -> Result<TreeKind> {
+    let first = trees.first().map_or(TreeKind::Artificial, Tree::kind);
+    match trees.iter().position(|t| t.kind() != first) {
+        Some(i) => Err(TreeFileError::Mixed { name: name.to_string(), line: i + 1, first, other: trees[i].kind() }),
+        None => Ok(first),
     }
 }
 
@@ -290,5 +369,22 @@ mod tests {
         assert!(matches!(read(&spec.replace("\"b\":2", "\"b\":0")), Err(TreeFileError::Spec { source: SpecError::Tree(TreeError::NoChildren), .. })));
         assert!(matches!(read("\n"), Err(TreeFileError::NoTrees(_))));
         assert!(matches!(read("{"), Err(TreeFileError::SpecSyntax { line: 1, .. })));
+    }
+
+    #[test]
+    fn incremental_specs_are_read_checked_and_not_mixed() {
+        let spec = r#"{"set":"tg1","index":1,"seed":5,"model":"incremental","b":5,"scale":100,"depth":4}"#;
+        let read = |text: &str| read_trees(Input::from_string("t", text));
+        let trees = read(spec).unwrap();
+        assert_eq!(trees[0].kind(), TreeKind::Incremental);
+        assert_eq!(trees[0].spec_json(), spec);
+        assert_eq!(trees[0].key().to_string(), "incremental (b 5, scale 100) depth 4");
+        // Its own fields: the artificial spec's `wa` is unknown here.
+        assert!(matches!(read(&spec.replace("\"b\":5", "\"b\":5,\"wa\":0")), Err(TreeFileError::SpecSyntax { line: 1, .. })));
+        assert!(matches!(read(&spec.replace("\"scale\":100", "\"scale\":0")), Err(TreeFileError::Spec { source: SpecError::Incremental(_), .. })));
+        let art = r#"{"set":"tg1","index":1,"seed":5,"pscore":7,"model":"exponential","b":2,"wa":0,"wb":0,"depth":1}"#;
+        let both = read(&format!("{spec}\n{art}\n")).unwrap();
+        let err = kind_only(&both, "t").unwrap_err();
+        assert_eq!(err.to_string(), "t mixes incremental trees and artificial trees (line 2): their tables differ, give them to separate runs");
     }
 }

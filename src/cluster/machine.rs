@@ -1,0 +1,161 @@
+//! The simulated cluster (`docs/model.md` §9.1): P processes, each with
+//! its own clock and memory, joined by a network. Handlers run to
+//! completion; a process busy when a message arrives handles it when it is
+//! free. Costs, every one a parameter ([`Costs`]):
+//!
+//! - searching costs `node_ns` per node visited;
+//! - sending costs the sender `send_ns`, receiving costs the receiver
+//!   `recv_ns` (software overhead per message);
+//! - a message arrives `latency_ns` plus its bytes over `bandwidth` after
+//!   it is sent.
+//!
+//! One run is one sequential loop over the events ([`super::events`]), so
+//! its result does not depend on how many runs go on at once (`--threads`).
+
+use super::events::{Delivery, Events};
+use super::transport::{Msg, Process, Transport};
+use crate::game::TreeSource;
+use crate::search::NodeCounts;
+
+/// The machine's costs (defaults and their sources: `docs/model.md` §9.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Costs {
+    /// Time per node searched, ns.
+    pub node_ns: u64,
+    /// Sender's time per message, ns.
+    pub send_ns: u64,
+    /// Receiver's time per message, ns.
+    pub recv_ns: u64,
+    /// Network latency, ns.
+    pub latency_ns: u64,
+    /// Bandwidth, bytes per µs (1,250 = 10 Gbit/s).
+    pub bytes_per_us: u64,
+}
+
+impl Default for Costs {
+    fn default() -> Costs {
+        Costs { node_ns: DEFAULT_NODE_NS, send_ns: 1_000, recv_ns: 1_000, latency_ns: 20_000, bytes_per_us: 1_250 }
+    }
+}
+
+/// The default search cost per node: this host's own sequential search
+/// (the baseline of `super::search`) on incremental b = 5 trees, measured
+/// as `BENCHMARKS.md` records.
+pub const DEFAULT_NODE_NS: u64 = 380;
+
+/// What a run measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClusterStats {
+    /// The root's value the master reported.
+    pub value: i64,
+    /// Search time: when the master had the value, ns.
+    pub time_ns: u64,
+    /// Nodes searched by every process.
+    pub counts: NodeCounts,
+    /// Idle time of every process before its first message (after the
+    /// start), summed, ns.
+    pub startup_idle_ns: u64,
+    /// Every other idle time up to the search time, summed, ns.
+    pub other_idle_ns: u64,
+    /// Messages sent.
+    pub messages: u64,
+    /// Bytes sent.
+    pub bytes: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct ProcState {
+    clock: u64,
+    started: bool,
+}
+
+type Event<N> = (usize, usize, Msg<N>);
+
+struct Net<'a, N> {
+    rank: usize,
+    procs: usize,
+    costs: Costs,
+    st: &'a mut ProcState,
+    events: &'a mut Events<Event<N>>,
+    stats: &'a mut ClusterStats,
+    done: &'a mut Option<(i64, u64)>,
+}
+
+impl<N> Transport<N> for Net<'_, N> {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn procs(&self) -> usize {
+        self.procs
+    }
+    fn send(&mut self, to: usize, msg: Msg<N>) {
+        debug_assert!(to != self.rank && to < self.procs);
+        let bytes = msg.bytes();
+        self.st.clock += self.costs.send_ns;
+        let wire = bytes * 1_000 / self.costs.bytes_per_us.max(1);
+        self.events.push(self.st.clock + self.costs.latency_ns + wire, (to, self.rank, msg));
+        self.stats.messages += 1;
+        self.stats.bytes += bytes;
+    }
+    fn searched(&mut self, c: NodeCounts) {
+        self.st.clock += c.nodes * self.costs.node_ns;
+        self.stats.counts.nodes += c.nodes;
+        self.stats.counts.leaves += c.leaves;
+        self.stats.counts.internal += c.internal;
+    }
+    fn done(&mut self, value: i64) {
+        if self.done.is_none() {
+            *self.done = Some((value, self.st.clock));
+        }
+    }
+}
+
+/// Runs processes `procs` (one per rank) on the simulated cluster until
+/// no message is in flight; `None` if the master never reported a value.
+pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs, delivery: Delivery) -> Option<ClusterStats> {
+    let n = procs.len();
+    let mut states = vec![ProcState::default(); n];
+    let mut events: Events<Event<S::Node>> = Events::new(delivery);
+    let mut stats = ClusterStats::default();
+    let mut done = None;
+    for (r, p) in procs.iter_mut().enumerate() {
+        let mut net = Net { rank: r, procs: n, costs, st: &mut states[r], events: &mut events, stats: &mut stats, done: &mut done };
+        p.start(src, &mut net);
+    }
+    // A process whose start did something has begun: its later waits are
+    // "other" idle time.
+    for s in &mut states {
+        s.started = s.clock > 0;
+    }
+    while let Some((t, (to, from, msg))) = events.pop() {
+        let st = &mut states[to];
+        if st.clock < t {
+            // Idle time counts up to the search time only.
+            let idle = done.map_or(t, |(_, end)| t.min(end)).saturating_sub(st.clock);
+            if st.started {
+                stats.other_idle_ns += idle
+            } else {
+                stats.startup_idle_ns += idle
+            }
+            st.clock = t;
+        }
+        st.started = true;
+        st.clock += costs.recv_ns;
+        let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done };
+        procs[to].receive(src, &mut net, from, msg);
+    }
+    let (value, time) = done?;
+    stats.value = value;
+    stats.time_ns = time;
+    // Idle to the end of the search: the processes that finished early (or
+    // never began). Time past the search (late messages) is not counted.
+    for s in &states {
+        let busy_until = s.clock.min(time);
+        if s.started {
+            stats.other_idle_ns += time - busy_until;
+        } else {
+            stats.startup_idle_ns += time - busy_until;
+        }
+    }
+    Some(stats)
+}

@@ -1,0 +1,207 @@
+//! Message-passing machines (beyond the thesis; `docs/model.md` §9): the
+//! parallel alpha-beta searches of clusters, whose processes share no
+//! memory and talk by messages, written once against a transport.
+//!
+//! - [`transport`]: what a policy may use ([`transport::Transport`]: rank,
+//!   process count, send, "I searched this much", "the root is worth v"),
+//!   the messages and the policy's side ([`transport::Process`]).
+//! - [`machine`]: the simulated cluster, a discrete-event machine with a
+//!   per-node search cost, per-message send and receive costs, latency and
+//!   bandwidth ([`machine::Costs`]), over the executor [`events`] (which
+//!   also delivers messages in adversarial orders for the tests).
+//! - [`search`]: the sequential baseline, alpha-beta with internal
+//!   iterative deepening and a transposition table (Ura et al. 2014,
+//!   Fig. 1); every worker searches with it.
+//! - [`frontier`] and [`root_split`]: OthelloX's even split and
+//!   master-slave at the root.
+//! - [`run`]: many (tree, configuration) runs and their rows (`pabsim
+//!   --machine cluster`).
+//!
+//! The algorithms are named by [`ClusterAlgorithm`], a sibling of the
+//! shared-memory [`crate::algorithm::Algorithm`] (`docs/decisions.md`,
+//! issue 25). Every run's root value is checked against the sequential
+//! baseline's ([`simulate`]).
+
+pub mod events;
+pub mod frontier;
+pub mod machine;
+pub mod root_split;
+pub mod run;
+pub mod search;
+pub mod transport;
+
+use crate::game::TreeSource;
+use crate::tree::{SourceVisitor, Tree};
+use crate::value::Window;
+use events::Delivery;
+use machine::{ClusterStats, Costs};
+use root_split::{EvenSplit, MasterSlave, Shared};
+use search::Searcher;
+use transport::{Msg, Process, Transport};
+
+/// The most processes of the simulated cluster.
+pub const MAX_CLUSTER_PROCS: usize = 4096;
+
+/// A parallel search of the message-passing machines: one name, one
+/// algorithm, everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClusterAlgorithm {
+    /// The sequential baseline (one process; `seq`).
+    Sequential,
+    /// OthelloX's even split of the root's frontier (`even-split`).
+    EvenSplit,
+    /// OthelloX's master-slave over the root's frontier (`master-slave`).
+    MasterSlave,
+}
+
+impl ClusterAlgorithm {
+    /// Every algorithm, in table order.
+    pub const ALL: [ClusterAlgorithm; 3] = [ClusterAlgorithm::Sequential, ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave];
+
+    /// The name on the command line and in rows.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClusterAlgorithm::Sequential => "seq",
+            ClusterAlgorithm::EvenSplit => "even-split",
+            ClusterAlgorithm::MasterSlave => "master-slave",
+        }
+    }
+
+    /// Whether it runs on `procs` processes: the sequential baseline on
+    /// one, the others on 1..=4096 (master-slave needs a worker: 2 or more).
+    pub fn check(self, procs: usize) -> Result<(), ClusterError> {
+        let ok = match self {
+            ClusterAlgorithm::Sequential => procs == 1,
+            ClusterAlgorithm::EvenSplit => (1..=MAX_CLUSTER_PROCS).contains(&procs),
+            ClusterAlgorithm::MasterSlave => (2..=MAX_CLUSTER_PROCS).contains(&procs),
+        };
+        if ok { Ok(()) } else { Err(ClusterError::Procs { algorithm: self, procs }) }
+    }
+}
+
+impl std::fmt::Display for ClusterAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for ClusterAlgorithm {
+    type Err = ClusterError;
+    fn from_str(s: &str) -> Result<ClusterAlgorithm, ClusterError> {
+        ClusterAlgorithm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| ClusterError::Unknown(s.to_string()))
+    }
+}
+
+/// What the cluster refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClusterError {
+    /// Not an algorithm of the cluster.
+    #[error("unknown cluster algorithm `{}` (expected seq, even-split or master-slave)", crate::cli::excerpt(.0))]
+    Unknown(String),
+    /// A process count the algorithm cannot run on.
+    #[error("{algorithm} cannot run on {procs} processes (seq: 1; even-split: 1..4096; master-slave: 2..4096)")]
+    Procs {
+        /// The algorithm.
+        algorithm: ClusterAlgorithm,
+        /// The count asked.
+        procs: usize,
+    },
+    /// A run that ended without the root's value, or with a wrong one.
+    #[error("{algorithm} on {procs} processes: root value {got:?}, the sequential search's is {want} (a defect: please report it)")]
+    Inexact {
+        /// The algorithm.
+        algorithm: ClusterAlgorithm,
+        /// Processes.
+        procs: usize,
+        /// What the run returned.
+        got: Option<i64>,
+        /// The sequential baseline's value.
+        want: i64,
+    },
+}
+
+/// One run asked of the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterConfig {
+    /// The algorithm.
+    pub algorithm: ClusterAlgorithm,
+    /// Processes.
+    pub procs: usize,
+    /// The machine's costs.
+    pub costs: Costs,
+    /// Transposition-table entries per process.
+    pub tt_slots: usize,
+    /// The ply the root-splitting baselines split at (`None`: the
+    /// shallowest with at least `procs` nodes).
+    pub split: Option<u32>,
+    /// How messages are delivered.
+    pub delivery: Delivery,
+}
+
+impl ClusterConfig {
+    /// `algorithm` on `procs` processes with the default machine.
+    pub fn new(algorithm: ClusterAlgorithm, procs: usize) -> ClusterConfig {
+        ClusterConfig { algorithm, procs, costs: Costs::default(), tt_slots: search::DEFAULT_TT_SLOTS, split: None, delivery: Delivery::Timed }
+    }
+}
+
+/// The sequential baseline as a process of its own.
+struct Sequential<S: TreeSource> {
+    root: S::Node,
+    depth: u32,
+    slots: usize,
+}
+
+impl<S: TreeSource> Process<S> for Sequential<S> {
+    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        let mut s = Searcher::new(self.slots);
+        let v = s.search(src, &self.root, true, self.depth, 0, Window::ROOT);
+        t.searched(s.counts);
+        t.done(v);
+    }
+    fn receive<T: Transport<S::Node>>(&mut self, _: &S, _: &mut T, _: usize, _: Msg<S::Node>) {}
+}
+
+struct Simulate<'a> {
+    cfg: &'a ClusterConfig,
+    want: Option<i64>,
+}
+
+impl SourceVisitor for Simulate<'_> {
+    type Output = Result<ClusterStats, ClusterError>;
+    fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
+        let c = self.cfg;
+        c.algorithm.check(c.procs)?;
+        let split = || c.split.map_or_else(|| frontier::default_split(src, root, depth, c.procs), |s| s.min(depth));
+        let stats = match c.algorithm {
+            ClusterAlgorithm::Sequential => machine::run(src, &mut [Sequential::<S> { root: root.clone(), depth, slots: c.tt_slots }], c.costs, c.delivery),
+            ClusterAlgorithm::EvenSplit => {
+                let f = Shared::new(src, root, depth, split());
+                let mut p: Vec<_> = (0..c.procs).map(|_| EvenSplit::new(&f, c.tt_slots)).collect();
+                machine::run(src, &mut p, c.costs, c.delivery)
+            }
+            ClusterAlgorithm::MasterSlave => {
+                let f = Shared::new(src, root, depth, split());
+                let mut p: Vec<_> = (0..c.procs).map(|_| MasterSlave::new(&f, c.tt_slots)).collect();
+                machine::run(src, &mut p, c.costs, c.delivery)
+            }
+        };
+        let want = match self.want {
+            Some(v) => v,
+            None => Searcher::new(c.tt_slots).search(src, root, true, depth, 0, Window::ROOT),
+        };
+        match stats {
+            Some(s) if s.value == want => Ok(s),
+            s => Err(ClusterError::Inexact { algorithm: c.algorithm, procs: c.procs, got: s.map(|s| s.value), want }),
+        }
+    }
+}
+
+/// Runs `cfg` on `tree` and checks its root value against `want` (the
+/// sequential baseline's, searched here if `None`).
+pub fn simulate(tree: &Tree, cfg: &ClusterConfig, want: Option<i64>) -> Result<ClusterStats, ClusterError> {
+    tree.visit(Simulate { cfg, want })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,191 @@
+//! Many (tree, configuration) runs of the simulated cluster in parallel,
+//! and their rows (`pabsim --machine cluster`; `docs/formats.md`).
+//!
+//! Every tree is first searched by the sequential baseline on one process:
+//! its time and leaves are the reference for speed-up and leaf ratio, and
+//! its value the one every parallel run must return. Runs are independent
+//! and each is one sequential simulation, so the rows are the same for any
+//! thread count.
+
+use super::machine::{ClusterStats, Costs};
+use super::{ClusterAlgorithm, ClusterConfig, ClusterError, simulate};
+use crate::formats::ClusterRow;
+use crate::tree::Tree;
+use rayon::prelude::*;
+
+/// What a cluster run is asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterRequest {
+    /// Process counts (1 is the sequential baseline).
+    pub procs: Vec<usize>,
+    /// The parallel algorithms, for every count above 1.
+    pub algorithms: Vec<ClusterAlgorithm>,
+    /// The machine's costs.
+    pub costs: Costs,
+    /// Transposition-table entries per process.
+    pub tt_slots: usize,
+    /// The root-splitting baselines' split ply (`None`: per process count).
+    pub split: Option<u32>,
+    /// One row per tree instead of per configuration.
+    pub per_tree: bool,
+}
+
+struct Done {
+    cfg: usize,
+    tree: usize,
+    split: Option<u32>,
+    stats: ClusterStats,
+}
+
+/// The configurations asked, in row order: the baseline, then each count
+/// above 1 with each algorithm. Each is checked before anything runs.
+pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError> {
+    let mut out = vec![];
+    for &p in &req.procs {
+        let algs = if p == 1 { vec![ClusterAlgorithm::Sequential] } else { req.algorithms.clone() };
+        for a in algs {
+            a.check(p)?;
+            out.push(ClusterConfig { costs: req.costs, tt_slots: req.tt_slots, split: req.split, ..ClusterConfig::new(a, p) });
+        }
+    }
+    Ok(out)
+}
+
+/// Runs every (tree, configuration) and returns the rows.
+pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Progress) -> Result<Vec<ClusterRow>, ClusterError> {
+    let cfgs = configs(req)?;
+    let seq = ClusterConfig { costs: req.costs, tt_slots: req.tt_slots, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) };
+    let base: Vec<ClusterStats> = trees.par_iter().map(|t| simulate(t, &seq, None)).collect::<Result<_, _>>()?;
+    let items: Vec<(usize, usize)> = (0..cfgs.len()).flat_map(|c| (0..trees.len()).map(move |t| (c, t))).collect();
+    let done: Vec<Done> = items
+        .par_iter()
+        .map(|&(c, t)| {
+            let cfg = &cfgs[c];
+            let stats = if cfg.algorithm == ClusterAlgorithm::Sequential { base[t] } else { simulate(&trees[t], cfg, Some(base[t].value))? };
+            progress.inc(1);
+            let split = match cfg.algorithm {
+                ClusterAlgorithm::Sequential => None,
+                _ => Some(trees[t].visit(Split { procs: cfg.procs, split: cfg.split })),
+            };
+            Ok(Done { cfg: c, tree: t, split, stats })
+        })
+        .collect::<Result<_, ClusterError>>()?;
+    let mut rows = vec![];
+    for (c, cfg) in cfgs.iter().enumerate() {
+        let mine: Vec<&Done> = done.iter().filter(|d| d.cfg == c).collect();
+        if req.per_tree {
+            rows.extend(mine.iter().map(|d| row(&trees[d.tree..=d.tree], cfg, &[d], &base[d.tree..=d.tree], true)));
+        } else {
+            // One row per group of trees of the same family, b and depth.
+            let mut groups: Vec<(String, Vec<usize>)> = vec![];
+            for (i, t) in trees.iter().enumerate() {
+                let k = t.key().to_string();
+                match groups.iter_mut().find(|g| g.0 == k) {
+                    Some(g) => g.1.push(i),
+                    None => groups.push((k, vec![i])),
+                }
+            }
+            for (_, idx) in groups {
+                let ds: Vec<&Done> = idx.iter().map(|&i| mine[i]).collect();
+                let ts: Vec<Tree> = idx.iter().map(|&i| trees[i].clone()).collect();
+                let bs: Vec<ClusterStats> = idx.iter().map(|&i| base[i]).collect();
+                rows.push(row(&ts, cfg, &ds, &bs, false));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+struct Split {
+    procs: usize,
+    split: Option<u32>,
+}
+
+impl crate::tree::SourceVisitor for Split {
+    type Output = u32;
+    fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
+        self.split.map_or_else(|| super::frontier::default_split(src, root, depth, self.procs), |s| s.min(depth))
+    }
+}
+
+fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (mut s, mut n) = (0.0, 0.0);
+    for x in xs {
+        s += x.max(1.0).ln();
+        n += 1.0;
+    }
+    if n == 0.0 { 0.0 } else { (s / n).exp() }
+}
+
+fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats], per_tree: bool) -> ClusterRow {
+    let t0 = &trees[0];
+    let key = t0.key();
+    let time = geomean(ds.iter().map(|d| d.stats.time_ns as f64));
+    let t1 = geomean(base.iter().map(|b| b.time_ns as f64));
+    let sum = |f: fn(&ClusterStats) -> u64| ds.iter().map(|d| f(&d.stats)).sum::<u64>();
+    let leaves = sum(|s| s.counts.leaves);
+    let base_leaves: u64 = base.iter().map(|b| b.counts.leaves).sum();
+    let per_proc = (cfg.procs * ds.len()) as f64;
+    let splits: Vec<Option<u32>> = ds.iter().map(|d| d.split).collect();
+    ClusterRow {
+        tree: per_tree.then(|| t0.index()),
+        seed: per_tree.then(|| crate::sim::run::row_seed(t0)),
+        model: key.family().to_string(),
+        b: key.b(),
+        depth: key.depth(),
+        trees: ds.len() as u32,
+        algorithm: cfg.algorithm.name().to_string(),
+        procs: cfg.procs as u32,
+        // The split ply where every tree of the row has the same.
+        split: if splits.iter().all(|s| *s == splits[0]) { splits[0] } else { None },
+        root_value: per_tree.then(|| ds[0].stats.value),
+        time_ns: time,
+        speedup: if time > 0.0 { t1 / time } else { 0.0 },
+        leaves,
+        nodes: sum(|s| s.counts.nodes),
+        leaf_ratio: if base_leaves > 0 { leaves as f64 / base_leaves as f64 } else { 0.0 },
+        startup_idle_ns: sum(|s| s.startup_idle_ns) as f64 / per_proc,
+        other_idle_ns: sum(|s| s.other_idle_ns) as f64 / per_proc,
+        messages: sum(|s| s.messages),
+        bytes: sum(|s| s.bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Input;
+
+    #[test]
+    fn rows_per_configuration_and_per_tree() {
+        let text: String =
+            (1..=3).map(|i| format!("{{\"set\":\"t\",\"index\":{i},\"seed\":{i},\"model\":\"incremental\",\"b\":5,\"scale\":100,\"depth\":6}}\n")).collect();
+        let trees = crate::tree::read_trees(Input::from_string("t", &text)).unwrap();
+        let req = ClusterRequest {
+            procs: vec![1, 4],
+            algorithms: vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave],
+            costs: Costs::default(),
+            tt_slots: 1 << 12,
+            split: None,
+            per_tree: false,
+        };
+        let p = crate::progress::Progress::hidden();
+        let rows = run(&trees, &req, &p).unwrap();
+        assert_eq!(
+            rows.iter().map(|r| (r.algorithm.as_str(), r.procs, r.trees)).collect::<Vec<_>>(),
+            [("seq", 1, 3), ("even-split", 4, 3), ("master-slave", 4, 3)]
+        );
+        assert_eq!((rows[0].speedup, rows[0].leaf_ratio, rows[0].messages), (1.0, 1.0, 0));
+        // Even split on 4: the 5 root children split 1, 1, 1, 2; three
+        // workers send 1, 1, 2 results.
+        assert_eq!((rows[1].split, rows[1].messages, rows[1].bytes), (Some(1), 3 * 4, 3 * 4 * 24));
+        let per = run(&trees, &ClusterRequest { per_tree: true, ..req.clone() }, &p).unwrap();
+        assert_eq!(per.len(), 9);
+        assert_eq!(
+            per.iter().filter(|r| r.procs == 4).map(|r| r.root_value).collect::<Vec<_>>(),
+            [per[0].root_value, per[1].root_value, per[2].root_value].repeat(2)
+        );
+        assert_eq!(per.iter().map(|r| r.leaves).sum::<u64>(), rows.iter().map(|r| r.leaves).sum::<u64>());
+        assert!(configs(&ClusterRequest { procs: vec![1, 2], algorithms: vec![ClusterAlgorithm::Sequential], ..req }).is_err());
+    }
+}

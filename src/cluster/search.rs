@@ -1,0 +1,237 @@
+//! The sequential baseline of the message-passing machines (Ura,
+//! Tsuruoka and Chikayama 2014, Fig. 1): fail-hard alpha-beta with internal
+//! iterative deepening and a transposition table (`docs/model.md` §9.2).
+//!
+//! Before searching a node's children to depth d, a node of depth d ≥ 3
+//! with no best move in the table is searched to depth d − 2; the best move
+//! that search stores goes first, the others follow in the source's order
+//! (its static evaluation for the incremental trees). The table is a fixed
+//! number of slots indexed by the node's key; an entry is used only for the
+//! same node (compared in full) at the same ply and remaining depth, so
+//! every value it returns is the fixed-depth minimax value the plain search
+//! returns (tested). Workers of the parallel policies each own one.
+
+use crate::game::{MoveList, TreeSource};
+use crate::search::NodeCounts;
+use crate::value::Window;
+
+/// What a stored value says about the node's minimax value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The value is at least this.
+    Lower,
+    /// The value is at most this.
+    Upper,
+}
+
+#[derive(Clone, Debug)]
+struct Entry<N> {
+    node: N,
+    ply: u32,
+    depth: u32,
+    value: i64,
+    bound: Bound,
+    /// 0-based position in the source's order of the best (or cut-off) move.
+    best: u32,
+}
+
+/// Default transposition-table slots per process, 2^20.
+pub const DEFAULT_TT_SLOTS: usize = 1 << 20;
+
+/// An alpha-beta searcher with its own transposition table: `mask + 1`
+/// slots, held sparsely (a process that searches little costs little, even
+/// 4,096 of them); lookups only, never iterated, so the map's order does
+/// not matter.
+pub struct Searcher<S: TreeSource> {
+    tt: std::collections::HashMap<usize, Entry<S::Node>, Identity>,
+    mask: usize,
+    // Move buffers and child lists reused across nodes (one per level in use).
+    slots_pool: Vec<Vec<S::Slot>>,
+    kids_pool: Vec<Vec<S::Node>>,
+    /// Nodes searched so far (internal iterative deepening included).
+    pub counts: NodeCounts,
+}
+
+impl<S: TreeSource> Searcher<S> {
+    /// A searcher with `slots` table entries (rounded up to a power of two).
+    pub fn new(slots: usize) -> Searcher<S> {
+        Searcher {
+            tt: std::collections::HashMap::default(),
+            mask: slots.next_power_of_two() - 1,
+            slots_pool: vec![],
+            kids_pool: vec![],
+            counts: NodeCounts::default(),
+        }
+    }
+
+    fn slot(&self, src: &S, node: &S::Node, ply: u32) -> usize {
+        let h = crate::tree::incremental::mix(src.root_key(node) ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        (h as usize) & self.mask
+    }
+
+    fn probe(&self, src: &S, node: &S::Node, ply: u32) -> Option<&Entry<S::Node>> {
+        self.tt.get(&self.slot(src, node, ply)).filter(|e| e.ply == ply && e.node == *node)
+    }
+
+    /// The fixed-depth minimax value of `node` (a MAX node if `max`, at
+    /// distance `ply` from the tree's root) searched to `depth` in window
+    /// `w`, fail-hard: within `[alpha, beta]`, exact strictly inside.
+    pub fn search(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
+        self.counts.nodes += 1;
+        if depth == 0 {
+            self.counts.leaves += 1;
+            return src.horizon_value(node, max);
+        }
+        let Window { alpha, beta } = w;
+        let mut first = None;
+        if let Some(e) = self.probe(src, node, ply) {
+            if e.depth == depth {
+                let v = e.value;
+                match e.bound {
+                    Bound::Exact => return v.clamp(alpha, beta),
+                    Bound::Lower if v >= beta => return beta,
+                    Bound::Upper if v <= alpha => return alpha,
+                    _ => {}
+                }
+            }
+            first = Some(e.best);
+        }
+        let mut buf = self.slots_pool.pop().unwrap_or_default();
+        buf.resize(src.slots(), S::Slot::default());
+        let mut kids = self.kids_pool.pop().unwrap_or_default();
+        kids.clear();
+        let mut m = src.moves(node, max, &mut buf);
+        while let Some(h) = m.next() {
+            kids.push(m.child(node, h));
+        }
+        drop(m);
+        self.slots_pool.push(buf);
+        if kids.is_empty() {
+            self.kids_pool.push(kids);
+            self.counts.leaves += 1;
+            return src.terminal_value(node, max, ply);
+        }
+        self.counts.internal += 1;
+        if first.is_none() && depth >= 3 {
+            // Internal iterative deepening: the shallower search stores its best move.
+            self.search(src, node, max, depth - 2, ply, w);
+            first = self.probe(src, node, ply).map(|e| e.best);
+        }
+        let first = first.map_or(0, |f| f as usize).min(kids.len() - 1);
+        let order = std::iter::once(first).chain((0..kids.len()).filter(|&i| i != first));
+        let (mut a, mut b) = (alpha, beta);
+        let mut best = first as u32;
+        let mut cut = false;
+        for i in order {
+            let v = self.search(src, &kids[i], !max, depth - 1, ply + 1, Window { alpha: a, beta: b });
+            if max {
+                if v > a {
+                    a = v;
+                    best = i as u32;
+                }
+            } else if v < b {
+                b = v;
+                best = i as u32;
+            }
+            if a >= b {
+                cut = true;
+                break;
+            }
+        }
+        let value = if max {
+            if cut { beta } else { a }
+        } else if cut {
+            alpha
+        } else {
+            b
+        };
+        let bound = if value <= alpha {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.kids_pool.push(kids);
+        let s = self.slot(src, node, ply);
+        self.tt.insert(s, Entry { node: node.clone(), ply, depth, value, bound, best });
+        value
+    }
+}
+
+/// The table's hasher: slot numbers are already mixed, so they hash to
+/// themselves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Identity;
+
+/// The state of [`Identity`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdentityHasher(u64);
+
+impl std::hash::BuildHasher for Identity {
+    type Hasher = IdentityHasher;
+    fn build_hasher(&self) -> IdentityHasher {
+        IdentityHasher(0)
+    }
+}
+
+impl std::hash::Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = n as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{minimax, search};
+    use crate::tree::artificial::{Model, Node, Ordering, Shape};
+    use crate::tree::incremental::Incremental;
+
+    #[test]
+    fn iid_and_table_return_the_minimax_value() {
+        let t = Incremental::new(4, 100).unwrap();
+        for seed in 1..30 {
+            let root = t.root(seed);
+            for depth in 0..7 {
+                // A tiny table forces collisions and replacements.
+                for slots in [1, 64, 1 << 12] {
+                    let mut s = Searcher::new(slots);
+                    let v = s.search(&t, &root, true, depth, 0, Window::ROOT);
+                    assert_eq!(v, minimax(&t, &root, true, depth, 0), "seed {seed} depth {depth} slots {slots}");
+                }
+            }
+        }
+        let shape = Shape::new(Model::Exponential, Ordering::new(6, 50, 20).unwrap()).unwrap();
+        for seed in 1..20 {
+            let root = Node { seed, pscore: crate::value::ROOT_PSCORE as u32 };
+            let mut s = Searcher::new(1 << 10);
+            assert_eq!(s.search(&shape, &root, true, 6, 0, Window::ROOT), search(&shape, &root, 6, &mut ()).value);
+        }
+    }
+
+    #[test]
+    fn iterative_deepening_searches_fewer_leaves_on_a_deep_tree() {
+        // 32 b = 5 trees at depth 10: the table and the deeper search's
+        // best move first cost the shallower searches but cut leaves.
+        let t = Incremental::new(5, 100).unwrap();
+        let (mut plain, mut iid) = (0, 0);
+        for seed in 1..=32 {
+            let root = t.root(seed);
+            plain += search(&t, &root, 10, &mut ()).counts.leaves;
+            let mut s = Searcher::new(1 << 16);
+            s.search(&t, &root, true, 10, 0, Window::ROOT);
+            iid += s.counts.leaves;
+        }
+        assert_eq!((plain, iid), (465_891, 366_828));
+    }
+}

@@ -1,0 +1,56 @@
+//! The table of `pabsim --machine cluster` (`docs/formats.md`): the
+//! columns of Ura et al.'s tables (search time, speed-up, leaves, start-up
+//! idle, other idle) plus messages and bytes, per tree or per
+//! configuration.
+
+use super::rows::{prob, two};
+use serde::{Deserialize, Serialize};
+
+/// One row of `pabsim --machine cluster`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterRow {
+    /// 1-based tree index (per-tree rows; empty in summaries).
+    pub tree: Option<u32>,
+    /// The tree's seed column (per-tree rows).
+    pub seed: Option<u64>,
+    /// The tree family.
+    pub model: String,
+    /// Branching factor (empty for games).
+    pub b: Option<u32>,
+    /// Search depth.
+    pub depth: u32,
+    /// Trees in the row.
+    pub trees: u32,
+    /// The algorithm (`seq`, `even-split`, `master-slave`).
+    pub algorithm: String,
+    /// Processes.
+    pub procs: u32,
+    /// The split ply of the root-splitting baselines (empty otherwise).
+    pub split: Option<u32>,
+    /// The root's value (per-tree rows), checked against the sequential baseline's.
+    pub root_value: Option<i64>,
+    /// Search time, ns: per tree, or the geometric mean over the trees.
+    #[serde(serialize_with = "two")]
+    pub time_ns: f64,
+    /// The sequential baseline's time over this one's (geometric means).
+    #[serde(serialize_with = "prob")]
+    pub speedup: f64,
+    /// Leaves visited (summed over the trees).
+    pub leaves: u64,
+    /// Nodes visited (summed).
+    pub nodes: u64,
+    /// Leaves over the sequential baseline's.
+    #[serde(serialize_with = "prob")]
+    pub leaf_ratio: f64,
+    /// Mean idle time per process before its first message, ns (over processes and trees).
+    #[serde(serialize_with = "two")]
+    pub startup_idle_ns: f64,
+    /// Mean other idle time per process up to the search time, ns.
+    #[serde(serialize_with = "two")]
+    pub other_idle_ns: f64,
+    /// Messages sent (summed).
+    pub messages: u64,
+    /// Bytes sent (summed).
+    pub bytes: u64,
+}

@@ -1,0 +1,114 @@
+//! The tables of incremental random trees (`docs/formats.md`): the columns
+//! of the artificial trees' tables with the tree's shape, `b` and the edge
+//! `scale`, in place of the ordering `(b, w_a, w_b)`, and the ordering
+//! accuracy of `fbest --accuracy`.
+
+use super::rows::prob;
+use serde::{Deserialize, Serialize};
+
+/// `fbest` output for incremental trees: one row per move position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IncrementalFbestRow {
+    /// Branching factor.
+    pub b: u32,
+    /// Edge scale.
+    pub scale: u32,
+    /// Search depth.
+    pub depth: u32,
+    /// Trees searched.
+    pub trees: u32,
+    /// Move position, 1-based.
+    pub n: u32,
+    /// Nodes that recorded move n.
+    pub fbest: u64,
+    /// fbest / nodes that recorded anything.
+    #[serde(serialize_with = "prob")]
+    pub pbest: f64,
+}
+
+/// `fbest --per-tree` for incremental trees: one row per tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IncrementalPerTreeRow {
+    /// 1-based index of the tree in its seed set.
+    pub tree: u32,
+    /// Root seed.
+    pub seed: u64,
+    /// Branching factor.
+    pub b: u32,
+    /// Edge scale.
+    pub scale: u32,
+    /// Search depth.
+    pub depth: u32,
+    /// Nodes entered (root, internal, leaves).
+    pub nodes: u64,
+    /// Leaves entered.
+    pub leaves: u64,
+    /// Internal nodes entered.
+    pub internal: u64,
+    /// Internal nodes that recorded a best move.
+    pub contributing: u64,
+    /// The root's minimax value on the score scale.
+    pub root_value: i64,
+}
+
+/// `fbest --accuracy K`: the ordering accuracy of one group of trees.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccuracyRow {
+    /// The `model` column of the trees.
+    pub model: String,
+    /// Branching factor (empty for game positions).
+    pub b: Option<u32>,
+    /// Edge scale (incremental trees only).
+    pub scale: Option<u32>,
+    /// Trees.
+    pub trees: u32,
+    /// The shallower search depth k.
+    pub k: u32,
+    /// The deeper one, k + 2.
+    pub k2: u32,
+    /// Plies of nodes measured: every node at plies 0..plies.
+    pub plies: u32,
+    /// Nodes measured.
+    pub nodes: u64,
+    /// Nodes whose best child at depth k is also best at depth k + 2.
+    pub kept: u64,
+    /// kept / nodes.
+    #[serde(serialize_with = "prob")]
+    pub accuracy: f64,
+}
+
+/// `classify` output for incremental trees: the columns of
+/// [`super::ClassifyRow`] with `b` and `scale` in place of the ordering.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IncrementalClassifyRow {
+    /// Branching factor.
+    pub b: u32,
+    /// Edge scale.
+    pub scale: u32,
+    /// Search depth.
+    pub depth: u32,
+    /// Trees searched.
+    pub trees: u32,
+    /// `a`, `b` or `c`.
+    pub scheme: String,
+    /// n for scheme B, m for scheme C, empty for scheme A.
+    pub param: Option<u32>,
+    /// Predicted CUT, cut off.
+    pub true_cut: u64,
+    /// Predicted CUT, searched all moves.
+    pub false_cut: u64,
+    /// Predicted ALL, searched all moves.
+    pub true_all: u64,
+    /// Predicted ALL, cut off.
+    pub false_all: u64,
+    /// false_cut + false_all.
+    pub error: u64,
+    /// Scored nodes: internal nodes off the PV path.
+    pub scored: u64,
+    /// 1 on the lowest error of the shape and scheme, else 0.
+    pub best: u8,
+}
