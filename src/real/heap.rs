@@ -176,6 +176,7 @@ pub struct Thread<S: TreeSource, D> {
 type Node<S, Sc> = Arc<HNode<S, <Sc as SplitScheme>::Data>>;
 /// A heap node as the policies hold it.
 pub type NodeRef<S, D> = Arc<HNode<S, D>>;
+type Deque<S, D> = crossbeam_deque::Worker<NodeRef<S, D>>;
 
 impl<'a, S: TreeSource, Sc: SplitScheme> Shared<'a, S, Sc>
 where
@@ -464,7 +465,7 @@ where
     }
     let t = Instant::now();
     let n = opts.threads.max(1);
-    let mut deques: Vec<Option<crossbeam_deque::Worker<NodeRef<S, Sc::Data>>>> = (0..n).map(|_| None).collect();
+    let mut deques: Vec<Option<Deque<S, Sc::Data>>> = (0..n).map(|_| None).collect();
     let finder = match algorithm {
         Algorithm::Dts { walk, .. } => Finder::Dts(super::dts::SplitVar::new(walk)),
         Algorithm::PvSplit => Finder::Pv(super::pvsplit::Published::new()),
