@@ -88,7 +88,8 @@ fn every_algorithm_is_exact_on_chess_and_othello() {
 fn psearch_rows_line_up_with_pabsims() {
     let d = Dir::new("psearch-rows");
     ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "5", "--count", "3", "-o", "t.jsonl"], "");
-    let out = ok(&d.path, "psearch", &["t.jsonl", "--threads", "1,2,17", "--algorithm", "dts,lazy-smp", "--scheme", "a,b", "--per-tree", "--node-cost", "10"], "");
+    let out =
+        ok(&d.path, "psearch", &["t.jsonl", "--threads", "1,2,17", "--algorithm", "dts,lazy-smp", "--scheme", "a,b", "--per-tree", "--node-cost", "10"], "");
     let header = out.lines().next().unwrap();
     for c in ["tree", "seed", "model", "b", "wa", "wb", "depth", "trees", "procs", "policy", "scheme", "m_a", "m_b", "su", "so", "root_value"] {
         assert!(header.split(',').any(|h| h == c), "pabsim's column {c} missing: {header}");

@@ -187,6 +187,18 @@ pub fn search<S: TtKey>(
     }
 }
 
+/// The sequential search of a tree spec, without busy work.
+pub fn seq_tree(tree: &crate::formats::Tree) -> Outcome {
+    struct V(Options);
+    impl RealVisitor for V {
+        type Output = Outcome;
+        fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Outcome {
+            seq::run(src, root, depth, &self.0)
+        }
+    }
+    visit(tree, V(Options { threads: 1, ..Options::default() }))
+}
+
 /// [`search`] on a tree spec.
 pub fn search_tree(tree: &crate::formats::Tree, algorithm: Option<Algorithm>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Outcome, RealError> {
     struct V<'a>(Option<Algorithm>, &'a Options, Option<&'a crate::nn::Network>);

@@ -229,12 +229,16 @@ impl Plan {
         let mut rows = vec![];
         for (_, members, configs, net) in &self.groups {
             let net = net.map(|k| &nets[k]);
-            for &(threads, algorithm) in configs {
+            for (ci, &(threads, algorithm)) in configs.iter().enumerate() {
                 for &t in members {
                     let tree = &trees[t];
-                    let want = *seq
-                        .entry(t)
-                        .or_insert_with(|| super::search_tree(tree, None, &Options { threads: 1, ..Options::default() }, None).unwrap_or_default());
+                    // The group's first configuration is the sequential run:
+                    // its result is the check (run once, not twice).
+                    let want = match seq.get(&t) {
+                        Some(w) => Some(*w),
+                        None if ci == 0 && algorithm.is_none() => None,
+                        None => Some(*seq.entry(t).or_insert(super::seq_tree(tree))),
+                    };
                     let config = describe(algorithm);
                     let opts = Options { threads, node_cost_ns: s.node_cost_ns, delays: s.delays };
                     let mut runs = vec![];
@@ -246,6 +250,7 @@ impl Plan {
                             config: config.clone(),
                             source,
                         })?;
+                        let want = *seq.entry(t).or_insert(want.unwrap_or(r));
                         if (r.value, r.root_move) != (want.value, want.root_move) {
                             return Err(PsearchError::NotExact {
                                 tree: tree.index(),
