@@ -18,8 +18,7 @@ use parab::real::run::RealRow;
 use std::path::Path;
 
 /// What the section says before `make real` has run.
-pub const OPTIONAL: &str =
-    "No results of real threads yet: run `make real` (PROCS=1,2 by default; PROCS=1,2,4,...,64 on a larger machine), then `make report` (`make all` does both).";
+pub const OPTIONAL: &str = "No results of real threads yet: run `make real` (PROCS=1,2 by default; PROCS=1,2,4,...,64 on a larger machine), then `make report` (`make all` does both).";
 
 /// The results of `make real`.
 pub struct Real {
