@@ -224,9 +224,11 @@ where
     }
 
     /// Searches from heap node `x` until there is nothing left to do there
-    /// (or above it) for this thread.
-    pub fn work_at(&self, th: &mut Thread<S, Sc::Data>, x: Node<S, Sc>) {
+    /// (or above it) for this thread; whether it took any move (a node
+    /// found with none left is no work, and its finder stays idle).
+    pub fn work_at(&self, th: &mut Thread<S, Sc::Data>, x: Node<S, Sc>) -> bool {
         let mut cur = x;
+        let mut worked = false;
         'node: loop {
             th.l.jitter();
             // The parent's current bound for this node (module docs: windows).
@@ -237,7 +239,7 @@ where
             let mut g = th.l.lock(&cur.st);
             let st = &mut *g;
             if !cur.open(st) || !cur.alive() {
-                return;
+                return worked;
             }
             if let Some((a, b)) = bound {
                 st.alpha = st.alpha.max(a);
@@ -257,11 +259,12 @@ where
                             cur = n;
                             continue 'node;
                         }
-                        None => return,
+                        None => return true,
                     }
                 }
             }
             // Hand out the next move.
+            worked = true;
             let index = st.handed + 1;
             let window = cur.child_window(st, index);
             if st.handed + 1 < st.moves {
@@ -308,7 +311,7 @@ where
             };
             match self.report(th, cur, index, value) {
                 Some(n) => cur = n,
-                None => return,
+                None => return true,
             }
         }
     }
@@ -424,25 +427,24 @@ where
         let idle = |l: &mut Local, since: Instant, lock0: u64| l.idle_ns += (since.elapsed().as_nanos() as u64).saturating_sub(l.lock_ns - lock0);
         let (mut since, mut lock0) = (Instant::now(), th.l.lock_ns);
         while !self.over.load(Acquire) {
-            match self.find(&mut th) {
-                Some(x) => {
-                    idle(&mut th.l, since, lock0);
+            if let Some(x) = self.find(&mut th) {
+                let (found, lock1) = (since.elapsed().as_nanos() as u64, th.l.lock_ns);
+                if self.work_at(&mut th, x) {
+                    th.l.idle_ns += found.saturating_sub(lock1 - lock0);
                     fails = 0;
-                    self.work_at(&mut th, x);
                     (since, lock0) = (Instant::now(), th.l.lock_ns);
+                    continue;
                 }
-                None => {
-                    // Back off: spin a little, then let a working thread run
-                    // (more threads than cores).
-                    fails += 1;
-                    if fails < 8 {
-                        for _ in 0..(64 << fails) {
-                            std::hint::spin_loop();
-                        }
-                    } else {
-                        std::thread::yield_now();
-                    }
+            }
+            // Nothing to do: back off, spinning a little, then letting a
+            // working thread run (more threads than cores, or cores shared).
+            fails += 1;
+            if fails < 8 {
+                for _ in 0..(64 << fails) {
+                    std::hint::spin_loop();
                 }
+            } else {
+                std::thread::yield_now();
             }
         }
         idle(&mut th.l, since, lock0);

@@ -251,18 +251,7 @@ impl Plan {
                             source,
                         })?;
                         let want = *seq.entry(t).or_insert(want.unwrap_or(r));
-                        if (r.value, r.root_move) != (want.value, want.root_move) {
-                            return Err(PsearchError::NotExact {
-                                tree: tree.index(),
-                                seed: row_seed(tree),
-                                threads,
-                                config,
-                                value: r.value,
-                                root_move: r.root_move,
-                                seq_value: want.value,
-                                seq_move: want.root_move,
-                            });
-                        }
+                        check(tree, threads, &config, &want, &r)?;
                         runs.push(r);
                     }
                     runs.sort_by_key(|r| r.wall_ns);
@@ -273,6 +262,23 @@ impl Plan {
         }
         Ok(rows)
     }
+}
+
+/// Refuses a run whose root value or move differs from the sequential search's.
+fn check(tree: &Tree, threads: usize, config: &str, want: &Outcome, got: &Outcome) -> Result<(), PsearchError> {
+    if (got.value, got.root_move) == (want.value, want.root_move) {
+        return Ok(());
+    }
+    Err(PsearchError::NotExact {
+        tree: tree.index(),
+        seed: row_seed(tree),
+        threads,
+        config: config.to_string(),
+        value: got.value,
+        root_move: got.root_move,
+        seq_value: want.value,
+        seq_move: want.root_move,
+    })
 }
 
 /// A configuration in messages.
@@ -429,6 +435,12 @@ mod tests {
         assert_eq!(sums[1].nodes, rows[2].nodes + rows[3].nodes);
         assert_eq!(sums[1].t1_wall_ns, Some(rows[0].wall_ns + rows[1].wall_ns));
         assert_eq!(sums[0].so, Some(0.0));
+        // A run that differs from the sequential search in value or move is an error.
+        let want = Outcome { value: 10, root_move: 2, ..Outcome::default() };
+        assert!(check(&trees[0], 2, "dts", &want, &want).is_ok());
+        let e = check(&trees[0], 2, "dts", &want, &Outcome { root_move: 3, ..want }).unwrap_err().to_string();
+        assert_eq!(e, "not exact: tree 1 (seed 1), 2 threads, dts: root value 10, move 3; the sequential search gives 10, move 2");
+        assert!(check(&trees[0], 2, "dts", &want, &Outcome { value: 11, ..want }).is_err());
         // Without the one-thread rows: no ratios.
         let without = finish(rows[2..].to_vec(), false).unwrap();
         assert!(without.iter().all(|r| r.su.is_none()));
