@@ -185,16 +185,19 @@ pub struct Settings {
 /// One planned configuration: threads and algorithm (`None` at one thread).
 type Config = (usize, Option<Algorithm>);
 
+/// A group of trees: its key, its trees, its configurations, its network.
+type Group = (TreeKey, Vec<usize>, Vec<Config>, Option<usize>);
+
 /// The planned runs.
 pub struct Plan {
-    groups: Vec<(TreeKey, Vec<usize>, Vec<Config>, Option<usize>)>,
+    groups: Vec<Group>,
 }
 
 impl Plan {
     /// Groups the trees and expands `req` (its `procs` are thread counts)
     /// for each group; scheme C finds its network in `nets`.
     pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan, PsearchError> {
-        let mut groups: Vec<(TreeKey, Vec<usize>, Vec<Config>, Option<usize>)> = vec![];
+        let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
             let key = t.key();
             match groups.iter_mut().find(|g| g.0 == key) {
