@@ -8,6 +8,8 @@
 #   make chapter6-control  schemes A and B whose PV nodes split at once (scheme C's PV rule)
 #   make beyond-algorithms  the parallel search algorithms from 2 to 1,024 processors (not in all)
 #   make games  beyond the thesis: chess and Othello through every tool (results/games/)
+#   make real   beyond the thesis: the parallel searches on this machine's threads beside
+#               the simulator's prediction (results/real/; PROCS=1,2 here; redone on demand)
 #   make bench  whole-command timings (see BENCHMARKS.md)
 #   make clean  remove results/ and build outputs
 
@@ -130,7 +132,7 @@ $(R)/classify/tg1-%-d6.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/weights/%.json
 all: report
 report: $(R)/report/index.html
 .SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $(BIN)/.built-report
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(REAL) $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
 report-now: $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
@@ -215,3 +217,30 @@ $(GAMES): $(BIN)/.built $(POSITIONS) data/rajahx-fbest.csv pipelines/beyond-game
 	rm -rf $(R)/games
 	BIN=$(BIN) OUT=$(R)/games pipelines/beyond-games.sh
 	@touch $@
+
+# ---- beyond the thesis: real processors (issue 24) ---------------------------------
+# psearch runs the parallel searches on this machine's threads and pabsim predicts them,
+# on the same trees ((32, 79, 5) at depth 7), processor counts and algorithms; psearch
+# with --node-cost NODE_COST ns of busy work per node (an engine's node), each row the
+# median of REPEAT runs; bare.csv is the one-thread search without busy work (the
+# host's own cost per node). PROCS must hold 1 (the baseline of SU and SO); counts above
+# the host's cores run and are marked oversubscribed. The recipe is the same on any
+# machine: `make real PROCS=1,2,4,8,16,32,64`. In `make all` (about a minute here,
+# BENCHMARKS.md) when its results are missing or the tools changed; `make real` redoes it.
+REAL_TREES ?= 3
+NODE_COST ?= 1000
+REPEAT ?= 1
+REAL_ALGORITHMS := dts,pvsplit,steal,active
+REAL := $(R)/real/psearch.csv
+.PHONY: real
+all: $(REAL)
+real: $(BIN)/.built
+	@rm -f $(REAL)
+	@$(MAKE) --no-print-directory $(REAL)
+$(REAL): PROCS ?= 1,2
+$(REAL): $(BIN)/.built
+	@mkdir -p $(@D)
+	$(BIN)/treegen --set tg1 --ordering 32,79,5 --depth 7 --count $(REAL_TREES) -o $(@D)/trees.jsonl
+	$(BIN)/pabsim $(@D)/trees.jsonl --procs $(PROCS) --policy $(REAL_ALGORITHMS) -o $(@D)/pabsim.csv
+	$(BIN)/psearch $(@D)/trees.jsonl --threads 1 --repeat $(REPEAT) -o $(@D)/bare.csv
+	$(BIN)/psearch $(@D)/trees.jsonl --threads $(PROCS) --algorithm $(REAL_ALGORITHMS),lazy-smp --node-cost $(NODE_COST) --repeat $(REPEAT) -o $@

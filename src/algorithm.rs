@@ -203,7 +203,16 @@ pub enum Algorithm {
         /// Most processors working at one split point (Crafty's split group).
         split_group: u32,
     },
+    /// Lazy SMP as in engines today (Stockfish): every thread searches the
+    /// whole tree from the root, sharing only a lock-free transposition
+    /// table; helpers take the moves of shallow nodes in rotated orders.
+    /// Real threads only (`psearch`): the simulated machine has no shared
+    /// transposition table ([`LAZY_SMP_REAL_ONLY`]).
+    LazySmp,
 }
+
+/// Why the simulator refuses Lazy SMP: the one line `pabsim` prints.
+pub const LAZY_SMP_REAL_ONLY: &str = "lazy-smp runs on real threads only (psearch): the simulated machine has no shared transposition table";
 
 impl Default for Algorithm {
     /// The thesis's search with scheme A and the whole-tree walk.
@@ -213,8 +222,9 @@ impl Default for Algorithm {
 }
 
 impl Algorithm {
-    /// Every algorithm with its defaults, in the order of the experiment's tables.
-    pub const ALL: [Algorithm; 4] = [
+    /// Every algorithm with its defaults, in the order of the experiment's
+    /// tables (Lazy SMP last: real threads only).
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Dts { scheme: Scheme::A { m_a: DEFAULT_M_A, pv_wait: DEFAULT_PV_WAIT }, walk: Walk::Tree },
         Algorithm::PvSplit,
         Algorithm::Steal { scheme: Scheme::A { m_a: DEFAULT_M_A, pv_wait: DEFAULT_PV_WAIT }, seed: DEFAULT_STEAL_SEED },
@@ -223,10 +233,11 @@ impl Algorithm {
             min_split_depth: DEFAULT_MIN_SPLIT_DEPTH,
             split_group: DEFAULT_SPLIT_GROUP,
         },
+        Algorithm::LazySmp,
     ];
 
     /// The names [`FromStr`](std::str::FromStr) takes, for messages.
-    pub const EXPECTED: &'static str = "dts, pvsplit, steal or active";
+    pub const EXPECTED: &'static str = "dts, pvsplit, steal, active or lazy-smp";
 
     /// The name in rows and on the command line (`--policy`).
     pub fn name(&self) -> &'static str {
@@ -235,6 +246,7 @@ impl Algorithm {
             Algorithm::PvSplit => "pvsplit",
             Algorithm::Steal { .. } => "steal",
             Algorithm::Active { .. } => "active",
+            Algorithm::LazySmp => "lazy-smp",
         }
     }
 
@@ -242,17 +254,18 @@ impl Algorithm {
     pub fn scheme(&self) -> Option<Scheme> {
         match *self {
             Algorithm::Dts { scheme, .. } | Algorithm::Steal { scheme, .. } | Algorithm::Active { scheme, .. } => Some(scheme),
-            Algorithm::PvSplit => None,
+            Algorithm::PvSplit | Algorithm::LazySmp => None,
         }
     }
 
-    /// The same algorithm with `scheme` (no change for PV splitting).
+    /// The same algorithm with `scheme` (no change for PV splitting and Lazy SMP).
     pub fn with_scheme(self, s: Scheme) -> Algorithm {
         match self {
             Algorithm::Dts { walk, .. } => Algorithm::Dts { scheme: s, walk },
             Algorithm::Steal { seed, .. } => Algorithm::Steal { scheme: s, seed },
             Algorithm::Active { min_split_depth, split_group, .. } => Algorithm::Active { scheme: s, min_split_depth, split_group },
             Algorithm::PvSplit => Algorithm::PvSplit,
+            Algorithm::LazySmp => Algorithm::LazySmp,
         }
     }
 
@@ -331,7 +344,7 @@ impl Columns {
         c.split_walk = "-".into();
         match *a {
             Algorithm::Dts { walk, .. } => c.split_walk = walk.name().into(),
-            Algorithm::PvSplit => {}
+            Algorithm::PvSplit | Algorithm::LazySmp => {}
             Algorithm::Steal { seed, .. } => c.steal_seed = Some(seed),
             Algorithm::Active { min_split_depth, split_group, .. } => {
                 c.min_split_depth = Some(min_split_depth);
@@ -380,6 +393,7 @@ impl Columns {
             None => None,
             Some(Algorithm::Dts { .. }) => Some(Algorithm::Dts { scheme: scheme.ok_or_else(|| bad("policy dts without a scheme"))?, walk: walk()? }),
             Some(Algorithm::PvSplit) => Some(Algorithm::PvSplit),
+            Some(Algorithm::LazySmp) => Some(Algorithm::LazySmp),
             Some(Algorithm::Steal { .. }) => Some(Algorithm::Steal {
                 scheme: scheme.ok_or_else(|| bad("policy steal without a scheme"))?,
                 seed: self.steal_seed.ok_or_else(|| bad("policy steal without steal_seed"))?,
@@ -415,7 +429,7 @@ mod tests {
 
     fn every_configuration() -> Vec<Option<Algorithm>> {
         let schemes = [Scheme::A { m_a: 3, pv_wait: 0 }, Scheme::B { m_b: 5, pv_wait: 1 }, Scheme::C { m_ca: -4, m_cc: 3, cut_width: 15 }];
-        let mut all = vec![None, Some(Algorithm::PvSplit)];
+        let mut all = vec![None, Some(Algorithm::PvSplit), Some(Algorithm::LazySmp)];
         for s in schemes {
             all.push(Some(Algorithm::Dts { scheme: s, walk: Walk::Level }));
             all.push(Some(Algorithm::Dts { scheme: s, walk: Walk::Tree }));
@@ -459,7 +473,8 @@ mod tests {
         assert_eq!("b".parse::<Scheme>(), Ok(Scheme::B { m_b: 1, pv_wait: 1 }));
         assert_eq!("C".parse::<Scheme>(), Ok(Scheme::C { m_ca: 0, m_cc: 0, cut_width: 10 }));
         assert_eq!("LEVEL".parse::<Walk>(), Ok(Walk::Level));
-        assert_eq!("ybwc".parse::<Algorithm>().unwrap_err().to_string(), "unknown policy `ybwc` (expected dts, pvsplit, steal or active)");
+        assert_eq!("ybwc".parse::<Algorithm>().unwrap_err().to_string(), "unknown policy `ybwc` (expected dts, pvsplit, steal, active or lazy-smp)");
+        assert_eq!("Lazy-SMP".parse::<Algorithm>(), Ok(Algorithm::LazySmp));
         assert_eq!("Z".parse::<Scheme>().unwrap_err().to_string(), "unknown scheme `Z` (expected a, b or c)");
         assert_eq!("spiral".parse::<Walk>().unwrap_err().to_string(), "unknown split-point walk `spiral` (expected tree or level)");
         let mut c = Columns::of(Some(&Algorithm::default()));

@@ -87,6 +87,7 @@ mod macros;
 pub mod nn;
 pub mod nntrain;
 pub mod progress;
+pub mod real;
 pub mod rng;
 pub mod search;
 pub mod seeds;

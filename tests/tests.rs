@@ -6,6 +6,7 @@ mod util;
 
 mod foundation;
 mod pabsim;
+mod psearch;
 
 mod chapter5;
 mod games;

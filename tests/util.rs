@@ -60,6 +60,7 @@ pub fn bin(tool: &str) -> PathBuf {
         "treegen" => option_env!("CARGO_BIN_EXE_treegen"),
         "fbest" => option_env!("CARGO_BIN_EXE_fbest"),
         "pabsim" => option_env!("CARGO_BIN_EXE_pabsim"),
+        "psearch" => option_env!("CARGO_BIN_EXE_psearch"),
         "trainset" => option_env!("CARGO_BIN_EXE_trainset"),
         "nntrain" => option_env!("CARGO_BIN_EXE_nntrain"),
         "classify" => option_env!("CARGO_BIN_EXE_classify"),

@@ -19,6 +19,7 @@ pub mod figures;
 pub mod games;
 pub mod load;
 pub mod published;
+pub mod real;
 
 use anyhow::{Context, Result, bail};
 use doc::{Cell, Figure, Meta, Section, Status, Table};
@@ -341,6 +342,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let ch5 = chapter5::load(&cfg.results)?;
     let ch6 = chapter6::load(&cfg.results)?;
     let beyond = beyond::load(&cfg.results)?;
+    let real = real::load(&cfg.results)?;
     let games = games::load(&cfg.results)?;
     let mut pool: Vec<Measures> = vec![];
     pool.extend(chapter4::measures(&ch4)?);
@@ -362,6 +364,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     chapter5::sections(&ch5, &mut published, &mut b)?;
     chapter6::sections(&ch6, &ch4, &mut published, &mut b)?;
     beyond::sections(beyond.as_ref(), &mut b)?;
+    real::sections(real.as_ref(), &mut b)?;
     games::sections(&games, chapter4::artificial_pbest(&ch4)?, &mut b)?;
     let rest = published.rest();
     if !rest.is_empty() {

@@ -129,10 +129,13 @@ fn every_help_example_runs() {
     let path = format!("{}:{}", bins.display(), std::env::var("PATH").unwrap_or_default());
     let tmp = format!("{}/", d.join("tmp").display());
     let mut ran = 0;
-    for tool in ["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "positions", "report"] {
+    for tool in ["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "positions", "psearch", "report"] {
         for ex in examples(tool) {
             let first = ex.split_whitespace().find(|w| !w.contains('=')).unwrap_or("");
-            assert!(["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "positions", "report", "mkdir"].contains(&first), "{tool}: `{ex}`");
+            assert!(
+                ["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "positions", "psearch", "report", "mkdir"].contains(&first),
+                "{tool}: `{ex}`"
+            );
             let cmd = ex.replace("/tmp/", &tmp);
             let out = Command::new("bash").args(["-o", "pipefail", "-c", &cmd]).current_dir(&d.path).env("PATH", &path).output().unwrap();
             assert!(out.status.success(), "{tool} --help example failed: `{ex}`: {}", String::from_utf8_lossy(&out.stderr));

@@ -18,7 +18,7 @@ use super::schemes::SplitScheme;
 use super::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
 use crate::algorithm::{
     Algorithm, Columns, ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP,
-    DEFAULT_STEAL_SEED, Scheme, Walk,
+    DEFAULT_STEAL_SEED, LAZY_SMP_REAL_ONLY, Scheme, Walk,
 };
 use crate::formats::SimRow;
 use crate::game::TreeSource;
@@ -272,7 +272,11 @@ impl Request {
         ];
         if self.policies.iter().all(|k| k.scheme().is_none()) {
             for (name, given) in scheme_params {
-                require!(!given, RunError::BadArgument, "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only)");
+                require!(
+                    !given,
+                    RunError::BadArgument,
+                    "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only; Lazy SMP never splits)"
+                );
             }
         }
         require!(
@@ -316,6 +320,29 @@ struct Item {
     group: usize,
     config: usize,
     tree: usize,
+}
+
+/// The configurations `req` asks for on trees of `key`: its policies, each
+/// with every value of its parameters and of its scheme's, at every
+/// processor count (the sequential run alone at 1). Shared by `pabsim`'s
+/// plan and `psearch` (real threads), so both expand a request alike.
+pub fn configurations(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
+    req.check_applies()?;
+    configs_for(req, key)
+}
+
+/// The network of `nets` trained for trees of `key` (scheme C needs one per
+/// ordering or game; `Network::load_each` refuses two for one).
+pub fn network_for(key: &GroupKey, nets: &[Network]) -> Result<usize> {
+    require!(!nets.is_empty(), RunError::NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
+    nets.iter().position(|n| n.check_trees(key).is_ok()).ok_or_else(|| {
+        let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
+        let trees = match key.ordering() {
+            Some(o) => format!("ordering {} {o}", key.family()),
+            None => format!("game {}", key.family()),
+        };
+        RunError::NoNetwork(format!("scheme c: no --weights for the trees' {trees} (weights given for: {})", have.join("; ")))
+    })
 }
 
 fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
@@ -372,6 +399,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
             let variants: Vec<Algorithm> = match policy {
                 Algorithm::Dts { scheme, .. } => vec![Algorithm::Dts { scheme, walk: req.walk.unwrap_or_default() }],
                 Algorithm::PvSplit => vec![Algorithm::PvSplit],
+                Algorithm::LazySmp => vec![Algorithm::LazySmp],
                 Algorithm::Steal { scheme, .. } => vec![Algorithm::Steal { scheme, seed: req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED) }],
                 Algorithm::Active { scheme, .. } => {
                     let groups = vals(req.split_group, DEFAULT_SPLIT_GROUP as i64);
@@ -452,6 +480,7 @@ impl Plan {
     /// orderings (scheme C needs one per ordering).
     pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan> {
         require!(!req.procs.is_empty(), RunError::BadArgument, "--procs: give at least one processor count");
+        require!(!req.policies.contains(&Algorithm::LazySmp), RunError::BadArgument, "{LAZY_SMP_REAL_ONLY}");
         req.check_applies()?;
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
@@ -464,17 +493,7 @@ impl Plan {
         for g in &mut groups {
             g.configs = configs_for(req, &g.key)?;
             if g.configs.iter().any(|c| matches!(c.algorithm.and_then(|a| a.scheme()), Some(Scheme::C { .. }))) {
-                require!(!nets.is_empty(), RunError::NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
-                // One network per ordering: `Network::load_each` refuses two.
-                let found = nets.iter().position(|n| n.check_trees(&g.key).is_ok());
-                g.net = Some(found.ok_or_else(|| {
-                    let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
-                    let trees = match g.key.ordering() {
-                        Some(o) => format!("ordering {} {o}", g.key.family()),
-                        None => format!("game {}", g.key.family()),
-                    };
-                    RunError::NoNetwork(format!("scheme c: no --weights for the trees' {trees} (weights given for: {})", have.join("; ")))
-                })?);
+                g.net = Some(network_for(&g.key, nets)?);
             }
         }
         let mut items = vec![];

@@ -104,6 +104,9 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
         if cfg.procs == 0 {
             return Err(SimError::NoProcessors);
         }
+        if cfg.algorithm == Algorithm::LazySmp {
+            return Err(SimError::RealThreadsOnly);
+        }
         let p = cfg.procs;
         let mut mem = Memory::new(p);
         for _ in 0..FIRST_PRIVATE {

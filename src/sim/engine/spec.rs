@@ -12,6 +12,9 @@ pub enum SimError {
     /// A machine of no processors.
     #[error("the machine needs at least 1 processor")]
     NoProcessors,
+    /// An algorithm the simulated machine cannot run (Lazy SMP).
+    #[error("{}", crate::algorithm::LAZY_SMP_REAL_ONLY)]
+    RealThreadsOnly,
     /// An unknown name for an option.
     #[error("unknown {what} `{name}` (expected {expected})")]
     UnknownName {

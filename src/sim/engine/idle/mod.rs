@@ -38,6 +38,8 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             Algorithm::PvSplit => self.idle_pv(p).await,
             Algorithm::Steal { .. } => self.idle_steal(p).await,
             Algorithm::Active { .. } => self.idle_active(p).await,
+            // `Machine::new` refuses Lazy SMP before any processor runs.
+            Algorithm::LazySmp => unreachable!("{}", crate::algorithm::LAZY_SMP_REAL_ONLY),
         }
     }
 
@@ -77,7 +79,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// idle processors to `c` (active splitting).
     pub(in crate::sim::engine) async fn share_work(&self, p: Proc, c: u32) {
         match self.cfg.algorithm {
-            Algorithm::Dts { .. } | Algorithm::PvSplit => {}
+            Algorithm::Dts { .. } | Algorithm::PvSplit | Algorithm::LazySmp => {}
             Algorithm::Steal { .. } => self.answer_thief(p, c).await,
             Algorithm::Active { min_split_depth, split_group, .. } => self.recruit(p, c, min_split_depth, split_group).await,
         }

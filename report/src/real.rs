@@ -1,0 +1,164 @@
+//! Beyond the thesis: the parallel searches on this machine's real threads
+//! (`psearch`) beside the simulator's prediction for the same trees
+//! (`pabsim`), issue 24.
+//!
+//! Input: `real/psearch.csv` (per-configuration rows of `psearch` with
+//! `--node-cost`), `real/pabsim.csv` (per-configuration rows of `pabsim`
+//! for the same trees, processor counts and algorithms) and
+//! `real/bare.csv` (the one-thread run without busy work), all written by
+//! `make real`. A configuration of one is matched to the other's by its
+//! configuration columns ([`parab::algorithm::Columns`]), its processor
+//! count and its trees' ordering and depth.
+
+use super::Builder;
+use super::doc::{Cell, Section, Table};
+use anyhow::{Context, Result};
+use parab::formats::SimRow;
+use parab::real::run::RealRow;
+use std::path::Path;
+
+/// What the section says before `make real` has run.
+pub const OPTIONAL: &str = "No results of real threads yet: run `make real` (PROCS=1,2 by default; PROCS=1,2,4,...,64 on a larger machine), then `make report` (`make all` does both).";
+
+/// The results of `make real`.
+pub struct Real {
+    /// `psearch`'s per-configuration rows.
+    pub real: Vec<RealRow>,
+    /// `pabsim`'s per-configuration rows for the same trees.
+    pub sim: Vec<SimRow>,
+    /// The one-thread run without busy work.
+    pub bare: Vec<RealRow>,
+}
+
+fn read<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+    parab::formats::read_csv(parab::cli::Input::open(Some(path))?).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Reads the results; `None` when `make real` has not run.
+pub fn load(results: &Path) -> Result<Option<Real>> {
+    let dir = results.join("real");
+    let real = dir.join("psearch.csv");
+    if !real.exists() {
+        return Ok(None);
+    }
+    let sim = dir.join("pabsim.csv");
+    let bare = dir.join("bare.csv");
+    Ok(Some(Real { real: read(&real)?, sim: if sim.exists() { read(&sim)? } else { vec![] }, bare: if bare.exists() { read(&bare)? } else { vec![] } }))
+}
+
+/// The simulator's row for a real row: same trees, processors and configuration.
+fn prediction<'a>(r: &RealRow, sim: &'a [SimRow]) -> Option<&'a SimRow> {
+    sim.iter()
+        .find(|s| (s.model, s.b, s.wa, s.wb, s.depth, s.procs, s.trees) == (r.model, r.b, r.wa, r.wb, r.depth, r.procs, r.trees) && s.columns() == r.columns())
+}
+
+/// An algorithm as the table names it.
+fn name(r: &RealRow) -> String {
+    match (r.policy.as_str(), r.scheme.as_str()) {
+        ("-", _) => "sequential".into(),
+        (p, "-") => p.into(),
+        (p, s) => format!("{p}, scheme {s}"),
+    }
+}
+
+/// Nanoseconds per node of a row.
+fn per_node(r: &RealRow) -> f64 {
+    r.wall_ns as f64 / r.nodes.max(1) as f64
+}
+
+/// The section "Real processors".
+pub fn sections(data: Option<&Real>, b: &mut Builder) -> Result<()> {
+    let mut s = Section {
+        id: "real-processors".into(),
+        chapter: 7,
+        title: "Real processors".into(),
+        what: "The simulator's parallel searches run on this machine's OS threads (psearch), on the same trees as the simulator's prediction (pabsim), with busy work per node so that a node costs about what an engine's does. Speed-up SU = t_1/t_p of wall time, search overhead SO = n_p/n_1 − 1, both against the one-thread run of the same trees; the simulated ones against the simulator's p = 1 run. Every real run returned the sequential root value and move (psearch checks each).".into(),
+        ..Default::default()
+    };
+    let Some(data) = data else {
+        s.optional.push(OPTIONAL.into());
+        b.sections.push(s);
+        return Ok(());
+    };
+    let mut t = Table {
+        id: "real-vs-simulated".into(),
+        caption: "Real threads against the simulator's prediction, per algorithm and processor count".into(),
+        header: ["trees", "algorithm", "p", "SU real", "SU simulated", "SO real", "SO simulated", "idle share", "lock share", "note"].map(String::from).to_vec(),
+        note: "Idle and lock shares: the threads' summed time idle (looking for or waiting for work) and waiting on contended locks, as a share of p · t_p. Oversubscribed: more threads than the host's cores (run for correctness; its timing says little).".into(),
+        ..Default::default()
+    };
+    let mut held = vec![];
+    for r in &data.real {
+        let sim = prediction(r, &data.sim);
+        let trees = match (r.b, r.wa, r.wb) {
+            (Some(b_), Some(wa), Some(wb)) => format!("({b_}, {wa}, {wb}) d{} × {}", r.depth, r.trees),
+            _ => format!("{} d{} × {}", r.model, r.depth, r.trees),
+        };
+        let share = |x: u64| Some(x as f64 / (r.procs as f64 * r.wall_ns.max(1) as f64));
+        t.rows.push(vec![
+            Cell::Text(trees),
+            Cell::Text(name(r)),
+            Cell::Int(r.procs as i64),
+            Cell::number(r.su, 2),
+            Cell::number(sim.and_then(|s| s.su), 2),
+            Cell::number(r.so, 3),
+            Cell::number(sim.and_then(|s| s.so), 3),
+            Cell::number(share(r.time_idle_ns), 3),
+            Cell::number(share(r.time_lock_ns), 3),
+            Cell::Text(if r.oversubscribed { "oversubscribed".into() } else { String::new() }),
+        ]);
+        if r.procs > 1
+            && !r.oversubscribed
+            && let (Some(real), Some(pred)) = (r.su, sim.and_then(|s| s.su))
+        {
+            held.push((name(r), r.procs, real, pred));
+        }
+    }
+    s.tables.push(t);
+    // Which algorithm wins here, at the largest p the host runs without oversubscription.
+    if let Some(pmax) = held.iter().map(|h| h.1).max() {
+        let mut at: Vec<&(String, u32, f64, f64)> = held.iter().filter(|h| h.1 == pmax).collect();
+        at.sort_by(|a, b| b.2.total_cmp(&a.2));
+        let list: Vec<String> = at.iter().map(|h| format!("{} {:.2} (simulated {:.2})", h.0, h.2, h.3)).collect();
+        s.findings.push(format!("At p = {pmax} on this host, {} is fastest on real threads (SU: {}).", at[0].0, list.join("; ")));
+        let mut by_sim = at.clone();
+        by_sim.sort_by(|a, b| b.3.total_cmp(&a.3));
+        s.findings.push(format!(
+            "The simulator ranks {} first at p = {pmax}; {}.",
+            by_sim[0].0,
+            if by_sim[0].0 == at[0].0 { "the real ranking agrees" } else { "the real ranking differs" }
+        ));
+    }
+    if let Some(one) = data.real.iter().find(|r| r.procs == 1) {
+        let bare = data.bare.iter().find(|r| r.procs == 1);
+        s.settings.push(format!(
+            "Host: {} cores. Measured cost per node at one thread: {:.0} ns with --node-cost {} ns of busy work{}.",
+            one.cores,
+            per_node(one),
+            one.node_cost_ns,
+            bare.map_or(String::new(), |b| format!(", {:.1} ns without it (the search alone)", per_node(b)))
+        ));
+        if let Some(s1) = data.sim.iter().find(|s| s.procs == 1) {
+            s.settings
+                .push(format!("The simulator's uniprocessor run on the same trees: {:.1} ticks per node.", s1.tp_ticks as f64 / s1.np_nodes.max(1) as f64));
+        }
+    }
+    s.settings.push("Commands: `make real` (PROCS, REAL_TREES, NODE_COST, REPEAT set the processor counts, trees, busy work per node and runs per configuration; timings are the median of REPEAT runs on a machine others may share).".into());
+    b.sections.push(s);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_run_says_how_to_make_it() {
+        let mut b = Builder::default();
+        sections(None, &mut b).unwrap();
+        assert_eq!(b.sections.len(), 1);
+        assert_eq!(b.sections[0].title, "Real processors");
+        assert!(b.sections[0].missing.is_empty());
+        assert!(b.sections[0].optional[0].contains("run `make real`"));
+    }
+}

@@ -1,0 +1,512 @@
+//! The shared node heap of the split-based real searches (DTS-like, PV
+//! splitting, work stealing, active splitting): the thesis's model of the
+//! search (§6.2) on OS threads.
+//!
+//! Every node with at least [`FRONTIER`] plies below it is a heap node
+//! ([`HNode`]): reference-counted, linked to its parent, its move list,
+//! window, score and the scheme's data under its own lock. A thread at a
+//! heap node takes its next move under the lock and searches that child:
+//! a heap node again, or below the frontier the plain alpha-beta of
+//! [`super::seq::ab`]. When the child's value is known the thread returns
+//! it to the node; the thread that finishes a node's last outstanding move
+//! (or finds a cut-off) completes the node and carries its value up to the
+//! parent, and a thread that finds no move left at a node others still
+//! work below goes idle. Nobody waits for a helper, so any thread may join
+//! any node that still has moves: which one is the algorithm's idle policy
+//! ([`Finder`], one file each), and which nodes may be shared is the
+//! split-point scheme's ([`SplitScheme`], the simulator's own rules).
+//!
+//! **Windows.** A child's window comes from its parent's score when the
+//! move is handed out; before each move it takes, a thread tightens the
+//! node's window from its parent's current score, so bounds found by other
+//! threads reach nodes already under way (one level each time, every level
+//! in turn). A node whose window closes is finished at once, as a cut-off.
+//! **Cut-offs.** A finished node is marked done; threads below it notice
+//! at their next move (a walk up the parents' done flags) and go idle; a
+//! value returned to a done node is dropped. **The root's move** is the
+//! first move in search order with the best value, as in the sequential
+//! search: a root move before the current best is searched with the window
+//! one lower, so a tie with the best is seen as a tie.
+//!
+//! Locks are taken one at a time (a node's parent before the node, never
+//! while holding it), except the idle policies' own locks, which are taken
+//! before a node's (`dts`, `pvsplit`) or while holding it (`active`'s idle
+//! set and mailboxes), never the other way round.
+
+use super::local::{Local, PanicFlag, Totals, join_all};
+use super::{Options, Outcome, RealError};
+use crate::algorithm::Algorithm;
+use crate::game::{MoveList, TreeSource};
+use crate::sim::schemes::{SplitScheme, View};
+use crate::value::{ROOT_ALPHA, ROOT_BETA};
+use std::sync::atomic::{AtomicBool, Ordering::*};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
+
+/// Plies a node needs below it to be a heap node. Below, a node's subtree
+/// is searched by one thread without locks: at depth 1 that is one node and
+/// its leaves, some `b` microseconds at `--node-cost 1000`.
+pub const FRONTIER: u32 = 2;
+
+/// A node of the shared heap.
+pub struct HNode<S: TreeSource, D> {
+    /// The tree's node.
+    pub node: S::Node,
+    /// The parent (none at the root).
+    pub parent: Option<Arc<HNode<S, D>>>,
+    /// Plies below it.
+    pub depth: u32,
+    /// Distance from the root.
+    pub ply: u32,
+    /// 1-based position among its siblings (0 at the root).
+    pub index: u32,
+    /// A MAX node.
+    pub max: bool,
+    /// On the PV path.
+    pub pv: bool,
+    /// Finished (its value went up), or abandoned under a finished ancestor.
+    pub done: AtomicBool,
+    /// What its lock guards.
+    pub st: Mutex<HState<S, D>>,
+}
+
+/// A heap node's state under its lock.
+pub struct HState<S: TreeSource, D> {
+    buf: Vec<S::Slot>,
+    cursor: S::Cursor,
+    /// Children.
+    pub moves: u32,
+    /// Moves handed out.
+    pub handed: u32,
+    /// Moves whose value came back.
+    pub finished: u32,
+    busy: u32,
+    alpha: i64,
+    beta: i64,
+    score: i64,
+    best: u32,
+    /// The scheme's data.
+    pub data: D,
+    /// Threads sent to the node by a recruiter (active splitting), its
+    /// first thread included.
+    pub joined: u32,
+    /// Offered to idle threads already (published, pushed on a deque).
+    pub offered: bool,
+    /// Children that are heap nodes (for the DTS-like split-point search).
+    pub kids: Vec<Weak<HNode<S, D>>>,
+}
+
+impl<S: TreeSource, D> HNode<S, D> {
+    /// Whether no ancestor is done (the node's work is still wanted).
+    pub fn alive(&self) -> bool {
+        let mut p = &self.parent;
+        while let Some(n) = p {
+            if n.done.load(Acquire) {
+                return false;
+            }
+            p = &n.parent;
+        }
+        true
+    }
+
+    /// Whether a thread could take a move here now (read under the lock).
+    pub fn open(&self, st: &HState<S, D>) -> bool {
+        st.handed < st.moves && !self.done.load(Acquire)
+    }
+
+    /// What a scheme sees of the node.
+    pub fn view(&self, st: &HState<S, D>) -> View {
+        View { ply: self.ply, pv: self.pv, index: self.index, max: self.max, finished: st.finished, left: st.moves - st.handed }
+    }
+
+    /// The window of child `index` from the node's current score.
+    fn child_window(&self, st: &HState<S, D>, index: u32) -> (i64, i64) {
+        if self.max {
+            // The root's tie rule (module docs).
+            let lo = if self.ply == 0 && index < st.best { st.score - 1 } else { st.score };
+            (lo, st.beta)
+        } else {
+            (st.alpha, st.score)
+        }
+    }
+}
+
+/// The algorithm's idle policy and its shared state.
+pub enum Finder<S: TreeSource, D> {
+    /// The thesis's split-point variable.
+    Dts(super::dts::SplitVar<S, D>),
+    /// PV splitting's published PV nodes.
+    Pv(super::pvsplit::Published<S, D>),
+    /// Work stealing's deques.
+    Steal(super::steal::Stealers<S, D>),
+    /// Active splitting's idle set and mailboxes.
+    Active(super::active::Recruits<S, D>),
+}
+
+/// What every thread of one search shares.
+pub struct Shared<'a, S: TreeSource, Sc: SplitScheme> {
+    /// The tree.
+    pub src: &'a S,
+    /// The split-point rules.
+    pub scheme: &'a Sc,
+    /// The algorithm (for its parameters).
+    pub algorithm: Algorithm,
+    /// Threads.
+    pub threads: usize,
+    /// The root, once thread 0 made it.
+    pub root: std::sync::OnceLock<Arc<HNode<S, Sc::Data>>>,
+    /// The search is over (or a thread panicked).
+    pub over: AtomicBool,
+    result: Mutex<Option<(i64, u32)>>,
+    /// The idle policy.
+    pub finder: Finder<S, Sc::Data>,
+}
+
+/// One thread: its counters, its scratch buffer, and the policies' own parts.
+pub struct Thread<S: TreeSource, D> {
+    /// Counters and clock.
+    pub l: Local,
+    buf: Vec<S::Slot>,
+    /// Work stealing: the thread's own deque.
+    pub deque: Option<crossbeam_deque::Worker<Arc<HNode<S, D>>>>,
+    /// Work stealing: the victims' choice.
+    pub rng: rand_chacha::ChaCha8Rng,
+}
+
+type Node<S, Sc> = Arc<HNode<S, <Sc as SplitScheme>::Data>>;
+/// A heap node as the policies hold it.
+pub type NodeRef<S, D> = Arc<HNode<S, D>>;
+type Deque<S, D> = crossbeam_deque::Worker<NodeRef<S, D>>;
+
+impl<'a, S: TreeSource, Sc: SplitScheme> Shared<'a, S, Sc>
+where
+    Sc::Data: Send + Sync,
+{
+    /// A heap node for `node`, or its value when it has no moves (a game over).
+    #[allow(clippy::too_many_arguments)]
+    fn make(
+        &self,
+        node: S::Node,
+        parent: Option<Node<S, Sc>>,
+        depth: u32,
+        ply: u32,
+        index: u32,
+        max: bool,
+        pv: bool,
+        window: (i64, i64),
+        data: Sc::Data,
+    ) -> Result<Node<S, Sc>, i64> {
+        let mut buf = vec![S::Slot::default(); self.src.slots()];
+        let m = self.src.moves(&node, max, &mut buf);
+        let moves = m.len();
+        if moves == 0 {
+            return Err(self.src.terminal_value(&node, max, ply));
+        }
+        let cursor = self.src.detach(m);
+        let (alpha, beta) = window;
+        let st = HState {
+            buf,
+            cursor,
+            moves,
+            handed: 0,
+            finished: 0,
+            busy: 0,
+            alpha,
+            beta,
+            score: if max { alpha } else { beta },
+            best: 0,
+            data,
+            joined: 1,
+            offered: false,
+            kids: vec![],
+        };
+        Ok(Arc::new(HNode { node, parent, depth, ply, index, max, pv, done: AtomicBool::new(false), st: Mutex::new(st) }))
+    }
+
+    /// Searches from heap node `x` until there is nothing left to do there
+    /// (or above it) for this thread; whether it took any move (a node
+    /// found with none left is no work, and its finder stays idle).
+    pub fn work_at(&self, th: &mut Thread<S, Sc::Data>, x: Node<S, Sc>) -> bool {
+        let mut cur = x;
+        let mut worked = false;
+        'node: loop {
+            th.l.jitter();
+            // The parent's current bound for this node (module docs: windows).
+            let bound = cur.parent.as_ref().map(|p| {
+                let ps = th.l.lock(&p.st);
+                p.child_window(&ps, cur.index)
+            });
+            let mut g = th.l.lock(&cur.st);
+            let st = &mut *g;
+            if !cur.open(st) || !cur.alive() {
+                return worked;
+            }
+            if let Some((a, b)) = bound {
+                st.alpha = st.alpha.max(a);
+                st.beta = st.beta.min(b);
+                let closed = if cur.max {
+                    st.score = st.score.max(st.alpha);
+                    (st.score >= st.beta).then_some(st.beta)
+                } else {
+                    st.score = st.score.min(st.beta);
+                    (st.score <= st.alpha).then_some(st.alpha)
+                };
+                if let Some(v) = closed {
+                    cur.done.store(true, Release);
+                    drop(g);
+                    match self.up(th, &cur, v) {
+                        Some(n) => {
+                            cur = n;
+                            continue 'node;
+                        }
+                        None => return true,
+                    }
+                }
+            }
+            // Hand out the next move.
+            worked = true;
+            let index = st.handed + 1;
+            let window = cur.child_window(st, index);
+            if st.handed + 1 < st.moves {
+                // Moves will be left for others: the policy may share the node.
+                self.share(th, &cur, st);
+            }
+            st.handed += 1;
+            st.busy += 1;
+            let child_max = !cur.max;
+            let data = self.scheme.child(&cur.view(st), &st.data, index, child_max, crate::value::Window { alpha: window.0, beta: window.1 });
+            let mut m = self.src.resume(st.cursor, &mut st.buf);
+            let Some(k) = m.next() else {
+                // `handed < moves` was checked: the move list has this move.
+                unreachable!("a move list shorter than its length");
+            };
+            let child = if cur.depth == 1 { Err(m.leaf_value(&cur.node, k)) } else { Ok(m.child(&cur.node, k)) };
+            st.cursor = self.src.detach(m);
+            drop(g);
+            let value = match child {
+                Err(leaf) => {
+                    th.l.enter(true);
+                    leaf
+                }
+                Ok(c) if cur.depth > FRONTIER => {
+                    match self.make(c, Some(cur.clone()), cur.depth - 1, cur.ply + 1, index, child_max, cur.pv && index == 1, window, data) {
+                        Ok(n) => {
+                            th.l.enter(false);
+                            if matches!(self.finder, Finder::Dts(_)) {
+                                th.l.lock(&cur.st).kids.push(Arc::downgrade(&n));
+                            }
+                            cur = n;
+                            continue 'node;
+                        }
+                        Err(v) => {
+                            th.l.enter(true);
+                            v
+                        }
+                    }
+                }
+                Ok(c) => {
+                    let buf = &mut th.buf;
+                    super::seq::ab(self.src, &mut th.l, buf, &c, cur.depth - 1, cur.ply + 1, child_max, window.0, window.1)
+                }
+            };
+            match self.report(th, cur, index, value) {
+                Some(n) => cur = n,
+                None => return true,
+            }
+        }
+    }
+
+    /// Returns child `index`'s `value` to `x`; the node to go on at, if any.
+    fn report(&self, th: &mut Thread<S, Sc::Data>, x: Node<S, Sc>, index: u32, value: i64) -> Option<Node<S, Sc>> {
+        th.l.jitter();
+        let mut st = th.l.lock(&x.st);
+        if x.done.load(Acquire) {
+            return None;
+        }
+        st.busy -= 1;
+        st.finished += 1;
+        let v = x.view(&st);
+        self.scheme.finished(&v, &mut st.data);
+        let cut = if x.max {
+            if value >= st.beta {
+                Some(st.beta)
+            } else {
+                if value > st.score || (x.ply == 0 && value == st.score && index < st.best) {
+                    st.score = value;
+                    st.best = index;
+                }
+                None
+            }
+        } else if value <= st.alpha {
+            Some(st.alpha)
+        } else {
+            if value < st.score {
+                st.score = value;
+                st.best = index;
+            }
+            None
+        };
+        let done = match cut {
+            Some(c) => c,
+            None if st.handed == st.moves && st.busy == 0 => st.score,
+            // Moves left: go on here; none, but others still busy: idle.
+            None => return (st.handed < st.moves).then_some(x.clone()),
+        };
+        if x.parent.is_none() {
+            *th.l.lock(&self.result) = Some((done, st.best));
+            self.over.store(true, Release);
+        }
+        x.done.store(true, Release);
+        drop(st);
+        self.up(th, &x, done)
+    }
+
+    /// Node `x` is done with `value`: return it to the parent.
+    fn up(&self, th: &mut Thread<S, Sc::Data>, x: &Node<S, Sc>, value: i64) -> Option<Node<S, Sc>> {
+        match &x.parent {
+            Some(p) => self.report(th, p.clone(), x.index, value),
+            None => {
+                // The root closed its window: cannot happen with the full window.
+                let mut r = th.l.lock(&self.result);
+                r.get_or_insert((value, 0));
+                self.over.store(true, Release);
+                None
+            }
+        }
+    }
+
+    /// Whether `x` (locked in `st`) is an eligible split point, with its
+    /// progress (the scheme's rule).
+    pub fn eligible(&self, x: &HNode<S, Sc::Data>, st: &HState<S, Sc::Data>) -> Option<i64> {
+        self.scheme.eligible(&x.view(st), &st.data)
+    }
+
+    /// The policy's part at a node about to hand out a move with more left.
+    fn share(&self, th: &mut Thread<S, Sc::Data>, x: &Node<S, Sc>, st: &mut HState<S, Sc::Data>) {
+        match &self.finder {
+            Finder::Dts(_) => {}
+            Finder::Pv(p) => p.share(th, x, st),
+            Finder::Steal(_) => super::steal::share(self, th, x, st),
+            Finder::Active(r) => r.share(self, th, x, st),
+        }
+    }
+
+    /// An idle thread looks for a node to join.
+    fn find(&self, th: &mut Thread<S, Sc::Data>) -> Option<Node<S, Sc>> {
+        match &self.finder {
+            Finder::Dts(v) => v.find(self, th),
+            Finder::Pv(p) => p.find(th),
+            Finder::Steal(s) => s.find(th),
+            Finder::Active(r) => r.find(th),
+        }
+    }
+
+    /// One thread's life: thread 0 starts at the root; every thread looks
+    /// for work while the search is not over.
+    fn thread_main(&self, mut th: Thread<S, Sc::Data>, root: &S::Node, depth: u32) -> Local {
+        let _flag = PanicFlag(&self.over);
+        if th.l.id == 0 {
+            let window = (ROOT_ALPHA, ROOT_BETA);
+            th.l.enter(false);
+            match self.make(root.clone(), None, depth, 0, 0, true, true, window, self.scheme.root()) {
+                Ok(r) => {
+                    // Only thread 0 sets the root, once.
+                    let _ = self.root.set(r.clone());
+                    self.work_at(&mut th, r);
+                }
+                // `run` searched a root without moves sequentially.
+                Err(v) => {
+                    *th.l.lock(&self.result) = Some((v, 0));
+                    self.over.store(true, Release);
+                }
+            }
+        }
+        let mut fails = 0u32;
+        // Idle time is the time between two pieces of work, less the lock
+        // waits in it (counted as lock waits).
+        let idle = |l: &mut Local, since: Instant, lock0: u64| l.idle_ns += (since.elapsed().as_nanos() as u64).saturating_sub(l.lock_ns - lock0);
+        let (mut since, mut lock0) = (Instant::now(), th.l.lock_ns);
+        while !self.over.load(Acquire) {
+            if let Some(x) = self.find(&mut th) {
+                let (found, lock1) = (since.elapsed().as_nanos() as u64, th.l.lock_ns);
+                if self.work_at(&mut th, x) {
+                    th.l.idle_ns += found.saturating_sub(lock1 - lock0);
+                    fails = 0;
+                    (since, lock0) = (Instant::now(), th.l.lock_ns);
+                    continue;
+                }
+            }
+            // Nothing to do: back off, spinning a little, then letting a
+            // working thread run (more threads than cores, or cores shared).
+            fails += 1;
+            if fails < 8 {
+                for _ in 0..(64 << fails) {
+                    std::hint::spin_loop();
+                }
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        idle(&mut th.l, since, lock0);
+        th.l
+    }
+}
+
+/// Searches `src` from `root` to `depth` on `opts.threads` threads with a
+/// split-based `algorithm` and its `scheme`.
+pub fn run<S: TreeSource, Sc: SplitScheme>(src: &S, root: &S::Node, depth: u32, scheme: &Sc, algorithm: Algorithm, opts: &Options) -> Result<Outcome, RealError>
+where
+    Sc::Data: Send + Sync,
+{
+    {
+        let mut buf = vec![S::Slot::default(); src.slots()];
+        if depth < FRONTIER || src.moves(root, true, &mut buf).is_empty() {
+            // Nothing to share: the sequential search.
+            return Ok(super::seq::run(src, root, depth, opts));
+        }
+    }
+    let t = Instant::now();
+    let n = opts.threads.max(1);
+    let mut deques: Vec<Option<Deque<S, Sc::Data>>> = (0..n).map(|_| None).collect();
+    let finder = match algorithm {
+        Algorithm::Dts { walk, .. } => Finder::Dts(super::dts::SplitVar::new(walk)),
+        Algorithm::PvSplit => Finder::Pv(super::pvsplit::Published::new()),
+        Algorithm::Steal { .. } => {
+            let workers: Vec<_> = (0..n).map(|_| crossbeam_deque::Worker::new_lifo()).collect();
+            let stealers = super::steal::Stealers::new(workers.iter().map(|w| w.stealer()).collect());
+            for (d, w) in deques.iter_mut().zip(workers) {
+                *d = Some(w);
+            }
+            Finder::Steal(stealers)
+        }
+        Algorithm::Active { min_split_depth, split_group, .. } => Finder::Active(super::active::Recruits::new(n, min_split_depth, split_group)),
+        // `super::search` runs Lazy SMP itself.
+        Algorithm::LazySmp => return Err(RealError::Internal("lazy-smp is not a split-based search".into())),
+    };
+    let sh = Shared { src, scheme, algorithm, threads: n, root: std::sync::OnceLock::new(), over: AtomicBool::new(false), result: Mutex::new(None), finder };
+    let key = src.root_key(root);
+    let locals = std::thread::scope(|s| {
+        let handles: Vec<_> = deques
+            .into_iter()
+            .enumerate()
+            .map(|(id, deque)| {
+                let sh = &sh;
+                let th = Thread {
+                    l: Local::new(id, opts),
+                    buf: vec![S::Slot::default(); src.slots() * FRONTIER as usize],
+                    deque,
+                    rng: super::steal::rng(algorithm, key, id),
+                };
+                s.spawn(move || sh.thread_main(th, root, depth))
+            })
+            .collect();
+        join_all(handles)
+    })?;
+    let wall_ns = t.elapsed().as_nanos() as u64;
+    let mut tot = Totals::default();
+    locals.iter().for_each(|l| tot.add(l));
+    let Some((value, root_move)) = *sh.result.lock().unwrap_or_else(|e| e.into_inner()) else {
+        return Err(RealError::Panicked("the search ended without a root value".into()));
+    };
+    Ok(Outcome { value, root_move, nodes: tot.nodes, leaves: tot.leaves, wall_ns, search_ns: tot.search_ns, idle_ns: tot.idle_ns, lock_ns: tot.lock_ns })
+}

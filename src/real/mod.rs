@@ -1,0 +1,225 @@
+//! Real processors: the parallel searches of the simulator run on this
+//! machine's OS threads, on the same tree specs, checked against the
+//! sequential search (issue 24; `docs/decisions.md`, "Issue 24"). The
+//! `psearch` tool.
+//!
+//! - [`local`]: what one thread measures (nodes, idle time, lock waits on a
+//!   cheap clock), the busy work per node (`--node-cost`) and, for tests,
+//!   random delays that shake out races.
+//! - [`seq`]: the one-thread path, the one sequential search
+//!   ([`crate::search::search`]) with an observer, no parallel machinery;
+//!   and the small fail-hard alpha-beta the parallel searches run below
+//!   their shared nodes.
+//! - [`heap`]: the shared node heap of the split-based searches: every node
+//!   with at least [`heap::FRONTIER`] plies below it is a heap node with
+//!   its own lock; any thread may take the next move of a node it has
+//!   joined, and the last thread out of a node returns its value to the
+//!   parent. Which nodes an idle thread joins is the algorithm's, one file
+//!   each:
+//!   - [`dts`]: the thesis's DTS-like search (the split-point variable under
+//!     a lock, refilled by a split-point search of the heap; schemes A, B, C);
+//!   - [`pvsplit`]: PV splitting;
+//!   - [`steal`]: YBWC with work stealing (crossbeam-deque);
+//!   - [`active`]: active splitting (idle threads wait to be recruited).
+//! - [`lazy`]: Lazy SMP with a lock-free shared transposition table.
+//! - [`run`]: a request expanded into configurations as `pabsim` does,
+//!   every (tree, configuration) run on a fresh pool of threads, the
+//!   exactness check, rows with SU and SO against the one-thread run.
+//!
+//! The split-point rules are the simulator's ([`crate::sim::schemes`]):
+//! the heap asks a [`SplitScheme`](crate::sim::schemes::SplitScheme) for a
+//! node's data and eligibility and ranks candidates with
+//! [`Candidate::better`](crate::sim::schemes::Candidate::better).
+
+pub mod active;
+pub mod dts;
+pub mod heap;
+pub mod lazy;
+pub mod local;
+pub mod pvsplit;
+pub mod run;
+pub mod seq;
+pub mod steal;
+
+use crate::algorithm::Algorithm;
+use crate::game::TreeSource;
+
+/// How one search runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// OS threads (1: the sequential search).
+    pub threads: usize,
+    /// Busy work per node entered, in nanoseconds.
+    pub node_cost_ns: u64,
+    /// Tests only: a seed for random delays at the points where threads
+    /// meet (taking a move, returning a value, looking for work), to shake
+    /// out races. Not a command-line option.
+    pub delays: Option<u64>,
+}
+
+/// What one search returned and measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// The root's minimax value (on the common scale).
+    pub value: i64,
+    /// The 1-based position, in search order, of the first root move with
+    /// that value (0 when the root is a leaf).
+    pub root_move: u32,
+    /// Nodes entered by all threads (root, internal nodes and leaves).
+    pub nodes: u64,
+    /// Leaves entered by all threads.
+    pub leaves: u64,
+    /// Wall time of the search, threads started and joined included.
+    pub wall_ns: u64,
+    /// Summed over threads: time working (neither idle nor waiting on a lock).
+    pub search_ns: u64,
+    /// Summed over threads: time looking for or waiting for work.
+    pub idle_ns: u64,
+    /// Summed over threads: time waiting on contended locks.
+    pub lock_ns: u64,
+}
+
+/// Why a search could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RealError {
+    /// Scheme C without its network.
+    #[error("scheme c needs the network: give --weights FILE (from nntrain)")]
+    NoNetwork,
+    /// A thread panicked (a bug, never an input's fault).
+    #[error("a search thread panicked: {0}")]
+    Panicked(String),
+    /// A broken invariant (a bug, never an input's fault).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// A transposition-table key for a node at distance `ply` from the root:
+/// what Lazy SMP's shared table is indexed by (`docs/decisions.md`, issue
+/// 24). Two nodes with equal keys must have equal subtrees below them at
+/// that ply.
+pub trait TtKey: TreeSource {
+    /// The node's key.
+    fn tt_key(&self, node: &Self::Node, ply: u32) -> u64;
+}
+
+/// Mixes a word into a well-spread hash (splitmix64's finaliser).
+#[inline(always)]
+pub fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// An artificial node's subtree is a function of its seed and pscore (the
+/// children's pscores are drawn from the node's stream around its own
+/// pscore), and of whether it is MAX, which the ply gives.
+impl TtKey for crate::tree::artificial::Shape {
+    #[inline]
+    fn tt_key(&self, n: &crate::tree::artificial::Node, ply: u32) -> u64 {
+        mix(((n.seed as u64) << 32 | n.pscore as u64) ^ mix(ply as u64 + 1))
+    }
+}
+
+/// An incremental node's key already hashes the root seed and the path
+/// (its subtree is a function of the path), and the ply.
+impl TtKey for crate::tree::incremental::Incremental {
+    #[inline]
+    fn tt_key(&self, n: &crate::tree::incremental::INode, ply: u32) -> u64 {
+        n.key ^ mix(ply as u64 + 1)
+    }
+}
+
+/// cozy-chess's Zobrist hash (side to move, castling and en passant
+/// included) and the ply: a mate's value depends on its distance from the
+/// root, and the search knows no repetition or fifty-move draws.
+impl TtKey for crate::game::chess::Chess {
+    #[inline]
+    fn tt_key(&self, n: &crate::game::chess::Position, ply: u32) -> u64 {
+        n.board.hash() ^ mix(ply as u64 + 1)
+    }
+}
+
+/// The discs and the side to move (the source's own position hash) and the ply.
+impl TtKey for crate::game::othello::Othello {
+    #[inline]
+    fn tt_key(&self, n: &crate::game::othello::Position, ply: u32) -> u64 {
+        self.root_key(n) ^ mix(ply as u64 + 1)
+    }
+}
+
+/// Runs on a tree's source when it has [`TtKey`] too (every source does).
+pub trait RealVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the tree's source and root, with its search depth.
+    fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output;
+}
+
+/// Calls `v` with `tree`'s source and root.
+pub fn visit<V: RealVisitor>(tree: &crate::tree::Tree, v: V) -> V::Output {
+    use crate::tree::Tree;
+    match tree {
+        Tree::Artificial { spec, shape, root } => v.visit(shape, root, spec.depth),
+        Tree::Incremental { spec, source, root } => v.visit(source, root, spec.depth),
+        Tree::Chess { spec, root } => v.visit(&crate::game::chess::Chess, root, spec.depth),
+        Tree::Othello { spec, root } => v.visit(&crate::game::othello::Othello, root, spec.depth),
+    }
+}
+
+/// Searches `src` from `root` to `depth` with `algorithm` on `opts.threads`
+/// threads (`None`, or one thread: the sequential search). Scheme C takes
+/// its network in `net`.
+pub fn search<S: TtKey>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    algorithm: Option<Algorithm>,
+    opts: &Options,
+    net: Option<&crate::nn::Network>,
+) -> Result<Outcome, RealError> {
+    use crate::algorithm::Scheme;
+    use crate::sim::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
+    let Some(a) = algorithm.filter(|_| opts.threads > 1) else {
+        return Ok(seq::run(src, root, depth, opts));
+    };
+    if a == Algorithm::LazySmp {
+        return lazy::run(src, root, depth, opts);
+    }
+    // PV splitting has its own rule; the heap still takes a scheme, which
+    // it then never consults (as in the simulator).
+    match a.scheme().unwrap_or(Scheme::A { m_a: 1, pv_wait: 1 }) {
+        Scheme::A { m_a, pv_wait } => heap::run(src, root, depth, &YbwcSplit { m_a, pv_wait }, a, opts),
+        Scheme::B { m_b, pv_wait } => heap::run(src, root, depth, &ConfidenceSplit { m_b, pv_wait }, a, opts),
+        Scheme::C { m_ca, m_cc, cut_width } => {
+            let net = net.ok_or(RealError::NoNetwork)?;
+            heap::run(src, root, depth, &NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth }, a, opts)
+        }
+    }
+}
+
+/// The sequential search of a tree spec, without busy work.
+pub fn seq_tree(tree: &crate::tree::Tree) -> Outcome {
+    struct V(Options);
+    impl RealVisitor for V {
+        type Output = Outcome;
+        fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Outcome {
+            seq::run(src, root, depth, &self.0)
+        }
+    }
+    visit(tree, V(Options { threads: 1, ..Options::default() }))
+}
+
+/// [`search`] on a tree spec.
+pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Algorithm>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Outcome, RealError> {
+    struct V<'a>(Option<Algorithm>, &'a Options, Option<&'a crate::nn::Network>);
+    impl RealVisitor for V<'_> {
+        type Output = Result<Outcome, RealError>;
+        fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
+            search(src, root, depth, self.0, self.1, self.2)
+        }
+    }
+    visit(tree, V(algorithm, opts, net))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,450 @@
+//! `psearch`'s runs: a request expanded into configurations exactly as
+//! `pabsim`'s ([`crate::sim::run::configurations`], with the processor
+//! counts as thread counts), every (tree, configuration) searched on a
+//! fresh pool of threads, one after another so that runs never share the
+//! cores, each checked against the sequential search of its tree, and the
+//! rows: per tree, or per configuration with SU and SO against the
+//! one-thread rows of the same trees (as `pabsim`'s [`finish`](crate::sim::run::finish)).
+//!
+//! Items run in `pabsim`'s order: for every group of trees with the same
+//! model, ordering and depth, for every configuration, for every tree.
+
+use super::{Options, Outcome, RealError};
+use crate::algorithm::{Algorithm, Columns};
+use crate::nn::Network;
+use crate::sim::run::{Request, RunError, configurations, network_for, row_seed};
+use crate::tree::{Family, Tree, TreeKey};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PsearchError {
+    /// A request that cannot run (the message names the option).
+    #[error(transparent)]
+    Request(#[from] RunError),
+    /// One search failed.
+    #[error("tree {tree} (seed {seed}), {threads} threads, {config}")]
+    Search {
+        /// The tree's index.
+        tree: u32,
+        /// Its seed column.
+        seed: u64,
+        /// Threads.
+        threads: usize,
+        /// The configuration.
+        config: String,
+        /// What went wrong.
+        #[source]
+        source: RealError,
+    },
+    /// A parallel search returned another value or move than the sequential search.
+    #[error(
+        "not exact: tree {tree} (seed {seed}), {threads} threads, {config}: root value {value}, move {root_move}; the sequential search gives {seq_value}, move {seq_move}"
+    )]
+    NotExact {
+        /// The tree's index.
+        tree: u32,
+        /// Its seed column.
+        seed: u64,
+        /// Threads.
+        threads: usize,
+        /// The configuration.
+        config: String,
+        /// What the parallel search returned.
+        value: i64,
+        /// Its root move.
+        root_move: u32,
+        /// The sequential value.
+        seq_value: i64,
+        /// The sequential root move.
+        seq_move: u32,
+    },
+}
+
+/// One `psearch` row: a (tree, configuration) run, or a configuration's
+/// runs summed over trees (`docs/formats.md`, "psearch rows"). Columns
+/// named as in `pabsim`'s rows where they mean the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RealRow {
+    /// 1-based index of the tree in its set (per tree only).
+    pub tree: Option<u32>,
+    /// Root seed, or a game position's digest (per tree only).
+    pub seed: Option<u64>,
+    /// Tree model, or the game.
+    pub model: Family,
+    /// Branching factor (empty for a game).
+    pub b: Option<u32>,
+    /// w_a (empty for a game).
+    pub wa: Option<u32>,
+    /// w_b (empty for a game).
+    pub wb: Option<u32>,
+    /// Search depth.
+    pub depth: u32,
+    /// Trees summed in this row.
+    pub trees: u32,
+    /// Threads.
+    pub procs: u32,
+    /// The algorithm (`-` for the sequential run).
+    pub policy: String,
+    /// The scheme (`-` where none).
+    pub scheme: String,
+    /// Scheme A's m_A.
+    pub m_a: Option<u32>,
+    /// Scheme B's m_B.
+    pub m_b: Option<u32>,
+    /// Scheme C's m_Ca.
+    pub m_ca: Option<i32>,
+    /// Scheme C's m_Cc.
+    pub m_cc: Option<i32>,
+    /// Scheme C's classification width.
+    pub cut_width: Option<u32>,
+    /// Schemes A and B: finished moves a PV node needs.
+    pub pv_wait: Option<u32>,
+    /// The DTS-like search's walk (`tree` for the sequential run, `-` for the others).
+    pub split_walk: String,
+    /// Active splitting's minimum split depth.
+    pub min_split_depth: Option<u32>,
+    /// Active splitting's split group.
+    pub split_group: Option<u32>,
+    /// Work stealing's seed.
+    pub steal_seed: Option<u64>,
+    /// Busy work per node, ns.
+    pub node_cost_ns: u64,
+    /// Runs per (tree, configuration); the row is the run of median wall time.
+    pub repeats: u32,
+    /// Wall time, ns (summed over trees).
+    pub wall_ns: u64,
+    /// Nodes entered by all threads.
+    pub nodes: u64,
+    /// Leaves entered by all threads.
+    pub leaves: u64,
+    /// The root's value (per tree only; a game's in its own units).
+    pub root_value: Option<i64>,
+    /// The root's move: 1-based position in search order of the first
+    /// move with the root's value (per tree only).
+    pub root_move: Option<u32>,
+    /// Summed over threads: time searching, ns.
+    pub time_search_ns: u64,
+    /// Summed over threads: time idle, ns.
+    pub time_idle_ns: u64,
+    /// Summed over threads: time waiting on contended locks, ns.
+    pub time_lock_ns: u64,
+    /// Wall time of the one-thread runs of the same trees, ns.
+    pub t1_wall_ns: Option<u64>,
+    /// Nodes of the one-thread runs of the same trees.
+    pub n1_nodes: Option<u64>,
+    /// Speed-up, `t1_wall_ns / wall_ns`.
+    pub su: Option<f64>,
+    /// Search overhead, `nodes / n1_nodes - 1`.
+    pub so: Option<f64>,
+    /// The host's cores (available parallelism).
+    pub cores: u32,
+    /// More threads than cores.
+    pub oversubscribed: bool,
+}
+
+impl RealRow {
+    /// The configuration columns.
+    pub fn columns(&self) -> Columns {
+        Columns {
+            policy: self.policy.clone(),
+            scheme: self.scheme.clone(),
+            m_a: self.m_a,
+            m_b: self.m_b,
+            m_ca: self.m_ca,
+            m_cc: self.m_cc,
+            cut_width: self.cut_width,
+            pv_wait: self.pv_wait,
+            split_walk: self.split_walk.clone(),
+            min_split_depth: self.min_split_depth,
+            split_group: self.split_group,
+            steal_seed: self.steal_seed,
+        }
+    }
+}
+
+/// The host's cores.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// How the runs are made.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Settings {
+    /// Busy work per node, ns.
+    pub node_cost_ns: u64,
+    /// Runs per (tree, configuration) (at least 1).
+    pub repeats: u32,
+    /// Tests only: random delays (see [`Options::delays`]).
+    pub delays: Option<u64>,
+}
+
+/// One planned configuration: threads and algorithm (`None` at one thread).
+type Config = (usize, Option<Algorithm>);
+
+/// A group of trees: its key, its trees, its configurations, its network.
+type Group = (TreeKey, Vec<usize>, Vec<Config>, Option<usize>);
+
+/// The planned runs.
+pub struct Plan {
+    groups: Vec<Group>,
+}
+
+impl Plan {
+    /// Groups the trees and expands `req` (its `procs` are thread counts)
+    /// for each group; scheme C finds its network in `nets`.
+    pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan, PsearchError> {
+        let mut groups: Vec<Group> = vec![];
+        for (i, t) in trees.iter().enumerate() {
+            let key = t.key();
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.1.push(i),
+                None => groups.push((key, vec![i], vec![], None)),
+            }
+        }
+        for g in &mut groups {
+            g.2 = configurations(req, &g.0)?.into_iter().map(|c| (c.procs, c.algorithm)).collect();
+            if g.2.iter().any(|c| matches!(c.1.and_then(|a| a.scheme()), Some(crate::algorithm::Scheme::C { .. }))) {
+                g.3 = Some(network_for(&g.0, nets)?);
+            }
+        }
+        Ok(Plan { groups })
+    }
+
+    /// Runs in the plan.
+    pub fn len(&self) -> usize {
+        self.groups.iter().map(|g| g.1.len() * g.2.len()).sum()
+    }
+
+    /// Whether the plan has no runs.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Runs every (tree, configuration), one at a time, checking each
+    /// against the sequential search of its tree; per-tree rows in plan order.
+    pub fn run(&self, trees: &[Tree], nets: &[Network], s: &Settings, progress: &crate::progress::Progress) -> Result<Vec<RealRow>, PsearchError> {
+        // The sequential result of each tree, once.
+        let mut seq: HashMap<usize, Outcome> = HashMap::new();
+        let mut rows = vec![];
+        for (_, members, configs, net) in &self.groups {
+            let net = net.map(|k| &nets[k]);
+            for (ci, &(threads, algorithm)) in configs.iter().enumerate() {
+                for &t in members {
+                    let tree = &trees[t];
+                    // The group's first configuration is the sequential run:
+                    // its result is the check (run once, not twice).
+                    let want = match seq.get(&t) {
+                        Some(w) => Some(*w),
+                        None if ci == 0 && algorithm.is_none() => None,
+                        None => Some(*seq.entry(t).or_insert(super::seq_tree(tree))),
+                    };
+                    let config = describe(algorithm);
+                    let opts = Options { threads, node_cost_ns: s.node_cost_ns, delays: s.delays };
+                    let mut runs = vec![];
+                    for _ in 0..s.repeats.max(1) {
+                        let r = super::search_tree(tree, algorithm, &opts, net).map_err(|source| PsearchError::Search {
+                            tree: tree.index(),
+                            seed: row_seed(tree),
+                            threads,
+                            config: config.clone(),
+                            source,
+                        })?;
+                        let want = *seq.entry(t).or_insert(want.unwrap_or(r));
+                        check(tree, threads, &config, &want, &r)?;
+                        runs.push(r);
+                    }
+                    runs.sort_by_key(|r| r.wall_ns);
+                    rows.push(row(tree, threads, algorithm.as_ref(), &runs[(runs.len() - 1) / 2], s));
+                    progress.inc(1);
+                }
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// Refuses a run whose root value or move differs from the sequential search's.
+fn check(tree: &Tree, threads: usize, config: &str, want: &Outcome, got: &Outcome) -> Result<(), PsearchError> {
+    if (got.value, got.root_move) == (want.value, want.root_move) {
+        return Ok(());
+    }
+    Err(PsearchError::NotExact {
+        tree: tree.index(),
+        seed: row_seed(tree),
+        threads,
+        config: config.to_string(),
+        value: got.value,
+        root_move: got.root_move,
+        seq_value: want.value,
+        seq_move: want.root_move,
+    })
+}
+
+/// A configuration in messages.
+fn describe(a: Option<Algorithm>) -> String {
+    match a {
+        None => "sequential".into(),
+        Some(a) => match a.scheme() {
+            Some(s) => format!("{} scheme {} ({a:?})", a.name(), s.name()),
+            None => a.name().into(),
+        },
+    }
+}
+
+fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Outcome, s: &Settings) -> RealRow {
+    let key = tree.key();
+    let o = key.ordering();
+    let k = Columns::of(a);
+    let cores = cores();
+    RealRow {
+        tree: Some(tree.index()),
+        seed: Some(row_seed(tree)),
+        model: key.family(),
+        b: o.map(|o| o.b),
+        wa: o.map(|o| o.wa),
+        wb: o.map(|o| o.wb),
+        depth: key.depth(),
+        trees: 1,
+        procs: threads as u32,
+        policy: k.policy,
+        scheme: k.scheme,
+        m_a: k.m_a,
+        m_b: k.m_b,
+        m_ca: k.m_ca,
+        m_cc: k.m_cc,
+        cut_width: k.cut_width,
+        pv_wait: k.pv_wait,
+        split_walk: k.split_walk,
+        min_split_depth: k.min_split_depth,
+        split_group: k.split_group,
+        steal_seed: k.steal_seed,
+        node_cost_ns: s.node_cost_ns,
+        repeats: s.repeats.max(1),
+        wall_ns: r.wall_ns,
+        nodes: r.nodes,
+        leaves: r.leaves,
+        root_value: Some(if tree.is_game() { crate::value::off_scale(r.value) } else { r.value }),
+        root_move: Some(r.root_move),
+        time_search_ns: r.search_ns,
+        time_idle_ns: r.idle_ns,
+        time_lock_ns: r.lock_ns,
+        t1_wall_ns: None,
+        n1_nodes: None,
+        su: None,
+        so: None,
+        cores: cores as u32,
+        oversubscribed: threads > cores,
+    }
+}
+
+type TreeId = (Family, Option<u32>, Option<u32>, Option<u32>, u32, Option<u64>, Option<u32>);
+
+fn tree_id(r: &RealRow) -> TreeId {
+    (r.model, r.b, r.wa, r.wb, r.depth, r.seed, r.tree)
+}
+
+fn set_ratios(r: &mut RealRow, t1: u64, n1: u64) {
+    r.t1_wall_ns = Some(t1);
+    r.n1_nodes = Some(n1);
+    r.su = Some(t1 as f64 / r.wall_ns.max(1) as f64);
+    r.so = Some(r.nodes as f64 / n1.max(1) as f64 - 1.0);
+}
+
+/// Per-tree rows (in plan order) into the output: per tree, or one row per
+/// configuration and group of trees (in order of first appearance), with
+/// SU and SO wherever every tree has a one-thread row.
+pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, PsearchError> {
+    let base: HashMap<TreeId, (u64, u64)> = rows.iter().filter(|r| r.procs == 1).map(|r| (tree_id(r), (r.wall_ns, r.nodes))).collect();
+    for r in &mut rows {
+        if let Some(&(t1, n1)) = base.get(&tree_id(r)) {
+            set_ratios(r, t1, n1);
+        }
+    }
+    if per_tree {
+        return Ok(rows);
+    }
+    type Key = ((Family, Option<u32>, Option<u32>, Option<u32>, u32), u32, Option<Algorithm>);
+    let mut order: Vec<Key> = vec![];
+    let mut sums: HashMap<Key, (RealRow, Option<(u64, u64)>)> = HashMap::new();
+    for r in rows {
+        let a = r.columns().algorithm().map_err(RunError::from)?;
+        let k = ((r.model, r.b, r.wa, r.wb, r.depth), r.procs, a);
+        let t1n1 = r.t1_wall_ns.zip(r.n1_nodes);
+        match sums.get_mut(&k) {
+            None => {
+                order.push(k);
+                let mut a = r;
+                (a.tree, a.seed, a.root_value, a.root_move) = (None, None, None, None);
+                sums.insert(k, (a, t1n1));
+            }
+            Some((a, base)) => {
+                a.trees += r.trees;
+                a.wall_ns += r.wall_ns;
+                a.nodes += r.nodes;
+                a.leaves += r.leaves;
+                a.time_search_ns += r.time_search_ns;
+                a.time_idle_ns += r.time_idle_ns;
+                a.time_lock_ns += r.time_lock_ns;
+                *base = base.zip(t1n1).map(|((t, n), (t2, n2))| (t + t2, n + n2));
+            }
+        }
+    }
+    Ok(order
+        .into_iter()
+        .filter_map(|k| sums.remove(&k))
+        .map(|(mut a, base)| {
+            (a.t1_wall_ns, a.n1_nodes, a.su, a.so) = (None, None, None, None);
+            if let Some((t1, n1)) = base {
+                set_ratios(&mut a, t1, n1);
+            }
+            a
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of two trees sum per configuration; SU and SO are the sums'
+    /// ratios; a configuration without one-thread rows has none.
+    #[test]
+    fn rows_sum_per_configuration_with_ratios_against_one_thread() {
+        let trees = crate::tree::read_trees(crate::cli::Input::from_string(
+            "t",
+            concat!(
+                r#"{"set":"tg1","index":1,"seed":1,"pscore":1073741823,"model":"exponential","b":4,"wa":50,"wb":50,"depth":4}"#,
+                "\n",
+                r#"{"set":"tg1","index":2,"seed":2,"pscore":1073741823,"model":"exponential","b":4,"wa":50,"wb":50,"depth":4}"#
+            ),
+        ))
+        .unwrap();
+        let mut req = Request::new(vec![1, 3]);
+        req.policies = vec!["dts".parse().unwrap(), Algorithm::LazySmp];
+        let plan = Plan::new(&trees, &req, &[]).unwrap();
+        assert_eq!(plan.len(), 2 * 3);
+        let rows = plan.run(&trees, &[], &Settings { repeats: 1, ..Settings::default() }, &crate::progress::Progress::hidden()).unwrap();
+        let per = finish(rows.clone(), true).unwrap();
+        assert!(per.iter().all(|r| r.su.is_some() && r.root_value.is_some()));
+        let sums = finish(rows.clone(), false).unwrap();
+        assert_eq!(sums.len(), 3);
+        assert_eq!(sums[1].policy, "dts");
+        assert_eq!(sums[2].policy, "lazy-smp");
+        assert_eq!(sums[1].trees, 2);
+        assert_eq!(sums[1].nodes, rows[2].nodes + rows[3].nodes);
+        assert_eq!(sums[1].t1_wall_ns, Some(rows[0].wall_ns + rows[1].wall_ns));
+        assert_eq!(sums[0].so, Some(0.0));
+        // A run that differs from the sequential search in value or move is an error.
+        let want = Outcome { value: 10, root_move: 2, ..Outcome::default() };
+        assert!(check(&trees[0], 2, "dts", &want, &want).is_ok());
+        let e = check(&trees[0], 2, "dts", &want, &Outcome { root_move: 3, ..want }).unwrap_err().to_string();
+        assert_eq!(e, "not exact: tree 1 (seed 1), 2 threads, dts: root value 10, move 3; the sequential search gives 10, move 2");
+        assert!(check(&trees[0], 2, "dts", &want, &Outcome { value: 11, ..want }).is_err());
+        // Without the one-thread rows: no ratios.
+        let without = finish(rows[2..].to_vec(), false).unwrap();
+        assert!(without.iter().all(|r| r.su.is_none()));
+    }
+}

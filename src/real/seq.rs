@@ -1,0 +1,114 @@
+//! The one-thread path and the search below shared nodes.
+//!
+//! One thread runs the project's one sequential search
+//! ([`crate::search::search`]) with an observer that does the busy work per
+//! node and notes the root's best move: no locks, no atomics, no heap
+//! (`psearch` at one thread against `fbest`: `BENCHMARKS.md`, issue 24).
+//!
+//! The parallel searches run [`ab`] below their shared nodes: the same
+//! fail-hard alpha-beta (left to right, a node with no moves valued by the
+//! game) from any node and window, counting into the thread's [`Local`].
+
+use super::local::Local;
+use super::{Options, Outcome};
+use crate::game::{MoveList, TreeSource};
+use crate::search::{Observer, Outcome as NodeOutcome, Visit};
+
+/// Busy work per node and the root's move, for the sequential search.
+struct Watch {
+    cost_ns: u64,
+    root_move: u32,
+}
+
+impl Observer for Watch {
+    #[inline(always)]
+    fn enter(&mut self, _v: &Visit) {
+        if self.cost_ns > 0 {
+            super::local::spin(self.cost_ns);
+        }
+    }
+    #[inline(always)]
+    fn leave(&mut self, v: &Visit, o: &NodeOutcome) {
+        if v.ply == 0 {
+            // The full window: the root never cuts off, and its last score
+            // update is the first move with the best value.
+            self.root_move = o.best_move().unwrap_or(0);
+        }
+    }
+}
+
+/// The sequential search of `src` from `root` to `depth`, timed.
+pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Outcome {
+    let t = std::time::Instant::now();
+    let mut w = Watch { cost_ns: opts.node_cost_ns, root_move: 0 };
+    let r = crate::search::search(src, root, depth, &mut w);
+    let wall_ns = t.elapsed().as_nanos() as u64;
+    Outcome { value: r.value, root_move: w.root_move, nodes: r.counts.nodes, leaves: r.counts.leaves, wall_ns, search_ns: wall_ns, idle_ns: 0, lock_ns: 0 }
+}
+
+/// Fail-hard alpha-beta of `node` (MAX if `max`, `ply` from the root) to
+/// `depth` in the window `(alpha, beta)`; `buf` holds at least `depth`
+/// move lists.
+#[allow(clippy::too_many_arguments)]
+pub fn ab<S: TreeSource>(src: &S, l: &mut Local, buf: &mut [S::Slot], node: &S::Node, depth: u32, ply: u32, max: bool, alpha: i64, beta: i64) -> i64 {
+    if depth == 0 {
+        l.enter(true);
+        return src.horizon_value(node, max);
+    }
+    let (mine, rest) = buf.split_at_mut(src.slots());
+    let mut moves = src.moves(node, max, mine);
+    if moves.is_empty() {
+        l.enter(true);
+        return src.terminal_value(node, max, ply);
+    }
+    l.enter(false);
+    let mut score = if max { alpha } else { beta };
+    while let Some(k) = moves.next() {
+        let (ca, cb) = if max { (score, beta) } else { (alpha, score) };
+        let v = if depth == 1 {
+            l.enter(true);
+            moves.leaf_value(node, k)
+        } else {
+            let child = moves.child(node, k);
+            ab(src, l, rest, &child, depth - 1, ply + 1, !max, ca, cb)
+        };
+        if max {
+            if v >= beta {
+                return beta;
+            }
+            score = score.max(v);
+        } else {
+            if v <= alpha {
+                return alpha;
+            }
+            score = score.min(v);
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::artificial::{Model, Node, Ordering, Shape};
+    use crate::value::ROOT_PSCORE;
+
+    /// [`ab`] from the root with the full window is the sequential search:
+    /// same value, same nodes and leaves.
+    #[test]
+    fn ab_is_the_sequential_search() {
+        let shape = Shape::new(Model::Exponential, Ordering::new(5, 60, 20).unwrap()).unwrap();
+        let opts = Options { threads: 1, ..Options::default() };
+        for seed in 1..30u32 {
+            let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
+            for depth in 0..5 {
+                let s = run(&shape, &root, depth, &opts);
+                let mut l = Local::new(0, &opts);
+                let mut buf = vec![0u32; 5 * depth.max(1) as usize];
+                let v = ab(&shape, &mut l, &mut buf, &root, depth, 0, true, crate::value::ROOT_ALPHA, crate::value::ROOT_BETA);
+                assert_eq!((v, l.nodes, l.leaves), (s.value, s.nodes, s.leaves), "seed {seed} depth {depth}");
+                assert_eq!(s.root_move == 0, depth == 0);
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The parallel searches on real threads, as the library and `psearch`
+//! run them: exact root values and moves on every ordering, chess and
+//! Othello at 1, 2, 3, 8 and 17 threads with random delays; the rows; bad
+//! inputs; and the simulator's refusal of Lazy SMP.
+
+use crate::util::*;
+use parab::algorithm::{Algorithm, Scheme, Walk};
+use parab::nn::{Errors, HiddenWeights, Network, OutputWeights, TrainedFor, Training};
+use parab::real::{Options, search_tree};
+use parab::tree::Family;
+use parab::tree::Tree;
+
+/// A fixed (untrained) network for trees of `trained`: scheme C only needs
+/// some types and waits to exercise the machinery.
+fn network(trained: TrainedFor) -> Network {
+    let wh = HiddenWeights::from_fn(|r, c| ((r * 7 + c * 3) % 11) as f64 / 5.0 - 1.0);
+    let wo = OutputWeights::from_fn(|r, c| ((r * 5 + c * 2) % 13) as f64 / 6.0 - 1.0);
+    let t = Training { rng: "ChaCha8".into(), seed: 1, init: 0.5, iterations: 0, eta: 0.1, shuffle: false, patterns: 0 };
+    let mut n = Network::new(wh, wo, trained, 40.0, t).unwrap();
+    n.errors = Errors { e_type: 1.0, e_wait: 0.5 };
+    n
+}
+
+fn trees(args: &[&str]) -> Vec<Tree> {
+    let d = Dir::new("psearch-trees");
+    let text = ok(&d.path, "treegen", args, "");
+    parab::tree::read_trees(parab::cli::Input::from_string("trees", &text)).unwrap()
+}
+
+/// Every algorithm, schemes A, B and C where they apply.
+fn algorithms() -> Vec<Algorithm> {
+    let c = Scheme::C { m_ca: -1, m_cc: 1, cut_width: 10 };
+    let mut v = vec![Algorithm::PvSplit, Algorithm::LazySmp, Algorithm::Dts { scheme: Scheme::default(), walk: Walk::Level }];
+    for s in [Scheme::A { m_a: 2, pv_wait: 1 }, Scheme::B { m_b: 1, pv_wait: 0 }, c] {
+        v.push(Algorithm::Dts { scheme: s, walk: Walk::Tree });
+        v.push(Algorithm::Steal { scheme: s, seed: 7 });
+        v.push(Algorithm::Active { scheme: s, min_split_depth: 2, split_group: 4 });
+    }
+    v
+}
+
+/// Runs every algorithm on `trees` at 1, 2, 3, 8 and 17 threads (random
+/// delays on every other run) and checks the root value and move against
+/// the sequential search.
+fn exact_everywhere(trees: &[Tree], net: &Network) {
+    for (i, t) in trees.iter().enumerate() {
+        let seq = search_tree(t, None, &Options { threads: 1, ..Options::default() }, None).unwrap();
+        // The sequential value is the one search's.
+        assert_eq!(seq.value, t.search(&mut ()).value);
+        for threads in [1, 2, 3, 8, 17] {
+            for (k, a) in algorithms().into_iter().enumerate() {
+                let delays = ((i + k) % 2 == 0).then_some((i * 31 + k) as u64);
+                let opts = Options { threads, node_cost_ns: 0, delays };
+                let r = search_tree(t, Some(a), &opts, Some(net)).unwrap();
+                assert_eq!((r.value, r.root_move), (seq.value, seq.root_move), "tree {} {a:?} at {threads} threads, delays {delays:?}", t.index());
+                assert!(r.nodes > 0 && r.leaves <= r.nodes);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_algorithm_is_exact_on_every_ordering() {
+    for (b, wa, wb) in [(32, 79, 5), (20, 69, 19), (32, 66, 66), (32, 33, 33), (32, 0, 0)] {
+        let o = format!("{b},{wa},{wb}");
+        let ts = trees(&["--set", "tg1", "--ordering", &o, "--depth", "4", "--count", "2"]);
+        let net = network(TrainedFor::artificial(parab::tree::artificial::Model::Exponential, parab::tree::artificial::Ordering { b, wa, wb }));
+        exact_everywhere(&ts, &net);
+    }
+}
+
+#[test]
+fn every_algorithm_is_exact_on_chess_and_othello() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let chess = trees(&["--game", "chess", "--positions", &format!("{root}/data/positions/bratko-kopec.epd"), "--depth", "3"]);
+    let net = network(TrainedFor { model: Family::Chess, b: 64, wa: None, wb: None });
+    // Some positions are enough at 17 threads; the first four of the 24.
+    exact_everywhere(&chess[..4], &net);
+    let othello = trees(&["--game", "othello", "--positions", &format!("{root}/data/positions/othello-test.txt"), "--depth", "4"]);
+    let net = network(TrainedFor { model: Family::Othello, b: 64, wa: None, wb: None });
+    exact_everywhere(&othello[..4], &net);
+}
+
+/// Rows: the columns `pabsim` has, the new ones, the sequential root value
+/// and move on every per-tree row, SU and SO against the one-thread rows,
+/// and runs above the host's cores marked.
+#[test]
+fn psearch_rows_line_up_with_pabsims() {
+    let d = Dir::new("psearch-rows");
+    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "5", "--count", "3", "-o", "t.jsonl"], "");
+    let out =
+        ok(&d.path, "psearch", &["t.jsonl", "--threads", "1,2,17", "--algorithm", "dts,lazy-smp", "--scheme", "a,b", "--per-tree", "--node-cost", "10"], "");
+    let header = out.lines().next().unwrap();
+    for c in ["tree", "seed", "model", "b", "wa", "wb", "depth", "trees", "procs", "policy", "scheme", "m_a", "m_b", "su", "so", "root_value"] {
+        assert!(header.split(',').any(|h| h == c), "pabsim's column {c} missing: {header}");
+    }
+    for c in ["wall_ns", "nodes", "leaves", "root_move", "node_cost_ns", "time_search_ns", "time_idle_ns", "time_lock_ns", "cores", "oversubscribed"] {
+        assert!(header.split(',').any(|h| h == c), "column {c} missing: {header}");
+    }
+    // 3 trees x (1 + 2 x (dts a, dts b, lazy-smp)).
+    let policy = column(&out, "policy");
+    assert_eq!(policy.len(), 3 * 7);
+    let (tree, value, mv, procs) = (column(&out, "tree"), column(&out, "root_value"), column(&out, "root_move"), column(&out, "procs"));
+    for i in 0..policy.len() {
+        let j = (0..3).find(|&j| tree[j] == tree[i]).unwrap();
+        assert_eq!((&value[i], &mv[i]), (&value[j], &mv[j]), "row {i}");
+        assert!(mv[i].parse::<u32>().unwrap() >= 1);
+    }
+    assert_eq!(column(&out, "node_cost_ns").iter().filter(|c| *c == "10").count(), policy.len());
+    let cores = std::thread::available_parallelism().unwrap().get();
+    for (p, o) in procs.iter().zip(column(&out, "oversubscribed")) {
+        assert_eq!(o == "true", p.parse::<usize>().unwrap() > cores);
+    }
+    assert!(column(&out, "so").iter().all(|s| s.parse::<f64>().is_ok()));
+    assert!(column(&out, "su").iter().take(3).all(|s| s == "1.0"));
+    // Summed per configuration: one row each, trees = 3.
+    let sums = ok(&d.path, "psearch", &["t.jsonl", "--threads", "1,2", "--algorithm", "steal"], "");
+    assert_eq!(column(&sums, "trees"), vec!["3", "3"]);
+    assert_eq!(column(&sums, "root_value"), vec!["", ""]);
+    assert_eq!(column(&sums, "policy"), vec!["-", "steal"]);
+    // Scheme C with its network.
+    let net = network(TrainedFor::artificial(parab::tree::artificial::Model::Exponential, parab::tree::artificial::Ordering { b: 20, wa: 69, wb: 19 }));
+    d.write("w.json", &net.to_json().unwrap());
+    let c = ok(&d.path, "psearch", &["t.jsonl", "--threads", "2", "--algorithm", "dts,active", "--scheme", "c", "--weights", "w.json", "--m-ca", "-2..-1"], "");
+    assert_eq!(column(&c, "m_ca"), vec!["-2", "-1", "-2", "-1"]);
+}
+
+/// The help names every algorithm; the simulator refuses Lazy SMP in one line.
+#[test]
+fn help_lists_every_algorithm_and_pabsim_refuses_lazy_smp() {
+    let d = Dir::new("psearch-help");
+    let help = ok(&d.path, "psearch", &["--help"], "");
+    for a in Algorithm::ALL {
+        assert!(help.contains(&format!("\n  {}", a.name())), "{} missing from the help", a.name());
+    }
+    let err = fails(&d.path, "pabsim", &["--procs", "2", "--policy", "dts,lazy-smp"], "", "lazy-smp");
+    assert_eq!(err.trim(), "pabsim: lazy-smp runs on real threads only (psearch): the simulated machine has no shared transposition table");
+}
+
+#[test]
+fn bad_inputs_are_refused_in_one_line_and_leave_no_file() {
+    let d = Dir::new("psearch-bad");
+    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2", "-o", "t.jsonl"], "");
+    d.write("bad.jsonl", "{\"set\":\"tg1\"}\n");
+    d.write("empty.jsonl", "");
+    fails_cleanly(
+        &d,
+        "psearch",
+        &[
+            (&["t.jsonl", "--threads", "0", "-o", "out.csv"], "--threads 0"),
+            (&["t.jsonl", "--threads", "2,2", "-o", "out.csv"], "--threads"),
+            (&["t.jsonl", "--threads", "2000", "-o", "out.csv"], "--threads 2000"),
+            (&["t.jsonl", "--algorithm", "ybwc", "-o", "out.csv"], "dts, pvsplit, steal, active or lazy-smp"),
+            (&["t.jsonl", "--threads", "2", "--scheme", "c", "-o", "out.csv"], "scheme c needs the network"),
+            (&["t.jsonl", "--threads", "2", "--algorithm", "lazy-smp", "--m-a", "3", "-o", "out.csv"], "--m-a does not apply"),
+            (&["t.jsonl", "--threads", "2", "--algorithm", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --policy dts only"),
+            (&["t.jsonl", "--repeat", "0", "-o", "out.csv"], "--repeat 0"),
+            (&["bad.jsonl", "-o", "out.csv"], "bad.jsonl"),
+            (&["empty.jsonl", "-o", "out.csv"], "no tree specs"),
+            (&["missing.jsonl", "-o", "out.csv"], "missing.jsonl"),
+        ],
+    );
+}
