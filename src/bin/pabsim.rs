@@ -2,16 +2,14 @@
 
 use anyhow::{Result, bail, ensure};
 use clap::Parser;
-use parab::algorithm::{
-    Algorithm, LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, Scheme,
-    Walk,
-};
+use parab::algorithm::Algorithm;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
+use parab::sim::args::SearchArgs;
 use parab::sim::engine::{Interleave, LockKind};
-use parab::sim::run::{self, IntRange, Plan, Request};
+use parab::sim::run::{self, Plan, Request};
 use parab::tree::read_trees;
 use std::path::PathBuf;
 
@@ -65,60 +63,19 @@ struct Args {
     /// (default: the shallowest with at least p nodes).
     #[arg(long)]
     split_ply: Option<u32>,
-    /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network); which
-    /// nodes dts, steal and active may split at (default a).
-    #[arg(short, long, value_delimiter = ',')]
-    scheme: Option<Vec<Scheme>>,
-    /// Active splitting: plies a node needs below it to be split, V or LO..HI (1..64; default 2).
-    #[arg(long)]
-    min_split_depth: Option<String>,
-    /// Active splitting: most processors working at one split point, V or LO..HI (2..1024; default 8).
-    #[arg(long)]
-    split_group: Option<String>,
-    /// Work stealing: seed of the victims' choice (ChaCha8; default 1).
-    #[arg(long)]
-    steal_seed: Option<u64>,
+    /// The schemes and the algorithms' parameters (shared with psearch).
+    #[command(flatten)]
+    search: SearchArgs,
     /// How processors wait for locks: `tas` (test-and-set retried, the
     /// thesis's machine) or `queue` (a queue lock: each waiter spins on its
     /// own flag until the lock is handed to it).
     #[arg(long, default_value = "tas")]
     lock: LockKind,
-    /// Scheme A: finished moves a Y-CUT node needs, V or LO..HI (1..64; default 2).
-    #[arg(long, allow_hyphen_values = true)]
-    m_a: Option<String>,
-    /// Scheme B: finished moves that turn D-CUT into D-ALL, V or LO..HI (1..64; default 1).
-    #[arg(long, allow_hyphen_values = true)]
-    m_b: Option<String>,
-    /// Scheme C: added to the network's wait, V or LO..HI (-64..64; default 0).
-    #[arg(long, allow_hyphen_values = true)]
-    m_ca: Option<String>,
-    /// Scheme C: added again at N-CUT nodes, V or LO..HI (0..64; default 0).
-    #[arg(long, allow_hyphen_values = true)]
-    m_cc: Option<String>,
-    /// Schemes A and B: finished moves a PV node needs before it may be a
-    /// split point, V or LO..HI (0..64; default 1, as in YBWC and DTS; 0 is
-    /// the control for scheme C, whose PV nodes wait w + m_Ca moves).
-    #[arg(long)]
-    pv_wait: Option<String>,
-    /// Scheme C: classification width m, V or LO..HI (0..50; default: the thesis's for the ordering, else 10).
-    #[arg(long, allow_hyphen_values = true)]
-    cut_width: Option<String>,
     /// When processors interleave: `access` (every access with a delay is a
     /// scheduling point, as on the thesis's machine) or `state` (a state runs
     /// as one step; the earlier model, for comparison).
     #[arg(long, default_value = "access")]
     interleave: Interleave,
-    /// How far a split-point search walks the allocated tree (dts): `tree`
-    /// (all of it; the default) or `level` (stop after the first level with
-    /// an eligible node).
-    #[arg(long)]
-    split_walk: Option<Walk>,
-    /// Use the thesis's best m_A, m_B, m_Ca, m_Cc for each ordering and p = 12, 24, 48.
-    #[arg(long, conflicts_with_all = ["m_a", "m_b", "m_ca", "m_cc"])]
-    thesis_params: bool,
-    /// Network weights file(s) for scheme C (from nntrain), one per ordering.
-    #[arg(long)]
-    weights: Vec<PathBuf>,
     /// One row per (tree, configuration).
     #[arg(long)]
     per_tree: bool,
@@ -141,10 +98,6 @@ struct Args {
     /// Output file (default stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
-}
-
-fn range(v: &Option<String>, (name, lo, hi): Limits) -> Result<Option<IntRange>> {
-    Ok(v.as_deref().map(|s| IntRange::parse(s, name, lo, hi)).transpose()?)
 }
 
 fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {
@@ -188,24 +141,8 @@ fn cluster(args: &Args) -> Result<()> {
     use parab::cluster::machine::Costs;
     use parab::cluster::run::{ClusterRequest, configs, run};
     use parab::cluster::{ClusterAlgorithm, MAX_CLUSTER_PROCS, search::DEFAULT_TT_SLOTS};
-    let shared_only = [
-        ("--scheme", args.scheme.is_some()),
-        ("--min-split-depth", args.min_split_depth.is_some()),
-        ("--split-group", args.split_group.is_some()),
-        ("--steal-seed", args.steal_seed.is_some()),
-        ("--m-a", args.m_a.is_some()),
-        ("--m-b", args.m_b.is_some()),
-        ("--m-ca", args.m_ca.is_some()),
-        ("--m-cc", args.m_cc.is_some()),
-        ("--pv-wait", args.pv_wait.is_some()),
-        ("--cut-width", args.cut_width.is_some()),
-        ("--split-walk", args.split_walk.is_some()),
-        ("--thesis-params", args.thesis_params),
-        ("--weights", !args.weights.is_empty()),
-        ("--baseline", args.baseline.is_some()),
-        ("--shard", args.shard.is_some()),
-        ("--merge", args.merge),
-    ];
+    let mut shared_only = args.search.given().to_vec();
+    shared_only.extend([("--baseline", args.baseline.is_some()), ("--shard", args.shard.is_some()), ("--merge", args.merge)]);
     if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
         bail!("{name} applies to --machine shared only");
     }
@@ -295,25 +232,13 @@ fn main() {
         if args.inputs.len() > 1 {
             bail!("one tree-spec input at a time (several files are for --merge)");
         }
-        let req = Request {
-            procs: args.procs.clone(),
+        let req = args.search.request(Request {
             policies,
-            schemes: args.scheme.clone(),
-            m_a: range(&args.m_a, LIMITS_M_A)?,
-            m_b: range(&args.m_b, LIMITS_M_B)?,
-            m_ca: range(&args.m_ca, LIMITS_M_CA)?,
-            m_cc: range(&args.m_cc, LIMITS_M_CC)?,
-            cut_width: range(&args.cut_width, LIMITS_CUT_WIDTH)?,
-            pv_wait: range(&args.pv_wait, LIMITS_PV_WAIT)?,
-            thesis: args.thesis_params,
             shard: args.shard.as_deref().map(run::parse_shard).transpose()?,
             interleave: args.interleave,
-            walk: args.split_walk,
-            min_split_depth: range(&args.min_split_depth, LIMITS_MIN_SPLIT_DEPTH)?,
-            split_group: range(&args.split_group, LIMITS_SPLIT_GROUP)?,
-            steal_seed: args.steal_seed,
             lock: args.lock,
-        };
+            ..Request::new(args.procs.clone())
+        })?;
         // Before any input is read: the simulator cannot run Lazy SMP.
         ensure!(!req.policies.contains(&Algorithm::LazySmp), "{}", parab::algorithm::LAZY_SMP_REAL_ONLY);
         cli::no_repeats("--procs", &req.procs)?;
@@ -322,7 +247,7 @@ fn main() {
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");
         }
-        let nets: Vec<Network> = Network::load_each(&args.weights)?.into_iter().map(|(_, n)| n).collect();
+        let nets: Vec<Network> = Network::load_each(&args.search.weights)?.into_iter().map(|(_, n)| n).collect();
         let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
         let plan = Plan::new(&trees, &req, &nets)?;
         let n = req.shard.map_or(plan.len(), |(k, n)| (k..plan.len()).step_by(n).count());

@@ -33,7 +33,7 @@
 //! before a node's (`dts`, `pvsplit`) or while holding it (`active`'s idle
 //! set and mailboxes), never the other way round.
 
-use super::local::{Local, PanicFlag, Totals, join_all};
+use super::local::{Local, PanicFlag, join_all, outcome};
 use super::{Options, Outcome, RealError};
 use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
@@ -502,11 +502,6 @@ where
             .collect();
         join_all(handles)
     })?;
-    let wall_ns = t.elapsed().as_nanos() as u64;
-    let mut tot = Totals::default();
-    locals.iter().for_each(|l| tot.add(l));
-    let Some((value, root_move)) = *sh.result.lock().unwrap_or_else(|e| e.into_inner()) else {
-        return Err(RealError::Panicked("the search ended without a root value".into()));
-    };
-    Ok(Outcome { value, root_move, nodes: tot.nodes, leaves: tot.leaves, wall_ns, search_ns: tot.search_ns, idle_ns: tot.idle_ns, lock_ns: tot.lock_ns })
+    let result = *sh.result.lock().unwrap_or_else(|e| e.into_inner());
+    outcome(&locals, result, t.elapsed().as_nanos() as u64, "the search")
 }

@@ -28,7 +28,7 @@
 //! depth, so a probe only ever cuts off where the search would have found
 //! the same bound; results of a thread told to stop are never stored.
 
-use super::local::{Local, PanicFlag, Totals, join_all};
+use super::local::{Local, PanicFlag, join_all, outcome};
 use super::{Options, Outcome, RealError, TtKey};
 use crate::game::MoveList;
 use crate::value::{ROOT_ALPHA, ROOT_BETA};
@@ -273,13 +273,8 @@ pub fn run<S: TtKey>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Res
             .collect();
         join_all(handles)
     })?;
-    let wall_ns = t.elapsed().as_nanos() as u64;
-    let mut tot = Totals::default();
-    locals.iter().for_each(|l| tot.add(l));
-    let Some((value, root_move)) = *sh.result.lock().unwrap_or_else(|e| e.into_inner()) else {
-        return Err(RealError::Internal("lazy smp ended without a root value".into()));
-    };
-    Ok(Outcome { value, root_move, nodes: tot.nodes, leaves: tot.leaves, wall_ns, search_ns: tot.search_ns, idle_ns: tot.idle_ns, lock_ns: tot.lock_ns })
+    let result = *sh.result.lock().unwrap_or_else(|e| e.into_inner());
+    outcome(&locals, result, t.elapsed().as_nanos() as u64, "lazy smp")
 }
 
 #[cfg(test)]

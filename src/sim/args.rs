@@ -1,0 +1,135 @@
+//! The command-line options that choose the split-point schemes and the
+//! algorithms' parameters, shared by `pabsim` (the simulated machine) and
+//! `psearch` (real threads): one clap struct, flattened into each tool's
+//! arguments and turned into a [`Request`] in one place, so the two tools
+//! cannot drift apart in names, ranges or defaults (`docs/formats.md`).
+
+use super::run::{IntRange, Request, Result};
+use crate::algorithm::{
+    LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, Scheme, Walk,
+};
+use std::path::PathBuf;
+
+/// The scheme and parameter options of the parallel searches.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct SearchArgs {
+    /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network); which
+    /// nodes dts, steal and active may split at (default a).
+    #[arg(short, long, value_delimiter = ',')]
+    pub scheme: Option<Vec<Scheme>>,
+    /// Active splitting: plies a node needs below it to be split, V or LO..HI (1..64; default 2).
+    #[arg(long)]
+    pub min_split_depth: Option<String>,
+    /// Active splitting: most processors working at one split point, V or LO..HI (2..1024; default 8).
+    #[arg(long)]
+    pub split_group: Option<String>,
+    /// Work stealing: seed of the victims' choice (ChaCha8; default 1).
+    #[arg(long)]
+    pub steal_seed: Option<u64>,
+    /// Scheme A: finished moves a Y-CUT node needs, V or LO..HI (1..64; default 2).
+    #[arg(long, allow_hyphen_values = true)]
+    pub m_a: Option<String>,
+    /// Scheme B: finished moves that turn D-CUT into D-ALL, V or LO..HI (1..64; default 1).
+    #[arg(long, allow_hyphen_values = true)]
+    pub m_b: Option<String>,
+    /// Scheme C: added to the network's wait, V or LO..HI (-64..64; default 0).
+    #[arg(long, allow_hyphen_values = true)]
+    pub m_ca: Option<String>,
+    /// Scheme C: added again at N-CUT nodes, V or LO..HI (0..64; default 0).
+    #[arg(long, allow_hyphen_values = true)]
+    pub m_cc: Option<String>,
+    /// Schemes A and B: finished moves a PV node needs before it may be a
+    /// split point, V or LO..HI (0..64; default 1, as in YBWC and DTS; 0 is
+    /// the control for scheme C, whose PV nodes wait w + m_Ca moves).
+    #[arg(long)]
+    pub pv_wait: Option<String>,
+    /// Scheme C: classification width m, V or LO..HI (0..50; default: the thesis's for the ordering, else 10).
+    #[arg(long, allow_hyphen_values = true)]
+    pub cut_width: Option<String>,
+    /// How far a split-point search walks the allocated tree (dts): `tree`
+    /// (all of it; the default) or `level` (stop after the first level with
+    /// an eligible node).
+    #[arg(long)]
+    pub split_walk: Option<Walk>,
+    /// Use the thesis's best m_A, m_B, m_Ca, m_Cc for each ordering and p = 12, 24, 48.
+    #[arg(long, conflicts_with_all = ["m_a", "m_b", "m_ca", "m_cc"])]
+    pub thesis_params: bool,
+    /// Network weights file(s) for scheme C (from nntrain), one per ordering.
+    #[arg(long)]
+    pub weights: Vec<PathBuf>,
+}
+
+fn range(v: &Option<String>, (name, lo, hi): Limits) -> Result<Option<IntRange>> {
+    v.as_deref().map(|s| IntRange::parse(s, name, lo, hi)).transpose()
+}
+
+impl SearchArgs {
+    /// The option names a tool refuses where they do not apply (the
+    /// cluster), each with whether it was given.
+    pub fn given(&self) -> [(&'static str, bool); 13] {
+        [
+            ("--scheme", self.scheme.is_some()),
+            ("--min-split-depth", self.min_split_depth.is_some()),
+            ("--split-group", self.split_group.is_some()),
+            ("--steal-seed", self.steal_seed.is_some()),
+            ("--m-a", self.m_a.is_some()),
+            ("--m-b", self.m_b.is_some()),
+            ("--m-ca", self.m_ca.is_some()),
+            ("--m-cc", self.m_cc.is_some()),
+            ("--pv-wait", self.pv_wait.is_some()),
+            ("--cut-width", self.cut_width.is_some()),
+            ("--split-walk", self.split_walk.is_some()),
+            ("--thesis-params", self.thesis_params),
+            ("--weights", !self.weights.is_empty()),
+        ]
+    }
+
+    /// `req` with these options' schemes and parameter ranges, checked
+    /// against their limits.
+    pub fn request(&self, req: Request) -> Result<Request> {
+        Ok(Request {
+            schemes: self.scheme.clone(),
+            m_a: range(&self.m_a, LIMITS_M_A)?,
+            m_b: range(&self.m_b, LIMITS_M_B)?,
+            m_ca: range(&self.m_ca, LIMITS_M_CA)?,
+            m_cc: range(&self.m_cc, LIMITS_M_CC)?,
+            cut_width: range(&self.cut_width, LIMITS_CUT_WIDTH)?,
+            pv_wait: range(&self.pv_wait, LIMITS_PV_WAIT)?,
+            thesis: self.thesis_params,
+            walk: self.split_walk,
+            min_split_depth: range(&self.min_split_depth, LIMITS_MIN_SPLIT_DEPTH)?,
+            split_group: range(&self.split_group, LIMITS_SPLIT_GROUP)?,
+            steal_seed: self.steal_seed,
+            ..req
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Tool {
+        #[command(flatten)]
+        search: SearchArgs,
+    }
+
+    /// The options parse into the request's ranges; out-of-range values are
+    /// refused with the option's name; `given` names what was given.
+    #[test]
+    fn options_become_the_requests_ranges() {
+        let t = Tool::parse_from(["tool", "--scheme", "a,B", "--m-a", "1..3", "--m-ca", "-2", "--split-group", "4"]);
+        let req = t.search.request(Request::new(vec![1, 2])).unwrap();
+        assert_eq!(req.m_a, Some(IntRange { lo: 1, hi: 3 }));
+        assert_eq!(req.m_ca, Some(IntRange { lo: -2, hi: -2 }));
+        assert_eq!(req.split_group, Some(IntRange { lo: 4, hi: 4 }));
+        assert_eq!(req.schemes.as_ref().map(|s| s.len()), Some(2));
+        assert_eq!(req.procs, vec![1, 2]);
+        let given: Vec<&str> = t.search.given().iter().filter(|g| g.1).map(|g| g.0).collect();
+        assert_eq!(given, ["--scheme", "--split-group", "--m-a", "--m-ca"]);
+        let bad = Tool::parse_from(["tool", "--m-b", "0"]);
+        assert_eq!(bad.search.request(Request::new(vec![2])).unwrap_err().to_string(), "--m-b must lie in 1..64, got 0");
+    }
+}
