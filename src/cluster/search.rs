@@ -51,6 +51,12 @@ pub struct Searcher<S: TreeSource> {
     kids_pool: Vec<Vec<S::Node>>,
     /// Nodes searched so far (internal iterative deepening included).
     pub counts: NodeCounts,
+    /// The search aborts once `counts.nodes` reaches this (a worker's
+    /// slice; `u64::MAX` by default): it returns a meaningless value, sets
+    /// [`Searcher::aborted`] and stores nothing it had not finished.
+    pub limit: u64,
+    /// Whether a search hit [`Searcher::limit`] (cleared by the caller).
+    pub aborted: bool,
 }
 
 impl<S: TreeSource> Searcher<S> {
@@ -62,6 +68,8 @@ impl<S: TreeSource> Searcher<S> {
             slots_pool: vec![],
             kids_pool: vec![],
             counts: NodeCounts::default(),
+            limit: u64::MAX,
+            aborted: false,
         }
     }
 
@@ -78,6 +86,12 @@ impl<S: TreeSource> Searcher<S> {
     /// distance `ply` from the tree's root) searched to `depth` in window
     /// `w`, fail-hard: within `[alpha, beta]`, exact strictly inside.
     pub fn search(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
+        if self.counts.nodes >= self.limit {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return w.alpha;
+        }
         self.counts.nodes += 1;
         if depth == 0 {
             self.counts.leaves += 1;
@@ -116,6 +130,10 @@ impl<S: TreeSource> Searcher<S> {
         if first.is_none() && depth >= 3 {
             // Internal iterative deepening: the shallower search stores its best move.
             self.search(src, node, max, depth - 2, ply, w);
+            if self.aborted {
+                self.kids_pool.push(kids);
+                return alpha;
+            }
             first = self.probe(src, node, ply).map(|e| e.best);
         }
         let first = first.map_or(0, |f| f as usize).min(kids.len() - 1);
@@ -125,6 +143,10 @@ impl<S: TreeSource> Searcher<S> {
         let mut cut = false;
         for i in order {
             let v = self.search(src, &kids[i], !max, depth - 1, ply + 1, Window { alpha: a, beta: b });
+            if self.aborted {
+                self.kids_pool.push(kids);
+                return alpha;
+            }
             if max {
                 if v > a {
                     a = v;

@@ -36,7 +36,7 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
             let want = t.search(&mut ()).value;
             let seq = simulate(t, &ClusterConfig { tt_slots: 1 << 10, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) }, Some(want));
             assert_eq!(seq.map(|s| s.value), Ok(want));
-            for a in [ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave] {
+            for a in [ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave, ClusterAlgorithm::MasterWorker, ClusterAlgorithm::MasterWorkerNoUpdate] {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(1), Delivery::Adversarial(99)] {
                         let cfg = ClusterConfig { tt_slots: 1 << 10, delivery, ..ClusterConfig::new(a, procs) };
@@ -53,15 +53,12 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
 fn each_machine_refuses_what_it_cannot_run() {
     let t = &incremental(3, 3, 1)[0];
     let run = |a, p| simulate(t, &ClusterConfig::new(a, p), None).map(|_| ()).map_err(|e| e.to_string());
-    assert_eq!(run(ClusterAlgorithm::Sequential, 2), Err("seq cannot run on 2 processes (seq: 1; even-split: 1..4096; master-slave: 2..4096)".into()));
-    assert_eq!(
-        run(ClusterAlgorithm::MasterSlave, 1),
-        Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; master-slave: 2..4096)".into())
-    );
+    assert_eq!(run(ClusterAlgorithm::Sequential, 2), Err("seq cannot run on 2 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
+    assert_eq!(run(ClusterAlgorithm::MasterSlave, 1), Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
     assert!(run(ClusterAlgorithm::EvenSplit, 4097).is_err());
     assert_eq!(
         "ybwc".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybwc` (expected seq, even-split or master-slave)".into())
+        Err("unknown cluster algorithm `ybwc` (expected seq, even-split, master-slave, master-worker or master-worker-noupdate)".into())
     );
     for a in ClusterAlgorithm::ALL {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));

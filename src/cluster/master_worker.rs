@@ -1,0 +1,554 @@
+//! Ura, Tsuruoka and Chikayama's (2014, §3) master-worker search with
+//! dynamic updates of the predicted minimal tree (`docs/model.md` §9.4).
+//!
+//! - **The master** (rank 0, [`Master`]) keeps its tree to depth d' in
+//!   memory (moves generated once) and searches it again and again, each
+//!   time a *pass*, with two windows: the *pass window*, narrowed by every
+//!   value, and the *task window*, narrowed only by exact values that
+//!   depend on no worker's unfinished search. A leaf at depth d' takes the
+//!   worker's full-depth result if it settles the leaf in the pass window
+//!   (*decided*); otherwise its deepest shallow result or its static
+//!   evaluation (*uncertain*), and a task (the position, depth d − d', the
+//!   task window, the signature) goes to a worker. A pass without
+//!   uncertain values gives the root's value; otherwise the master tells
+//!   every worker the pass is over and waits for results. The master's
+//!   children are ordered by the values of the last pass, so the tree it
+//!   predicts follows the workers' results.
+//! - **A worker** ([`Worker`]) keeps a priority queue of tasks, searches
+//!   the most important one by iterative deepening (+2 plies per
+//!   repetition, reporting each finished depth when updates are on), drops
+//!   the tasks a pass message did not renew, and owns a transposition
+//!   table. Handlers cannot be interrupted, so a worker searches in slices
+//!   of a node budget: after each it looks at its inbox ([`Transport::wake`])
+//!   and takes the most important task again; an aborted search restarts
+//!   from its table (the paper's own remark: the effort is not wasted).
+//!
+//! Exactness: the run ends only on a pass whose every leaf value is a
+//! worker's full-depth result that settles the leaf in its pass window, so
+//! the pass is a plain alpha-beta search of the whole tree.
+
+use super::frontier::frontier;
+use super::search::Searcher;
+use super::transport::{Msg, Process, Transport};
+use crate::game::{MoveList, TreeSource};
+use crate::search::NodeCounts;
+use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The master-worker's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MwOptions {
+    /// The master's depth d' (`None`: [`default_master_depth`]).
+    pub master_depth: Option<u32>,
+    /// Dynamic updates: workers report every finished depth (off: the full
+    /// depth only, the paper's *without updates*).
+    pub updates: bool,
+    /// Nodes a worker searches before it looks at its inbox.
+    pub slice: u64,
+}
+
+impl Default for MwOptions {
+    fn default() -> MwOptions {
+        MwOptions { master_depth: None, updates: true, slice: DEFAULT_SLICE_NODES }
+    }
+}
+
+/// Nodes per worker slice (about 0.4 ms at the default node cost).
+pub const DEFAULT_SLICE_NODES: u64 = 1024;
+
+/// The default master's tree has at least this many leaves per worker.
+pub const LEAVES_PER_WORKER: usize = 3;
+
+/// A leaf whose full-depth results (this many) still do not settle it is
+/// sent with the full window: its next result is exact, so every leaf is
+/// settled in the end, whatever the windows of later passes.
+const FULL_WINDOW_AFTER: u32 = 2;
+
+/// The default d': the shallowest depth with at least
+/// [`LEAVES_PER_WORKER`] leaves per worker, at most `depth − 1` (so a task
+/// searches at least one ply).
+pub fn default_master_depth<S: TreeSource>(src: &S, root: &S::Node, depth: u32, procs: usize) -> u32 {
+    let most = depth.saturating_sub(1);
+    let want = LEAVES_PER_WORKER * procs.saturating_sub(1).max(1);
+    let mut d = 1.min(most);
+    while d < most && frontier(src, root, d).0.len() < want {
+        d += 1;
+    }
+    d
+}
+
+/// What `value`, searched fail-hard in `w`, says: (lower, upper) bounds.
+fn bounds(value: i64, w: Window) -> (i64, i64) {
+    if value <= w.alpha {
+        (ROOT_ALPHA, value)
+    } else if value >= w.beta {
+        (value, ROOT_BETA)
+    } else {
+        (value, value)
+    }
+}
+
+/// The fail-hard value in `w` that bounds `(lo, hi)` settle, if they do.
+fn settled(lo: i64, hi: i64, w: Window) -> Option<i64> {
+    if lo == hi {
+        Some(lo.clamp(w.alpha, w.beta))
+    } else if hi <= w.alpha {
+        Some(w.alpha)
+    } else if lo >= w.beta {
+        Some(w.beta)
+    } else {
+        None
+    }
+}
+
+/// A node of the master's tree.
+struct MNode<N> {
+    node: N,
+    max: bool,
+    ply: u32,
+    /// Children in the current order (`None`: not expanded yet).
+    kids: Option<Vec<u32>>,
+    /// The value of its last visit (`None`: never visited): the order.
+    est: Option<i64>,
+    /// Bounds on its value at full depth, from decided searches.
+    lo: i64,
+    hi: i64,
+    /// A task leaf's deepest shallow result: depth and bounds.
+    shallow: Option<(u32, i64, i64)>,
+    /// A task leaf's worker (0: none yet).
+    owner: u32,
+    /// Full-depth results received.
+    tries: u32,
+}
+
+/// The master (rank 0).
+pub struct Master<S: TreeSource> {
+    depth: u32,
+    dm: u32,
+    nodes: Vec<MNode<S::Node>>,
+    pass: u32,
+    finished: bool,
+    waking: bool,
+    /// Positions sent to each worker in the last pass and in this one.
+    count_last: Vec<u32>,
+    count_this: Vec<u32>,
+    /// (load, worker) for new positions: last pass's count plus this pass's
+    /// new positions.
+    load: BTreeSet<(u32, u32)>,
+    loadv: Vec<u32>,
+    cursor: u32,
+    /// Workers with no positions in the last pass nor yet in this one.
+    idle: BTreeSet<u32>,
+    sig: Vec<u16>,
+    pending: NodeCounts,
+    /// Passes run.
+    pub passes: u32,
+}
+
+impl<S: TreeSource> Master<S> {
+    fn new(root: &S::Node, depth: u32, dm: u32, procs: usize) -> Master<S> {
+        let root = MNode { node: root.clone(), max: true, ply: 0, kids: None, est: None, lo: ROOT_ALPHA, hi: ROOT_BETA, shallow: None, owner: 0, tries: 0 };
+        Master {
+            depth,
+            dm: dm.min(depth),
+            nodes: vec![root],
+            pass: 0,
+            finished: false,
+            waking: false,
+            count_last: vec![0; procs],
+            count_this: vec![0; procs],
+            load: BTreeSet::new(),
+            loadv: vec![0; procs],
+            cursor: 1,
+            idle: BTreeSet::new(),
+            sig: vec![],
+            pending: NodeCounts::default(),
+            passes: 0,
+        }
+    }
+
+    fn flush<T: Transport<S::Node>>(&mut self, t: &mut T) {
+        if self.pending.nodes > 0 {
+            t.searched(self.pending);
+            self.pending = NodeCounts::default();
+        }
+    }
+
+    fn run_pass<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        self.pass += 1;
+        self.passes += 1;
+        let procs = t.procs();
+        self.count_this.iter_mut().for_each(|c| *c = 0);
+        self.idle = (1..procs as u32).filter(|&w| self.count_last[w as usize] == 0).collect();
+        self.loadv.copy_from_slice(&self.count_last);
+        self.load = (1..procs as u32).map(|w| (self.loadv[w as usize], w)).collect();
+        let (v, decided) = self.visit(src, t, 0, Window::ROOT, Window::ROOT);
+        self.flush(t);
+        if decided {
+            self.finished = true;
+            t.done(v);
+            for w in 1..procs {
+                t.send(w, Msg::Stop);
+            }
+        } else {
+            for w in 1..procs {
+                t.send(w, Msg::Pass { pass: self.pass });
+            }
+            self.count_last.copy_from_slice(&self.count_this);
+        }
+    }
+
+    /// Visits node `i` with pass window `w1` and task window `w2` (both
+    /// from MAX's side, `w2` ⊇ `w1`): its fail-hard value in `w1` and
+    /// whether it is decided.
+    fn visit<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window) -> (i64, bool) {
+        self.pending.nodes += 1;
+        let n = &self.nodes[i];
+        if let Some(v) = settled(n.lo, n.hi, w1) {
+            return (v, true);
+        }
+        let (max, ply) = (n.max, n.ply);
+        if ply >= self.dm {
+            return self.leaf(src, t, i, w1, w2);
+        }
+        if self.nodes[i].kids.is_none() {
+            self.expand(src, i);
+        }
+        self.pending.internal += 1;
+        let Some(kids) = self.nodes[i].kids.take() else { unreachable!("expanded above") };
+        if kids.is_empty() {
+            let v = src.terminal_value(&self.nodes[i].node, max, ply);
+            let n = &mut self.nodes[i];
+            (n.lo, n.hi, n.kids) = (v, v, Some(kids));
+            return (v.clamp(w1.alpha, w1.beta), true);
+        }
+        let mut kids = kids;
+        // The prediction: the last pass's values, best first for the side to
+        // move; children never visited keep the source's order, last.
+        let nodes = &self.nodes;
+        kids.sort_by_key(|&k| match nodes[k as usize].est {
+            Some(v) => (0, if max { -v } else { v }),
+            None => (1, 0),
+        });
+        let (mut a1, mut b1, mut a2, mut b2) = (w1.alpha, w1.beta, w2.alpha, w2.beta);
+        let (mut all, mut cut) = (true, false);
+        for (r, &k) in kids.iter().enumerate() {
+            self.sig.push(r.min(u16::MAX as usize) as u16);
+            let (v, dec) = self.visit(src, t, k as usize, Window { alpha: a1, beta: b1 }, Window { alpha: a2, beta: b2 });
+            self.sig.pop();
+            all &= dec;
+            // Only an exact decided value narrows the task window.
+            let exact = dec && v > a1 && v < b1;
+            if max {
+                a1 = a1.max(v);
+                if exact {
+                    a2 = a2.max(v);
+                }
+            } else {
+                b1 = b1.min(v);
+                if exact {
+                    b2 = b2.min(v);
+                }
+            }
+            if a1 >= b1 {
+                cut = true;
+                break;
+            }
+        }
+        let value = match (max, cut) {
+            (true, true) => w1.beta,
+            (true, false) => a1,
+            (false, true) => w1.alpha,
+            (false, false) => b1,
+        };
+        let n = &mut self.nodes[i];
+        n.kids = Some(kids);
+        n.est = Some(value);
+        if all {
+            let (lo, hi) = bounds(value, w1);
+            (n.lo, n.hi) = (n.lo.max(lo), n.hi.min(hi));
+        }
+        (value, all)
+    }
+
+    fn expand(&mut self, src: &S, i: usize) {
+        let mut buf = vec![S::Slot::default(); src.slots()];
+        let (node, max, ply) = (self.nodes[i].node.clone(), self.nodes[i].max, self.nodes[i].ply);
+        let mut m = src.moves(&node, max, &mut buf);
+        let mut kids = vec![];
+        while let Some(h) = m.next() {
+            kids.push(self.nodes.len() as u32);
+            let child = m.child(&node, h);
+            self.nodes.push(MNode {
+                node: child,
+                max: !max,
+                ply: ply + 1,
+                kids: None,
+                est: None,
+                lo: ROOT_ALPHA,
+                hi: ROOT_BETA,
+                shallow: None,
+                owner: 0,
+                tries: 0,
+            });
+        }
+        self.nodes[i].kids = Some(kids);
+    }
+
+    /// A leaf of the master's tree (not settled by a full-depth result).
+    fn leaf<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window) -> (i64, bool) {
+        let n = &mut self.nodes[i];
+        if n.ply >= self.depth {
+            // The master's tree reaches the full depth: its own leaf.
+            let v = src.horizon_value(&n.node, n.max);
+            self.pending.leaves += 1;
+            (n.lo, n.hi) = (v, v);
+            return (v.clamp(w1.alpha, w1.beta), true);
+        }
+        let est = match n.shallow {
+            Some((_, lo, hi)) => settled(lo, hi, w1),
+            None => None,
+        };
+        let est = est.unwrap_or_else(|| src.horizon_value(&n.node, n.max).clamp(w1.alpha, w1.beta));
+        n.est = Some(est);
+        self.send_task(t, i, w2);
+        (est, false)
+    }
+
+    /// Sends leaf `i`'s task with window `w2` to its worker (chosen for
+    /// load balance; the owner kept unless the paper's three conditions
+    /// move it).
+    fn send_task<T: Transport<S::Node>>(&mut self, t: &mut T, i: usize, w2: Window) {
+        let owner = self.nodes[i].owner;
+        let w = if owner == 0 {
+            // A new position: the least loaded worker, round robin among equals.
+            let Some(&(l, _)) = self.load.first() else { return };
+            let pick = self.load.range((l, self.cursor)..=(l, u32::MAX)).next().or(self.load.first()).copied();
+            let Some((l, w)) = pick else { return };
+            self.load.remove(&(l, w));
+            self.load.insert((l + 1, w));
+            self.loadv[w as usize] = l + 1;
+            self.cursor = w + 1;
+            w
+        } else if self.count_this[owner as usize] >= 1 && !self.idle.is_empty() {
+            // Not sent yet in this pass (a leaf is visited once a pass), an
+            // idle worker exists and the owner already has a position: move.
+            self.idle.pop_first().unwrap_or(owner)
+        } else {
+            owner
+        };
+        self.count_this[w as usize] += 1;
+        self.idle.remove(&w);
+        let n = &mut self.nodes[i];
+        n.owner = w;
+        let window = if n.tries >= FULL_WINDOW_AFTER { Window::ROOT } else { w2 };
+        let msg =
+            Msg::Work { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window, pass: self.pass, sig: self.sig.clone() };
+        self.flush(t);
+        t.send(w as usize, msg);
+    }
+
+    fn report<T: Transport<S::Node>>(&mut self, t: &mut T, id: u32, depth: u32, window: Window, value: i64) {
+        if self.finished {
+            return;
+        }
+        let Some(n) = self.nodes.get_mut(id as usize) else { return };
+        let (lo, hi) = bounds(value, window);
+        if n.ply + depth >= self.depth {
+            (n.lo, n.hi) = (n.lo.max(lo), n.hi.min(hi));
+            n.tries += 1;
+        } else {
+            n.shallow = match n.shallow {
+                Some((d, l, h)) if d == depth => Some((d, l.max(lo), h.min(hi))),
+                Some((d, l, h)) if d > depth => Some((d, l, h)),
+                _ => Some((depth, lo, hi)),
+            };
+        }
+        if !self.waking {
+            self.waking = true;
+            t.wake();
+        }
+    }
+}
+
+/// A task in a worker's queue.
+struct WTask<N> {
+    node: N,
+    max: bool,
+    ply: u32,
+    full: u32,
+    window: Window,
+    pass: u32,
+    sig: Vec<u16>,
+}
+
+/// A worker.
+pub struct Worker<S: TreeSource> {
+    searcher: Option<Searcher<S>>,
+    slots: usize,
+    opts: MwOptions,
+    queue: BTreeMap<u32, WTask<S::Node>>,
+    /// The deepest finished search of each task and its window.
+    done: BTreeMap<u32, (u32, Window)>,
+    pass_seen: u32,
+    waking: bool,
+    stopped: bool,
+    /// The (task, depth) the last slice aborted, and the budget it had.
+    last: Option<(u32, u32)>,
+    budget: u64,
+}
+
+impl<S: TreeSource> Worker<S> {
+    fn new(slots: usize, opts: MwOptions) -> Worker<S> {
+        Worker {
+            searcher: None,
+            slots,
+            opts,
+            queue: BTreeMap::new(),
+            done: BTreeMap::new(),
+            pass_seen: 0,
+            waking: false,
+            stopped: false,
+            last: None,
+            budget: opts.slice,
+        }
+    }
+
+    fn wake<T: Transport<S::Node>>(&mut self, t: &mut T) {
+        if !self.waking && !self.stopped && !self.queue.is_empty() {
+            self.waking = true;
+            t.wake();
+        }
+    }
+
+    /// The most important task (the paper's four levels: renewed since the
+    /// last pass message, shallower finished search, earlier signature,
+    /// narrower window; then the id).
+    fn top(&self) -> Option<u32> {
+        let key = |(&id, task): (&u32, &WTask<S::Node>)| {
+            let fresh = task.pass > self.pass_seen;
+            let depth = self.done.get(&id).map_or(0, |d| d.0);
+            (!fresh, depth, task.sig.clone(), task.window.beta.saturating_sub(task.window.alpha), id)
+        };
+        self.queue.iter().map(key).min().map(|k| k.4)
+    }
+
+    /// The depth to search task `id` to next (`None`: nothing left to do).
+    fn next_depth(&self, id: u32, task: &WTask<S::Node>) -> Option<u32> {
+        let first = if task.full % 2 == 0 { 2 } else { 1 };
+        let Some(&(d, w)) = self.done.get(&id) else { return Some(if self.opts.updates { first.min(task.full) } else { task.full }) };
+        let covered = w.alpha <= task.window.alpha && w.beta >= task.window.beta;
+        if covered && d >= task.full {
+            None
+        } else if self.opts.updates {
+            Some((d + 2).min(task.full))
+        } else {
+            Some(task.full)
+        }
+    }
+
+    fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        let (id, depth) = loop {
+            let Some(id) = self.top() else { return };
+            match self.queue.get(&id).and_then(|task| self.next_depth(id, task)) {
+                Some(d) => break (id, d),
+                None => {
+                    self.queue.remove(&id);
+                }
+            }
+        };
+        let Some(task) = self.queue.get(&id) else { return };
+        self.budget = if self.last == Some((id, depth)) { self.budget.saturating_mul(2) } else { self.opts.slice };
+        let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
+        let before = s.counts;
+        s.limit = before.nodes.saturating_add(self.budget);
+        let value = s.search(src, &task.node, task.max, depth, task.ply, task.window);
+        s.limit = u64::MAX;
+        let aborted = std::mem::take(&mut s.aborted);
+        let c = s.counts;
+        t.searched(NodeCounts { nodes: c.nodes - before.nodes, leaves: c.leaves - before.leaves, internal: c.internal - before.internal });
+        if aborted {
+            self.last = Some((id, depth));
+            return;
+        }
+        self.last = None;
+        let (window, full) = (task.window, task.full);
+        self.done.insert(id, (depth, window));
+        if self.opts.updates || depth == full {
+            t.send(0, Msg::Report { id, depth, window, value });
+        }
+        if depth >= full {
+            self.queue.remove(&id);
+        }
+    }
+}
+
+/// One process of the master-worker search.
+pub enum MasterWorker<S: TreeSource> {
+    /// Rank 0.
+    Master(Box<Master<S>>),
+    /// The others.
+    Worker(Worker<S>),
+}
+
+impl<S: TreeSource> MasterWorker<S> {
+    /// The processes of a run on `procs` (≥ 2) searching `root` to `depth`
+    /// with `slots` table entries per worker.
+    pub fn processes(src: &S, root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> Vec<MasterWorker<S>> {
+        let dm = opts.master_depth.unwrap_or_else(|| default_master_depth(src, root, depth, procs));
+        (0..procs)
+            .map(|r| if r == 0 { MasterWorker::Master(Box::new(Master::new(root, depth, dm, procs))) } else { MasterWorker::Worker(Worker::new(slots, opts)) })
+            .collect()
+    }
+}
+
+impl<S: TreeSource> Process<S> for MasterWorker<S> {
+    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        if let MasterWorker::Master(m) = self {
+            m.run_pass(src, t);
+        }
+    }
+
+    fn receive<T: Transport<S::Node>>(&mut self, _src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
+        match (self, msg) {
+            (MasterWorker::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
+            (MasterWorker::Worker(w), Msg::Work { id, node, max, ply, depth, window, pass, sig }) => {
+                // A task of a pass whose end has been heard of is stale: the
+                // later pass sent it again if it still mattered.
+                if w.stopped || pass < w.pass_seen || w.queue.get(&id).is_some_and(|q| q.pass > pass) {
+                    return;
+                }
+                w.queue.insert(id, WTask { node, max, ply, full: depth, window, pass, sig });
+                w.wake(t);
+            }
+            (MasterWorker::Worker(w), Msg::Pass { pass }) => {
+                w.pass_seen = w.pass_seen.max(pass);
+                let seen = w.pass_seen;
+                w.queue.retain(|_, q| q.pass >= seen);
+            }
+            (MasterWorker::Worker(w), Msg::Stop) => {
+                w.stopped = true;
+                w.queue.clear();
+            }
+            _ => {}
+        }
+    }
+
+    fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        match self {
+            MasterWorker::Master(m) => {
+                m.waking = false;
+                if !m.finished {
+                    m.run_pass(src, t);
+                }
+            }
+            MasterWorker::Worker(w) => {
+                w.waking = false;
+                if !w.stopped {
+                    w.slice(src, t);
+                    w.wake(t);
+                }
+            }
+        }
+    }
+}
