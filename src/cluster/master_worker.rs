@@ -396,6 +396,8 @@ pub struct Worker<S: TreeSource> {
     /// The (task, depth) the last slice aborted, and the budget it had.
     last: Option<(u32, u32)>,
     budget: u64,
+    /// Slices that ended before their search did.
+    pub aborts: u64,
 }
 
 impl<S: TreeSource> Worker<S> {
@@ -411,6 +413,7 @@ impl<S: TreeSource> Worker<S> {
             stopped: false,
             last: None,
             budget: opts.slice,
+            aborts: 0,
         }
     }
 
@@ -468,6 +471,7 @@ impl<S: TreeSource> Worker<S> {
         let c = s.counts;
         t.searched(NodeCounts { nodes: c.nodes - before.nodes, leaves: c.leaves - before.leaves, internal: c.internal - before.internal });
         if aborted {
+            self.aborts += 1;
             self.last = Some((id, depth));
             return;
         }
@@ -547,6 +551,132 @@ impl<S: TreeSource> Process<S> for MasterWorker<S> {
                 if !w.stopped {
                     w.slice(src, t);
                     w.wake(t);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::events::Delivery;
+    use crate::cluster::machine::{self, Costs};
+    use crate::tree::incremental::Incremental;
+
+    /// A transport that records what the master sends.
+    struct Record {
+        sent: Vec<(usize, Msg<crate::tree::incremental::INode>)>,
+        done: Option<i64>,
+        woken: u32,
+    }
+
+    impl Transport<crate::tree::incremental::INode> for Record {
+        fn rank(&self) -> usize {
+            0
+        }
+        fn procs(&self) -> usize {
+            3
+        }
+        fn send(&mut self, to: usize, msg: Msg<crate::tree::incremental::INode>) {
+            self.sent.push((to, msg));
+        }
+        fn searched(&mut self, _: NodeCounts) {}
+        fn done(&mut self, v: i64) {
+            self.done = Some(v);
+        }
+        fn wake(&mut self) {
+            self.woken += 1;
+        }
+    }
+
+    /// Tasks sent: (worker, leaf, window relative to 2^30, signature).
+    fn tasks(r: &mut Record) -> Vec<(usize, u32, (i64, i64), Vec<u16>)> {
+        let rel = |v: i64| if v == ROOT_ALPHA || v == ROOT_BETA { v } else { v - OFF };
+        let out = r
+            .sent
+            .iter()
+            .filter_map(|(to, m)| match m {
+                Msg::Work { id, window, sig, .. } => Some((*to, *id, (rel(window.alpha), rel(window.beta)), sig.clone())),
+                _ => None,
+            })
+            .collect();
+        r.sent.clear();
+        out
+    }
+
+    const OFF: i64 = 1 << 30;
+    const A0: u32 = 3;
+    const B0: u32 = 5;
+    const B1: u32 = 6;
+
+    #[test]
+    fn the_masters_pass_and_task_windows_by_hand() {
+        // b = 2, d = 3, d' = 2, 2 workers; values relative to 2^30. The
+        // root (MAX) has A (id 1) and B (2), both MIN; A's leaves A0 (3),
+        // A1 (4) are worth −272, +133 statically and −397, +344 at depth 1;
+        // B's B0 (5), B1 (6): +108, +109 and +374, +176. Minimax: 176.
+        let t = Incremental::new(2, 100).unwrap();
+        let root = t.root(3);
+        assert_eq!(crate::search::minimax(&t, &root, true, 3, 0), OFF + 176);
+        let mut m = Master::<Incremental>::new(&root, 3, 2, 3);
+        let mut r = Record { sent: vec![], done: None, woken: 0 };
+        let full = Window::ROOT;
+        // Pass 1: static values only, nothing decided; every leaf is a task
+        // with the full task window, round robin over the workers. A = −272,
+        // B = min(108, 109) in the pass window (−272, ∞): root 108.
+        m.run_pass(&t, &mut r);
+        let all = (ROOT_ALPHA, ROOT_BETA);
+        assert_eq!(tasks(&mut r), [(1, A0, all, vec![0, 0]), (2, 4, all, vec![0, 1]), (1, B0, all, vec![1, 0]), (2, B1, all, vec![1, 1])]);
+        // Pass 2, after A1's full-depth result (+344): B (108) now goes
+        // first. B0, B1 are uncertain: B = 108 and the root's pass window is
+        // (108, ∞), its task window still the full one. In A, A0's static
+        // −272 is cut by the pass window (A = 108 ≤ 108), A1 is not visited;
+        // A0's task keeps the full window: the pass window is a guess.
+        m.report(&mut r, 4, 1, full, OFF + 344);
+        assert_eq!(r.woken, 1);
+        m.run_pass(&t, &mut r);
+        assert_eq!(tasks(&mut r), [(1, B0, all, vec![0, 0]), (2, B1, all, vec![0, 1]), (1, A0, all, vec![1, 0])]);
+        // Pass 3, after B0's (+374): B0 is decided and exact, so B1's task
+        // window is (−∞, 374), as its pass window; B = 109 (B1's static
+        // value) is uncertain, so the root's task window stays full while
+        // its pass window is (109, ∞). In A, A1 goes first now (its pass-1
+        // value was clamped to A's window then: −272 < A0's 108); its
+        // decided +344 is exact in (109, ∞), so A0's task window is (−∞, 344).
+        m.report(&mut r, B0, 1, full, OFF + 374);
+        m.run_pass(&t, &mut r);
+        assert_eq!(tasks(&mut r), [(2, B1, (ROOT_ALPHA, 374), vec![0, 1]), (1, A0, (ROOT_ALPHA, 344), vec![1, 1])]);
+        assert_eq!(r.done, None);
+        // Pass 4, after B1's (+176, in its task window) and A0's (−397): every
+        // leaf visited is decided: B = 176, and in A, A1 (+344) then A0
+        // (−397 ≤ 176) cut: the root is 176, and both
+        // workers are stopped.
+        m.report(&mut r, B1, 1, Window { alpha: ROOT_ALPHA, beta: OFF + 374 }, OFF + 176);
+        m.report(&mut r, A0, 1, Window { alpha: ROOT_ALPHA, beta: OFF + 344 }, OFF - 397);
+        m.run_pass(&t, &mut r);
+        assert_eq!(r.done, Some(OFF + 176));
+        assert_eq!(r.sent, [(1, Msg::Stop), (2, Msg::Stop)]);
+        assert_eq!(m.passes, 4);
+    }
+
+    #[test]
+    fn workers_cut_into_tiny_slices_still_return_the_minimax_value() {
+        // Slices of a few nodes: nearly every search is aborted and restarted
+        // from the worker's table, many times, with budgets that double.
+        let t = Incremental::new(3, 100).unwrap();
+        for seed in 1..=6 {
+            let root = t.root(seed);
+            let want = crate::search::minimax(&t, &root, true, 7, 0);
+            for (procs, dm) in [(2, 1), (3, 2), (8, 3)] {
+                for updates in [true, false] {
+                    for delivery in [Delivery::Timed, Delivery::Adversarial(seed)] {
+                        let opts = MwOptions { master_depth: Some(dm), updates, slice: 3 };
+                        let mut p = MasterWorker::processes(&t, &root, 7, procs, 1 << 10, opts);
+                        let s = machine::run(&t, &mut p, Costs::default(), delivery);
+                        assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} procs {procs} updates {updates} {delivery:?}");
+                        let aborts: u64 = p.iter().map(|q| if let MasterWorker::Worker(w) = q { w.aborts } else { 0 }).sum();
+                        assert!(aborts > 10, "{aborts}");
+                    }
                 }
             }
         }
