@@ -35,7 +35,8 @@ struct Args {
     procs: Vec<usize>,
     /// Parallel search algorithms for p > 1. The shared-memory machine: dts
     /// (the thesis's; default), pvsplit, steal, active. The cluster:
-    /// even-split, master-slave (default both); p = 1 is its sequential
+    /// even-split, master-slave (default both), master-worker,
+    /// master-worker-noupdate; p = 1 is its sequential
     /// baseline, seq.
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
@@ -65,6 +66,14 @@ struct Args {
     /// (default: the shallowest with at least p nodes).
     #[arg(long)]
     split_ply: Option<u32>,
+    /// Cluster: the master-worker's master depth d' (default: the
+    /// shallowest with at least 3 leaves per worker, at most depth − 1).
+    #[arg(long)]
+    master_depth: Option<u32>,
+    /// Cluster: nodes a master-worker's worker searches before it looks at
+    /// its inbox (default 1024).
+    #[arg(long)]
+    slice_nodes: Option<u64>,
     /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network); which
     /// nodes dts, steal and active may split at (default a).
     #[arg(short, long, value_delimiter = ',')]
@@ -214,7 +223,9 @@ fn cluster(args: &Args) -> Result<()> {
     for p in &args.policy {
         algorithms.push(p.parse::<ClusterAlgorithm>().map_err(|e| {
             if p.parse::<Algorithm>().is_ok() {
-                anyhow::anyhow!("--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave)")
+                anyhow::anyhow!(
+                    "--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave, master-worker, master-worker-noupdate)"
+                )
             } else {
                 e.into()
             }
@@ -239,7 +250,18 @@ fn cluster(args: &Args) -> Result<()> {
     ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
     let tt_slots = args.tt_slots.unwrap_or(DEFAULT_TT_SLOTS);
     ensure!((1..=1 << 30).contains(&tt_slots), "--tt-slots {tt_slots} must lie in 1..2^30");
-    let req = ClusterRequest { procs: args.procs.clone(), algorithms, costs, tt_slots, split: args.split_ply, per_tree: args.per_tree };
+    let slice_nodes = args.slice_nodes.unwrap_or(parab::cluster::master_worker::DEFAULT_SLICE_NODES);
+    ensure!(slice_nodes >= 1, "--slice-nodes 0: a worker would never search");
+    let req = ClusterRequest {
+        procs: args.procs.clone(),
+        algorithms,
+        costs,
+        tt_slots,
+        split: args.split_ply,
+        master_depth: args.master_depth,
+        slice_nodes,
+        per_tree: args.per_tree,
+    };
     let n = configs(&req)?.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
@@ -265,6 +287,8 @@ fn main() {
             ("--bandwidth", args.bandwidth.is_some()),
             ("--tt-slots", args.tt_slots.is_some()),
             ("--split-ply", args.split_ply.is_some()),
+            ("--master-depth", args.master_depth.is_some()),
+            ("--slice-nodes", args.slice_nodes.is_some()),
         ];
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");

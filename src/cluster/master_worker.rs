@@ -490,7 +490,7 @@ impl<S: TreeSource> Worker<S> {
 /// One process of the master-worker search.
 pub enum MasterWorker<S: TreeSource> {
     /// Rank 0.
-    Master(Box<Master<S>>),
+    Master(Master<S>),
     /// The others.
     Worker(Worker<S>),
 }
@@ -501,7 +501,7 @@ impl<S: TreeSource> MasterWorker<S> {
     pub fn processes(src: &S, root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> Vec<MasterWorker<S>> {
         let dm = opts.master_depth.unwrap_or_else(|| default_master_depth(src, root, depth, procs));
         (0..procs)
-            .map(|r| if r == 0 { MasterWorker::Master(Box::new(Master::new(root, depth, dm, procs))) } else { MasterWorker::Worker(Worker::new(slots, opts)) })
+            .map(|r| if r == 0 { MasterWorker::Master(Master::new(root, depth, dm, procs)) } else { MasterWorker::Worker(Worker::new(slots, opts)) })
             .collect()
     }
 }
@@ -590,8 +590,11 @@ mod tests {
         }
     }
 
-    /// Tasks sent: (worker, leaf, window relative to 2^30, signature).
-    fn tasks(r: &mut Record) -> Vec<(usize, u32, (i64, i64), Vec<u16>)> {
+    /// A task sent: (worker, leaf, window relative to 2^30, signature).
+    type Sent = (usize, u32, (i64, i64), Vec<u16>);
+
+    /// The tasks sent since the last call.
+    fn tasks(r: &mut Record) -> Vec<Sent> {
         let rel = |v: i64| if v == ROOT_ALPHA || v == ROOT_BETA { v } else { v - OFF };
         let out = r
             .sent

@@ -155,6 +155,8 @@ pub struct ClusterConfig {
     /// The master-worker's master depth d' (`None`: a few leaves per
     /// worker, [`master_worker::default_master_depth`]).
     pub master_depth: Option<u32>,
+    /// Nodes a master-worker's worker searches before it looks at its inbox.
+    pub slice_nodes: u64,
     /// How messages are delivered.
     pub delivery: Delivery,
 }
@@ -169,6 +171,7 @@ impl ClusterConfig {
             tt_slots: search::DEFAULT_TT_SLOTS,
             split: None,
             master_depth: None,
+            slice_nodes: master_worker::DEFAULT_SLICE_NODES,
             delivery: Delivery::Timed,
         }
     }
@@ -215,7 +218,7 @@ impl SourceVisitor for Simulate<'_> {
                 machine::run(src, &mut p, c.costs, c.delivery)
             }
             ClusterAlgorithm::MasterWorker | ClusterAlgorithm::MasterWorkerNoUpdate => {
-                let opts = MwOptions { master_depth: c.master_depth, updates: c.algorithm == ClusterAlgorithm::MasterWorker, ..MwOptions::default() };
+                let opts = MwOptions { master_depth: c.master_depth, updates: c.algorithm == ClusterAlgorithm::MasterWorker, slice: c.slice_nodes.max(1) };
                 let mut p = MasterWorker::processes(src, root, depth, c.procs, c.tt_slots, opts);
                 machine::run(src, &mut p, c.costs, c.delivery)
             }
