@@ -89,3 +89,42 @@ fn runs_are_deterministic() {
     let cfg = ClusterConfig::new(ClusterAlgorithm::MasterSlave, 8);
     assert_eq!(simulate(t, &cfg, None), simulate(t, &cfg, None));
 }
+
+#[test]
+fn the_master_worker_is_exact_on_deeper_trees_with_small_slices() {
+    // Deeper trees than above, so tasks run several iterations and the
+    // master several passes; b = 20 too; slices of 64 nodes abort often.
+    let mut all = incremental(5, 9, 4);
+    all.extend(incremental(20, 4, 3));
+    for t in &all {
+        let want = t.search(&mut ()).value;
+        for a in [ClusterAlgorithm::MasterWorker, ClusterAlgorithm::MasterWorkerNoUpdate] {
+            for procs in [2, 3, 8, 64, 4096] {
+                for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
+                    for slice_nodes in [64, master_worker::DEFAULT_SLICE_NODES] {
+                        let cfg = ClusterConfig { tt_slots: 1 << 12, delivery, slice_nodes, ..ClusterConfig::new(a, procs) };
+                        let s = simulate(t, &cfg, Some(want)).unwrap_or_else(|e| panic!("{e}"));
+                        assert_eq!(s.value, want);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_master_depth_is_exact() {
+    // d' = 0 (the root is the only task) up to d' = d (the master searches
+    // alone) and past it.
+    for t in &incremental(4, 5, 3) {
+        let want = t.search(&mut ()).value;
+        for dm in 0..=6 {
+            for procs in [2, 5] {
+                for delivery in [Delivery::Timed, Delivery::Adversarial(dm as u64)] {
+                    let cfg = ClusterConfig { master_depth: Some(dm), delivery, ..ClusterConfig::new(ClusterAlgorithm::MasterWorker, procs) };
+                    assert_eq!(simulate(t, &cfg, Some(want)).map(|s| s.value), Ok(want), "d' {dm} procs {procs}");
+                }
+            }
+        }
+    }
+}
