@@ -36,7 +36,8 @@ struct Args {
     /// Parallel search algorithms for p > 1. The shared-memory machine: dts
     /// (the thesis's; default), pvsplit, steal, active. The cluster:
     /// even-split, master-slave (default both), master-worker,
-    /// master-worker-noupdate; p = 1 is its sequential
+    /// master-worker-noupdate, master-worker-share,
+    /// master-worker-negascout; p = 1 is its sequential
     /// baseline, seq.
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
@@ -74,6 +75,16 @@ struct Args {
     /// its inbox (default 1024).
     #[arg(long)]
     slice_nodes: Option<u64>,
+    /// Cluster: master-worker-share's depth below a task's root whose table
+    /// entries go round the workers' ring (default: the most plies k with
+    /// b^k <= 625, b the root's moves: 4 for b = 5, 2 for b = 20).
+    #[arg(long)]
+    share_depth: Option<u32>,
+    /// Cluster: master-worker-negascout's ε, the width of the scout windows
+    /// in score units (default: the mean |static value change| of the
+    /// root's moves).
+    #[arg(long)]
+    epsilon: Option<i64>,
     /// Split-point schemes for p > 1: a (YBWC), b (DTS), c (network); which
     /// nodes dts, steal and active may split at (default a).
     #[arg(short, long, value_delimiter = ',')]
@@ -223,9 +234,7 @@ fn cluster(args: &Args) -> Result<()> {
     for p in &args.policy {
         algorithms.push(p.parse::<ClusterAlgorithm>().map_err(|e| {
             if p.parse::<Algorithm>().is_ok() {
-                anyhow::anyhow!(
-                    "--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave, master-worker, master-worker-noupdate)"
-                )
+                anyhow::anyhow!("--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave and the master-worker family)")
             } else {
                 e.into()
             }
@@ -260,6 +269,8 @@ fn cluster(args: &Args) -> Result<()> {
         split: args.split_ply,
         master_depth: args.master_depth,
         slice_nodes,
+        share_depth: args.share_depth,
+        epsilon: args.epsilon,
         per_tree: args.per_tree,
     };
     let n = configs(&req)?.len();
@@ -289,6 +300,8 @@ fn main() {
             ("--split-ply", args.split_ply.is_some()),
             ("--master-depth", args.master_depth.is_some()),
             ("--slice-nodes", args.slice_nodes.is_some()),
+            ("--share-depth", args.share_depth.is_some()),
+            ("--epsilon", args.epsilon.is_some()),
         ];
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");

@@ -29,7 +29,7 @@
 
 use super::frontier::frontier;
 use super::search::Searcher;
-use super::transport::{Msg, Process, Transport};
+use super::transport::{Msg, Process, SharedEntry, Transport};
 use crate::game::{MoveList, TreeSource};
 use crate::search::NodeCounts;
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
@@ -45,11 +45,19 @@ pub struct MwOptions {
     pub updates: bool,
     /// Nodes a worker searches before it looks at its inbox.
     pub slice: u64,
+    /// *With share*: workers circulate the entries they store this many
+    /// plies or fewer below a task's root around a ring (`None`: no
+    /// sharing).
+    pub share: Option<u32>,
+    /// *NegaScout master*: children after the first are first searched
+    /// with a window ε wide at the bound that can change (`None`: plain
+    /// alpha-beta).
+    pub epsilon: Option<i64>,
 }
 
 impl Default for MwOptions {
     fn default() -> MwOptions {
-        MwOptions { master_depth: None, updates: true, slice: DEFAULT_SLICE_NODES }
+        MwOptions { master_depth: None, updates: true, slice: DEFAULT_SLICE_NODES, share: None, epsilon: None }
     }
 }
 
@@ -75,6 +83,46 @@ pub fn default_master_depth<S: TreeSource>(src: &S, root: &S::Node, depth: u32, 
         d += 1;
     }
     d
+}
+
+/// Nodes this many or fewer plies below a task's root are shared by
+/// default: the most plies k with b^k ≤ 625 — the paper's 4 for b = 5 and
+/// 2 for b = 20.
+pub const SHARED_NODES: u64 = 625;
+
+fn root_moves<S: TreeSource>(src: &S, root: &S::Node) -> Vec<S::Node> {
+    let mut buf = vec![S::Slot::default(); src.slots()];
+    let mut m = src.moves(root, true, &mut buf);
+    let mut kids = vec![];
+    while let Some(h) = m.next() {
+        kids.push(m.child(root, h));
+    }
+    kids
+}
+
+/// The default sharing depth: the most plies k with b^k ≤
+/// [`SHARED_NODES`], b the root's number of moves; at least 1.
+pub fn default_share_depth<S: TreeSource>(src: &S, root: &S::Node) -> u32 {
+    let b = (root_moves(src, root).len() as u64).max(2);
+    let (mut k, mut n) = (0, 1u64);
+    while n.saturating_mul(b) <= SHARED_NODES {
+        n *= b;
+        k += 1;
+    }
+    k.max(1)
+}
+
+/// The default ε of the NegaScout master: the mean absolute difference
+/// between the root's static value and its children's (the typical size
+/// of one move's effect on the evaluation), at least 1.
+pub fn default_epsilon<S: TreeSource>(src: &S, root: &S::Node) -> i64 {
+    let kids = root_moves(src, root);
+    if kids.is_empty() {
+        return 1;
+    }
+    let r = src.horizon_value(root, true);
+    let sum: i64 = kids.iter().map(|k| (src.horizon_value(k, false) - r).abs()).sum();
+    (sum / kids.len() as i64).max(1)
 }
 
 /// What `value`, searched fail-hard in `w`, says: (lower, upper) bounds.
@@ -141,12 +189,13 @@ pub struct Master<S: TreeSource> {
     idle: BTreeSet<u32>,
     sig: Vec<u16>,
     pending: NodeCounts,
+    epsilon: Option<i64>,
     /// Passes run.
     pub passes: u32,
 }
 
 impl<S: TreeSource> Master<S> {
-    fn new(root: &S::Node, depth: u32, dm: u32, procs: usize) -> Master<S> {
+    fn new(root: &S::Node, depth: u32, dm: u32, procs: usize, epsilon: Option<i64>) -> Master<S> {
         let root = MNode { node: root.clone(), max: true, ply: 0, kids: None, est: None, lo: ROOT_ALPHA, hi: ROOT_BETA, shallow: None, owner: 0, tries: 0 };
         Master {
             depth,
@@ -163,6 +212,7 @@ impl<S: TreeSource> Master<S> {
             idle: BTreeSet::new(),
             sig: vec![],
             pending: NodeCounts::default(),
+            epsilon,
             passes: 0,
         }
     }
@@ -234,7 +284,7 @@ impl<S: TreeSource> Master<S> {
         let (mut all, mut cut) = (true, false);
         for (r, &k) in kids.iter().enumerate() {
             self.sig.push(r.min(u16::MAX as usize) as u16);
-            let (v, dec) = self.visit(src, t, k as usize, Window { alpha: a1, beta: b1 }, Window { alpha: a2, beta: b2 });
+            let (v, dec) = self.child(src, t, k as usize, r > 0 && max, r > 0 && !max, (a1, b1, a2, b2));
             self.sig.pop();
             all &= dec;
             // Only an exact decided value narrows the task window.
@@ -269,6 +319,27 @@ impl<S: TreeSource> Master<S> {
             (n.lo, n.hi) = (n.lo.max(lo), n.hi.min(hi));
         }
         (value, all)
+    }
+
+    /// Child `k` in windows `(a1, b1)` and `(a2, b2)`; a later child of a
+    /// MAX (`scout_max`) or MIN (`scout_min`) node with the NegaScout
+    /// master: first with the ε-window at the bound that can change, then,
+    /// if it fails there, with the whole window.
+    fn child<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, k: usize, scout_max: bool, scout_min: bool, w: (i64, i64, i64, i64)) -> (i64, bool) {
+        let (a1, b1, a2, b2) = w;
+        let whole = |m: &mut Self, t: &mut T| m.visit(src, t, k, Window { alpha: a1, beta: b1 }, Window { alpha: a2, beta: b2 });
+        let Some(e) = self.epsilon else { return whole(self, t) };
+        if scout_max && a1.saturating_add(e) < b1 {
+            let top = a1 + e;
+            let (v, d) = self.visit(src, t, k, Window { alpha: a1, beta: top }, Window { alpha: a2, beta: top });
+            if v < top { (v, d) } else { whole(self, t) }
+        } else if scout_min && b1.saturating_sub(e) > a1 {
+            let bottom = b1 - e;
+            let (v, d) = self.visit(src, t, k, Window { alpha: bottom, beta: b1 }, Window { alpha: bottom, beta: b2 });
+            if v > bottom { (v, d) } else { whole(self, t) }
+        } else {
+            whole(self, t)
+        }
     }
 
     fn expand(&mut self, src: &S, i: usize) {
@@ -400,6 +471,11 @@ pub struct Worker<S: TreeSource> {
     pub aborts: u64,
 }
 
+/// The next worker on the sharing ring (workers 1..procs).
+fn next_on_ring(rank: usize, procs: usize) -> usize {
+    if rank + 1 >= procs { 1 } else { rank + 1 }
+}
+
 impl<S: TreeSource> Worker<S> {
     fn new(slots: usize, opts: MwOptions) -> Worker<S> {
         Worker {
@@ -463,6 +539,7 @@ impl<S: TreeSource> Worker<S> {
         let Some(task) = self.queue.get(&id) else { return };
         self.budget = if self.last == Some((id, depth)) { self.budget.saturating_mul(2) } else { self.opts.slice };
         let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
+        s.share_ply = self.opts.share.map(|k| task.ply + k);
         let before = s.counts;
         s.limit = before.nodes.saturating_add(self.budget);
         let value = s.search(src, &task.node, task.max, depth, task.ply, task.window);
@@ -501,19 +578,31 @@ impl<S: TreeSource> MasterWorker<S> {
     pub fn processes(src: &S, root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> Vec<MasterWorker<S>> {
         let dm = opts.master_depth.unwrap_or_else(|| default_master_depth(src, root, depth, procs));
         (0..procs)
-            .map(|r| if r == 0 { MasterWorker::Master(Master::new(root, depth, dm, procs)) } else { MasterWorker::Worker(Worker::new(slots, opts)) })
+            .map(
+                |r| {
+                    if r == 0 {
+                        MasterWorker::Master(Master::new(root, depth, dm, procs, opts.epsilon))
+                    } else {
+                        MasterWorker::Worker(Worker::new(slots, opts))
+                    }
+                },
+            )
             .collect()
     }
 }
 
 impl<S: TreeSource> Process<S> for MasterWorker<S> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
-        if let MasterWorker::Master(m) = self {
-            m.run_pass(src, t);
+        match self {
+            MasterWorker::Master(m) => m.run_pass(src, t),
+            // The first worker starts the ring's message (three processes
+            // or more: a ring of one worker shares with nobody).
+            MasterWorker::Worker(w) if w.opts.share.is_some() && t.rank() == 1 && t.procs() > 2 => t.send(2, Msg::Share { entries: vec![] }),
+            MasterWorker::Worker(_) => {}
         }
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, _src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
         match (self, msg) {
             (MasterWorker::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
             (MasterWorker::Worker(w), Msg::Work { id, node, max, ply, depth, window, pass, sig }) => {
@@ -529,6 +618,20 @@ impl<S: TreeSource> Process<S> for MasterWorker<S> {
                 w.pass_seen = w.pass_seen.max(pass);
                 let seen = w.pass_seen;
                 w.queue.retain(|_, q| q.pass >= seen);
+            }
+            (MasterWorker::Worker(w), Msg::Share { mut entries }) => {
+                if w.stopped {
+                    return;
+                }
+                let (me, next) = (t.rank(), next_on_ring(t.rank(), t.procs()));
+                let s = w.searcher.get_or_insert_with(|| Searcher::new(w.slots));
+                for e in &entries {
+                    s.absorb(src, e);
+                }
+                // Entries the next worker found have been all the way round.
+                entries.retain(|e| e.origin as usize != next);
+                entries.extend(s.outbox.drain(..).map(|e| SharedEntry { origin: me as u32, ..e }));
+                t.send(next, Msg::Share { entries });
             }
             (MasterWorker::Worker(w), Msg::Stop) => {
                 w.stopped = true;
@@ -622,7 +725,7 @@ mod tests {
         let t = Incremental::new(2, 100).unwrap();
         let root = t.root(3);
         assert_eq!(crate::search::minimax(&t, &root, true, 3, 0), OFF + 176);
-        let mut m = Master::<Incremental>::new(&root, 3, 2, 3);
+        let mut m = Master::<Incremental>::new(&root, 3, 2, 3, None);
         let mut r = Record { sent: vec![], done: None, woken: 0 };
         let full = Window::ROOT;
         // Pass 1: static values only, nothing decided; every leaf is a task
@@ -673,7 +776,7 @@ mod tests {
             for (procs, dm) in [(2, 1), (3, 2), (8, 3)] {
                 for updates in [true, false] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(seed)] {
-                        let opts = MwOptions { master_depth: Some(dm), updates, slice: 3 };
+                        let opts = MwOptions { master_depth: Some(dm), updates, slice: 3, ..MwOptions::default() };
                         let mut p = MasterWorker::processes(&t, &root, 7, procs, 1 << 10, opts);
                         let s = machine::run(&t, &mut p, Costs::default(), delivery);
                         assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} procs {procs} updates {updates} {delivery:?}");

@@ -61,17 +61,36 @@ pub enum ClusterAlgorithm {
     /// The same without updates: workers report full-depth results only
     /// (`master-worker-noupdate`).
     MasterWorkerNoUpdate,
+    /// With updates, and workers share deep table entries around a ring
+    /// (`master-worker-share`).
+    MasterWorkerShare,
+    /// With updates and a NegaScout master with ε-windows
+    /// (`master-worker-negascout`).
+    MasterWorkerNegaScout,
 }
 
 impl ClusterAlgorithm {
     /// Every algorithm, in table order.
-    pub const ALL: [ClusterAlgorithm; 5] = [
+    pub const ALL: [ClusterAlgorithm; 7] = [
         ClusterAlgorithm::Sequential,
         ClusterAlgorithm::EvenSplit,
         ClusterAlgorithm::MasterSlave,
         ClusterAlgorithm::MasterWorker,
         ClusterAlgorithm::MasterWorkerNoUpdate,
+        ClusterAlgorithm::MasterWorkerShare,
+        ClusterAlgorithm::MasterWorkerNegaScout,
     ];
+
+    /// Whether it is one of Ura et al.'s master-worker configurations.
+    pub fn is_master_worker(self) -> bool {
+        matches!(
+            self,
+            ClusterAlgorithm::MasterWorker
+                | ClusterAlgorithm::MasterWorkerNoUpdate
+                | ClusterAlgorithm::MasterWorkerShare
+                | ClusterAlgorithm::MasterWorkerNegaScout
+        )
+    }
 
     /// The name on the command line and in rows.
     pub fn name(self) -> &'static str {
@@ -81,6 +100,8 @@ impl ClusterAlgorithm {
             ClusterAlgorithm::MasterSlave => "master-slave",
             ClusterAlgorithm::MasterWorker => "master-worker",
             ClusterAlgorithm::MasterWorkerNoUpdate => "master-worker-noupdate",
+            ClusterAlgorithm::MasterWorkerShare => "master-worker-share",
+            ClusterAlgorithm::MasterWorkerNegaScout => "master-worker-negascout",
         }
     }
 
@@ -91,7 +112,7 @@ impl ClusterAlgorithm {
         let ok = match self {
             ClusterAlgorithm::Sequential => procs == 1,
             ClusterAlgorithm::EvenSplit => (1..=MAX_CLUSTER_PROCS).contains(&procs),
-            ClusterAlgorithm::MasterSlave | ClusterAlgorithm::MasterWorker | ClusterAlgorithm::MasterWorkerNoUpdate => (2..=MAX_CLUSTER_PROCS).contains(&procs),
+            _ => (2..=MAX_CLUSTER_PROCS).contains(&procs),
         };
         if ok { Ok(()) } else { Err(ClusterError::Procs { algorithm: self, procs }) }
     }
@@ -114,7 +135,7 @@ impl std::str::FromStr for ClusterAlgorithm {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClusterError {
     /// Not an algorithm of the cluster.
-    #[error("unknown cluster algorithm `{}` (expected seq, even-split, master-slave, master-worker or master-worker-noupdate)", crate::cli::excerpt(.0))]
+    #[error("unknown cluster algorithm `{}` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout)", crate::cli::excerpt(.0))]
     Unknown(String),
     /// A process count the algorithm cannot run on.
     #[error("{algorithm} cannot run on {procs} processes (seq: 1; even-split: 1..4096; the others: 2..4096)")]
@@ -157,6 +178,11 @@ pub struct ClusterConfig {
     pub master_depth: Option<u32>,
     /// Nodes a master-worker's worker searches before it looks at its inbox.
     pub slice_nodes: u64,
+    /// `master-worker-share`: plies below a task's root whose entries are
+    /// shared (`None`: [`master_worker::default_share_depth`]).
+    pub share_depth: Option<u32>,
+    /// `master-worker-negascout`: ε (`None`: [`master_worker::default_epsilon`]).
+    pub epsilon: Option<i64>,
     /// How messages are delivered.
     pub delivery: Delivery,
 }
@@ -172,6 +198,8 @@ impl ClusterConfig {
             split: None,
             master_depth: None,
             slice_nodes: master_worker::DEFAULT_SLICE_NODES,
+            share_depth: None,
+            epsilon: None,
             delivery: Delivery::Timed,
         }
     }
@@ -217,8 +245,21 @@ impl SourceVisitor for Simulate<'_> {
                 let mut p: Vec<_> = (0..c.procs).map(|_| MasterSlave::new(&f, c.tt_slots)).collect();
                 machine::run(src, &mut p, c.costs, c.delivery)
             }
-            ClusterAlgorithm::MasterWorker | ClusterAlgorithm::MasterWorkerNoUpdate => {
-                let opts = MwOptions { master_depth: c.master_depth, updates: c.algorithm == ClusterAlgorithm::MasterWorker, slice: c.slice_nodes.max(1) };
+            ClusterAlgorithm::MasterWorker
+            | ClusterAlgorithm::MasterWorkerNoUpdate
+            | ClusterAlgorithm::MasterWorkerShare
+            | ClusterAlgorithm::MasterWorkerNegaScout => {
+                let a = c.algorithm;
+                let share = (a == ClusterAlgorithm::MasterWorkerShare).then(|| c.share_depth.unwrap_or_else(|| master_worker::default_share_depth(src, root)));
+                let epsilon =
+                    (a == ClusterAlgorithm::MasterWorkerNegaScout).then(|| c.epsilon.unwrap_or_else(|| master_worker::default_epsilon(src, root)).max(1));
+                let opts = MwOptions {
+                    master_depth: c.master_depth,
+                    updates: a != ClusterAlgorithm::MasterWorkerNoUpdate,
+                    slice: c.slice_nodes.max(1),
+                    share,
+                    epsilon,
+                };
                 let mut p = MasterWorker::processes(src, root, depth, c.procs, c.tt_slots, opts);
                 machine::run(src, &mut p, c.costs, c.delivery)
             }

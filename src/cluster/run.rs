@@ -30,6 +30,10 @@ pub struct ClusterRequest {
     pub master_depth: Option<u32>,
     /// The master-worker's slice, nodes.
     pub slice_nodes: u64,
+    /// `master-worker-share`'s sharing depth (`None`: per tree).
+    pub share_depth: Option<u32>,
+    /// `master-worker-negascout`'s ε (`None`: per tree).
+    pub epsilon: Option<i64>,
     /// One row per tree instead of per configuration.
     pub per_tree: bool,
 }
@@ -55,6 +59,8 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
                 split: req.split,
                 master_depth: req.master_depth,
                 slice_nodes: req.slice_nodes,
+                share_depth: req.share_depth,
+                epsilon: req.epsilon,
                 ..ClusterConfig::new(a, p)
             });
         }
@@ -76,9 +82,7 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Pro
             progress.inc(1);
             let split = match cfg.algorithm {
                 ClusterAlgorithm::Sequential => None,
-                ClusterAlgorithm::MasterWorker | ClusterAlgorithm::MasterWorkerNoUpdate => {
-                    Some(trees[t].visit(MasterDepth { procs: cfg.procs, depth: cfg.master_depth }))
-                }
+                a if a.is_master_worker() => Some(trees[t].visit(MasterDepth { procs: cfg.procs, depth: cfg.master_depth })),
                 _ => Some(trees[t].visit(Split { procs: cfg.procs, split: cfg.split })),
             };
             Ok(Done { cfg: c, tree: t, split, stats })
@@ -195,6 +199,8 @@ mod tests {
             split: None,
             master_depth: None,
             slice_nodes: 1024,
+            share_depth: None,
+            epsilon: None,
             per_tree: false,
         };
         let p = crate::progress::Progress::hidden();

@@ -11,6 +11,7 @@
 //! every value it returns is the fixed-depth minimax value the plain search
 //! returns (tested). Workers of the parallel policies each own one.
 
+use super::transport::SharedEntry;
 use crate::game::{MoveList, TreeSource};
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -57,6 +58,11 @@ pub struct Searcher<S: TreeSource> {
     pub limit: u64,
     /// Whether a search hit [`Searcher::limit`] (cleared by the caller).
     pub aborted: bool,
+    /// Entries stored at this ply or nearer the root are also copied to
+    /// [`Searcher::outbox`] (the master-worker *with share*; `None`: none).
+    pub share_ply: Option<u32>,
+    /// Entries to share, in the order they were stored.
+    pub outbox: Vec<SharedEntry<S::Node>>,
 }
 
 impl<S: TreeSource> Searcher<S> {
@@ -70,6 +76,8 @@ impl<S: TreeSource> Searcher<S> {
             counts: NodeCounts::default(),
             limit: u64::MAX,
             aborted: false,
+            share_ply: None,
+            outbox: vec![],
         }
     }
 
@@ -177,8 +185,28 @@ impl<S: TreeSource> Searcher<S> {
         };
         self.kids_pool.push(kids);
         let s = self.slot(src, node, ply);
+        if self.share_ply.is_some_and(|p| ply <= p) {
+            let b = match bound {
+                Bound::Upper => -1,
+                Bound::Exact => 0,
+                Bound::Lower => 1,
+            };
+            self.outbox.push(SharedEntry { node: node.clone(), ply, depth, value, bound: b, best, origin: 0 });
+        }
         self.tt.insert(s, Entry { node: node.clone(), ply, depth, value, bound, best });
         value
+    }
+
+    /// Stores an entry another process found (every entry is the
+    /// fixed-depth value of its node, whoever found it).
+    pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {
+        let bound = match e.bound {
+            -1 => Bound::Upper,
+            0 => Bound::Exact,
+            _ => Bound::Lower,
+        };
+        let s = self.slot(src, &e.node, e.ply);
+        self.tt.insert(s, Entry { node: e.node.clone(), ply: e.ply, depth: e.depth, value: e.value, bound, best: e.best });
     }
 }
 

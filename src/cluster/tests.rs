@@ -36,7 +36,7 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
             let want = t.search(&mut ()).value;
             let seq = simulate(t, &ClusterConfig { tt_slots: 1 << 10, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) }, Some(want));
             assert_eq!(seq.map(|s| s.value), Ok(want));
-            for a in [ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave, ClusterAlgorithm::MasterWorker, ClusterAlgorithm::MasterWorkerNoUpdate] {
+            for a in ClusterAlgorithm::ALL.into_iter().filter(|&a| a != ClusterAlgorithm::Sequential) {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(1), Delivery::Adversarial(99)] {
                         let cfg = ClusterConfig { tt_slots: 1 << 10, delivery, ..ClusterConfig::new(a, procs) };
@@ -58,7 +58,7 @@ fn each_machine_refuses_what_it_cannot_run() {
     assert!(run(ClusterAlgorithm::EvenSplit, 4097).is_err());
     assert_eq!(
         "ybwc".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybwc` (expected seq, even-split, master-slave, master-worker or master-worker-noupdate)".into())
+        Err("unknown cluster algorithm `ybwc` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout)".into())
     );
     for a in ClusterAlgorithm::ALL {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));
@@ -98,7 +98,7 @@ fn the_master_worker_is_exact_on_deeper_trees_with_small_slices() {
     all.extend(incremental(20, 4, 3));
     for t in &all {
         let want = t.search(&mut ()).value;
-        for a in [ClusterAlgorithm::MasterWorker, ClusterAlgorithm::MasterWorkerNoUpdate] {
+        for a in ClusterAlgorithm::ALL.into_iter().filter(|a| a.is_master_worker()) {
             for procs in [2, 3, 8, 64, 4096] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
                     for slice_nodes in [64, master_worker::DEFAULT_SLICE_NODES] {

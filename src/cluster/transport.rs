@@ -77,7 +77,36 @@ pub enum Msg<N> {
         /// The pass.
         pass: u32,
     },
+    /// Transposition-table entries going round the workers' ring (the
+    /// master-worker *with share*).
+    Share {
+        /// The entries.
+        entries: Vec<SharedEntry<N>>,
+    },
 }
+
+/// A transposition-table entry as one worker shares it with the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedEntry<N> {
+    /// The position.
+    pub node: N,
+    /// Its distance from the tree's root.
+    pub ply: u32,
+    /// The remaining depth it was searched to.
+    pub depth: u32,
+    /// Its value.
+    pub value: i64,
+    /// -1: at most `value`; 0: exactly; 1: at least.
+    pub bound: i8,
+    /// The best (or cut-off) move's place in the source's order.
+    pub best: u32,
+    /// The worker that found it.
+    pub origin: u32,
+}
+
+/// Bytes of a shared entry on the wire besides its position: ply, depth,
+/// value, bound, best move, origin.
+pub const SHARED_ENTRY_BYTES: u64 = 4 + 4 + 8 + 1 + 4 + 4;
 
 /// Bytes of a message header on the wire: kind, id, ply, depth, flags.
 pub const HEADER_BYTES: u64 = 16;
@@ -95,6 +124,7 @@ impl<N> Msg<N> {
                 // The window, the pass number and 2 bytes per signature entry.
                 Msg::Work { sig, .. } => std::mem::size_of::<N>() as u64 + 16 + 4 + 2 * sig.len() as u64,
                 Msg::Report { .. } => 16 + 8,
+                Msg::Share { entries } => entries.len() as u64 * (std::mem::size_of::<N>() as u64 + SHARED_ENTRY_BYTES),
             }
     }
 }
