@@ -469,6 +469,8 @@ pub struct Worker<S: TreeSource> {
     budget: u64,
     /// Slices that ended before their search did.
     pub aborts: u64,
+    /// Table entries received from the ring.
+    pub absorbed: u64,
 }
 
 /// The next worker on the sharing ring (workers 1..procs).
@@ -490,6 +492,7 @@ impl<S: TreeSource> Worker<S> {
             last: None,
             budget: opts.slice,
             aborts: 0,
+            absorbed: 0,
         }
     }
 
@@ -628,6 +631,7 @@ impl<S: TreeSource> Process<S> for MasterWorker<S> {
                 for e in &entries {
                     s.absorb(src, e);
                 }
+                w.absorbed += entries.len() as u64;
                 // Entries the next worker found have been all the way round.
                 entries.retain(|e| e.origin as usize != next);
                 entries.extend(s.outbox.drain(..).map(|e| SharedEntry { origin: me as u32, ..e }));
@@ -784,6 +788,68 @@ mod tests {
                         assert!(aborts > 10, "{aborts}");
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_negascout_master_scouts_with_epsilon_windows_by_hand() {
+        // The tree of the hand-worked case above, ε = 10 (relative values).
+        let t = Incremental::new(2, 100).unwrap();
+        let root = t.root(3);
+        let mut m = Master::<Incremental>::new(&root, 3, 2, 3, Some(10));
+        let mut r = Record { sent: vec![], done: None, woken: 0 };
+        let all = (ROOT_ALPHA, ROOT_BETA);
+        // Pass 1. A (first child) whole: A0 −272, then A1 scouted at A's
+        // bound that can fall, (−282, −272): its 133 fails high there, so
+        // A = −272. B scouted in (−272, −262): B0 and B1 fail high (−262),
+        // so B fails high and is searched again in (−272, ∞): B0 = 108,
+        // then B1 scouted in (98, 108) fails high: B = 108, the root 108.
+        // Each scout's task window is cut at the scout's bound.
+        m.run_pass(&t, &mut r);
+        assert_eq!(
+            tasks(&mut r),
+            [
+                (1, A0, all, vec![0, 0]),
+                (2, 4, (-282, ROOT_BETA), vec![0, 1]),
+                (1, B0, (ROOT_ALPHA, -262), vec![1, 0]),
+                (2, B1, (ROOT_ALPHA, -262), vec![1, 1]),
+                (1, B0, all, vec![1, 0]),
+                (2, B1, (98, ROOT_BETA), vec![1, 1]),
+            ]
+        );
+        // Pass 2, every leaf's exact depth-1 value known: B goes first,
+        // B0 = 374, B1's scout (364, 374) fails low (176) and its whole
+        // search gives 176; A's scout (176, 186) fails low at A0 (−397):
+        // decided, 176, no task.
+        for (id, v) in [(A0, -397), (4, 344), (B0, 374), (B1, 176)] {
+            m.report(&mut r, id, 1, Window::ROOT, OFF + v);
+        }
+        m.run_pass(&t, &mut r);
+        assert_eq!(r.done, Some(OFF + 176));
+        assert_eq!(tasks(&mut r), []);
+    }
+
+    #[test]
+    fn workers_with_share_absorb_the_rings_entries() {
+        // b = 5, d = 9 on 4 workers, sharing 4 plies below each task's root:
+        // every worker receives entries, the run is exact, and without
+        // sharing no entry moves.
+        let t = Incremental::new(5, 100).unwrap();
+        let root = t.root(11);
+        let want = crate::search::minimax(&t, &root, true, 9, 0);
+        assert_eq!(default_share_depth(&t, &root), 4);
+        assert_eq!(default_share_depth(&Incremental::new(20, 100).unwrap(), &Incremental::new(20, 100).unwrap().root(1)), 2);
+        for share in [Some(4), None] {
+            let opts = MwOptions { master_depth: Some(2), share, ..MwOptions::default() };
+            let mut p = MasterWorker::processes(&t, &root, 9, 5, 1 << 16, opts);
+            let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed);
+            assert_eq!(s.map(|s| s.value), Some(want));
+            let absorbed: Vec<u64> = p.iter().filter_map(|q| if let MasterWorker::Worker(w) = q { Some(w.absorbed) } else { None }).collect();
+            if share.is_some() {
+                assert!(absorbed.iter().all(|&a| a > 0), "{absorbed:?}");
+            } else {
+                assert_eq!(absorbed, [0; 4]);
             }
         }
     }
