@@ -204,6 +204,16 @@ STEP ?= all
 beyond-algorithms: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/beyond-algorithms.sh
 
+# ---- beyond shared memory: the message-passing cluster (issue 25) --------------------
+# The sequential baseline and every cluster algorithm at P = 2 .. 1,536 and 4,096 on
+# 32 incremental trees each of b = 5 (depth 12) and b = 20 (depth 6)
+# (pipelines/distributed.sh; not part of `make all`; BENCHMARKS.md gives its cost).
+# Split over N machines: `make distributed SHARD=K/N STEP=items` on machine K, copy
+# every machine's results/distributed/run into one, then `make distributed STEP=summary`.
+.PHONY: distributed
+distributed: $(BIN)/.built
+	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/distributed.sh
+
 # ---- beyond the thesis: real game trees (issue 14) ----------------------------------
 # Chess (the 24 Bratko-Kopec positions) and Othello through every tool: f_best and
 # the fitted ordering, training sets and networks, schemes A/B/C, the simulated

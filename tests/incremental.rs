@@ -91,6 +91,20 @@ fn pabsim_on_the_cluster() {
         let t: usize = f[0].parse().unwrap();
         assert_eq!(f[9], roots[t - 1], "{l}");
     }
+    // The master-worker and its variant: d' in the split column, exact.
+    let mw_args =
+        ["t.jsonl", "--machine", "cluster", "--procs", "1,8", "--policy", "master-worker,master-worker-noupdate", "--master-depth", "2", "--per-tree"];
+    let mw = ok(&d.path, "pabsim", &mw_args, "");
+    let rows: Vec<Vec<&str>> = mw.lines().skip(5).map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows.iter().map(|f| (f[6], f[8])).collect::<Vec<_>>(),
+        [("master-worker", "2"); 4].into_iter().chain([("master-worker-noupdate", "2"); 4]).collect::<Vec<_>>()
+    );
+    for f in &rows {
+        let t: usize = f[0].parse().unwrap();
+        assert_eq!(f[9], roots[t - 1], "{f:?}");
+    }
+    fails(&d.path, "pabsim", &["t.jsonl", "--master-depth", "2"], "", "--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
     fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--policy", "dts"], "", "--policy dts is a --machine shared algorithm");
     fails(&d.path, "pabsim", &["t.jsonl", "--policy", "master-slave"], "", "--policy master-slave is a --machine cluster algorithm");

@@ -33,7 +33,9 @@ struct Args {
     procs: Vec<usize>,
     /// Parallel search algorithms for p > 1. The shared-memory machine: dts
     /// (the thesis's; default), pvsplit, steal, active. The cluster:
-    /// even-split, master-slave (default both); p = 1 is its sequential
+    /// even-split, master-slave (default both), master-worker,
+    /// master-worker-noupdate, master-worker-share,
+    /// master-worker-negascout; p = 1 is its sequential
     /// baseline, seq.
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
@@ -63,6 +65,24 @@ struct Args {
     /// (default: the shallowest with at least p nodes).
     #[arg(long)]
     split_ply: Option<u32>,
+    /// Cluster: the master-worker's master depth d' (default: the
+    /// shallowest with at least 3 leaves per worker, at most depth − 1).
+    #[arg(long)]
+    master_depth: Option<u32>,
+    /// Cluster: nodes a master-worker's worker searches before it looks at
+    /// its inbox (default 1024).
+    #[arg(long)]
+    slice_nodes: Option<u64>,
+    /// Cluster: master-worker-share's depth below a task's root whose table
+    /// entries go round the workers' ring (default: the most plies k with
+    /// b^k <= 625, b the root's moves: 4 for b = 5, 2 for b = 20).
+    #[arg(long)]
+    share_depth: Option<u32>,
+    /// Cluster: master-worker-negascout's ε, the width of the scout windows
+    /// in score units (default: the mean |static value change| of the
+    /// root's moves).
+    #[arg(long)]
+    epsilon: Option<i64>,
     /// The schemes and the algorithms' parameters (shared with psearch).
     #[command(flatten)]
     search: SearchArgs,
@@ -151,7 +171,7 @@ fn cluster(args: &Args) -> Result<()> {
     for p in &args.policy {
         algorithms.push(p.parse::<ClusterAlgorithm>().map_err(|e| {
             if p.parse::<Algorithm>().is_ok() {
-                anyhow::anyhow!("--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave)")
+                anyhow::anyhow!("--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave and the master-worker family)")
             } else {
                 e.into()
             }
@@ -176,7 +196,20 @@ fn cluster(args: &Args) -> Result<()> {
     ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
     let tt_slots = args.tt_slots.unwrap_or(DEFAULT_TT_SLOTS);
     ensure!((1..=1 << 30).contains(&tt_slots), "--tt-slots {tt_slots} must lie in 1..2^30");
-    let req = ClusterRequest { procs: args.procs.clone(), algorithms, costs, tt_slots, split: args.split_ply, per_tree: args.per_tree };
+    let slice_nodes = args.slice_nodes.unwrap_or(parab::cluster::master_worker::DEFAULT_SLICE_NODES);
+    ensure!(slice_nodes >= 1, "--slice-nodes 0: a worker would never search");
+    let req = ClusterRequest {
+        procs: args.procs.clone(),
+        algorithms,
+        costs,
+        tt_slots,
+        split: args.split_ply,
+        master_depth: args.master_depth,
+        slice_nodes,
+        share_depth: args.share_depth,
+        epsilon: args.epsilon,
+        per_tree: args.per_tree,
+    };
     let n = configs(&req)?.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
@@ -202,6 +235,10 @@ fn main() {
             ("--bandwidth", args.bandwidth.is_some()),
             ("--tt-slots", args.tt_slots.is_some()),
             ("--split-ply", args.split_ply.is_some()),
+            ("--master-depth", args.master_depth.is_some()),
+            ("--slice-nodes", args.slice_nodes.is_some()),
+            ("--share-depth", args.share_depth.is_some()),
+            ("--epsilon", args.epsilon.is_some()),
         ];
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");

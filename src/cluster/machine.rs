@@ -69,7 +69,8 @@ struct ProcState {
     started: bool,
 }
 
-type Event<N> = (usize, usize, Msg<N>);
+/// (to, from, message; `None` is a process's own wake-up).
+type Event<N> = (usize, usize, Option<Msg<N>>);
 
 struct Net<'a, N> {
     rank: usize,
@@ -93,7 +94,7 @@ impl<N> Transport<N> for Net<'_, N> {
         let bytes = msg.bytes();
         self.st.clock += self.costs.send_ns;
         let wire = bytes * 1_000 / self.costs.bytes_per_us.max(1);
-        self.events.push(self.st.clock + self.costs.latency_ns + wire, (to, self.rank, msg));
+        self.events.push(self.st.clock + self.costs.latency_ns + wire, (to, self.rank, Some(msg)));
         self.stats.messages += 1;
         self.stats.bytes += bytes;
     }
@@ -107,6 +108,11 @@ impl<N> Transport<N> for Net<'_, N> {
         if self.done.is_none() {
             *self.done = Some((value, self.st.clock));
         }
+    }
+    fn wake(&mut self) {
+        // At the process's own clock: after every message that has arrived
+        // by then (ties go by sending order); free, and not a message.
+        self.events.push(self.st.clock, (self.rank, self.rank, None));
     }
 }
 
@@ -139,6 +145,11 @@ pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs,
             }
             st.clock = t;
         }
+        let Some(msg) = msg else {
+            let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done };
+            procs[to].resume(src, &mut net);
+            continue;
+        };
         st.started = true;
         st.clock += costs.recv_ns;
         let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done };

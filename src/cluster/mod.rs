@@ -14,6 +14,8 @@
 //!   Fig. 1); every worker searches with it.
 //! - [`frontier`] and [`root_split`]: OthelloX's even split and
 //!   master-slave at the root.
+//! - [`master_worker`]: Ura, Tsuruoka and Chikayama's (2014) master-worker
+//!   with dynamic updates, and its variant without updates.
 //! - [`run`]: many (tree, configuration) runs and their rows (`pabsim
 //!   --machine cluster`).
 //!
@@ -25,6 +27,7 @@
 pub mod events;
 pub mod frontier;
 pub mod machine;
+pub mod master_worker;
 pub mod root_split;
 pub mod run;
 pub mod search;
@@ -35,6 +38,7 @@ use crate::tree::{SourceVisitor, Tree};
 use crate::value::Window;
 use events::Delivery;
 use machine::{ClusterStats, Costs};
+use master_worker::{MasterWorker, MwOptions};
 use root_split::{EvenSplit, MasterSlave, Shared};
 use search::Searcher;
 use transport::{Msg, Process, Transport};
@@ -52,11 +56,41 @@ pub enum ClusterAlgorithm {
     EvenSplit,
     /// OthelloX's master-slave over the root's frontier (`master-slave`).
     MasterSlave,
+    /// Ura et al.'s master-worker with dynamic updates (`master-worker`).
+    MasterWorker,
+    /// The same without updates: workers report full-depth results only
+    /// (`master-worker-noupdate`).
+    MasterWorkerNoUpdate,
+    /// With updates, and workers share deep table entries around a ring
+    /// (`master-worker-share`).
+    MasterWorkerShare,
+    /// With updates and a NegaScout master with ε-windows
+    /// (`master-worker-negascout`).
+    MasterWorkerNegaScout,
 }
 
 impl ClusterAlgorithm {
     /// Every algorithm, in table order.
-    pub const ALL: [ClusterAlgorithm; 3] = [ClusterAlgorithm::Sequential, ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave];
+    pub const ALL: [ClusterAlgorithm; 7] = [
+        ClusterAlgorithm::Sequential,
+        ClusterAlgorithm::EvenSplit,
+        ClusterAlgorithm::MasterSlave,
+        ClusterAlgorithm::MasterWorker,
+        ClusterAlgorithm::MasterWorkerNoUpdate,
+        ClusterAlgorithm::MasterWorkerShare,
+        ClusterAlgorithm::MasterWorkerNegaScout,
+    ];
+
+    /// Whether it is one of Ura et al.'s master-worker configurations.
+    pub fn is_master_worker(self) -> bool {
+        matches!(
+            self,
+            ClusterAlgorithm::MasterWorker
+                | ClusterAlgorithm::MasterWorkerNoUpdate
+                | ClusterAlgorithm::MasterWorkerShare
+                | ClusterAlgorithm::MasterWorkerNegaScout
+        )
+    }
 
     /// The name on the command line and in rows.
     pub fn name(self) -> &'static str {
@@ -64,16 +98,21 @@ impl ClusterAlgorithm {
             ClusterAlgorithm::Sequential => "seq",
             ClusterAlgorithm::EvenSplit => "even-split",
             ClusterAlgorithm::MasterSlave => "master-slave",
+            ClusterAlgorithm::MasterWorker => "master-worker",
+            ClusterAlgorithm::MasterWorkerNoUpdate => "master-worker-noupdate",
+            ClusterAlgorithm::MasterWorkerShare => "master-worker-share",
+            ClusterAlgorithm::MasterWorkerNegaScout => "master-worker-negascout",
         }
     }
 
     /// Whether it runs on `procs` processes: the sequential baseline on
-    /// one, the others on 1..=4096 (master-slave needs a worker: 2 or more).
+    /// one, the others on 1..=4096 (those with a master need a worker: 2 or
+    /// more).
     pub fn check(self, procs: usize) -> Result<(), ClusterError> {
         let ok = match self {
             ClusterAlgorithm::Sequential => procs == 1,
             ClusterAlgorithm::EvenSplit => (1..=MAX_CLUSTER_PROCS).contains(&procs),
-            ClusterAlgorithm::MasterSlave => (2..=MAX_CLUSTER_PROCS).contains(&procs),
+            _ => (2..=MAX_CLUSTER_PROCS).contains(&procs),
         };
         if ok { Ok(()) } else { Err(ClusterError::Procs { algorithm: self, procs }) }
     }
@@ -96,10 +135,10 @@ impl std::str::FromStr for ClusterAlgorithm {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClusterError {
     /// Not an algorithm of the cluster.
-    #[error("unknown cluster algorithm `{}` (expected seq, even-split or master-slave)", crate::cli::excerpt(.0))]
+    #[error("unknown cluster algorithm `{}` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout)", crate::cli::excerpt(.0))]
     Unknown(String),
     /// A process count the algorithm cannot run on.
-    #[error("{algorithm} cannot run on {procs} processes (seq: 1; even-split: 1..4096; master-slave: 2..4096)")]
+    #[error("{algorithm} cannot run on {procs} processes (seq: 1; even-split: 1..4096; the others: 2..4096)")]
     Procs {
         /// The algorithm.
         algorithm: ClusterAlgorithm,
@@ -134,6 +173,16 @@ pub struct ClusterConfig {
     /// The ply the root-splitting baselines split at (`None`: the
     /// shallowest with at least `procs` nodes).
     pub split: Option<u32>,
+    /// The master-worker's master depth d' (`None`: a few leaves per
+    /// worker, [`master_worker::default_master_depth`]).
+    pub master_depth: Option<u32>,
+    /// Nodes a master-worker's worker searches before it looks at its inbox.
+    pub slice_nodes: u64,
+    /// `master-worker-share`: plies below a task's root whose entries are
+    /// shared (`None`: [`master_worker::default_share_depth`]).
+    pub share_depth: Option<u32>,
+    /// `master-worker-negascout`: ε (`None`: [`master_worker::default_epsilon`]).
+    pub epsilon: Option<i64>,
     /// How messages are delivered.
     pub delivery: Delivery,
 }
@@ -141,7 +190,18 @@ pub struct ClusterConfig {
 impl ClusterConfig {
     /// `algorithm` on `procs` processes with the default machine.
     pub fn new(algorithm: ClusterAlgorithm, procs: usize) -> ClusterConfig {
-        ClusterConfig { algorithm, procs, costs: Costs::default(), tt_slots: search::DEFAULT_TT_SLOTS, split: None, delivery: Delivery::Timed }
+        ClusterConfig {
+            algorithm,
+            procs,
+            costs: Costs::default(),
+            tt_slots: search::DEFAULT_TT_SLOTS,
+            split: None,
+            master_depth: None,
+            slice_nodes: master_worker::DEFAULT_SLICE_NODES,
+            share_depth: None,
+            epsilon: None,
+            delivery: Delivery::Timed,
+        }
     }
 }
 
@@ -183,6 +243,24 @@ impl SourceVisitor for Simulate<'_> {
             ClusterAlgorithm::MasterSlave => {
                 let f = Shared::new(src, root, depth, split());
                 let mut p: Vec<_> = (0..c.procs).map(|_| MasterSlave::new(&f, c.tt_slots)).collect();
+                machine::run(src, &mut p, c.costs, c.delivery)
+            }
+            ClusterAlgorithm::MasterWorker
+            | ClusterAlgorithm::MasterWorkerNoUpdate
+            | ClusterAlgorithm::MasterWorkerShare
+            | ClusterAlgorithm::MasterWorkerNegaScout => {
+                let a = c.algorithm;
+                let share = (a == ClusterAlgorithm::MasterWorkerShare).then(|| c.share_depth.unwrap_or_else(|| master_worker::default_share_depth(src, root)));
+                let epsilon =
+                    (a == ClusterAlgorithm::MasterWorkerNegaScout).then(|| c.epsilon.unwrap_or_else(|| master_worker::default_epsilon(src, root)).max(1));
+                let opts = MwOptions {
+                    master_depth: c.master_depth,
+                    updates: a != ClusterAlgorithm::MasterWorkerNoUpdate,
+                    slice: c.slice_nodes.max(1),
+                    share,
+                    epsilon,
+                };
+                let mut p = MasterWorker::processes(src, root, depth, c.procs, c.tt_slots, opts);
                 machine::run(src, &mut p, c.costs, c.delivery)
             }
         };

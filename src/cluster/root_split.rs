@@ -188,7 +188,7 @@ impl<S: TreeSource> Process<S> for MasterSlave<'_, S> {
                     self.hand_out(t, from);
                 }
             }
-            Msg::Stop => {}
+            _ => {}
         }
     }
 }

@@ -26,6 +26,14 @@ pub struct ClusterRequest {
     pub tt_slots: usize,
     /// The root-splitting baselines' split ply (`None`: per process count).
     pub split: Option<u32>,
+    /// The master-worker's master depth (`None`: per process count).
+    pub master_depth: Option<u32>,
+    /// The master-worker's slice, nodes.
+    pub slice_nodes: u64,
+    /// `master-worker-share`'s sharing depth (`None`: per tree).
+    pub share_depth: Option<u32>,
+    /// `master-worker-negascout`'s ε (`None`: per tree).
+    pub epsilon: Option<i64>,
     /// One row per tree instead of per configuration.
     pub per_tree: bool,
 }
@@ -45,7 +53,16 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
         let algs = if p == 1 { vec![ClusterAlgorithm::Sequential] } else { req.algorithms.clone() };
         for a in algs {
             a.check(p)?;
-            out.push(ClusterConfig { costs: req.costs, tt_slots: req.tt_slots, split: req.split, ..ClusterConfig::new(a, p) });
+            out.push(ClusterConfig {
+                costs: req.costs,
+                tt_slots: req.tt_slots,
+                split: req.split,
+                master_depth: req.master_depth,
+                slice_nodes: req.slice_nodes,
+                share_depth: req.share_depth,
+                epsilon: req.epsilon,
+                ..ClusterConfig::new(a, p)
+            });
         }
     }
     Ok(out)
@@ -65,6 +82,7 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Pro
             progress.inc(1);
             let split = match cfg.algorithm {
                 ClusterAlgorithm::Sequential => None,
+                a if a.is_master_worker() => Some(trees[t].visit(MasterDepth { procs: cfg.procs, depth: cfg.master_depth })),
                 _ => Some(trees[t].visit(Split { procs: cfg.procs, split: cfg.split })),
             };
             Ok(Done { cfg: c, tree: t, split, stats })
@@ -105,6 +123,18 @@ impl crate::tree::SourceVisitor for Split {
     type Output = u32;
     fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
         self.split.map_or_else(|| super::frontier::default_split(src, root, depth, self.procs), |s| s.min(depth))
+    }
+}
+
+struct MasterDepth {
+    procs: usize,
+    depth: Option<u32>,
+}
+
+impl crate::tree::SourceVisitor for MasterDepth {
+    type Output = u32;
+    fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
+        self.depth.map_or_else(|| super::master_worker::default_master_depth(src, root, depth, self.procs), |d| d.min(depth))
     }
 }
 
@@ -167,6 +197,10 @@ mod tests {
             costs: Costs::default(),
             tt_slots: 1 << 12,
             split: None,
+            master_depth: None,
+            slice_nodes: 1024,
+            share_depth: None,
+            epsilon: None,
             per_tree: false,
         };
         let p = crate::progress::Progress::hidden();

@@ -11,6 +11,7 @@
 //! every value it returns is the fixed-depth minimax value the plain search
 //! returns (tested). Workers of the parallel policies each own one.
 
+use super::transport::SharedEntry;
 use crate::game::{MoveList, TreeSource};
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -51,6 +52,17 @@ pub struct Searcher<S: TreeSource> {
     kids_pool: Vec<Vec<S::Node>>,
     /// Nodes searched so far (internal iterative deepening included).
     pub counts: NodeCounts,
+    /// The search aborts once `counts.nodes` reaches this (a worker's
+    /// slice; `u64::MAX` by default): it returns a meaningless value, sets
+    /// [`Searcher::aborted`] and stores nothing it had not finished.
+    pub limit: u64,
+    /// Whether a search hit [`Searcher::limit`] (cleared by the caller).
+    pub aborted: bool,
+    /// Entries stored at this ply or nearer the root are also copied to
+    /// [`Searcher::outbox`] (the master-worker *with share*; `None`: none).
+    pub share_ply: Option<u32>,
+    /// Entries to share, in the order they were stored.
+    pub outbox: Vec<SharedEntry<S::Node>>,
 }
 
 impl<S: TreeSource> Searcher<S> {
@@ -62,6 +74,10 @@ impl<S: TreeSource> Searcher<S> {
             slots_pool: vec![],
             kids_pool: vec![],
             counts: NodeCounts::default(),
+            limit: u64::MAX,
+            aborted: false,
+            share_ply: None,
+            outbox: vec![],
         }
     }
 
@@ -78,6 +94,12 @@ impl<S: TreeSource> Searcher<S> {
     /// distance `ply` from the tree's root) searched to `depth` in window
     /// `w`, fail-hard: within `[alpha, beta]`, exact strictly inside.
     pub fn search(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
+        if self.counts.nodes >= self.limit {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return w.alpha;
+        }
         self.counts.nodes += 1;
         if depth == 0 {
             self.counts.leaves += 1;
@@ -116,6 +138,10 @@ impl<S: TreeSource> Searcher<S> {
         if first.is_none() && depth >= 3 {
             // Internal iterative deepening: the shallower search stores its best move.
             self.search(src, node, max, depth - 2, ply, w);
+            if self.aborted {
+                self.kids_pool.push(kids);
+                return alpha;
+            }
             first = self.probe(src, node, ply).map(|e| e.best);
         }
         let first = first.map_or(0, |f| f as usize).min(kids.len() - 1);
@@ -125,6 +151,10 @@ impl<S: TreeSource> Searcher<S> {
         let mut cut = false;
         for i in order {
             let v = self.search(src, &kids[i], !max, depth - 1, ply + 1, Window { alpha: a, beta: b });
+            if self.aborted {
+                self.kids_pool.push(kids);
+                return alpha;
+            }
             if max {
                 if v > a {
                     a = v;
@@ -155,8 +185,28 @@ impl<S: TreeSource> Searcher<S> {
         };
         self.kids_pool.push(kids);
         let s = self.slot(src, node, ply);
+        if self.share_ply.is_some_and(|p| ply <= p) {
+            let b = match bound {
+                Bound::Upper => -1,
+                Bound::Exact => 0,
+                Bound::Lower => 1,
+            };
+            self.outbox.push(SharedEntry { node: node.clone(), ply, depth, value, bound: b, best, origin: 0 });
+        }
         self.tt.insert(s, Entry { node: node.clone(), ply, depth, value, bound, best });
         value
+    }
+
+    /// Stores an entry another process found (every entry is the
+    /// fixed-depth value of its node, whoever found it).
+    pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {
+        let bound = match e.bound {
+            -1 => Bound::Upper,
+            0 => Bound::Exact,
+            _ => Bound::Lower,
+        };
+        let s = self.slot(src, &e.node, e.ply);
+        self.tt.insert(s, Entry { node: e.node.clone(), ply: e.ply, depth: e.depth, value: e.value, bound, best: e.best });
     }
 }
 

@@ -36,7 +36,7 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
             let want = t.search(&mut ()).value;
             let seq = simulate(t, &ClusterConfig { tt_slots: 1 << 10, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) }, Some(want));
             assert_eq!(seq.map(|s| s.value), Ok(want));
-            for a in [ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave] {
+            for a in ClusterAlgorithm::ALL.into_iter().filter(|&a| a != ClusterAlgorithm::Sequential) {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(1), Delivery::Adversarial(99)] {
                         let cfg = ClusterConfig { tt_slots: 1 << 10, delivery, ..ClusterConfig::new(a, procs) };
@@ -53,15 +53,12 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
 fn each_machine_refuses_what_it_cannot_run() {
     let t = &incremental(3, 3, 1)[0];
     let run = |a, p| simulate(t, &ClusterConfig::new(a, p), None).map(|_| ()).map_err(|e| e.to_string());
-    assert_eq!(run(ClusterAlgorithm::Sequential, 2), Err("seq cannot run on 2 processes (seq: 1; even-split: 1..4096; master-slave: 2..4096)".into()));
-    assert_eq!(
-        run(ClusterAlgorithm::MasterSlave, 1),
-        Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; master-slave: 2..4096)".into())
-    );
+    assert_eq!(run(ClusterAlgorithm::Sequential, 2), Err("seq cannot run on 2 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
+    assert_eq!(run(ClusterAlgorithm::MasterSlave, 1), Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
     assert!(run(ClusterAlgorithm::EvenSplit, 4097).is_err());
     assert_eq!(
         "ybwc".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybwc` (expected seq, even-split or master-slave)".into())
+        Err("unknown cluster algorithm `ybwc` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout)".into())
     );
     for a in ClusterAlgorithm::ALL {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));
@@ -91,4 +88,43 @@ fn runs_are_deterministic() {
     let t = &incremental(5, 6, 1)[0];
     let cfg = ClusterConfig::new(ClusterAlgorithm::MasterSlave, 8);
     assert_eq!(simulate(t, &cfg, None), simulate(t, &cfg, None));
+}
+
+#[test]
+fn the_master_worker_is_exact_on_deeper_trees_with_small_slices() {
+    // Deeper trees than above, so tasks run several iterations and the
+    // master several passes; b = 20 too; slices of 64 nodes abort often.
+    let mut all = incremental(5, 9, 4);
+    all.extend(incremental(20, 4, 3));
+    for t in &all {
+        let want = t.search(&mut ()).value;
+        for a in ClusterAlgorithm::ALL.into_iter().filter(|a| a.is_master_worker()) {
+            for procs in [2, 3, 8, 64, 4096] {
+                for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
+                    for slice_nodes in [64, master_worker::DEFAULT_SLICE_NODES] {
+                        let cfg = ClusterConfig { tt_slots: 1 << 12, delivery, slice_nodes, ..ClusterConfig::new(a, procs) };
+                        let s = simulate(t, &cfg, Some(want)).unwrap_or_else(|e| panic!("{e}"));
+                        assert_eq!(s.value, want);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_master_depth_is_exact() {
+    // d' = 0 (the root is the only task) up to d' = d (the master searches
+    // alone) and past it.
+    for t in &incremental(4, 5, 3) {
+        let want = t.search(&mut ()).value;
+        for dm in 0..=6 {
+            for procs in [2, 5] {
+                for delivery in [Delivery::Timed, Delivery::Adversarial(dm as u64)] {
+                    let cfg = ClusterConfig { master_depth: Some(dm), delivery, ..ClusterConfig::new(ClusterAlgorithm::MasterWorker, procs) };
+                    assert_eq!(simulate(t, &cfg, Some(want)).map(|s| s.value), Ok(want), "d' {dm} procs {procs}");
+                }
+            }
+        }
+    }
 }

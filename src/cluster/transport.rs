@@ -37,7 +37,76 @@ pub enum Msg<N> {
     },
     /// The search is over: stop.
     Stop,
+    /// Ura et al.'s task: search `node` to `depth` in `window` (fail-hard),
+    /// reporting shallower iterations too; `pass` is the master's pass that
+    /// sent it, `sig` its signature (the ranks of the moves on its path in
+    /// the master's order), `id` the master's leaf.
+    Work {
+        /// The master's leaf.
+        id: u32,
+        /// The position.
+        node: N,
+        /// Whose move.
+        max: bool,
+        /// Distance from the tree's root.
+        ply: u32,
+        /// The full remaining depth (d − d').
+        depth: u32,
+        /// The task window.
+        window: Window,
+        /// The master's pass.
+        pass: u32,
+        /// The signature.
+        sig: Vec<u16>,
+    },
+    /// A worker's result for leaf `id`: searched to `depth` in `window`,
+    /// worth `value` (fail-hard).
+    Report {
+        /// The master's leaf.
+        id: u32,
+        /// The depth searched.
+        depth: u32,
+        /// The window searched with.
+        window: Window,
+        /// The value.
+        value: i64,
+    },
+    /// The master finished pass `pass`: tasks not sent in it (or later)
+    /// may be dropped.
+    Pass {
+        /// The pass.
+        pass: u32,
+    },
+    /// Transposition-table entries going round the workers' ring (the
+    /// master-worker *with share*).
+    Share {
+        /// The entries.
+        entries: Vec<SharedEntry<N>>,
+    },
 }
+
+/// A transposition-table entry as one worker shares it with the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedEntry<N> {
+    /// The position.
+    pub node: N,
+    /// Its distance from the tree's root.
+    pub ply: u32,
+    /// The remaining depth it was searched to.
+    pub depth: u32,
+    /// Its value.
+    pub value: i64,
+    /// -1: at most `value`; 0: exactly; 1: at least.
+    pub bound: i8,
+    /// The best (or cut-off) move's place in the source's order.
+    pub best: u32,
+    /// The worker that found it.
+    pub origin: u32,
+}
+
+/// Bytes of a shared entry on the wire besides its position: ply, depth,
+/// value, bound, best move, origin.
+pub const SHARED_ENTRY_BYTES: u64 = 4 + 4 + 8 + 1 + 4 + 4;
 
 /// Bytes of a message header on the wire: kind, id, ply, depth, flags.
 pub const HEADER_BYTES: u64 = 16;
@@ -51,7 +120,11 @@ impl<N> Msg<N> {
             + match self {
                 Msg::Task { .. } => std::mem::size_of::<N>() as u64 + 16,
                 Msg::Result { .. } => 8,
-                Msg::Stop => 0,
+                Msg::Stop | Msg::Pass { .. } => 0,
+                // The window, the pass number and 2 bytes per signature entry.
+                Msg::Work { sig, .. } => std::mem::size_of::<N>() as u64 + 16 + 4 + 2 * sig.len() as u64,
+                Msg::Report { .. } => 16 + 8,
+                Msg::Share { entries } => entries.len() as u64 * (std::mem::size_of::<N>() as u64 + SHARED_ENTRY_BYTES),
             }
     }
 }
@@ -70,6 +143,11 @@ pub trait Transport<N> {
     /// The master has the root's value: the search is over once every
     /// message in flight is handled.
     fn done(&mut self, value: i64);
+    /// Calls this process's [`Process::resume`] once every message that
+    /// has arrived for it by now is handled (a real transport: drain the
+    /// inbox, then resume). A handler that cuts its work into slices uses it
+    /// to look at its inbox between slices.
+    fn wake(&mut self);
 }
 
 /// One process of a policy: handlers that run to completion.
@@ -78,4 +156,6 @@ pub trait Process<S: crate::game::TreeSource> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T);
     /// A message from process `from` arrives.
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>);
+    /// The wake-up this process asked for ([`Transport::wake`]).
+    fn resume<T: Transport<S::Node>>(&mut self, _src: &S, _t: &mut T) {}
 }
