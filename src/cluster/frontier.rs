@@ -25,15 +25,22 @@ pub fn frontier<S: TreeSource>(src: &S, root: &S::Node, split: u32) -> (Vec<Leaf
     (out, expanded)
 }
 
-fn walk<S: TreeSource>(src: &S, node: &S::Node, max: bool, ply: u32, split: u32, out: &mut Vec<Leaf<S::Node>>, expanded: &mut u64) {
-    let mut buf = vec![S::Slot::default(); src.slots()];
+/// The children of `node` above the split ply (none at or below it, or at a
+/// game's end): the frontier's walk and its backing-up walk the same tree.
+fn children<S: TreeSource>(src: &S, node: &S::Node, max: bool, ply: u32, split: u32) -> Vec<S::Node> {
     let mut kids = vec![];
     if ply < split {
+        let mut buf = vec![S::Slot::default(); src.slots()];
         let mut m = src.moves(node, max, &mut buf);
         while let Some(h) = m.next() {
             kids.push(m.child(node, h));
         }
     }
+    kids
+}
+
+fn walk<S: TreeSource>(src: &S, node: &S::Node, max: bool, ply: u32, split: u32, out: &mut Vec<Leaf<S::Node>>, expanded: &mut u64) {
+    let kids = children(src, node, max, ply, split);
     if kids.is_empty() {
         out.push(Leaf { node: node.clone(), max, ply });
         return;
@@ -51,14 +58,7 @@ pub fn back_up<S: TreeSource>(src: &S, root: &S::Node, split: u32, values: &[i64
 }
 
 fn up<S: TreeSource>(src: &S, node: &S::Node, max: bool, ply: u32, split: u32, values: &mut impl Iterator<Item = i64>) -> i64 {
-    let mut buf = vec![S::Slot::default(); src.slots()];
-    let mut kids = vec![];
-    if ply < split {
-        let mut m = src.moves(node, max, &mut buf);
-        while let Some(h) = m.next() {
-            kids.push(m.child(node, h));
-        }
-    }
+    let kids = children(src, node, max, ply, split);
     if kids.is_empty() {
         return values.next().unwrap_or(0);
     }
