@@ -160,7 +160,7 @@ enum MachineKind {
 fn cluster(args: &Args) -> Result<()> {
     use parab::cluster::machine::Costs;
     use parab::cluster::run::{ClusterRequest, configs, run};
-    use parab::cluster::{ClusterAlgorithm, MAX_CLUSTER_PROCS, search::DEFAULT_TT_SLOTS};
+    use parab::cluster::{ClusterAlgorithm, ClusterConfig, MAX_CLUSTER_PROCS, search::DEFAULT_TT_SLOTS};
     let mut shared_only = args.search.given().to_vec();
     shared_only.extend([("--baseline", args.baseline.is_some()), ("--shard", args.shard.is_some()), ("--merge", args.merge)]);
     if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
@@ -201,13 +201,16 @@ fn cluster(args: &Args) -> Result<()> {
     let req = ClusterRequest {
         procs: args.procs.clone(),
         algorithms,
-        costs,
-        tt_slots,
-        split: args.split_ply,
-        master_depth: args.master_depth,
-        slice_nodes,
-        share_depth: args.share_depth,
-        epsilon: args.epsilon,
+        settings: ClusterConfig {
+            costs,
+            tt_slots,
+            split: args.split_ply,
+            master_depth: args.master_depth,
+            slice_nodes,
+            share_depth: args.share_depth,
+            epsilon: args.epsilon,
+            ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1)
+        },
         per_tree: args.per_tree,
     };
     let n = configs(&req)?.len();

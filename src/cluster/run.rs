@@ -7,7 +7,7 @@
 //! and each is one sequential simulation, so the rows are the same for any
 //! thread count.
 
-use super::machine::{ClusterStats, Costs};
+use super::machine::ClusterStats;
 use super::{ClusterAlgorithm, ClusterConfig, ClusterError, simulate};
 use crate::formats::ClusterRow;
 use crate::tree::Tree;
@@ -20,20 +20,10 @@ pub struct ClusterRequest {
     pub procs: Vec<usize>,
     /// The parallel algorithms, for every count above 1.
     pub algorithms: Vec<ClusterAlgorithm>,
-    /// The machine's costs.
-    pub costs: Costs,
-    /// Transposition-table entries per process.
-    pub tt_slots: usize,
-    /// The root-splitting baselines' split ply (`None`: per process count).
-    pub split: Option<u32>,
-    /// The master-worker's master depth (`None`: per process count).
-    pub master_depth: Option<u32>,
-    /// The master-worker's slice, nodes.
-    pub slice_nodes: u64,
-    /// `master-worker-share`'s sharing depth (`None`: per tree).
-    pub share_depth: Option<u32>,
-    /// `master-worker-negascout`'s ε (`None`: per tree).
-    pub epsilon: Option<i64>,
+    /// Every other setting of the runs (the machine's costs, tables,
+    /// split ply and the master-worker's parameters); its algorithm and
+    /// process count are replaced by each configuration's.
+    pub settings: ClusterConfig,
     /// One row per tree instead of per configuration.
     pub per_tree: bool,
 }
@@ -53,16 +43,7 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
         let algs = if p == 1 { vec![ClusterAlgorithm::Sequential] } else { req.algorithms.clone() };
         for a in algs {
             a.check(p)?;
-            out.push(ClusterConfig {
-                costs: req.costs,
-                tt_slots: req.tt_slots,
-                split: req.split,
-                master_depth: req.master_depth,
-                slice_nodes: req.slice_nodes,
-                share_depth: req.share_depth,
-                epsilon: req.epsilon,
-                ..ClusterConfig::new(a, p)
-            });
+            out.push(ClusterConfig { algorithm: a, procs: p, ..req.settings });
         }
     }
     Ok(out)
@@ -71,7 +52,7 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
 /// Runs every (tree, configuration) and returns the rows.
 pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Progress) -> Result<Vec<ClusterRow>, ClusterError> {
     let cfgs = configs(req)?;
-    let seq = ClusterConfig { costs: req.costs, tt_slots: req.tt_slots, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) };
+    let seq = ClusterConfig { costs: req.settings.costs, tt_slots: req.settings.tt_slots, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) };
     let base: Vec<ClusterStats> = trees.par_iter().map(|t| simulate(t, &seq, None)).collect::<Result<_, _>>()?;
     let items: Vec<(usize, usize)> = (0..cfgs.len()).flat_map(|c| (0..trees.len()).map(move |t| (c, t))).collect();
     let done: Vec<Done> = items
@@ -194,13 +175,7 @@ mod tests {
         let req = ClusterRequest {
             procs: vec![1, 4],
             algorithms: vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave],
-            costs: Costs::default(),
-            tt_slots: 1 << 12,
-            split: None,
-            master_depth: None,
-            slice_nodes: 1024,
-            share_depth: None,
-            epsilon: None,
+            settings: ClusterConfig { tt_slots: 1 << 12, slice_nodes: 1024, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) },
             per_tree: false,
         };
         let p = crate::progress::Progress::hidden();
