@@ -579,18 +579,18 @@ impl<S: TreeSource> MasterWorker<S> {
     /// The processes of a run on `procs` (≥ 2) searching `root` to `depth`
     /// with `slots` table entries per worker.
     pub fn processes(src: &S, root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> Vec<MasterWorker<S>> {
+        let make = MasterWorker::maker(src, root, depth, procs, slots, opts);
+        (0..procs).map(make).collect()
+    }
+
+    /// What builds rank r's process of such a run (a real transport builds
+    /// its own rank's only).
+    pub fn maker(src: &S, root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> impl FnMut(usize) -> MasterWorker<S> {
         let dm = opts.master_depth.unwrap_or_else(|| default_master_depth(src, root, depth, procs));
-        (0..procs)
-            .map(
-                |r| {
-                    if r == 0 {
-                        MasterWorker::Master(Master::new(root, depth, dm, procs, opts.epsilon))
-                    } else {
-                        MasterWorker::Worker(Worker::new(slots, opts))
-                    }
-                },
-            )
-            .collect()
+        let root = root.clone();
+        move |r| {
+            if r == 0 { MasterWorker::Master(Master::new(&root, depth, dm, procs, opts.epsilon)) } else { MasterWorker::Worker(Worker::new(slots, opts)) }
+        }
     }
 }
 

@@ -222,6 +222,60 @@ impl<S: TreeSource> Process<S> for Sequential<S> {
     fn receive<T: Transport<S::Node>>(&mut self, _: &S, _: &mut T, _: usize, _: Msg<S::Node>) {}
 }
 
+/// What runs a policy's processes: the simulated cluster here, a real
+/// transport elsewhere. [`launch`] builds the policy and hands it over.
+pub trait Launch<S: TreeSource> {
+    /// What a run gives back (the root's value among it).
+    type Output;
+    /// Runs `procs` processes of one policy; `make(rank)` builds rank
+    /// `rank`'s process (a real transport builds its own rank's only).
+    fn launch<P: Process<S>>(self, src: &S, procs: usize, make: impl FnMut(usize) -> P) -> Self::Output;
+}
+
+/// Builds `cfg`'s policy for a search of `root` to `depth` and runs it
+/// with `l`: the one place that maps an algorithm to its processes.
+pub fn launch<S: TreeSource, L: Launch<S>>(src: &S, root: &S::Node, depth: u32, c: &ClusterConfig, l: L) -> Result<L::Output, ClusterError> {
+    c.algorithm.check(c.procs)?;
+    let split = || c.split.map_or_else(|| frontier::default_split(src, root, depth, c.procs), |s| s.min(depth));
+    Ok(match c.algorithm {
+        ClusterAlgorithm::Sequential => l.launch(src, 1, |_| Sequential::<S> { root: root.clone(), depth, slots: c.tt_slots }),
+        ClusterAlgorithm::EvenSplit => {
+            let f = Shared::new(src, root, depth, split());
+            l.launch(src, c.procs, |_| EvenSplit::new(&f, c.tt_slots))
+        }
+        ClusterAlgorithm::MasterSlave => {
+            let f = Shared::new(src, root, depth, split());
+            l.launch(src, c.procs, |_| MasterSlave::new(&f, c.tt_slots))
+        }
+        ClusterAlgorithm::MasterWorker
+        | ClusterAlgorithm::MasterWorkerNoUpdate
+        | ClusterAlgorithm::MasterWorkerShare
+        | ClusterAlgorithm::MasterWorkerNegaScout => {
+            let a = c.algorithm;
+            let share = (a == ClusterAlgorithm::MasterWorkerShare).then(|| c.share_depth.unwrap_or_else(|| master_worker::default_share_depth(src, root)));
+            let epsilon = (a == ClusterAlgorithm::MasterWorkerNegaScout).then(|| c.epsilon.unwrap_or_else(|| master_worker::default_epsilon(src, root)).max(1));
+            let opts =
+                MwOptions { master_depth: c.master_depth, updates: a != ClusterAlgorithm::MasterWorkerNoUpdate, slice: c.slice_nodes.max(1), share, epsilon };
+            l.launch(src, c.procs, MasterWorker::maker(src, root, depth, c.procs, c.tt_slots, opts))
+        }
+    })
+}
+
+/// The simulated cluster as a [`Launch`]: every process built, one
+/// discrete-event run.
+struct OnMachine {
+    costs: Costs,
+    delivery: Delivery,
+}
+
+impl<S: TreeSource> Launch<S> for OnMachine {
+    type Output = Option<ClusterStats>;
+    fn launch<P: Process<S>>(self, src: &S, procs: usize, make: impl FnMut(usize) -> P) -> Option<ClusterStats> {
+        let mut p: Vec<P> = (0..procs).map(make).collect();
+        machine::run(src, &mut p, self.costs, self.delivery)
+    }
+}
+
 struct Simulate<'a> {
     cfg: &'a ClusterConfig,
     want: Option<i64>,
@@ -231,39 +285,7 @@ impl SourceVisitor for Simulate<'_> {
     type Output = Result<ClusterStats, ClusterError>;
     fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
         let c = self.cfg;
-        c.algorithm.check(c.procs)?;
-        let split = || c.split.map_or_else(|| frontier::default_split(src, root, depth, c.procs), |s| s.min(depth));
-        let stats = match c.algorithm {
-            ClusterAlgorithm::Sequential => machine::run(src, &mut [Sequential::<S> { root: root.clone(), depth, slots: c.tt_slots }], c.costs, c.delivery),
-            ClusterAlgorithm::EvenSplit => {
-                let f = Shared::new(src, root, depth, split());
-                let mut p: Vec<_> = (0..c.procs).map(|_| EvenSplit::new(&f, c.tt_slots)).collect();
-                machine::run(src, &mut p, c.costs, c.delivery)
-            }
-            ClusterAlgorithm::MasterSlave => {
-                let f = Shared::new(src, root, depth, split());
-                let mut p: Vec<_> = (0..c.procs).map(|_| MasterSlave::new(&f, c.tt_slots)).collect();
-                machine::run(src, &mut p, c.costs, c.delivery)
-            }
-            ClusterAlgorithm::MasterWorker
-            | ClusterAlgorithm::MasterWorkerNoUpdate
-            | ClusterAlgorithm::MasterWorkerShare
-            | ClusterAlgorithm::MasterWorkerNegaScout => {
-                let a = c.algorithm;
-                let share = (a == ClusterAlgorithm::MasterWorkerShare).then(|| c.share_depth.unwrap_or_else(|| master_worker::default_share_depth(src, root)));
-                let epsilon =
-                    (a == ClusterAlgorithm::MasterWorkerNegaScout).then(|| c.epsilon.unwrap_or_else(|| master_worker::default_epsilon(src, root)).max(1));
-                let opts = MwOptions {
-                    master_depth: c.master_depth,
-                    updates: a != ClusterAlgorithm::MasterWorkerNoUpdate,
-                    slice: c.slice_nodes.max(1),
-                    share,
-                    epsilon,
-                };
-                let mut p = MasterWorker::processes(src, root, depth, c.procs, c.tt_slots, opts);
-                machine::run(src, &mut p, c.costs, c.delivery)
-            }
-        };
+        let stats = launch(src, root, depth, c, OnMachine { costs: c.costs, delivery: c.delivery })?;
         let want = match self.want {
             Some(v) => v,
             None => Searcher::new(c.tt_slots).search(src, root, true, depth, 0, Window::ROOT),
