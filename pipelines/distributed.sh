@@ -8,8 +8,12 @@
 # 2. run: one item per (tree group, process count): `pabsim --machine
 #    cluster` with every algorithm of POLICIES, one row per algorithm
 #    (geometric mean of times over the trees, as Ura et al.'s tables).
-# 3. summary: one table, `results/distributed/distributed.csv` (the
-#    baseline's row once per tree group).
+# 3. factors: Ura et al.'s §5.2 leaf counts (`pabsim --machine cluster
+#    --leaf-factors`), the sequential search made to behave like the
+#    workers, with d − d′ fixed and d growing: FACTORS lists
+#    family:b:depths:d−d′ (b is the position file for the games).
+# 4. summary: `results/distributed/distributed.csv` (the baseline's row
+#    once per tree group) and `results/distributed/factors.csv`.
 #
 # One output file per item; files that exist are skipped, so an interrupted
 # run resumes where it stopped. SHARD=K/N runs every N-th item of step 2
@@ -22,13 +26,14 @@ GRID=${GRID:-"5:12 20:6"}
 COUNT=${COUNT:-32}
 PROCS=${PROCS:-"2 4 8 16 32 64 128 256 512 1024 1536 4096"}
 POLICIES=${POLICIES:-even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout}
+FACTORS=${FACTORS:-"incremental:5:6,8,10,12:4 incremental:20:3,4,5,6:2 chess:data/positions/bratko-kopec.epd:3,4,5:2 othello:data/positions/othello-test.txt:4,5,6,7:3"}
 SHARD=${SHARD:-1/1}
 STEP=${STEP:-all}
 k=${SHARD%/*}; n=${SHARD#*/}
 B=$R/distributed
 say() { echo "distributed: $*" >&2; }
 
-mkdir -p "$B/trees" "$B/run"
+mkdir -p "$B/trees" "$B/run" "$B/factors"
 if [[ $STEP != summary ]]; then
   i=0
   for g in $GRID; do
@@ -53,10 +58,41 @@ if [[ $STEP != summary ]]; then
       fi
     done
   done
+  for g in $FACTORS; do
+    IFS=: read -r family b depths task <<< "$g"
+    for depth in ${depths//,/ }; do
+      i=$((i + 1))
+      (( (i - 1) % n == k - 1 )) || continue
+      name=$family-$(basename "$b" | sed 's/\..*//')-d$depth
+      f=$B/factors/$name.csv
+      [[ -e $f ]] && continue
+      say "$f"
+      if [[ $family = incremental ]]; then
+        trees=(--model incremental --branching "$b" --count "$COUNT")
+      else
+        trees=(--game "$family" --positions "$b")
+      fi
+      "$BIN/treegen" "${trees[@]}" --depth "$depth" | "$BIN/pabsim" --machine cluster --leaf-factors --master-depth $((depth - task)) -o "$f.tmp"
+      mv "$f.tmp" "$f"
+    done
+  done
 fi
 
-# ---- 3. summary: everything finished so far, in one table ----------------------
+# ---- 4. summary: everything finished so far, in one table ----------------------
 [[ $STEP = items ]] && exit 0
 find "$B/run" -name '*.csv' | sort -V | { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; }; } > "$B/distributed.csv.tmp"
 mv "$B/distributed.csv.tmp" "$B/distributed.csv"
 say "$B/distributed.csv"
+# Factor rows in FACTORS' order.
+{
+  echo model,b,depth,master_depth,share_depth,trees,leaves,leaves_unshared,leaves_partial,leaves_full_window
+  for g in $FACTORS; do
+    IFS=: read -r family b depths task <<< "$g"
+    for depth in ${depths//,/ }; do
+      f=$B/factors/$family-$(basename "$b" | sed 's/\..*//')-d$depth.csv
+      [[ -e $f ]] && tail -n +2 "$f"
+    done
+  done
+} > "$B/factors.csv.tmp"
+mv "$B/factors.csv.tmp" "$B/factors.csv"
+say "$B/factors.csv"

@@ -3,7 +3,7 @@
 //! → `nntrain` → scheme C, `pabsim`; the same bytes for any thread count;
 //! one-line errors.
 
-use crate::util::{Dir, fails, ok, sum_column};
+use crate::util::{Dir, column, fails, ok, sum_column};
 
 #[test]
 fn incremental_trees_through_the_tools() {
@@ -112,4 +112,32 @@ fn pabsim_on_the_cluster() {
     fails(&d.path, "pabsim", &["t.jsonl", "--split-ply", "2"], "", "--split-ply applies to --machine cluster only");
     fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--procs", "4097"], "", "--procs 4097: the cluster has 1..4096 processes");
     fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--procs", "2", "--policy", "seq"], "", "seq cannot run on 2 processes");
+}
+
+/// Ura et al.'s §5.2 leaf counts (`pabsim --machine cluster
+/// --leaf-factors`). An incremental tree has no transpositions, so a task
+/// never meets another task's node: not sharing the deep table changes
+/// nothing. Chess positions do transpose: without sharing, the same 24
+/// Bratko-Kopec positions at depth 4 (d′ = 2) need 4.7% more leaves, and
+/// the partial share (entries one ply below d′) wins it all back. Full
+/// windows cost the most, on both. With d′ = 0 the root is the only task:
+/// every count is the baseline's.
+#[test]
+fn leaf_factors_separate_sharing_from_windows() {
+    let d = Dir::new("leaf-factors");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "8", "--count", "4", "-o", "t.jsonl"], "");
+    let header = "model,b,depth,master_depth,share_depth,trees,leaves,leaves_unshared,leaves_partial,leaves_full_window\n";
+    let f = ok(&d.path, "pabsim", &["--machine", "cluster", "--leaf-factors", "--master-depth", "4", "t.jsonl"], "");
+    assert_eq!(f, format!("{header}incremental,5,8,4,4,4,10714,10714,10714,23361\n"));
+    let root = ok(&d.path, "pabsim", &["--machine", "cluster", "--leaf-factors", "--master-depth", "0", "t.jsonl"], "");
+    let leaves = column(&root, "leaves")[0].clone();
+    for c in ["leaves_unshared", "leaves_partial", "leaves_full_window"] {
+        assert_eq!(column(&root, c)[0], leaves, "{c} with the root as the only task");
+    }
+    let bk = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/bratko-kopec.epd");
+    ok(&d.path, "treegen", &["--game", "chess", "--positions", bk, "--depth", "4", "-o", "c.jsonl"], "");
+    let c = ok(&d.path, "pabsim", &["--machine", "cluster", "--leaf-factors", "--master-depth", "2", "c.jsonl", "--threads", "1"], "");
+    assert_eq!(c, format!("{header}chess,,4,2,1,24,139128,145598,139128,287208\n"));
+    assert_eq!(c, ok(&d.path, "pabsim", &["--machine", "cluster", "--leaf-factors", "--master-depth", "2", "c.jsonl", "--threads", "2"], ""));
+    fails(&d.path, "pabsim", &["--machine", "cluster", "--leaf-factors", "t.jsonl"], "", "--leaf-factors needs --master-depth");
 }

@@ -14,6 +14,7 @@ pub mod beyond;
 pub mod chapter4;
 pub mod chapter5;
 pub mod chapter6;
+pub mod distributed;
 pub mod doc;
 pub mod figures;
 pub mod games;
@@ -343,6 +344,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let ch6 = chapter6::load(&cfg.results)?;
     let beyond = beyond::load(&cfg.results)?;
     let real = real::load(&cfg.results)?;
+    let distributed = distributed::load(&cfg.results)?;
     let games = games::load(&cfg.results)?;
     let mut pool: Vec<Measures> = vec![];
     pool.extend(chapter4::measures(&ch4)?);
@@ -365,6 +367,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     chapter6::sections(&ch6, &ch4, &mut published, &mut b)?;
     beyond::sections(beyond.as_ref(), &mut b)?;
     real::sections(real.as_ref(), &mut b)?;
+    distributed::sections(distributed.as_ref(), &mut b)?;
     games::sections(&games, chapter4::artificial_pbest(&ch4)?, &mut b)?;
     let rest = published.rest();
     if !rest.is_empty() {

@@ -460,3 +460,37 @@ fn chromium_renders_every_table_and_figure() {
         assert!(dom.contains(&format!("id=\"{id}\"")), "table {id} missing from the DOM");
     }
 }
+
+/// The message-passing section from `make distributed`'s two tables: one
+/// figure and one table per tree group, the §5.2 factors as ratios.
+#[test]
+fn the_simulated_cluster_gets_its_figures_and_tables() {
+    let d = Dir::new("report-distributed");
+    chapter4(&d);
+    let head =
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes\n";
+    let rows = [
+        ",,incremental,5,9,4,seq,1,,,4000000.00,1.000000000,25000,42000,1.000000000,0.00,0.00,0,0",
+        ",,incremental,5,9,4,master-worker,2,,,2000000.00,2.000000000,30000,50000,1.200000000,10.00,20.00,40,1440",
+        ",,incremental,5,9,4,master-worker,64,,,500000.00,8.000000000,100000,150000,4.000000000,10.00,20.00,2560,9000",
+        ",,incremental,5,9,4,even-split,64,3,,1000000.00,4.000000000,250000,400000,10.000000000,0.00,20.00,256,900",
+    ];
+    std::fs::create_dir_all(d.join("results/distributed")).unwrap();
+    d.write("results/distributed/distributed.csv", &format!("{head}{}\n", rows.join("\n")));
+    d.write(
+        "results/distributed/factors.csv",
+        "model,b,depth,master_depth,share_depth,trees,leaves,leaves_unshared,leaves_partial,leaves_full_window\nchess,,4,2,1,24,100000,104700,100000,206400\n",
+    );
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    let t = table(&html, "distributed-incremental-b5-d9");
+    assert_eq!(row(&t, "master-worker (Ura et al.)")[col(&t, "P = 64")], "8.00 / 4.00");
+    assert_eq!(row(&t, "master-worker (Ura et al.)")[col(&t, "messages per process, largest P")], "10.0");
+    assert_eq!(row(&t, "even split at the root")[col(&t, "P = 2")], "—");
+    let f = table(&html, "distributed-factors");
+    assert_eq!(row(&f, "chess, 24 positions")[col(&f, "tables not shared")], "1.047");
+    assert_eq!(row(&f, "chess, 24 positions")[col(&f, "full windows")], "2.064");
+    assert!(html.contains("<figure class=\"plot\" id=\"distributed-incremental-b5-d9\">"));
+    assert!(d.join("results/figures/distributed-incremental-b5-d9.png").is_file());
+    assert!(html.contains("incremental, b = 5, depth 9, 4 trees, P = 64: master-worker (Ura et al.) is fastest"));
+}

@@ -83,6 +83,12 @@ struct Args {
     /// root's moves).
     #[arg(long)]
     epsilon: Option<i64>,
+    /// Cluster: instead of parallel runs, one row of Ura et al.'s §5.2 leaf
+    /// counts (the sequential search with the master's table, with tables
+    /// not shared between tasks, with the partial share of --share-depth,
+    /// with full task windows); needs --master-depth.
+    #[arg(long, conflicts_with_all = ["policy", "per_tree"])]
+    leaf_factors: bool,
     /// The schemes and the algorithms' parameters (shared with psearch).
     #[command(flatten)]
     search: SearchArgs,
@@ -167,6 +173,9 @@ fn cluster(args: &Args) -> Result<()> {
         bail!("{name} applies to --machine shared only");
     }
     ensure!(args.inputs.len() <= 1, "one tree-spec input at a time");
+    if args.leaf_factors {
+        return leaf_factors(args);
+    }
     let mut algorithms = vec![];
     for p in &args.policy {
         algorithms.push(p.parse::<ClusterAlgorithm>().map_err(|e| {
@@ -221,6 +230,31 @@ fn cluster(args: &Args) -> Result<()> {
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, rows)?;
     Ok(out.finish()?)
+}
+
+/// `--leaf-factors`: Ura et al.'s §5.2 counts, one row for the input's trees.
+fn leaf_factors(args: &Args) -> Result<()> {
+    use parab::cluster::{factors, master_worker::default_share_depth, search::DEFAULT_TT_SLOTS};
+    let Some(dm) = args.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
+    let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
+    ensure!(!trees.is_empty(), "no trees in the input");
+    let share = match args.share_depth {
+        Some(k) => k,
+        None => trees[0].visit(DefaultShare),
+    };
+    let row = factors::leaf_factors(&trees, dm, share, args.tt_slots.unwrap_or(DEFAULT_TT_SLOTS))?;
+    let mut out = Output::create(args.output.as_deref())?;
+    write_csv(&mut out, [row])?;
+    return Ok(out.finish()?);
+
+    /// The master-worker-share's default sharing depth for a tree.
+    struct DefaultShare;
+    impl parab::tree::SourceVisitor for DefaultShare {
+        type Output = u32;
+        fn visit<S: parab::game::TreeSource>(self, src: &S, root: &S::Node, _: u32) -> u32 {
+            default_share_depth(src, root)
+        }
+    }
 }
 
 fn main() {

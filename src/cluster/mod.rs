@@ -16,6 +16,8 @@
 //!   master-slave at the root.
 //! - [`master_worker`]: Ura, Tsuruoka and Chikayama's (2014) master-worker
 //!   with dynamic updates, and its variant without updates.
+//! - [`factors`]: why leaves grow, the sequential search made to behave
+//!   like the workers (Ura et al. §5.2).
 //! - [`run`]: many (tree, configuration) runs and their rows (`pabsim
 //!   --machine cluster`).
 //!
@@ -25,6 +27,7 @@
 //! baseline's ([`simulate`]).
 
 pub mod events;
+pub mod factors;
 pub mod frontier;
 pub mod machine;
 pub mod master_worker;

@@ -35,6 +35,35 @@ struct Entry<N> {
     bound: Bound,
     /// 0-based position in the source's order of the best (or cut-off) move.
     best: u32,
+    /// The task it was found in ([`Tasks`]; 0 outside them).
+    task: u64,
+}
+
+/// Ura et al.'s §5.2 simulations of the workers with the sequential
+/// search: the nodes at ply `ply` (d′) are the tasks; entries above them
+/// go to a table of their own (the master's), those below to a second
+/// one, which a task may use as [`Sharing`] says; with `full_window` a task
+/// is searched with the full window (the result clamped to its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tasks {
+    /// The master's depth d′.
+    pub ply: u32,
+    /// Which deep entries a task may use.
+    pub sharing: Sharing,
+    /// Tasks searched with the full window.
+    pub full_window: bool,
+}
+
+/// Which deep entries (below ply d′) a task may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sharing {
+    /// Every task's: one table fully shared among workers (the baseline).
+    All,
+    /// Its own only: workers that share nothing.
+    Own,
+    /// Its own, and other tasks' at most this many plies below d′ (the
+    /// partial share of §3.2).
+    Near(u32),
 }
 
 /// Default transposition-table slots per process, 2^20.
@@ -63,6 +92,13 @@ pub struct Searcher<S: TreeSource> {
     pub share_ply: Option<u32>,
     /// Entries to share, in the order they were stored.
     pub outbox: Vec<SharedEntry<S::Node>>,
+    /// The workers' simulation of §5.2 (`None`: the plain search).
+    tasks: Option<Tasks>,
+    /// The task being searched (a key of its node; 0 above d′).
+    task: u64,
+    /// d′ + 1 with tasks, 0 without: the plies below it are the master's
+    /// (one compare on the hot path instead of a match).
+    deep_ply: u32,
 }
 
 impl<S: TreeSource> Searcher<S> {
@@ -78,22 +114,68 @@ impl<S: TreeSource> Searcher<S> {
             aborted: false,
             share_ply: None,
             outbox: vec![],
+            tasks: None,
+            task: 0,
+            deep_ply: 0,
         }
     }
 
-    fn slot(&self, src: &S, node: &S::Node, ply: u32) -> usize {
-        let h = crate::tree::incremental::mix(src.root_key(node) ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        (h as usize) & self.mask
+    /// Sets Ura et al.'s §5.2 simulation of the workers ([`Tasks`]).
+    pub fn simulate_tasks(&mut self, t: Tasks) {
+        self.tasks = Some(t);
+        self.deep_ply = t.ply + 1;
     }
 
+    #[inline(always)]
+    fn slot(&self, src: &S, node: &S::Node, ply: u32) -> usize {
+        let h = crate::tree::incremental::mix(src.root_key(node) ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        // The master's table (tasks only): slots of their own, past the deep table's.
+        let master = (ply < self.deep_ply) as usize;
+        ((h as usize) & self.mask) + master * (self.mask + 1)
+    }
+
+    #[inline(always)]
     fn probe(&self, src: &S, node: &S::Node, ply: u32) -> Option<&Entry<S::Node>> {
-        self.tt.get(&self.slot(src, node, ply)).filter(|e| e.ply == ply && e.node == *node)
+        self.tt.get(&self.slot(src, node, ply)).filter(|e| e.ply == ply && e.node == *node && self.usable(e))
+    }
+
+    /// Whether the task being searched may use `e` ([`Sharing`]).
+    #[inline(always)]
+    fn usable(&self, e: &Entry<S::Node>) -> bool {
+        if e.task == self.task || e.ply < self.deep_ply {
+            return true;
+        }
+        match self.tasks {
+            Some(t) => match t.sharing {
+                Sharing::All => true,
+                Sharing::Own => false,
+                Sharing::Near(k) => e.ply <= t.ply + k,
+            },
+            None => true,
+        }
     }
 
     /// The fixed-depth minimax value of `node` (a MAX node if `max`, at
     /// distance `ply` from the tree's root) searched to `depth` in window
     /// `w`, fail-hard: within `[alpha, beta]`, exact strictly inside.
+    #[inline(always)]
     pub fn search(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
+        if ply + 1 == self.deep_ply
+            && let Some(t) = self.tasks
+        {
+            let outer = std::mem::replace(&mut self.task, src.root_key(node) | 1);
+            let v = if t.full_window {
+                self.search_in(src, node, max, depth, ply, Window::ROOT).clamp(w.alpha, w.beta)
+            } else {
+                self.search_in(src, node, max, depth, ply, w)
+            };
+            self.task = outer;
+            return v;
+        }
+        self.search_in(src, node, max, depth, ply, w)
+    }
+
+    fn search_in(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
         if self.counts.nodes >= self.limit {
             self.aborted = true;
         }
@@ -193,7 +275,7 @@ impl<S: TreeSource> Searcher<S> {
             };
             self.outbox.push(SharedEntry { node: node.clone(), ply, depth, value, bound: b, best, origin: 0 });
         }
-        self.tt.insert(s, Entry { node: node.clone(), ply, depth, value, bound, best });
+        self.tt.insert(s, Entry { node: node.clone(), ply, depth, value, bound, best, task: self.task });
         value
     }
 
@@ -206,7 +288,7 @@ impl<S: TreeSource> Searcher<S> {
             _ => Bound::Lower,
         };
         let s = self.slot(src, &e.node, e.ply);
-        self.tt.insert(s, Entry { node: e.node.clone(), ply: e.ply, depth: e.depth, value: e.value, bound, best: e.best });
+        self.tt.insert(s, Entry { node: e.node.clone(), ply: e.ply, depth: e.depth, value: e.value, bound, best: e.best, task: 0 });
     }
 }
 

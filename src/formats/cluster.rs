@@ -54,3 +54,31 @@ pub struct ClusterRow {
     /// Bytes sent (summed).
     pub bytes: u64,
 }
+
+/// One row of `pabsim --machine cluster --leaf-factors` (Ura et al.
+/// §5.2): leaves of the sequential search made to behave like the
+/// master-worker's workers, summed over the trees.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactorRow {
+    /// The tree family.
+    pub model: String,
+    /// Branching factor (empty for games).
+    pub b: Option<u32>,
+    /// Search depth d.
+    pub depth: u32,
+    /// The master's depth d′: nodes at this ply are the tasks.
+    pub master_depth: u32,
+    /// Partial share: other tasks' entries at most this many plies below d′ are used.
+    pub share_depth: u32,
+    /// Trees in the row.
+    pub trees: u32,
+    /// Leaves of the baseline (the master's table and one shared deep table).
+    pub leaves: u64,
+    /// Leaves when a task uses only its own deep entries.
+    pub leaves_unshared: u64,
+    /// Leaves with the partial share.
+    pub leaves_partial: u64,
+    /// Leaves when every task is searched with the full window.
+    pub leaves_full_window: u64,
+}
