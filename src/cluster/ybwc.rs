@@ -15,16 +15,16 @@
 //!   to other processes only once its first child is fully evaluated.
 //! - **Work requests.** A process without work sends a [`Msg::Request`]: at
 //!   the start to rank 0, after a task to the process that gave it. A
-//!   process with an available child gives the next one of its *shallowest*
-//!   frame that has one (the largest piece) as a [`Msg::Task`]; one whose
-//!   frames wait for other processes' children passes the request on to one
-//!   of those helpers (the work that is left lies below them); one that is
-//!   busy with nothing to give and no helper keeps the request until it has
-//!   (its first child will finish) or its task ends (then it passes the
-//!   request to its task's owner); an idle process passes it to rank 0,
-//!   which owns the root and is never idle before the end. No request is
-//!   ever answered "no work", so no process polls; see
-//!   `docs/decisions.md`, issue 25.
+//!   busy process with an available child gives the next one of its
+//!   *shallowest* frame that has one (the largest piece) as a [`Msg::Task`];
+//!   with none, it passes the request on to a helper searching a frame of
+//!   its own (the work that is left lies below them), or, with none of
+//!   those, keeps it. Kept requests stay with their keeper when its task
+//!   ends and are served from its next task (the keeper's one request
+//!   stands for them). An idle process passes a request it receives to
+//!   rank 0, which owns the root and is busy until the end. No request is
+//!   ever answered "no work", so no process polls, and no request waits in
+//!   a cycle (`docs/decisions.md`, issue 25).
 //! - **Results and cut-offs.** A helper searches its task with frames of its
 //!   own (it can be helped in turn) and returns the fail-hard value in the
 //!   window it was given; the owner combines it as a local child's value
@@ -267,12 +267,10 @@ impl<S: TreeSource> Ybwc<S> {
         }
     }
 
-    /// The job is over: the kept requests and this process's own go to `to`
-    /// (the job's owner, whose frame has just changed).
+    /// The job is over: this process asks `to` (the job's owner, whose frame
+    /// has just changed) for work; the requests it keeps stay with it and
+    /// are served from its next task.
     fn idle<T: Transport<S::Node>>(&mut self, t: &mut T, to: usize) {
-        while let Some(o) = self.parked.pop_front() {
-            self.pass(t, to, o);
-        }
         let me = t.rank() as u32;
         self.pass(t, to, me);
     }
@@ -366,7 +364,10 @@ impl<S: TreeSource> Ybwc<S> {
         if self.parked.is_empty() {
             return;
         }
-        let helpers: Vec<usize> = job.frames.iter().flat_map(|f| f.remote.iter().map(|r| r.1)).collect();
+        // Helpers searching frames of their own (above the granularity): a
+        // piece's helper has nothing to give until it is idle again.
+        let g = self.granularity;
+        let helpers: Vec<usize> = job.frames.iter().filter(|f| f.depth - 1 > g).flat_map(|f| f.remote.iter().map(|r| r.1)).collect();
         let mut keep = VecDeque::new();
         while let Some(o) = self.parked.pop_front() {
             // Never back to the process that asks (its result may still be
