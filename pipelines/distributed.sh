@@ -21,7 +21,7 @@ R=${R:-results}
 GRID=${GRID:-"5:12 20:6"}
 COUNT=${COUNT:-32}
 PROCS=${PROCS:-"2 4 8 16 32 64 128 256 512 1024 1536 4096"}
-POLICIES=${POLICIES:-even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout}
+POLICIES=${POLICIES:-even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout,ybwc}
 SHARD=${SHARD:-1/1}
 STEP=${STEP:-all}
 k=${SHARD%/*}; n=${SHARD#*/}

@@ -137,7 +137,8 @@ impl<N> Frame<N> {
     }
 }
 
-/// A node at or below the granularity, searched sequentially in slices.
+/// A node to search: at or below the granularity, a piece searched
+/// sequentially in slices.
 struct Piece<N> {
     node: N,
     max: bool,
@@ -221,14 +222,15 @@ impl<S: TreeSource> Ybwc<S> {
         t.send(to, Msg::Request { origin });
     }
 
-    /// Starts searching `node` as the next local child of the top frame
-    /// (or as the job itself): a piece, a frame, or a terminal node's value.
-    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, node: S::Node, max: bool, ply: u32, depth: u32, window: Window) -> Option<i64> {
-        let Some(job) = self.job.as_mut() else { return None };
-        if depth <= self.granularity {
-            job.piece = Some(Piece { node, max, ply, depth, window, budget: self.slice });
+    /// Starts searching `p` as the next local child of the top frame (or as
+    /// the job itself): a piece, a frame, or a terminal node's value.
+    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>) -> Option<i64> {
+        let job = self.job.as_mut()?;
+        if p.depth <= self.granularity {
+            job.piece = Some(p);
             return None;
         }
+        let Piece { node, max, ply, depth, window, .. } = p;
         let kids = children(src, &node, max);
         if kids.is_empty() {
             t.searched(NodeCounts { nodes: 1, leaves: 1, internal: 0 });
@@ -315,8 +317,8 @@ impl<S: TreeSource> Ybwc<S> {
                 let i = top.next;
                 top.next += 1;
                 top.local = true;
-                let (node, max, ply, depth, w) = (top.kids[i].clone(), !top.max, top.ply + 1, top.depth - 1, top.window());
-                if let Some(v) = self.open(src, t, node, max, ply, depth, w) {
+                let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice };
+                if let Some(v) = self.open(src, t, p) {
                     self.deliver(t, v);
                 }
                 continue;
@@ -402,7 +404,8 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
         match self.root.take() {
             Some((root, depth)) => {
                 self.job = Some(Job { owner: None, frames: vec![], piece: None });
-                if let Some(v) = self.open(src, t, root, true, 0, depth, Window::ROOT) {
+                let p = Piece { node: root, max: true, ply: 0, depth, window: Window::ROOT, budget: self.slice };
+                if let Some(v) = self.open(src, t, p) {
                     self.deliver(t, v);
                 }
                 self.advance(src, t);
@@ -424,7 +427,7 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
                 debug_assert!(self.job.is_none());
                 self.taken += 1;
                 self.job = Some(Job { owner: Some((from, id)), frames: vec![], piece: None });
-                if let Some(v) = self.open(src, t, node, max, ply, depth, window) {
+                if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice }) {
                     self.deliver(t, v);
                 }
             }
@@ -437,12 +440,10 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
                     self.pass(t, 0, origin);
                 }
             }
-            Msg::Abort { id } => {
-                if self.job.as_ref().is_some_and(|j| j.owner == Some((from, id))) {
-                    self.truncate(t, 0);
-                    self.job = None;
-                    self.idle(t, from);
-                }
+            Msg::Abort { id } if self.job.as_ref().is_some_and(|j| j.owner == Some((from, id))) => {
+                self.truncate(t, 0);
+                self.job = None;
+                self.idle(t, from);
             }
             Msg::Stop => {
                 self.stopped = true;
@@ -545,7 +546,7 @@ mod tests {
         // A's window (−∞, 466).
         p.resume(&t, &mut r);
         let w = |alpha, beta| Window { alpha, beta };
-        assert_eq!(r.sent, [(1, Msg::Task { id: 0, node: a[2].clone(), max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) })]);
+        assert_eq!(r.sent, [(1, Msg::Task { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) })]);
         r.sent.clear();
         // A1 = 467: A waits for A2 alone.
         p.resume(&t, &mut r);
@@ -554,7 +555,7 @@ mod tests {
         // process asks again and gets C, the root's next child.
         p.receive(&t, &mut r, 1, Msg::Result { id: 0, value: OFF + 670 });
         p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
-        assert_eq!(r.sent, [(1, Msg::Task { id: 1, node: kids[2].clone(), max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) })]);
+        assert_eq!(r.sent, [(1, Msg::Task { id: 1, node: kids[2], max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) })]);
         r.sent.clear();
         // B0 = 43 ≤ 466 cuts B; the root waits for C, whose value in its
         // window is 466 (C0 = −369 fails low); then the run is over.
