@@ -63,8 +63,8 @@
 //! - [`cluster`]: beyond shared memory, the message-passing machines
 //!   (`docs/model.md` §9): one core against a transport, the simulated
 //!   cluster, the sequential baseline with iterative deepening and a
-//!   transposition table, OthelloX's root-splitting baselines;
-//!   `pabsim --machine cluster`.
+//!   transposition table, OthelloX's root-splitting baselines, Ura et
+//!   al.'s master-worker, YBWC over messages; `pabsim --machine cluster`.
 //! - [`formats`]: the tables the tools exchange (CSV rows, JSON lines), as
 //!   serde types with strict readers (`docs/formats.md`); tree specs are
 //!   read by [`tree`], position files by [`game`].

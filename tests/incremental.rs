@@ -104,6 +104,15 @@ fn pabsim_on_the_cluster() {
         let t: usize = f[0].parse().unwrap();
         assert_eq!(f[9], roots[t - 1], "{f:?}");
     }
+    // YBWC: its granularity (b = 5: 7, capped at depth − 1 = 6) in the
+    // split column, exact at every count.
+    let yb = ok(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--procs", "1,2,64,4096", "--policy", "ybwc", "--per-tree"], "");
+    let rows: Vec<Vec<&str>> = yb.lines().skip(5).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.iter().map(|f| (f[6], f[8])).collect::<Vec<_>>(), [("ybwc", "6"); 12]);
+    for f in &rows {
+        let t: usize = f[0].parse().unwrap();
+        assert_eq!(f[9], roots[t - 1], "{f:?}");
+    }
     fails(&d.path, "pabsim", &["t.jsonl", "--master-depth", "2"], "", "--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
     fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--policy", "dts"], "", "--policy dts is a --machine shared algorithm");

@@ -35,7 +35,7 @@ struct Args {
     /// (the thesis's; default), pvsplit, steal, active. The cluster:
     /// even-split, master-slave (default both), master-worker,
     /// master-worker-noupdate, master-worker-share,
-    /// master-worker-negascout; p = 1 is its sequential
+    /// master-worker-negascout, ybwc; p = 1 is its sequential
     /// baseline, seq.
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
@@ -69,8 +69,9 @@ struct Args {
     /// shallowest with at least 3 leaves per worker, at most depth − 1).
     #[arg(long)]
     master_depth: Option<u32>,
-    /// Cluster: nodes a master-worker's worker searches before it looks at
-    /// its inbox (default 1024).
+    /// Cluster: nodes a master-worker's worker (or a YBWC process, its
+    /// first slice of a piece) searches before it looks at its inbox
+    /// (default 1024).
     #[arg(long)]
     slice_nodes: Option<u64>,
     /// Cluster: master-worker-share's depth below a task's root whose table

@@ -18,6 +18,9 @@
 //!   with dynamic updates, and its variant without updates.
 //! - [`factors`]: why leaves grow, the sequential search made to behave
 //!   like the workers (Ura et al. §5.2).
+//! - [`ybwc`]: the Young Brothers Wait Concept over messages (Feldmann;
+//!   OthelloX's MPI version): every process the same code, work requests,
+//!   aborts.
 //! - [`run`]: many (tree, configuration) runs and their rows (`pabsim
 //!   --machine cluster`).
 //!
@@ -35,6 +38,7 @@ pub mod root_split;
 pub mod run;
 pub mod search;
 pub mod transport;
+pub mod ybwc;
 
 use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};
@@ -45,6 +49,7 @@ use master_worker::{MasterWorker, MwOptions};
 use root_split::{EvenSplit, MasterSlave, Shared};
 use search::Searcher;
 use transport::{Msg, Process, Transport};
+use ybwc::Ybwc;
 
 /// The most processes of the simulated cluster.
 pub const MAX_CLUSTER_PROCS: usize = 4096;
@@ -70,11 +75,13 @@ pub enum ClusterAlgorithm {
     /// With updates and a NegaScout master with ε-windows
     /// (`master-worker-negascout`).
     MasterWorkerNegaScout,
+    /// The Young Brothers Wait Concept over messages (`ybwc`).
+    Ybwc,
 }
 
 impl ClusterAlgorithm {
     /// Every algorithm, in table order.
-    pub const ALL: [ClusterAlgorithm; 7] = [
+    pub const ALL: [ClusterAlgorithm; 8] = [
         ClusterAlgorithm::Sequential,
         ClusterAlgorithm::EvenSplit,
         ClusterAlgorithm::MasterSlave,
@@ -82,6 +89,7 @@ impl ClusterAlgorithm {
         ClusterAlgorithm::MasterWorkerNoUpdate,
         ClusterAlgorithm::MasterWorkerShare,
         ClusterAlgorithm::MasterWorkerNegaScout,
+        ClusterAlgorithm::Ybwc,
     ];
 
     /// Whether it is one of Ura et al.'s master-worker configurations.
@@ -105,6 +113,7 @@ impl ClusterAlgorithm {
             ClusterAlgorithm::MasterWorkerNoUpdate => "master-worker-noupdate",
             ClusterAlgorithm::MasterWorkerShare => "master-worker-share",
             ClusterAlgorithm::MasterWorkerNegaScout => "master-worker-negascout",
+            ClusterAlgorithm::Ybwc => "ybwc",
         }
     }
 
@@ -138,7 +147,7 @@ impl std::str::FromStr for ClusterAlgorithm {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClusterError {
     /// Not an algorithm of the cluster.
-    #[error("unknown cluster algorithm `{}` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout)", crate::cli::excerpt(.0))]
+    #[error("unknown cluster algorithm `{}` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc)", crate::cli::excerpt(.0))]
     Unknown(String),
     /// A process count the algorithm cannot run on.
     #[error("{algorithm} cannot run on {procs} processes (seq: 1; even-split: 1..4096; the others: 2..4096)")]
@@ -186,6 +195,9 @@ pub struct ClusterConfig {
     pub share_depth: Option<u32>,
     /// `master-worker-negascout`: ε (`None`: [`master_worker::default_epsilon`]).
     pub epsilon: Option<i64>,
+    /// `ybwc`: the remaining depth at or below which a piece is searched
+    /// sequentially (`None`: [`ybwc::default_granularity`]).
+    pub granularity: Option<u32>,
     /// How messages are delivered.
     pub delivery: Delivery,
 }
@@ -203,6 +215,7 @@ impl ClusterConfig {
             slice_nodes: master_worker::DEFAULT_SLICE_NODES,
             share_depth: None,
             epsilon: None,
+            granularity: None,
             delivery: Delivery::Timed,
         }
     }
@@ -260,6 +273,10 @@ pub fn launch<S: TreeSource, L: Launch<S>>(src: &S, root: &S::Node, depth: u32, 
             let opts =
                 MwOptions { master_depth: c.master_depth, updates: a != ClusterAlgorithm::MasterWorkerNoUpdate, slice: c.slice_nodes.max(1), share, epsilon };
             l.launch(src, c.procs, MasterWorker::maker(src, root, depth, c.procs, c.tt_slots, opts))
+        }
+        ClusterAlgorithm::Ybwc => {
+            let g = c.granularity.unwrap_or_else(|| ybwc::default_granularity(src, root, depth));
+            l.launch(src, c.procs, Ybwc::maker(root, depth, g, c.slice_nodes, c.tt_slots))
         }
     })
 }

@@ -64,6 +64,7 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Pro
             let split = match cfg.algorithm {
                 ClusterAlgorithm::Sequential => None,
                 a if a.is_master_worker() => Some(trees[t].visit(MasterDepth { procs: cfg.procs, depth: cfg.master_depth })),
+                ClusterAlgorithm::Ybwc => Some(trees[t].visit(Granularity(cfg.granularity))),
                 _ => Some(trees[t].visit(Split { procs: cfg.procs, split: cfg.split })),
             };
             Ok(Done { cfg: c, tree: t, split, stats })
@@ -116,6 +117,15 @@ impl crate::tree::SourceVisitor for MasterDepth {
     type Output = u32;
     fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
         self.depth.map_or_else(|| super::master_worker::default_master_depth(src, root, depth, self.procs), |d| d.min(depth))
+    }
+}
+
+struct Granularity(Option<u32>);
+
+impl crate::tree::SourceVisitor for Granularity {
+    type Output = u32;
+    fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
+        self.0.unwrap_or_else(|| super::ybwc::default_granularity(src, root, depth))
     }
 }
 

@@ -57,8 +57,8 @@ fn each_machine_refuses_what_it_cannot_run() {
     assert_eq!(run(ClusterAlgorithm::MasterSlave, 1), Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
     assert!(run(ClusterAlgorithm::EvenSplit, 4097).is_err());
     assert_eq!(
-        "ybwc".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybwc` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout)".into())
+        "ybw".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
+        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc)".into())
     );
     for a in ClusterAlgorithm::ALL {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));

@@ -83,6 +83,19 @@ pub enum Msg<N> {
         /// The entries.
         entries: Vec<SharedEntry<N>>,
     },
+    /// YBWC: process `origin` has no work and asks for some; answered by a
+    /// [`Msg::Task`] to `origin`, by whichever process has work to give
+    /// (the request is passed on until one has).
+    Request {
+        /// The process that asks.
+        origin: u32,
+    },
+    /// YBWC: task `id` the sender gave is no longer needed (its parent was
+    /// cut off): drop it, and its helpers' work with it.
+    Abort {
+        /// The task.
+        id: u32,
+    },
 }
 
 /// A transposition-table entry as one worker shares it with the others.
@@ -120,7 +133,8 @@ impl<N> Msg<N> {
             + match self {
                 Msg::Task { .. } => std::mem::size_of::<N>() as u64 + 16,
                 Msg::Result { .. } => 8,
-                Msg::Stop | Msg::Pass { .. } => 0,
+                // A request's origin and an abort's task travel in the header's id.
+                Msg::Stop | Msg::Pass { .. } | Msg::Request { .. } | Msg::Abort { .. } => 0,
                 // The window, the pass number and 2 bytes per signature entry.
                 Msg::Work { sig, .. } => std::mem::size_of::<N>() as u64 + 16 + 4 + 2 * sig.len() as u64,
                 Msg::Report { .. } => 16 + 8,
