@@ -2,7 +2,7 @@
 //! below the root, in the source's order, and the minimax backup of their
 //! values to the root.
 
-use crate::game::{MoveList, TreeSource};
+use crate::game::TreeSource;
 
 /// A frontier node: the position, whose move it is, its ply.
 #[derive(Clone, Debug)]
@@ -28,15 +28,7 @@ pub fn frontier<S: TreeSource>(src: &S, root: &S::Node, split: u32) -> (Vec<Leaf
 /// The children of `node` above the split ply (none at or below it, or at a
 /// game's end): the frontier's walk and its backing-up walk the same tree.
 fn children<S: TreeSource>(src: &S, node: &S::Node, max: bool, ply: u32, split: u32) -> Vec<S::Node> {
-    let mut kids = vec![];
-    if ply < split {
-        let mut buf = vec![S::Slot::default(); src.slots()];
-        let mut m = src.moves(node, max, &mut buf);
-        while let Some(h) = m.next() {
-            kids.push(m.child(node, h));
-        }
-    }
-    kids
+    if ply < split { crate::game::children(src, node, max) } else { vec![] }
 }
 
 fn walk<S: TreeSource>(src: &S, node: &S::Node, max: bool, ply: u32, split: u32, out: &mut Vec<Leaf<S::Node>>, expanded: &mut u64) {

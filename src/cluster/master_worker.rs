@@ -30,7 +30,7 @@
 use super::frontier::frontier;
 use super::search::Searcher;
 use super::transport::{Msg, Process, SharedEntry, Transport};
-use crate::game::{MoveList, TreeSource};
+use crate::game::{MoveList, TreeSource, children};
 use crate::search::NodeCounts;
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 use std::collections::{BTreeMap, BTreeSet};
@@ -90,20 +90,10 @@ pub fn default_master_depth<S: TreeSource>(src: &S, root: &S::Node, depth: u32, 
 /// 2 for b = 20.
 pub const SHARED_NODES: u64 = 625;
 
-fn root_moves<S: TreeSource>(src: &S, root: &S::Node) -> Vec<S::Node> {
-    let mut buf = vec![S::Slot::default(); src.slots()];
-    let mut m = src.moves(root, true, &mut buf);
-    let mut kids = vec![];
-    while let Some(h) = m.next() {
-        kids.push(m.child(root, h));
-    }
-    kids
-}
-
 /// The default sharing depth: the most plies k with b^k ≤
 /// [`SHARED_NODES`], b the root's number of moves; at least 1.
 pub fn default_share_depth<S: TreeSource>(src: &S, root: &S::Node) -> u32 {
-    let b = (root_moves(src, root).len() as u64).max(2);
+    let b = (children(src, root, true).len() as u64).max(2);
     let (mut k, mut n) = (0, 1u64);
     while n.saturating_mul(b) <= SHARED_NODES {
         n *= b;
@@ -116,7 +106,7 @@ pub fn default_share_depth<S: TreeSource>(src: &S, root: &S::Node) -> u32 {
 /// between the root's static value and its children's (the typical size
 /// of one move's effect on the evaluation), at least 1.
 pub fn default_epsilon<S: TreeSource>(src: &S, root: &S::Node) -> i64 {
-    let kids = root_moves(src, root);
+    let kids = children(src, root, true);
     if kids.is_empty() {
         return 1;
     }

@@ -40,7 +40,7 @@
 
 use super::search::Searcher;
 use super::transport::{Msg, Process, Transport};
-use crate::game::{MoveList, TreeSource};
+use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::value::Window;
 use std::collections::VecDeque;
@@ -54,17 +54,6 @@ pub const PIECE_LEAVES: u64 = 1_000;
 /// Leaves of the minimal tree of uniform branching `b` and depth `d`.
 fn minimal_leaves(b: u64, d: u32) -> u64 {
     b.saturating_pow(d.div_ceil(2)).saturating_add(b.saturating_pow(d / 2)) - 1
-}
-
-/// A node's children in the source's order.
-fn children<S: TreeSource>(src: &S, node: &S::Node, max: bool) -> Vec<S::Node> {
-    let mut buf = vec![S::Slot::default(); src.slots()];
-    let mut m = src.moves(node, max, &mut buf);
-    let mut kids = vec![];
-    while let Some(h) = m.next() {
-        kids.push(m.child(node, h));
-    }
-    kids
 }
 
 /// The default granularity for a search of `root` to `depth`: the largest

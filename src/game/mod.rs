@@ -151,6 +151,19 @@ pub enum GameError {
     Request(String),
 }
 
+/// A node's children in the source's order (a MAX node if `max`), built
+/// in full: for the few places that keep them (the message-passing
+/// policies' frames and frontiers), not for a search's inner loop.
+pub fn children<S: TreeSource>(src: &S, node: &S::Node, max: bool) -> Vec<S::Node> {
+    let mut buf = vec![S::Slot::default(); src.slots()];
+    let mut m = src.moves(node, max, &mut buf);
+    let mut kids = vec![];
+    while let Some(h) = m.next() {
+        kids.push(m.child(node, h));
+    }
+    kids
+}
+
 /// Counts the nodes at exactly `depth` through the source's own move lists
 /// (a node with no moves before `depth` adds none; an Othello pass is a
 /// move): perft, the standard check of a move generator against published
