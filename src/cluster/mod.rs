@@ -24,10 +24,13 @@
 //! issue 25). Every run's root value is checked against the sequential
 //! baseline's ([`simulate`]).
 
+pub mod args;
 pub mod events;
 pub mod frontier;
 pub mod machine;
 pub mod master_worker;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod root_split;
 pub mod run;
 pub mod search;

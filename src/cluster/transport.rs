@@ -8,9 +8,12 @@
 
 use crate::search::NodeCounts;
 use crate::value::Window;
+use serde::{Deserialize, Serialize};
 
 /// A message between processes. `N` is the tree source's node (a position).
-#[derive(Clone, Debug, PartialEq)]
+/// Serde types: a real transport encodes them (the MPI transport, §9.6), and
+/// a new variant is encoded with no more code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Msg<N> {
     /// Search `node` (a MAX node if `max`, at `ply`) to `depth` in `window`;
     /// answer with a [`Msg::Result`] of the same `id`.
@@ -86,7 +89,7 @@ pub enum Msg<N> {
 }
 
 /// A transposition-table entry as one worker shares it with the others.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SharedEntry<N> {
     /// The position.
     pub node: N,
