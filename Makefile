@@ -1,8 +1,9 @@
 # parab: reproduce Manohararajah (2001) end to end.
 #   make all    every result under results/ (file targets: only what changed reruns)
 #   make test   format check, clippy -D warnings, all tests (release mode); installs
-#               Chromium, Slurm and munge where it can (apt-get as root), else says
-#               in one line what it skipped
+#               Chromium, Slurm and munge, Open MPI where it can (apt-get as root), else
+#               says in one line what it skipped; the MPI build is checked and tested in
+#               target/mpi/ (`--features mpi`)
 #   make sweep  the parameter search of the thesis (PROCS, SCHEMES, ORDERINGS narrow it)
 #   make sweep-slurm  the parameter search as a Slurm job array (pipelines/slurm/)
 #   make chapter6-control  schemes A and B whose PV nodes split at once (scheme C's PV rule)
@@ -91,6 +92,17 @@ test-setup:
 slurm-test: test-setup $(BIN)/.built
 	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; else BIN=$(BIN) scripts/slurm-test.sh; fi
 test: slurm-test
+# The MPI transport (issue 26): its build (`--features mpi`, in a target directory of
+# its own so that the default build is not rebuilt), clippy for it, its unit tests and
+# tests/mpi.rs under mpirun (skipped where Open MPI is missing, said by test-setup).
+MPI_TARGET := target/mpi
+.PHONY: mpi-test
+mpi-test: test-setup
+	@if grep -q PARAB_SKIP_MPI $(TEST_ENV); then :; else \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) clippy --release -p parab --all-targets --features mpi -- -D warnings && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::mpi 2>&1 | tee target/test-mpi.log && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log; fi
+test: mpi-test
 
 bench: $(BIN)/.built
 	scripts/bench.sh
