@@ -88,10 +88,6 @@ test: test-setup
 	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log
 test-setup:
 	@scripts/test-setup.sh $(TEST_ENV)
-# The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing).
-slurm-test: test-setup $(BIN)/.built
-	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; else BIN=$(BIN) scripts/slurm-test.sh; fi
-test: slurm-test
 # The MPI transport (issue 26): its build (`--features mpi`, in a target directory of
 # its own so that the default build is not rebuilt), clippy for it, its unit tests and
 # tests/mpi.rs under mpirun (skipped where Open MPI is missing, said by test-setup).
@@ -103,6 +99,13 @@ mpi-test: test-setup
 	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::mpi 2>&1 | tee target/test-mpi.log && \
 	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log; fi
 test: mpi-test
+# The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing);
+# with the MPI build (mpi-test made it), psearch --mpi over an allocation too.
+slurm-test: test-setup $(BIN)/.built mpi-test
+	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; \
+	elif grep -q PARAB_SKIP_MPI $(TEST_ENV); then BIN=$(BIN) scripts/slurm-test.sh; \
+	else BIN=$(BIN) MPI_BIN=$(MPI_TARGET)/release scripts/slurm-test.sh; fi
+test: slurm-test
 
 bench: $(BIN)/.built
 	scripts/bench.sh
