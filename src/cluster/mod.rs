@@ -18,6 +18,10 @@
 //!   with dynamic updates, and its variant without updates.
 //! - [`run`]: many (tree, configuration) runs and their rows (`pabsim
 //!   --machine cluster`).
+//! - [`args`]: the algorithms' command-line options, shared by `pabsim
+//!   --machine cluster` and `psearch --mpi`.
+//! - `mpi` (with the feature `mpi`): the real transport on MPI ranks
+//!   (`docs/model.md` §9.6) and `psearch --mpi`'s runs.
 //!
 //! The algorithms are named by [`ClusterAlgorithm`], a sibling of the
 //! shared-memory [`crate::algorithm::Algorithm`] (`docs/decisions.md`,
@@ -225,8 +229,8 @@ impl<S: TreeSource> Process<S> for Sequential<S> {
     fn receive<T: Transport<S::Node>>(&mut self, _: &S, _: &mut T, _: usize, _: Msg<S::Node>) {}
 }
 
-/// What runs a policy's processes: the simulated cluster here, a real
-/// transport elsewhere. [`launch`] builds the policy and hands it over.
+/// What runs a policy's processes: the simulated cluster here, the MPI
+/// transport in `mpi`. [`launch`] builds the policy and hands it over.
 pub trait Launch<S: TreeSource> {
     /// What a run gives back (the root's value among it).
     type Output;

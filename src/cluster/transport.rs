@@ -3,8 +3,9 @@
 //! ([`Transport`]); the messages ([`Msg`]); and the policy's side
 //! ([`Process`]): handlers run to completion on a start and on every
 //! message. Nothing here knows whether the network is simulated: the
-//! simulated cluster ([`super::machine`]) and the test transport with
-//! adversarial delivery implement it today, an MPI transport next.
+//! simulated cluster ([`super::machine`]), the test transport with
+//! adversarial delivery and the MPI transport (`super::mpi`, feature `mpi`)
+//! implement it.
 
 use crate::search::NodeCounts;
 use crate::value::Window;

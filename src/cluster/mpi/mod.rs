@@ -29,7 +29,8 @@
 //! waits 0.2 s × r longer than rank 0, so that one rank reports, not all.
 //! A handler that runs longer than the timeout makes the ranks waiting for
 //! it time out: the timeout must exceed the longest search a rank does
-//! between messages (the even split's share, a master-slave task).
+//! between messages (the sequential baseline on rank 0, which the others
+//! wait out; the even split's share; a master-slave task).
 //!
 //! **What a rank measures**: nodes (`searched`), messages and their bytes
 //! on the wire (the encoded message, [`wire`]), and the time it waited:
