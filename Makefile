@@ -1,8 +1,9 @@
 # parab: reproduce Manohararajah (2001) end to end.
 #   make all    every result under results/ (file targets: only what changed reruns)
 #   make test   format check, clippy -D warnings, all tests (release mode); installs
-#               Chromium, Slurm and munge where it can (apt-get as root), else says
-#               in one line what it skipped
+#               Chromium, Slurm and munge, Open MPI where it can (apt-get as root), else
+#               says in one line what it skipped; the MPI build is checked and tested in
+#               target/mpi/ (`--features mpi`)
 #   make sweep  the parameter search of the thesis (PROCS, SCHEMES, ORDERINGS narrow it)
 #   make sweep-slurm  the parameter search as a Slurm job array (pipelines/slurm/)
 #   make chapter6-control  schemes A and B whose PV nodes split at once (scheme C's PV rule)
@@ -87,9 +88,23 @@ test: test-setup
 	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log
 test-setup:
 	@scripts/test-setup.sh $(TEST_ENV)
-# The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing).
-slurm-test: test-setup $(BIN)/.built
-	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; else BIN=$(BIN) scripts/slurm-test.sh; fi
+# The MPI transport (issue 26): its build (`--features mpi`, in a target directory of
+# its own so that the default build is not rebuilt), clippy for it, its unit tests and
+# tests/mpi.rs under mpirun (skipped where Open MPI is missing, said by test-setup).
+MPI_TARGET := target/mpi
+.PHONY: mpi-test
+mpi-test: test-setup
+	@if grep -q PARAB_SKIP_MPI $(TEST_ENV); then :; else \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) clippy --release -p parab --all-targets --features mpi -- -D warnings && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::mpi 2>&1 | tee target/test-mpi.log && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log; fi
+test: mpi-test
+# The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing);
+# with the MPI build (mpi-test made it), psearch --mpi over an allocation too.
+slurm-test: test-setup $(BIN)/.built mpi-test
+	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; \
+	elif grep -q PARAB_SKIP_MPI $(TEST_ENV); then BIN=$(BIN) scripts/slurm-test.sh; \
+	else BIN=$(BIN) MPI_BIN=$(MPI_TARGET)/release scripts/slurm-test.sh; fi
 test: slurm-test
 
 bench: $(BIN)/.built
@@ -237,6 +252,8 @@ $(GAMES): $(BIN)/.built $(POSITIONS) data/rajahx-fbest.csv pipelines/beyond-game
 # the host's cores run and are marked oversubscribed. The recipe is the same on any
 # machine: `make real PROCS=1,2,4,8,16,32,64`. In `make all` (about a minute here,
 # BENCHMARKS.md) when its results are missing or the tools changed; `make real` redoes it.
+# With Open MPI installed, also the cluster's algorithms on MPI_RANKS real MPI ranks
+# (mpi.csv, scripts/real-mpi.sh, issue 26); without it one line says they are skipped.
 REAL_TREES ?= 3
 NODE_COST ?= 1000
 REPEAT ?= 1
@@ -245,8 +262,8 @@ REAL := $(R)/real/psearch.csv
 .PHONY: real
 all: $(REAL)
 real: $(BIN)/.built
-	@rm -f $(REAL)
-	@$(MAKE) --no-print-directory $(REAL)
+	@rm -f $(REAL) $(REAL_MPI)
+	@$(MAKE) --no-print-directory $(REAL) $(REAL_MPI)
 $(REAL): PROCS ?= 1,2
 $(REAL): $(BIN)/.built
 	@mkdir -p $(@D)
@@ -254,3 +271,8 @@ $(REAL): $(BIN)/.built
 	$(BIN)/pabsim $(@D)/trees.jsonl --procs $(PROCS) --policy $(REAL_ALGORITHMS) -o $(@D)/pabsim.csv
 	$(BIN)/psearch $(@D)/trees.jsonl --threads 1 --repeat $(REPEAT) -o $(@D)/bare.csv
 	$(BIN)/psearch $(@D)/trees.jsonl --threads $(PROCS) --algorithm $(REAL_ALGORITHMS),lazy-smp --node-cost $(NODE_COST) --repeat $(REPEAT) -o $@
+MPI_RANKS ?= 1,2,4,8
+REAL_MPI := $(R)/real/mpi.csv
+all: $(REAL_MPI)
+$(REAL_MPI): $(REAL)
+	@CARGO=$(CARGO) scripts/real-mpi.sh $(@D)/trees.jsonl $@ $(MPI_RANKS)

@@ -4,7 +4,9 @@
 # spool directories, so it neither needs nor touches a system configuration),
 # submits a pabsim run as a job array of 3 shards with a merge job that
 # depends on it, waits, and compares the merged table byte for byte with the
-# same run on one machine. Stops the daemons it started (by process id).
+# same run on one machine; with MPI_BIN (an MPI build's tools), also runs
+# psearch --mpi over a 2-task allocation (pipelines/slurm/mpi.sbatch). Stops
+# the daemons it started (by process id).
 #
 # Where the daemons cannot start (not root, Slurm or munge not installed, a
 # daemon that exits), prints one line saying why and exits 0: a skip, not a
@@ -102,4 +104,25 @@ WAIT=1 BIN=$BIN pipelines/slurm/submit.sh 3 "$tmp/work/trees.jsonl" "$tmp/work/m
 [ "$(ls "$tmp"/work/merged.csv.shards/shard-*-of-3.csv | wc -l)" = 3 ] || fail "want 3 shard files"
 cmp "$tmp/work/single.csv" "$tmp/work/merged.csv" || fail "the merged table differs from the single-machine run"
 echo "slurm test: 3 array tasks merged, identical to the single-machine run" >&2
+
+# With an MPI build (MPI_BIN, which `make test` passes where Open MPI is
+# installed): psearch --mpi over a 2-task allocation (pipelines/slurm/mpi.sbatch),
+# its root values the simulated cluster's.
+if [ -n "${MPI_BIN:-}" ]; then
+  MPI_BIN=$(realpath "$MPI_BIN")
+  [ -x "$MPI_BIN/psearch" ] || fail "MPI_BIN=$MPI_BIN has no psearch (cargo build --release --features mpi)"
+  "$BIN/treegen" --model incremental --branching 5 --depth 7 --count 2 -o "$tmp/work/inc.jsonl"
+  # The settings go by the environment (--export=ALL): a comma inside
+  # --export=NAME=VALUE would split the value.
+  BIN="$MPI_BIN" TREES="$tmp/work/inc.jsonl" OUT="$tmp/work/mpi.csv" PSEARCH_ARGS="--policy master-worker,even-split --per-tree" MPI_TIMEOUT=20 \
+    sbatch --wait --ntasks=2 --export=ALL -o "$tmp/work/mpi.log" pipelines/slurm/mpi.sbatch >/dev/null 2>"$tmp/mpi.err" \
+    || fail "the MPI job failed: $(tr '\n' ' ' < "$tmp/mpi.err"; tail -n 5 "$tmp/work/mpi.log" 2>/dev/null | tr '\n' ' ')"
+  "$BIN/pabsim" "$tmp/work/inc.jsonl" --machine cluster --procs 1,2 --policy master-worker,even-split --per-tree -o "$tmp/work/sim.csv"
+  # Columns 1 (tree), 7 (algorithm), 8 (procs), 10 (root value) of both tables.
+  cut -d, -f1,7,8,10 "$tmp/work/mpi.csv" > "$tmp/work/mpi.values"
+  cut -d, -f1,7,8,10 "$tmp/work/sim.csv" > "$tmp/work/sim.values"
+  cmp -s "$tmp/work/mpi.values" "$tmp/work/sim.values" || fail "the MPI job's rows differ from the simulator's: $(diff "$tmp/work/sim.values" "$tmp/work/mpi.values" | head -n 5 | tr '\n' ' ')"
+  grep -q ',mpi,' "$tmp/work/mpi.csv" || fail "the MPI job's rows are not marked mpi"
+  echo "slurm test: psearch --mpi on a 2-task allocation, root values the simulator's" >&2
+fi
 exit 0

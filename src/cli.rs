@@ -94,7 +94,8 @@ pub fn main<F: FnOnce() -> Result<()>>(tool: &str, body: F) -> ! {
     std::process::exit(code)
 }
 
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
+/// Whether `e` is a closed stdout (`tool ... | head`): not an error.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
 }
 

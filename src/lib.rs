@@ -64,7 +64,9 @@
 //!   (`docs/model.md` §9): one core against a transport, the simulated
 //!   cluster, the sequential baseline with iterative deepening and a
 //!   transposition table, OthelloX's root-splitting baselines, Ura et
-//!   al.'s master-worker, YBWC over messages; `pabsim --machine cluster`.
+//!   al.'s master-worker, YBWC over messages; `pabsim --machine cluster`;
+//!   with the feature `mpi`, the real transport on MPI ranks
+//!   (`cluster::mpi`, `psearch --mpi`).
 //! - [`formats`]: the tables the tools exchange (CSV rows, JSON lines), as
 //!   serde types with strict readers (`docs/formats.md`); tree specs are
 //!   read by [`tree`], position files by [`game`].

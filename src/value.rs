@@ -29,7 +29,7 @@ pub const ROOT_BETA: i64 = SCORE_MAX as i64 + 1;
 
 /// An alpha-beta window `(alpha, beta)`: a node's value matters only
 /// strictly between the two (fail-hard: it returns within `[alpha, beta]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Window {
     /// The lower bound: the best MAX can already force.
     pub alpha: i64,

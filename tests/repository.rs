@@ -22,7 +22,7 @@ fn make_all_builds_every_binary_first() {
     assert!(report < first_run, "the report is built at command {report}, after the first tree generation at {first_run}");
 }
 
-/// `make test` said nothing while apt installed Chromium and Slurm
+/// `make test` said nothing while apt installed Chromium, Slurm (and Open MPI)
 /// when its output was not a terminal. Run against a fake `apt-get` (and
 /// a fake `id` saying root), with stderr a pipe.
 #[test]
@@ -52,10 +52,12 @@ fn test_setup_says_what_it_installs() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.lines().next().is_some_and(|l| l.starts_with("make test: installing chromium slurm-wlm munge with apt-get")), "{err}");
-    assert!(d.read("apt-calls").contains("install -y --no-install-recommends chromium slurm-wlm munge"));
-    // The fake installed nothing: both checks are skipped, and said so.
-    assert_eq!(d.read("env/skips.env"), "PARAB_SKIP_BROWSER=1\nPARAB_SKIP_SLURM=1\n");
+    let mpi = "libopenmpi-dev openmpi-bin libclang-dev clang";
+    assert!(err.lines().next().is_some_and(|l| l.starts_with(&format!("make test: installing chromium slurm-wlm munge {mpi} with apt-get"))), "{err}");
+    assert!(d.read("apt-calls").contains(&format!("install -y --no-install-recommends chromium slurm-wlm munge {mpi}")));
+    // The fake installed nothing: every check is skipped, and said so in one line.
+    assert_eq!(d.read("env/skips.env"), "PARAB_SKIP_BROWSER=1\nPARAB_SKIP_SLURM=1\nPARAB_SKIP_MPI=1\n");
+    assert!(err.lines().nth(1).is_some_and(|l| l.starts_with("make test: skipping the browser check, the Slurm test and the MPI build and tests: ")), "{err}");
 }
 
 /// The shell code blocks of the README, one command a line (continuations joined).

@@ -246,6 +246,8 @@ mod tests {
             other_idle_ns: 0.0,
             messages: 0,
             bytes: 0,
+            transport: "simulated".into(),
+            oversubscribed: None,
         };
         let rows = [row("even-split"), row("zeta"), row("master-worker"), row("seq")];
         let refs: Vec<&ClusterRow> = rows.iter().collect();

@@ -4,6 +4,7 @@ use anyhow::{Result, bail, ensure};
 use clap::Parser;
 use parab::algorithm::Algorithm;
 use parab::cli::{self, Input, Output, write_csv};
+use parab::cluster::args::{ClusterArgs, parse_policies};
 use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
@@ -58,32 +59,9 @@ struct Args {
     /// Cluster: bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
     #[arg(long)]
     bandwidth: Option<u64>,
-    /// Cluster: transposition-table entries per process (default 2^20).
-    #[arg(long)]
-    tt_slots: Option<usize>,
-    /// Cluster: the ply even-split and master-slave split the tree at
-    /// (default: the shallowest with at least p nodes).
-    #[arg(long)]
-    split_ply: Option<u32>,
-    /// Cluster: the master-worker's master depth d' (default: the
-    /// shallowest with at least 3 leaves per worker, at most depth − 1).
-    #[arg(long)]
-    master_depth: Option<u32>,
-    /// Cluster: nodes a master-worker's worker (or a YBWC process, its
-    /// first slice of a piece) searches before it looks at its inbox
-    /// (default 1024).
-    #[arg(long)]
-    slice_nodes: Option<u64>,
-    /// Cluster: master-worker-share's depth below a task's root whose table
-    /// entries go round the workers' ring (default: the most plies k with
-    /// b^k <= 625, b the root's moves: 4 for b = 5, 2 for b = 20).
-    #[arg(long)]
-    share_depth: Option<u32>,
-    /// Cluster: master-worker-negascout's ε, the width of the scout windows
-    /// in score units (default: the mean |static value change| of the
-    /// root's moves).
-    #[arg(long)]
-    epsilon: Option<i64>,
+    /// The cluster algorithms' parameters (shared with psearch --mpi).
+    #[command(flatten)]
+    cluster: ClusterArgs,
     /// Cluster: instead of parallel runs, one row of Ura et al.'s §5.2 leaf
     /// counts (the sequential search with the master's table, with tables
     /// not shared between tasks, with the partial share of --share-depth,
@@ -167,7 +145,7 @@ enum MachineKind {
 fn cluster(args: &Args) -> Result<()> {
     use parab::cluster::machine::Costs;
     use parab::cluster::run::{ClusterRequest, configs, run};
-    use parab::cluster::{ClusterAlgorithm, ClusterConfig, MAX_CLUSTER_PROCS, search::DEFAULT_TT_SLOTS};
+    use parab::cluster::{ClusterAlgorithm, ClusterConfig, MAX_CLUSTER_PROCS};
     let mut shared_only = args.search.given().to_vec();
     shared_only.extend([("--baseline", args.baseline.is_some()), ("--shard", args.shard.is_some()), ("--merge", args.merge)]);
     if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
@@ -177,21 +155,11 @@ fn cluster(args: &Args) -> Result<()> {
     if args.leaf_factors {
         return leaf_factors(args);
     }
-    let mut algorithms = vec![];
-    for p in &args.policy {
-        algorithms.push(p.parse::<ClusterAlgorithm>().map_err(|e| {
-            if p.parse::<Algorithm>().is_ok() {
-                anyhow::anyhow!("--policy {p} is a --machine shared algorithm (the cluster runs even-split, master-slave and the master-worker family)")
-            } else {
-                e.into()
-            }
-        })?);
-    }
+    let mut algorithms = parse_policies(&args.policy)?;
     if algorithms.is_empty() {
         algorithms = vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave];
     }
     cli::no_repeats("--procs", &args.procs)?;
-    cli::no_repeats("--policy", &algorithms.iter().map(|a| a.name()).collect::<Vec<_>>())?;
     for &p in &args.procs {
         ensure!((1..=MAX_CLUSTER_PROCS).contains(&p), "--procs {p}: the cluster has 1..{MAX_CLUSTER_PROCS} processes");
     }
@@ -204,25 +172,7 @@ fn cluster(args: &Args) -> Result<()> {
         bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
     };
     ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
-    let tt_slots = args.tt_slots.unwrap_or(DEFAULT_TT_SLOTS);
-    ensure!((1..=1 << 30).contains(&tt_slots), "--tt-slots {tt_slots} must lie in 1..2^30");
-    let slice_nodes = args.slice_nodes.unwrap_or(parab::cluster::master_worker::DEFAULT_SLICE_NODES);
-    ensure!(slice_nodes >= 1, "--slice-nodes 0: a worker would never search");
-    let req = ClusterRequest {
-        procs: args.procs.clone(),
-        algorithms,
-        settings: ClusterConfig {
-            costs,
-            tt_slots,
-            split: args.split_ply,
-            master_depth: args.master_depth,
-            slice_nodes,
-            share_depth: args.share_depth,
-            epsilon: args.epsilon,
-            ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1)
-        },
-        per_tree: args.per_tree,
-    };
+    let req = ClusterRequest { procs: args.procs.clone(), algorithms, settings: ClusterConfig { costs, ..args.cluster.settings()? }, per_tree: args.per_tree };
     let n = configs(&req)?.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
@@ -236,14 +186,14 @@ fn cluster(args: &Args) -> Result<()> {
 /// `--leaf-factors`: Ura et al.'s §5.2 counts, one row for the input's trees.
 fn leaf_factors(args: &Args) -> Result<()> {
     use parab::cluster::{factors, master_worker::default_share_depth, search::DEFAULT_TT_SLOTS};
-    let Some(dm) = args.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
+    let Some(dm) = args.cluster.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     ensure!(!trees.is_empty(), "no trees in the input");
-    let share = match args.share_depth {
+    let share = match args.cluster.share_depth {
         Some(k) => k,
         None => trees[0].visit(DefaultShare),
     };
-    let row = factors::leaf_factors(&trees, dm, share, args.tt_slots.unwrap_or(DEFAULT_TT_SLOTS))?;
+    let row = factors::leaf_factors(&trees, dm, share, args.cluster.tt_slots.unwrap_or(DEFAULT_TT_SLOTS))?;
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, [row])?;
     return Ok(out.finish()?);
@@ -265,19 +215,15 @@ fn main() {
         if args.machine == MachineKind::Cluster {
             return cluster(&args);
         }
-        let cluster_only = [
+        let mut cluster_only = vec![
             ("--node-ns", args.node_ns.is_some()),
             ("--send-ns", args.send_ns.is_some()),
             ("--recv-ns", args.recv_ns.is_some()),
             ("--latency-ns", args.latency_ns.is_some()),
             ("--bandwidth", args.bandwidth.is_some()),
-            ("--tt-slots", args.tt_slots.is_some()),
-            ("--split-ply", args.split_ply.is_some()),
-            ("--master-depth", args.master_depth.is_some()),
-            ("--slice-nodes", args.slice_nodes.is_some()),
-            ("--share-depth", args.share_depth.is_some()),
-            ("--epsilon", args.epsilon.is_some()),
+            ("--leaf-factors", args.leaf_factors),
         ];
+        cluster_only.extend(args.cluster.given());
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");
         }

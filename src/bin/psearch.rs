@@ -1,9 +1,11 @@
-//! `psearch`: the parallel searches on this machine's threads (issue 24).
+//! `psearch`: the parallel searches on this machine's threads (issue 24),
+//! and with `--mpi` the cluster's searches on MPI ranks (issue 26).
 
 use anyhow::{bail, ensure};
 use clap::Parser;
 use parab::algorithm::Algorithm;
 use parab::cli::{self, Input, Output, write_csv};
+use parab::cluster::args::ClusterArgs;
 use parab::nn::Network;
 use parab::progress::Progress;
 use parab::real::run::{self, Plan, Settings};
@@ -19,21 +21,36 @@ use std::path::PathBuf;
 /// run is checked against the sequential search (root value and move) and
 /// fails loudly if it differs. One CSV row per configuration (or per tree)
 /// with wall time, nodes, the threads' time searching, idle and waiting on
-/// locks, and SU/SO against the one-thread run.
+/// locks, and SU/SO against the one-thread run. With --mpi (a build with
+/// `--features mpi`, under `mpirun -np N`), the message-passing searches of
+/// `pabsim --machine cluster` on N real processes, with its rows.
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n  dts       the thesis's: idle threads take the split-point variable's lock and search the node heap for a split point (--scheme, --split-walk)\n  pvsplit   PV splitting: all threads share each PV node's moves once its first is searched, and wait for the next PV node\n  steal     YBWC with work stealing (crossbeam-deque): eligible nodes go on the owner's deque, idle threads steal from a random victim (--scheme, --steal-seed)\n  active    active splitting: a thread at an eligible node with --min-split-depth plies left recruits the idle threads (--scheme)\n  lazy-smp  Lazy SMP: every thread searches the whole tree, sharing a lock-free transposition table (real threads only)\n\nThread counts above the host's cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/)."
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n  dts       the thesis's: idle threads take the split-point variable's lock and search the node heap for a split point (--scheme, --split-walk)\n  pvsplit   PV splitting: all threads share each PV node's moves once its first is searched, and wait for the next PV node\n  steal     YBWC with work stealing (crossbeam-deque): eligible nodes go on the owner's deque, idle threads steal from a random victim (--scheme, --steal-seed)\n  active    active splitting: a thread at an eligible node with --min-split-depth plies left recruits the idle threads (--scheme)\n  lazy-smp  Lazy SMP: every thread searches the whole tree, sharing a lock-free transposition table (real threads only)\n\nThread counts above the host's cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/).\n\nMPI (build: cargo build --release --features mpi):\n  treegen --model incremental --branching 5 --depth 7 --count 2 -o /tmp/inc.jsonl\n  mpirun -np 4 target/release/psearch --mpi /tmp/inc.jsonl --policy even-split,master-slave,master-worker --per-tree\nRank 0 reads the input and writes the rows of pabsim --machine cluster (transport mpi, measured wall time): the sequential baseline on rank 0, then each algorithm on all ranks, every root value checked. A rank that waits --mpi-timeout seconds for a message ends the job with one line."
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen or positions), `-` or absent for stdin.
     input: Option<PathBuf>,
-    /// Thread counts, e.g. 1,2,4 (1: the sequential search).
-    #[arg(short, long, value_delimiter = ',', default_value = "1")]
+    /// Thread counts, e.g. 1,2,4 (1: the sequential search; default 1).
+    #[arg(short, long, value_delimiter = ',')]
     threads: Vec<usize>,
-    /// Parallel search algorithms for more than one thread: dts, pvsplit, steal, active, lazy-smp.
-    #[arg(long, alias = "policy", value_delimiter = ',', default_value = "dts")]
-    algorithm: Vec<Algorithm>,
+    /// Parallel search algorithms for more than one thread: dts (default),
+    /// pvsplit, steal, active, lazy-smp. With --mpi the cluster's: even-split,
+    /// master-slave (default both), master-worker, master-worker-noupdate,
+    /// master-worker-share, master-worker-negascout, ybwc; seq on one rank.
+    #[arg(long, alias = "policy", value_delimiter = ',')]
+    algorithm: Vec<String>,
+    /// Run the cluster's message-passing searches on the ranks of an MPI
+    /// job (under mpirun; needs a build with --features mpi).
+    #[arg(long)]
+    mpi: bool,
+    /// MPI: seconds a rank waits for a message before it ends the job (default 60).
+    #[arg(long, requires = "mpi")]
+    mpi_timeout: Option<u64>,
+    /// The cluster algorithms' parameters (with --mpi; shared with pabsim --machine cluster).
+    #[command(flatten)]
+    cluster: ClusterArgs,
     /// The schemes and the algorithms' parameters (shared with pabsim).
     #[command(flatten)]
     search: SearchArgs,
@@ -53,14 +70,30 @@ struct Args {
 
 fn main() {
     let args: Args = cli::parse("psearch");
+    if args.mpi {
+        mpi_main(&args);
+    }
     cli::main("psearch", || {
-        ensure!(!args.threads.is_empty(), "--threads: give at least one thread count");
-        for &t in &args.threads {
+        if let Some((name, _)) = args.cluster.given().iter().find(|o| o.1) {
+            bail!("{name} applies to --mpi only");
+        }
+        let threads = if args.threads.is_empty() { vec![1] } else { args.threads.clone() };
+        let mut algorithms = vec![];
+        for a in &args.algorithm {
+            if a.parse::<parab::cluster::ClusterAlgorithm>().is_ok() {
+                bail!("--algorithm {a} is a cluster algorithm (give --mpi and run under mpirun)");
+            }
+            algorithms.push(a.parse::<Algorithm>()?);
+        }
+        if algorithms.is_empty() {
+            algorithms.push("dts".parse::<Algorithm>()?);
+        }
+        for &t in &threads {
             ensure!((1..=MAX_PROCS).contains(&t), "--threads {t}: give 1..{MAX_PROCS} threads");
         }
         ensure!((1..=1000).contains(&args.repeat), "--repeat {}: give 1..1000 runs", args.repeat);
         ensure!(args.node_cost <= 1_000_000_000, "--node-cost {}: at most 1,000,000,000 ns (one second) per node", args.node_cost);
-        let req = args.search.request(Request { policies: args.algorithm.clone(), ..Request::new(args.threads.clone()) })?;
+        let req = args.search.request(Request { policies: algorithms, ..Request::new(threads) })?;
         cli::no_repeats("--threads", &req.procs)?;
         cli::no_repeats("--scheme", &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
         cli::no_repeats("--algorithm", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
@@ -78,5 +111,45 @@ fn main() {
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;
         Ok(out.finish()?)
+    })
+}
+
+/// `psearch --mpi` without the MPI build: one line saying how to build it.
+#[cfg(not(feature = "mpi"))]
+fn mpi_main(_: &Args) -> ! {
+    cli::main("psearch", || {
+        bail!("--mpi needs the MPI build: cargo build --release --features mpi (with Open MPI), then mpirun -np N target/release/psearch --mpi ...")
+    })
+}
+
+/// `psearch --mpi`: this rank's part of the job.
+#[cfg(feature = "mpi")]
+fn mpi_main(args: &Args) -> ! {
+    use parab::cluster::ClusterAlgorithm;
+    use parab::cluster::args::parse_policies;
+    use parab::cluster::mpi::run::{self as mpi_run, MpiRequest};
+    let timeout = std::time::Duration::from_secs(args.mpi_timeout.unwrap_or(parab::cluster::mpi::DEFAULT_TIMEOUT.as_secs()));
+    mpi_run::main("psearch", timeout, |job| {
+        // The same checks on every rank: each stops alike, rank 0 says why.
+        let mut shared_only = args.search.given().to_vec();
+        shared_only.extend([("--threads", !args.threads.is_empty()), ("--node-cost", args.node_cost != 0), ("--repeat", args.repeat != 1)]);
+        if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
+            bail!("{name} does not apply to --mpi (the ranks are the processes: mpirun -np N)");
+        }
+        ensure!(args.mpi_timeout.is_none_or(|t| (1..=86_400).contains(&t)), "--mpi-timeout: give 1..86400 seconds");
+        let mut algorithms = parse_policies(&args.algorithm)?;
+        if algorithms.is_empty() {
+            algorithms = if job.size == 1 { vec![ClusterAlgorithm::Sequential] } else { vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave] };
+        }
+        let req = MpiRequest { algorithms, settings: args.cluster.settings()?, per_tree: args.per_tree };
+        mpi_run::configs(&req, job.size)?;
+        let out = mpi_run::agree(job, if job.rank == 0 { Output::create(args.output.as_deref()).map(Some).map_err(Into::into) } else { Ok(None) })?;
+        let trees = read_trees(mpi_run::share_input(job, args.input.as_deref())?)?;
+        let rows = mpi_run::run(job, &trees, &req)?;
+        if let (Some(mut out), Some(rows)) = (out, rows) {
+            write_csv(&mut out, rows)?;
+            out.finish()?;
+        }
+        Ok(())
     })
 }

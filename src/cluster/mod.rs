@@ -23,17 +23,24 @@
 //!   aborts.
 //! - [`run`]: many (tree, configuration) runs and their rows (`pabsim
 //!   --machine cluster`).
+//! - [`args`]: the algorithms' command-line options, shared by `pabsim
+//!   --machine cluster` and `psearch --mpi`.
+//! - `mpi` (with the feature `mpi`): the real transport on MPI ranks
+//!   (`docs/model.md` §9.8) and `psearch --mpi`'s runs.
 //!
 //! The algorithms are named by [`ClusterAlgorithm`], a sibling of the
 //! shared-memory [`crate::algorithm::Algorithm`] (`docs/decisions.md`,
 //! issue 25). Every run's root value is checked against the sequential
 //! baseline's ([`simulate`]).
 
+pub mod args;
 pub mod events;
 pub mod factors;
 pub mod frontier;
 pub mod machine;
 pub mod master_worker;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod root_split;
 pub mod run;
 pub mod search;
@@ -238,8 +245,8 @@ impl<S: TreeSource> Process<S> for Sequential<S> {
     fn receive<T: Transport<S::Node>>(&mut self, _: &S, _: &mut T, _: usize, _: Msg<S::Node>) {}
 }
 
-/// What runs a policy's processes: the simulated cluster here, a real
-/// transport elsewhere. [`launch`] builds the policy and hands it over.
+/// What runs a policy's processes: the simulated cluster here, the MPI
+/// transport in `mpi`. [`launch`] builds the policy and hands it over.
 pub trait Launch<S: TreeSource> {
     /// What a run gives back (the root's value among it).
     type Output;

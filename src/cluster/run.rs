@@ -28,11 +28,28 @@ pub struct ClusterRequest {
     pub per_tree: bool,
 }
 
-struct Done {
-    cfg: usize,
-    tree: usize,
-    split: Option<u32>,
-    stats: ClusterStats,
+/// One (configuration, tree) run's result.
+pub(crate) struct Done {
+    /// The configuration's index.
+    pub cfg: usize,
+    /// The tree's index.
+    pub tree: usize,
+    /// Its split ply or master depth ([`split_of`]).
+    pub split: Option<u32>,
+    /// What it measured.
+    pub stats: ClusterStats,
+}
+
+/// Where rows come from: the simulated cluster, or a real transport.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowSource {
+    /// `pabsim --machine cluster`.
+    Simulated,
+    /// `psearch --mpi`; whether some host ran more ranks than its cores.
+    Mpi {
+        /// Ranks above a host's cores.
+        oversubscribed: bool,
+    },
 }
 
 /// The configurations asked, in row order: the baseline, then each count
@@ -61,20 +78,41 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Pro
             let cfg = &cfgs[c];
             let stats = if cfg.algorithm == ClusterAlgorithm::Sequential { base[t] } else { simulate(&trees[t], cfg, Some(base[t].value))? };
             progress.inc(1);
-            let split = match cfg.algorithm {
-                ClusterAlgorithm::Sequential => None,
-                a if a.is_master_worker() => Some(trees[t].visit(MasterDepth { procs: cfg.procs, depth: cfg.master_depth })),
-                ClusterAlgorithm::Ybwc => Some(trees[t].visit(Granularity(cfg.granularity))),
-                _ => Some(trees[t].visit(Split { procs: cfg.procs, split: cfg.split })),
-            };
-            Ok(Done { cfg: c, tree: t, split, stats })
+            Ok(Done { cfg: c, tree: t, split: split_of(&trees[t], cfg), stats })
         })
         .collect::<Result<_, ClusterError>>()?;
+    Ok(rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Simulated))
+}
+
+/// The split ply of a root-splitting run, the master depth of a
+/// master-worker run, `None` for the sequential baseline.
+pub(crate) fn split_of(tree: &Tree, cfg: &ClusterConfig) -> Option<u32> {
+    match cfg.algorithm {
+        ClusterAlgorithm::Sequential => None,
+        a if a.is_master_worker() => Some(tree.visit(MasterDepth { procs: cfg.procs, depth: cfg.master_depth })),
+        ClusterAlgorithm::Ybwc => Some(tree.visit(Granularity(cfg.granularity))),
+        _ => Some(tree.visit(Split { procs: cfg.procs, split: cfg.split })),
+    }
+}
+
+/// The rows of runs `done` (every configuration of `cfgs` on every tree,
+/// `base` the sequential baseline of each tree): per configuration, one per
+/// tree or one per group of trees of the same family, b and depth.
+pub(crate) fn rows(trees: &[Tree], cfgs: &[ClusterConfig], done: &[Done], base: &[ClusterStats], per_tree: bool, source: RowSource) -> Vec<ClusterRow> {
     let mut rows = vec![];
+    let make = |ts: &[Tree], cfg: &ClusterConfig, ds: &[&Done], bs: &[ClusterStats], per_tree: bool| {
+        let mut r = row(ts, cfg, ds, bs, per_tree);
+        if let RowSource::Mpi { oversubscribed } = source {
+            r.transport = "mpi".into();
+            r.oversubscribed = Some(oversubscribed);
+        }
+        r
+    };
     for (c, cfg) in cfgs.iter().enumerate() {
-        let mine: Vec<&Done> = done.iter().filter(|d| d.cfg == c).collect();
-        if req.per_tree {
-            rows.extend(mine.iter().map(|d| row(&trees[d.tree..=d.tree], cfg, &[d], &base[d.tree..=d.tree], true)));
+        let mut mine: Vec<&Done> = done.iter().filter(|d| d.cfg == c).collect();
+        mine.sort_by_key(|d| d.tree);
+        if per_tree {
+            rows.extend(mine.iter().map(|d| make(&trees[d.tree..=d.tree], cfg, &[d], &base[d.tree..=d.tree], true)));
         } else {
             // One row per group of trees of the same family, b and depth.
             let mut groups: Vec<(String, Vec<usize>)> = vec![];
@@ -89,11 +127,11 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Pro
                 let ds: Vec<&Done> = idx.iter().map(|&i| mine[i]).collect();
                 let ts: Vec<Tree> = idx.iter().map(|&i| trees[i].clone()).collect();
                 let bs: Vec<ClusterStats> = idx.iter().map(|&i| base[i]).collect();
-                rows.push(row(&ts, cfg, &ds, &bs, false));
+                rows.push(make(&ts, cfg, &ds, &bs, false));
             }
         }
     }
-    Ok(rows)
+    rows
 }
 
 struct Split {
@@ -169,6 +207,8 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         other_idle_ns: sum(|s| s.other_idle_ns) as f64 / per_proc,
         messages: sum(|s| s.messages),
         bytes: sum(|s| s.bytes),
+        transport: "simulated".into(),
+        oversubscribed: None,
     }
 }
 

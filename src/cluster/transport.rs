@@ -3,14 +3,18 @@
 //! ([`Transport`]); the messages ([`Msg`]); and the policy's side
 //! ([`Process`]): handlers run to completion on a start and on every
 //! message. Nothing here knows whether the network is simulated: the
-//! simulated cluster ([`super::machine`]) and the test transport with
-//! adversarial delivery implement it today, an MPI transport next.
+//! simulated cluster ([`super::machine`]), the test transport with
+//! adversarial delivery and the MPI transport (`super::mpi`, feature `mpi`)
+//! implement it.
 
 use crate::search::NodeCounts;
 use crate::value::Window;
+use serde::{Deserialize, Serialize};
 
 /// A message between processes. `N` is the tree source's node (a position).
-#[derive(Clone, Debug, PartialEq)]
+/// Serde types: a real transport encodes them (the MPI transport, §9.8), and
+/// a new variant is encoded with no more code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Msg<N> {
     /// Search `node` (a MAX node if `max`, at `ply`) to `depth` in `window`;
     /// answer with a [`Msg::Result`] of the same `id`.
@@ -99,7 +103,7 @@ pub enum Msg<N> {
 }
 
 /// A transposition-table entry as one worker shares it with the others.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SharedEntry<N> {
     /// The position.
     pub node: N,

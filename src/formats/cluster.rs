@@ -1,7 +1,9 @@
 //! The table of `pabsim --machine cluster` (`docs/formats.md`): the
 //! columns of Ura et al.'s tables (search time, speed-up, leaves, start-up
 //! idle, other idle) plus messages and bytes, per tree or per
-//! configuration.
+//! configuration. The same rows come from real runs over MPI (`psearch
+//! --mpi`, issue 26): `transport` says which, and their times are measured
+//! wall times.
 
 use super::rows::{prob, two};
 use serde::{Deserialize, Serialize};
@@ -30,7 +32,8 @@ pub struct ClusterRow {
     pub split: Option<u32>,
     /// The root's value (per-tree rows), checked against the sequential baseline's.
     pub root_value: Option<i64>,
-    /// Search time, ns: per tree, or the geometric mean over the trees.
+    /// Search time, ns: per tree, or the geometric mean over the trees
+    /// (simulated; measured wall time when `transport` is `mpi`).
     #[serde(serialize_with = "two")]
     pub time_ns: f64,
     /// The sequential baseline's time over this one's (geometric means).
@@ -53,6 +56,12 @@ pub struct ClusterRow {
     pub messages: u64,
     /// Bytes sent (summed).
     pub bytes: u64,
+    /// `simulated` (`pabsim --machine cluster`) or `mpi` (a real run,
+    /// `psearch --mpi`).
+    pub transport: String,
+    /// A real run: whether some host ran more ranks than it has cores
+    /// (empty for simulated rows).
+    pub oversubscribed: Option<bool>,
 }
 
 /// One row of `pabsim --machine cluster --leaf-factors` (Ura et al.

@@ -134,6 +134,23 @@ pub struct Position {
     pub eval: i32,
 }
 
+/// On the wire (a message between processes, `docs/model.md` §9.8): the
+/// board as a Shredder FEN (every castling right, whatever the rooks'
+/// files) and the evaluation, which the receiver keeps as it is.
+impl serde::Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (format!("{:#}", self.board), self.eval).serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Position {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
+        let (fen, eval) = <(String, i32)>::deserialize(d)?;
+        let board = Board::from_fen(&fen, true).map_err(|e| serde::de::Error::custom(format!("FEN {fen:?}: {e:?}")))?;
+        Ok(Position { board, eval })
+    }
+}
+
 impl Position {
     /// A position from a board.
     pub fn new(board: Board) -> Position {

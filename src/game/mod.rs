@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 
 /// A tree the search can walk.
 pub trait TreeSource: Sync {
-    /// A node as the search holds it.
-    type Node: Clone + Send + Sync + std::fmt::Debug + PartialEq;
+    /// A node as the search holds it; serde types so that a message can
+    /// carry one between processes (the MPI transport, `docs/model.md` §9.8).
+    type Node: Clone + Send + Sync + std::fmt::Debug + PartialEq + Serialize + serde::de::DeserializeOwned;
     /// One entry of a node's move list (the caller owns the buffer).
     type Slot: Copy + Default + Send + Sync + std::fmt::Debug;
     /// A node's children, handed out in search order.

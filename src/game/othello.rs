@@ -57,6 +57,22 @@ pub struct Position {
     pub black_to_move: bool,
 }
 
+/// On the wire (a message between processes, `docs/model.md` §9.8): the
+/// black and white discs as bitboards and the side to move.
+impl serde::Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (u64::from(self.board.bits_for(Stone::Black)), u64::from(self.board.bits_for(Stone::White)), self.black_to_move).serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Position {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
+        let (black, white, black_to_move) = <(u64, u64, bool)>::deserialize(d)?;
+        let board = Board::try_from((black, white)).map_err(|e| serde::de::Error::custom(format!("Othello board: {e}")))?;
+        Ok(Position { board, black_to_move })
+    }
+}
+
 impl Position {
     /// The standard start position (Black to move).
     pub fn start() -> Position {

@@ -218,7 +218,7 @@ impl Shape {
 }
 
 /// A node of an artificial tree: its seed and its minimax value (pscore).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Node {
     /// The seed of the node's stream.
     pub seed: u32,

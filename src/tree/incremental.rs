@@ -77,7 +77,7 @@ pub struct Incremental {
 }
 
 /// A node: its path key and its value on the score scale (root player's view).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct INode {
     /// Hash of the root seed and the path.
     pub key: u64,

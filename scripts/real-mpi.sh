@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `make real`'s MPI runs (issue 26): the cluster's algorithms on real MPI
+# ranks, `psearch --mpi` under `mpirun -np N` for each N of RANKS (1: the
+# sequential baseline alone), on the trees of `make real`, into one table
+# (each count's rows begin with its own baseline; `oversubscribed` says
+# where ranks outnumbered the cores). Builds the MPI tools in target/mpi/
+# (`--features mpi`; quick when `make test` has built them).
+#
+# Where Open MPI or libclang is missing it prints one line and writes
+# nothing: `make all` never needs MPI.
+#
+# Usage: scripts/real-mpi.sh TREES OUT RANKS    (RANKS e.g. 1,2,4,8)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+trees=${1:?usage: $0 TREES OUT RANKS} out=${2:?} ranks=${3:?}
+have() { command -v "$1" >/dev/null 2>&1; }
+libclang() { compgen -G '/usr/lib/llvm-*/lib/libclang*.so*' >/dev/null || compgen -G '/usr/lib/*/libclang*.so*' >/dev/null; }
+if ! { have mpicc && have mpirun && libclang; }; then
+  echo "make real: skipping the MPI runs: Open MPI or libclang is not installed (apt-get install libopenmpi-dev openmpi-bin libclang-dev clang)" >&2
+  exit 0
+fi
+CARGO_TARGET_DIR=target/mpi ${CARGO:-cargo} build --release -p parab --features mpi --bins
+bin=target/mpi/release
+root=()
+[ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+all=even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout,ybwc
+tmp=$(mktemp -d /tmp/parab-real-mpi.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+first=1
+for n in ${ranks//,/ }; do
+  if [ "$n" = 1 ]; then policies=seq; else policies=$all; fi
+  mpirun -q --oversubscribe "${root[@]}" -np "$n" "$bin/psearch" --mpi "$trees" --policy "$policies" -o "$tmp/$n.csv"
+  if [ $first = 1 ]; then cat "$tmp/$n.csv"; else tail -n +2 "$tmp/$n.csv"; fi >> "$tmp/all.csv"
+  first=0
+done
+mv "$tmp/all.csv" "$out"

@@ -1,0 +1,420 @@
+//! The real message-passing transport: the cluster's policies on MPI
+//! processes (issue 26; `docs/model.md` §9.8). Built with `--features mpi`
+//! (Open MPI through rsmpi); the default build has none of it.
+//!
+//! One MPI rank is one process of a policy. [`OnMpi`] is a
+//! [`Launch`](super::Launch): every rank builds only its own process
+//! (`make(rank)`), all ranks meet at a barrier, the clock starts, the
+//! process's `start` runs, and then the rank loops: it waits for the next
+//! message from any rank and hands it to `receive`; when the process asked
+//! to be woken ([`Transport::wake`]) it first handles every message that
+//! has arrived by then, then calls `resume`. The master's `done(v)` ends the
+//! search: its time is the wall time from the barrier to that call.
+//!
+//! **Ending.** Rank 0 then sends every rank a *stop*; a rank that has it
+//! leaves its loop and sends every other rank a *fin* (rank 0's carries the
+//! rank's statistics), and keeps receiving — and dropping — messages until
+//! it has every other rank's fin. MPI keeps the messages between two ranks
+//! in order, so once a rank has all fins nothing more is coming: no message
+//! is left in flight for the next run, and no send waits for a receiver that
+//! has gone. Messages are sent buffered (`MPI_Bsend`, [`BSEND_BYTES`]), so a
+//! send never waits for its receiver (two ranks sending large messages to
+//! each other cannot deadlock).
+//!
+//! **Never a hang.** Every wait (the barrier, a message, the fins) polls
+//! (an immediate probe, then a yield or a short sleep) and has a deadline:
+//! with no message for the timeout (`--mpi-timeout`, 60 s by default), the
+//! rank prints one line, `psearch: rank R: no message for 60 s (a rank
+//! died or the network stalled)`, and aborts the job (`MPI_Abort`). Rank r
+//! waits 0.2 s × r longer than rank 0, so that one rank reports, not all.
+//! A handler that runs longer than the timeout makes the ranks waiting for
+//! it time out: the timeout must exceed the longest search a rank does
+//! between messages (the sequential baseline on rank 0, which the others
+//! wait out; the even split's share; a master-slave task).
+//!
+//! **What a rank measures**: nodes (`searched`), messages and their bytes
+//! on the wire (the encoded message, [`wire`]), and the time it waited:
+//! before its first message (start-up idle: a rank whose start did nothing
+//! waits for its first message) and any other wait up to the stop.
+
+pub mod run;
+pub mod wire;
+
+use super::Launch;
+use super::machine::ClusterStats;
+use super::transport::{Msg, Process, Transport};
+use crate::game::TreeSource;
+use crate::search::NodeCounts;
+use mpi::point_to_point::{MatchedReceiveVec, Message, Status};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// A policy's message.
+const TAG_MSG: i32 = 1;
+/// Rank 0 to every rank: the search is over.
+const TAG_STOP: i32 = 2;
+/// A rank that has left its loop, to every other rank (to rank 0 with its
+/// statistics).
+const TAG_FIN: i32 = 3;
+
+/// The buffer attached for buffered sends, per rank: 64 MiB, thousands of
+/// times what the searches here have in flight at once (a send that does not
+/// fit is an MPI error, which ends the job).
+pub const BSEND_BYTES: usize = 64 << 20;
+
+/// The default `--mpi-timeout`.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The test-only environment variable that makes a rank fail at the start
+/// of the first parallel run: `exit:R` (rank R exits at once, without
+/// MPI's goodbye) or `stall:R` (rank R stops answering). The tests use it
+/// to check that a failed rank ends the job rather than hanging it.
+pub const FAULT_ENV: &str = "PARAB_MPI_TEST_FAULT";
+
+/// How the ranks of a job run.
+#[derive(Clone, Debug)]
+pub struct MpiOptions {
+    /// The tool's name, for the one-line error.
+    pub tool: &'static str,
+    /// The longest wait for a message.
+    pub timeout: Duration,
+}
+
+/// This rank in its job: who it is, and how it gives up.
+#[derive(Clone, Copy)]
+pub struct Job<'w> {
+    /// The job's ranks.
+    pub world: &'w SimpleCommunicator,
+    /// Timeout and the tool's name.
+    pub opts: &'w MpiOptions,
+    /// This rank.
+    pub rank: usize,
+    /// The job's ranks.
+    pub size: usize,
+}
+
+impl<'w> Job<'w> {
+    /// This rank of `world`.
+    pub fn new(world: &'w SimpleCommunicator, opts: &'w MpiOptions) -> Job<'w> {
+        Job { world, opts, rank: world.rank() as usize, size: world.size() as usize }
+    }
+
+    /// The deadline of a wait begun now (see the module doc: rank r waits
+    /// 0.2 s × r longer, so that one rank reports).
+    fn deadline(&self) -> Instant {
+        Instant::now() + self.opts.timeout + Duration::from_millis(200 * self.rank.min(50) as u64)
+    }
+
+    /// Reports that nothing came and ends the job.
+    fn timed_out(&self) -> ! {
+        let t = self.opts.timeout.as_secs_f64();
+        eprintln!("{}: rank {}: no message for {t} s (a rank died or the network stalled)", self.opts.tool, self.rank);
+        self.world.abort(1)
+    }
+
+    /// Reports a fault on this rank in one line and ends the job.
+    pub fn fatal(&self, what: &str) -> ! {
+        eprintln!("{}: rank {}: {what}", self.opts.tool, self.rank);
+        self.world.abort(1)
+    }
+
+    /// The next message from any rank, or `None` at once.
+    fn poll(&self) -> Option<(Message, Status)> {
+        self.world.any_process().immediate_matched_probe()
+    }
+
+    /// The next message, waiting up to the timeout for it.
+    fn wait(&self) -> (Message, Status) {
+        let deadline = self.deadline();
+        let mut polls = 0u32;
+        loop {
+            if let Some(m) = self.poll() {
+                return m;
+            }
+            if Instant::now() > deadline {
+                self.timed_out();
+            }
+            pause(&mut polls);
+        }
+    }
+
+    /// Waits for every rank at a barrier, with the timeout.
+    pub fn barrier(&self) {
+        let deadline = self.deadline();
+        let mut req = self.world.immediate_barrier();
+        let mut polls = 0u32;
+        loop {
+            match req.test() {
+                Ok(_) => return,
+                Err(r) => req = r,
+            }
+            if Instant::now() > deadline {
+                self.timed_out();
+            }
+            pause(&mut polls);
+        }
+    }
+}
+
+/// Between two polls: yield for the first thousand (a message expected
+/// within microseconds arrives without a sleep's delay), then sleep 50 µs
+/// (an oversubscribed rank must leave its core to the ranks searching).
+fn pause(polls: &mut u32) {
+    *polls += 1;
+    if *polls < 1_000 {
+        std::thread::yield_now();
+    } else {
+        std::thread::sleep(Duration::from_micros(50));
+    }
+}
+
+/// A rank's statistics, sent to rank 0 with its fin.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+struct RankStats {
+    nodes: u64,
+    leaves: u64,
+    internal: u64,
+    messages: u64,
+    bytes: u64,
+    startup_idle_ns: u64,
+    other_idle_ns: u64,
+}
+
+/// What a received message was.
+enum Got<N> {
+    /// A policy's message, and its sender.
+    Msg(usize, Msg<N>),
+    /// Stop, or a fin (another rank has stopped: the search is over).
+    Stop,
+}
+
+/// One rank's side of a run: receiving, counting, ending.
+struct Inbox<'w> {
+    job: Job<'w>,
+    /// The fins received so far, with their statistics.
+    fins: Vec<Option<RankStats>>,
+    /// The rank has had a message, or did something on start.
+    started: bool,
+    stats: RankStats,
+}
+
+impl<'w> Inbox<'w> {
+    fn new(job: Job<'w>) -> Inbox<'w> {
+        Inbox { job, fins: vec![None; job.size], started: false, stats: RankStats::default() }
+    }
+
+    /// The next message, waiting for it (the wait counts as idle time).
+    fn wait(&mut self) -> (Message, Status) {
+        let begun = Instant::now();
+        let got = self.job.wait();
+        let idle = begun.elapsed().as_nanos() as u64;
+        if self.started {
+            self.stats.other_idle_ns += idle;
+        } else {
+            self.stats.startup_idle_ns += idle;
+        }
+        got
+    }
+
+    /// Receives a probed message: a policy's message decoded, or the end.
+    fn take<N: serde::de::DeserializeOwned>(&mut self, got: (Message, Status)) -> Got<N> {
+        let (data, st) = got.matched_receive_vec::<u8>();
+        let from = st.source_rank() as usize;
+        match st.tag() {
+            TAG_MSG => {
+                self.started = true;
+                let msg = wire::decode::<N>(&data).unwrap_or_else(|e| self.job.fatal(&format!("a message from rank {from} does not decode ({e})")));
+                Got::Msg(from, msg)
+            }
+            TAG_FIN => {
+                self.fin(from, &data);
+                Got::Stop
+            }
+            _ => Got::Stop,
+        }
+    }
+
+    fn fin(&mut self, from: usize, data: &[u8]) {
+        let s = if data.is_empty() {
+            RankStats::default()
+        } else {
+            postcard::from_bytes(data).unwrap_or_else(|e| self.job.fatal(&format!("the statistics of rank {from} do not decode ({e})")))
+        };
+        self.fins[from] = Some(s);
+    }
+
+    /// Ends this rank's part: rank 0 stops every rank; every rank says fin
+    /// to every other and drops what comes until it has all fins. Rank 0
+    /// returns every rank's statistics (its own included).
+    fn finish(mut self) -> Option<Vec<RankStats>> {
+        let job = self.job;
+        if job.rank == 0 {
+            for r in 1..job.size {
+                job.world.process_at_rank(r as i32).buffered_send_with_tag(&[0u8; 0][..], TAG_STOP);
+            }
+        }
+        let mine = postcard::to_stdvec(&self.stats).unwrap_or_else(|e| job.fatal(&format!("statistics do not encode ({e})")));
+        for r in (0..job.size).filter(|&r| r != job.rank) {
+            let payload: &[u8] = if r == 0 { &mine } else { &[] };
+            job.world.process_at_rank(r as i32).buffered_send_with_tag(payload, TAG_FIN);
+        }
+        self.fins[job.rank] = Some(self.stats);
+        while self.fins.iter().any(Option::is_none) {
+            let (data, st) = job.wait().matched_receive_vec::<u8>();
+            if st.tag() == TAG_FIN {
+                self.fin(st.source_rank() as usize, &data);
+            }
+        }
+        (job.rank == 0).then(|| self.fins.into_iter().map(Option::unwrap_or_default).collect())
+    }
+}
+
+/// The transport a rank's process sees.
+struct Net<'a, 'w> {
+    inbox: &'a mut Inbox<'w>,
+    procs: usize,
+    t0: Instant,
+    done: Option<(i64, u64)>,
+    wakes: u32,
+    /// Something was sent or searched (on start: the process has begun).
+    active: bool,
+}
+
+impl<N: Serialize> Transport<N> for Net<'_, '_> {
+    fn rank(&self) -> usize {
+        self.inbox.job.rank
+    }
+    fn procs(&self) -> usize {
+        self.procs
+    }
+    fn send(&mut self, to: usize, msg: Msg<N>) {
+        let job = self.inbox.job;
+        debug_assert!(to != job.rank && to < self.procs);
+        let bytes = wire::encode(&msg).unwrap_or_else(|e| job.fatal(&format!("a message does not encode ({e})")));
+        job.world.process_at_rank(to as i32).buffered_send_with_tag(&bytes[..], TAG_MSG);
+        self.inbox.stats.messages += 1;
+        self.inbox.stats.bytes += bytes.len() as u64;
+        self.active = true;
+    }
+    fn searched(&mut self, c: NodeCounts) {
+        let s = &mut self.inbox.stats;
+        s.nodes += c.nodes;
+        s.leaves += c.leaves;
+        s.internal += c.internal;
+        self.active = true;
+    }
+    fn done(&mut self, value: i64) {
+        if self.done.is_none() {
+            self.done = Some((value, self.t0.elapsed().as_nanos() as u64));
+        }
+    }
+    fn wake(&mut self) {
+        self.wakes += 1;
+    }
+}
+
+/// A test-only failure ([`FAULT_ENV`]) for this rank, if asked.
+fn fault(rank: usize) {
+    let Ok(v) = std::env::var(FAULT_ENV) else { return };
+    let Some((what, r)) = v.split_once(':') else { return };
+    if r.parse() != Ok(rank) {
+        return;
+    }
+    match what {
+        "exit" => std::process::exit(3),
+        "stall" => loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        },
+        _ => {}
+    }
+}
+
+/// The policies on MPI ranks as a [`Launch`]: every rank asks for the same
+/// run; rank 0 gets the run's statistics, the others `None`. Ranks at or
+/// above the run's process count (the sequential baseline on a job of
+/// several ranks) take no part but wait for the end.
+pub struct OnMpi<'w> {
+    /// This rank.
+    pub job: Job<'w>,
+    /// Whether the test-only failure ([`FAULT_ENV`]) may fire in this run.
+    pub faults: bool,
+}
+
+impl<S: TreeSource> Launch<S> for OnMpi<'_> {
+    type Output = Option<ClusterStats>;
+    fn launch<P: Process<S>>(self, src: &S, procs: usize, mut make: impl FnMut(usize) -> P) -> Option<ClusterStats> {
+        let job = self.job;
+        assert!(procs <= job.size, "a run of {procs} processes on {} ranks", job.size);
+        let mut process = (job.rank < procs).then(|| make(job.rank));
+        job.barrier();
+        if self.faults {
+            fault(job.rank);
+        }
+        let t0 = Instant::now();
+        let mut inbox = Inbox::new(job);
+        let done = match &mut process {
+            Some(p) => run_rank(src, p, &mut inbox, procs, t0),
+            None => {
+                while let Got::Msg(..) = inbox.take::<S::Node>(inbox.job.wait()) {}
+                None
+            }
+        };
+        let all = inbox.finish()?;
+        let (value, time_ns) = done.unwrap_or_else(|| job.fatal("the master stopped without the root's value"));
+        let mut s = ClusterStats { value, time_ns, ..ClusterStats::default() };
+        for r in &all[..procs] {
+            s.counts.nodes += r.nodes;
+            s.counts.leaves += r.leaves;
+            s.counts.internal += r.internal;
+            s.messages += r.messages;
+            s.bytes += r.bytes;
+            s.startup_idle_ns += r.startup_idle_ns;
+            s.other_idle_ns += r.other_idle_ns;
+        }
+        Some(s)
+    }
+}
+
+/// The most messages a rank handles before a wake-up it asked for.
+const DRAIN_MAX: u32 = 1024;
+
+/// One rank's process from its start to the stop; rank 0's (value, time).
+fn run_rank<S: TreeSource, P: Process<S>>(src: &S, p: &mut P, inbox: &mut Inbox<'_>, procs: usize, t0: Instant) -> Option<(i64, u64)> {
+    let master = inbox.job.rank == 0;
+    let mut net = Net { inbox, procs, t0, done: None, wakes: 0, active: false };
+    p.start(src, &mut net);
+    net.inbox.started = net.active;
+    // Messages handled since the last wake-up: a drain ends at an empty
+    // inbox, or after DRAIN_MAX messages should they keep coming.
+    let mut drained = 0;
+    loop {
+        if master && net.done.is_some() {
+            break;
+        }
+        let got = if net.wakes > 0 {
+            // Every message that has arrived by now, then the wake-up.
+            // (A matched probe takes the message: probe only below the cap.)
+            match if drained < DRAIN_MAX { net.inbox.job.poll() } else { None } {
+                Some(got) => {
+                    drained += 1;
+                    got
+                }
+                None => {
+                    drained = 0;
+                    net.wakes -= 1;
+                    p.resume(src, &mut net);
+                    continue;
+                }
+            }
+        } else {
+            net.inbox.wait()
+        };
+        match net.inbox.take::<S::Node>(got) {
+            Got::Msg(from, msg) => p.receive(src, &mut net, from, msg),
+            Got::Stop => break,
+        }
+    }
+    net.done
+}

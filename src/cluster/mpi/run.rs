@@ -1,0 +1,193 @@
+//! `psearch --mpi`: the cluster's searches on real MPI ranks (issue 26;
+//! `docs/model.md` §9.8), one job of `mpirun -np N`.
+//!
+//! Every rank runs the same plan: rank 0 reads the tree specs (stdin goes
+//! to rank 0 only) and broadcasts them; then, tree by tree, the sequential
+//! baseline on rank 0 alone (the other ranks wait), and every asked
+//! algorithm on all N ranks. Rank 0 checks each run's root value against
+//! the baseline's — a difference ends the job with one line — and writes
+//! the rows: the same [`ClusterRow`]s as `pabsim --machine cluster`, with
+//! measured wall times, `transport` = `mpi` and whether some host ran more
+//! ranks than it has cores.
+//!
+//! Errors before the searches (options, input, output file) are found
+//! alike on every rank, or on rank 0 and broadcast, so every rank stops
+//! and only rank 0 prints the line.
+
+use super::{Job, MpiOptions, OnMpi};
+use crate::cli::Input;
+use crate::cluster::machine::ClusterStats;
+use crate::cluster::run::{Done, RowSource, rows, split_of};
+use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, launch};
+use crate::formats::ClusterRow;
+use crate::game::TreeSource;
+use crate::tree::{SourceVisitor, Tree};
+use anyhow::{Result, anyhow};
+use mpi::traits::*;
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+/// What a job is asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MpiRequest {
+    /// The parallel algorithms, each on all ranks (`seq`: a job of one rank).
+    pub algorithms: Vec<ClusterAlgorithm>,
+    /// Every other setting (tables, split ply, the master-worker's
+    /// parameters); the simulated machine's costs are not used.
+    pub settings: ClusterConfig,
+    /// One row per tree instead of per configuration.
+    pub per_tree: bool,
+}
+
+/// Runs `body` on this MPI rank as a tool's `main`: MPI set up (with the
+/// buffer for buffered sends), then `body`; an error prints one line
+/// `tool: what went wrong` on rank 0 and exits 1 on every rank (`body`'s
+/// errors must be the same on every rank: see the module doc); a closed
+/// stdout exits 0.
+pub fn main(tool: &'static str, timeout: Duration, body: impl FnOnce(Job<'_>) -> Result<()>) -> ! {
+    let Some(mut universe) = mpi::initialize() else {
+        eprintln!("{tool}: MPI was set up twice (a defect: please report it)");
+        std::process::exit(1)
+    };
+    universe.set_buffer_size(super::BSEND_BYTES);
+    let code = {
+        let world = universe.world();
+        let opts = MpiOptions { tool, timeout };
+        let job = Job::new(&world, &opts);
+        match body(job) {
+            Ok(()) => 0,
+            Err(e) if crate::cli::is_broken_pipe(&e) => 0,
+            Err(e) => {
+                if job.rank == 0 {
+                    eprintln!("{tool}: {}", format!("{e:#}").replace('\n', " "));
+                }
+                1
+            }
+        }
+    };
+    // MPI_Finalize: every buffered send has been received by now (the fins).
+    drop(universe);
+    std::process::exit(code)
+}
+
+/// Broadcasts rank 0's outcome: `Ok` on every rank if rank 0's `r` is
+/// `Ok`; otherwise rank 0's error on rank 0 and a silent one elsewhere.
+pub fn agree<T>(job: Job<'_>, r: Result<T>) -> Result<T> {
+    job.barrier();
+    let mut ok = u8::from(r.is_ok() || job.rank != 0);
+    job.world.process_at_rank(0).broadcast_into(&mut ok);
+    match (ok, r) {
+        (1, r) => r,
+        (_, Err(e)) => Err(e),
+        (_, Ok(_)) => Err(anyhow!("rank 0 stopped")),
+    }
+}
+
+/// The input `path` (stdin for `None`, which MPI gives rank 0 only), read
+/// by rank 0 and broadcast to every rank.
+pub fn share_input(job: Job<'_>, path: Option<&Path>) -> Result<Input> {
+    let read = if job.rank == 0 {
+        Input::open(path).map_err(anyhow::Error::from).and_then(|mut i| {
+            let mut bytes = vec![];
+            i.reader.read_to_end(&mut bytes).map_err(|e| anyhow!("cannot read {}: {e}", i.name))?;
+            Ok((i.name, bytes))
+        })
+    } else {
+        Ok((String::new(), vec![]))
+    };
+    let (name, bytes) = agree(job, read)?;
+    // The text, then the input's name (for error messages), in one buffer.
+    let root = job.world.process_at_rank(0);
+    let mut len = [bytes.len() as u64, name.len() as u64];
+    root.broadcast_into(&mut len[..]);
+    let mut buf = if job.rank == 0 { [bytes, name.into_bytes()].concat() } else { vec![0u8; (len[0] + len[1]) as usize] };
+    root.broadcast_into(&mut buf[..]);
+    let name = String::from_utf8_lossy(&buf[len[0] as usize..]).into_owned();
+    buf.truncate(len[0] as usize);
+    Ok(Input::from_bytes(&name, buf))
+}
+
+/// Whether some host runs more of the job's ranks than it has CPUs online
+/// (its own count, not the ranks' bindings: `mpirun` binds each rank to a
+/// core when it can). Every rank must call it; rank 0 has the answer.
+pub fn oversubscribed(job: Job<'_>) -> bool {
+    let local = job.world.split_shared(0).size() as usize;
+    let mine = u8::from(local > host_cpus());
+    let root = job.world.process_at_rank(0);
+    if job.rank == 0 {
+        let mut all = vec![0u8; job.size];
+        root.gather_into_root(&mine, &mut all[..]);
+        all.contains(&1)
+    } else {
+        root.gather_into(&mine);
+        false
+    }
+}
+
+/// The host's CPUs online (Linux: `/sys/devices/system/cpu/online`, e.g.
+/// `0-3,6`), else the threads this process may use.
+fn host_cpus() -> usize {
+    let parsed = std::fs::read_to_string("/sys/devices/system/cpu/online").ok().and_then(|s| {
+        s.trim().split(',').try_fold(0usize, |n, part| {
+            let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+            Some(n + hi.parse::<usize>().ok()?.checked_sub(lo.parse::<usize>().ok()?)? + 1)
+        })
+    });
+    parsed.filter(|&n| n > 0).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The configurations of a job of `ranks` ranks, in row order: the
+/// sequential baseline, then each algorithm on every rank. Checked before
+/// anything runs.
+pub fn configs(req: &MpiRequest, ranks: usize) -> Result<Vec<ClusterConfig>, ClusterError> {
+    let mut out = vec![ClusterConfig { algorithm: ClusterAlgorithm::Sequential, procs: 1, ..req.settings }];
+    for &a in &req.algorithms {
+        a.check(ranks)?;
+        if a != ClusterAlgorithm::Sequential {
+            out.push(ClusterConfig { algorithm: a, procs: ranks, ..req.settings });
+        }
+    }
+    Ok(out)
+}
+
+struct OnTree<'a, 'w> {
+    cfg: &'a ClusterConfig,
+    job: Job<'w>,
+}
+
+impl SourceVisitor for OnTree<'_, '_> {
+    type Output = Result<Option<ClusterStats>, ClusterError>;
+    fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
+        let faults = self.cfg.algorithm != ClusterAlgorithm::Sequential;
+        launch(src, root, depth, self.cfg, OnMpi { job: self.job, faults })
+    }
+}
+
+/// Runs every (tree, configuration) of `req` on the job's ranks, tree by
+/// tree; rank 0 gets the rows, the other ranks `None`.
+pub fn run(job: Job<'_>, trees: &[Tree], req: &MpiRequest) -> Result<Option<Vec<ClusterRow>>> {
+    let cfgs = configs(req, job.size)?;
+    let over = oversubscribed(job);
+    let mut base = vec![];
+    let mut done = vec![];
+    for (t, tree) in trees.iter().enumerate() {
+        let mut want = None;
+        for (c, cfg) in cfgs.iter().enumerate() {
+            let Some(stats) = tree.visit(OnTree { cfg, job })? else { continue };
+            match want {
+                None => {
+                    want = Some(stats.value);
+                    base.push(stats);
+                }
+                Some(v) if v != stats.value => {
+                    let e = ClusterError::Inexact { algorithm: cfg.algorithm, procs: cfg.procs, got: Some(stats.value), want: v };
+                    job.fatal(&format!("tree {}: {e}", t + 1));
+                }
+                Some(_) => {}
+            }
+            done.push(Done { cfg: c, tree: t, split: split_of(tree, cfg), stats });
+        }
+    }
+    Ok((job.rank == 0).then(|| rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Mpi { oversubscribed: over })))
+}

@@ -1,0 +1,224 @@
+//! `psearch --mpi` under `mpirun` (issue 26): every cluster policy on 1 to
+//! 8 ranks over incremental, artificial and game trees returns the
+//! sequential search's root value; rows are `pabsim --machine cluster`'s;
+//! bad requests end in one line; a rank that stalls or exits ends the job
+//! within the timeout instead of hanging it. Built only with `--features
+//! mpi` (`make test` runs it where Open MPI is installed; `mpirun` on the
+//! PATH).
+
+#![cfg(feature = "mpi")]
+
+mod util;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use util::{Dir, bin, column, ok};
+
+/// Every parallel algorithm of the cluster, from its one list (a new policy
+/// is tested on real ranks without a line here).
+fn policies() -> String {
+    use parab::cluster::ClusterAlgorithm;
+    ClusterAlgorithm::ALL.iter().filter(|&&a| a != ClusterAlgorithm::Sequential).map(|a| a.name()).collect::<Vec<_>>().join(",")
+}
+const CHESS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/bratko-kopec.epd");
+const OTHELLO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/othello-test.txt");
+
+/// `mpirun -np N psearch --mpi ARGS` in `dir` (Open MPI: quiet, ranks above
+/// the cores allowed, as root where the tests run as root), with `env`.
+fn mpirun(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)]) -> Output {
+    mpirun_with(dir, np, args, env, "")
+}
+
+/// [`mpirun`] with `stdin` (which mpirun gives rank 0).
+fn mpirun_with(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    use std::io::Write;
+    let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let mut cmd = Command::new("mpirun");
+    cmd.args(["-q", "--oversubscribe"]);
+    if root {
+        cmd.arg("--allow-run-as-root");
+    }
+    let np = np.to_string();
+    cmd.args(["-np", &np]).arg(bin("psearch")).arg("--mpi").args(args).current_dir(dir);
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("mpirun does not run ({e}): install Open MPI (scripts/test-setup.sh)"));
+    let mut sin = child.stdin.take().unwrap();
+    let input = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// The host's CPUs online (as `psearch --mpi` counts them for `oversubscribed`).
+fn host_cpus() -> usize {
+    let s = std::fs::read_to_string("/sys/devices/system/cpu/online").unwrap();
+    s.trim()
+        .split(',')
+        .map(|part| {
+            let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+            hi.parse::<usize>().unwrap() - lo.parse::<usize>().unwrap() + 1
+        })
+        .sum()
+}
+
+/// A run that must succeed: its rows.
+fn rows(dir: &Path, np: usize, args: &[&str]) -> String {
+    let out = mpirun(dir, np, args, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "mpirun -np {np} psearch --mpi {args:?}: {err}");
+    assert!(err.is_empty(), "{err}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A run that must fail with exactly one line on stderr containing `needle`.
+fn fails(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], needle: &str) -> Duration {
+    let t = Instant::now();
+    let out = mpirun(dir, np, args, env);
+    let took = t.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} {env:?} should fail");
+    assert_eq!(err.lines().count(), 1, "{args:?} {env:?}: one line expected: {err}");
+    assert!(err.starts_with("psearch: ") && err.contains(needle), "{args:?} {env:?}: `{needle}` expected: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}: no rows expected");
+    took
+}
+
+/// The sequential search's root value of every tree on the score scale
+/// (the simulated cluster's baseline, per tree).
+fn root_values(dir: &Path, trees: &str) -> Vec<String> {
+    let per = ok(dir, "pabsim", &[trees, "--machine", "cluster", "--procs", "1", "--per-tree"], "");
+    column(&per, "root_value")
+}
+
+/// Every policy on `np` ranks: each row's value is the tree's, the rows are
+/// the baseline then each policy, per tree, marked `mpi`.
+fn exact(dir: &Path, trees: &str, np: usize, policies: &str) {
+    let want = root_values(dir, trees);
+    let out = rows(dir, np, &[trees, "--per-tree", "--policy", policies]);
+    let header = out.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed"
+    );
+    let algs: Vec<&str> = policies.split(',').filter(|&p| p != "seq").collect();
+    let n = want.len();
+    assert_eq!(out.lines().count(), 1 + n * (1 + algs.len()), "{out}");
+    let (tree, value, alg, procs) = (column(&out, "tree"), column(&out, "root_value"), column(&out, "algorithm"), column(&out, "procs"));
+    for i in 0..tree.len() {
+        let t: usize = tree[i].parse().unwrap();
+        assert_eq!(value[i], want[t - 1], "{trees} on {np} ranks, row {i}: {out}");
+        let (a, p) = if i < n { ("seq", 1) } else { (algs[(i - n) / n], np) };
+        assert_eq!((alg[i].as_str(), procs[i].parse::<usize>().unwrap()), (a, p));
+    }
+    assert!(column(&out, "transport").iter().all(|t| t == "mpi"));
+    // One host here: more ranks than its CPUs is oversubscribed.
+    let over = (np > host_cpus()).to_string();
+    assert!(column(&out, "oversubscribed").iter().all(|o| *o == over), "{out}");
+    // Runs on several ranks send messages; one rank sends none.
+    let msgs = column(&out, "messages");
+    assert!(msgs[..n].iter().all(|m| m == "0"));
+    assert!(msgs[n..].iter().all(|m| (m != "0") == (np > 1)), "{out}");
+}
+
+#[test]
+fn every_policy_is_exact_on_1_to_8_ranks() {
+    let d = Dir::new("mpi-exact");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "3", "-o", "inc.jsonl"], "");
+    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "32,79,5", "--depth", "5", "--count", "2", "-o", "art.jsonl"], "");
+    exact(&d.path, "inc.jsonl", 1, "seq,even-split");
+    for np in [2, 3, 4, 8] {
+        exact(&d.path, "inc.jsonl", np, &policies());
+    }
+    for np in [2, 5] {
+        exact(&d.path, "art.jsonl", np, &policies());
+    }
+}
+
+#[test]
+fn game_positions_cross_the_wire() {
+    let d = Dir::new("mpi-games");
+    ok(&d.path, "treegen", &["--game", "chess", "--positions", CHESS, "--depth", "3", "--count", "2", "-o", "chess.jsonl"], "");
+    ok(&d.path, "treegen", &["--game", "othello", "--positions", OTHELLO, "--depth", "4", "--count", "2", "-o", "othello.jsonl"], "");
+    exact(&d.path, "chess.jsonl", 3, &policies());
+    exact(&d.path, "othello.jsonl", 3, &policies());
+}
+
+#[test]
+fn rows_per_configuration_and_output_file() {
+    let d = Dir::new("mpi-rows");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "2", "-o", "inc.jsonl"], "");
+    let r = rows(&d.path, 2, &["inc.jsonl", "--policy", "master-worker", "-o", "out.csv"]);
+    assert!(r.is_empty());
+    let csv = d.read("out.csv");
+    assert_eq!(column(&csv, "algorithm"), ["seq", "master-worker"]);
+    assert_eq!(column(&csv, "trees"), ["2", "2"]);
+    assert_eq!(column(&csv, "root_value"), ["", ""]);
+    // Stdin reaches rank 0 only; rank 0 shares it: the same rows but times.
+    let out = mpirun_with(&d.path, 3, &["--policy", "master-worker", "--per-tree"], &[], &d.read("inc.jsonl"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let piped = String::from_utf8(out.stdout).unwrap();
+    let want = root_values(&d.path, "inc.jsonl");
+    assert_eq!(column(&piped, "root_value"), [want.clone(), want].concat());
+    // The default algorithms: pabsim's, even-split and master-slave.
+    let r = rows(&d.path, 2, &["inc.jsonl"]);
+    assert_eq!(column(&r, "algorithm"), ["seq", "even-split", "master-slave"]);
+    // The even split's work does not depend on timing: the simulator's
+    // nodes, leaves and messages exactly (its bytes are a size model).
+    let args = ["inc.jsonl", "--policy", "even-split", "--per-tree"];
+    let real = rows(&d.path, 4, &args);
+    let sim = ok(&d.path, "pabsim", &[&args[..], &["--machine", "cluster", "--procs", "1,4"]].concat(), "");
+    for c in ["tree", "algorithm", "procs", "split", "root_value", "leaves", "nodes", "messages"] {
+        assert_eq!(column(&real, c), column(&sim, c), "{c}");
+    }
+    assert!(column(&sim, "transport").iter().all(|t| t == "simulated"));
+    assert!(column(&sim, "oversubscribed").iter().all(String::is_empty));
+}
+
+#[test]
+fn bad_requests_end_in_one_line() {
+    let d = Dir::new("mpi-bad");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "5", "--count", "1", "-o", "t.jsonl"], "");
+    fails(&d.path, 2, &["t.jsonl", "--policy", "seq"], &[], "seq cannot run on 2 processes");
+    fails(&d.path, 1, &["t.jsonl", "--policy", "master-worker"], &[], "master-worker cannot run on 1 processes");
+    fails(&d.path, 3, &["t.jsonl", "--policy", "dts"], &[], "--policy dts is a --machine shared algorithm");
+    fails(&d.path, 3, &["t.jsonl", "--policy", "bogus"], &[], "unknown cluster algorithm `bogus`");
+    fails(&d.path, 2, &["t.jsonl", "--threads", "2"], &[], "--threads does not apply to --mpi");
+    fails(&d.path, 2, &["t.jsonl", "--scheme", "a"], &[], "--scheme does not apply to --mpi");
+    fails(&d.path, 2, &["missing.jsonl"], &[], "missing.jsonl");
+    fails(&d.path, 2, &["t.jsonl", "-o", "no/such/dir/out.csv"], &[], "no/such/dir");
+    d.write("bad.jsonl", "{\"set\":\"x\"}\n");
+    fails(&d.path, 2, &["bad.jsonl"], &[], "bad.jsonl:1");
+    fails(&d.path, 2, &["t.jsonl", "--mpi-timeout", "0"], &[], "--mpi-timeout");
+    // Without --mpi the cluster's options are refused.
+    let out = util::run_in(&d.path, "psearch", &["t.jsonl", "--master-depth", "2"], "");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--master-depth applies to --mpi only"));
+}
+
+/// A rank that stops answering: the first rank to wait the timeout says so
+/// in one line and the job ends; a rank that exits: mpirun ends the job.
+/// Either way well within the timeout plus a few seconds, never a hang.
+#[test]
+fn a_failed_rank_ends_the_job_instead_of_hanging_it() {
+    let d = Dir::new("mpi-fault");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "1", "-o", "t.jsonl"], "");
+    let args = ["t.jsonl", "--policy", "master-worker", "--mpi-timeout", "2"];
+    let env = "PARAB_MPI_TEST_FAULT";
+    let t = fails(&d.path, 3, &args, &[(env, "stall:1")], "psearch: rank 0: no message for 2 s (a rank died or the network stalled)");
+    assert!(t < Duration::from_secs(12), "{t:?}");
+    let t = fails(&d.path, 4, &args, &[(env, "stall:0")], "psearch: rank 1: no message for 2 s (a rank died or the network stalled)");
+    assert!(t < Duration::from_secs(12), "{t:?}");
+    let t = Instant::now();
+    let out = mpirun(&d.path, 3, &args, &[(env, "exit:2")]);
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(t.elapsed() < Duration::from_secs(12), "{:?}", t.elapsed());
+    // The fault fires in parallel runs only: on one rank nothing fails.
+    rows(&d.path, 1, &["t.jsonl", "--policy", "seq"]);
+}
