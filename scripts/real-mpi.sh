@@ -9,6 +9,13 @@
 # Where Open MPI or libclang is missing it prints one line and writes
 # nothing: `make all` never needs MPI.
 #
+# Beside them (OUT with -sim before .csv): the simulated cluster's
+# prediction for the same trees, algorithms and counts, with this host's
+# measured costs: a node's, the one-rank baseline's time over its nodes;
+# a message's, a quarter of a measured round trip (master-slave split at
+# the leaves' ply of one small tree on 2 ranks, so a task is a leaf: a
+# round trip is two sends and two receives; latency 0 on one host).
+#
 # Usage: scripts/real-mpi.sh TREES OUT RANKS    (RANKS e.g. 1,2,4,8)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,3 +41,15 @@ for n in ${ranks//,/ }; do
   first=0
 done
 mv "$tmp/all.csv" "$out"
+
+# ---- the prediction -----------------------------------------------------------
+node_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "nodes") n = i }; next }
+  $a == "seq" && !done { printf "%d", $t / $n + 0.5; done = 1 }' "$out")
+"$bin/treegen" --model incremental --branching 5 --depth 5 --count 1 -o "$tmp/rt.jsonl"
+mpirun -q --oversubscribe "${root[@]}" -np 2 "$bin/psearch" --mpi "$tmp/rt.jsonl" --policy master-slave --split-ply 5 -o "$tmp/rt.csv"
+msg_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "messages") m = i }; next }
+  $a == "master-slave" { printf "%d", $t / $m / 2 + 0.5 }' "$tmp/rt.csv")
+sim=${out%.csv}-sim.csv
+"$bin/pabsim" --machine cluster "$trees" --procs "$ranks" --policy "$all" --node-ns "$node_ns" --send-ns "$msg_ns" --recv-ns "$msg_ns" --latency-ns 0 -o "$sim.tmp"
+mv "$sim.tmp" "$sim"
+echo "make real: MPI runs in $out; the simulated cluster's prediction ($node_ns ns a node, $msg_ns ns per send and per receive) in $sim" >&2

@@ -13,7 +13,7 @@
 use super::Builder;
 use super::doc::{Cell, Section, Table};
 use anyhow::{Context, Result};
-use parab::formats::SimRow;
+use parab::formats::{ClusterRow, SimRow};
 use parab::real::run::RealRow;
 use std::path::Path;
 
@@ -28,6 +28,10 @@ pub struct Real {
     pub sim: Vec<SimRow>,
     /// The one-thread run without busy work.
     pub bare: Vec<RealRow>,
+    /// The cluster's algorithms on real MPI ranks (empty without Open MPI).
+    pub mpi: Vec<ClusterRow>,
+    /// The simulated cluster's prediction for them, with the host's costs.
+    pub mpi_sim: Vec<ClusterRow>,
 }
 
 fn read<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
@@ -43,7 +47,17 @@ pub fn load(results: &Path) -> Result<Option<Real>> {
     }
     let sim = dir.join("pabsim.csv");
     let bare = dir.join("bare.csv");
-    Ok(Some(Real { real: read(&real)?, sim: if sim.exists() { read(&sim)? } else { vec![] }, bare: if bare.exists() { read(&bare)? } else { vec![] } }))
+    let optional = |name: &str| -> Result<Vec<ClusterRow>> {
+        let p = dir.join(name);
+        if p.exists() { read(&p) } else { Ok(vec![]) }
+    };
+    Ok(Some(Real {
+        real: read(&real)?,
+        sim: if sim.exists() { read(&sim)? } else { vec![] },
+        bare: if bare.exists() { read(&bare)? } else { vec![] },
+        mpi: optional("mpi.csv")?,
+        mpi_sim: optional("mpi-sim.csv")?,
+    }))
 }
 
 /// The simulator's row for a real row: same trees, processors and configuration.
@@ -143,14 +157,91 @@ pub fn sections(data: Option<&Real>, b: &mut Builder) -> Result<()> {
                 .push(format!("The simulator's uniprocessor run on the same trees: {:.1} ticks per node.", s1.tp_ticks as f64 / s1.np_nodes.max(1) as f64));
         }
     }
+    mpi_table(data, &mut s);
     s.settings.push("Commands: `make real` (PROCS, REAL_TREES, NODE_COST, REPEAT set the processor counts, trees, busy work per node and runs per configuration; timings are the median of REPEAT runs on a machine others may share).".into());
     b.sections.push(s);
     Ok(())
 }
 
+/// The cluster's algorithms on real MPI ranks beside the simulated
+/// cluster's prediction for the same trees and counts (issue 26).
+fn mpi_table(data: &Real, s: &mut Section) {
+    if data.mpi.is_empty() {
+        s.optional.push("No MPI runs: `make real` runs the cluster's algorithms on 1, 2, 4 and 8 MPI ranks where Open MPI and libclang are installed (`apt-get install libopenmpi-dev openmpi-bin libclang-dev clang`).".into());
+        return;
+    }
+    let mut t = Table {
+        id: "real-mpi".into(),
+        caption: "The message-passing searches on real MPI ranks against the simulated cluster's prediction (the same trees, with this host's measured costs per node and per message)".into(),
+        header: ["algorithm", "ranks", "time real (ms)", "time predicted (ms)", "speed-up real", "speed-up predicted", "nodes real / predicted", "messages real", "messages predicted", "note"].map(String::from).to_vec(),
+        note: "Speed-up against the one-rank sequential baseline of the same run (real) or of the simulation (predicted). Oversubscribed: more ranks than the host's cores; the simulator gives every process a core of its own, so there the prediction is not the host's.".into(),
+        ..Default::default()
+    };
+    for r in data.mpi.iter().filter(|r| r.procs > 1) {
+        let p = data.mpi_sim.iter().find(|p| {
+            (p.model.as_str(), p.b, p.depth, p.trees, p.algorithm.as_str(), p.procs) == (r.model.as_str(), r.b, r.depth, r.trees, r.algorithm.as_str(), r.procs)
+        });
+        t.rows.push(vec![
+            Cell::Text(r.algorithm.clone()),
+            Cell::Int(r.procs as i64),
+            Cell::Num(r.time_ns / 1e6, 2),
+            Cell::number(p.map(|p| p.time_ns / 1e6), 2),
+            Cell::Num(r.speedup, 2),
+            Cell::number(p.map(|p| p.speedup), 2),
+            Cell::number(p.map(|p| r.nodes as f64 / p.nodes.max(1) as f64), 3),
+            Cell::Int(r.messages as i64),
+            Cell::number(p.map(|p| p.messages as f64), 0),
+            Cell::Text(if r.oversubscribed == Some(true) { "oversubscribed".into() } else { String::new() }),
+        ]);
+    }
+    s.tables.push(t);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cluster_row(algorithm: &str, procs: u32, time_ns: f64, nodes: u64, transport: &str) -> ClusterRow {
+        ClusterRow {
+            tree: None,
+            seed: None,
+            model: "exponential".into(),
+            b: Some(32),
+            depth: 5,
+            trees: 2,
+            algorithm: algorithm.into(),
+            procs,
+            split: None,
+            root_value: None,
+            time_ns,
+            speedup: 2e6 / time_ns,
+            leaves: nodes / 2,
+            nodes,
+            leaf_ratio: 1.0,
+            startup_idle_ns: 0.0,
+            other_idle_ns: 0.0,
+            messages: 10 * procs as u64,
+            bytes: 0,
+            transport: transport.into(),
+            oversubscribed: (transport == "mpi").then_some(procs > 2),
+        }
+    }
+
+    #[test]
+    fn mpi_runs_stand_beside_their_prediction() {
+        let mut data = Real { real: vec![], sim: vec![], bare: vec![], mpi: vec![], mpi_sim: vec![] };
+        let mut s = Section::default();
+        mpi_table(&data, &mut s);
+        assert!(s.tables.is_empty() && s.optional[0].contains("Open MPI"));
+        data.mpi = vec![cluster_row("seq", 1, 2e6, 1000, "mpi"), cluster_row("ybwc", 2, 1e6, 1100, "mpi"), cluster_row("ybwc", 4, 4e6, 1200, "mpi")];
+        data.mpi_sim = vec![ClusterRow { messages: 15, ..cluster_row("ybwc", 2, 1.25e6, 1000, "simulated") }];
+        let mut s = Section::default();
+        mpi_table(&data, &mut s);
+        let rows: Vec<Vec<String>> = s.tables[0].rows.iter().map(|r| r.iter().map(|c| c.plain()).collect()).collect();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0][..9], ["ybwc", "2", "1.00", "1.25", "2.00", "1.60", "1.100", "20", "15"]);
+        assert_eq!((rows[1][3].as_str(), rows[1][9].as_str()), ("—", "oversubscribed"));
+    }
 
     #[test]
     fn a_missing_run_says_how_to_make_it() {
