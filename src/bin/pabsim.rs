@@ -227,16 +227,8 @@ fn main() {
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");
         }
-        let mut policies = vec![];
-        for p in &args.policy {
-            if p.parse::<parab::cluster::ClusterAlgorithm>().is_ok() {
-                bail!("--policy {p} is a --machine cluster algorithm (the shared machine runs dts, pvsplit, steal, active)");
-            }
-            policies.push(p.parse::<Algorithm>()?);
-        }
-        if policies.is_empty() {
-            policies.push("dts".parse::<Algorithm>()?);
-        }
+        let policies =
+            parab::sim::args::parse_algorithms("--policy", &args.policy, "give --machine cluster; the shared machine runs dts, pvsplit, steal, active")?;
         let base = baseline(&args.baseline)?;
         if args.merge {
             ensure!(!args.inputs.is_empty(), "--merge: give the per-tree CSV files of all shards");

@@ -3,7 +3,6 @@
 
 use anyhow::{bail, ensure};
 use clap::Parser;
-use parab::algorithm::Algorithm;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::cluster::args::ClusterArgs;
 use parab::nn::Network;
@@ -78,16 +77,7 @@ fn main() {
             bail!("{name} applies to --mpi only");
         }
         let threads = if args.threads.is_empty() { vec![1] } else { args.threads.clone() };
-        let mut algorithms = vec![];
-        for a in &args.algorithm {
-            if a.parse::<parab::cluster::ClusterAlgorithm>().is_ok() {
-                bail!("--algorithm {a} is a cluster algorithm (give --mpi and run under mpirun)");
-            }
-            algorithms.push(a.parse::<Algorithm>()?);
-        }
-        if algorithms.is_empty() {
-            algorithms.push("dts".parse::<Algorithm>()?);
-        }
+        let algorithms = parab::sim::args::parse_algorithms("--algorithm", &args.algorithm, "give --mpi and run under mpirun")?;
         for &t in &threads {
             ensure!((1..=MAX_PROCS).contains(&t), "--threads {t}: give 1..{MAX_PROCS} threads");
         }

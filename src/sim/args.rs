@@ -105,6 +105,24 @@ impl SearchArgs {
     }
 }
 
+/// The shared-memory algorithms named by a tool's `flag` (`--policy` of
+/// `pabsim`, `--algorithm` of `psearch`), in order; `dts` when none. A name
+/// of the message-passing machines is refused with `hint` (how to run it
+/// in that tool).
+pub fn parse_algorithms(flag: &str, names: &[String], hint: &str) -> anyhow::Result<Vec<crate::algorithm::Algorithm>> {
+    let mut out = vec![];
+    for a in names {
+        if a.parse::<crate::cluster::ClusterAlgorithm>().is_ok() {
+            anyhow::bail!("{flag} {a} is a cluster algorithm ({hint})");
+        }
+        out.push(a.parse::<crate::algorithm::Algorithm>()?);
+    }
+    if out.is_empty() {
+        out.push("dts".parse::<crate::algorithm::Algorithm>()?);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
