@@ -227,8 +227,12 @@ fn main() {
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");
         }
-        let policies =
-            parab::sim::args::parse_algorithms("--policy", &args.policy, "give --machine cluster; the shared machine runs dts, pvsplit, steal, active")?;
+        let policies = parab::sim::args::parse_algorithms(
+            "--policy",
+            &args.policy,
+            |n| n.parse::<parab::cluster::ClusterAlgorithm>().is_ok(),
+            "give --machine cluster; the shared machine runs dts, pvsplit, steal, active",
+        )?;
         let base = baseline(&args.baseline)?;
         if args.merge {
             ensure!(!args.inputs.is_empty(), "--merge: give the per-tree CSV files of all shards");

@@ -77,7 +77,12 @@ fn main() {
             bail!("{name} applies to --mpi only");
         }
         let threads = if args.threads.is_empty() { vec![1] } else { args.threads.clone() };
-        let algorithms = parab::sim::args::parse_algorithms("--algorithm", &args.algorithm, "give --mpi and run under mpirun")?;
+        let algorithms = parab::sim::args::parse_algorithms(
+            "--algorithm",
+            &args.algorithm,
+            |n| n.parse::<parab::cluster::ClusterAlgorithm>().is_ok(),
+            "give --mpi and run under mpirun",
+        )?;
         for &t in &threads {
             ensure!((1..=MAX_PROCS).contains(&t), "--threads {t}: give 1..{MAX_PROCS} threads");
         }

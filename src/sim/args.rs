@@ -107,12 +107,13 @@ impl SearchArgs {
 
 /// The shared-memory algorithms named by a tool's `flag` (`--policy` of
 /// `pabsim`, `--algorithm` of `psearch`), in order; `dts` when none. A name
-/// of the message-passing machines is refused with `hint` (how to run it
-/// in that tool).
-pub fn parse_algorithms(flag: &str, names: &[String], hint: &str) -> anyhow::Result<Vec<crate::algorithm::Algorithm>> {
+/// the message-passing machines know (`cluster_name`, given by the tool:
+/// this module does not depend on them) is refused with `hint`, how to run
+/// it in that tool.
+pub fn parse_algorithms(flag: &str, names: &[String], cluster_name: impl Fn(&str) -> bool, hint: &str) -> anyhow::Result<Vec<crate::algorithm::Algorithm>> {
     let mut out = vec![];
     for a in names {
-        if a.parse::<crate::cluster::ClusterAlgorithm>().is_ok() {
+        if cluster_name(a) {
             anyhow::bail!("{flag} {a} is a cluster algorithm ({hint})");
         }
         out.push(a.parse::<crate::algorithm::Algorithm>()?);
