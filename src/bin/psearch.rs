@@ -33,8 +33,14 @@ struct Args {
     /// Tree specs (JSON lines from treegen or positions), `-` or absent for stdin.
     input: Option<PathBuf>,
     /// Thread counts, e.g. 1,2,4 (1: the sequential search; default 1).
+    /// With --mpi one count: threads inside each rank, for even-split and
+    /// master-slave (each task searched with --thread-algorithm).
     #[arg(short, long, value_delimiter = ',')]
     threads: Vec<usize>,
+    /// MPI with --threads above 1: the algorithm each rank's threads search
+    /// a task with (dts, pvsplit, steal, active, lazy-smp; default steal).
+    #[arg(long, requires = "mpi")]
+    thread_algorithm: Option<String>,
     /// Parallel search algorithms for more than one thread: dts (default),
     /// pvsplit, steal, active, lazy-smp. With --mpi the cluster's: even-split,
     /// master-slave (default both), master-worker, master-worker-noupdate,
@@ -125,23 +131,33 @@ fn mpi_main(_: &Args) -> ! {
 /// `psearch --mpi`: this rank's part of the job.
 #[cfg(feature = "mpi")]
 fn mpi_main(args: &Args) -> ! {
-    use parab::cluster::ClusterAlgorithm;
     use parab::cluster::args::parse_policies;
     use parab::cluster::mpi::run::{self as mpi_run, MpiRequest};
+    use parab::cluster::{ClusterAlgorithm, ClusterConfig};
     let timeout = std::time::Duration::from_secs(args.mpi_timeout.unwrap_or(parab::cluster::mpi::DEFAULT_TIMEOUT.as_secs()));
     mpi_run::main("psearch", timeout, |job| {
         // The same checks on every rank: each stops alike, rank 0 says why.
         let mut shared_only = args.search.given().to_vec();
-        shared_only.extend([("--threads", !args.threads.is_empty()), ("--node-cost", args.node_cost != 0), ("--repeat", args.repeat != 1)]);
+        shared_only.extend([("--node-cost", args.node_cost != 0), ("--repeat", args.repeat != 1)]);
         if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
             bail!("{name} does not apply to --mpi (the ranks are the processes: mpirun -np N)");
         }
+        let threads = match args.threads[..] {
+            [] => 1,
+            [t] => t,
+            _ => bail!("--threads with --mpi takes one count: the threads inside each rank"),
+        };
+        ensure!((1..=MAX_PROCS).contains(&threads), "--threads {threads}: give 1..{MAX_PROCS} threads per rank");
+        ensure!(threads > 1 || args.thread_algorithm.is_none(), "--thread-algorithm needs --threads above 1");
+        ensure!(threads == 1 || job.opts.threads_allowed, "--threads {threads}: this MPI library does not let a rank run threads (MPI_THREAD_FUNNELED)");
+        let thread_algorithm = args.thread_algorithm.as_deref().unwrap_or(parab::cluster::hybrid::DEFAULT_THREAD_ALGORITHM).parse::<Algorithm>()?;
         ensure!(args.mpi_timeout.is_none_or(|t| (1..=86_400).contains(&t)), "--mpi-timeout: give 1..86400 seconds");
         let mut algorithms = parse_policies(&args.algorithm)?;
         if algorithms.is_empty() {
             algorithms = if job.size == 1 { vec![ClusterAlgorithm::Sequential] } else { vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave] };
         }
-        let req = MpiRequest { algorithms, settings: args.cluster.settings()?, per_tree: args.per_tree };
+        let rank_threads = (threads > 1).then_some(parab::cluster::hybrid::RankThreads { threads, algorithm: thread_algorithm });
+        let req = MpiRequest { algorithms, settings: ClusterConfig { threads: rank_threads, ..args.cluster.settings()? }, per_tree: args.per_tree };
         mpi_run::configs(&req, job.size)?;
         let out = mpi_run::agree(job, if job.rank == 0 { Output::create(args.output.as_deref()).map(Some).map_err(Into::into) } else { Ok(None) })?;
         let trees = read_trees(mpi_run::share_input(job, args.input.as_deref())?)?;
