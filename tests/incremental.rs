@@ -79,7 +79,7 @@ fn pabsim_on_the_cluster() {
     let lines: Vec<&str> = one.lines().collect();
     assert_eq!(
         lines[0],
-        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed,threads,thread_algorithm"
     );
     // 4 baseline rows, then 4 trees for each of 3 counts and 2 algorithms.
     assert_eq!(lines.len(), 1 + 4 + 3 * 2 * 4);

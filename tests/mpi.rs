@@ -100,12 +100,22 @@ fn root_values(dir: &Path, trees: &str) -> Vec<String> {
 /// Every policy on `np` ranks: each row's value is the tree's, the rows are
 /// the baseline then each policy, per tree, marked `mpi`.
 fn exact(dir: &Path, trees: &str, np: usize, policies: &str) {
+    exact_on(dir, trees, np, policies, 1, None);
+}
+
+/// [`exact`] with `threads` inside each rank running `inner` (`None`: the default).
+fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, inner: Option<&str>) {
     let want = root_values(dir, trees);
-    let out = rows(dir, np, &[trees, "--per-tree", "--policy", policies]);
+    let t = threads.to_string();
+    let mut args = vec![trees, "--per-tree", "--policy", policies, "--threads", &t];
+    if let Some(a) = inner {
+        args.extend(["--thread-algorithm", a]);
+    }
+    let out = rows(dir, np, &args);
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed,threads,thread_algorithm"
     );
     let algs: Vec<&str> = policies.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();
@@ -118,9 +128,20 @@ fn exact(dir: &Path, trees: &str, np: usize, policies: &str) {
         assert_eq!((alg[i].as_str(), procs[i].parse::<usize>().unwrap()), (a, p));
     }
     assert!(column(&out, "transport").iter().all(|t| t == "mpi"));
-    // One host here: more ranks than its CPUs is oversubscribed.
-    let over = (np > host_cpus()).to_string();
-    assert!(column(&out, "oversubscribed").iter().all(|o| *o == over), "{out}");
+    // One host here: more threads than its CPUs is oversubscribed; fewer
+    // may be too where mpirun bound a rank to fewer cores than its threads
+    // (its policy, not asserted).
+    let over = column(&out, "oversubscribed");
+    assert!(over.iter().all(|o| *o == over[0]), "{out}");
+    if threads == 1 || np * threads > host_cpus() {
+        assert_eq!(over[0], (np * threads > host_cpus()).to_string(), "{out}");
+    }
+    // The baseline on one thread; the others on `threads`, with their algorithm.
+    let (ts, ta) = (column(&out, "threads"), column(&out, "thread_algorithm"));
+    assert!(ts[..n].iter().all(|t| t == "1") && ta[..n].iter().all(String::is_empty), "{out}");
+    assert!(ts[n..].iter().all(|x| *x == t), "{out}");
+    let name = if threads > 1 { inner.unwrap_or("steal") } else { "" };
+    assert!(ta[n..].iter().all(|a| a == name), "{out}");
     // Runs on several ranks send messages; one rank sends none.
     let msgs = column(&out, "messages");
     assert!(msgs[..n].iter().all(|m| m == "0"));
@@ -189,7 +210,7 @@ fn bad_requests_end_in_one_line() {
     fails(&d.path, 1, &["t.jsonl", "--policy", "master-worker"], &[], "master-worker cannot run on 1 processes");
     fails(&d.path, 3, &["t.jsonl", "--policy", "dts"], &[], "--policy dts is a --machine shared algorithm");
     fails(&d.path, 3, &["t.jsonl", "--policy", "bogus"], &[], "unknown cluster algorithm `bogus`");
-    fails(&d.path, 2, &["t.jsonl", "--threads", "2"], &[], "--threads does not apply to --mpi");
+    fails(&d.path, 2, &["t.jsonl", "--node-cost", "5"], &[], "--node-cost does not apply to --mpi");
     fails(&d.path, 2, &["t.jsonl", "--scheme", "a"], &[], "--scheme does not apply to --mpi");
     fails(&d.path, 2, &["missing.jsonl"], &[], "missing.jsonl");
     fails(&d.path, 2, &["t.jsonl", "-o", "no/such/dir/out.csv"], &[], "no/such/dir");
@@ -199,6 +220,51 @@ fn bad_requests_end_in_one_line() {
     // Without --mpi the cluster's options are refused.
     let out = util::run_in(&d.path, "psearch", &["t.jsonl", "--master-depth", "2"], "");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--master-depth applies to --mpi only"));
+}
+
+/// The hybrid: threads inside each rank (even-split and master-slave's
+/// tasks on `psearch`'s real-thread searches) return the sequential
+/// search's root value, MIN tasks among them (split ply 2), on incremental,
+/// artificial and chess trees; 1 rank of 2 threads is a parallel search
+/// too.
+#[test]
+fn threads_inside_the_ranks_are_exact() {
+    let d = Dir::new("mpi-hybrid");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "3", "-o", "inc.jsonl"], "");
+    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "32,79,5", "--depth", "5", "--count", "2", "-o", "art.jsonl"], "");
+    ok(&d.path, "treegen", &["--game", "chess", "--positions", CHESS, "--depth", "3", "--count", "2", "-o", "chess.jsonl"], "");
+    let both = "even-split,master-slave";
+    for trees in ["inc.jsonl", "art.jsonl", "chess.jsonl"] {
+        exact_on(&d.path, trees, 2, both, 2, None);
+        exact_on(&d.path, trees, 3, both, 2, Some("dts"));
+    }
+    exact_on(&d.path, "inc.jsonl", 1, "even-split", 2, Some("lazy-smp"));
+    exact_on(&d.path, "art.jsonl", 2, both, 3, Some("active"));
+    // Tasks at ply 2 are MIN nodes: the same values.
+    let want = root_values(&d.path, "inc.jsonl");
+    for np in [2, 3] {
+        let out = rows(&d.path, np, &["inc.jsonl", "--per-tree", "--policy", both, "--threads", "2", "--split-ply", "2"]);
+        assert!(column(&out, "split").iter().skip(3).all(|s| s == "2"), "{out}");
+        assert_eq!(column(&out, "root_value"), [want.clone(), want.clone(), want.clone()].concat(), "{out}");
+    }
+}
+
+/// What the hybrid refuses, in one line: the policies that search in
+/// slices, several counts, an algorithm without threads, a cluster name.
+#[test]
+fn threads_inside_the_ranks_refuse_what_they_cannot_run() {
+    let d = Dir::new("mpi-hybrid-bad");
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "5", "--count", "1", "-o", "t.jsonl"], "");
+    for p in ["master-worker", "master-worker-share", "ybwc"] {
+        let want = format!("{p} cannot search with threads inside its processes: --threads above 1 runs even-split and master-slave only");
+        fails(&d.path, 2, &["t.jsonl", "--policy", p, "--threads", "2"], &[], &want);
+    }
+    fails(&d.path, 2, &["t.jsonl", "--threads", "1,2"], &[], "--threads with --mpi takes one count");
+    fails(&d.path, 2, &["t.jsonl", "--threads", "0"], &[], "--threads 0: give 1..");
+    fails(&d.path, 2, &["t.jsonl", "--thread-algorithm", "steal"], &[], "--thread-algorithm needs --threads above 1");
+    fails(&d.path, 2, &["t.jsonl", "--threads", "2", "--thread-algorithm", "ybwc"], &[], "--thread-algorithm ybwc");
+    // One thread is the plain run: master-worker as before.
+    rows(&d.path, 2, &["t.jsonl", "--policy", "master-worker", "--threads", "1"]);
 }
 
 /// A rank that stops answering: the first rank to wait the timeout says so

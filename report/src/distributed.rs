@@ -250,6 +250,8 @@ mod tests {
             bytes: 0,
             transport: "simulated".into(),
             oversubscribed: None,
+            threads: None,
+            thread_algorithm: None,
         };
         let rows = [row("even-split"), row("zeta"), row("master-worker"), row("seq")];
         let refs: Vec<&ClusterRow> = rows.iter().collect();

@@ -224,6 +224,8 @@ mod tests {
             bytes: 0,
             transport: transport.into(),
             oversubscribed: (transport == "mpi").then_some(procs > 2),
+            threads: (transport == "mpi").then_some(1),
+            thread_algorithm: None,
         }
     }
 

@@ -14,6 +14,8 @@
 //!   Fig. 1); every worker searches with it.
 //! - [`frontier`] and [`root_split`]: OthelloX's even split and
 //!   master-slave at the root.
+//! - [`hybrid`]: threads inside each process (`psearch`'s real-thread
+//!   searches) for the root-splitting policies' tasks, on real ranks.
 //! - [`master_worker`]: Ura, Tsuruoka and Chikayama's (2014) master-worker
 //!   with dynamic updates, and its variant without updates.
 //! - [`factors`]: why leaves grow, the sequential search made to behave
@@ -37,6 +39,7 @@ pub mod args;
 pub mod events;
 pub mod factors;
 pub mod frontier;
+pub mod hybrid;
 pub mod machine;
 pub mod master_worker;
 #[cfg(feature = "mpi")]
@@ -51,9 +54,10 @@ use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};
 use crate::value::Window;
 use events::Delivery;
+use hybrid::RankThreads;
 use machine::{ClusterStats, Costs};
 use master_worker::{MasterWorker, MwOptions};
-use root_split::{EvenSplit, MasterSlave, Shared};
+use root_split::{EvenSplit, MasterSlave, Shared, TaskSearch};
 use search::Searcher;
 use transport::{Msg, Process, Transport};
 use ybwc::Ybwc;
@@ -98,6 +102,12 @@ impl ClusterAlgorithm {
         ClusterAlgorithm::MasterWorkerNegaScout,
         ClusterAlgorithm::Ybwc,
     ];
+
+    /// Whether its processes search whole tasks (the root-splitting
+    /// baselines): those may search them on threads ([`hybrid`]).
+    pub fn whole_tasks(self) -> bool {
+        matches!(self, ClusterAlgorithm::EvenSplit | ClusterAlgorithm::MasterSlave)
+    }
 
     /// Whether it is one of Ura et al.'s master-worker configurations.
     pub fn is_master_worker(self) -> bool {
@@ -164,6 +174,14 @@ pub enum ClusterError {
         /// The count asked.
         procs: usize,
     },
+    /// Threads inside the processes of an algorithm that searches in slices.
+    #[error(
+        "{algorithm} cannot search with threads inside its processes: --threads above 1 runs even-split and master-slave only (the others search in slices with a table kept across them)"
+    )]
+    Threads {
+        /// The algorithm.
+        algorithm: ClusterAlgorithm,
+    },
     /// A run that ended without the root's value, or with a wrong one.
     #[error("{algorithm} on {procs} processes: root value {got:?}, the sequential search's is {want} (a defect: please report it)")]
     Inexact {
@@ -207,6 +225,9 @@ pub struct ClusterConfig {
     pub granularity: Option<u32>,
     /// How messages are delivered.
     pub delivery: Delivery,
+    /// Threads inside each process for its tasks (`None`: the sequential
+    /// search; real ranks only, [`hybrid`]).
+    pub threads: Option<RankThreads>,
 }
 
 impl ClusterConfig {
@@ -224,6 +245,17 @@ impl ClusterConfig {
             epsilon: None,
             granularity: None,
             delivery: Delivery::Timed,
+            threads: None,
+        }
+    }
+
+    /// Whether the configuration can run: the algorithm on its process
+    /// count, threads inside the processes only for whole tasks.
+    pub fn check(&self) -> Result<(), ClusterError> {
+        self.algorithm.check(self.procs)?;
+        match self.threads {
+            Some(_) if !self.algorithm.whole_tasks() => Err(ClusterError::Threads { algorithm: self.algorithm }),
+            _ => Ok(()),
         }
     }
 }
@@ -256,19 +288,37 @@ pub trait Launch<S: TreeSource> {
 }
 
 /// Builds `cfg`'s policy for a search of `root` to `depth` and runs it
-/// with `l`: the one place that maps an algorithm to its processes.
+/// with `l`, every process searching with the sequential search (threads
+/// inside the processes are refused here: [`launch_with`]).
 pub fn launch<S: TreeSource, L: Launch<S>>(src: &S, root: &S::Node, depth: u32, c: &ClusterConfig, l: L) -> Result<L::Output, ClusterError> {
-    c.algorithm.check(c.procs)?;
+    if c.threads.is_some() {
+        return Err(ClusterError::Threads { algorithm: c.algorithm });
+    }
+    launch_with(src, root, depth, c, l, || Searcher::new(c.tt_slots))
+}
+
+/// [`launch`] with the root-splitting policies' processes searching their
+/// tasks with `tasks()` (one per process): the one place that maps an
+/// algorithm to its processes.
+pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    c: &ClusterConfig,
+    l: L,
+    tasks: impl Fn() -> Q,
+) -> Result<L::Output, ClusterError> {
+    c.check()?;
     let split = || c.split.map_or_else(|| frontier::default_split(src, root, depth, c.procs), |s| s.min(depth));
     Ok(match c.algorithm {
         ClusterAlgorithm::Sequential => l.launch(src, 1, |_| Sequential::<S> { root: root.clone(), depth, slots: c.tt_slots }),
         ClusterAlgorithm::EvenSplit => {
             let f = Shared::new(src, root, depth, split());
-            l.launch(src, c.procs, |_| EvenSplit::new(&f, c.tt_slots))
+            l.launch(src, c.procs, |_| EvenSplit::new(&f, tasks()))
         }
         ClusterAlgorithm::MasterSlave => {
             let f = Shared::new(src, root, depth, split());
-            l.launch(src, c.procs, |_| MasterSlave::new(&f, c.tt_slots))
+            l.launch(src, c.procs, |_| MasterSlave::new(&f, tasks()))
         }
         ClusterAlgorithm::MasterWorker
         | ClusterAlgorithm::MasterWorkerNoUpdate

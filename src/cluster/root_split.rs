@@ -13,6 +13,11 @@
 //! Both are exact: every frontier value is exact in its window, and a
 //! value bounded by a window at ply 1 can only be one that does not raise
 //! the root's maximum.
+//!
+//! A process searches a whole task at a time, with a [`TaskSearch`]: the
+//! sequential [`Searcher`] (the simulated cluster's, and the default), or
+//! threads inside the process ([`super::hybrid`], `psearch --mpi
+//! --threads T`).
 
 use super::frontier::{Leaf, back_up, frontier};
 use super::search::Searcher;
@@ -53,19 +58,35 @@ impl<S: TreeSource> Shared<S> {
     }
 }
 
-/// One process of the even split.
-pub struct EvenSplit<'f, S: TreeSource> {
+/// How a process searches one task: a whole frontier node.
+pub trait TaskSearch<S: TreeSource> {
+    /// The value of `node` (a MAX node if `max`, at `ply`) searched to
+    /// `depth`, fail-hard in `w` (exact strictly inside it, else the bound
+    /// it passed), and the nodes this search entered.
+    fn task(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> (i64, NodeCounts);
+}
+
+/// The sequential search, its table kept from task to task.
+impl<S: TreeSource> TaskSearch<S> for Searcher<S> {
+    fn task(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> (i64, NodeCounts) {
+        let before = self.counts;
+        let v = self.search(src, node, max, depth, ply, w);
+        (v, diff(self.counts, before))
+    }
+}
+
+/// One process of the even split, searching its tasks with `Q`.
+pub struct EvenSplit<'f, S: TreeSource, Q> {
     f: &'f Shared<S>,
-    slots: usize,
+    tasks: Q,
     values: Vec<Option<i64>>,
     missing: usize,
 }
 
-impl<'f, S: TreeSource> EvenSplit<'f, S> {
-    /// A process of a run over frontier `f`, with `slots`
-    /// transposition-table entries.
-    pub fn new(f: &'f Shared<S>, slots: usize) -> EvenSplit<'f, S> {
-        EvenSplit { f, slots, values: vec![], missing: 0 }
+impl<'f, S: TreeSource, Q: TaskSearch<S>> EvenSplit<'f, S, Q> {
+    /// A process of a run over frontier `f`, searching with `tasks`.
+    pub fn new(f: &'f Shared<S>, tasks: Q) -> EvenSplit<'f, S, Q> {
+        EvenSplit { f, tasks, values: vec![], missing: 0 }
     }
 }
 
@@ -74,28 +95,24 @@ fn share(rank: usize, procs: usize, n: usize) -> std::ops::Range<usize> {
     rank * n / procs..(rank + 1) * n / procs
 }
 
-fn search_leaf<S: TreeSource>(src: &S, s: &mut Searcher<S>, l: &Leaf<S::Node>, depth: u32, w: Window) -> i64 {
-    s.search(src, &l.node, l.max, depth - l.ply, l.ply, w)
+fn search_leaf<S: TreeSource>(src: &S, q: &mut impl TaskSearch<S>, l: &Leaf<S::Node>, depth: u32, w: Window) -> (i64, NodeCounts) {
+    q.task(src, &l.node, l.max, depth - l.ply, l.ply, w)
 }
 
-impl<S: TreeSource> Process<S> for EvenSplit<'_, S> {
+impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for EvenSplit<'_, S, Q> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         let f = self.f;
         f.built(t);
         let mine = share(t.rank(), t.procs(), f.leaves.len());
         let master = t.rank() == 0;
         let mut values = vec![None; if master { f.leaves.len() } else { 0 }];
-        if !mine.is_empty() {
-            let mut s = Searcher::new(self.slots);
-            for i in mine {
-                let before = s.counts;
-                let v = search_leaf(src, &mut s, &f.leaves[i], f.depth, Window::ROOT);
-                t.searched(diff(s.counts, before));
-                if master {
-                    values[i] = Some(v);
-                } else {
-                    t.send(0, Msg::Result { id: i as u32, value: v });
-                }
+        for i in mine {
+            let (v, counts) = search_leaf(src, &mut self.tasks, &f.leaves[i], f.depth, Window::ROOT);
+            t.searched(counts);
+            if master {
+                values[i] = Some(v);
+            } else {
+                t.send(0, Msg::Result { id: i as u32, value: v });
             }
         }
         self.missing = values.iter().filter(|v| v.is_none()).count();
@@ -121,22 +138,21 @@ fn diff(a: NodeCounts, b: NodeCounts) -> NodeCounts {
     NodeCounts { nodes: a.nodes - b.nodes, leaves: a.leaves - b.leaves, internal: a.internal - b.internal }
 }
 
-/// One process of the master-slave search: the master (rank 0) or a worker.
-pub struct MasterSlave<'f, S: TreeSource> {
+/// One process of the master-slave search: the master (rank 0) or a
+/// worker, searching its tasks with `Q`.
+pub struct MasterSlave<'f, S: TreeSource, Q> {
     f: &'f Shared<S>,
-    searcher: Option<Searcher<S>>,
-    slots: usize,
+    tasks: Q,
     values: Vec<Option<i64>>,
     next: usize,
     missing: usize,
     best: i64,
 }
 
-impl<'f, S: TreeSource> MasterSlave<'f, S> {
-    /// A process of a run over frontier `f`, with `slots`
-    /// transposition-table entries per worker.
-    pub fn new(f: &'f Shared<S>, slots: usize) -> MasterSlave<'f, S> {
-        MasterSlave { f, searcher: None, slots, values: vec![], next: 0, missing: 0, best: ROOT_ALPHA }
+impl<'f, S: TreeSource, Q: TaskSearch<S>> MasterSlave<'f, S, Q> {
+    /// A process of a run over frontier `f`, a worker searching with `tasks`.
+    pub fn new(f: &'f Shared<S>, tasks: Q) -> MasterSlave<'f, S, Q> {
+        MasterSlave { f, tasks, values: vec![], next: 0, missing: 0, best: ROOT_ALPHA }
     }
 
     fn hand_out<T: Transport<S::Node>>(&mut self, t: &mut T, worker: usize) {
@@ -154,7 +170,7 @@ impl<'f, S: TreeSource> MasterSlave<'f, S> {
     }
 }
 
-impl<S: TreeSource> Process<S> for MasterSlave<'_, S> {
+impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for MasterSlave<'_, S, Q> {
     fn start<T: Transport<S::Node>>(&mut self, _src: &S, t: &mut T) {
         if t.rank() != 0 {
             return;
@@ -170,10 +186,8 @@ impl<S: TreeSource> Process<S> for MasterSlave<'_, S> {
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>) {
         match msg {
             Msg::Task { id, node, max, ply, depth, window } => {
-                let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
-                let before = s.counts;
-                let value = s.search(src, &node, max, depth, ply, window);
-                t.searched(diff(s.counts, before));
+                let (value, counts) = self.tasks.task(src, &node, max, depth, ply, window);
+                t.searched(counts);
                 t.send(from, Msg::Result { id, value });
             }
             Msg::Result { id, value } => {

@@ -59,8 +59,9 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
     for &p in &req.procs {
         let algs = if p == 1 { vec![ClusterAlgorithm::Sequential] } else { req.algorithms.clone() };
         for a in algs {
-            a.check(p)?;
-            out.push(ClusterConfig { algorithm: a, procs: p, ..req.settings });
+            let c = ClusterConfig { algorithm: a, procs: p, ..req.settings };
+            c.check()?;
+            out.push(c);
         }
     }
     Ok(out)
@@ -105,6 +106,8 @@ pub(crate) fn rows(trees: &[Tree], cfgs: &[ClusterConfig], done: &[Done], base: 
         if let RowSource::Mpi { oversubscribed } = source {
             r.transport = "mpi".into();
             r.oversubscribed = Some(oversubscribed);
+            r.threads = Some(cfg.threads.map_or(1, |t| t.threads as u32));
+            r.thread_algorithm = cfg.threads.map(|t| t.algorithm.name().to_string());
         }
         r
     };
@@ -209,6 +212,8 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         bytes: sum(|s| s.bytes),
         transport: "simulated".into(),
         oversubscribed: None,
+        threads: None,
+        thread_algorithm: None,
     }
 }
 

@@ -62,6 +62,12 @@ pub struct ClusterRow {
     /// A real run: whether some host ran more ranks than it has cores
     /// (empty for simulated rows).
     pub oversubscribed: Option<bool>,
+    /// A real run: threads inside each process (1: the sequential search;
+    /// empty for simulated rows).
+    pub threads: Option<u32>,
+    /// A real run with `threads` above 1: `psearch`'s algorithm the threads
+    /// run (empty otherwise).
+    pub thread_algorithm: Option<String>,
 }
 
 /// One row of `pabsim --machine cluster --leaf-factors` (Ura et al.

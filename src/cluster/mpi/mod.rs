@@ -80,6 +80,9 @@ pub struct MpiOptions {
     pub tool: &'static str,
     /// The longest wait for a message.
     pub timeout: Duration,
+    /// Whether the MPI library lets a rank run threads whose main thread
+    /// alone calls MPI (`MPI_THREAD_FUNNELED` or more), as `--threads` needs.
+    pub threads_allowed: bool,
 }
 
 /// This rank in its job: who it is, and how it gives up.

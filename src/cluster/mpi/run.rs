@@ -10,18 +10,24 @@
 //! measured wall times, `transport` = `mpi` and whether some host ran more
 //! ranks than it has cores.
 //!
+//! With threads inside the ranks ([`MpiRequest::settings`]'s `threads`,
+//! `psearch --mpi --threads T`), the root-splitting policies search each
+//! task on T threads ([`crate::cluster::hybrid`]); the baseline stays the
+//! sequential search on one thread.
+//!
 //! Errors before the searches (options, input, output file) are found
 //! alike on every rank, or on rank 0 and broadcast, so every rank stops
 //! and only rank 0 prints the line.
 
 use super::{Job, MpiOptions, OnMpi};
 use crate::cli::Input;
+use crate::cluster::hybrid::Threads;
 use crate::cluster::machine::ClusterStats;
 use crate::cluster::run::{Done, RowSource, rows, split_of};
-use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, launch};
+use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, launch, launch_with};
 use crate::formats::ClusterRow;
-use crate::game::TreeSource;
-use crate::tree::{SourceVisitor, Tree};
+use crate::real::{RealVisitor, TtKey};
+use crate::tree::Tree;
 use anyhow::{Result, anyhow};
 use mpi::traits::*;
 use std::io::Read;
@@ -34,7 +40,8 @@ pub struct MpiRequest {
     /// The parallel algorithms, each on all ranks (`seq`: a job of one rank).
     pub algorithms: Vec<ClusterAlgorithm>,
     /// Every other setting (tables, split ply, the master-worker's
-    /// parameters); the simulated machine's costs are not used.
+    /// parameters, threads inside the ranks); the simulated machine's costs
+    /// are not used.
     pub settings: ClusterConfig,
     /// One row per tree instead of per configuration.
     pub per_tree: bool,
@@ -46,14 +53,16 @@ pub struct MpiRequest {
 /// errors must be the same on every rank: see the module doc); a closed
 /// stdout exits 0.
 pub fn main(tool: &'static str, timeout: Duration, body: impl FnOnce(Job<'_>) -> Result<()>) -> ! {
-    let Some(mut universe) = mpi::initialize() else {
+    // Funneled: a rank may run threads (a task's search, `--threads`), and
+    // only its main thread calls MPI.
+    let Some((mut universe, threading)) = mpi::initialize_with_threading(mpi::Threading::Funneled) else {
         eprintln!("{tool}: MPI was set up twice (a defect: please report it)");
         std::process::exit(1)
     };
     universe.set_buffer_size(super::BSEND_BYTES);
     let code = {
         let world = universe.world();
-        let opts = MpiOptions { tool, timeout };
+        let opts = MpiOptions { tool, timeout, threads_allowed: threading >= mpi::Threading::Funneled };
         let job = Job::new(&world, &opts);
         match body(job) {
             Ok(()) => 0,
@@ -108,12 +117,15 @@ pub fn share_input(job: Job<'_>, path: Option<&Path>) -> Result<Input> {
     Ok(Input::from_bytes(&name, buf))
 }
 
-/// Whether some host runs more of the job's ranks than it has CPUs online
-/// (its own count, not the ranks' bindings: `mpirun` binds each rank to a
-/// core when it can). Every rank must call it; rank 0 has the answer.
-pub fn oversubscribed(job: Job<'_>) -> bool {
+/// Whether some host runs more of the job's threads than it has CPUs
+/// online (its ranks times `threads` each; its own count, not the ranks'
+/// bindings: `mpirun` binds each rank to a core when it can), or some rank
+/// runs more threads than the CPUs it is bound to. Every rank must call it;
+/// rank 0 has the answer.
+pub fn oversubscribed(job: Job<'_>, threads: usize) -> bool {
     let local = job.world.split_shared(0).size() as usize;
-    let mine = u8::from(local > host_cpus());
+    let bound = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mine = u8::from(local * threads > host_cpus() || threads > bound);
     let root = job.world.process_at_rank(0);
     if job.rank == 0 {
         let mut all = vec![0u8; job.size];
@@ -138,14 +150,16 @@ fn host_cpus() -> usize {
 }
 
 /// The configurations of a job of `ranks` ranks, in row order: the
-/// sequential baseline, then each algorithm on every rank. Checked before
-/// anything runs.
+/// sequential baseline (on one thread), then each algorithm on every rank.
+/// Checked before anything runs.
 pub fn configs(req: &MpiRequest, ranks: usize) -> Result<Vec<ClusterConfig>, ClusterError> {
-    let mut out = vec![ClusterConfig { algorithm: ClusterAlgorithm::Sequential, procs: 1, ..req.settings }];
+    let mut out = vec![ClusterConfig { algorithm: ClusterAlgorithm::Sequential, procs: 1, threads: None, ..req.settings }];
     for &a in &req.algorithms {
         a.check(ranks)?;
         if a != ClusterAlgorithm::Sequential {
-            out.push(ClusterConfig { algorithm: a, procs: ranks, ..req.settings });
+            let c = ClusterConfig { algorithm: a, procs: ranks, ..req.settings };
+            c.check()?;
+            out.push(c);
         }
     }
     Ok(out)
@@ -156,11 +170,19 @@ struct OnTree<'a, 'w> {
     job: Job<'w>,
 }
 
-impl SourceVisitor for OnTree<'_, '_> {
+impl RealVisitor for OnTree<'_, '_> {
     type Output = Result<Option<ClusterStats>, ClusterError>;
-    fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
+    fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
         let faults = self.cfg.algorithm != ClusterAlgorithm::Sequential;
-        launch(src, root, depth, self.cfg, OnMpi { job: self.job, faults })
+        let on = OnMpi { job: self.job, faults };
+        match self.cfg.threads {
+            None => launch(src, root, depth, self.cfg, on),
+            Some(t) => {
+                let job = self.job;
+                let fatal = move |m: &str| job.fatal(m);
+                launch_with(src, root, depth, self.cfg, on, || Threads::new(t, &fatal))
+            }
+        }
     }
 }
 
@@ -168,13 +190,13 @@ impl SourceVisitor for OnTree<'_, '_> {
 /// tree; rank 0 gets the rows, the other ranks `None`.
 pub fn run(job: Job<'_>, trees: &[Tree], req: &MpiRequest) -> Result<Option<Vec<ClusterRow>>> {
     let cfgs = configs(req, job.size)?;
-    let over = oversubscribed(job);
+    let over = oversubscribed(job, req.settings.threads.map_or(1, |t| t.threads));
     let mut base = vec![];
     let mut done = vec![];
     for (t, tree) in trees.iter().enumerate() {
         let mut want = None;
         for (c, cfg) in cfgs.iter().enumerate() {
-            let Some(stats) = tree.visit(OnTree { cfg, job })? else { continue };
+            let Some(stats) = crate::real::visit(tree, OnTree { cfg, job })? else { continue };
             match want {
                 None => {
                     want = Some(stats.value);
