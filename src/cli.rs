@@ -324,6 +324,20 @@ fn targets() -> MutexGuard<'static, Vec<(Identity, String)>> {
     TARGETS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The line a signal prints before it ends the tool ([`say_on_signal`]).
+static SIGNAL_LINE: Mutex<Option<String>> = Mutex::new(None);
+
+/// On SIGINT, SIGTERM or SIGHUP, print `line` (one line on stderr) before
+/// the pending files are removed and the signal ends the tool: for a tool
+/// whose end by a signal would otherwise be silent (rank 0 of an MPI job,
+/// which mpirun stops with SIGTERM when another rank dies or the job is
+/// interrupted). `None` says nothing again (once the tool has said why it
+/// ends).
+pub fn say_on_signal(line: Option<String>) {
+    *SIGNAL_LINE.lock().unwrap_or_else(|e| e.into_inner()) = line;
+    install_cleanup();
+}
+
 /// Starts the thread that, on SIGINT, SIGTERM or SIGHUP, removes the pending
 /// temporary files and then lets the signal do what it would have done.
 fn install_cleanup() {
@@ -332,6 +346,12 @@ fn install_cleanup() {
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else { return };
         std::thread::spawn(move || {
             if let Some(sig) = signals.forever().next() {
+                if let Some(line) = SIGNAL_LINE.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                    // One write: a launcher that forwards the tool's stderr
+                    // (mpirun) may stop reading it at any moment.
+                    use std::io::Write;
+                    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
+                }
                 // Keep the lock: no rename may start after the files are gone.
                 let files = pending();
                 for p in files.iter() {

@@ -32,7 +32,11 @@ fn mpirun(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)]) -> Output 
 
 /// [`mpirun`] with `stdin` (which mpirun gives rank 0).
 fn mpirun_with(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-    use std::io::Write;
+    util::run_command(mpirun_command(dir, np, args, env), stdin)
+}
+
+/// The command line of [`mpirun`].
+fn mpirun_command(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)]) -> Command {
     let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
     let mut cmd = Command::new("mpirun");
     cmd.args(["-q", "--oversubscribe"]);
@@ -41,19 +45,10 @@ fn mpirun_with(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], stdin
     }
     let np = np.to_string();
     cmd.args(["-np", &np]).arg(bin("psearch")).arg("--mpi").args(args).current_dir(dir);
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("mpirun does not run ({e}): install Open MPI (scripts/test-setup.sh)"));
-    let mut sin = child.stdin.take().unwrap();
-    let input = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = sin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    cmd
 }
 
 /// The host's CPUs online (as `psearch --mpi` counts them for `oversubscribed`).
@@ -278,13 +273,53 @@ fn a_failed_rank_ends_the_job_instead_of_hanging_it() {
     let env = "PARAB_MPI_TEST_FAULT";
     let t = fails(&d.path, 3, &args, &[(env, "stall:1")], "psearch: rank 0: no message for 2 s (a rank died or the network stalled)");
     assert!(t < Duration::from_secs(12), "{t:?}");
-    let t = fails(&d.path, 4, &args, &[(env, "stall:0")], "psearch: rank 1: no message for 2 s (a rank died or the network stalled)");
-    assert!(t < Duration::from_secs(12), "{t:?}");
+    // Rank 0 stalled: rank 1 times out first and says so; mpirun then
+    // stops rank 0 with a signal, and rank 0 (which cannot know why) adds
+    // its own line.
+    let t = Instant::now();
+    let out = mpirun(&d.path, 4, &args, &[(env, "stall:0")]);
+    assert!(t.elapsed() < Duration::from_secs(12), "{:?}", t.elapsed());
+    assert!(!out.status.success() && out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "psearch: rank 1: no message for 2 s (a rank died or the network stalled)", "{err}");
+    assert!(lines.len() == 1 || lines[1..] == ["psearch: rank 0: the job was stopped (a rank exited, or the run was interrupted)"], "{err}");
     let t = Instant::now();
     let out = mpirun(&d.path, 3, &args, &[(env, "exit:2")]);
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
     assert!(t.elapsed() < Duration::from_secs(12), "{:?}", t.elapsed());
+    // mpirun stops the others with a signal; rank 0 says so, alone.
+    stopped_line(&out);
     // The fault fires in parallel runs only: on one rank nothing fails.
     rows(&d.path, 1, &["t.jsonl", "--policy", "seq"]);
+}
+
+/// An interrupted run (Ctrl-C on mpirun) ends at once with one line and
+/// writes no rows.
+#[test]
+fn an_interrupted_run_ends_with_one_line() {
+    let d = Dir::new("mpi-interrupt");
+    // Long enough to be interrupted: seconds of search on 3 ranks.
+    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "16", "--count", "4", "-o", "t.jsonl"], "");
+    let mut cmd = mpirun_command(&d.path, 3, &["t.jsonl", "--policy", "master-worker", "-o", "out.csv"], &[]);
+    let child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let t = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    assert!(!out.status.success());
+    stopped_line(&out);
+    assert!(!d.join("out.csv").exists(), "no partial output");
+}
+
+/// Rank 0's line when mpirun stops the job, and nothing else. mpirun
+/// (`-q`) forwards the ranks' stderr while it stops them and has been seen
+/// to drop that last line under load (1 run in 5 on this loaded two-core
+/// machine); it never printed a second line.
+fn stopped_line(out: &Output) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.is_empty() || err == "psearch: rank 0: the job was stopped (a rank exited, or the run was interrupted)\n", "{err}");
 }

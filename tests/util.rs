@@ -80,8 +80,17 @@ pub fn bin(tool: &str) -> PathBuf {
 
 /// Runs `tool args` in `dir` with `stdin`, returning its output.
 pub fn run_in(dir: &Path, tool: &str, args: &[&str], stdin: &str) -> Output {
+    let mut cmd = Command::new(bin(tool));
+    cmd.args(args).current_dir(dir);
+    run_command(cmd, stdin)
+}
+
+/// Runs `cmd` with `stdin` (written from a thread of its own, so a tool
+/// that writes before it has read all of it cannot block), returning its output.
+#[allow(dead_code)]
+pub fn run_command(mut cmd: Command, stdin: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(bin(tool)).args(args).current_dir(dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{cmd:?} does not run: {e}"));
     let mut sin = child.stdin.take().unwrap();
     let input = stdin.to_string();
     let writer = std::thread::spawn(move || {

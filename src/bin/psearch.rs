@@ -146,7 +146,7 @@ fn mpi_main(args: &Args) -> ! {
         ensure!(threads > 1 || args.thread_algorithm.is_none(), "--thread-algorithm needs --threads above 1");
         ensure!(threads == 1 || job.opts.threads_allowed, "--threads {threads}: this MPI library does not let a rank run threads (MPI_THREAD_FUNNELED)");
         let name = args.thread_algorithm.as_deref().unwrap_or(parab::cluster::hybrid::DEFAULT_THREAD_ALGORITHM);
-        let thread_algorithm = name.parse::<Algorithm>().map_err(|e| anyhow::anyhow!("--thread-algorithm {name}: {e}"))?;
+        let thread_algorithm = name.parse::<parab::algorithm::Algorithm>().map_err(|e| anyhow::anyhow!("--thread-algorithm {name}: {e}"))?;
         ensure!(args.mpi_timeout.is_none_or(|t| (1..=86_400).contains(&t)), "--mpi-timeout: give 1..86400 seconds");
         let mut algorithms = parse_policies(&args.algorithm)?;
         if algorithms.is_empty() {

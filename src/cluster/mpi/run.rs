@@ -64,7 +64,18 @@ pub fn main(tool: &'static str, timeout: Duration, body: impl FnOnce(Job<'_>) ->
         let world = universe.world();
         let opts = MpiOptions { tool, timeout, threads_allowed: threading >= mpi::Threading::Funneled };
         let job = Job::new(&world, &opts);
-        match body(job) {
+        if job.rank == 0 {
+            // mpirun ends the other ranks with SIGTERM when one dies or the
+            // job is interrupted: one line says so, from rank 0 alone.
+            crate::cli::say_on_signal(Some(format!("{tool}: rank 0: the job was stopped (a rank exited, or the run was interrupted)")));
+        }
+        let result = body(job);
+        // The job's end is rank 0's to say from here: a signal while MPI
+        // winds down (mpirun stopping a rank that has said why) adds nothing.
+        if job.rank == 0 {
+            crate::cli::say_on_signal(None);
+        }
+        match result {
             Ok(()) => 0,
             Err(e) if crate::cli::is_broken_pipe(&e) => 0,
             Err(e) => {
