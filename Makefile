@@ -85,7 +85,7 @@ test: test-setup
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
-	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log
+	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
 test-setup:
 	@scripts/test-setup.sh $(TEST_ENV)
 # The MPI transport (issue 26): its build (`--features mpi`, in a target directory of
@@ -94,7 +94,7 @@ test-setup:
 MPI_TARGET := target/mpi
 .PHONY: mpi-test
 mpi-test: test-setup
-	@if grep -q PARAB_SKIP_MPI $(TEST_ENV); then :; else \
+	@if grep -q PARAB_SKIP_MPI $(TEST_ENV); then rm -f target/test-mpi.log; else \
 	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) clippy --release -p parab --all-targets --features mpi -- -D warnings && \
 	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::mpi 2>&1 | tee target/test-mpi.log && \
 	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log; fi
