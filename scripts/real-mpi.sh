@@ -11,7 +11,8 @@
 #
 # Beside them (OUT with -sim before .csv): the simulated cluster's
 # prediction for the same trees, algorithms and counts, with this host's
-# measured costs: a node's, the one-rank baseline's time over its nodes;
+# measured costs: a node's, the one-rank baseline's time per tree over its
+# nodes per tree;
 # a message's, a quarter of a measured round trip (master-slave split at
 # the leaves' ply of one small tree on 2 ranks, so a task is a leaf: a
 # round trip is two sends and two receives; latency 0 on one host).
@@ -43,8 +44,9 @@ done
 mv "$tmp/all.csv" "$out"
 
 # ---- the prediction -----------------------------------------------------------
-node_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "nodes") n = i }; next }
-  $a == "seq" && !done { printf "%d", $t / $n + 0.5; done = 1 }' "$out")
+# (time_ns is per tree, the geometric mean; nodes are summed over the trees.)
+node_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "nodes") n = i; if ($i == "trees") k = i }; next }
+  $a == "seq" && !done { printf "%d", $t * $k / $n + 0.5; done = 1 }' "$out")
 "$bin/treegen" --model incremental --branching 5 --depth 5 --count 1 -o "$tmp/rt.jsonl"
 mpirun -q --oversubscribe "${root[@]}" -np 2 "$bin/psearch" --mpi "$tmp/rt.jsonl" --policy master-slave --split-ply 5 -o "$tmp/rt.csv"
 msg_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "messages") m = i }; next }
