@@ -11,7 +11,7 @@
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
 use super::{Builder, figure, ordering_label};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use parab::formats::SimRow;
 use std::path::Path;
 
@@ -49,7 +49,7 @@ pub fn load(results: &Path) -> Result<Option<Beyond>> {
     if !path.exists() {
         return Ok(None);
     }
-    let rows: Vec<SimRow> = parab::formats::read_csv(parab::cli::Input::open(Some(&path))?).with_context(|| format!("reading {}", path.display()))?;
+    let rows: Vec<SimRow> = super::load::rows(&path, false)?;
     let tuned_path = results.join("beyond/tuned.csv");
     let tuned = match std::fs::read_to_string(&tuned_path) {
         Ok(text) => text.lines().skip(1).map(|l| l.split(',').map(str::to_string).collect()).collect(),

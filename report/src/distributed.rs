@@ -10,8 +10,9 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::load::rows;
 use super::{Builder, figure};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use parab::formats::{ClusterRow, FactorRow};
 use std::path::Path;
 
@@ -40,10 +41,6 @@ pub struct Distributed {
     pub factors: Vec<FactorRow>,
 }
 
-fn read<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
-    parab::formats::read_csv(parab::cli::Input::open(Some(path))?).with_context(|| format!("reading {}", path.display()))
-}
-
 /// Reads the experiment's results; `None` when it has not run.
 pub fn load(results: &Path) -> Result<Option<Distributed>> {
     let dir = results.join("distributed");
@@ -51,8 +48,7 @@ pub fn load(results: &Path) -> Result<Option<Distributed>> {
     if !path.exists() {
         return Ok(None);
     }
-    let factors = dir.join("factors.csv");
-    Ok(Some(Distributed { rows: read(&path)?, factors: if factors.exists() { read(&factors)? } else { vec![] } }))
+    Ok(Some(Distributed { rows: rows(&path, false)?, factors: rows(&dir.join("factors.csv"), true)? }))
 }
 
 /// A group of trees: (model, b, depth, trees).

@@ -307,6 +307,16 @@ fn infer(h: &str, col: &[String], decimals: &mut BTreeMap<String, usize>) -> Col
 }
 
 /// The CSV files of a directory whose names pass `keep`, sorted by name.
+/// A table of one of the tools' row types (their own reader: unknown or
+/// missing columns are errors, with the line); `optional`: an empty table
+/// where the file does not exist.
+pub fn rows<T: serde::de::DeserializeOwned>(path: &Path, optional: bool) -> Result<Vec<T>> {
+    if optional && !path.exists() {
+        return Ok(vec![]);
+    }
+    parab::formats::read_csv(parab::cli::Input::open(Some(path))?).with_context(|| format!("reading {}", path.display()))
+}
+
 pub fn files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else { return vec![] };
     let mut v: Vec<PathBuf> = rd

@@ -12,7 +12,8 @@
 
 use super::Builder;
 use super::doc::{Cell, Section, Table};
-use anyhow::{Context, Result};
+use super::load::rows;
+use anyhow::Result;
 use parab::formats::{ClusterRow, SimRow};
 use parab::real::run::RealRow;
 use std::path::Path;
@@ -34,10 +35,6 @@ pub struct Real {
     pub mpi_sim: Vec<ClusterRow>,
 }
 
-fn read<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
-    parab::formats::read_csv(parab::cli::Input::open(Some(path))?).with_context(|| format!("reading {}", path.display()))
-}
-
 /// Reads the results; `None` when `make real` has not run.
 pub fn load(results: &Path) -> Result<Option<Real>> {
     let dir = results.join("real");
@@ -45,18 +42,12 @@ pub fn load(results: &Path) -> Result<Option<Real>> {
     if !real.exists() {
         return Ok(None);
     }
-    let sim = dir.join("pabsim.csv");
-    let bare = dir.join("bare.csv");
-    let optional = |name: &str| -> Result<Vec<ClusterRow>> {
-        let p = dir.join(name);
-        if p.exists() { read(&p) } else { Ok(vec![]) }
-    };
     Ok(Some(Real {
-        real: read(&real)?,
-        sim: if sim.exists() { read(&sim)? } else { vec![] },
-        bare: if bare.exists() { read(&bare)? } else { vec![] },
-        mpi: optional("mpi.csv")?,
-        mpi_sim: optional("mpi-sim.csv")?,
+        real: rows(&real, false)?,
+        sim: rows(&dir.join("pabsim.csv"), true)?,
+        bare: rows(&dir.join("bare.csv"), true)?,
+        mpi: rows(&dir.join("mpi.csv"), true)?,
+        mpi_sim: rows(&dir.join("mpi-sim.csv"), true)?,
     }))
 }
 
