@@ -32,6 +32,8 @@ STEP=${STEP:-all}
 k=${SHARD%/*}; n=${SHARD#*/}
 B=$R/distributed
 say() { echo "distributed: $*" >&2; }
+# The factor item of FACTORS' family $1, b or position file $2, depth $3.
+factor_file() { echo "$B/factors/$1-$(basename "$2" | sed 's/\..*//')-d$3.csv"; }
 
 mkdir -p "$B/trees" "$B/run" "$B/factors"
 if [[ $STEP != summary ]]; then
@@ -63,8 +65,7 @@ if [[ $STEP != summary ]]; then
     for depth in ${depths//,/ }; do
       i=$((i + 1))
       (( (i - 1) % n == k - 1 )) || continue
-      name=$family-$(basename "$b" | sed 's/\..*//')-d$depth
-      f=$B/factors/$name.csv
+      f=$(factor_file "$family" "$b" "$depth")
       [[ -e $f ]] && continue
       say "$f"
       if [[ $family = incremental ]]; then
@@ -89,7 +90,7 @@ say "$B/distributed.csv"
   for g in $FACTORS; do
     IFS=: read -r family b depths task <<< "$g"
     for depth in ${depths//,/ }; do
-      f=$B/factors/$family-$(basename "$b" | sed 's/\..*//')-d$depth.csv
+      f=$(factor_file "$family" "$b" "$depth")
       [[ -e $f ]] && tail -n +2 "$f"
     done
   done
