@@ -130,76 +130,69 @@ pub fn trees_fbest(trees: &[Tree], progress: &crate::progress::Progress) -> Vec<
         .collect()
 }
 
+/// The rows `row` makes of the trees it takes (`None`: another family's).
+fn rows_of<R>(trees: &[Tree], results: &[TreeFbest], row: impl Fn(&Tree, &TreeFbest) -> Option<R>) -> Vec<R> {
+    trees.iter().zip(results).filter_map(|(t, r)| row(t, r)).collect()
+}
+
 /// One row per artificial tree (`--per-tree`); game positions are skipped.
 pub fn per_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<PerTreeRow> {
-    trees
-        .iter()
-        .zip(results)
-        .filter_map(|(t, r)| {
-            let s = t.artificial_spec()?;
-            Some(PerTreeRow {
-                tree: s.index,
-                seed: s.seed,
-                b: s.b,
-                wa: s.wa,
-                wb: s.wb,
-                depth: s.depth,
-                nodes: r.counts.nodes,
-                leaves: r.counts.leaves,
-                internal: r.counts.internal,
-                contributing: r.counter.contributing,
-                root_value: r.value,
-            })
+    rows_of(trees, results, |t, r| {
+        let s = t.artificial_spec()?;
+        Some(PerTreeRow {
+            tree: s.index,
+            seed: s.seed,
+            b: s.b,
+            wa: s.wa,
+            wb: s.wb,
+            depth: s.depth,
+            nodes: r.counts.nodes,
+            leaves: r.counts.leaves,
+            internal: r.counts.internal,
+            contributing: r.counter.contributing,
+            root_value: r.value,
         })
-        .collect()
+    })
 }
 
 /// One row per incremental tree (`--per-tree`); other trees are skipped.
 pub fn per_incremental_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<IncrementalPerTreeRow> {
-    trees
-        .iter()
-        .zip(results)
-        .filter_map(|(t, r)| {
-            let s = t.incremental_spec()?;
-            Some(IncrementalPerTreeRow {
-                tree: s.index,
-                seed: s.seed,
-                b: s.b,
-                scale: s.scale,
-                depth: s.depth,
-                nodes: r.counts.nodes,
-                leaves: r.counts.leaves,
-                internal: r.counts.internal,
-                contributing: r.counter.contributing,
-                root_value: r.value,
-            })
+    rows_of(trees, results, |t, r| {
+        let s = t.incremental_spec()?;
+        Some(IncrementalPerTreeRow {
+            tree: s.index,
+            seed: s.seed,
+            b: s.b,
+            scale: s.scale,
+            depth: s.depth,
+            nodes: r.counts.nodes,
+            leaves: r.counts.leaves,
+            internal: r.counts.internal,
+            contributing: r.counter.contributing,
+            root_value: r.value,
         })
-        .collect()
+    })
 }
 
 /// One row per game position (`--per-tree`); artificial trees are skipped.
 pub fn per_position(trees: &[Tree], results: &[TreeFbest]) -> Vec<GamePerTreeRow> {
-    trees
-        .iter()
-        .zip(results)
-        .filter_map(|(t, r)| {
-            let s = t.game_spec()?;
-            Some(GamePerTreeRow {
-                game: s.game,
-                set: s.set.clone(),
-                index: s.index,
-                id: s.id.clone(),
-                depth: s.depth,
-                nodes: r.counts.nodes,
-                leaves: r.counts.leaves,
-                internal: r.counts.internal,
-                contributing: r.counter.contributing,
-                moves: r.counter.moves,
-                root_value: off_scale(r.value),
-                best_move: r.root_move.clone().unwrap_or_default(),
-            })
+    rows_of(trees, results, |t, r| {
+        let s = t.game_spec()?;
+        Some(GamePerTreeRow {
+            game: s.game,
+            set: s.set.clone(),
+            index: s.index,
+            id: s.id.clone(),
+            depth: s.depth,
+            nodes: r.counts.nodes,
+            leaves: r.counts.leaves,
+            internal: r.counts.internal,
+            contributing: r.counter.contributing,
+            moves: r.counter.moves,
+            root_value: off_scale(r.value),
+            best_move: r.root_move.clone().unwrap_or_default(),
         })
-        .collect()
+    })
 }
 
 /// Sums per-tree counters by group, groups in order of first appearance.

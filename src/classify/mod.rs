@@ -497,35 +497,8 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
         }
         match key {
             TreeKey::Artificial { .. } => out.artificial.extend(rows),
-            TreeKey::Incremental { b, scale, .. } => out.incremental.extend(rows.into_iter().map(|r| IncrementalClassifyRow {
-                b: *b,
-                scale: *scale,
-                depth: r.depth,
-                trees: r.trees,
-                scheme: r.scheme,
-                param: r.param,
-                true_cut: r.true_cut,
-                false_cut: r.false_cut,
-                true_all: r.true_all,
-                false_all: r.false_all,
-                error: r.error,
-                scored: r.scored,
-                best: r.best,
-            })),
-            TreeKey::Game { game, .. } => out.games.extend(rows.into_iter().map(|r| GameClassifyRow {
-                game: *game,
-                depth: r.depth,
-                trees: r.trees,
-                scheme: r.scheme,
-                param: r.param,
-                true_cut: r.true_cut,
-                false_cut: r.false_cut,
-                true_all: r.true_all,
-                false_all: r.false_all,
-                error: r.error,
-                scored: r.scored,
-                best: r.best,
-            })),
+            TreeKey::Incremental { b, scale, .. } => out.incremental.extend(rows.into_iter().map(|r| IncrementalClassifyRow::with_tree(*b, *scale, r))),
+            TreeKey::Game { game, .. } => out.games.extend(rows.into_iter().map(|r| GameClassifyRow::with_tree(*game, r))),
         }
     }
     Ok((out, warnings))

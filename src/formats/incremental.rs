@@ -80,35 +80,14 @@ pub struct AccuracyRow {
     pub accuracy: f64,
 }
 
-/// `classify` output for incremental trees: the columns of
-/// [`super::ClassifyRow`] with `b` and `scale` in place of the ordering.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IncrementalClassifyRow {
-    /// Branching factor.
-    pub b: u32,
-    /// Edge scale.
-    pub scale: u32,
-    /// Search depth.
-    pub depth: u32,
-    /// Trees searched.
-    pub trees: u32,
-    /// `a`, `b` or `c`.
-    pub scheme: String,
-    /// n for scheme B, m for scheme C, empty for scheme A.
-    pub param: Option<u32>,
-    /// Predicted CUT, cut off.
-    pub true_cut: u64,
-    /// Predicted CUT, searched all moves.
-    pub false_cut: u64,
-    /// Predicted ALL, searched all moves.
-    pub true_all: u64,
-    /// Predicted ALL, cut off.
-    pub false_all: u64,
-    /// false_cut + false_all.
-    pub error: u64,
-    /// Scored nodes: internal nodes off the PV path.
-    pub scored: u64,
+classify_row! {
+    /// `classify` output for incremental trees: the columns of [`ClassifyRow`](super::ClassifyRow)
+    /// with the tree's shape in place of the ordering.
+    IncrementalClassifyRow {
+        /// Branching factor.
+        b: u32,
+        /// Edge scale.
+        scale: u32,
+    }
     /// 1 on the lowest error of the shape and scheme, else 0.
-    pub best: u8,
 }

@@ -13,6 +13,52 @@ use crate::tree::Family;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
 
+/// Declares a `classify` row type: its own leading columns (what names the
+/// trees: an ordering, an incremental shape, a game), then the columns
+/// every variant shares, in one place (the csv crate cannot flatten a
+/// nested struct into columns). Also gives `with_tree`, the shared columns
+/// of a [`ClassifyRow`] under this variant's leading ones.
+macro_rules! classify_row {
+    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $f:ident: $t:ty,)* } $(#[$bm:meta])*) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            $($(#[$fm])* pub $f: $t,)*
+            /// Search depth.
+            pub depth: u32,
+            /// Trees searched.
+            pub trees: u32,
+            /// `a`, `b` or `c`.
+            pub scheme: String,
+            /// n for scheme B, m for scheme C, empty for scheme A.
+            pub param: Option<u32>,
+            /// Predicted CUT, cut off.
+            pub true_cut: u64,
+            /// Predicted CUT, searched all moves.
+            pub false_cut: u64,
+            /// Predicted ALL, searched all moves.
+            pub true_all: u64,
+            /// Predicted ALL, cut off.
+            pub false_all: u64,
+            /// false_cut + false_all.
+            pub error: u64,
+            /// Scored nodes: internal nodes off the PV path.
+            pub scored: u64,
+            $(#[$bm])*
+            pub best: u8,
+        }
+
+        impl $name {
+            /// The shared columns of `r` under this type's leading columns.
+            pub fn with_tree($($f: $t,)* r: $crate::formats::ClassifyRow) -> $name {
+                let $crate::formats::ClassifyRow { depth, trees, scheme, param, true_cut, false_cut, true_all, false_all, error, scored, best, .. } = r;
+                $name { $($f,)* depth, trees, scheme, param, true_cut, false_cut, true_all, false_all, error, scored, best }
+            }
+        }
+    };
+}
+
 mod cluster;
 mod incremental;
 mod rows;

@@ -374,72 +374,30 @@ pub struct CurveRow {
     pub e_wait: f64,
 }
 
-/// `classify` output (thesis §5.5, Tables 5.2–5.4): counts of one scheme and
-/// parameter value over the trees of one ordering.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClassifyRow {
-    /// Branching factor.
-    pub b: u32,
-    /// w_a.
-    pub wa: u32,
-    /// w_b.
-    pub wb: u32,
-    /// Search depth.
-    pub depth: u32,
-    /// Trees searched.
-    pub trees: u32,
-    /// `a`, `b` or `c`.
-    pub scheme: String,
-    /// n for scheme B, m for scheme C, empty for scheme A.
-    pub param: Option<u32>,
-    /// Predicted CUT, cut off.
-    pub true_cut: u64,
-    /// Predicted CUT, searched all moves.
-    pub false_cut: u64,
-    /// Predicted ALL, searched all moves.
-    pub true_all: u64,
-    /// Predicted ALL, cut off.
-    pub false_all: u64,
-    /// false_cut + false_all.
-    pub error: u64,
-    /// Scored nodes: internal nodes off the PV path.
-    pub scored: u64,
+classify_row! {
+    /// `classify` output (thesis §5.5, Tables 5.2–5.4): counts of one scheme and
+    /// parameter value over the trees of one ordering.
+    ClassifyRow {
+        /// Branching factor.
+        b: u32,
+        /// w_a.
+        wa: u32,
+        /// w_b.
+        wb: u32,
+    }
     /// 1 on the parameter value with the lowest error for this ordering and
     /// scheme (the smallest such value on a tie; scheme A's single row is
     /// always 1), else 0.
-    pub best: u8,
 }
 
-/// `classify` output for game positions: the columns of [`ClassifyRow`]
-/// with the game in place of the ordering.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameClassifyRow {
-    /// The game.
-    pub game: Game,
-    /// Search depth.
-    pub depth: u32,
-    /// Positions searched.
-    pub trees: u32,
-    /// `a`, `b` or `c`.
-    pub scheme: String,
-    /// n for scheme B, m for scheme C, empty for scheme A.
-    pub param: Option<u32>,
-    /// Predicted CUT, cut off.
-    pub true_cut: u64,
-    /// Predicted CUT, searched all moves.
-    pub false_cut: u64,
-    /// Predicted ALL, searched all moves.
-    pub true_all: u64,
-    /// Predicted ALL, cut off.
-    pub false_all: u64,
-    /// false_cut + false_all.
-    pub error: u64,
-    /// Scored nodes: internal nodes off the PV path.
-    pub scored: u64,
+classify_row! {
+    /// `classify` output for game positions: the columns of [`ClassifyRow`]
+    /// with the game in place of the ordering.
+    GameClassifyRow {
+        /// The game.
+        game: Game,
+    }
     /// 1 on the lowest error of the game and scheme, else 0.
-    pub best: u8,
 }
 
 impl SimRow {
