@@ -7,10 +7,10 @@
 
 use super::NONE;
 use super::machine::{Machine, World};
-use super::spec::Interleave;
 use super::stats::{State, TimeKind, TraceEvent};
 use super::types::Step;
 use crate::game::TreeSource;
+use crate::request::Interleave;
 use crate::sim::memory::{Access, Block, Proc};
 use crate::sim::sched::{NEVER, bits};
 use crate::sim::schemes::SplitScheme;

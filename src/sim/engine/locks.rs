@@ -3,9 +3,9 @@
 //! map (`docs/model.md` §5.1–5.2).
 
 use super::machine::Machine;
-use super::spec::LockKind;
 use super::stats::TimeKind;
 use crate::game::TreeSource;
+use crate::request::LockKind;
 use crate::sim::memory::{Block, Proc};
 use crate::sim::schemes::SplitScheme;
 

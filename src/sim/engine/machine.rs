@@ -4,12 +4,13 @@
 //! trims every processor's time to the end of the search (thesis §6.1–6.2;
 //! `docs/model.md` §5.2).
 
-use super::spec::{Interleave, MachineSpec, Result, SimError};
+use super::spec::{MachineSpec, Result, SimError};
 use super::stats::{State, TimeKind, TreeStats};
 use super::types::{BlockHasher, Next, NodeRef, SNode, Step};
 use super::{FIRST_PRIVATE, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
+use crate::request::Interleave;
 use crate::sim::memory::{Block, Memory, Proc};
 use crate::sim::sched::{NEVER, Scheduler};
 use crate::sim::schemes::SplitScheme;

@@ -93,9 +93,10 @@ mod stats;
 mod testkit;
 mod types;
 
+pub use crate::request::{Interleave, LockKind};
 pub use executor::{AccessFuture, Suspend};
 pub use machine::{Machine, simulate};
-pub use spec::{Interleave, LockKind, MachineSpec, Result, SimError, cost};
+pub use spec::{MachineSpec, Result, SimError, cost};
 pub use stats::{State, TimeKind, TraceEvent, TreeStats};
 pub use types::Next;
 
