@@ -61,8 +61,10 @@
 //!
 //! ## The rooms
 //!
-//! - `spec`: what a run is asked to do: [`MachineSpec`], [`Interleave`],
-//!   [`Walk`], [`LockKind`], the state costs ([`cost`]) and [`SimError`].
+//! - `spec`: what a run is asked to do: [`MachineSpec`] (its
+//!   [`Interleave`] and [`LockKind`] are options of a
+//!   [`Request`](crate::request::Request), re-exported here), the state
+//!   costs ([`cost`]) and [`SimError`].
 //! - `stats`: what a run measured: [`State`] (the time buckets), [`TimeKind`],
 //!   [`TreeStats`], [`TraceEvent`].
 //! - `machine`: [`Machine`], its shared data (`World`), the run loop
