@@ -46,6 +46,11 @@
 //!   (the DTS-like search, PV splitting, work stealing, active splitting)
 //!   and its split-point scheme (A, B, C) as one typed configuration, with
 //!   its defaults, names and row columns (§6.2–6.3).
+//! - [`request`]: what a shared-memory run is asked, whichever machine
+//!   runs it (simulated or real threads): the request and its parameter
+//!   ranges, the options that fill it, its expansion into configurations
+//!   (§6.2–6.3), scheme C's network per group of trees, the `seed` column
+//!   of rows.
 //! - [`sim`]: PABSim, the simulated multiprocessor and the parallel search
 //!   run on it (chapter 6); the `pabsim` tool:
 //!   - [`sim::memory`]: caches, directory, delay tables, busy blocks (§6.1);
@@ -90,6 +95,7 @@ pub mod nn;
 pub mod nntrain;
 pub mod progress;
 pub mod real;
+pub mod request;
 pub mod rng;
 pub mod search;
 pub mod seeds;

@@ -8,9 +8,8 @@ use parab::cluster::args::{ClusterArgs, parse_policies};
 use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
-use parab::sim::args::SearchArgs;
-use parab::sim::engine::{Interleave, LockKind};
-use parab::sim::run::{self, Plan, Request};
+use parab::request::{Interleave, LockKind, Request, SearchArgs};
+use parab::sim::run::{self, Plan};
 use parab::tree::read_trees;
 use std::path::PathBuf;
 
@@ -227,7 +226,7 @@ fn main() {
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");
         }
-        let policies = parab::sim::args::parse_algorithms(
+        let policies = parab::request::parse_algorithms(
             "--policy",
             &args.policy,
             |n| n.parse::<parab::cluster::ClusterAlgorithm>().is_ok(),

@@ -8,8 +8,7 @@ use parab::cluster::args::ClusterArgs;
 use parab::nn::Network;
 use parab::progress::Progress;
 use parab::real::run::{self, Plan, Settings};
-use parab::sim::args::SearchArgs;
-use parab::sim::run::{MAX_PROCS, Request};
+use parab::request::{MAX_PROCS, Request, SearchArgs};
 use parab::tree::read_trees;
 use std::path::PathBuf;
 
@@ -83,7 +82,7 @@ fn main() {
             bail!("{name} applies to --mpi only");
         }
         let threads = if args.threads.is_empty() { vec![1] } else { args.threads.clone() };
-        let algorithms = parab::sim::args::parse_algorithms(
+        let algorithms = parab::request::parse_algorithms(
             "--algorithm",
             &args.algorithm,
             |n| n.parse::<parab::cluster::ClusterAlgorithm>().is_ok(),

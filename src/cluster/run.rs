@@ -191,7 +191,7 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let splits: Vec<Option<u32>> = ds.iter().map(|d| d.split).collect();
     ClusterRow {
         tree: per_tree.then(|| t0.index()),
-        seed: per_tree.then(|| crate::sim::run::row_seed(t0)),
+        seed: per_tree.then(|| crate::request::row_seed(t0)),
         model: key.family().to_string(),
         b: key.b(),
         depth: key.depth(),

@@ -13,8 +13,10 @@
 //! parent, and a thread that finds no move left at a node others still
 //! work below goes idle. Nobody waits for a helper, so any thread may join
 //! any node that still has moves: which one is the algorithm's idle policy
-//! ([`Finder`], one file each), and which nodes may be shared is the
-//! split-point scheme's ([`SplitScheme`], the simulator's own rules).
+//! (a [`Policy`], one file each in [`super::idle`], with its own state per
+//! thread, per node and shared), and which nodes may be shared is the
+//! split-point scheme's ([`SplitScheme`], the simulator's own rules). The
+//! heap knows no policy by name.
 //!
 //! **Windows.** A child's window comes from its parent's score when the
 //! move is handed out; before each move it takes, a thread tightens the
@@ -35,12 +37,11 @@
 
 use super::local::{Local, PanicFlag, join_all, outcome};
 use super::{Options, Outcome, RealError};
-use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
 use crate::sim::schemes::{SplitScheme, View};
 use crate::value::{ROOT_ALPHA, ROOT_BETA};
 use std::sync::atomic::{AtomicBool, Ordering::*};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Plies a node needs below it to be a heap node. Below, a node's subtree
@@ -48,12 +49,12 @@ use std::time::Instant;
 /// its leaves, some `b` microseconds at `--node-cost 1000`.
 pub const FRONTIER: u32 = 2;
 
-/// A node of the shared heap.
-pub struct HNode<S: TreeSource, D> {
+/// A node of the shared heap: `D` the scheme's data, `P` the idle policy.
+pub struct HNode<S: TreeSource, D, P: Policy<S, D>> {
     /// The tree's node.
     pub node: S::Node,
     /// The parent (none at the root).
-    pub parent: Option<Arc<HNode<S, D>>>,
+    pub parent: Option<NodeRef<S, D, P>>,
     /// Plies below it.
     pub depth: u32,
     /// Distance from the root.
@@ -67,11 +68,11 @@ pub struct HNode<S: TreeSource, D> {
     /// Finished (its value went up), or abandoned under a finished ancestor.
     pub done: AtomicBool,
     /// What its lock guards.
-    pub st: Mutex<HState<S, D>>,
+    pub st: Mutex<HState<S, D, P>>,
 }
 
 /// A heap node's state under its lock.
-pub struct HState<S: TreeSource, D> {
+pub struct HState<S: TreeSource, D, P: Policy<S, D>> {
     buf: Vec<S::Slot>,
     cursor: S::Cursor,
     /// Children.
@@ -87,16 +88,11 @@ pub struct HState<S: TreeSource, D> {
     best: u32,
     /// The scheme's data.
     pub data: D,
-    /// Threads sent to the node by a recruiter (active splitting), its
-    /// first thread included.
-    pub joined: u32,
-    /// Offered to idle threads already (published, pushed on a deque).
-    pub offered: bool,
-    /// Children that are heap nodes (for the DTS-like split-point search).
-    pub kids: Vec<Weak<HNode<S, D>>>,
+    /// The idle policy's data.
+    pub policy: P::NodeState,
 }
 
-impl<S: TreeSource, D> HNode<S, D> {
+impl<S: TreeSource, D, P: Policy<S, D>> HNode<S, D, P> {
     /// Whether no ancestor is done (the node's work is still wanted).
     pub fn alive(&self) -> bool {
         let mut p = &self.parent;
@@ -110,17 +106,17 @@ impl<S: TreeSource, D> HNode<S, D> {
     }
 
     /// Whether a thread could take a move here now (read under the lock).
-    pub fn open(&self, st: &HState<S, D>) -> bool {
+    pub fn open(&self, st: &HState<S, D, P>) -> bool {
         st.handed < st.moves && !self.done.load(Acquire)
     }
 
     /// What a scheme sees of the node.
-    pub fn view(&self, st: &HState<S, D>) -> View {
+    pub fn view(&self, st: &HState<S, D, P>) -> View {
         View { ply: self.ply, pv: self.pv, index: self.index, max: self.max, finished: st.finished, left: st.moves - st.handed }
     }
 
     /// The window of child `index` from the node's current score.
-    fn child_window(&self, st: &HState<S, D>, index: u32) -> (i64, i64) {
+    fn child_window(&self, st: &HState<S, D, P>, index: u32) -> (i64, i64) {
         if self.max {
             // The root's tie rule (module docs).
             let lo = if self.ply == 0 && index < st.best { st.score - 1 } else { st.score };
@@ -131,54 +127,76 @@ impl<S: TreeSource, D> HNode<S, D> {
     }
 }
 
-/// The algorithm's idle policy and its shared state.
-pub enum Finder<S: TreeSource, D> {
-    /// The thesis's split-point variable.
-    Dts(super::dts::SplitVar<S, D>),
-    /// PV splitting's published PV nodes.
-    Pv(super::pvsplit::Published<S, D>),
-    /// Work stealing's deques.
-    Steal(super::steal::Stealers<S, D>),
-    /// Active splitting's idle set and mailboxes.
-    Active(super::active::Recruits<S, D>),
+/// An idle policy of the split-based searches: how an idle thread finds a
+/// node to join, and what a working thread does for the idle ones. One
+/// implementation per algorithm, one file each in [`super::idle`], which
+/// also chooses it from the [`Algorithm`](crate::algorithm::Algorithm).
+/// The policy's parameters are the implementing type; its state is its
+/// own, in three parts.
+pub trait Policy<S: TreeSource, D>: Sized {
+    /// What every thread of a search shares (the split-point variable, the
+    /// published nodes, the deques' far ends, the idle set).
+    type Shared;
+    /// What each thread keeps (its own deque).
+    type ThreadState;
+    /// What each heap node keeps, under the node's lock (a new node's is
+    /// the default).
+    type NodeState: Default;
+
+    /// The shared part and the part of each of `threads` threads, for the
+    /// tree whose root has the key `root_key`.
+    fn start(&self, threads: usize, root_key: u64) -> (Self::Shared, Vec<Self::ThreadState>);
+
+    /// A thread at `x` (locked in `st`) is about to hand out a move with
+    /// more left: the policy may offer the node to idle threads.
+    fn share<Sc: SplitScheme<Data = D>>(_sh: &Shared<'_, S, Sc, Self>, _th: &mut Thread<S, D, Self>, _x: &NodeRef<S, D, Self>, _st: &mut HState<S, D, Self>) {}
+
+    /// A thread at `x` made child `child` a heap node (neither locked).
+    fn made(_th: &mut Thread<S, D, Self>, _x: &NodeRef<S, D, Self>, _child: &NodeRef<S, D, Self>) {}
+
+    /// An idle thread looks for a node to join.
+    fn find<Sc: SplitScheme<Data = D>>(sh: &Shared<'_, S, Sc, Self>, th: &mut Thread<S, D, Self>) -> Option<NodeRef<S, D, Self>>;
 }
 
 /// What every thread of one search shares.
-pub struct Shared<'a, S: TreeSource, Sc: SplitScheme> {
+pub struct Shared<'a, S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> {
     /// The tree.
     pub src: &'a S,
     /// The split-point rules.
     pub scheme: &'a Sc,
-    /// The algorithm (for its parameters).
-    pub algorithm: Algorithm,
     /// Threads.
     pub threads: usize,
     /// The root, once thread 0 made it.
-    pub root: std::sync::OnceLock<Arc<HNode<S, Sc::Data>>>,
+    pub root: std::sync::OnceLock<NodeRef<S, Sc::Data, P>>,
     /// The search is over (or a thread panicked).
     pub over: AtomicBool,
     result: Mutex<Option<(i64, u32)>>,
-    /// The idle policy.
-    pub finder: Finder<S, Sc::Data>,
+    /// The idle policy's shared part.
+    pub policy: P::Shared,
 }
 
-/// One thread: its counters, its scratch buffer, and the policies' own parts.
-pub struct Thread<S: TreeSource, D> {
+/// One thread: its counters, its scratch buffer, and the idle policy's part.
+pub struct Thread<S: TreeSource, D, P: Policy<S, D>> {
     /// Counters and clock.
     pub l: Local,
     buf: Vec<S::Slot>,
-    /// Work stealing: the thread's own deque.
-    pub deque: Option<crossbeam_deque::Worker<Arc<HNode<S, D>>>>,
-    /// Work stealing: the victims' choice.
-    pub rng: rand_chacha::ChaCha8Rng,
+    /// The idle policy's part.
+    pub policy: P::ThreadState,
 }
 
-type Node<S, Sc> = Arc<HNode<S, <Sc as SplitScheme>::Data>>;
-/// A heap node as the policies hold it.
-pub type NodeRef<S, D> = Arc<HNode<S, D>>;
-type Deque<S, D> = crossbeam_deque::Worker<NodeRef<S, D>>;
+/// A heap node as threads and policies hold it.
+pub type NodeRef<S, D, P> = Arc<HNode<S, D, P>>;
+type Node<S, Sc, P> = NodeRef<S, <Sc as SplitScheme>::Data, P>;
 
-impl<'a, S: TreeSource, Sc: SplitScheme> Shared<'a, S, Sc>
+impl<S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> Shared<'_, S, Sc, P> {
+    /// Whether `x` (locked in `st`) is an eligible split point, with its
+    /// progress (the scheme's rule).
+    pub fn eligible(&self, x: &HNode<S, Sc::Data, P>, st: &HState<S, Sc::Data, P>) -> Option<i64> {
+        self.scheme.eligible(&x.view(st), &st.data)
+    }
+}
+
+impl<'a, S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> Shared<'a, S, Sc, P>
 where
     Sc::Data: Send + Sync,
 {
@@ -187,7 +205,7 @@ where
     fn make(
         &self,
         node: S::Node,
-        parent: Option<Node<S, Sc>>,
+        parent: Option<Node<S, Sc, P>>,
         depth: u32,
         ply: u32,
         index: u32,
@@ -195,7 +213,7 @@ where
         pv: bool,
         window: (i64, i64),
         data: Sc::Data,
-    ) -> Result<Node<S, Sc>, i64> {
+    ) -> Result<Node<S, Sc, P>, i64> {
         let mut buf = vec![S::Slot::default(); self.src.slots()];
         let m = self.src.moves(&node, max, &mut buf);
         let moves = m.len();
@@ -216,17 +234,15 @@ where
             score: if max { alpha } else { beta },
             best: 0,
             data,
-            joined: 1,
-            offered: false,
-            kids: vec![],
+            policy: P::NodeState::default(),
         };
         Ok(Arc::new(HNode { node, parent, depth, ply, index, max, pv, done: AtomicBool::new(false), st: Mutex::new(st) }))
     }
 
     /// Searches from heap node `x` until there is nothing left to do there
     /// (or above it) for this thread; whether it took any move (a node
-    /// found with none left is no work, and its finder stays idle).
-    pub fn work_at(&self, th: &mut Thread<S, Sc::Data>, x: Node<S, Sc>) -> bool {
+    /// found with none left is no work, and the thread stays idle).
+    pub fn work_at(&self, th: &mut Thread<S, Sc::Data, P>, x: Node<S, Sc, P>) -> bool {
         let mut cur = x;
         let mut worked = false;
         'node: loop {
@@ -269,7 +285,7 @@ where
             let window = cur.child_window(st, index);
             if st.handed + 1 < st.moves {
                 // Moves will be left for others: the policy may share the node.
-                self.share(th, &cur, st);
+                P::share(self, th, &cur, st);
             }
             st.handed += 1;
             st.busy += 1;
@@ -292,9 +308,7 @@ where
                     match self.make(c, Some(cur.clone()), cur.depth - 1, cur.ply + 1, index, child_max, cur.pv && index == 1, window, data) {
                         Ok(n) => {
                             th.l.enter(false);
-                            if matches!(self.finder, Finder::Dts(_)) {
-                                th.l.lock(&cur.st).kids.push(Arc::downgrade(&n));
-                            }
+                            P::made(th, &cur, &n);
                             cur = n;
                             continue 'node;
                         }
@@ -317,7 +331,7 @@ where
     }
 
     /// Returns child `index`'s `value` to `x`; the node to go on at, if any.
-    fn report(&self, th: &mut Thread<S, Sc::Data>, x: Node<S, Sc>, index: u32, value: i64) -> Option<Node<S, Sc>> {
+    fn report(&self, th: &mut Thread<S, Sc::Data, P>, x: Node<S, Sc, P>, index: u32, value: i64) -> Option<Node<S, Sc, P>> {
         th.l.jitter();
         let mut st = th.l.lock(&x.st);
         if x.done.load(Acquire) {
@@ -362,7 +376,7 @@ where
     }
 
     /// Node `x` is done with `value`: return it to the parent.
-    fn up(&self, th: &mut Thread<S, Sc::Data>, x: &Node<S, Sc>, value: i64) -> Option<Node<S, Sc>> {
+    fn up(&self, th: &mut Thread<S, Sc::Data, P>, x: &Node<S, Sc, P>, value: i64) -> Option<Node<S, Sc, P>> {
         match &x.parent {
             Some(p) => self.report(th, p.clone(), x.index, value),
             None => {
@@ -375,35 +389,9 @@ where
         }
     }
 
-    /// Whether `x` (locked in `st`) is an eligible split point, with its
-    /// progress (the scheme's rule).
-    pub fn eligible(&self, x: &HNode<S, Sc::Data>, st: &HState<S, Sc::Data>) -> Option<i64> {
-        self.scheme.eligible(&x.view(st), &st.data)
-    }
-
-    /// The policy's part at a node about to hand out a move with more left.
-    fn share(&self, th: &mut Thread<S, Sc::Data>, x: &Node<S, Sc>, st: &mut HState<S, Sc::Data>) {
-        match &self.finder {
-            Finder::Dts(_) => {}
-            Finder::Pv(p) => p.share(th, x, st),
-            Finder::Steal(_) => super::steal::share(self, th, x, st),
-            Finder::Active(r) => r.share(self, th, x, st),
-        }
-    }
-
-    /// An idle thread looks for a node to join.
-    fn find(&self, th: &mut Thread<S, Sc::Data>) -> Option<Node<S, Sc>> {
-        match &self.finder {
-            Finder::Dts(v) => v.find(self, th),
-            Finder::Pv(p) => p.find(th),
-            Finder::Steal(s) => s.find(th),
-            Finder::Active(r) => r.find(th),
-        }
-    }
-
     /// One thread's life: thread 0 starts at the root; every thread looks
     /// for work while the search is not over.
-    fn thread_main(&self, mut th: Thread<S, Sc::Data>, root: &S::Node, depth: u32) -> Local {
+    fn thread_main(&self, mut th: Thread<S, Sc::Data, P>, root: &S::Node, depth: u32) -> Local {
         let _flag = PanicFlag(&self.over);
         if th.l.id == 0 {
             let window = (ROOT_ALPHA, ROOT_BETA);
@@ -427,7 +415,7 @@ where
         let idle = |l: &mut Local, since: Instant, lock0: u64| l.idle_ns += (since.elapsed().as_nanos() as u64).saturating_sub(l.lock_ns - lock0);
         let (mut since, mut lock0) = (Instant::now(), th.l.lock_ns);
         while !self.over.load(Acquire) {
-            if let Some(x) = self.find(&mut th) {
+            if let Some(x) = P::find(self, &mut th) {
                 let (found, lock1) = (since.elapsed().as_nanos() as u64, th.l.lock_ns);
                 if self.work_at(&mut th, x) {
                     th.l.idle_ns += found.saturating_sub(lock1 - lock0);
@@ -452,11 +440,21 @@ where
     }
 }
 
-/// Searches `src` from `root` to `depth` on `opts.threads` threads with a
-/// split-based `algorithm` and its `scheme`.
-pub fn run<S: TreeSource, Sc: SplitScheme>(src: &S, root: &S::Node, depth: u32, scheme: &Sc, algorithm: Algorithm, opts: &Options) -> Result<Outcome, RealError>
+/// Searches `src` from `root` to `depth` on `opts.threads` threads with
+/// the split-point rules of `scheme` and the idle policy `policy`.
+pub fn run<S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    scheme: &Sc,
+    policy: &P,
+    opts: &Options,
+) -> Result<Outcome, RealError>
 where
     Sc::Data: Send + Sync,
+    P::Shared: Sync,
+    P::ThreadState: Send,
+    P::NodeState: Send,
 {
     {
         let mut buf = vec![S::Slot::default(); src.slots()];
@@ -467,36 +465,16 @@ where
     }
     let t = Instant::now();
     let n = opts.threads.max(1);
-    let mut deques: Vec<Option<Deque<S, Sc::Data>>> = (0..n).map(|_| None).collect();
-    let finder = match algorithm {
-        Algorithm::Dts { walk, .. } => Finder::Dts(super::dts::SplitVar::new(walk)),
-        Algorithm::PvSplit => Finder::Pv(super::pvsplit::Published::new()),
-        Algorithm::Steal { .. } => {
-            let workers: Vec<_> = (0..n).map(|_| crossbeam_deque::Worker::new_lifo()).collect();
-            let stealers = super::steal::Stealers::new(workers.iter().map(|w| w.stealer()).collect());
-            for (d, w) in deques.iter_mut().zip(workers) {
-                *d = Some(w);
-            }
-            Finder::Steal(stealers)
-        }
-        Algorithm::Active { min_split_depth, split_group, .. } => Finder::Active(super::active::Recruits::new(n, min_split_depth, split_group)),
-        // `super::search` runs Lazy SMP itself.
-        Algorithm::LazySmp => return Err(RealError::Internal("lazy-smp is not a split-based search".into())),
-    };
-    let sh = Shared { src, scheme, algorithm, threads: n, root: std::sync::OnceLock::new(), over: AtomicBool::new(false), result: Mutex::new(None), finder };
-    let key = src.root_key(root);
+    let (shared, parts) = policy.start(n, src.root_key(root));
+    let sh: Shared<S, Sc, P> =
+        Shared { src, scheme, threads: n, root: std::sync::OnceLock::new(), over: AtomicBool::new(false), result: Mutex::new(None), policy: shared };
     let locals = std::thread::scope(|s| {
-        let handles: Vec<_> = deques
+        let handles: Vec<_> = parts
             .into_iter()
             .enumerate()
-            .map(|(id, deque)| {
+            .map(|(id, part)| {
                 let sh = &sh;
-                let th = Thread {
-                    l: Local::new(id, opts),
-                    buf: vec![S::Slot::default(); src.slots() * FRONTIER as usize],
-                    deque,
-                    rng: super::steal::rng(algorithm, key, id),
-                };
+                let th = Thread { l: Local::new(id, opts), buf: vec![S::Slot::default(); src.slots() * FRONTIER as usize], policy: part };
                 s.spawn(move || sh.thread_main(th, root, depth))
             })
             .collect();

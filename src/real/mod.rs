@@ -14,13 +14,12 @@
 //!   with at least [`heap::FRONTIER`] plies below it is a heap node with
 //!   its own lock; any thread may take the next move of a node it has
 //!   joined, and the last thread out of a node returns its value to the
-//!   parent. Which nodes an idle thread joins is the algorithm's, one file
-//!   each:
-//!   - [`dts`]: the thesis's DTS-like search (the split-point variable under
-//!     a lock, refilled by a split-point search of the heap; schemes A, B, C);
-//!   - [`pvsplit`]: PV splitting;
-//!   - [`steal`]: YBWC with work stealing (crossbeam-deque);
-//!   - [`active`]: active splitting (idle threads wait to be recruited).
+//!   parent. Which nodes an idle thread joins is the algorithm's idle
+//!   policy ([`heap::Policy`]), which the heap knows only by its trait.
+//! - [`idle`]: the idle policies, one file each ([`idle::dts`], the
+//!   thesis's DTS-like search; [`idle::pvsplit`]; [`idle::steal`];
+//!   [`idle::active`]), and the one place an algorithm chooses its policy
+//!   ([`idle::run`]).
 //! - [`lazy`]: Lazy SMP with a lock-free shared transposition table.
 //! - [`run`]: a request expanded into configurations as `pabsim` does,
 //!   every (tree, configuration) run on a fresh pool of threads, the
@@ -31,15 +30,12 @@
 //! node's data and eligibility and ranks candidates with
 //! [`Candidate::better`](crate::sim::schemes::Candidate::better).
 
-pub mod active;
-pub mod dts;
 pub mod heap;
+pub mod idle;
 pub mod lazy;
 pub mod local;
-pub mod pvsplit;
 pub mod run;
 pub mod seq;
-pub mod steal;
 
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
@@ -188,11 +184,11 @@ pub fn search<S: TtKey>(
     // PV splitting has its own rule; the heap still takes a scheme, which
     // it then never consults (as in the simulator).
     match a.scheme().unwrap_or(Scheme::A { m_a: 1, pv_wait: 1 }) {
-        Scheme::A { m_a, pv_wait } => heap::run(src, root, depth, &YbwcSplit { m_a, pv_wait }, a, opts),
-        Scheme::B { m_b, pv_wait } => heap::run(src, root, depth, &ConfidenceSplit { m_b, pv_wait }, a, opts),
+        Scheme::A { m_a, pv_wait } => idle::run(src, root, depth, &YbwcSplit { m_a, pv_wait }, a, opts),
+        Scheme::B { m_b, pv_wait } => idle::run(src, root, depth, &ConfidenceSplit { m_b, pv_wait }, a, opts),
         Scheme::C { m_ca, m_cc, cut_width } => {
             let net = net.ok_or(RealError::NoNetwork)?;
-            heap::run(src, root, depth, &NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth }, a, opts)
+            idle::run(src, root, depth, &NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth }, a, opts)
         }
     }
 }

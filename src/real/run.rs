@@ -1,5 +1,5 @@
 //! `psearch`'s runs: a request expanded into configurations exactly as
-//! `pabsim`'s ([`crate::sim::run::configurations`], with the processor
+//! `pabsim`'s ([`crate::request::configurations`], with the processor
 //! counts as thread counts), every (tree, configuration) searched on a
 //! fresh pool of threads, one after another so that runs never share the
 //! cores, each checked against the sequential search of its tree, and the
@@ -12,7 +12,7 @@
 use super::{Options, Outcome, RealError};
 use crate::algorithm::{Algorithm, Columns};
 use crate::nn::Network;
-use crate::sim::run::{Request, RunError, configurations, network_for, row_seed};
+use crate::request::{Request, RequestError, configurations, network_for, row_seed};
 use crate::tree::{Family, Tree, TreeKey};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -22,7 +22,7 @@ use std::collections::HashMap;
 pub enum PsearchError {
     /// A request that cannot run (the message names the option).
     #[error(transparent)]
-    Request(#[from] RunError),
+    Request(#[from] RequestError),
     /// One search failed.
     #[error("tree {tree} (seed {seed}), {threads} threads, {config}")]
     Search {
@@ -205,7 +205,7 @@ impl Plan {
             }
         }
         for g in &mut groups {
-            g.2 = configurations(req, &g.0)?.into_iter().map(|c| (c.procs, c.algorithm)).collect();
+            g.2 = configurations(req, &g.0)?;
             if g.2.iter().any(|c| matches!(c.1.and_then(|a| a.scheme()), Some(crate::algorithm::Scheme::C { .. }))) {
                 g.3 = Some(network_for(&g.0, nets)?);
             }
@@ -370,7 +370,7 @@ pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, Ps
     let mut order: Vec<Key> = vec![];
     let mut sums: HashMap<Key, (RealRow, Option<(u64, u64)>)> = HashMap::new();
     for r in rows {
-        let a = r.columns().algorithm().map_err(RunError::from)?;
+        let a = r.columns().algorithm().map_err(RequestError::from)?;
         let k = ((r.model, r.b, r.wa, r.wb, r.depth), r.procs, a);
         let t1n1 = r.t1_wall_ns.zip(r.n1_nodes);
         match sums.get_mut(&k) {

@@ -57,7 +57,7 @@ fn every_algorithm_is_exact_on_artificial_trees() {
                         // Scheme C with a fixed predictor standing in for the network.
                         for m_ca in [-2, 0, 1] {
                             let c = NetworkSplit { net: &Fixed, cut_width: 10.0, m_ca, m_cc: 1, leaf_ply: depth };
-                            let r = heap::run(
+                            let r = idle::run(
                                 &shape,
                                 &root,
                                 depth,

@@ -7,8 +7,9 @@
 //! - [`engine`]: the search, one routine per state, nodes, heaps, bound
 //!   propagation, the idle loop, and the executor that interleaves them (§6.2).
 //! - [`schemes`]: split-point selection, schemes A, B and C (§6.3).
-//! - [`run`]: many (tree, configuration) items in parallel, results as rows.
-//! - [`args`]: the scheme and parameter options `pabsim` and `psearch` share.
+//! - [`run`]: many (tree, configuration) items in parallel, results as rows
+//!   (what a run is asked, and its options, are [`crate::request`]'s,
+//!   shared with the real threads).
 //!
 //! Processors interleave at every memory access, as the thesis's fibers do:
 //! each simulated processor is an `async` routine per state, every access,
@@ -19,7 +20,6 @@
 //! and the round-robin position, and who is served by a freed block only on
 //! the round-robin position of that block.
 
-pub mod args;
 pub mod engine;
 pub mod memory;
 pub mod run;

@@ -13,19 +13,16 @@
 //! the p = 1 rows of the same trees.
 
 use super::engine::SimError;
-use super::engine::{Interleave, LockKind, MachineSpec, State, TreeStats, simulate};
+use super::engine::{MachineSpec, State, TreeStats, simulate};
 use super::schemes::SplitScheme;
 use super::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
-use crate::algorithm::{
-    Algorithm, Columns, ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP,
-    DEFAULT_STEAL_SEED, LAZY_SMP_REAL_ONLY, Scheme, Walk,
-};
+use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SMP_REAL_ONLY, Scheme, Walk};
 use crate::formats::SimRow;
 use crate::game::TreeSource;
 use crate::macros::require;
 use crate::nn::Network;
+use crate::request::{Interleave, LockKind, Request, RequestError, configurations, network_for, row_seed};
 use crate::tree::Family;
-use crate::tree::artificial::Ordering;
 use crate::tree::{SourceVisitor, Tree, TreeKey as GroupKey};
 
 /// Why a run could not be planned, simulated or merged.
@@ -66,44 +63,17 @@ impl From<ConfigError> for RunError {
     }
 }
 
+impl From<RequestError> for RunError {
+    fn from(e: RequestError) -> RunError {
+        match e {
+            RequestError::BadArgument(m) => RunError::BadArgument(m),
+            RequestError::NoNetwork(m) => RunError::NoNetwork(m),
+        }
+    }
+}
+
 use rayon::prelude::*;
 use std::collections::HashMap;
-
-/// An inclusive integer range of a parameter, checked against its limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IntRange {
-    /// First value.
-    pub lo: i64,
-    /// Last value.
-    pub hi: i64,
-}
-
-impl IntRange {
-    /// Parses `V` or `LO..HI` (inclusive) for parameter `name`, whose values
-    /// must lie in `min..=max`.
-    pub fn parse(text: &str, name: &str, min: i64, max: i64) -> Result<IntRange> {
-        let num =
-            |x: &str| -> Result<i64> { x.trim().parse().map_err(|_| RunError::BadArgument(format!("{name}: `{x}` is not an integer (give V or LO..HI)"))) };
-        let (lo, hi) = match text.split_once("..") {
-            Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
-            None => {
-                let v = num(text)?;
-                (v, v)
-            }
-        };
-        require!(lo <= hi, RunError::BadArgument, "{name}: empty range {lo}..{hi}");
-        require!(lo >= min && hi <= max, RunError::BadArgument, "{name} must lie in {min}..{max}, got {text}");
-        Ok(IntRange { lo, hi })
-    }
-
-    /// The values.
-    pub fn values(&self) -> impl Iterator<Item = i64> {
-        self.lo..=self.hi
-    }
-}
-
-/// The largest machine.
-pub const MAX_PROCS: usize = 1024;
 
 /// One configuration of the machine and the search: a point of the
 /// experiment's grid.
@@ -145,154 +115,12 @@ impl SimConfig {
     /// The configuration of a row, read back from its columns.
     pub fn of_row(r: &SimRow) -> Result<SimConfig> {
         let algorithm = r.columns().algorithm()?;
-        let machine = |e: SimError| RunError::BadArgument(e.to_string());
-        Ok(SimConfig { procs: r.procs as usize, algorithm, interleave: r.interleave.parse().map_err(machine)?, lock: r.lock.parse().map_err(machine)? })
+        Ok(SimConfig { procs: r.procs as usize, algorithm, interleave: r.interleave.parse()?, lock: r.lock.parse()? })
     }
 
     /// The scheme's name in messages and rows (`-` for none).
     fn scheme_name(&self) -> &'static str {
         self.algorithm.and_then(|a| a.scheme()).map_or("-", |s| s.name())
-    }
-}
-
-/// The parameters the thesis found best (`docs/model.md` §6): for one
-/// ordering and p = 12, 24, 48, `(m_A, m_B, m_Ca, m_Cc)`; and the
-/// classification width of §5.5.
-pub fn thesis_params(o: Ordering, procs: usize) -> Option<(u32, u32, i32, i32)> {
-    let col = match procs {
-        12 => 0,
-        24 => 1,
-        48 => 2,
-        _ => return None,
-    };
-    let t: [(u32, u32, i32, i32); 3] = match (o.b, o.wa, o.wb) {
-        (32, 79, 5) => [(4, 6, -1, 3), (5, 5, -1, 3), (2, 1, -5, 3)],
-        (20, 69, 19) => [(3, 4, -1, 3), (2, 2, -3, 3), (1, 1, -4, 3)],
-        (32, 66, 66) => [(4, 5, 0, 3), (3, 3, 0, 3), (3, 2, -3, 3)],
-        (32, 33, 33) => [(6, 7, 0, 1), (6, 5, -1, 1), (3, 2, -3, 1)],
-        (32, 0, 0) => [(6, 8, -5, 0), (4, 6, -8, 0), (5, 4, -12, 0)],
-        _ => return None,
-    };
-    Some(t[col])
-}
-
-/// The classification width m the thesis found best for an ordering (§5.5).
-pub fn thesis_cut_width(o: Ordering) -> Option<u32> {
-    match (o.b, o.wa, o.wb) {
-        (32, 79, 5) | (20, 69, 19) => Some(10),
-        (32, 66, 66) | (32, 0, 0) => Some(20),
-        (32, 33, 33) => Some(15),
-        _ => None,
-    }
-}
-
-/// What to run, as the command line asks for it.
-#[derive(Clone, Debug)]
-pub struct Request {
-    /// Processor counts.
-    pub procs: Vec<usize>,
-    /// Parallel search algorithms (for p > 1), with their defaults: the
-    /// options below fill in their parameters.
-    pub policies: Vec<Algorithm>,
-    /// Schemes (for p > 1; default a), with their defaults.
-    pub schemes: Option<Vec<Scheme>>,
-    /// m_A values (default 2).
-    pub m_a: Option<IntRange>,
-    /// m_B values (default 1).
-    pub m_b: Option<IntRange>,
-    /// m_Ca values (default 0).
-    pub m_ca: Option<IntRange>,
-    /// m_Cc values (default 0).
-    pub m_cc: Option<IntRange>,
-    /// Classification widths (default: the thesis's for the ordering, else 10).
-    pub cut_width: Option<IntRange>,
-    /// Finished moves a PV node needs in schemes A and B (default 1).
-    pub pv_wait: Option<IntRange>,
-    /// Use the thesis's parameters for each ordering and processor count.
-    pub thesis: bool,
-    /// Run only shard `k` (0-based) of `n`.
-    pub shard: Option<(usize, usize)>,
-    /// When processors interleave.
-    pub interleave: Interleave,
-    /// How far a split-point search walks (default: the whole tree).
-    pub walk: Option<Walk>,
-    /// Active splitting's minimum split depths.
-    pub min_split_depth: Option<IntRange>,
-    /// Active splitting's split groups.
-    pub split_group: Option<IntRange>,
-    /// Work stealing's seed.
-    pub steal_seed: Option<u64>,
-    /// How processors wait for locks.
-    pub lock: LockKind,
-}
-
-impl Request {
-    /// A request for `procs` with every other setting at its default.
-    pub fn new(procs: Vec<usize>) -> Request {
-        Request {
-            procs,
-            policies: vec![Algorithm::default()],
-            schemes: None,
-            m_a: None,
-            m_b: None,
-            m_ca: None,
-            m_cc: None,
-            cut_width: None,
-            pv_wait: None,
-            thesis: false,
-            shard: None,
-            interleave: Interleave::default(),
-            walk: None,
-            min_split_depth: None,
-            split_group: None,
-            steal_seed: None,
-            lock: LockKind::default(),
-        }
-    }
-
-    /// The schemes asked for (default a).
-    fn schemes(&self) -> Vec<Scheme> {
-        self.schemes.clone().unwrap_or(vec![Scheme::default()])
-    }
-
-    /// Refuses parameters that no requested policy takes.
-    fn check_applies(&self) -> Result<()> {
-        let has = |name: &str| self.policies.iter().any(|p| p.name() == name);
-        require!(!self.policies.is_empty(), RunError::BadArgument, "--policy: give at least one policy");
-        let names = self.policies.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
-        let scheme_params = [
-            ("--scheme", self.schemes.is_some()),
-            ("--m-a", self.m_a.is_some()),
-            ("--m-b", self.m_b.is_some()),
-            ("--m-ca", self.m_ca.is_some()),
-            ("--m-cc", self.m_cc.is_some()),
-            ("--cut-width", self.cut_width.is_some()),
-            ("--pv-wait", self.pv_wait.is_some()),
-            ("--thesis-params", self.thesis),
-        ];
-        if self.policies.iter().all(|k| k.scheme().is_none()) {
-            for (name, given) in scheme_params {
-                require!(
-                    !given,
-                    RunError::BadArgument,
-                    "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only; Lazy SMP never splits)"
-                );
-            }
-        }
-        require!(
-            self.pv_wait.is_none() || self.schemes().iter().any(|s| !matches!(s, Scheme::C { .. })),
-            RunError::BadArgument,
-            "--pv-wait applies to schemes a and b only (scheme c's PV nodes wait w + m_Ca moves)"
-        );
-        require!(self.walk.is_none() || has("dts"), RunError::BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
-        require!(
-            self.min_split_depth.is_none() || has("active"),
-            RunError::BadArgument,
-            "--min-split-depth applies to --policy active only (got --policy {names})"
-        );
-        require!(self.split_group.is_none() || has("active"), RunError::BadArgument, "--split-group applies to --policy active only (got --policy {names})");
-        require!(self.steal_seed.is_none() || has("steal"), RunError::BadArgument, "--steal-seed applies to --policy steal only (got --policy {names})");
-        Ok(())
     }
 }
 
@@ -320,106 +148,6 @@ struct Item {
     group: usize,
     config: usize,
     tree: usize,
-}
-
-/// The configurations `req` asks for on trees of `key`: its policies, each
-/// with every value of its parameters and of its scheme's, at every
-/// processor count (the sequential run alone at 1). Shared by `pabsim`'s
-/// plan and `psearch` (real threads), so both expand a request alike.
-pub fn configurations(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
-    req.check_applies()?;
-    configs_for(req, key)
-}
-
-/// The network of `nets` trained for trees of `key` (scheme C needs one per
-/// ordering or game; `Network::load_each` refuses two for one).
-pub fn network_for(key: &GroupKey, nets: &[Network]) -> Result<usize> {
-    require!(!nets.is_empty(), RunError::NoNetwork, "scheme c needs the network: give --weights FILE (from nntrain)");
-    nets.iter().position(|n| n.check_trees(key).is_ok()).ok_or_else(|| {
-        let have: Vec<String> = nets.iter().map(|n| n.trained_for.to_string()).collect();
-        let trees = match key.ordering() {
-            Some(o) => format!("ordering {} {o}", key.family()),
-            None => format!("game {}", key.family()),
-        };
-        RunError::NoNetwork(format!("scheme c: no --weights for the trees' {trees} (weights given for: {})", have.join("; ")))
-    })
-}
-
-fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<SimConfig>> {
-    let o = key.ordering();
-    let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
-    let pv_waits = vals(req.pv_wait, DEFAULT_PV_WAIT as i64);
-    let mut out = vec![];
-    for &procs in &req.procs {
-        require!((1..=MAX_PROCS).contains(&procs), RunError::BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
-        let base = SimConfig { procs, algorithm: None, interleave: req.interleave, lock: req.lock };
-        if procs == 1 {
-            out.push(base);
-            continue;
-        }
-        let thesis = if req.thesis {
-            Some(o.and_then(|o| thesis_params(o, procs)).ok_or_else(|| {
-                RunError::BadArgument(format!(
-                    "--thesis-params: the thesis gives no parameters for {key} trees with {procs} processors (only the five orderings at 12, 24, 48)"
-                ))
-            })?)
-        } else {
-            None
-        };
-        // Every scheme asked for, with every value of its parameters.
-        let mut schemes: Vec<Scheme> = vec![];
-        for scheme in req.schemes() {
-            match scheme {
-                Scheme::A { .. } => {
-                    let v = thesis.map_or_else(|| vals(req.m_a, DEFAULT_M_A as i64), |t| vec![t.0 as i64]);
-                    schemes.extend(v.into_iter().flat_map(|m| pv_waits.iter().map(move |&w| Scheme::A { m_a: m as u32, pv_wait: w as u32 })));
-                }
-                Scheme::B { .. } => {
-                    let v = thesis.map_or_else(|| vals(req.m_b, DEFAULT_M_B as i64), |t| vec![t.1 as i64]);
-                    schemes.extend(v.into_iter().flat_map(|m| pv_waits.iter().map(move |&w| Scheme::B { m_b: m as u32, pv_wait: w as u32 })));
-                }
-                Scheme::C { .. } => {
-                    let widths = vals(req.cut_width, o.and_then(thesis_cut_width).unwrap_or(DEFAULT_CUT_WIDTH) as i64);
-                    let (cas, ccs) = match thesis {
-                        Some(t) => (vec![t.2 as i64], vec![t.3 as i64]),
-                        None => (vals(req.m_ca, 0), vals(req.m_cc, 0)),
-                    };
-                    for &w in &widths {
-                        for &ca in &cas {
-                            for &cc in &ccs {
-                                schemes.push(Scheme::C { m_ca: ca as i32, m_cc: cc as i32, cut_width: w as u32 });
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for &policy in &req.policies {
-            // The algorithm with each value of its own parameters ...
-            let variants: Vec<Algorithm> = match policy {
-                Algorithm::Dts { scheme, .. } => vec![Algorithm::Dts { scheme, walk: req.walk.unwrap_or_default() }],
-                Algorithm::PvSplit => vec![Algorithm::PvSplit],
-                Algorithm::LazySmp => vec![Algorithm::LazySmp],
-                Algorithm::Steal { scheme, .. } => vec![Algorithm::Steal { scheme, seed: req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED) }],
-                Algorithm::Active { scheme, .. } => {
-                    let groups = vals(req.split_group, DEFAULT_SPLIT_GROUP as i64);
-                    vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64)
-                        .into_iter()
-                        .flat_map(|d| groups.iter().map(move |&g| Algorithm::Active { scheme, min_split_depth: d as u32, split_group: g as u32 }))
-                        .collect()
-                }
-            };
-            // ... and each scheme, where it takes one.
-            for a in variants {
-                if a.scheme().is_none() {
-                    out.push(SimConfig { algorithm: Some(a), ..base });
-                } else {
-                    out.extend(schemes.iter().map(|&s| SimConfig { algorithm: Some(a.with_scheme(s)), ..base }));
-                }
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The planned items of a run over `trees`.
@@ -491,7 +219,10 @@ impl Plan {
             }
         }
         for g in &mut groups {
-            g.configs = configs_for(req, &g.key)?;
+            g.configs = configurations(req, &g.key)?
+                .into_iter()
+                .map(|(procs, algorithm)| SimConfig { procs, algorithm, interleave: req.interleave, lock: req.lock })
+                .collect();
             if g.configs.iter().any(|c| matches!(c.algorithm.and_then(|a| a.scheme()), Some(Scheme::C { .. }))) {
                 g.net = Some(network_for(&g.key, nets)?);
             }
@@ -572,20 +303,6 @@ impl<S: SplitScheme> SourceVisitor for Simulate<'_, S> {
     type Output = std::result::Result<TreeStats, SimError>;
     fn visit<T: TreeSource>(self, src: &T, root: &T::Node, _depth: u32) -> Self::Output {
         simulate(src, root.clone(), self.scheme, self.cfg)
-    }
-}
-
-/// The `seed` column: an artificial tree's root seed; for a game position,
-/// a digest of the position (the first 6 bytes of its SHA-256), so that
-/// rows of different positions with the same index never match.
-pub fn row_seed(tree: &Tree) -> u64 {
-    match tree {
-        Tree::Artificial { spec, .. } => spec.seed,
-        Tree::Incremental { spec, .. } => spec.seed,
-        Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => {
-            use sha2::{Digest, Sha256};
-            Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
-        }
     }
 }
 
@@ -815,14 +532,15 @@ pub fn merge(parts: Vec<(String, Vec<SimRow>)>) -> Result<Vec<SimRow>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::IntRange;
 
     #[test]
     fn bad_arguments_and_merges_are_typed_errors() {
         assert!(matches!(parse_shard("3/2"), Err(RunError::BadArgument(m)) if m.contains("--shard `3/2`")));
         assert_eq!(parse_shard("2/5").unwrap(), (1, 5));
-        assert!(matches!(IntRange::parse("5..1", "--m-a", 1, 64), Err(RunError::BadArgument(m)) if m == "--m-a: empty range 5..1"));
-        assert!(matches!(IntRange::parse("0", "--m-a", 1, 64), Err(RunError::BadArgument(_))));
-        assert_eq!(IntRange::parse("-3..2", "--m-ca", -64, 64).unwrap(), IntRange { lo: -3, hi: 2 });
+        // A request's errors keep their kind.
+        assert!(matches!(RunError::from(RequestError::BadArgument("x".into())), RunError::BadArgument(m) if m == "x"));
+        assert!(matches!(RunError::from(RequestError::NoNetwork("y".into())), RunError::NoNetwork(m) if m == "y"));
         assert!(matches!(merge(vec![]), Err(RunError::Merge(m)) if m.starts_with("nothing to merge")));
     }
 

@@ -7,9 +7,10 @@
 
 use super::NONE;
 use super::machine::{Machine, World};
-use super::spec::Interleave;
 use super::stats::{State, TimeKind, TraceEvent};
+use super::types::Step;
 use crate::game::TreeSource;
+use crate::request::Interleave;
 use crate::sim::memory::{Access, Block, Proc};
 use crate::sim::sched::{NEVER, bits};
 use crate::sim::schemes::SplitScheme;
@@ -70,17 +71,6 @@ impl<T: TreeSource, S: SplitScheme> Future for AccessFuture<'_, '_, T, S> {
         }
         r
     }
-}
-
-/// How far an access got in one turn of its processor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Step {
-    /// Served, and the processor goes on at once.
-    Ready,
-    /// Served; the processor waits out the delay while others run.
-    Served,
-    /// Refused: issued again at the processor's next turn.
-    Refused,
 }
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
@@ -323,17 +313,6 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     #[inline(always)]
     pub(super) fn step(&self, p: Proc) -> Suspend {
         if self.cfg.interleave == Interleave::State { self.reschedule(p) } else { Suspend(false) }
-    }
-}
-
-/// Whether the processor after `p` at the smallest clock `t` waits for
-/// block `b` too: else there is nothing for `pass_waiters` to take together
-/// (the usual case at a mailbox or a node, where one processor waits).
-#[inline(always)]
-pub(super) fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t: u64) -> bool {
-    w.mem.other_waiters(p, b) && {
-        let q = w.sched.after(t, p);
-        q != p && w.mem.waits(q, b)
     }
 }
 

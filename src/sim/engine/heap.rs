@@ -1,97 +1,14 @@
-//! The search's nodes (`SNode`: window, score, links, counts, the
-//! scheme's data), their links, and the node heaps: each processor's local
-//! heap and the global heap under its lock (thesis §6.2; `docs/model.md`
-//! §5.3).
+//! The node heaps and the links between the search's nodes (`SNode`, in
+//! `types`): each processor's local heap and the global heap under its
+//! lock, allocation and freeing, linking and unlinking children (thesis
+//! §6.2; `docs/model.md` §5.3).
 
-use super::machine::{Machine, World};
+use super::machine::{Machine, make_node};
+use super::types::{NodeRef, SNode};
 use super::{FIRST_PRIVATE, HEAP_BLOCK, NONE};
 use crate::game::TreeSource;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::{SplitScheme, View};
-
-/// A node of the searched tree as the machine holds it: its window and
-/// score, its place in the tree source, its links to parent and children,
-/// its counts of moves and processors, and the scheme's data.
-#[derive(Debug)]
-pub(super) struct SNode<D, T: TreeSource> {
-    pub(super) alpha: i64,
-    pub(super) beta: i64,
-    pub(super) score: i64,
-    pub(super) cursor: Option<T::Cursor>,
-    /// The node's position in its tree source (none for a leaf at the horizon).
-    pub(super) node: Option<T::Node>,
-    /// A leaf's value, known when it is created (or expanded, at a game over).
-    pub(super) value: i64,
-    /// Moves the node has (set when it is expanded).
-    pub(super) moves: u32,
-    pub(super) parent: u32,
-    pub(super) first_child: u32,
-    pub(super) last_child: u32,
-    pub(super) next_sib: u32,
-    pub(super) prev_sib: u32,
-    pub(super) generation: u32,
-    pub(super) threads: u32,
-    pub(super) left: u32,
-    pub(super) fini: u32,
-    pub(super) ply: u32,
-    pub(super) index: u32,
-    pub(super) max: bool,
-    pub(super) pv: bool,
-    pub(super) allocated: bool,
-    pub(super) data: D,
-}
-
-impl<D: Default, T: TreeSource> SNode<D, T> {
-    pub(super) fn blank() -> SNode<D, T> {
-        SNode {
-            alpha: 0,
-            beta: 0,
-            score: 0,
-            cursor: None,
-            node: None,
-            value: 0,
-            moves: 0,
-            parent: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            next_sib: NONE,
-            prev_sib: NONE,
-            generation: 0,
-            threads: 0,
-            left: 0,
-            fini: 0,
-            ply: 0,
-            index: 0,
-            max: true,
-            pv: false,
-            allocated: false,
-            data: D::default(),
-        }
-    }
-}
-
-impl<D, T: TreeSource> SNode<D, T> {
-    #[inline(always)]
-    pub(super) fn view(&self) -> View {
-        View { ply: self.ply, pv: self.pv, index: self.index, max: self.max, finished: self.fini, left: self.left }
-    }
-
-    /// Moves left and the score still inside the window.
-    #[inline(always)]
-    pub(super) fn open(&self) -> bool {
-        self.left > 0 && if self.max { self.score < self.beta } else { self.score > self.alpha }
-    }
-
-    /// Still the allocation `g` of this node (not freed, not reused).
-    #[inline(always)]
-    pub(super) fn is(&self, g: u32) -> bool {
-        self.allocated && self.generation == g
-    }
-}
-
-/// A node as a processor remembers it: its number and the allocation
-/// (generation) it saw, so a freed or reused node is recognised.
-pub(super) type NodeRef = (u32, u32);
+use crate::sim::schemes::SplitScheme;
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Takes a node from the local heap, else from the global heap (under
@@ -139,14 +56,6 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             self.unlock(p, HEAP_BLOCK).await;
         }
     }
-}
-
-pub(super) fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {
-    let id = w.nodes.len() as u32;
-    w.nodes.push(SNode::blank());
-    w.bufs.extend(std::iter::repeat_n(T::Slot::default(), b));
-    w.mem.add_block(id as usize % procs);
-    id
 }
 
 pub(super) fn link<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: u32) {

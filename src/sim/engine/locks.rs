@@ -3,33 +3,11 @@
 //! map (`docs/model.md` §5.1–5.2).
 
 use super::machine::Machine;
-use super::spec::LockKind;
 use super::stats::TimeKind;
 use crate::game::TreeSource;
+use crate::request::LockKind;
 use crate::sim::memory::{Block, Proc};
 use crate::sim::schemes::SplitScheme;
-
-/// Hashes a block number by one multiplication (the queue locks' map is
-/// keyed by small integers, and nothing iterates it, so its order is never
-/// seen: SipHash's protection buys nothing here and cost 6% of a run).
-#[derive(Default)]
-pub(super) struct BlockHasher(u64);
-
-impl std::hash::Hasher for BlockHasher {
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &x in bytes {
-            self.0 = (self.0 ^ x as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-    #[inline(always)]
-    fn write_usize(&mut self, x: usize) {
-        self.0 = (x as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Takes the lock of block `b` by test-and-set: every attempt is a write

@@ -4,15 +4,13 @@
 //! trims every processor's time to the end of the search (thesis §6.1–6.2;
 //! `docs/model.md` §5.2).
 
-use super::executor::{Step, next_waits};
-use super::heap::{NodeRef, SNode, make_node};
-use super::locks::BlockHasher;
-use super::spec::{Interleave, MachineSpec, Result, SimError};
-use super::states::Next;
+use super::spec::{MachineSpec, Result, SimError};
 use super::stats::{State, TimeKind, TreeStats};
+use super::types::{BlockHasher, Next, NodeRef, SNode, Step};
 use super::{FIRST_PRIVATE, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
+use crate::request::Interleave;
 use crate::sim::memory::{Block, Memory, Proc};
 use crate::sim::sched::{NEVER, Scheduler};
 use crate::sim::schemes::SplitScheme;
@@ -335,6 +333,26 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
 /// Simulates the search of the tree of `src` rooted at `root` with `scheme`.
 pub fn simulate<T: TreeSource, S: SplitScheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
     Machine::new(src, root, scheme, cfg)?.run()
+}
+
+/// Whether the processor after `p` at the smallest clock `t` waits for
+/// block `b` too: else there is nothing for `pass_waiters` to take together
+/// (the usual case at a mailbox or a node, where one processor waits).
+#[inline(always)]
+fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t: u64) -> bool {
+    w.mem.other_waiters(p, b) && {
+        let q = w.sched.after(t, p);
+        q != p && w.mem.waits(q, b)
+    }
+}
+
+/// A new node (blank, not allocated), its move-list entries and its block.
+pub(super) fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {
+    let id = w.nodes.len() as u32;
+    w.nodes.push(SNode::blank());
+    w.bufs.extend(std::iter::repeat_n(T::Slot::default(), b));
+    w.mem.add_block(id as usize % procs);
+    id
 }
 
 #[cfg(test)]

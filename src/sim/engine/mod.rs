@@ -61,8 +61,10 @@
 //!
 //! ## The rooms
 //!
-//! - `spec`: what a run is asked to do: [`MachineSpec`], [`Interleave`],
-//!   [`Walk`], [`LockKind`], the state costs ([`cost`]) and [`SimError`].
+//! - `spec`: what a run is asked to do: [`MachineSpec`] (its
+//!   [`Interleave`] and [`LockKind`] are options of a
+//!   [`Request`](crate::request::Request), re-exported here), the state
+//!   costs ([`cost`]) and [`SimError`].
 //! - `stats`: what a run measured: [`State`] (the time buckets), [`TimeKind`],
 //!   [`TreeStats`], [`TraceEvent`].
 //! - `machine`: [`Machine`], its shared data (`World`), the run loop
@@ -71,7 +73,12 @@
 //!   access steps, the grouped turns of waiters, charging and booking.
 //! - `locks`: test-and-set and queue locks.
 //! - `heap`: the search's nodes, their links and the node heaps.
-//! - `states`: the thesis's states, one routine each ([`Next`]).
+//! - `states`: the thesis's states, one routine each.
+//! - `types`: what the machine and the rooms above all name: the search's
+//!   node (`SNode`, `NodeRef`), the state a routine hands over to
+//!   ([`Next`]), an access's turn (`Step`), the queue locks' hasher. No
+//!   room reaches itself through the others: the machine names only this
+//!   file, `spec` and `stats`; the rooms name the machine.
 //! - `idle`: the idle state's dispatch on the algorithm,
 //!   and one file per policy: `split_variable` (the thesis's), `pv`,
 //!   `steal`, `active`.
@@ -86,12 +93,14 @@ mod states;
 mod stats;
 #[cfg(test)]
 mod testkit;
+mod types;
 
+pub use crate::request::{Interleave, LockKind};
 pub use executor::{AccessFuture, Suspend};
 pub use machine::{Machine, simulate};
-pub use spec::{Interleave, LockKind, MachineSpec, Result, SimError, cost};
-pub use states::Next;
+pub use spec::{MachineSpec, Result, SimError, cost};
 pub use stats::{State, TimeKind, TraceEvent, TreeStats};
+pub use types::Next;
 
 use super::memory::Block;
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! What a simulation is asked to do: the machine's settings
 //! ([`MachineSpec`], whose [`Algorithm`] says how idle processors find
-//! work), when processors interleave, how locks wait, the states' costs, and the errors (thesis §6.1–6.2;
-//! `docs/model.md` §5.2–5.3).
+//! work, and whose [`Interleave`] and [`LockKind`], options of a request,
+//! live in [`crate::request`]), the states' costs, and the errors (thesis
+//! §6.1–6.2; `docs/model.md` §5.2–5.3).
 
 use crate::algorithm::Algorithm;
-use crate::macros::named;
+use crate::request::{Interleave, LockKind};
 
 /// Why a simulation could not run or did not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -15,16 +16,6 @@ pub enum SimError {
     /// An algorithm the simulated machine cannot run (Lazy SMP).
     #[error("{}", crate::algorithm::LAZY_SMP_REAL_ONLY)]
     RealThreadsOnly,
-    /// An unknown name for an option.
-    #[error("unknown {what} `{name}` (expected {expected})")]
-    UnknownName {
-        /// Which option.
-        what: &'static str,
-        /// The name given.
-        name: String,
-        /// The names it takes.
-        expected: &'static str,
-    },
     /// No node was created or returned for the stall limit: the processors'
     /// states, for the report.
     #[error("no progress for {limit} simulated ticks (no node created or returned since t={since}): {states}")]
@@ -44,13 +35,6 @@ pub enum SimError {
 /// A simulation's result.
 pub type Result<T> = std::result::Result<T, SimError>;
 
-impl SimError {
-    /// An unknown name for an option (the error of [`named!`](crate::macros::named)).
-    pub(crate) fn unknown_name(what: &'static str, name: &str, expected: &'static str) -> SimError {
-        SimError::UnknownName { what, name: name.to_string(), expected }
-    }
-}
-
 /// Costs of the states in ticks (thesis §6.2; `docs/model.md` §5.3).
 pub mod cost {
     /// One search step.
@@ -69,33 +53,6 @@ pub mod cost {
     /// The pause after a failed split-point search (`DELAY(rechecktime)`).
     pub const RETRY: u64 = 36;
 }
-
-/// When the executor may switch processors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Interleave {
-    /// At every access with a delay: the thesis's machine.
-    #[default]
-    Access,
-    /// Only between states and after failed lock attempts (the earlier
-    /// model, kept for comparison).
-    State,
-}
-
-/// How a processor waits for a lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum LockKind {
-    /// Test-and-set, retried until it succeeds (the thesis's machine): every
-    /// attempt is a write access to the lock's block.
-    #[default]
-    Tas,
-    /// A queue lock (Mellor-Crummey and Scott): one write access to join the
-    /// queue; a waiter then spins on its own flag (its mailbox block), which
-    /// the holder writes when it hands the lock over on release.
-    Queue,
-}
-
-named!(Interleave: SimError, "interleaving", "access or state", { Access => "access", State => "state" });
-named!(LockKind: SimError, "lock", "tas or queue", { Tas => "tas", Queue => "queue" });
 
 /// Settings of one simulation.
 #[derive(Clone, Copy, Debug)]
@@ -136,28 +93,5 @@ impl MachineSpec {
             trace: false,
             group_waiters: true,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The engine's names parse as the runner's do: in any case (`--lock
-    /// TAS`), printed in lower case; an unknown name is the typed error
-    /// with the name as given.
-    #[test]
-    fn machine_names_parse_in_any_case_and_print_in_lower_case() {
-        for (text, lock) in [("tas", LockKind::Tas), ("QUEUE", LockKind::Queue)] {
-            assert_eq!(text.parse::<LockKind>(), Ok(lock));
-            assert_eq!(lock.name(), text.to_ascii_lowercase());
-        }
-        for (text, interleave) in [("Access", Interleave::Access), ("state", Interleave::State)] {
-            assert_eq!(text.parse::<Interleave>(), Ok(interleave));
-            assert_eq!(interleave.name(), text.to_ascii_lowercase());
-        }
-        let err = "MCS".parse::<LockKind>().unwrap_err();
-        assert_eq!(err, SimError::UnknownName { what: "lock", name: "MCS".into(), expected: "tas or queue" });
-        assert_eq!(err.to_string(), "unknown lock `MCS` (expected tas or queue)");
     }
 }

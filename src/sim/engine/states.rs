@@ -3,36 +3,18 @@
 //! routine returns the state it hands over to ([`Next`]) (thesis §6.2;
 //! `docs/model.md` §5.3). The idle state is in `idle`.
 
-use super::heap::{SNode, link, push_children, unlink};
+use super::heap::{link, push_children, unlink};
 use super::idle::mailboxes;
 use super::machine::Machine;
 use super::spec::cost;
 use super::stats::State;
+use super::types::{Next, SNode};
 use super::{FLAG_BLOCK, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
 use crate::sim::memory::Proc;
 use crate::sim::schemes::SplitScheme;
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
-
-/// The state a routine hands over to, with the data that state works on.
-#[derive(Clone, Copy, Debug)]
-pub enum Next {
-    /// Expand this node.
-    Expand(u32),
-    /// Hand out this node's next move (its lock held).
-    Search(u32),
-    /// Evaluate this leaf.
-    Eval(u32),
-    /// Leave this node (its lock held).
-    Return(u32),
-    /// One more move of this node finished with this value (its lock held).
-    Update(u32, i64),
-    /// Look for work.
-    Idle,
-    /// Stop.
-    Exit,
-}
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Processor 0 before the search: allocates the root.

@@ -5,8 +5,8 @@
 
 use crate::game::TreeSource;
 use crate::sim::engine::machine::Machine;
-use crate::sim::engine::states::Next;
 use crate::sim::engine::stats::TimeKind;
+use crate::sim::engine::types::Next;
 use crate::sim::memory::Proc;
 use crate::sim::schemes::SplitScheme;
 

@@ -14,10 +14,10 @@ mod pv;
 mod split_variable;
 mod steal;
 
-use super::heap::NodeRef;
 use super::machine::Machine;
-use super::states::Next;
 use super::stats::State;
+use super::types::Next;
+use super::types::NodeRef;
 use super::{FIRST_PRIVATE, FLAG_BLOCK, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;

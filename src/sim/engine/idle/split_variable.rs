@@ -5,10 +5,11 @@
 
 use crate::algorithm::Walk;
 use crate::game::TreeSource;
-use crate::sim::engine::heap::{NodeRef, push_children};
+use crate::sim::engine::heap::push_children;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::spec::cost;
-use crate::sim::engine::states::Next;
+use crate::sim::engine::types::Next;
+use crate::sim::engine::types::NodeRef;
 use crate::sim::engine::{NONE, SPLIT_BLOCK};
 use crate::sim::memory::Proc;
 use crate::sim::schemes::{Candidate, SplitScheme};

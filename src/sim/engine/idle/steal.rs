@@ -6,10 +6,10 @@
 
 use crate::game::TreeSource;
 use crate::sim::engine::NONE;
-use crate::sim::engine::heap::NodeRef;
 use crate::sim::engine::machine::Machine;
-use crate::sim::engine::states::Next;
 use crate::sim::engine::stats::TimeKind;
+use crate::sim::engine::types::Next;
+use crate::sim::engine::types::NodeRef;
 use crate::sim::memory::Proc;
 use crate::sim::schemes::SplitScheme;
 use rand_chacha::rand_core::Rng;

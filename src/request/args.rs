@@ -4,7 +4,7 @@
 //! arguments and turned into a [`Request`] in one place, so the two tools
 //! cannot drift apart in names, ranges or defaults (`docs/formats.md`).
 
-use super::run::{IntRange, Request, Result};
+use super::{IntRange, Request, Result};
 use crate::algorithm::{
     LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, Scheme, Walk,
 };

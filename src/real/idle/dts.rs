@@ -10,32 +10,45 @@
 //! eligible node. The other idle threads wait on the lock meanwhile: the
 //! thesis's serial bottleneck, measured here as lock time.
 
-use super::heap::{HNode, Shared, Thread};
 use crate::algorithm::Walk;
 use crate::game::TreeSource;
+use crate::real::heap::{HNode, NodeRef, Policy, Shared, Thread};
 use crate::sim::schemes::{Candidate, SplitScheme};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering::Acquire;
+use std::sync::{Mutex, Weak};
+
+/// The DTS-like search: its split-point searches walk as `walk` says.
+#[derive(Clone, Copy, Debug)]
+pub struct Dts {
+    /// How far a split-point search walks the heap.
+    pub walk: Walk,
+}
 
 /// The split-point variable.
 pub struct SplitVar<S: TreeSource, D> {
-    var: Mutex<Option<Arc<HNode<S, D>>>>,
+    var: Mutex<Option<NodeRef<S, D, Dts>>>,
     walk: Walk,
 }
 
-impl<S: TreeSource, D> SplitVar<S, D> {
-    /// An empty variable; split-point searches walk as `walk` says.
-    pub fn new(walk: Walk) -> SplitVar<S, D> {
-        SplitVar { var: Mutex::new(None), walk }
+impl<S: TreeSource, D> Policy<S, D> for Dts {
+    type Shared = SplitVar<S, D>;
+    type ThreadState = ();
+    /// The node's children that are heap nodes, for the split-point search.
+    type NodeState = Vec<Weak<HNode<S, D, Dts>>>;
+
+    fn start(&self, threads: usize, _root_key: u64) -> (SplitVar<S, D>, Vec<()>) {
+        (SplitVar { var: Mutex::new(None), walk: self.walk }, vec![(); threads])
+    }
+
+    fn made(th: &mut Thread<S, D, Dts>, x: &NodeRef<S, D, Dts>, child: &NodeRef<S, D, Dts>) {
+        th.l.lock(&x.st).policy.push(std::sync::Arc::downgrade(child));
     }
 
     /// An idle thread: the variable's node if still valid, else the split
     /// point a search of the heap finds (stored for the next thread).
-    pub fn find<Sc: SplitScheme<Data = D>>(&self, sh: &Shared<'_, S, Sc>, th: &mut Thread<S, D>) -> Option<Arc<HNode<S, D>>>
-    where
-        D: Send + Sync,
-    {
+    fn find<Sc: SplitScheme<Data = D>>(sh: &Shared<'_, S, Sc, Dts>, th: &mut Thread<S, D, Dts>) -> Option<NodeRef<S, D, Dts>> {
         let root = sh.root.get()?;
-        let mut var = th.l.lock(&self.var);
+        let mut var = th.l.lock(&sh.policy.var);
         if let Some(x) = var.as_ref() {
             let st = th.l.lock(&x.st);
             if x.open(&st) && x.alive() && sh.eligible(x, &st).is_some() {
@@ -44,13 +57,13 @@ impl<S: TreeSource, D> SplitVar<S, D> {
             }
         }
         // The split-point search.
-        let mut best: Option<(Candidate, Arc<HNode<S, D>>)> = None;
+        let mut best: Option<(Candidate, NodeRef<S, D, Dts>)> = None;
         let mut level = vec![root.clone()];
         while !level.is_empty() {
             let mut next = vec![];
             for n in level {
                 let mut st = th.l.lock(&n.st);
-                if n.done.load(std::sync::atomic::Ordering::Acquire) {
+                if n.done.load(Acquire) {
                     continue;
                 }
                 if n.open(&st)
@@ -62,10 +75,10 @@ impl<S: TreeSource, D> SplitVar<S, D> {
                     }
                 }
                 // Heap children still under way (finished ones are dropped).
-                st.kids.retain(|k| k.upgrade().is_some_and(|k| !k.done.load(std::sync::atomic::Ordering::Acquire)));
-                next.extend(st.kids.iter().filter_map(|k| k.upgrade()));
+                st.policy.retain(|k| k.upgrade().is_some_and(|k| !k.done.load(Acquire)));
+                next.extend(st.policy.iter().filter_map(|k| k.upgrade()));
             }
-            if self.walk == Walk::Level && best.is_some() {
+            if sh.policy.walk == Walk::Level && best.is_some() {
                 break;
             }
             level = next;
