@@ -94,7 +94,7 @@ pub const LIMITS_MIN_SPLIT_DEPTH: Limits = ("--min-split-depth", 1, 64);
 pub const LIMITS_SPLIT_GROUP: Limits = ("--split-group", 2, 1024);
 
 /// A split-point scheme and its parameters (thesis §6.3; `docs/model.md`
-/// §5.4). The rules themselves are in [`crate::sim::schemes`].
+/// §5.4). The rules themselves are in [`crate::schemes`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
     /// YBWC's strong node types.

@@ -51,6 +51,9 @@
 //!   ranges, the options that fill it, its expansion into configurations
 //!   (§6.2–6.3), scheme C's network per group of trees, the `seed` column
 //!   of rows.
+//! - [`schemes`]: split-point selection, schemes A, B and C (§6.3:
+//!   `YbwcSplit`, `ConfidenceSplit`, `NetworkSplit`), shared by the
+//!   simulated machine and the real threads.
 //! - [`sim`]: PABSim, the simulated multiprocessor and the parallel search
 //!   run on it (chapter 6); the `pabsim` tool:
 //!   - [`sim::memory`]: caches, directory, delay tables, busy blocks (§6.1);
@@ -61,8 +64,6 @@
 //!     waiter groups, charging), `locks`, `heap` (nodes and node heaps),
 //!     `states` (one routine per thesis state) and `idle/` (one file per
 //!     idle policy) (§6.2);
-//!   - [`sim::schemes`]: split-point selection, schemes A, B and C (§6.3:
-//!     `YbwcSplit`, `ConfidenceSplit`, `NetworkSplit`);
 //!   - [`sim::run`]: many (tree, configuration) items in parallel, shards,
 //!     and the final per-tree or per-configuration table.
 //! - [`cluster`]: beyond shared memory, the message-passing machines
@@ -97,6 +98,7 @@ pub mod progress;
 pub mod real;
 pub mod request;
 pub mod rng;
+pub mod schemes;
 pub mod search;
 pub mod seeds;
 pub mod sim;

@@ -1,6 +1,6 @@
 //! Hand-worked small trees, classified by every scheme. The tree, its
 //! search order and the hand-made predictor are shared with the simulator's
-//! scheme tests (`sim::schemes`), which replay them.
+//! scheme tests (`schemes`), which replay them.
 
 use super::*;
 use crate::tree::TreeSpec;

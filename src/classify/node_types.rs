@@ -1,6 +1,6 @@
 //! The node-typing rules of schemes A, B and C (`docs/model.md` §4), one
 //! home each: `classify` scores them over a sequential search and the
-//! simulator's split schemes (`sim::schemes`) type the nodes they create
+//! simulator's split schemes (`schemes`) type the nodes they create
 //! with the same functions, so the two tools cannot drift apart.
 //!
 //! - Scheme A, strong YBWC types: [`NodeType::ybwc_child`].

@@ -38,7 +38,7 @@
 use super::local::{Local, PanicFlag, join_all, outcome};
 use super::{Options, Outcome, RealError};
 use crate::game::{MoveList, TreeSource};
-use crate::sim::schemes::{SplitScheme, View};
+use crate::schemes::{SplitScheme, View};
 use crate::value::{ROOT_ALPHA, ROOT_BETA};
 use std::sync::atomic::{AtomicBool, Ordering::*};
 use std::sync::{Arc, Mutex};

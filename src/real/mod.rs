@@ -25,10 +25,10 @@
 //!   every (tree, configuration) run on a fresh pool of threads, the
 //!   exactness check, rows with SU and SO against the one-thread run.
 //!
-//! The split-point rules are the simulator's ([`crate::sim::schemes`]):
-//! the heap asks a [`SplitScheme`](crate::sim::schemes::SplitScheme) for a
+//! The split-point rules are the simulator's ([`crate::schemes`]):
+//! the heap asks a [`SplitScheme`](crate::schemes::SplitScheme) for a
 //! node's data and eligibility and ranks candidates with
-//! [`Candidate::better`](crate::sim::schemes::Candidate::better).
+//! [`Candidate::better`](crate::schemes::Candidate::better).
 
 pub mod heap;
 pub mod idle;
@@ -174,7 +174,7 @@ pub fn search<S: TtKey>(
     net: Option<&crate::nn::Network>,
 ) -> Result<Outcome, RealError> {
     use crate::algorithm::Scheme;
-    use crate::sim::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
+    use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
     let Some(a) = algorithm.filter(|_| opts.threads > 1) else {
         return Ok(seq::run(src, root, depth, opts));
     };

@@ -5,7 +5,7 @@
 use super::*;
 use crate::algorithm::{Scheme, Walk};
 use crate::classify::Predictor;
-use crate::sim::schemes::NetworkSplit;
+use crate::schemes::NetworkSplit;
 use crate::tree::artificial::{Model, Node, Ordering, Shape};
 use crate::value::ROOT_PSCORE;
 

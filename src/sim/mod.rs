@@ -6,7 +6,8 @@
 //! - [`sched`]: per-processor clocks, smallest clock first (§6.1).
 //! - [`engine`]: the search, one routine per state, nodes, heaps, bound
 //!   propagation, the idle loop, and the executor that interleaves them (§6.2).
-//! - [`schemes`]: split-point selection, schemes A, B and C (§6.3).
+//! - The split-point schemes it runs are [`crate::schemes`]' (shared with
+//!   the real threads).
 //! - [`run`]: many (tree, configuration) items in parallel, results as rows
 //!   (what a run is asked, and its options, are [`crate::request`]'s,
 //!   shared with the real threads).
@@ -24,4 +25,3 @@ pub mod engine;
 pub mod memory;
 pub mod run;
 pub mod sched;
-pub mod schemes;

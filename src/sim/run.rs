@@ -14,14 +14,14 @@
 
 use super::engine::SimError;
 use super::engine::{MachineSpec, State, TreeStats, simulate};
-use super::schemes::SplitScheme;
-use super::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
 use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SMP_REAL_ONLY, Scheme, Walk};
 use crate::formats::SimRow;
 use crate::game::TreeSource;
 use crate::macros::require;
 use crate::nn::Network;
 use crate::request::{Interleave, LockKind, Request, RequestError, configurations, network_for, row_seed};
+use crate::schemes::SplitScheme;
+use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
 use crate::tree::Family;
 use crate::tree::{SourceVisitor, Tree, TreeKey as GroupKey};
 

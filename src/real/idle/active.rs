@@ -8,7 +8,7 @@
 
 use crate::game::TreeSource;
 use crate::real::heap::{HState, NodeRef, Policy, Shared, Thread};
-use crate::sim::schemes::SplitScheme;
+use crate::schemes::SplitScheme;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::*};
 

@@ -13,7 +13,7 @@
 use crate::algorithm::Walk;
 use crate::game::TreeSource;
 use crate::real::heap::{HNode, NodeRef, Policy, Shared, Thread};
-use crate::sim::schemes::{Candidate, SplitScheme};
+use crate::schemes::{Candidate, SplitScheme};
 use std::sync::atomic::Ordering::Acquire;
 use std::sync::{Mutex, Weak};
 

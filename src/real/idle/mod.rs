@@ -24,7 +24,7 @@ use super::heap;
 use super::{Options, Outcome, RealError};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
-use crate::sim::schemes::SplitScheme;
+use crate::schemes::SplitScheme;
 
 /// Searches `src` from `root` to `depth` with the split-based `algorithm`,
 /// its split points chosen by `scheme`'s rules, on the shared heap.

@@ -7,7 +7,7 @@
 
 use crate::game::TreeSource;
 use crate::real::heap::{NodeRef, Policy, Shared, Thread};
-use crate::sim::schemes::SplitScheme;
+use crate::schemes::SplitScheme;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering::Acquire;
 

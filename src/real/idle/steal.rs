@@ -11,7 +11,7 @@
 
 use crate::game::TreeSource;
 use crate::real::heap::{HState, NodeRef, Policy, Shared, Thread};
-use crate::sim::schemes::SplitScheme;
+use crate::schemes::SplitScheme;
 use crossbeam_deque::{Steal as Stolen, Stealer, Worker};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};

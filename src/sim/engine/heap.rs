@@ -7,8 +7,8 @@ use super::machine::{Machine, make_node};
 use super::types::{NodeRef, SNode};
 use super::{FIRST_PRIVATE, HEAP_BLOCK, NONE};
 use crate::game::TreeSource;
+use crate::schemes::SplitScheme;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::SplitScheme;
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Takes a node from the local heap, else from the global heap (under

@@ -6,8 +6,8 @@ use super::machine::Machine;
 use super::stats::TimeKind;
 use crate::game::TreeSource;
 use crate::request::LockKind;
+use crate::schemes::SplitScheme;
 use crate::sim::memory::{Block, Proc};
-use crate::sim::schemes::SplitScheme;
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Takes the lock of block `b` by test-and-set: every attempt is a write

@@ -20,7 +20,7 @@
 //! straight-line, with the simulated accesses in program order; a state's
 //! data (the node it works at, the value it carries) lives in [`Next`], the
 //! state a routine hands over to. Two seams keep extensions small: a new
-//! split-point rule is a [`SplitScheme`](crate::sim::schemes::SplitScheme)
+//! split-point rule is a [`SplitScheme`](crate::schemes::SplitScheme)
 //! (what is eligible, and in what order of preference); a new way for an
 //! idle processor to find work is a variant of
 //! [`Algorithm`](crate::algorithm::Algorithm) and its routine, called from

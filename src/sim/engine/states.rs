@@ -12,8 +12,8 @@ use super::types::{Next, SNode};
 use super::{FLAG_BLOCK, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
+use crate::schemes::SplitScheme;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::SplitScheme;
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {

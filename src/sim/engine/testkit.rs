@@ -3,8 +3,8 @@
 
 pub(super) use super::{Interleave, LockKind, MachineSpec, SimError, State, TimeKind, TraceEvent, TreeStats, simulate};
 pub(super) use crate::algorithm::{Algorithm, Scheme, Walk};
+pub(super) use crate::schemes::{ConfidenceSplit, YbwcSplit};
 pub(super) use crate::search::search;
-pub(super) use crate::sim::schemes::{ConfidenceSplit, YbwcSplit};
 pub(super) use crate::tree::artificial::{Model, Node, Ordering, Shape};
 pub(super) use crate::value::ROOT_PSCORE;
 

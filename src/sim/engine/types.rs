@@ -7,7 +7,7 @@
 
 use super::NONE;
 use crate::game::TreeSource;
-use crate::sim::schemes::View;
+use crate::schemes::View;
 
 /// How far an access got in one turn of its processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,11 +4,11 @@
 //! idle loop of §6.2; `docs/beyond.md`).
 
 use crate::game::TreeSource;
+use crate::schemes::SplitScheme;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::SplitScheme;
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Active splitting's idle loop: register as idle, then wait in the

@@ -21,8 +21,8 @@ use super::types::NodeRef;
 use super::{FIRST_PRIVATE, FLAG_BLOCK, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
+use crate::schemes::SplitScheme;
 use crate::sim::memory::{Block, Proc};
-use crate::sim::schemes::SplitScheme;
 
 /// Whether idle processors of `a` wait in their mailboxes (the engine then keeps them).
 pub(in crate::sim::engine) fn mailboxes(a: &Algorithm) -> bool {

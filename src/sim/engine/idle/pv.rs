@@ -5,12 +5,12 @@
 //! `docs/beyond.md`).
 
 use crate::game::TreeSource;
+use crate::schemes::SplitScheme;
 use crate::sim::engine::SPLIT_BLOCK;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::SplitScheme;
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// PV splitting: a PV node (locked) whose first move has just finished

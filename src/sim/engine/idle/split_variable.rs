@@ -5,6 +5,7 @@
 
 use crate::algorithm::Walk;
 use crate::game::TreeSource;
+use crate::schemes::{Candidate, SplitScheme};
 use crate::sim::engine::heap::push_children;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::spec::cost;
@@ -12,7 +13,6 @@ use crate::sim::engine::types::Next;
 use crate::sim::engine::types::NodeRef;
 use crate::sim::engine::{NONE, SPLIT_BLOCK};
 use crate::sim::memory::Proc;
-use crate::sim::schemes::{Candidate, SplitScheme};
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// The thesis's idle loop: take the split-point variable's lock; join the

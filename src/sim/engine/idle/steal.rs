@@ -5,13 +5,13 @@
 //! §6.2; `docs/beyond.md`).
 
 use crate::game::TreeSource;
+use crate::schemes::SplitScheme;
 use crate::sim::engine::NONE;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::engine::types::NodeRef;
 use crate::sim::memory::Proc;
-use crate::sim::schemes::SplitScheme;
 use rand_chacha::rand_core::Rng;
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
