@@ -4,7 +4,6 @@
 //! closed stdout costs no file output, and two outputs naming one file are
 //! refused.
 
-use crate::bad_input::{fails_with, patterns, refused};
 use crate::util::*;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
@@ -48,15 +47,15 @@ fn two_outputs_naming_one_file_are_refused() {
     let start = Instant::now();
     let absolute = d.join("w.json").display().to_string();
     for curve in ["w.json", "./w.json", "link.json", &absolute] {
-        refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "-o", "w.json", "--curve", curve], "", "are the same file");
+        d.tool("nntrain").args(["p.csv", "--iterations", "1000000", "-o", "w.json", "--curve", curve]).fails("are the same file");
     }
     // Both on stdout would run the weights and the curve together.
-    refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "--curve", "-"], "", "-o stdout and --curve stdout are the same file");
+    d.tool("nntrain").args(["p.csv", "--iterations", "1000000", "--curve", "-"]).fails("-o stdout and --curve stdout are the same file");
     assert!(start.elapsed() < Duration::from_secs(20), "refused before training: {:?}", start.elapsed());
     assert_eq!(d.read("w.json"), "old\n");
     assert_eq!(d.files(), vec!["link.json", "p.csv", "w.json"]);
     // Two files are fine.
-    ok(&d.path, "nntrain", &["p.csv", "--iterations", "5", "-o", "w.json", "--curve", "c.csv"], "");
+    d.tool("nntrain").args(["p.csv", "--iterations", "5", "-o", "w.json", "--curve", "c.csv"]).ok();
     assert!(d.read("c.csv").starts_with("iteration,"));
 }
 
@@ -129,10 +128,10 @@ fn a_signal_during_the_write_removes_the_temporary_file() {
 #[test]
 fn outputs_commit_together() {
     let d = Dir::new("d8");
-    let trees = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"], "");
-    d.write("p.csv", &ok(&d.path, "trainset", &[], &trees));
+    let trees = d.tool("treegen").args(["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"]).ok();
+    d.write("p.csv", &d.tool("trainset").stdin(&trees).ok());
     d.write("c.csv", "old curve\n");
-    fails_with(&d, "nntrain", &["p.csv", "--iterations", "5", "-o", "/dev/full", "--curve", "c.csv"], 1, "cannot write /dev/full");
+    d.tool("nntrain").args(["p.csv", "--iterations", "5", "-o", "/dev/full", "--curve", "c.csv"]).fails("cannot write /dev/full");
     assert_eq!(d.read("c.csv"), "old curve\n");
     assert_eq!(d.files(), vec!["c.csv", "p.csv"]);
 }

@@ -3,7 +3,6 @@
 //! README's commands write under `results/` or `/tmp` and count the tools
 //! right, and no document is executable.
 
-use crate::bad_input::repo;
 use crate::util::*;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
