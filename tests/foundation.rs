@@ -154,8 +154,8 @@ fn bad_inputs_give_one_line_errors() {
     d.tool("fbest").fails("no tree specs");
     d.tool("fbest").args(["missing.jsonl"]).fails("cannot open missing.jsonl");
     d.tool("treegen").args(["--set", "nope.txt", "--ordering", "32,79,5", "--depth", "6"]).fails("cannot read seed file nope.txt");
-    d.tool("treegen").args(["--ordering", "0,79,5", "--depth", "6"]).fails("b must be at least 1");
-    d.tool("treegen").args(["--ordering", "32,79,500", "--depth", "6"]).fails("w_a and w_b");
+    d.tool("treegen").args(["--ordering", "0,79,5", "--depth", "6"]).fails_with(2, "b must be at least 1");
+    d.tool("treegen").args(["--ordering", "32,79,500", "--depth", "6"]).fails_with(2, "w_a and w_b");
     let seeds = d.write("zero.txt", "5\n4294967294\n");
     d.tool("treegen").args(["--set", seeds.to_str().unwrap(), "--ordering", "2,0,0", "--depth", "1"]).fails("stuck at 0");
 }

@@ -58,7 +58,7 @@ fn incremental_requests_are_one_line_errors() {
     d.tool("treegen").args(["--branching", "5", "--depth", "3"]).fails("--branching goes with --model incremental");
     d.tool("treegen").args(["--model", "incremental", "--branching", "0", "--depth", "3"]).fails("branching factor b = 0 must lie in 1..=4096");
     d.tool("treegen").args(["--model", "incremental", "--branching", "5", "--scale", "0", "--depth", "3"]).fails("edge scale 0");
-    d.tool("treegen").args(["--model", "bogus", "--ordering", "5,0,0", "--depth", "3"]).fails("expected `exponential`, `strong` or `incremental`");
+    d.tool("treegen").args(["--model", "bogus", "--ordering", "5,0,0", "--depth", "3"]).fails_with(2, "expected `exponential`, `strong` or `incremental`");
     let inc = d.tool("treegen").args(["--model", "incremental", "--branching", "3", "--depth", "3", "--count", "1"]).ok();
     let art = d.tool("treegen").args(["--ordering", "3,50,10", "--depth", "3", "--count", "1"]).ok();
     d.write("mixed.jsonl", &format!("{inc}{art}"));

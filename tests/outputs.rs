@@ -92,35 +92,37 @@ fn outputs_have_the_umask_permissions_or_keep_the_replaced_ones() {
     assert!(d.read("old.jsonl").starts_with('{'));
 }
 
-/// The child half of [`a_signal_during_the_write_removes_the_temporary_file`]:
-/// runs only when that test starts this test binary with the variable set.
-#[test]
-fn child_killed_while_writing() {
-    let Some(dir) = std::env::var_os("PARAB_TEST_SIGNAL_DIR") else { return };
-    use std::io::Write;
-    let mut o = parab::cli::Output::create(Some(&Path::new(&dir).join("out.csv"))).unwrap();
-    o.write_all(&vec![b'x'; 1 << 20]).unwrap();
-    o.flush().unwrap();
-    assert!(o.temp_path().unwrap().exists());
-    Command::new("kill").args(["-TERM", &std::process::id().to_string()]).status().unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(20));
-    panic!("not killed");
-}
-
 /// SIGTERM while an output is being written removes the temporary file;
 /// the old target stays as it was; the process still dies of the signal.
+/// The test runs this test binary again, on this test alone, as the child
+/// that writes and is killed ([`killed_while_writing`]).
 #[test]
 fn a_signal_during_the_write_removes_the_temporary_file() {
+    if let Some(dir) = std::env::var_os("PARAB_TEST_SIGNAL_DIR") {
+        killed_while_writing(Path::new(&dir));
+    }
     let d = Dir::new("d7");
     d.write("out.csv", "old\n");
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "outputs::child_killed_while_writing", "--test-threads", "1"])
+        .args(["--exact", "outputs::a_signal_during_the_write_removes_the_temporary_file", "--test-threads", "1"])
         .env("PARAB_TEST_SIGNAL_DIR", &d.path)
         .output()
         .unwrap();
     assert_eq!(out.status.signal(), Some(15), "the child should die of SIGTERM: {out:?}");
     assert_eq!(d.files(), vec!["out.csv"]);
     assert_eq!(d.read("out.csv"), "old\n");
+}
+
+/// The child: starts writing `dir/out.csv`, then sends itself SIGTERM.
+fn killed_while_writing(dir: &Path) -> ! {
+    use std::io::Write;
+    let mut o = parab::cli::Output::create(Some(&dir.join("out.csv"))).unwrap();
+    o.write_all(&vec![b'x'; 1 << 20]).unwrap();
+    o.flush().unwrap();
+    assert!(o.temp_path().unwrap().exists());
+    Command::new("kill").args(["-TERM", &std::process::id().to_string()]).status().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(20));
+    panic!("not killed");
 }
 
 /// All outputs of a run commit together: a failing `-o` leaves `--curve`

@@ -111,7 +111,7 @@ fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
     assert!(ticks[3] != ticks[4] || nodes[3] != nodes[4], "--pv-wait 0 changed nothing for scheme b");
     d.tool("pabsim").args(["--procs", "8", "--scheme", "c", "--weights", &w, "--pv-wait", "0"]).stdin(&trees).fails("--pv-wait applies to schemes a and b");
     d.tool("pabsim").args(["--procs", "8", "--pv-wait", "65"]).stdin(&trees).fails("--pv-wait must lie in 0..64");
-    d.tool("pabsim").args(["--merge", "x.csv", "--pv-wait", "0"]).fails("--pv-wait");
+    d.tool("pabsim").args(["--merge", "x.csv", "--pv-wait", "0"]).fails_with(2, "--pv-wait");
     // Two networks for the trees' ordering: which one is meant is not ours to guess.
     d.write("w2.json", &std::fs::read_to_string(&w).unwrap());
     let w2 = d.join("w2.json").to_string_lossy().into_owned();
@@ -179,7 +179,7 @@ fn bad_inputs_fail_cleanly() {
     let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2"]).ok();
     d.write("t.jsonl", &trees);
     let w = network_file(&d, 32, 79, 5);
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["t.jsonl", "--procs", "0", "-o", "out.csv"], "at least 1 processor"),
         (&["t.jsonl", "--procs", "4", "--scheme", "c", "-o", "out.csv"], "--weights"),
         (&["t.jsonl", "--procs", "4", "--scheme", "c", "--weights", &w, "-o", "out.csv"], "no --weights for the trees' ordering"),
@@ -187,10 +187,11 @@ fn bad_inputs_fail_cleanly() {
         (&["t.jsonl", "--procs", "4", "--scheme", "c", "--m-ca", "-99", "-o", "out.csv"], "--m-ca must lie in -64..64"),
         (&["t.jsonl", "--procs", "4", "--per-tree", "--shard", "3/2", "-o", "out.csv"], "--shard `3/2`"),
         (&["t.jsonl", "--procs", "5", "--thesis-params", "-o", "out.csv"], "no parameters"),
-        (&["t.jsonl", "--procs", "4", "--scheme", "z", "-o", "out.csv"], "unknown scheme"),
     ];
     for (args, needle) in cases {
         d.tool("pabsim").args(args).fails(needle);
     }
+    // A value clap's parser refuses is a usage error (exit 2).
+    d.tool("pabsim").args(["t.jsonl", "--procs", "4", "--scheme", "z", "-o", "out.csv"]).fails_with(2, "unknown scheme");
     d.tool("pabsim").args(["--merge", "t.jsonl"]).fails("pabsim");
 }
