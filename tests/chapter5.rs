@@ -2,6 +2,7 @@
 //! `nntrain` and `classify` (thesis chapter 5), as the tools run them.
 
 use crate::util::*;
+use parab::formats::{ClassifyRow, PatternRow};
 
 const TABLE_5_4: &str = include_str!("../data/published/table-5.4-scheme-c.csv");
 
@@ -11,12 +12,6 @@ fn trees(d: &Dir, set: &str, ordering: &str, depth: &str, count: Option<&str>) -
         args.extend(["--count", c]);
     }
     d.tool("treegen").args(&args).ok()
-}
-
-fn column<'a>(csv: &'a str, row: &'a str, col: &str) -> &'a str {
-    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    row.split(',').nth(i).unwrap()
 }
 
 #[test]
@@ -34,15 +29,14 @@ fn trainset_writes_the_root_row_then_patterns_identically_for_any_thread_count()
     // second child comes first.
     assert_eq!(lines[2], "exponential,32,79,5,1,0.0.0,1,0.0,2,45.75,1.63,200");
     assert_eq!(lines.len(), 14_072);
-    assert!(!lines[1..].iter().any(|l| column(&one, l, "pv") == "1" && column(&one, l, "index") == "1"), "no child on the PV path");
+    let rows: Vec<PatternRow> = rows_of("trainset", &one);
+    assert!(!rows[1..].iter().any(|r| r.pv == 1 && r.index == 1), "no child on the PV path");
     // Levels are 0, then 1..3 in order; every count lies in 1..=200.
     let mut last = 0;
-    for l in &lines[1..] {
-        let level: u32 = column(&one, l, "level").parse().unwrap();
-        assert!(level >= last && level <= 3);
-        last = level;
-        let c: u32 = column(&one, l, "count").parse().unwrap();
-        assert!((1..=200).contains(&c));
+    for r in &rows[1..] {
+        assert!(r.level >= last && r.level <= 3);
+        last = r.level;
+        assert!((1..=200).contains(&r.count));
     }
 }
 
@@ -177,17 +171,17 @@ fn schemes_a_and_b_on_the_thesis_workload() {
     for p in pinned {
         assert!(lines.contains(&p), "missing {p}\n{out}");
     }
+    let rows: Vec<ClassifyRow> = rows_of("classify", &out);
     for pubrow in TABLE_5_4.lines().skip(1) {
         let f: Vec<&str> = pubrow.split(',').collect();
         let total: u64 = f[4..8].iter().map(|x| x.parse::<u64>().unwrap()).sum();
-        let prefix = format!("{},{},{},", f[0], f[1], f[2]);
-        let ours: Vec<&&str> = lines.iter().filter(|l| l.starts_with(&prefix)).collect();
+        let ordering: Vec<u32> = f[..3].iter().map(|x| x.parse().unwrap()).collect();
+        let ours: Vec<&ClassifyRow> = rows.iter().filter(|r| [r.b, r.wa, r.wb] == ordering[..]).collect();
         assert_eq!(ours.len(), 4);
-        for l in ours {
-            assert_eq!(column(&out, l, "scored").parse::<u64>().unwrap(), total, "{l}");
-            let c: Vec<u64> = ["true_cut", "false_cut", "true_all", "false_all"].iter().map(|k| column(&out, l, k).parse().unwrap()).collect();
-            assert_eq!(c.iter().sum::<u64>(), total);
-            assert_eq!(column(&out, l, "error").parse::<u64>().unwrap(), c[1] + c[3]);
+        for r in ours {
+            assert_eq!(r.scored, total, "{r:?}");
+            assert_eq!(r.true_cut + r.false_cut + r.true_all + r.false_all, total);
+            assert_eq!(r.error, r.false_cut + r.false_all);
         }
     }
 }
@@ -204,15 +198,12 @@ fn classify_checks_the_network_against_the_trees() {
     let lines: Vec<&str> = one.lines().collect();
     assert_eq!(lines.len(), 1 + 1 + 4 + 51);
     // One best row per scheme, and scheme C's counts are monotone in m.
+    let rows: Vec<ClassifyRow> = rows_of("classify", &one);
     for s in ["a", "b", "c"] {
-        let best = lines[1..].iter().filter(|l| column(&one, l, "scheme") == s && l.ends_with(",1")).count();
+        let best = rows.iter().filter(|r| r.scheme == s && r.best == 1).count();
         assert_eq!(best, 1, "scheme {s}");
     }
-    let cuts: Vec<u64> = lines[1..]
-        .iter()
-        .filter(|l| column(&one, l, "scheme") == "c")
-        .map(|l| column(&one, l, "true_cut").parse::<u64>().unwrap() + column(&one, l, "false_cut").parse::<u64>().unwrap())
-        .collect();
+    let cuts: Vec<u64> = rows.iter().filter(|r| r.scheme == "c").map(|r| r.true_cut + r.false_cut).collect();
     assert!(cuts.windows(2).all(|w| w[0] <= w[1]), "{cuts:?}");
     // Another ordering's trees: refused unless --force.
     let other = trees(&d, "tg1", "4,60,21", "5", Some("5"));
@@ -269,10 +260,8 @@ fn chapter_5_on(ordering: &str, a: u64, c: u64) {
     assert!((ew / published[1] - 1.0).abs() < 0.3, "E_wait {ew} vs {}", published[1]);
     let t = trees(&d, "tg1", ordering, "6", None);
     let out = d.tool("classify").args(["--weights", "w.json", "--n", "1"]).stdin(&t).ok();
-    let best = |s: &str| -> u64 {
-        let l = out.lines().find(|l| column(&out, l, "scheme") == s && l.ends_with(",1")).unwrap();
-        column(&out, l, "error").parse().unwrap()
-    };
+    let rows: Vec<ClassifyRow> = rows_of("classify", &out);
+    let best = |s: &str| rows.iter().find(|r| r.scheme == s && r.best == 1).unwrap_or_else(|| panic!("no best row of scheme {s}: {out}")).error;
     let thesis: f64 = TABLE_5_4.lines().find(|l| l.starts_with(&key)).unwrap().rsplit(',').next().unwrap().parse().unwrap();
     assert_eq!((best("a"), best("c")), (a, c), "{out}");
     assert!((c as f64 / thesis - 1.0).abs() < 0.05, "scheme C {c} vs the thesis's {thesis}");

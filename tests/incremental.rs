@@ -39,15 +39,13 @@ fn incremental_trees_through_the_tools() {
     // pabsim: the model column and b, no ordering weights; the root value
     // is the sequential search's.
     let sim = d.tool("pabsim").args(["t.jsonl", "--procs", "1,4", "--per-tree"]).ok();
-    let header: Vec<&str> = sim.lines().next().unwrap().split(',').collect();
-    let col = |row: &str, name: &str| row.split(',').nth(header.iter().position(|h| *h == name).unwrap()).unwrap().to_string();
-    let rows: Vec<&str> = sim.lines().skip(1).collect();
+    let rows = table(&sim);
     assert_eq!(rows.len(), 16);
-    let roots: Vec<String> = per.lines().skip(1).map(|r| r.rsplit(',').next().unwrap().to_string()).collect();
+    let roots = column(&per, "root_value");
     for r in &rows {
-        assert_eq!((col(r, "model"), col(r, "b"), col(r, "wa"), col(r, "depth")), ("incremental".into(), "5".into(), String::new(), "6".into()));
-        let t: usize = col(r, "tree").parse().unwrap();
-        assert_eq!(col(r, "root_value"), roots[t - 1]);
+        assert_eq!([&r["model"], &r["b"], &r["wa"], &r["depth"]], ["incremental", "5", "", "6"], "{r:?}");
+        let t: usize = r["tree"].parse().unwrap();
+        assert_eq!(r["root_value"], roots[t - 1]);
     }
 }
 
