@@ -16,7 +16,7 @@ fn every_policy_ordering_and_machine_returns_minimax() {
         let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", &format!("{b},{wa},{wb}"), "--depth", "3", "--count", "2"]).ok();
         for lock in ["tas", "queue"] {
             let args = ["--procs", "2,3,7,48,64,1024", "--policy", "dts,pvsplit,steal,active", "--min-split-depth", "1", "--lock", lock, "--per-tree"];
-            let out = d.tool("pabsim").args(&args).stdin(&trees).ok();
+            let out = d.tool("pabsim").args(args).stdin(&trees).ok();
             assert_eq!(out.lines().count(), 1 + 2 * 6 * 4, "{b},{wa},{wb} {lock}");
             assert!(column(&out, "root_value").iter().all(|v| v == ROOT), "{b},{wa},{wb} {lock}");
             assert!(column(&out, "lock").iter().all(|v| v == lock));
@@ -64,11 +64,11 @@ fn policies_are_deterministic_for_any_threads_and_shards() {
         "queue",
         "--per-tree",
     ];
-    let one = d.tool("pabsim").args(&[&args[..], &["--threads", "1"]].concat()).ok();
-    let two = d.tool("pabsim").args(&[&args[..], &["--threads", "2"]].concat()).ok();
+    let one = d.tool("pabsim").args(args).args(["--threads", "1"]).ok();
+    let two = d.tool("pabsim").args(args).args(["--threads", "2"]).ok();
     assert_eq!(one, two);
     for k in 1..=2 {
-        d.tool("pabsim").args(&[&args[..], &["--shard", &format!("{k}/2"), "-o", &format!("s{k}.csv")]].concat()).ok();
+        d.tool("pabsim").args(args).args(["--shard", &format!("{k}/2"), "-o", &format!("s{k}.csv")]).ok();
     }
     assert_eq!(d.tool("pabsim").args(["--merge", "--per-tree", "s2.csv", "s1.csv"]).ok(), one);
     let seeded = |seed: &str| {

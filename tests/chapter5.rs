@@ -117,26 +117,26 @@ fn nntrain_refuses_bad_patterns_without_writing() {
     let args = ["-o", "w.json", "--curve", "c.csv", "--iterations", "2"];
     // A missing column.
     let no_count: String = p.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n").collect();
-    d.tool("nntrain").args(&args).stdin(&no_count).fails("missing column `count` (<stdin>:1)");
+    d.tool("nntrain").args(args).stdin(&no_count).fails("missing column `count` (<stdin>:1)");
     // A non-numeric value (line 5 of the file).
     let row4: Vec<&str> = lines[4].split(',').collect();
     let bad = with(4, &format!(",{},{},", row4[9], row4[10]), ",x,1,");
-    d.tool("nntrain").args(&args).stdin(&bad).fails("<stdin>:5");
+    d.tool("nntrain").args(args).stdin(&bad).fails("<stdin>:5");
     // An out-of-range type.
     let row3: Vec<&str> = lines[3].split(',').collect();
     let bad = with(3, &format!(",{},{},", row3[6], row3[7]), &format!(",{},140.5,", row3[6]));
-    d.tool("nntrain").args(&args).stdin(&bad).fails("type 140.5 is outside the type range [0, 100] (<stdin>:4)");
+    d.tool("nntrain").args(args).stdin(&bad).fails("type 140.5 is outside the type range [0, 100] (<stdin>:4)");
     // The root row missing; an empty input.
     let no_root = [lines[0]].iter().chain(&lines[2..]).copied().collect::<Vec<_>>().join("\n");
-    d.tool("nntrain").args(&args).stdin(&no_root).fails("root row");
+    d.tool("nntrain").args(args).stdin(&no_root).fails("root row");
     // A file from an older trainset, with the PV root's first child as a
     // pattern (line 3), is refused rather than trained on.
     let root: Vec<&str> = lines[1].split(',').collect();
     let pv_child = format!("{},1,0.0.0,1,{},1,0.0,{},200", root[..4].join(","), root[7], root[10]);
     let old = [lines[0], lines[1], &pv_child].iter().chain(&lines[2..]).copied().collect::<Vec<_>>().join("\n");
-    d.tool("nntrain").args(&args).stdin(&old).fails("child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset");
-    d.tool("nntrain").args(&args).stdin(&old).fails("(<stdin>:3)");
-    d.tool("nntrain").args(&args).fails("no patterns");
+    d.tool("nntrain").args(args).stdin(&old).fails("child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset");
+    d.tool("nntrain").args(args).stdin(&old).fails("(<stdin>:3)");
+    d.tool("nntrain").args(args).fails("no patterns");
     d.tool("nntrain").args(["--eta=0"]).stdin(&p).fails("eta must be a positive number");
     assert!(d.files().is_empty(), "no partial outputs: {:?}", d.files());
 }

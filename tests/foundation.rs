@@ -46,8 +46,8 @@ fn output_is_identical_for_one_and_two_threads() {
     let d = Dir::new("threads");
     let trees = d.tool("treegen").args(["--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "5", "--count", "30"]).ok();
     for mode in [&[][..], &["--per-tree"][..]] {
-        let one = d.tool("fbest").args(&[&["--threads", "1"][..], mode].concat()).stdin(&trees).ok();
-        let two = d.tool("fbest").args(&[&["--threads", "2"][..], mode].concat()).stdin(&trees).ok();
+        let one = d.tool("fbest").args(["--threads", "1"]).args(mode).stdin(&trees).ok();
+        let two = d.tool("fbest").args(["--threads", "2"]).args(mode).stdin(&trees).ok();
         assert_eq!(one, two);
         assert!(one.lines().count() > 10);
     }
@@ -115,9 +115,9 @@ fn output_to_a_device_fifo_or_symlink_keeps_the_target() {
     use std::os::unix::fs::FileTypeExt;
     let d = Dir::new("special");
     let args = ["--ordering", "5,50,50", "--depth", "2", "--count", "3"];
-    let expected = d.tool("treegen").args(&args).ok();
+    let expected = d.tool("treegen").args(args).ok();
 
-    d.tool("treegen").args(&[&args[..], &["-o", "/dev/null"]].concat()).ok();
+    d.tool("treegen").args(args).args(["-o", "/dev/null"]).ok();
     assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
 
     let fifo = d.join("fifo");
@@ -127,18 +127,18 @@ fn output_to_a_device_fifo_or_symlink_keeps_the_target() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
     };
-    d.tool("treegen").args(&[&args[..], &["-o", "fifo"]].concat()).ok();
+    d.tool("treegen").args(args).args(["-o", "fifo"]).ok();
     assert_eq!(reader.join().unwrap(), expected);
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
 
     d.write("real.jsonl", "old\n");
     std::os::unix::fs::symlink("real.jsonl", d.join("link.jsonl")).unwrap();
-    d.tool("treegen").args(&[&args[..], &["-o", "link.jsonl"]].concat()).ok();
+    d.tool("treegen").args(args).args(["-o", "link.jsonl"]).ok();
     assert!(d.join("link.jsonl").is_symlink());
     assert_eq!(d.read("real.jsonl"), expected);
 
     std::fs::create_dir(d.join("sub")).unwrap();
-    d.tool("treegen").args(&[&args[..], &["-o", "sub"]].concat()).fails("output sub is a directory");
+    d.tool("treegen").args(args).args(["-o", "sub"]).fails("output sub is a directory");
 }
 
 #[test]

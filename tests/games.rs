@@ -142,8 +142,8 @@ fn game_specs_through_the_tools_and_thread_counts() {
         r#"{"game":"chess","set":"bratko-kopec","index":1,"id":"BK.01","position":"1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1","depth":4}"#
     ));
     for args in [&["bk.jsonl"][..], &["bk.jsonl", "--per-tree"][..]] {
-        let one = d.tool("fbest").args(&[args, &["--threads", "1"]].concat()).ok();
-        let two = d.tool("fbest").args(&[args, &["--threads", "2"]].concat()).ok();
+        let one = d.tool("fbest").args([args, &["--threads", "1"]].concat()).ok();
+        let two = d.tool("fbest").args([args, &["--threads", "2"]].concat()).ok();
         assert_eq!(one, two);
     }
     let table = d.tool("fbest").args(["bk.jsonl"]).ok();

@@ -183,7 +183,7 @@ fn rows_per_configuration_and_output_file() {
     // nodes, leaves and messages exactly (its bytes are a size model).
     let args = ["inc.jsonl", "--policy", "even-split", "--per-tree"];
     let real = rows(&d.path, 4, &args);
-    let sim = d.tool("pabsim").args(&[&args[..], &["--machine", "cluster", "--procs", "1,4"]].concat()).ok();
+    let sim = d.tool("pabsim").args(args).args(["--machine", "cluster", "--procs", "1,4"]).ok();
     for c in ["tree", "algorithm", "procs", "split", "root_value", "leaves", "nodes", "messages"] {
         assert_eq!(column(&real, c), column(&sim, c), "{c}");
     }

@@ -150,17 +150,17 @@ fn shards_merge_into_the_single_run_and_threads_do_not_matter() {
     let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "4", "--count", "7"]).ok();
     d.write("trees.jsonl", &trees);
     let args = ["trees.jsonl", "--procs", "1,3,16", "--scheme", "a,b", "--m-a", "1..2"];
-    let one = d.tool("pabsim").args(&[&args[..], &["--per-tree", "--threads", "1"]].concat()).ok();
-    let two = d.tool("pabsim").args(&[&args[..], &["--per-tree", "--threads", "2"]].concat()).ok();
+    let one = d.tool("pabsim").args(args).args(["--per-tree", "--threads", "1"]).ok();
+    let two = d.tool("pabsim").args(args).args(["--per-tree", "--threads", "2"]).ok();
     assert_eq!(one, two);
     // 2 groups x (1 + 2 + 1) x 2 configurations... : 2 * (1 + 2 * 3) * 7 items.
     assert_eq!(one.lines().count(), 1 + 2 * 7 * 7);
     for k in 1..=3 {
-        d.tool("pabsim").args(&[&args[..], &["--per-tree", "--shard", &format!("{k}/3"), "-o", &format!("s{k}.csv")]].concat()).ok();
+        d.tool("pabsim").args(args).args(["--per-tree", "--shard", &format!("{k}/3"), "-o", &format!("s{k}.csv")]).ok();
     }
     let merged = d.tool("pabsim").args(["--merge", "--per-tree", "s1.csv", "s2.csv", "s3.csv"]).ok();
     assert_eq!(merged, one);
-    let agg = d.tool("pabsim").args(&args).ok();
+    let agg = d.tool("pabsim").args(args).ok();
     assert_eq!(d.tool("pabsim").args(["--merge", "s3.csv", "s1.csv", "s2.csv"]).ok(), agg);
     assert_eq!(agg.lines().count(), 1 + 2 * 7);
     // A missing shard or a shard given twice is refused.
