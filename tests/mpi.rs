@@ -13,7 +13,7 @@ mod util;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use util::{Dir, Tool, bin, column};
+use util::{Dir, Tool, bin, column, game_trees, incremental_trees};
 
 /// Every parallel algorithm of the cluster, from its one list (a new policy
 /// is tested on real ranks without a line here).
@@ -21,21 +21,20 @@ fn policies() -> String {
     use parab::cluster::ClusterAlgorithm;
     ClusterAlgorithm::ALL.iter().filter(|&&a| a != ClusterAlgorithm::Sequential).map(|a| a.name()).collect::<Vec<_>>().join(",")
 }
-const CHESS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/bratko-kopec.epd");
-const OTHELLO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/othello-test.txt");
 
-/// `mpirun -np N psearch --mpi ARGS` in `dir` (Open MPI: quiet, ranks above
-/// the cores allowed, as root where the tests run as root), with `env`.
+/// `mpirun -np N psearch --mpi` in `dir` (see [`mpirun_command`]), to
+/// give arguments, environment and stdin to.
+fn mpi(dir: &Path, np: usize) -> Tool {
+    Tool::wrapping("psearch", mpirun_command(dir, np, &[], &[]))
+}
+
+/// `mpirun -np N psearch --mpi ARGS` in `dir` with `env`: its output.
 fn mpirun(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)]) -> Output {
-    mpirun_with(dir, np, args, env, "")
+    mpi(dir, np).args(args).envs(env).output()
 }
 
-/// [`mpirun`] with `stdin` (which mpirun gives rank 0).
-fn mpirun_with(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-    Tool::wrapping("psearch", mpirun_command(dir, np, args, env)).stdin(stdin).output()
-}
-
-/// The command line of [`mpirun`].
+/// The command line of [`mpirun`] (Open MPI: quiet, ranks above the
+/// cores allowed, as root where the tests run as root).
 fn mpirun_command(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)]) -> Command {
     let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
     let mut cmd = Command::new("mpirun");
@@ -70,13 +69,6 @@ fn rows(dir: &Path, np: usize, args: &[&str]) -> String {
     assert!(out.status.success(), "mpirun -np {np} psearch --mpi {args:?}: {err}");
     assert!(err.is_empty(), "{err}");
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// A run that must be refused as every tool refuses ([`Tool::fails`]): how long it took.
-fn refused(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], needle: &str) -> Duration {
-    let t = Instant::now();
-    Tool::wrapping("psearch", mpirun_command(dir, np, args, env)).fails(needle);
-    t.elapsed()
 }
 
 /// The sequential search's root value of every tree on the score scale
@@ -171,7 +163,7 @@ fn rows_per_configuration_and_output_file() {
     assert_eq!(column(&csv, "trees"), ["2", "2"]);
     assert_eq!(column(&csv, "root_value"), ["", ""]);
     // Stdin reaches rank 0 only; rank 0 shares it: the same rows but times.
-    let out = mpirun_with(&d.path, 3, &["--policy", "master-worker", "--per-tree"], &[], &d.read("inc.jsonl"));
+    let out = mpi(&d.path, 3).args(["--policy", "master-worker", "--per-tree"]).stdin(&d.read("inc.jsonl")).output();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let piped = String::from_utf8(out.stdout).unwrap();
     let want = root_values(&d.path, "inc.jsonl");
@@ -195,17 +187,17 @@ fn rows_per_configuration_and_output_file() {
 fn bad_requests_end_in_one_line() {
     let d = Dir::new("mpi-bad");
     incremental_trees(&d, "t.jsonl", 5, 5, 1);
-    d.tool(2).args(["t.jsonl", "--policy", "seq"]).stdin(&[]).fails("seq cannot run on 2 processes");
-    d.tool(1).args(["t.jsonl", "--policy", "master-worker"]).stdin(&[]).fails("master-worker cannot run on 1 processes");
-    d.tool(3).args(["t.jsonl", "--policy", "dts"]).stdin(&[]).fails("--policy dts is a --machine shared algorithm");
-    d.tool(3).args(["t.jsonl", "--policy", "bogus"]).stdin(&[]).fails("unknown cluster algorithm `bogus`");
-    d.tool(2).args(["t.jsonl", "--node-cost", "5"]).stdin(&[]).fails("--node-cost does not apply to --mpi");
-    d.tool(2).args(["t.jsonl", "--scheme", "a"]).stdin(&[]).fails("--scheme does not apply to --mpi");
-    d.tool(2).args(["missing.jsonl"]).stdin(&[]).fails("missing.jsonl");
-    d.tool(2).args(["t.jsonl", "-o", "no/such/dir/out.csv"]).stdin(&[]).fails("no/such/dir");
+    mpi(&d.path, 2).args(["t.jsonl", "--policy", "seq"]).fails("seq cannot run on 2 processes");
+    mpi(&d.path, 1).args(["t.jsonl", "--policy", "master-worker"]).fails("master-worker cannot run on 1 processes");
+    mpi(&d.path, 3).args(["t.jsonl", "--policy", "dts"]).fails("--policy dts is a --machine shared algorithm");
+    mpi(&d.path, 3).args(["t.jsonl", "--policy", "bogus"]).fails("unknown cluster algorithm `bogus`");
+    mpi(&d.path, 2).args(["t.jsonl", "--node-cost", "5"]).fails("--node-cost does not apply to --mpi");
+    mpi(&d.path, 2).args(["t.jsonl", "--scheme", "a"]).fails("--scheme does not apply to --mpi");
+    mpi(&d.path, 2).args(["missing.jsonl"]).fails("missing.jsonl");
+    mpi(&d.path, 2).args(["t.jsonl", "-o", "no/such/dir/out.csv"]).fails("no/such/dir");
     d.write("bad.jsonl", "{\"set\":\"x\"}\n");
-    d.tool(2).args(["bad.jsonl"]).stdin(&[]).fails("bad.jsonl:1");
-    d.tool(2).args(["t.jsonl", "--mpi-timeout", "0"]).stdin(&[]).fails("--mpi-timeout");
+    mpi(&d.path, 2).args(["bad.jsonl"]).fails("bad.jsonl:1");
+    mpi(&d.path, 2).args(["t.jsonl", "--mpi-timeout", "0"]).fails("--mpi-timeout");
 }
 
 /// The hybrid: threads inside each rank (even-split and master-slave's
@@ -243,12 +235,12 @@ fn threads_inside_the_ranks_refuse_what_they_cannot_run() {
     incremental_trees(&d, "t.jsonl", 5, 5, 1);
     for p in ["master-worker", "master-worker-share", "ybwc"] {
         let want = format!("{p} cannot search with threads inside its processes: --threads above 1 runs even-split and master-slave only");
-        d.tool(2).args(["t.jsonl", "--policy", p, "--threads", "2"]).stdin(&[]).fails(&want);
+        mpi(&d.path, 2).args(["t.jsonl", "--policy", p, "--threads", "2"]).fails(&want);
     }
-    d.tool(2).args(["t.jsonl", "--threads", "1,2"]).stdin(&[]).fails("--threads with --mpi takes one count");
-    d.tool(2).args(["t.jsonl", "--threads", "0"]).stdin(&[]).fails("--threads 0: give 1..");
-    d.tool(2).args(["t.jsonl", "--thread-algorithm", "steal"]).stdin(&[]).fails("--thread-algorithm needs --threads above 1");
-    d.tool(2).args(["t.jsonl", "--threads", "2", "--thread-algorithm", "ybwc"]).stdin(&[]).fails("--thread-algorithm ybwc");
+    mpi(&d.path, 2).args(["t.jsonl", "--threads", "1,2"]).fails("--threads with --mpi takes one count");
+    mpi(&d.path, 2).args(["t.jsonl", "--threads", "0"]).fails("--threads 0: give 1..");
+    mpi(&d.path, 2).args(["t.jsonl", "--thread-algorithm", "steal"]).fails("--thread-algorithm needs --threads above 1");
+    mpi(&d.path, 2).args(["t.jsonl", "--threads", "2", "--thread-algorithm", "ybwc"]).fails("--thread-algorithm ybwc");
     // One thread is the plain run: master-worker as before.
     rows(&d.path, 2, &["t.jsonl", "--policy", "master-worker", "--threads", "1"]);
 }
@@ -262,7 +254,9 @@ fn a_failed_rank_ends_the_job_instead_of_hanging_it() {
     incremental_trees(&d, "t.jsonl", 5, 6, 1);
     let args = ["t.jsonl", "--policy", "master-worker", "--mpi-timeout", "2"];
     let env = "PARAB_MPI_TEST_FAULT";
-    let t = d.tool(3).args(&args).stdin(&[(env, "stall:1")]).fails("psearch: rank 0: no message for 2 s (a rank died or the network stalled)");
+    let t = Instant::now();
+    mpi(&d.path, 3).args(args).env(env, "stall:1").fails("psearch: rank 0: no message for 2 s (a rank died or the network stalled)");
+    let t = t.elapsed();
     assert!(t < Duration::from_secs(12), "{t:?}");
     // Rank 0 stalled: rank 1 times out first and says so; mpirun then
     // stops rank 0 with a signal, and rank 0 (which cannot know why) adds

@@ -140,6 +140,13 @@ impl Tool {
         self
     }
 
+    pub fn envs<'a>(mut self, vars: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> Tool {
+        for (k, v) in vars {
+            self.cmd.env(k, v);
+        }
+        self
+    }
+
     /// The command line, for messages.
     fn line(&self) -> String {
         let args: Vec<String> = self.cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
