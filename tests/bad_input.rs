@@ -472,3 +472,34 @@ fn messages_name_what_the_user_gave() {
     d.tool("pabsim").args(["--merge", "only.csv"]).fails("nothing to merge");
     assert_eq!(std::fs::metadata(d.join("s.csv")).unwrap().nlink(), 1);
 }
+
+/// The refusal rule ([`Tool::fails`]) itself, on a stand-in tool (`sh`):
+/// it passes a clean refusal and catches each way a refusal can go wrong.
+#[test]
+fn the_refusal_rule_catches_each_way_to_break_it() {
+    let d = Dir::new("rule");
+    d.write("kept.csv", "old\n");
+    let sh = |script: &str| Tool::wrapping("sh", std::process::Command::new("sh")).args(["-c", script]).current_dir(&d.path);
+    let caught = |script: &str, code: i32| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sh(script).fails_with(code, "bad"))).is_err();
+    assert_eq!(sh("echo 'sh: bad value' >&2; exit 1").fails("bad"), "sh: bad value\n");
+    assert_eq!(sh("echo 'sh: bad usage' >&2; exit 2").fails_with(2, "usage"), "sh: bad usage\n");
+    for (script, code, why) in [
+        ("echo 'sh: bad' >&2; exit 0", 1, "success"),
+        ("echo 'sh: bad' >&2; exit 2", 1, "another exit code"),
+        ("echo 'sh: good' >&2; exit 1", 1, "another message"),
+        ("echo 'sh: bad'; echo 'sh: bad' >&2; exit 1", 1, "stdout"),
+        ("printf 'sh: bad\\nmore\\n' >&2; exit 1", 1, "two lines"),
+        ("echo 'bad' >&2; exit 1", 1, "no tool name"),
+        ("echo 'sh: bad: panicked at src/x.rs' >&2; exit 1", 1, "a panic"),
+        ("touch left.csv; echo 'sh: bad' >&2; exit 1", 1, "a file left"),
+    ] {
+        assert!(caught(script, code), "{why} not caught");
+    }
+    // The `-o` target is named by the tool's arguments (here `sh`'s $0 and $1).
+    sh("echo 'sh: bad' >&2; exit 1").args(["-o", "kept.csv"]).fails("bad");
+    sh("echo 'sh: bad' >&2; exit 1").args(["-o", "/dev/full"]).fails("bad");
+    let changed =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sh("echo new > \"$1\"; echo 'sh: bad' >&2; exit 1").args(["-o", "kept.csv"]).fails("bad")));
+    assert!(changed.is_err(), "an -o target rewritten not caught");
+    let _ = std::fs::remove_file(d.join("left.csv"));
+}
