@@ -13,10 +13,10 @@ const ROOT: &str = "1073741823";
 fn every_policy_ordering_and_machine_returns_minimax() {
     let d = Dir::new("policies");
     for (b, wa, wb) in [(32, 79, 5), (20, 69, 19), (32, 66, 66), (32, 33, 33), (32, 0, 0)] {
-        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &format!("{b},{wa},{wb}"), "--depth", "3", "--count", "2"], "");
+        let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", &format!("{b},{wa},{wb}"), "--depth", "3", "--count", "2"]).ok();
         for lock in ["tas", "queue"] {
             let args = ["--procs", "2,3,7,48,64,1024", "--policy", "dts,pvsplit,steal,active", "--min-split-depth", "1", "--lock", lock, "--per-tree"];
-            let out = ok(&d.path, "pabsim", &args, &trees);
+            let out = d.tool("pabsim").args(args).stdin(&trees).ok();
             assert_eq!(out.lines().count(), 1 + 2 * 6 * 4, "{b},{wa},{wb} {lock}");
             assert!(column(&out, "root_value").iter().all(|v| v == ROOT), "{b},{wa},{wb} {lock}");
             assert!(column(&out, "lock").iter().all(|v| v == lock));
@@ -48,7 +48,7 @@ fn every_policy_ordering_and_machine_returns_minimax() {
 #[test]
 fn policies_are_deterministic_for_any_threads_and_shards() {
     let d = Dir::new("policy-threads");
-    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "4", "--count", "4"], "");
+    let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "4", "--count", "4"]).ok();
     d.write("t.jsonl", &trees);
     let args = [
         "t.jsonl",
@@ -64,15 +64,15 @@ fn policies_are_deterministic_for_any_threads_and_shards() {
         "queue",
         "--per-tree",
     ];
-    let one = ok(&d.path, "pabsim", &[&args[..], &["--threads", "1"]].concat(), "");
-    let two = ok(&d.path, "pabsim", &[&args[..], &["--threads", "2"]].concat(), "");
+    let one = d.tool("pabsim").args(args).args(["--threads", "1"]).ok();
+    let two = d.tool("pabsim").args(args).args(["--threads", "2"]).ok();
     assert_eq!(one, two);
     for k in 1..=2 {
-        ok(&d.path, "pabsim", &[&args[..], &["--shard", &format!("{k}/2"), "-o", &format!("s{k}.csv")]].concat(), "");
+        d.tool("pabsim").args(args).args(["--shard", &format!("{k}/2"), "-o", &format!("s{k}.csv")]).ok();
     }
-    assert_eq!(ok(&d.path, "pabsim", &["--merge", "--per-tree", "s2.csv", "s1.csv"], ""), one);
+    assert_eq!(d.tool("pabsim").args(["--merge", "--per-tree", "s2.csv", "s1.csv"]).ok(), one);
     let seeded = |seed: &str| {
-        let out = ok(&d.path, "pabsim", &["t.jsonl", "--procs", "7", "--policy", "steal", "--steal-seed", seed, "--per-tree"], "");
+        let out = d.tool("pabsim").args(["t.jsonl", "--procs", "7", "--policy", "steal", "--steal-seed", seed, "--per-tree"]).ok();
         column(&out, "tp_ticks")
     };
     assert_eq!(seeded("3"), seeded("3"));
@@ -84,9 +84,9 @@ fn policies_are_deterministic_for_any_threads_and_shards() {
 #[test]
 fn bad_policy_arguments_fail_cleanly() {
     let d = Dir::new("policy-bad");
-    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2"], "");
+    let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2"]).ok();
     d.write("t.jsonl", &trees);
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["t.jsonl", "--procs", "4", "--policy", "ybw", "-o", "out.csv"], "unknown policy `ybw`"),
         (&["t.jsonl", "--procs", "4", "--policy", "ybwc", "-o", "out.csv"], "--policy ybwc is a cluster algorithm (give --machine cluster"),
         (&["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--scheme", "b", "-o", "out.csv"], "--scheme does not apply to --policy pvsplit"),
@@ -96,7 +96,10 @@ fn bad_policy_arguments_fail_cleanly() {
         (&["t.jsonl", "--procs", "4", "--policy", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --policy dts only"),
         (&["t.jsonl", "--procs", "4", "--policy", "active", "--split-group", "1", "-o", "out.csv"], "--split-group must lie in 2..1024"),
         (&["t.jsonl", "--procs", "1,2048", "-o", "out.csv"], "--procs 2048: the machine has 1..1024 processors"),
-        (&["t.jsonl", "--procs", "4", "--lock", "mcs", "-o", "out.csv"], "unknown lock `mcs`"),
     ];
-    fails_cleanly(&d, "pabsim", &cases);
+    for (args, needle) in cases {
+        d.tool("pabsim").args(args).fails(needle);
+    }
+    // A value clap's parser refuses is a usage error (exit 2).
+    d.tool("pabsim").args(["t.jsonl", "--procs", "4", "--lock", "mcs", "-o", "out.csv"]).fails_with(2, "unknown lock `mcs`");
 }

@@ -2,6 +2,7 @@
 //! `nntrain` and `classify` (thesis chapter 5), as the tools run them.
 
 use crate::util::*;
+use parab::formats::{ClassifyRow, PatternRow};
 
 const TABLE_5_4: &str = include_str!("../data/published/table-5.4-scheme-c.csv");
 
@@ -10,21 +11,15 @@ fn trees(d: &Dir, set: &str, ordering: &str, depth: &str, count: Option<&str>) -
     if let Some(c) = count {
         args.extend(["--count", c]);
     }
-    ok(&d.path, "treegen", &args, "")
-}
-
-fn column<'a>(csv: &'a str, row: &'a str, col: &str) -> &'a str {
-    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    row.split(',').nth(i).unwrap()
+    d.tool("treegen").args(&args).ok()
 }
 
 #[test]
 fn trainset_writes_the_root_row_then_patterns_identically_for_any_thread_count() {
     let d = Dir::new("trainset");
     let t = trees(&d, "tg2", "32,79,5", "4", None);
-    let one = ok(&d.path, "trainset", &["--threads", "1"], &t);
-    let two = ok(&d.path, "trainset", &["--threads", "2"], &t);
+    let one = d.tool("trainset").args(["--threads", "1"]).stdin(&t).ok();
+    let two = d.tool("trainset").args(["--threads", "2"]).stdin(&t).ok();
     assert_eq!(one, two);
     let lines: Vec<&str> = one.lines().collect();
     assert_eq!(lines[0], "model,b,wa,wb,level,parent,pv,type,index,child_type,child_wait,count");
@@ -34,30 +29,29 @@ fn trainset_writes_the_root_row_then_patterns_identically_for_any_thread_count()
     // second child comes first.
     assert_eq!(lines[2], "exponential,32,79,5,1,0.0.0,1,0.0,2,45.75,1.63,200");
     assert_eq!(lines.len(), 14_072);
-    assert!(!lines[1..].iter().any(|l| column(&one, l, "pv") == "1" && column(&one, l, "index") == "1"), "no child on the PV path");
+    let rows: Vec<PatternRow> = rows_of("trainset", &one);
+    assert!(!rows[1..].iter().any(|r| r.pv == 1 && r.index == 1), "no child on the PV path");
     // Levels are 0, then 1..3 in order; every count lies in 1..=200.
     let mut last = 0;
-    for l in &lines[1..] {
-        let level: u32 = column(&one, l, "level").parse().unwrap();
-        assert!(level >= last && level <= 3);
-        last = level;
-        let c: u32 = column(&one, l, "count").parse().unwrap();
-        assert!((1..=200).contains(&c));
+    for r in &rows[1..] {
+        assert!(r.level >= last && r.level <= 3);
+        last = r.level;
+        assert!((1..=200).contains(&r.count));
     }
 }
 
 #[test]
 fn trainset_refuses_mixed_orderings_and_empty_input() {
     let d = Dir::new("trainset-bad");
-    let mixed = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "4,50,10", "--ordering", "4,50,11", "--depth", "3", "--count", "2"], "");
-    fails(&d.path, "trainset", &["-o", "p.csv"], &mixed, "one ordering and depth");
-    fails(&d.path, "trainset", &[], "", "no tree specs");
+    let mixed = d.tool("treegen").args(["--set", "tg2", "--ordering", "4,50,10", "--ordering", "4,50,11", "--depth", "3", "--count", "2"]).ok();
+    d.tool("trainset").args(["-o", "p.csv"]).stdin(&mixed).fails("one ordering and depth");
+    d.tool("trainset").fails("no tree specs");
     assert!(!d.files().iter().any(|f| f.ends_with(".csv")), "{:?}", d.files());
 }
 
 fn small_patterns(d: &Dir, ordering: &str) -> String {
     let t = trees(d, "tg2", ordering, "4", Some("40"));
-    ok(&d.path, "trainset", &[], &t)
+    d.tool("trainset").stdin(&t).ok()
 }
 
 #[test]
@@ -65,8 +59,8 @@ fn nntrain_writes_weights_and_curve_deterministically() {
     let d = Dir::new("nntrain");
     let p = small_patterns(&d, "8,70,10");
     d.write("p.csv", &p);
-    ok(&d.path, "nntrain", &["p.csv", "--seed", "3", "--iterations", "50", "-o", "w1.json", "--curve", "c1.csv"], "");
-    ok(&d.path, "nntrain", &["--seed", "3", "--iterations", "50", "-o", "w2.json", "--curve", "c2.csv"], &p);
+    d.tool("nntrain").args(["p.csv", "--seed", "3", "--iterations", "50", "-o", "w1.json", "--curve", "c1.csv"]).ok();
+    d.tool("nntrain").args(["--seed", "3", "--iterations", "50", "-o", "w2.json", "--curve", "c2.csv"]).stdin(&p).ok();
     assert_eq!(d.read("w1.json"), d.read("w2.json"));
     assert_eq!(d.read("c1.csv"), d.read("c2.csv"));
     let w: serde_json::Value = serde_json::from_str(&d.read("w1.json")).unwrap();
@@ -88,7 +82,7 @@ fn nntrain_writes_weights_and_curve_deterministically() {
     let first: Vec<f64> = rows[1].split(',').map(|x| x.parse().unwrap()).collect();
     assert!(last[1] < first[1], "training lowers E_type: {curve}");
     // Another seed, other weights.
-    ok(&d.path, "nntrain", &["p.csv", "--seed", "4", "--iterations", "50", "-o", "w3.json"], "");
+    d.tool("nntrain").args(["p.csv", "--seed", "4", "--iterations", "50", "-o", "w3.json"]).ok();
     assert_ne!(d.read("w1.json"), d.read("w3.json"));
 }
 
@@ -98,16 +92,16 @@ fn nntrain_trains_several_networks_in_parallel_identically_for_any_thread_count(
     d.write("a.csv", &small_patterns(&d, "8,70,10"));
     d.write("b.csv", &small_patterns(&d, "6,30,30"));
     for th in ["1", "2"] {
-        ok(&d.path, "nntrain", &["a.csv", "b.csv", "--iterations", "20", "--threads", th, "--out-dir", th], "");
+        d.tool("nntrain").args(["a.csv", "b.csv", "--iterations", "20", "--threads", th, "--out-dir", th]).ok();
     }
     for f in ["8-70-10.json", "8-70-10-curve.csv", "6-30-30.json", "6-30-30-curve.csv"] {
         assert_eq!(d.read(&format!("1/{f}")), d.read(&format!("2/{f}")), "{f}");
     }
     // A single network trained alone is the same network.
-    ok(&d.path, "nntrain", &["b.csv", "--iterations", "20", "-o", "alone.json"], "");
+    d.tool("nntrain").args(["b.csv", "--iterations", "20", "-o", "alone.json"]).ok();
     assert_eq!(d.read("alone.json"), d.read("1/6-30-30.json"));
-    fails(&d.path, "nntrain", &["a.csv", "b.csv"], "", "need --out-dir");
-    fails(&d.path, "nntrain", &["a.csv", "a.csv", "--out-dir", "x"], "", "would collide");
+    d.tool("nntrain").args(["a.csv", "b.csv"]).fails("need --out-dir");
+    d.tool("nntrain").args(["a.csv", "a.csv", "--out-dir", "x"]).fails("would collide");
 }
 
 #[test]
@@ -123,27 +117,27 @@ fn nntrain_refuses_bad_patterns_without_writing() {
     let args = ["-o", "w.json", "--curve", "c.csv", "--iterations", "2"];
     // A missing column.
     let no_count: String = p.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n").collect();
-    fails(&d.path, "nntrain", &args, &no_count, "missing column `count` (<stdin>:1)");
+    d.tool("nntrain").args(args).stdin(&no_count).fails("missing column `count` (<stdin>:1)");
     // A non-numeric value (line 5 of the file).
     let row4: Vec<&str> = lines[4].split(',').collect();
     let bad = with(4, &format!(",{},{},", row4[9], row4[10]), ",x,1,");
-    fails(&d.path, "nntrain", &args, &bad, "<stdin>:5");
+    d.tool("nntrain").args(args).stdin(&bad).fails("<stdin>:5");
     // An out-of-range type.
     let row3: Vec<&str> = lines[3].split(',').collect();
     let bad = with(3, &format!(",{},{},", row3[6], row3[7]), &format!(",{},140.5,", row3[6]));
-    fails(&d.path, "nntrain", &args, &bad, "type 140.5 is outside the type range [0, 100] (<stdin>:4)");
+    d.tool("nntrain").args(args).stdin(&bad).fails("type 140.5 is outside the type range [0, 100] (<stdin>:4)");
     // The root row missing; an empty input.
     let no_root = [lines[0]].iter().chain(&lines[2..]).copied().collect::<Vec<_>>().join("\n");
-    fails(&d.path, "nntrain", &args, &no_root, "root row");
+    d.tool("nntrain").args(args).stdin(&no_root).fails("root row");
     // A file from an older trainset, with the PV root's first child as a
     // pattern (line 3), is refused rather than trained on.
     let root: Vec<&str> = lines[1].split(',').collect();
     let pv_child = format!("{},1,0.0.0,1,{},1,0.0,{},200", root[..4].join(","), root[7], root[10]);
     let old = [lines[0], lines[1], &pv_child].iter().chain(&lines[2..]).copied().collect::<Vec<_>>().join("\n");
-    fails(&d.path, "nntrain", &args, &old, "child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset");
-    fails(&d.path, "nntrain", &args, &old, "(<stdin>:3)");
-    fails(&d.path, "nntrain", &args, "", "no patterns");
-    fails(&d.path, "nntrain", &["--eta=0"], &p, "eta must be a positive number");
+    d.tool("nntrain").args(args).stdin(&old).fails("child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset");
+    d.tool("nntrain").args(args).stdin(&old).fails("(<stdin>:3)");
+    d.tool("nntrain").args(args).fails("no patterns");
+    d.tool("nntrain").args(["--eta=0"]).stdin(&p).fails("eta must be a positive number");
     assert!(d.files().is_empty(), "no partial outputs: {:?}", d.files());
 }
 
@@ -158,7 +152,7 @@ fn schemes_a_and_b_on_the_thesis_workload() {
     for o in ["32,79,5", "20,69,19", "32,66,66", "32,33,33", "32,0,0"] {
         all += &trees(&d, "tg1", o, "6", None);
     }
-    let out = ok(&d.path, "classify", &["--scheme", "a,b", "--n", "1..3"], &all);
+    let out = d.tool("classify").args(["--scheme", "a,b", "--n", "1..3"]).stdin(&all).ok();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "b,wa,wb,depth,trees,scheme,param,true_cut,false_cut,true_all,false_all,error,scored,best");
     assert_eq!(lines.len(), 1 + 5 * 4);
@@ -177,17 +171,17 @@ fn schemes_a_and_b_on_the_thesis_workload() {
     for p in pinned {
         assert!(lines.contains(&p), "missing {p}\n{out}");
     }
+    let rows: Vec<ClassifyRow> = rows_of("classify", &out);
     for pubrow in TABLE_5_4.lines().skip(1) {
         let f: Vec<&str> = pubrow.split(',').collect();
         let total: u64 = f[4..8].iter().map(|x| x.parse::<u64>().unwrap()).sum();
-        let prefix = format!("{},{},{},", f[0], f[1], f[2]);
-        let ours: Vec<&&str> = lines.iter().filter(|l| l.starts_with(&prefix)).collect();
+        let ordering: Vec<u32> = f[..3].iter().map(|x| x.parse().unwrap()).collect();
+        let ours: Vec<&ClassifyRow> = rows.iter().filter(|r| [r.b, r.wa, r.wb] == ordering[..]).collect();
         assert_eq!(ours.len(), 4);
-        for l in ours {
-            assert_eq!(column(&out, l, "scored").parse::<u64>().unwrap(), total, "{l}");
-            let c: Vec<u64> = ["true_cut", "false_cut", "true_all", "false_all"].iter().map(|k| column(&out, l, k).parse().unwrap()).collect();
-            assert_eq!(c.iter().sum::<u64>(), total);
-            assert_eq!(column(&out, l, "error").parse::<u64>().unwrap(), c[1] + c[3]);
+        for r in ours {
+            assert_eq!(r.scored, total, "{r:?}");
+            assert_eq!(r.true_cut + r.false_cut + r.true_all + r.false_all, total);
+            assert_eq!(r.error, r.false_cut + r.false_all);
         }
     }
 }
@@ -196,56 +190,56 @@ fn schemes_a_and_b_on_the_thesis_workload() {
 fn classify_checks_the_network_against_the_trees() {
     let d = Dir::new("classify-c");
     d.write("p.csv", &small_patterns(&d, "4,60,20"));
-    ok(&d.path, "nntrain", &["p.csv", "--iterations", "30", "-o", "w.json"], "");
+    d.tool("nntrain").args(["p.csv", "--iterations", "30", "-o", "w.json"]).ok();
     let t = trees(&d, "tg1", "4,60,20", "5", Some("30"));
-    let one = ok(&d.path, "classify", &["--weights", "w.json", "--m", "0..50", "--n", "1..4", "--threads", "1"], &t);
-    let two = ok(&d.path, "classify", &["--weights", "w.json", "--m", "0..50", "--n", "1..4", "--threads", "2"], &t);
+    let one = d.tool("classify").args(["--weights", "w.json", "--m", "0..50", "--n", "1..4", "--threads", "1"]).stdin(&t).ok();
+    let two = d.tool("classify").args(["--weights", "w.json", "--m", "0..50", "--n", "1..4", "--threads", "2"]).stdin(&t).ok();
     assert_eq!(one, two);
     let lines: Vec<&str> = one.lines().collect();
     assert_eq!(lines.len(), 1 + 1 + 4 + 51);
     // One best row per scheme, and scheme C's counts are monotone in m.
+    let rows: Vec<ClassifyRow> = rows_of("classify", &one);
     for s in ["a", "b", "c"] {
-        let best = lines[1..].iter().filter(|l| column(&one, l, "scheme") == s && l.ends_with(",1")).count();
+        let best = rows.iter().filter(|r| r.scheme == s && r.best == 1).count();
         assert_eq!(best, 1, "scheme {s}");
     }
-    let cuts: Vec<u64> = lines[1..]
-        .iter()
-        .filter(|l| column(&one, l, "scheme") == "c")
-        .map(|l| column(&one, l, "true_cut").parse::<u64>().unwrap() + column(&one, l, "false_cut").parse::<u64>().unwrap())
-        .collect();
+    let cuts: Vec<u64> = rows.iter().filter(|r| r.scheme == "c").map(|r| r.true_cut + r.false_cut).collect();
     assert!(cuts.windows(2).all(|w| w[0] <= w[1]), "{cuts:?}");
     // Another ordering's trees: refused unless --force.
     let other = trees(&d, "tg1", "4,60,21", "5", Some("5"));
-    fails(&d.path, "classify", &["--weights", "w.json", "-o", "out.csv"], &other, "trained for exponential (4,60,20) but the trees are exponential (4,60,21)");
+    d.tool("classify")
+        .args(["--weights", "w.json", "-o", "out.csv"])
+        .stdin(&other)
+        .fails("trained for exponential (4,60,20) but the trees are exponential (4,60,21)");
     assert!(!d.files().contains(&"out.csv".to_string()));
-    let forced = run_in(&d.path, "classify", &["--weights", "w.json", "--force", "--scheme", "c"], &other);
+    let forced = d.tool("classify").args(["--weights", "w.json", "--force", "--scheme", "c"]).stdin(&other).output();
     assert!(forced.status.success());
     assert!(String::from_utf8_lossy(&forced.stderr).contains("warning"), "a warning on stderr");
     // Bad weights files.
     let w = d.read("w.json");
     d.write("trunc.json", &w[..w.len() / 3]);
-    fails(&d.path, "classify", &["--weights", "trunc.json"], &t, "truncated or corrupted");
+    d.tool("classify").args(["--weights", "trunc.json"]).stdin(&t).fails("truncated or corrupted");
     d.write("v9.json", &w.replace("\"version\": 2", "\"version\": 9"));
-    fails(&d.path, "classify", &["--weights", "v9.json"], &t, "unknown version 9");
+    d.tool("classify").args(["--weights", "v9.json"]).stdin(&t).fails("unknown version 9");
     // A network from before issue 10 (trained with the PV path's patterns):
     // refused with what to do, by classify and by pabsim.
     d.write("v1.json", &w.replace("\"version\": 2", "\"version\": 1"));
-    fails(&d.path, "classify", &["--weights", "v1.json"], &t, "version 1 is from before issue 10");
-    fails(&d.path, "classify", &["--weights", "v1.json"], &t, "retrain it (trainset, then nntrain)");
-    fails(&d.path, "pabsim", &["--procs", "2", "--scheme", "c", "--weights", "v1.json"], &t, "retrain it (trainset, then nntrain)");
+    d.tool("classify").args(["--weights", "v1.json"]).stdin(&t).fails("version 1 is from before issue 10");
+    d.tool("classify").args(["--weights", "v1.json"]).stdin(&t).fails("retrain it (trainset, then nntrain)");
+    d.tool("pabsim").args(["--procs", "2", "--scheme", "c", "--weights", "v1.json"]).stdin(&t).fails("retrain it (trainset, then nntrain)");
     let v: serde_json::Value = serde_json::from_str(&w).unwrap();
     let mut bad = v.clone();
     bad["hidden_weights"][3][2] = serde_json::json!("NaN");
     d.write("nan.json", &serde_json::to_string(&bad).unwrap());
-    fails(&d.path, "classify", &["--weights", "nan.json"], &t, "hidden_weights: weight [4][3] is `\"NaN\"`, not a finite number");
+    d.tool("classify").args(["--weights", "nan.json"]).stdin(&t).fails("hidden_weights: weight [4][3] is `\"NaN\"`, not a finite number");
     let mut bad = v.clone();
     bad["output_weights"][0].as_array_mut().unwrap().pop();
     d.write("short.json", &serde_json::to_string(&bad).unwrap());
-    fails(&d.path, "classify", &["--weights", "short.json"], &t, "output_weights: row 1 has 12 weights, expected 13");
-    fails(&d.path, "classify", &["--scheme", "c"], &t, "needs --weights");
-    fails(&d.path, "classify", &["--scheme", "x"], &t, "unknown scheme `x`");
-    fails(&d.path, "classify", &["--n", "3..1"], &t, "empty");
-    fails(&d.path, "classify", &[], "", "no tree specs");
+    d.tool("classify").args(["--weights", "short.json"]).stdin(&t).fails("output_weights: row 1 has 12 weights, expected 13");
+    d.tool("classify").args(["--scheme", "c"]).stdin(&t).fails("needs --weights");
+    d.tool("classify").args(["--scheme", "x"]).stdin(&t).fails("unknown scheme `x`");
+    d.tool("classify").args(["--n", "3..1"]).stdin(&t).fails("empty");
+    d.tool("classify").fails("no tree specs");
 }
 
 const TABLE_5_1: &str = include_str!("../data/published/table-5.1-nn-error.csv");
@@ -257,7 +251,7 @@ const TABLE_5_1: &str = include_str!("../data/published/table-5.1-nn-error.csv")
 fn chapter_5_on(ordering: &str, a: u64, c: u64) {
     let d = Dir::new(&format!("ch5-{}", ordering.replace(',', "-")));
     d.write("p.csv", &small_patterns_all(&d, ordering));
-    ok(&d.path, "nntrain", &["p.csv", "--seed", "1", "-o", "w.json"], "");
+    d.tool("nntrain").args(["p.csv", "--seed", "1", "-o", "w.json"]).ok();
     let w: serde_json::Value = serde_json::from_str(&d.read("w.json")).unwrap();
     let key = format!("{ordering},");
     let published: Vec<f64> = TABLE_5_1.lines().find(|l| l.starts_with(&key)).unwrap().split(',').skip(3).map(|x| x.parse().unwrap()).collect();
@@ -265,11 +259,9 @@ fn chapter_5_on(ordering: &str, a: u64, c: u64) {
     assert!((et / published[0] - 1.0).abs() < 0.15, "E_type {et} vs {}", published[0]);
     assert!((ew / published[1] - 1.0).abs() < 0.3, "E_wait {ew} vs {}", published[1]);
     let t = trees(&d, "tg1", ordering, "6", None);
-    let out = ok(&d.path, "classify", &["--weights", "w.json", "--n", "1"], &t);
-    let best = |s: &str| -> u64 {
-        let l = out.lines().find(|l| column(&out, l, "scheme") == s && l.ends_with(",1")).unwrap();
-        column(&out, l, "error").parse().unwrap()
-    };
+    let out = d.tool("classify").args(["--weights", "w.json", "--n", "1"]).stdin(&t).ok();
+    let rows: Vec<ClassifyRow> = rows_of("classify", &out);
+    let best = |s: &str| rows.iter().find(|r| r.scheme == s && r.best == 1).unwrap_or_else(|| panic!("no best row of scheme {s}: {out}")).error;
     let thesis: f64 = TABLE_5_4.lines().find(|l| l.starts_with(&key)).unwrap().rsplit(',').next().unwrap().parse().unwrap();
     assert_eq!((best("a"), best("c")), (a, c), "{out}");
     assert!((c as f64 / thesis - 1.0).abs() < 0.05, "scheme C {c} vs the thesis's {thesis}");
@@ -292,5 +284,5 @@ fn chapter_5_on_32_66_66() {
 
 fn small_patterns_all(d: &Dir, ordering: &str) -> String {
     let t = trees(d, "tg2", ordering, "4", None);
-    ok(&d.path, "trainset", &[], &t)
+    d.tool("trainset").stdin(&t).ok()
 }

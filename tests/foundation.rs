@@ -13,9 +13,9 @@ fn node_counts_match_table_6_3_exactly() {
         let f: Vec<&str> = line.split(',').collect();
         let ordering = format!("{},{},{}", f[0], f[1], f[2]);
         let published: u64 = f[4].parse().unwrap();
-        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &ordering, "--depth", "6"], "");
+        let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", &ordering, "--depth", "6"]).ok();
         assert_eq!(trees.lines().count(), 100);
-        let per_tree = ok(&d.path, "fbest", &["--per-tree"], &trees);
+        let per_tree = d.tool("fbest").args(["--per-tree"]).stdin(&trees).ok();
         assert_eq!(sum_column(&per_tree, "nodes"), published, "ordering {ordering}");
         assert_eq!(sum_column(&per_tree, "nodes"), sum_column(&per_tree, "leaves") + sum_column(&per_tree, "internal"));
         // Every root returns its pscore, the tree's minimax value.
@@ -28,26 +28,26 @@ fn node_counts_match_table_6_3_exactly() {
 #[test]
 fn table_4_4_workload_has_the_documented_node_count() {
     let d = Dir::new("t44");
-    let trees = ok(&d.path, "treegen", &["--ordering", "32,79,5", "--depth", "7"], "");
-    let per_tree = ok(&d.path, "fbest", &["--per-tree"], &trees);
+    let trees = d.tool("treegen").args(["--ordering", "32,79,5", "--depth", "7"]).ok();
+    let per_tree = d.tool("fbest").args(["--per-tree"]).stdin(&trees).ok();
     assert_eq!(sum_column(&per_tree, "nodes"), 215_222_220);
-    let table = ok(&d.path, "fbest", &[], &trees);
+    let table = d.tool("fbest").stdin(&trees).ok();
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines[0], "b,wa,wb,depth,trees,n,fbest,pbest");
     assert_eq!(lines.len(), 33);
     // f_best sums to the contributing nodes, and p_best to 1.
     assert_eq!(sum_column(&table, "fbest"), sum_column(&per_tree, "contributing"));
-    let p: f64 = lines[1..].iter().map(|l| l.rsplit(',').next().unwrap().parse::<f64>().unwrap()).sum();
+    let p: f64 = column(&table, "pbest").iter().map(|p| p.parse::<f64>().unwrap()).sum();
     assert!((p - 1.0).abs() < 1e-6, "{p}");
 }
 
 #[test]
 fn output_is_identical_for_one_and_two_threads() {
     let d = Dir::new("threads");
-    let trees = ok(&d.path, "treegen", &["--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "5", "--count", "30"], "");
+    let trees = d.tool("treegen").args(["--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "5", "--count", "30"]).ok();
     for mode in [&[][..], &["--per-tree"][..]] {
-        let one = ok(&d.path, "fbest", &[&["--threads", "1"][..], mode].concat(), &trees);
-        let two = ok(&d.path, "fbest", &[&["--threads", "2"][..], mode].concat(), &trees);
+        let one = d.tool("fbest").args(["--threads", "1"]).args(mode).stdin(&trees).ok();
+        let two = d.tool("fbest").args(["--threads", "2"]).args(mode).stdin(&trees).ok();
         assert_eq!(one, two);
         assert!(one.lines().count() > 10);
     }
@@ -56,7 +56,7 @@ fn output_is_identical_for_one_and_two_threads() {
 #[test]
 fn analytic_table_4_5() {
     let d = Dir::new("analytic");
-    let out = ok(&d.path, "fbest", &["--analytic", "--ordering", "20,69,19"], "");
+    let out = d.tool("fbest").args(["--analytic", "--ordering", "20,69,19"]).ok();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "b,wa,wb,n,p_n,cumulative");
     assert_eq!(lines.len(), 21);
@@ -75,7 +75,7 @@ fn rajahx_summary() {
     let d = Dir::new("rajahx");
     let csv = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rajahx-fbest.csv")).unwrap();
     let path = d.write("r.csv", &csv);
-    let out = ok(&d.path, "fbest", &["--rajahx", path.to_str().unwrap()], "");
+    let out = d.tool("fbest").args(["--rajahx", path.to_str().unwrap()]).ok();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 11);
     // The thesis's average branching factor: 32.06.
@@ -85,25 +85,25 @@ fn rajahx_summary() {
 #[test]
 fn treegen_writes_the_documented_fields() {
     let d = Dir::new("treegen");
-    let out = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "4", "--count", "2"], "");
+    let out = d.tool("treegen").args(["--set", "tg2", "--ordering", "20,69,19", "--depth", "4", "--count", "2"]).ok();
     assert_eq!(
         out,
         "{\"set\":\"tg2\",\"index\":1,\"seed\":314159265,\"pscore\":1073741823,\"model\":\"exponential\",\"b\":20,\"wa\":69,\"wb\":19,\"depth\":4}\n\
          {\"set\":\"tg2\",\"index\":2,\"seed\":358979323,\"pscore\":1073741823,\"model\":\"exponential\",\"b\":20,\"wa\":69,\"wb\":19,\"depth\":4}\n"
     );
-    let strong = ok(&d.path, "treegen", &["--model", "strong", "--ordering", "20,0,0", "--depth", "4", "--count", "3"], "");
-    let per = ok(&d.path, "fbest", &["--per-tree"], &strong);
+    let strong = d.tool("treegen").args(["--model", "strong", "--ordering", "20,0,0", "--depth", "4", "--count", "3"]).ok();
+    let per = d.tool("fbest").args(["--per-tree"]).stdin(&strong).ok();
     assert_eq!(per.lines().count(), 4);
 }
 
 #[test]
 fn output_file_is_written_atomically_and_not_left_on_error() {
     let d = Dir::new("atomic");
-    ok(&d.path, "treegen", &["--ordering", "5,50,50", "--depth", "3", "--count", "4", "-o", "t.jsonl"], "");
+    artificial_trees(&d, "t.jsonl", "5,50,50", 3, 4);
     assert_eq!(d.files(), vec!["t.jsonl"]);
-    ok(&d.path, "fbest", &["t.jsonl", "-o", "f.csv"], "");
+    d.tool("fbest").args(["t.jsonl", "-o", "f.csv"]).ok();
     assert_eq!(d.read("f.csv").lines().count(), 6);
-    fails(&d.path, "fbest", &["-o", "bad.csv"], "{\"oops\":1}\n", "<stdin>:1");
+    d.tool("fbest").args(["-o", "bad.csv"]).stdin("{\"oops\":1}\n").fails("<stdin>:1");
     assert_eq!(d.files(), vec!["f.csv", "t.jsonl"]);
 }
 
@@ -115,9 +115,9 @@ fn output_to_a_device_fifo_or_symlink_keeps_the_target() {
     use std::os::unix::fs::FileTypeExt;
     let d = Dir::new("special");
     let args = ["--ordering", "5,50,50", "--depth", "2", "--count", "3"];
-    let expected = ok(&d.path, "treegen", &args, "");
+    let expected = d.tool("treegen").args(args).ok();
 
-    ok(&d.path, "treegen", &[&args[..], &["-o", "/dev/null"]].concat(), "");
+    d.tool("treegen").args(args).args(["-o", "/dev/null"]).ok();
     assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
 
     let fifo = d.join("fifo");
@@ -127,37 +127,37 @@ fn output_to_a_device_fifo_or_symlink_keeps_the_target() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
     };
-    ok(&d.path, "treegen", &[&args[..], &["-o", "fifo"]].concat(), "");
+    d.tool("treegen").args(args).args(["-o", "fifo"]).ok();
     assert_eq!(reader.join().unwrap(), expected);
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
 
     d.write("real.jsonl", "old\n");
     std::os::unix::fs::symlink("real.jsonl", d.join("link.jsonl")).unwrap();
-    ok(&d.path, "treegen", &[&args[..], &["-o", "link.jsonl"]].concat(), "");
+    d.tool("treegen").args(args).args(["-o", "link.jsonl"]).ok();
     assert!(d.join("link.jsonl").is_symlink());
     assert_eq!(d.read("real.jsonl"), expected);
 
     std::fs::create_dir(d.join("sub")).unwrap();
-    fails(&d.path, "treegen", &[&args[..], &["-o", "sub"]].concat(), "", "output sub is a directory");
+    d.tool("treegen").args(args).args(["-o", "sub"]).fails("output sub is a directory");
 }
 
 #[test]
 fn bad_inputs_give_one_line_errors() {
     let d = Dir::new("bad");
     let good = r#"{"set":"tg1","index":1,"seed":1335380035,"pscore":1073741823,"model":"exponential","b":3,"wa":50,"wb":50,"depth":2}"#;
-    fails(&d.path, "fbest", &[], &format!("{good}\nnot json\n"), "<stdin>:2");
-    fails(&d.path, "fbest", &[], &good.replace("\"depth\":2", "\"depth\":2,\"extra\":1"), "unknown field `extra`");
-    fails(&d.path, "fbest", &[], &good.replace(",\"depth\":2", ""), "missing field `depth`");
-    fails(&d.path, "fbest", &[], &good.replace("\"b\":3", "\"b\":0"), "b must be at least 1");
-    fails(&d.path, "fbest", &[], &good.replace("\"wa\":50", "\"wa\":101"), "w_a and w_b must lie in 0..=100");
-    fails(&d.path, "fbest", &[], &good.replace("1335380035", "2147483647"), "stuck at 0");
-    fails(&d.path, "fbest", &[], "", "no tree specs");
-    fails(&d.path, "fbest", &["missing.jsonl"], "", "cannot open missing.jsonl");
-    fails(&d.path, "treegen", &["--set", "nope.txt", "--ordering", "32,79,5", "--depth", "6"], "", "cannot read seed file nope.txt");
-    fails(&d.path, "treegen", &["--ordering", "0,79,5", "--depth", "6"], "", "b must be at least 1");
-    fails(&d.path, "treegen", &["--ordering", "32,79,500", "--depth", "6"], "", "w_a and w_b");
+    d.tool("fbest").stdin(&format!("{good}\nnot json\n")).fails("<stdin>:2");
+    d.tool("fbest").stdin(&good.replace("\"depth\":2", "\"depth\":2,\"extra\":1")).fails("unknown field `extra`");
+    d.tool("fbest").stdin(&good.replace(",\"depth\":2", "")).fails("missing field `depth`");
+    d.tool("fbest").stdin(&good.replace("\"b\":3", "\"b\":0")).fails("b must be at least 1");
+    d.tool("fbest").stdin(&good.replace("\"wa\":50", "\"wa\":101")).fails("w_a and w_b must lie in 0..=100");
+    d.tool("fbest").stdin(&good.replace("1335380035", "2147483647")).fails("stuck at 0");
+    d.tool("fbest").fails("no tree specs");
+    d.tool("fbest").args(["missing.jsonl"]).fails("cannot open missing.jsonl");
+    d.tool("treegen").args(["--set", "nope.txt", "--ordering", "32,79,5", "--depth", "6"]).fails("cannot read seed file nope.txt");
+    d.tool("treegen").args(["--ordering", "0,79,5", "--depth", "6"]).fails_with(2, "b must be at least 1");
+    d.tool("treegen").args(["--ordering", "32,79,500", "--depth", "6"]).fails_with(2, "w_a and w_b");
     let seeds = d.write("zero.txt", "5\n4294967294\n");
-    fails(&d.path, "treegen", &["--set", seeds.to_str().unwrap(), "--ordering", "2,0,0", "--depth", "1"], "", "stuck at 0");
+    d.tool("treegen").args(["--set", seeds.to_str().unwrap(), "--ordering", "2,0,0", "--depth", "1"]).fails("stuck at 0");
 }
 
 /// Reads one line of `tool args`, closes the pipe as `| head -1` does, and

@@ -122,7 +122,7 @@ fn generated_position_files_are_reproducible() {
         ("othello-test.txt", "--game othello --count 24 --seed 2 --plies 20..36"),
     ] {
         let args: Vec<&str> = args.split(' ').collect();
-        let out = ok(&d.path, "positions", &args, "");
+        let out = d.tool("positions").args(&args).ok();
         let want = std::fs::read_to_string(format!("{}/data/positions/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         assert_eq!(out, want, "{file}");
     }
@@ -133,49 +133,49 @@ fn generated_position_files_are_reproducible() {
 #[test]
 fn game_specs_through_the_tools_and_thread_counts() {
     let d = Dir::new("gametools");
-    ok(&d.path, "treegen", &["--game", "chess", "--positions", BK, "--depth", "4", "-o", "bk.jsonl"], "");
-    ok(&d.path, "positions", &["--game", "chess", "--count", "30", "--seed", "3", "--plies", "12..30", "-o", "train.epd"], "");
-    ok(&d.path, "treegen", &["--game", "chess", "--positions", "train.epd", "--depth", "3", "-o", "train.jsonl"], "");
+    game_trees(&d, "bk.jsonl", "chess", 4, None);
+    d.tool("positions").args(["--game", "chess", "--count", "30", "--seed", "3", "--plies", "12..30", "-o", "train.epd"]).ok();
+    d.tool("treegen").args(["--game", "chess", "--positions", "train.epd", "--depth", "3", "-o", "train.jsonl"]).ok();
     let spec = d.read("bk.jsonl");
     assert_eq!(spec.lines().count(), 24);
     assert!(spec.starts_with(
         r#"{"game":"chess","set":"bratko-kopec","index":1,"id":"BK.01","position":"1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1","depth":4}"#
     ));
     for args in [&["bk.jsonl"][..], &["bk.jsonl", "--per-tree"][..]] {
-        let one = ok(&d.path, "fbest", &[args, &["--threads", "1"]].concat(), "");
-        let two = ok(&d.path, "fbest", &[args, &["--threads", "2"]].concat(), "");
+        let one = d.tool("fbest").args([args, &["--threads", "1"]].concat()).ok();
+        let two = d.tool("fbest").args([args, &["--threads", "2"]].concat()).ok();
         assert_eq!(one, two);
     }
-    let table = ok(&d.path, "fbest", &["bk.jsonl"], "");
+    let table = d.tool("fbest").args(["bk.jsonl"]).ok();
     assert!(table.starts_with("game,depth,trees,b,n,fbest,pbest\nchess,4,24,"), "{table}");
-    let per = ok(&d.path, "fbest", &["bk.jsonl", "--per-tree"], "");
+    let per = d.tool("fbest").args(["bk.jsonl", "--per-tree"]).ok();
     assert_eq!(per.lines().next().unwrap(), "game,set,index,id,depth,nodes,leaves,internal,contributing,moves,root_value,best_move");
     // BK.01: Qd1+ mates in three (five plies): depth 6 finds it, worth MATE - 5.
-    let bk1 = ok(&d.path, "treegen", &["--game", "chess", "--positions", BK, "--depth", "6", "--count", "1"], "");
-    let bk1 = ok(&d.path, "fbest", &["--per-tree"], &bk1);
+    let bk1 = d.tool("treegen").args(["--game", "chess", "--positions", BK, "--depth", "6", "--count", "1"]).ok();
+    let bk1 = d.tool("fbest").args(["--per-tree"]).stdin(&bk1).ok();
     assert!(bk1.lines().nth(1).unwrap().ends_with(",999995,Qd1+"), "{bk1}");
     assert_eq!(sum_column(&per, "nodes"), sum_column(&per, "leaves") + sum_column(&per, "internal"));
     let f: u64 = sum_column(&table, "fbest");
     assert_eq!(f, sum_column(&per, "contributing"));
     // trainset -> nntrain -> classify, on chess.
-    ok(&d.path, "trainset", &["train.jsonl", "-o", "p.csv"], "");
+    d.tool("trainset").args(["train.jsonl", "-o", "p.csv"]).ok();
     let p = d.read("p.csv");
     assert!(p.lines().nth(1).unwrap().starts_with("chess,"), "{p}");
-    ok(&d.path, "nntrain", &["p.csv", "--seed", "1", "--iterations", "50", "-o", "chess.json"], "");
-    let one = ok(&d.path, "classify", &["bk.jsonl", "--weights", "chess.json", "--threads", "1"], "");
-    let two = ok(&d.path, "classify", &["bk.jsonl", "--weights", "chess.json", "--threads", "2"], "");
+    d.tool("nntrain").args(["p.csv", "--seed", "1", "--iterations", "50", "-o", "chess.json"]).ok();
+    let one = d.tool("classify").args(["bk.jsonl", "--weights", "chess.json", "--threads", "1"]).ok();
+    let two = d.tool("classify").args(["bk.jsonl", "--weights", "chess.json", "--threads", "2"]).ok();
     assert_eq!(one, two);
     assert!(one.starts_with("game,depth,trees,scheme,param,true_cut,false_cut,true_all,false_all,error,scored,best\nchess,4,24,a,,"), "{one}");
     // A network of the artificial trees is refused on chess.
-    ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "4,50,10", "--depth", "3", "--count", "20", "-o", "a.jsonl"], "");
-    ok(&d.path, "trainset", &["a.jsonl", "-o", "ap.csv"], "");
-    ok(&d.path, "nntrain", &["ap.csv", "--iterations", "5", "-o", "a.json"], "");
-    fails(&d.path, "classify", &["bk.jsonl", "--weights", "a.json", "--scheme", "c"], "", "trained for exponential (4,50,10) but the trees are chess");
+    d.tool("treegen").args(["--set", "tg2", "--ordering", "4,50,10", "--depth", "3", "--count", "20", "-o", "a.jsonl"]).ok();
+    d.tool("trainset").args(["a.jsonl", "-o", "ap.csv"]).ok();
+    d.tool("nntrain").args(["ap.csv", "--iterations", "5", "-o", "a.json"]).ok();
+    d.tool("classify").args(["bk.jsonl", "--weights", "a.json", "--scheme", "c"]).fails("trained for exponential (4,50,10) but the trees are chess");
     // Othello too.
-    ok(&d.path, "treegen", &["--game", "othello", "--positions", OTHELLO_TEST, "--depth", "5", "-o", "o.jsonl"], "");
-    let o = ok(&d.path, "fbest", &["o.jsonl"], "");
+    game_trees(&d, "o.jsonl", "othello", 5, None);
+    let o = d.tool("fbest").args(["o.jsonl"]).ok();
     assert!(o.starts_with("game,depth,trees,b,n,fbest,pbest\nothello,5,24,"), "{o}");
-    ok(&d.path, "classify", &["o.jsonl", "--scheme", "a,b"], "");
+    d.tool("classify").args(["o.jsonl", "--scheme", "a,b"]).ok();
 }
 
 /// Bad positions and requests: one line naming the file and line, exit 1,
@@ -196,21 +196,21 @@ fn bad_positions_are_one_line_errors() {
     ];
     for (game, text, needle) in cases {
         d.write("p", text);
-        let err = fails(&d.path, "treegen", &["--game", game, "--positions", "p", "--depth", "3", "-o", "out.jsonl"], "", needle);
+        let err = d.tool("treegen").args(["--game", game, "--positions", "p", "--depth", "3", "-o", "out.jsonl"]).fails(needle);
         assert!(!d.join("out.jsonl").exists(), "{err}");
     }
     d.write("p", "7k/8/6QK/8/8/8/8/8 w - -\n");
-    fails(&d.path, "treegen", &["--game", "chess", "--positions", "p", "--depth", "0"], "", "--depth 0");
+    d.tool("treegen").args(["--game", "chess", "--positions", "p", "--depth", "0"]).fails("--depth 0");
     // A spec written by hand is checked as treegen checks it.
     let spec = r#"{"game":"chess","set":"x","index":1,"id":"","position":"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1","depth":3}"#;
-    fails(&d.path, "fbest", &[], spec, "checkmate");
-    fails(&d.path, "fbest", &[], &spec.replace(r#""depth":3"#, r#""depth":0"#), "depth 0");
-    fails(&d.path, "fbest", &[], &spec.replace(r#""id":"","#, ""), "missing field `id`");
-    fails(&d.path, "fbest", &[], &spec.replace("chess", "go"), "unknown variant `go`");
+    d.tool("fbest").stdin(spec).fails("checkmate");
+    d.tool("fbest").stdin(&spec.replace(r#""depth":3"#, r#""depth":0"#)).fails("depth 0");
+    d.tool("fbest").stdin(&spec.replace(r#""id":"","#, "")).fails("missing field `id`");
+    d.tool("fbest").stdin(&spec.replace("chess", "go")).fails("unknown variant `go`");
     // Artificial trees and positions in one input: tables that differ.
-    let art = ok(&d.path, "treegen", &["--ordering", "3,50,50", "--depth", "2", "--count", "1"], "");
+    let art = d.tool("treegen").args(["--ordering", "3,50,50", "--depth", "2", "--count", "1"]).ok();
     let good = spec.replace("7k/6Q1/6K1/8/8/8/8/8 b", "7k/8/6QK/8/8/8/8/8 w");
-    fails(&d.path, "fbest", &["-o", "f.csv"], &format!("{art}{good}\n"), "mixes artificial trees and game positions");
+    d.tool("fbest").args(["-o", "f.csv"]).stdin(&format!("{art}{good}\n")).fails("mixes artificial trees and game positions");
     assert!(!d.join("f.csv").exists());
 }
 
@@ -220,31 +220,26 @@ fn bad_positions_are_one_line_errors() {
 #[test]
 fn pabsim_on_chess_positions() {
     let d = Dir::new("gamesim");
-    ok(&d.path, "treegen", &["--game", "chess", "--positions", BK, "--depth", "4", "--count", "8", "-o", "bk.jsonl"], "");
-    let seq = ok(&d.path, "fbest", &["bk.jsonl", "--per-tree"], "");
-    let col = |csv: &str, name: &str| -> Vec<String> {
-        let mut lines = csv.lines();
-        let i = lines.next().unwrap().split(',').position(|h| h == name).unwrap();
-        lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
-    };
-    let one = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "1"], "");
-    let two = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "2"], "");
+    game_trees(&d, "bk.jsonl", "chess", 4, Some(8));
+    let seq = d.tool("fbest").args(["bk.jsonl", "--per-tree"]).ok();
+    let one = d.tool("pabsim").args(["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "1"]).ok();
+    let two = d.tool("pabsim").args(["bk.jsonl", "--procs", "1,12,48", "--scheme", "a,b", "--per-tree", "--threads", "2"]).ok();
     assert_eq!(one, two);
-    assert_eq!(col(&one, "model")[0], "chess");
-    assert_eq!(col(&one, "b")[0], "");
-    let values = col(&seq, "root_value");
-    let (procs, got) = (col(&one, "procs"), col(&one, "root_value"));
+    assert_eq!(column(&one, "model")[0], "chess");
+    assert_eq!(column(&one, "b")[0], "");
+    let values = column(&seq, "root_value");
+    let (procs, got) = (column(&one, "procs"), column(&one, "root_value"));
     for (k, v) in got.iter().enumerate() {
         assert_eq!(v, &values[k % 8], "row {k}, {} processors", procs[k]);
     }
-    let nodes1: Vec<String> = col(&one, "np_nodes")[..8].to_vec();
-    assert_eq!(nodes1, col(&seq, "nodes"));
+    let nodes1: Vec<String> = column(&one, "np_nodes")[..8].to_vec();
+    assert_eq!(nodes1, column(&seq, "nodes"));
     // Shards of the run merge into the single-machine table, speed-ups included.
-    let all = ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a"], "");
-    ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "1/2", "-o", "s1.csv"], "");
-    ok(&d.path, "pabsim", &["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "2/2", "-o", "s2.csv"], "");
-    assert_eq!(ok(&d.path, "pabsim", &["--merge", "s1.csv", "s2.csv"], ""), all);
-    assert!(!col(&all, "su")[1].is_empty(), "{all}");
+    let all = d.tool("pabsim").args(["bk.jsonl", "--procs", "1,12", "--scheme", "a"]).ok();
+    d.tool("pabsim").args(["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "1/2", "-o", "s1.csv"]).ok();
+    d.tool("pabsim").args(["bk.jsonl", "--procs", "1,12", "--scheme", "a", "--per-tree", "--shard", "2/2", "-o", "s2.csv"]).ok();
+    assert_eq!(d.tool("pabsim").args(["--merge", "s1.csv", "s2.csv"]).ok(), all);
+    assert!(!column(&all, "su")[1].is_empty(), "{all}");
     // The thesis's parameters are for its orderings only.
-    fails(&d.path, "pabsim", &["bk.jsonl", "--procs", "12", "--thesis-params"], "", "no parameters for chess depth 4 trees");
+    d.tool("pabsim").args(["bk.jsonl", "--procs", "12", "--thesis-params"]).fails("no parameters for chess depth 4 trees");
 }

@@ -13,7 +13,7 @@ mod util;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use util::{Dir, bin, column, ok};
+use util::{Dir, Tool, bin, column, game_trees, incremental_trees};
 
 /// Every parallel algorithm of the cluster, from its one list (a new policy
 /// is tested on real ranks without a line here).
@@ -21,21 +21,20 @@ fn policies() -> String {
     use parab::cluster::ClusterAlgorithm;
     ClusterAlgorithm::ALL.iter().filter(|&&a| a != ClusterAlgorithm::Sequential).map(|a| a.name()).collect::<Vec<_>>().join(",")
 }
-const CHESS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/bratko-kopec.epd");
-const OTHELLO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/othello-test.txt");
 
-/// `mpirun -np N psearch --mpi ARGS` in `dir` (Open MPI: quiet, ranks above
-/// the cores allowed, as root where the tests run as root), with `env`.
+/// `mpirun -np N psearch --mpi` in `dir` (see [`mpirun_command`]), to
+/// give arguments, environment and stdin to.
+fn mpi(dir: &Path, np: usize) -> Tool {
+    Tool::wrapping("psearch", mpirun_command(dir, np, &[], &[]))
+}
+
+/// `mpirun -np N psearch --mpi ARGS` in `dir` with `env`: its output.
 fn mpirun(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)]) -> Output {
-    mpirun_with(dir, np, args, env, "")
+    mpi(dir, np).args(args).envs(env).output()
 }
 
-/// [`mpirun`] with `stdin` (which mpirun gives rank 0).
-fn mpirun_with(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-    util::run_command(mpirun_command(dir, np, args, env), stdin)
-}
-
-/// The command line of [`mpirun`].
+/// The command line of [`mpirun`] (Open MPI: quiet, ranks above the
+/// cores allowed, as root where the tests run as root).
 fn mpirun_command(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)]) -> Command {
     let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
     let mut cmd = Command::new("mpirun");
@@ -72,23 +71,10 @@ fn rows(dir: &Path, np: usize, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// A run that must fail with exactly one line on stderr containing `needle`.
-fn fails(dir: &Path, np: usize, args: &[&str], env: &[(&str, &str)], needle: &str) -> Duration {
-    let t = Instant::now();
-    let out = mpirun(dir, np, args, env);
-    let took = t.elapsed();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} {env:?} should fail");
-    assert_eq!(err.lines().count(), 1, "{args:?} {env:?}: one line expected: {err}");
-    assert!(err.starts_with("psearch: ") && err.contains(needle), "{args:?} {env:?}: `{needle}` expected: {err}");
-    assert!(out.stdout.is_empty(), "{args:?}: no rows expected");
-    took
-}
-
 /// The sequential search's root value of every tree on the score scale
 /// (the simulated cluster's baseline, per tree).
 fn root_values(dir: &Path, trees: &str) -> Vec<String> {
-    let per = ok(dir, "pabsim", &[trees, "--machine", "cluster", "--procs", "1", "--per-tree"], "");
+    let per = Tool::new("pabsim").current_dir(dir).args([trees, "--machine", "cluster", "--procs", "1", "--per-tree"]).ok();
     column(&per, "root_value")
 }
 
@@ -146,8 +132,8 @@ fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, 
 #[test]
 fn every_policy_is_exact_on_1_to_8_ranks() {
     let d = Dir::new("mpi-exact");
-    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "3", "-o", "inc.jsonl"], "");
-    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "32,79,5", "--depth", "5", "--count", "2", "-o", "art.jsonl"], "");
+    incremental_trees(&d, "inc.jsonl", 5, 6, 3);
+    d.tool("treegen").args(["--set", "tg1", "--ordering", "32,79,5", "--depth", "5", "--count", "2", "-o", "art.jsonl"]).ok();
     exact(&d.path, "inc.jsonl", 1, "seq,even-split");
     for np in [2, 3, 4, 8] {
         exact(&d.path, "inc.jsonl", np, &policies());
@@ -160,8 +146,8 @@ fn every_policy_is_exact_on_1_to_8_ranks() {
 #[test]
 fn game_positions_cross_the_wire() {
     let d = Dir::new("mpi-games");
-    ok(&d.path, "treegen", &["--game", "chess", "--positions", CHESS, "--depth", "3", "--count", "2", "-o", "chess.jsonl"], "");
-    ok(&d.path, "treegen", &["--game", "othello", "--positions", OTHELLO, "--depth", "4", "--count", "2", "-o", "othello.jsonl"], "");
+    game_trees(&d, "chess.jsonl", "chess", 3, Some(2));
+    game_trees(&d, "othello.jsonl", "othello", 4, Some(2));
     exact(&d.path, "chess.jsonl", 3, &policies());
     exact(&d.path, "othello.jsonl", 3, &policies());
 }
@@ -169,7 +155,7 @@ fn game_positions_cross_the_wire() {
 #[test]
 fn rows_per_configuration_and_output_file() {
     let d = Dir::new("mpi-rows");
-    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "2", "-o", "inc.jsonl"], "");
+    incremental_trees(&d, "inc.jsonl", 5, 6, 2);
     let r = rows(&d.path, 2, &["inc.jsonl", "--policy", "master-worker", "-o", "out.csv"]);
     assert!(r.is_empty());
     let csv = d.read("out.csv");
@@ -177,7 +163,7 @@ fn rows_per_configuration_and_output_file() {
     assert_eq!(column(&csv, "trees"), ["2", "2"]);
     assert_eq!(column(&csv, "root_value"), ["", ""]);
     // Stdin reaches rank 0 only; rank 0 shares it: the same rows but times.
-    let out = mpirun_with(&d.path, 3, &["--policy", "master-worker", "--per-tree"], &[], &d.read("inc.jsonl"));
+    let out = mpi(&d.path, 3).args(["--policy", "master-worker", "--per-tree"]).stdin(&d.read("inc.jsonl")).output();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let piped = String::from_utf8(out.stdout).unwrap();
     let want = root_values(&d.path, "inc.jsonl");
@@ -189,7 +175,7 @@ fn rows_per_configuration_and_output_file() {
     // nodes, leaves and messages exactly (its bytes are a size model).
     let args = ["inc.jsonl", "--policy", "even-split", "--per-tree"];
     let real = rows(&d.path, 4, &args);
-    let sim = ok(&d.path, "pabsim", &[&args[..], &["--machine", "cluster", "--procs", "1,4"]].concat(), "");
+    let sim = d.tool("pabsim").args(args).args(["--machine", "cluster", "--procs", "1,4"]).ok();
     for c in ["tree", "algorithm", "procs", "split", "root_value", "leaves", "nodes", "messages"] {
         assert_eq!(column(&real, c), column(&sim, c), "{c}");
     }
@@ -200,21 +186,18 @@ fn rows_per_configuration_and_output_file() {
 #[test]
 fn bad_requests_end_in_one_line() {
     let d = Dir::new("mpi-bad");
-    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "5", "--count", "1", "-o", "t.jsonl"], "");
-    fails(&d.path, 2, &["t.jsonl", "--policy", "seq"], &[], "seq cannot run on 2 processes");
-    fails(&d.path, 1, &["t.jsonl", "--policy", "master-worker"], &[], "master-worker cannot run on 1 processes");
-    fails(&d.path, 3, &["t.jsonl", "--policy", "dts"], &[], "--policy dts is a --machine shared algorithm");
-    fails(&d.path, 3, &["t.jsonl", "--policy", "bogus"], &[], "unknown cluster algorithm `bogus`");
-    fails(&d.path, 2, &["t.jsonl", "--node-cost", "5"], &[], "--node-cost does not apply to --mpi");
-    fails(&d.path, 2, &["t.jsonl", "--scheme", "a"], &[], "--scheme does not apply to --mpi");
-    fails(&d.path, 2, &["missing.jsonl"], &[], "missing.jsonl");
-    fails(&d.path, 2, &["t.jsonl", "-o", "no/such/dir/out.csv"], &[], "no/such/dir");
+    incremental_trees(&d, "t.jsonl", 5, 5, 1);
+    mpi(&d.path, 2).args(["t.jsonl", "--policy", "seq"]).fails("seq cannot run on 2 processes");
+    mpi(&d.path, 1).args(["t.jsonl", "--policy", "master-worker"]).fails("master-worker cannot run on 1 processes");
+    mpi(&d.path, 3).args(["t.jsonl", "--policy", "dts"]).fails("--policy dts is a --machine shared algorithm");
+    mpi(&d.path, 3).args(["t.jsonl", "--policy", "bogus"]).fails("unknown cluster algorithm `bogus`");
+    mpi(&d.path, 2).args(["t.jsonl", "--node-cost", "5"]).fails("--node-cost does not apply to --mpi");
+    mpi(&d.path, 2).args(["t.jsonl", "--scheme", "a"]).fails("--scheme does not apply to --mpi");
+    mpi(&d.path, 2).args(["missing.jsonl"]).fails("missing.jsonl");
+    mpi(&d.path, 2).args(["t.jsonl", "-o", "no/such/dir/out.csv"]).fails("no/such/dir");
     d.write("bad.jsonl", "{\"set\":\"x\"}\n");
-    fails(&d.path, 2, &["bad.jsonl"], &[], "bad.jsonl:1");
-    fails(&d.path, 2, &["t.jsonl", "--mpi-timeout", "0"], &[], "--mpi-timeout");
-    // Without --mpi the cluster's options are refused.
-    let out = util::run_in(&d.path, "psearch", &["t.jsonl", "--master-depth", "2"], "");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--master-depth applies to --mpi only"));
+    mpi(&d.path, 2).args(["bad.jsonl"]).fails("bad.jsonl:1");
+    mpi(&d.path, 2).args(["t.jsonl", "--mpi-timeout", "0"]).fails("--mpi-timeout");
 }
 
 /// The hybrid: threads inside each rank (even-split and master-slave's
@@ -225,9 +208,9 @@ fn bad_requests_end_in_one_line() {
 #[test]
 fn threads_inside_the_ranks_are_exact() {
     let d = Dir::new("mpi-hybrid");
-    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "3", "-o", "inc.jsonl"], "");
-    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "32,79,5", "--depth", "5", "--count", "2", "-o", "art.jsonl"], "");
-    ok(&d.path, "treegen", &["--game", "chess", "--positions", CHESS, "--depth", "3", "--count", "2", "-o", "chess.jsonl"], "");
+    incremental_trees(&d, "inc.jsonl", 5, 6, 3);
+    d.tool("treegen").args(["--set", "tg1", "--ordering", "32,79,5", "--depth", "5", "--count", "2", "-o", "art.jsonl"]).ok();
+    game_trees(&d, "chess.jsonl", "chess", 3, Some(2));
     let both = "even-split,master-slave";
     for trees in ["inc.jsonl", "art.jsonl", "chess.jsonl"] {
         exact_on(&d.path, trees, 2, both, 2, None);
@@ -249,15 +232,15 @@ fn threads_inside_the_ranks_are_exact() {
 #[test]
 fn threads_inside_the_ranks_refuse_what_they_cannot_run() {
     let d = Dir::new("mpi-hybrid-bad");
-    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "5", "--count", "1", "-o", "t.jsonl"], "");
+    incremental_trees(&d, "t.jsonl", 5, 5, 1);
     for p in ["master-worker", "master-worker-share", "ybwc"] {
         let want = format!("{p} cannot search with threads inside its processes: --threads above 1 runs even-split and master-slave only");
-        fails(&d.path, 2, &["t.jsonl", "--policy", p, "--threads", "2"], &[], &want);
+        mpi(&d.path, 2).args(["t.jsonl", "--policy", p, "--threads", "2"]).fails(&want);
     }
-    fails(&d.path, 2, &["t.jsonl", "--threads", "1,2"], &[], "--threads with --mpi takes one count");
-    fails(&d.path, 2, &["t.jsonl", "--threads", "0"], &[], "--threads 0: give 1..");
-    fails(&d.path, 2, &["t.jsonl", "--thread-algorithm", "steal"], &[], "--thread-algorithm needs --threads above 1");
-    fails(&d.path, 2, &["t.jsonl", "--threads", "2", "--thread-algorithm", "ybwc"], &[], "--thread-algorithm ybwc");
+    mpi(&d.path, 2).args(["t.jsonl", "--threads", "1,2"]).fails("--threads with --mpi takes one count");
+    mpi(&d.path, 2).args(["t.jsonl", "--threads", "0"]).fails("--threads 0: give 1..");
+    mpi(&d.path, 2).args(["t.jsonl", "--thread-algorithm", "steal"]).fails("--thread-algorithm needs --threads above 1");
+    mpi(&d.path, 2).args(["t.jsonl", "--threads", "2", "--thread-algorithm", "ybwc"]).fails("--thread-algorithm ybwc");
     // One thread is the plain run: master-worker as before.
     rows(&d.path, 2, &["t.jsonl", "--policy", "master-worker", "--threads", "1"]);
 }
@@ -268,10 +251,12 @@ fn threads_inside_the_ranks_refuse_what_they_cannot_run() {
 #[test]
 fn a_failed_rank_ends_the_job_instead_of_hanging_it() {
     let d = Dir::new("mpi-fault");
-    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "1", "-o", "t.jsonl"], "");
+    incremental_trees(&d, "t.jsonl", 5, 6, 1);
     let args = ["t.jsonl", "--policy", "master-worker", "--mpi-timeout", "2"];
     let env = "PARAB_MPI_TEST_FAULT";
-    let t = fails(&d.path, 3, &args, &[(env, "stall:1")], "psearch: rank 0: no message for 2 s (a rank died or the network stalled)");
+    let t = Instant::now();
+    mpi(&d.path, 3).args(args).env(env, "stall:1").fails("psearch: rank 0: no message for 2 s (a rank died or the network stalled)");
+    let t = t.elapsed();
     assert!(t < Duration::from_secs(12), "{t:?}");
     // Rank 0 stalled: rank 1 times out first and says so; mpirun then
     // stops rank 0 with a signal, and rank 0 (which cannot know why) adds
@@ -301,7 +286,7 @@ fn a_failed_rank_ends_the_job_instead_of_hanging_it() {
 fn an_interrupted_run_ends_with_one_line() {
     let d = Dir::new("mpi-interrupt");
     // Long enough to be interrupted: seconds of search on 3 ranks.
-    ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "16", "--count", "4", "-o", "t.jsonl"], "");
+    incremental_trees(&d, "t.jsonl", 5, 16, 4);
     let mut cmd = mpirun_command(&d.path, 3, &["t.jsonl", "--policy", "master-worker", "-o", "out.csv"], &[]);
     let child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     std::thread::sleep(Duration::from_secs(3));

@@ -4,7 +4,6 @@
 //! closed stdout costs no file output, and two outputs naming one file are
 //! refused.
 
-use crate::bad_input::{fails_with, patterns, refused};
 use crate::util::*;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
@@ -48,15 +47,15 @@ fn two_outputs_naming_one_file_are_refused() {
     let start = Instant::now();
     let absolute = d.join("w.json").display().to_string();
     for curve in ["w.json", "./w.json", "link.json", &absolute] {
-        refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "-o", "w.json", "--curve", curve], "", "are the same file");
+        d.tool("nntrain").args(["p.csv", "--iterations", "1000000", "-o", "w.json", "--curve", curve]).fails("are the same file");
     }
     // Both on stdout would run the weights and the curve together.
-    refused(&d, "nntrain", &["p.csv", "--iterations", "1000000", "--curve", "-"], "", "-o stdout and --curve stdout are the same file");
+    d.tool("nntrain").args(["p.csv", "--iterations", "1000000", "--curve", "-"]).fails("-o stdout and --curve stdout are the same file");
     assert!(start.elapsed() < Duration::from_secs(20), "refused before training: {:?}", start.elapsed());
     assert_eq!(d.read("w.json"), "old\n");
     assert_eq!(d.files(), vec!["link.json", "p.csv", "w.json"]);
     // Two files are fine.
-    ok(&d.path, "nntrain", &["p.csv", "--iterations", "5", "-o", "w.json", "--curve", "c.csv"], "");
+    d.tool("nntrain").args(["p.csv", "--iterations", "5", "-o", "w.json", "--curve", "c.csv"]).ok();
     assert!(d.read("c.csv").starts_with("iteration,"));
 }
 
@@ -93,29 +92,19 @@ fn outputs_have_the_umask_permissions_or_keep_the_replaced_ones() {
     assert!(d.read("old.jsonl").starts_with('{'));
 }
 
-/// The child half of [`a_signal_during_the_write_removes_the_temporary_file`]:
-/// runs only when that test starts this test binary with the variable set.
-#[test]
-fn child_killed_while_writing() {
-    let Some(dir) = std::env::var_os("PARAB_TEST_SIGNAL_DIR") else { return };
-    use std::io::Write;
-    let mut o = parab::cli::Output::create(Some(&Path::new(&dir).join("out.csv"))).unwrap();
-    o.write_all(&vec![b'x'; 1 << 20]).unwrap();
-    o.flush().unwrap();
-    assert!(o.temp_path().unwrap().exists());
-    Command::new("kill").args(["-TERM", &std::process::id().to_string()]).status().unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(20));
-    panic!("not killed");
-}
-
 /// SIGTERM while an output is being written removes the temporary file;
 /// the old target stays as it was; the process still dies of the signal.
+/// The test runs this test binary again, on this test alone, as the child
+/// that writes and is killed ([`killed_while_writing`]).
 #[test]
 fn a_signal_during_the_write_removes_the_temporary_file() {
+    if let Some(dir) = std::env::var_os("PARAB_TEST_SIGNAL_DIR") {
+        killed_while_writing(Path::new(&dir));
+    }
     let d = Dir::new("d7");
     d.write("out.csv", "old\n");
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "outputs::child_killed_while_writing", "--test-threads", "1"])
+        .args(["--exact", "outputs::a_signal_during_the_write_removes_the_temporary_file", "--test-threads", "1"])
         .env("PARAB_TEST_SIGNAL_DIR", &d.path)
         .output()
         .unwrap();
@@ -124,15 +113,27 @@ fn a_signal_during_the_write_removes_the_temporary_file() {
     assert_eq!(d.read("out.csv"), "old\n");
 }
 
+/// The child: starts writing `dir/out.csv`, then sends itself SIGTERM.
+fn killed_while_writing(dir: &Path) -> ! {
+    use std::io::Write;
+    let mut o = parab::cli::Output::create(Some(&dir.join("out.csv"))).unwrap();
+    o.write_all(&vec![b'x'; 1 << 20]).unwrap();
+    o.flush().unwrap();
+    assert!(o.temp_path().unwrap().exists());
+    Command::new("kill").args(["-TERM", &std::process::id().to_string()]).status().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(20));
+    panic!("not killed");
+}
+
 /// All outputs of a run commit together: a failing `-o` leaves `--curve`
 /// as it was.
 #[test]
 fn outputs_commit_together() {
     let d = Dir::new("d8");
-    let trees = ok(&d.path, "treegen", &["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"], "");
-    d.write("p.csv", &ok(&d.path, "trainset", &[], &trees));
+    let trees = d.tool("treegen").args(["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"]).ok();
+    d.write("p.csv", &d.tool("trainset").stdin(&trees).ok());
     d.write("c.csv", "old curve\n");
-    fails_with(&d, "nntrain", &["p.csv", "--iterations", "5", "-o", "/dev/full", "--curve", "c.csv"], 1, "cannot write /dev/full");
+    d.tool("nntrain").args(["p.csv", "--iterations", "5", "-o", "/dev/full", "--curve", "c.csv"]).fails("cannot write /dev/full");
     assert_eq!(d.read("c.csv"), "old curve\n");
     assert_eq!(d.files(), vec!["c.csv", "p.csv"]);
 }

@@ -8,15 +8,8 @@ use parab::tree::artificial::Model;
 const PUBLISHED: &str = include_str!("../data/published/table-6.3-uniprocessor.csv");
 const ROOT: &str = "1073741823";
 
-/// The data rows of a CSV, each as column name -> text.
-fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines.map(|l| header.iter().map(|h| h.to_string()).zip(l.split(',').map(str::to_string)).collect()).collect()
-}
-
 /// A number from a row.
-fn num<T: std::str::FromStr>(r: &std::collections::HashMap<String, String>, c: &str) -> T {
+fn num<T: std::str::FromStr>(r: &Row, c: &str) -> T {
     r[c].parse().unwrap_or_else(|_| panic!("{c}: `{}` is not a number", r[c]))
 }
 
@@ -45,9 +38,9 @@ fn uniprocessor_matches_table_6_3() {
         let f: Vec<&str> = line.split(',').collect();
         let ordering = format!("{},{},{}", f[0], f[1], f[2]);
         let (t1, n1): (u64, u64) = (f[3].parse().unwrap(), f[4].parse().unwrap());
-        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &ordering, "--depth", "6"], "");
-        let seq = ok(&d.path, "fbest", &["--per-tree"], &trees);
-        let sim = ok(&d.path, "pabsim", &["--procs", "1", "--per-tree"], &trees);
+        let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", &ordering, "--depth", "6"]).ok();
+        let seq = d.tool("fbest").args(["--per-tree"]).stdin(&trees).ok();
+        let sim = d.tool("pabsim").args(["--procs", "1", "--per-tree"]).stdin(&trees).ok();
         let (nodes, leaves, internal) = (column(&seq, "nodes"), column(&seq, "leaves"), column(&seq, "internal"));
         let (tp, np, values) = (column(&sim, "tp_ticks"), column(&sim, "np_nodes"), column(&sim, "root_value"));
         assert_eq!(np.len(), 100);
@@ -70,12 +63,12 @@ fn uniprocessor_matches_table_6_3() {
 #[test]
 fn parallel_root_values_are_minimax() {
     let d = Dir::new("par");
-    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "5"], "");
+    let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "5"]).ok();
     let w = network_file(&d, 20, 69, 19);
-    let out = ok(&d.path, "pabsim", &["--procs", "1,12", "--scheme", "a,b,c", "--m-ca", "-2", "--m-cc", "1", "--weights", &w, "--per-tree"], &trees);
+    let out = d.tool("pabsim").args(["--procs", "1,12", "--scheme", "a,b,c", "--m-ca", "-2", "--m-cc", "1", "--weights", &w, "--per-tree"]).stdin(&trees).ok();
     assert_eq!(out.lines().count(), 1 + 100 * 4);
     assert!(column(&out, "root_value").iter().all(|v| v == ROOT));
-    for r in rows(&out) {
+    for r in table(&out) {
         let g = |c: &str| num::<u64>(&r, c);
         let ticks: u64 = SimRow::STATE_COLUMNS.iter().map(|c| g(c)).sum();
         assert_eq!(ticks, g("procs") * g("tp_ticks"), "{r:?}");
@@ -87,7 +80,7 @@ fn parallel_root_values_are_minimax() {
         }
     }
     // Aggregated: four configurations, and SU = t1 / tp.
-    let agg = ok(&d.path, "pabsim", &["--procs", "1,12", "--scheme", "a,b,c", "--m-ca", "-2", "--m-cc", "1", "--weights", &w], &trees);
+    let agg = d.tool("pabsim").args(["--procs", "1,12", "--scheme", "a,b,c", "--m-ca", "-2", "--m-cc", "1", "--weights", &w]).stdin(&trees).ok();
     assert_eq!(column(&agg, "scheme"), vec!["-", "a", "b", "c"]);
     assert_eq!(column(&agg, "trees"), vec!["100"; 4]);
     assert_eq!(sum_column(&agg, "np_nodes"), sum_column(&out, "np_nodes"));
@@ -101,14 +94,14 @@ fn parallel_root_values_are_minimax() {
 #[test]
 fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
     let d = Dir::new("pvwait");
-    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "5", "--count", "6"], "");
+    let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "5", "--count", "6"]).ok();
     let w = network_file(&d, 20, 69, 19);
-    let base = ok(&d.path, "pabsim", &["--procs", "1,8", "--scheme", "a,b,c", "--weights", &w], &trees);
+    let base = d.tool("pabsim").args(["--procs", "1,8", "--scheme", "a,b,c", "--weights", &w]).stdin(&trees).ok();
     assert_eq!(column(&base, "scheme"), vec!["-", "a", "b", "c"]);
     assert_eq!(column(&base, "pv_wait"), vec!["", "1", "1", ""]);
-    let both = ok(&d.path, "pabsim", &["--procs", "8", "--scheme", "a,b", "--pv-wait", "0..1", "--per-tree"], &trees);
+    let both = d.tool("pabsim").args(["--procs", "8", "--scheme", "a,b", "--pv-wait", "0..1", "--per-tree"]).stdin(&trees).ok();
     assert!(column(&both, "root_value").iter().all(|v| v == ROOT));
-    let agg = ok(&d.path, "pabsim", &["--procs", "1,8", "--scheme", "a,b", "--pv-wait", "0..1"], &trees);
+    let agg = d.tool("pabsim").args(["--procs", "1,8", "--scheme", "a,b", "--pv-wait", "0..1"]).stdin(&trees).ok();
     assert_eq!(column(&agg, "pv_wait"), vec!["", "0", "1", "0", "1"]);
     let (ticks, nodes) = (column(&agg, "tp_ticks"), column(&agg, "np_nodes"));
     // The default rows are the runs without the option; the eager ones differ.
@@ -116,13 +109,13 @@ fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
     assert_eq!(&ticks[4], &column(&base, "tp_ticks")[2]);
     assert!(ticks[1] != ticks[2] || nodes[1] != nodes[2], "--pv-wait 0 changed nothing for scheme a");
     assert!(ticks[3] != ticks[4] || nodes[3] != nodes[4], "--pv-wait 0 changed nothing for scheme b");
-    fails(&d.path, "pabsim", &["--procs", "8", "--scheme", "c", "--weights", &w, "--pv-wait", "0"], &trees, "--pv-wait applies to schemes a and b");
-    fails(&d.path, "pabsim", &["--procs", "8", "--pv-wait", "65"], &trees, "--pv-wait must lie in 0..64");
-    fails(&d.path, "pabsim", &["--merge", "x.csv", "--pv-wait", "0"], "", "--pv-wait");
+    d.tool("pabsim").args(["--procs", "8", "--scheme", "c", "--weights", &w, "--pv-wait", "0"]).stdin(&trees).fails("--pv-wait applies to schemes a and b");
+    d.tool("pabsim").args(["--procs", "8", "--pv-wait", "65"]).stdin(&trees).fails("--pv-wait must lie in 0..64");
+    d.tool("pabsim").args(["--merge", "x.csv", "--pv-wait", "0"]).fails_with(2, "--pv-wait");
     // Two networks for the trees' ordering: which one is meant is not ours to guess.
     d.write("w2.json", &std::fs::read_to_string(&w).unwrap());
     let w2 = d.join("w2.json").to_string_lossy().into_owned();
-    fails(&d.path, "pabsim", &["--procs", "8", "--scheme", "c", "--weights", &w, "--weights", &w2], &trees, "are both trained for");
+    d.tool("pabsim").args(["--procs", "8", "--scheme", "c", "--weights", &w, "--weights", &w2]).stdin(&trees).fails("are both trained for");
 }
 
 /// The interleaved machine on the thesis's five orderings: every scheme,
@@ -133,14 +126,14 @@ fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
 fn every_ordering_scheme_and_machine_returns_minimax() {
     let d = Dir::new("orders");
     for (b, wa, wb) in [(32, 79, 5), (20, 69, 19), (32, 66, 66), (32, 33, 33), (32, 0, 0)] {
-        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &format!("{b},{wa},{wb}"), "--depth", "3", "--count", "3"], "");
+        let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", &format!("{b},{wa},{wb}"), "--depth", "3", "--count", "3"]).ok();
         let w = network_file(&d, b, wa, wb);
         for extra in [&[][..], &["--interleave", "state"], &["--split-walk", "level"]] {
             let args = [&["--procs", "2,3,48,64", "--scheme", "a,b,c", "--m-ca", "-1", "--weights", &w, "--per-tree"][..], extra].concat();
-            let out = ok(&d.path, "pabsim", &args, &trees);
+            let out = d.tool("pabsim").args(&args).stdin(&trees).ok();
             assert_eq!(out.lines().count(), 1 + 3 * 4 * 3, "{b},{wa},{wb} {extra:?}");
             assert!(column(&out, "root_value").iter().all(|v| v == ROOT), "{b},{wa},{wb} {extra:?}");
-            for r in rows(&out) {
+            for r in table(&out) {
                 let g = |c: &str| num::<u64>(&r, c);
                 let time: u64 = SimRow::TIME_COLUMNS.iter().map(|c| g(c)).sum();
                 assert_eq!(time, g("procs") * g("tp_ticks"), "{r:?}");
@@ -154,28 +147,28 @@ fn every_ordering_scheme_and_machine_returns_minimax() {
 #[test]
 fn shards_merge_into_the_single_run_and_threads_do_not_matter() {
     let d = Dir::new("shards");
-    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "4", "--count", "7"], "");
+    let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "32,66,66", "--ordering", "20,69,19", "--depth", "4", "--count", "7"]).ok();
     d.write("trees.jsonl", &trees);
     let args = ["trees.jsonl", "--procs", "1,3,16", "--scheme", "a,b", "--m-a", "1..2"];
-    let one = ok(&d.path, "pabsim", &[&args[..], &["--per-tree", "--threads", "1"]].concat(), "");
-    let two = ok(&d.path, "pabsim", &[&args[..], &["--per-tree", "--threads", "2"]].concat(), "");
+    let one = d.tool("pabsim").args(args).args(["--per-tree", "--threads", "1"]).ok();
+    let two = d.tool("pabsim").args(args).args(["--per-tree", "--threads", "2"]).ok();
     assert_eq!(one, two);
     // 2 groups x (1 + 2 + 1) x 2 configurations... : 2 * (1 + 2 * 3) * 7 items.
     assert_eq!(one.lines().count(), 1 + 2 * 7 * 7);
     for k in 1..=3 {
-        ok(&d.path, "pabsim", &[&args[..], &["--per-tree", "--shard", &format!("{k}/3"), "-o", &format!("s{k}.csv")]].concat(), "");
+        d.tool("pabsim").args(args).args(["--per-tree", "--shard", &format!("{k}/3"), "-o", &format!("s{k}.csv")]).ok();
     }
-    let merged = ok(&d.path, "pabsim", &["--merge", "--per-tree", "s1.csv", "s2.csv", "s3.csv"], "");
+    let merged = d.tool("pabsim").args(["--merge", "--per-tree", "s1.csv", "s2.csv", "s3.csv"]).ok();
     assert_eq!(merged, one);
-    let agg = ok(&d.path, "pabsim", &args, "");
-    assert_eq!(ok(&d.path, "pabsim", &["--merge", "s3.csv", "s1.csv", "s2.csv"], ""), agg);
+    let agg = d.tool("pabsim").args(args).ok();
+    assert_eq!(d.tool("pabsim").args(["--merge", "s3.csv", "s1.csv", "s2.csv"]).ok(), agg);
     assert_eq!(agg.lines().count(), 1 + 2 * 7);
     // A missing shard or a shard given twice is refused.
-    fails(&d.path, "pabsim", &["--merge", "s1.csv", "s2.csv"], "", "missing");
-    fails(&d.path, "pabsim", &["--merge", "s1.csv", "s2.csv", "s2.csv", "s3.csv"], "", "twice");
+    d.tool("pabsim").args(["--merge", "s1.csv", "s2.csv"]).fails("missing");
+    d.tool("pabsim").args(["--merge", "s1.csv", "s2.csv", "s2.csv", "s3.csv"]).fails("twice");
     // A baseline file gives the same ratios as p = 1 rows in the run.
-    ok(&d.path, "pabsim", &["trees.jsonl", "--procs", "1", "--per-tree", "-o", "p1.csv"], "");
-    let with_base = ok(&d.path, "pabsim", &["trees.jsonl", "--procs", "3,16", "--scheme", "a,b", "--m-a", "1..2", "--baseline", "p1.csv"], "");
+    d.tool("pabsim").args(["trees.jsonl", "--procs", "1", "--per-tree", "-o", "p1.csv"]).ok();
+    let with_base = d.tool("pabsim").args(["trees.jsonl", "--procs", "3,16", "--scheme", "a,b", "--m-a", "1..2", "--baseline", "p1.csv"]).ok();
     let tail: Vec<&str> = agg.lines().filter(|l| !l.contains(",-,")).collect();
     assert_eq!(with_base.lines().skip(1).collect::<Vec<_>>(), tail[1..].to_vec());
 }
@@ -183,10 +176,10 @@ fn shards_merge_into_the_single_run_and_threads_do_not_matter() {
 #[test]
 fn bad_inputs_fail_cleanly() {
     let d = Dir::new("bad");
-    let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2"], "");
+    let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2"]).ok();
     d.write("t.jsonl", &trees);
     let w = network_file(&d, 32, 79, 5);
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["t.jsonl", "--procs", "0", "-o", "out.csv"], "at least 1 processor"),
         (&["t.jsonl", "--procs", "4", "--scheme", "c", "-o", "out.csv"], "--weights"),
         (&["t.jsonl", "--procs", "4", "--scheme", "c", "--weights", &w, "-o", "out.csv"], "no --weights for the trees' ordering"),
@@ -194,8 +187,11 @@ fn bad_inputs_fail_cleanly() {
         (&["t.jsonl", "--procs", "4", "--scheme", "c", "--m-ca", "-99", "-o", "out.csv"], "--m-ca must lie in -64..64"),
         (&["t.jsonl", "--procs", "4", "--per-tree", "--shard", "3/2", "-o", "out.csv"], "--shard `3/2`"),
         (&["t.jsonl", "--procs", "5", "--thesis-params", "-o", "out.csv"], "no parameters"),
-        (&["t.jsonl", "--procs", "4", "--scheme", "z", "-o", "out.csv"], "unknown scheme"),
     ];
-    fails_cleanly(&d, "pabsim", &cases);
-    fails(&d.path, "pabsim", &["--merge", "t.jsonl"], "", "pabsim");
+    for (args, needle) in cases {
+        d.tool("pabsim").args(args).fails(needle);
+    }
+    // A value clap's parser refuses is a usage error (exit 2).
+    d.tool("pabsim").args(["t.jsonl", "--procs", "4", "--scheme", "z", "-o", "out.csv"]).fails_with(2, "unknown scheme");
+    d.tool("pabsim").args(["--merge", "t.jsonl"]).fails("pabsim");
 }

@@ -23,7 +23,7 @@ fn network(trained: TrainedFor) -> Network {
 
 fn trees(args: &[&str]) -> Vec<Tree> {
     let d = Dir::new("psearch-trees");
-    let text = ok(&d.path, "treegen", args, "");
+    let text = d.tool("treegen").args(args).ok();
     parab::tree::read_trees(parab::cli::Input::from_string("trees", &text)).unwrap()
 }
 
@@ -87,9 +87,9 @@ fn every_algorithm_is_exact_on_chess_and_othello() {
 #[test]
 fn psearch_rows_line_up_with_pabsims() {
     let d = Dir::new("psearch-rows");
-    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "5", "--count", "3", "-o", "t.jsonl"], "");
+    d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "5", "--count", "3", "-o", "t.jsonl"]).ok();
     let out =
-        ok(&d.path, "psearch", &["t.jsonl", "--threads", "1,2,17", "--algorithm", "dts,lazy-smp", "--scheme", "a,b", "--per-tree", "--node-cost", "10"], "");
+        d.tool("psearch").args(["t.jsonl", "--threads", "1,2,17", "--algorithm", "dts,lazy-smp", "--scheme", "a,b", "--per-tree", "--node-cost", "10"]).ok();
     let header = out.lines().next().unwrap();
     for c in ["tree", "seed", "model", "b", "wa", "wb", "depth", "trees", "procs", "policy", "scheme", "m_a", "m_b", "su", "so", "root_value"] {
         assert!(header.split(',').any(|h| h == c), "pabsim's column {c} missing: {header}");
@@ -114,14 +114,14 @@ fn psearch_rows_line_up_with_pabsims() {
     assert!(column(&out, "so").iter().all(|s| s.parse::<f64>().is_ok()));
     assert!(column(&out, "su").iter().take(3).all(|s| s == "1.0"));
     // Summed per configuration: one row each, trees = 3.
-    let sums = ok(&d.path, "psearch", &["t.jsonl", "--threads", "1,2", "--algorithm", "steal"], "");
+    let sums = d.tool("psearch").args(["t.jsonl", "--threads", "1,2", "--algorithm", "steal"]).ok();
     assert_eq!(column(&sums, "trees"), vec!["3", "3"]);
     assert_eq!(column(&sums, "root_value"), vec!["", ""]);
     assert_eq!(column(&sums, "policy"), vec!["-", "steal"]);
     // Scheme C with its network.
     let net = network(TrainedFor::artificial(parab::tree::artificial::Model::Exponential, parab::tree::artificial::Ordering { b: 20, wa: 69, wb: 19 }));
     d.write("w.json", &net.to_json().unwrap());
-    let c = ok(&d.path, "psearch", &["t.jsonl", "--threads", "2", "--algorithm", "dts,active", "--scheme", "c", "--weights", "w.json", "--m-ca", "-2..-1"], "");
+    let c = d.tool("psearch").args(["t.jsonl", "--threads", "2", "--algorithm", "dts,active", "--scheme", "c", "--weights", "w.json", "--m-ca", "-2..-1"]).ok();
     assert_eq!(column(&c, "m_ca"), vec!["-2", "-1", "-2", "-1"]);
 }
 
@@ -129,36 +129,34 @@ fn psearch_rows_line_up_with_pabsims() {
 #[test]
 fn help_lists_every_algorithm_and_pabsim_refuses_lazy_smp() {
     let d = Dir::new("psearch-help");
-    let help = ok(&d.path, "psearch", &["--help"], "");
+    let help = d.tool("psearch").args(["--help"]).ok();
     for a in Algorithm::ALL {
         assert!(help.contains(&format!("\n  {}", a.name())), "{} missing from the help", a.name());
     }
-    let err = fails(&d.path, "pabsim", &["--procs", "2", "--policy", "dts,lazy-smp"], "", "lazy-smp");
+    let err = d.tool("pabsim").args(["--procs", "2", "--policy", "dts,lazy-smp"]).fails("lazy-smp");
     assert_eq!(err.trim(), "pabsim: lazy-smp runs on real threads only (psearch): the simulated machine has no shared transposition table");
 }
 
 #[test]
 fn bad_inputs_are_refused_in_one_line_and_leave_no_file() {
     let d = Dir::new("psearch-bad");
-    ok(&d.path, "treegen", &["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2", "-o", "t.jsonl"], "");
+    d.tool("treegen").args(["--set", "tg1", "--ordering", "20,69,19", "--depth", "3", "--count", "2", "-o", "t.jsonl"]).ok();
     d.write("bad.jsonl", "{\"set\":\"tg1\"}\n");
     d.write("empty.jsonl", "");
-    fails_cleanly(
-        &d,
-        "psearch",
-        &[
-            (&["t.jsonl", "--threads", "0", "-o", "out.csv"], "--threads 0"),
-            (&["t.jsonl", "--threads", "2,2", "-o", "out.csv"], "--threads"),
-            (&["t.jsonl", "--threads", "2000", "-o", "out.csv"], "--threads 2000"),
-            (&["t.jsonl", "--algorithm", "ybw", "-o", "out.csv"], "dts, pvsplit, steal, active or lazy-smp"),
-            (&["t.jsonl", "--algorithm", "ybwc", "-o", "out.csv"], "--algorithm ybwc is a cluster algorithm (give --mpi"),
-            (&["t.jsonl", "--threads", "2", "--scheme", "c", "-o", "out.csv"], "scheme c needs the network"),
-            (&["t.jsonl", "--threads", "2", "--algorithm", "lazy-smp", "--m-a", "3", "-o", "out.csv"], "--m-a does not apply"),
-            (&["t.jsonl", "--threads", "2", "--algorithm", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --policy dts only"),
-            (&["t.jsonl", "--repeat", "0", "-o", "out.csv"], "--repeat 0"),
-            (&["bad.jsonl", "-o", "out.csv"], "bad.jsonl"),
-            (&["empty.jsonl", "-o", "out.csv"], "no tree specs"),
-            (&["missing.jsonl", "-o", "out.csv"], "missing.jsonl"),
-        ],
-    );
+    let cases: [(&[&str], &str); 11] = [
+        (&["t.jsonl", "--threads", "0", "-o", "out.csv"], "--threads 0"),
+        (&["t.jsonl", "--threads", "2,2", "-o", "out.csv"], "--threads"),
+        (&["t.jsonl", "--threads", "2000", "-o", "out.csv"], "--threads 2000"),
+        (&["t.jsonl", "--algorithm", "ybw", "-o", "out.csv"], "dts, pvsplit, steal, active or lazy-smp"),
+        (&["t.jsonl", "--threads", "2", "--scheme", "c", "-o", "out.csv"], "scheme c needs the network"),
+        (&["t.jsonl", "--threads", "2", "--algorithm", "lazy-smp", "--m-a", "3", "-o", "out.csv"], "--m-a does not apply"),
+        (&["t.jsonl", "--threads", "2", "--algorithm", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --policy dts only"),
+        (&["t.jsonl", "--repeat", "0", "-o", "out.csv"], "--repeat 0"),
+        (&["bad.jsonl", "-o", "out.csv"], "bad.jsonl"),
+        (&["empty.jsonl", "-o", "out.csv"], "no tree specs"),
+        (&["missing.jsonl", "-o", "out.csv"], "missing.jsonl"),
+    ];
+    for (args, needle) in cases {
+        d.tool("psearch").args(args).fails(needle);
+    }
 }

@@ -3,7 +3,6 @@
 //! README's commands write under `results/` or `/tmp` and count the tools
 //! right, and no document is executable.
 
-use crate::bad_input::repo;
 use crate::util::*;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -123,13 +122,29 @@ fn readme_counts_the_tools_and_docs_are_not_executable() {
     }
 }
 
-/// The library's top-level modules, from `src/lib.rs`'s `mod` lines.
-fn top_modules(src: &Path) -> Vec<String> {
-    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
-    lib.lines()
+/// The modules declared in the module at `within` (`[]`: the crate root,
+/// `src/lib.rs`; `[sim, engine]`: `src/sim/engine/mod.rs` or
+/// `src/sim/engine.rs`), from its `mod name;` lines.
+fn child_modules(src: &Path, within: &[&str]) -> Vec<String> {
+    let file = if within.is_empty() {
+        src.join("lib.rs")
+    } else {
+        let dir = within.iter().fold(src.to_path_buf(), |p, m| p.join(m));
+        let nested = dir.join("mod.rs");
+        if nested.exists() { nested } else { dir.with_extension("rs") }
+    };
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    code_only(&text)
+        .lines()
         .filter_map(|l| {
-            let l = l.trim().strip_prefix("pub ").unwrap_or(l.trim());
-            l.strip_prefix("mod ")?.strip_suffix(';').map(str::to_string)
+            let l = l.trim();
+            let l = l.rsplit_once(']').map_or(l, |(_, rest)| rest.trim());
+            let l = match l.strip_prefix("pub") {
+                Some(rest) if rest.starts_with('(') => rest.split_once(')')?.1.trim(),
+                Some(rest) => rest.trim(),
+                None => l,
+            };
+            l.strip_prefix("mod ")?.strip_suffix(';').map(|m| m.trim().to_string())
         })
         .collect()
 }
@@ -227,15 +242,57 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The references from each top-level module to the others, in code (tests
-/// included; comments and doc links not): `crate::m`, `crate::{m, …}` and
-/// `super::…::m` paths that climb to the crate root, resolved with the
-/// file's place and the inline `mod name {` blocks around them. Each edge
-/// keeps its first reference as `file:line`.
-fn module_edges(src: &Path) -> std::collections::BTreeMap<(String, String), String> {
-    let tops = top_modules(src);
+/// The absolute module paths a path in code names, from `at` in `code`
+/// (just after `crate::`, the `super::`s or `self::`) under `prefix`,
+/// groups (`{a::X, b}`) expanded; each with its offset in `code`.
+fn expand_path(code: &str, at: usize, prefix: Vec<String>, out: &mut Vec<(Vec<String>, usize)>) {
+    let ident = |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+    let rest = &code[at..];
+    let at = at + (rest.len() - rest.trim_start().len());
+    let rest = &code[at..];
+    if let Some(group) = rest.strip_prefix('{') {
+        let mut level = 0;
+        let mut item_start = true;
+        for (k, c) in group.char_indices() {
+            match c {
+                '{' => level += 1,
+                '}' if level == 0 => break,
+                '}' => level -= 1,
+                ',' if level == 0 => item_start = true,
+                c if item_start && level == 0 && !c.is_whitespace() => {
+                    item_start = false;
+                    expand_path(code, at + 1 + k, prefix.clone(), out);
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    let name = ident(rest);
+    if name.is_empty() || name == "self" {
+        out.push((prefix, at));
+        return;
+    }
+    let after = &rest[name.len()..];
+    let gap = after.len() - after.trim_start().len();
+    let mut path = prefix;
+    path.push(name.clone());
+    match after.trim_start().strip_prefix("::") {
+        Some(_) => expand_path(code, at + name.len() + gap + 2, path, out),
+        None => out.push((path, at)),
+    }
+}
+
+/// The references between the modules declared in the module at `within`
+/// (`[]`: the crate's top-level modules; `[sim, engine]`: the files and
+/// folders of `src/sim/engine/`), in code (tests included; comments and doc
+/// links not): `crate::…`, `super::…` and `self::…` paths, groups
+/// included, resolved with the file's place and the inline `mod name {`
+/// blocks around them. Each edge keeps its first reference as `file:line`.
+fn module_edges(src: &Path, within: &[&str]) -> std::collections::BTreeMap<(String, String), String> {
+    let units = child_modules(src, within);
     let mut files = vec![];
-    rust_files(src, &mut files);
+    rust_files(&within.iter().fold(src.to_path_buf(), |p, m| p.join(m)), &mut files);
     files.sort();
     let ident = |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
     let mut edges = std::collections::BTreeMap::new();
@@ -250,13 +307,19 @@ fn module_edges(src: &Path) -> std::collections::BTreeMap<(String, String), Stri
         if path.last().is_some_and(|l| l == "mod") {
             path.pop();
         }
-        let me = path[0].clone();
+        // Files of the module at `within` itself hold none of its children.
+        if path.len() <= within.len() || !path.iter().zip(within).all(|(a, b)| a == b) {
+            continue;
+        }
+        let me = path[within.len()].clone();
         let text = std::fs::read_to_string(&f).unwrap();
         let code = code_only(&text);
         let line_of = |at: usize| code[..at].matches('\n').count() + 1;
-        let mut add = |target: &str, at: usize| {
-            if target != me && tops.iter().any(|t| t == target) {
-                edges.entry((me.clone(), target.to_string())).or_insert_with(|| format!("src/{}:{}", rel.display(), line_of(at)));
+        let mut add = |target: &[String], at: usize| {
+            let inside = target.len() > within.len() && target.iter().zip(within).all(|(a, b)| a == b);
+            if inside && target[within.len()] != me && units.contains(&target[within.len()]) {
+                let to = target[within.len()].clone();
+                edges.entry((me.clone(), to)).or_insert_with(|| format!("src/{}:{}", rel.display(), line_of(at)));
             }
         };
         // Inline modules open at a brace depth: (name, depth inside it).
@@ -267,6 +330,9 @@ fn module_edges(src: &Path) -> std::collections::BTreeMap<(String, String), Stri
         let mut i = 0;
         while i < bytes.len() {
             let rest = &code[i..];
+            // The module the code at `i` is in, with its inline modules.
+            let here = |inline: &[(String, usize)]| path.iter().cloned().chain(inline.iter().map(|(n, _)| n.clone())).collect::<Vec<String>>();
+            let mut found = vec![];
             match bytes[i] {
                 b'{' => depth += 1,
                 b'}' => {
@@ -282,29 +348,8 @@ fn module_edges(src: &Path) -> std::collections::BTreeMap<(String, String), Stri
                         inline.push((name, depth + 1));
                     }
                 }
-                _ if word_start(i) && rest.starts_with("crate::") => {
-                    let after = &rest[7..];
-                    if let Some(group) = after.strip_prefix('{') {
-                        // `crate::{a::X, b}`: the first name of each top-level item.
-                        let mut level = 0;
-                        let mut item_start = true;
-                        for (k, c) in group.char_indices() {
-                            match c {
-                                '{' => level += 1,
-                                '}' if level == 0 => break,
-                                '}' => level -= 1,
-                                ',' if level == 0 => item_start = true,
-                                c if item_start && !c.is_whitespace() => {
-                                    item_start = false;
-                                    add(&ident(&group[k..]), i + 8 + k);
-                                }
-                                _ => {}
-                            }
-                        }
-                    } else {
-                        add(&ident(after), i);
-                    }
-                }
+                _ if word_start(i) && rest.starts_with("crate::") => expand_path(&code, i + 7, vec![], &mut found),
+                _ if word_start(i) && rest.starts_with("self::") => expand_path(&code, i + 6, here(&inline), &mut found),
                 _ if word_start(i) && rest.starts_with("super::") => {
                     let mut ups = 0;
                     let mut r = rest;
@@ -312,15 +357,18 @@ fn module_edges(src: &Path) -> std::collections::BTreeMap<(String, String), Stri
                         ups += 1;
                         r = t.trim_start();
                     }
-                    let here = path.len() + inline.len();
-                    if ups == here {
-                        add(&ident(r), i);
+                    let mut base = here(&inline);
+                    if ups <= base.len() {
+                        base.truncate(base.len() - ups);
+                        expand_path(&code, i + (rest.len() - r.len()), base, &mut found);
                     }
+                    found.iter().for_each(|(t, at)| add(t, *at));
                     i += rest.len() - r.len();
                     continue;
                 }
                 _ => {}
             }
+            found.iter().for_each(|(t, at)| add(t, *at));
             i += 1;
         }
     }
@@ -398,12 +446,31 @@ fn module_cycles(edges: &std::collections::BTreeMap<(String, String), String>) -
 /// the others (tests included; comments and doc links are not uses).
 #[test]
 fn no_cycle_between_top_level_modules() {
-    let edges = module_edges(&repo("src"));
+    let edges = module_edges(&repo("src"), &[]);
     // The scanner sees the library's real uses.
     for (a, b) in [("search", "game"), ("sim", "search"), ("formats", "cli")] {
         assert!(edges.contains_key(&(a.to_string(), b.to_string())), "no {a} -> {b} in {edges:#?}");
     }
     let cycles = module_cycles(&edges);
+    assert!(cycles.is_empty(), "{}", cycles.join("\n"));
+}
+
+/// The same inside the three machines: no file (or folder) module of
+/// `src/real/`, `src/sim/`, `src/sim/engine/`, `src/sim/engine/idle/`,
+/// `src/cluster/` or `src/cluster/mpi/` may reach itself through its
+/// siblings, so that each can be read after the ones it uses.
+#[test]
+#[ignore = "enable after the engine/real/cluster restructuring merges"]
+fn no_cycle_between_the_modules_of_each_machine() {
+    let src = repo("src");
+    let mut cycles = vec![];
+    for within in [&["real"][..], &["sim"], &["sim", "engine"], &["sim", "engine", "idle"], &["cluster"], &["cluster", "mpi"]] {
+        let edges = module_edges(&src, within);
+        // The scanner sees the uses inside each machine (the folders of
+        // the engine's idle rules and of the MPI transport may have none).
+        assert!(!edges.is_empty() || within.len() > 1 && within != ["sim", "engine"], "no uses between the modules of src/{}", within.join("/"));
+        cycles.extend(module_cycles(&edges).into_iter().map(|c| format!("src/{}: {c}", within.join("/"))));
+    }
     assert!(cycles.is_empty(), "{}", cycles.join("\n"));
 }
 
@@ -420,7 +487,7 @@ fn module_scanner_finds_uses_and_names_the_cycle() {
     d.write("src/b.rs", "use crate::{c::Y, rng as _};\nmacro_rules! m { () => { $crate::d::Z } }\n");
     d.write("src/c.rs", "fn g() { let _ = r#\"crate::d\"#; }\npub fn h() -> u32 { super::a::f(); 1 }\n");
     d.write("src/d.rs", "");
-    let edges = module_edges(&d.join("src"));
+    let edges = module_edges(&d.join("src"), &[]);
     let keys: Vec<(&str, &str)> = edges.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     assert_eq!(keys, [("a", "b"), ("b", "c"), ("c", "a")]);
     assert_eq!(edges[&("a".to_string(), "b".to_string())], "src/a/inner.rs:2");
@@ -430,4 +497,34 @@ fn module_scanner_finds_uses_and_names_the_cycle() {
             "cycle among {a, b, c}: a -> b (src/a/inner.rs:2), b -> c (src/b.rs:1), c -> a (src/c.rs:2); all uses inside: a -> b (src/a/inner.rs:2), b -> c (src/b.rs:1), c -> a (src/c.rs:2)"
         ]
     );
+}
+
+/// The scanner inside a folder (`src/m/e/`): siblings named by
+/// `super::x`, `self::`-relative paths from the folder's own files,
+/// `crate::m::e::x`, groups under the folder (`crate::m::{e::{x, y}}`),
+/// and a sub-folder module (`idle/`) as one unit; uses of the parent
+/// (`super::Shared`) or of other folders are not sibling uses.
+#[test]
+fn module_scanner_finds_uses_between_siblings_in_a_folder() {
+    let d = Dir::new("modules-nested");
+    std::fs::create_dir_all(d.join("src/m/e/idle")).unwrap();
+    d.write("src/lib.rs", "pub mod m;\npub mod other;\n");
+    d.write("src/other.rs", "use crate::m::e::x::X;\n");
+    d.write("src/m/mod.rs", "pub mod e;\npub(crate) mod z;\n");
+    d.write("src/m/z.rs", "use super::e::y::Y;\n");
+    d.write("src/m/e/mod.rs", "mod x;\n#[cfg(test)]\nmod y;\nmod idle;\npub struct Shared;\nuse self::x::X;\n");
+    d.write("src/m/e/x.rs", "use super::Shared;\nuse super::y::Y;\n");
+    d.write("src/m/e/y.rs", "use crate::m::{z::Z, e::{idle::I, x}};\n");
+    d.write("src/m/e/idle/mod.rs", "mod steal;\n");
+    d.write("src/m/e/idle/steal.rs", "fn f() { self::g(); super::super::x::X; }\nfn g() {}\n");
+    let edges = module_edges(&d.join("src"), &["m", "e"]);
+    let keys: Vec<(&str, &str)> = edges.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(keys, [("idle", "x"), ("x", "y"), ("y", "idle"), ("y", "x")]);
+    assert_eq!(edges[&("idle".to_string(), "x".to_string())], "src/m/e/idle/steal.rs:1");
+    assert_eq!(edges[&("y".to_string(), "idle".to_string())], "src/m/e/y.rs:1");
+    assert_eq!(module_cycles(&edges).len(), 1);
+    assert!(module_cycles(&edges)[0].starts_with("cycle among {idle, x, y}: idle -> x (src/m/e/idle/steal.rs:1), x -> y (src/m/e/x.rs:2), y -> idle"));
+    // One level up, the same files make one unit `e` that uses `z`.
+    let up = module_edges(&d.join("src"), &["m"]);
+    assert_eq!(up.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), [("e", "z"), ("z", "e")]);
 }

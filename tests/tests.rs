@@ -9,6 +9,7 @@ mod pabsim;
 mod psearch;
 
 mod chapter5;
+mod cluster;
 mod games;
 mod incremental;
 

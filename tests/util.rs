@@ -1,8 +1,16 @@
-//! A small `TestCommand` helper in the style of ripgrep's: runs a built tool
-//! (`CARGO_BIN_EXE_*`) in a unique work directory.
+//! How the tests run the tools, in the style of ripgrep's `TestCommand`: a
+//! [`Tool`] is a command line under construction (`Tool::new("pabsim")`, or
+//! `dir.tool("pabsim")` to run it in a test's [`Dir`]) that ends in one of
+//! the outcomes a test expects: [`Tool::ok`] (its stdout), [`Tool::rows`]
+//! (its stdout read as typed rows by the crate's own CSV reader),
+//! [`Tool::fails`] (the one refusal rule every tool follows) or
+//! [`Tool::output`] (the raw output). The shared inputs the tests build the
+//! same way (small tree files, a training set) are here too.
 
 #![allow(dead_code)]
 
+use std::collections::{BTreeSet, HashMap};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,6 +30,10 @@ impl Dir {
         std::fs::create_dir_all(&path).unwrap();
         Dir { path }
     }
+    /// `tool` to run in this directory.
+    pub fn tool(&self, tool: &str) -> Tool {
+        Tool::new(tool).current_dir(&self.path)
+    }
     pub fn join(&self, p: &str) -> PathBuf {
         self.path.join(p)
     }
@@ -35,9 +47,7 @@ impl Dir {
     }
     /// Names of the files in the directory, sorted.
     pub fn files(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(&self.path).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        v.sort();
-        v
+        names_in(&self.path).into_iter().collect()
     }
 }
 
@@ -45,6 +55,11 @@ impl Drop for Dir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.path);
     }
+}
+
+/// The names in directory `dir`.
+fn names_in(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
 }
 
 /// The path of a built tool (from `PARAB_TEST_BIN_DIR` when it is set). Tools
@@ -78,74 +93,211 @@ pub fn bin(tool: &str) -> PathBuf {
     p
 }
 
-/// Runs `tool args` in `dir` with `stdin`, returning its output.
-pub fn run_in(dir: &Path, tool: &str, args: &[&str], stdin: &str) -> Output {
-    let mut cmd = Command::new(bin(tool));
-    cmd.args(args).current_dir(dir);
-    run_command(cmd, stdin)
+/// A command line under construction: a tool, its arguments, its stdin,
+/// its directory and environment, then what it must do.
+pub struct Tool {
+    /// The name its error lines start with (`pabsim: …`).
+    name: String,
+    cmd: Command,
+    stdin: String,
 }
 
-/// Runs `cmd` with `stdin` (written from a thread of its own, so a tool
-/// that writes before it has read all of it cannot block), returning its output.
-#[allow(dead_code)]
-pub fn run_command(mut cmd: Command, stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{cmd:?} does not run: {e}"));
-    let mut sin = child.stdin.take().unwrap();
-    let input = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = sin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-/// Runs a tool that must succeed; returns stdout.
-pub fn ok(dir: &Path, tool: &str, args: &[&str], stdin: &str) -> String {
-    let out = run_in(dir, tool, args, stdin);
-    assert!(out.status.success(), "{tool} {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs a tool that must fail with exit 1 and one line on stderr starting
-/// with `tool: ` and containing `needle`; stdout must be empty.
-pub fn fails(dir: &Path, tool: &str, args: &[&str], stdin: &str, needle: &str) -> String {
-    let out = run_in(dir, tool, args, stdin);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "{tool} {args:?} should fail");
-    assert_eq!(err.lines().count(), 1, "one line of error expected, got: {err}");
-    assert!(err.starts_with(&format!("{tool}: ")), "error should start with the tool's name: {err}");
-    assert!(err.contains(needle), "error should mention `{needle}`: {err}");
-    assert!(out.stdout.is_empty(), "no output expected on error");
-    err
-}
-
-/// Sums an integer CSV column.
-pub fn sum_column(csv: &str, col: &str) -> u64 {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    lines.map(|l| l.split(',').nth(i).unwrap().parse::<u64>().unwrap()).sum()
-}
-
-/// Each `(args, needle)` must fail with one line of stderr containing
-/// `needle`, and leave no `out.csv` behind in `dir`.
-pub fn fails_cleanly(dir: &Dir, tool: &str, cases: &[(&[&str], &str)]) {
-    for &(args, needle) in cases {
-        let out = run_in(&dir.path, tool, args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{args:?}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!dir.join("out.csv").exists(), "{args:?} left a file");
+impl Tool {
+    /// The built tool `tool` (see [`bin`]).
+    pub fn new(tool: &str) -> Tool {
+        Tool::wrapping(tool, Command::new(bin(tool)))
     }
+
+    /// A prepared command that runs tool `name` (under `mpirun`, say): its
+    /// errors start with `name: ` as the tool's own do.
+    pub fn wrapping(name: &str, cmd: Command) -> Tool {
+        Tool { name: name.to_string(), cmd, stdin: String::new() }
+    }
+
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Tool {
+        self.cmd.arg(arg);
+        self
+    }
+
+    pub fn args<I: IntoIterator<Item = A>, A: AsRef<OsStr>>(mut self, args: I) -> Tool {
+        self.cmd.args(args);
+        self
+    }
+
+    /// The text on the tool's stdin (none by default).
+    pub fn stdin(mut self, text: &str) -> Tool {
+        self.stdin = text.to_string();
+        self
+    }
+
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Tool {
+        self.cmd.current_dir(dir);
+        self
+    }
+
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Tool {
+        self.cmd.env(key, value);
+        self
+    }
+
+    pub fn envs<'a>(mut self, vars: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> Tool {
+        for (k, v) in vars {
+            self.cmd.env(k, v);
+        }
+        self
+    }
+
+    /// The command line, for messages.
+    fn line(&self) -> String {
+        let args: Vec<String> = self.cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        format!("{} {}", self.name, args.join(" "))
+    }
+
+    /// Runs it (stdin written from a thread of its own, so a tool that
+    /// writes before it has read all of it cannot block): its raw output.
+    pub fn output(mut self) -> Output {
+        use std::io::Write;
+        let cmd = &mut self.cmd;
+        let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{cmd:?} does not run: {e}"));
+        let mut sin = child.stdin.take().unwrap();
+        let input = std::mem::take(&mut self.stdin);
+        let writer = std::thread::spawn(move || {
+            let _ = sin.write_all(input.as_bytes());
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        out
+    }
+
+    /// Runs a command that must succeed: its stdout.
+    pub fn ok(self) -> String {
+        let line = self.line();
+        let out = self.output();
+        assert!(out.status.success(), "`{line}` failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("`{line}` wrote other than UTF-8: {e}"))
+    }
+
+    /// Runs a command that must succeed: its stdout as rows of `T`, read by
+    /// the reader the tools use (every column named, no other).
+    pub fn rows<T: serde::de::DeserializeOwned>(self) -> Vec<T> {
+        let name = self.line();
+        rows_of(&name, &self.ok())
+    }
+
+    /// Runs a command that must be refused, with exit code 1; see
+    /// [`Tool::fails_with`].
+    pub fn fails(self, needle: &str) -> String {
+        self.fails_with(1, needle)
+    }
+
+    /// Runs a command that must be refused the way every tool refuses:
+    /// exit code `code`; on stderr exactly one line, starting with the
+    /// tool's name and containing `needle`, no panic; nothing on stdout; no
+    /// file left behind in its directory, and its `-o` target as it was
+    /// (absent if it was absent, its bytes if it was a file). Returns the
+    /// line.
+    pub fn fails_with(self, code: i32, needle: &str) -> String {
+        let (line, name) = (self.line(), self.name.clone());
+        let dir = self.cmd.get_current_dir().map(Path::to_path_buf);
+        let before = dir.as_deref().map(names_in);
+        let target = self.output_target();
+        let target_before = target.as_ref().map(|t| (t.exists(), t.is_file().then(|| std::fs::read(t).unwrap())));
+        let out = self.output();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(code), "`{line}` should fail with {code}: {err}");
+        assert_eq!(err.lines().count(), 1, "`{line}`: one line of error expected, got: {err}");
+        assert!(err.starts_with(&format!("{name}: ")), "`{line}`: the error should start with the tool's name: {err}");
+        assert!(err.contains(needle), "`{line}`: `{needle}` expected in: {err}");
+        assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "`{line}`: {err}");
+        assert!(out.stdout.is_empty(), "`{line}`: nothing on stdout expected, got: {}", String::from_utf8_lossy(&out.stdout));
+        if let (Some(dir), Some(before)) = (dir, before) {
+            assert_eq!(names_in(&dir), before, "`{line}` left files behind");
+        }
+        if let (Some(t), Some((existed, bytes))) = (target, target_before) {
+            assert_eq!(t.exists(), existed, "`{line}`: its output {} was created or removed", t.display());
+            if let Some(bytes) = bytes {
+                assert!(std::fs::read(&t).unwrap() == bytes, "`{line}`: its output {} was changed", t.display());
+            }
+        }
+        err
+    }
+
+    /// The file named by `-o`/`--output`, from the command's directory.
+    fn output_target(&self) -> Option<PathBuf> {
+        let args: Vec<&OsStr> = self.cmd.get_args().collect();
+        let named = args.windows(2).rev().find(|w| w[0] == "-o" || w[0] == "--output").map(|w| w[1]).filter(|t| *t != "-")?;
+        Some(match self.cmd.get_current_dir() {
+            Some(dir) => dir.join(named),
+            None => PathBuf::from(named),
+        })
+    }
+}
+
+/// CSV `text` (named `name` in errors) as rows of `T`, read by the
+/// crate's own reader: a struct's columns are checked against the header
+/// (every field named, no other); `HashMap<String, String>` takes any.
+pub fn rows_of<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Vec<T> {
+    parab::formats::read_csv(parab::cli::Input::from_string(name, text)).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
+}
+
+/// One row of any table: column name → text.
+pub type Row = HashMap<String, String>;
+
+/// The rows of CSV `text`, each as column name → text.
+pub fn table(text: &str) -> Vec<Row> {
+    rows_of("csv", text)
 }
 
 /// Column `col` of every data row.
 pub fn column(csv: &str, col: &str) -> Vec<String> {
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == col).unwrap_or_else(|| panic!("no column {col}"));
-    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
+    table(csv).into_iter().map(|mut r| r.remove(col).unwrap_or_else(|| panic!("no column {col} in {csv}"))).collect()
+}
+
+/// Sums an integer CSV column.
+pub fn sum_column(csv: &str, col: &str) -> u64 {
+    column(csv, col).iter().map(|v| v.parse::<u64>().unwrap_or_else(|e| panic!("{col}: `{v}`: {e}"))).sum()
+}
+
+/// The workspace's own file `p` (the tests of the report crate, one
+/// folder down, share this module).
+pub fn repo(p: &str) -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = if manifest.join("data").is_dir() { manifest } else { manifest.parent().unwrap() };
+    root.join(p)
+}
+
+/// `count` artificial trees of `ordering` (set tg1) at `depth`, written to `file`.
+pub fn artificial_trees(d: &Dir, file: &str, ordering: &str, depth: u32, count: u32) {
+    d.tool("treegen").args(["--ordering", ordering, "--depth", &depth.to_string(), "--count", &count.to_string(), "-o", file]).ok();
+}
+
+/// `count` incremental trees of branching `b` at `depth`, written to `file`.
+pub fn incremental_trees(d: &Dir, file: &str, b: u32, depth: u32, count: u32) {
+    let (b, depth, count) = (b.to_string(), depth.to_string(), count.to_string());
+    d.tool("treegen").args(["--model", "incremental", "--branching", &b, "--depth", &depth, "--count", &count, "-o", file]).ok();
+}
+
+/// Trees of `game` (`chess`: the 24 Bratko-Kopec positions; `othello`:
+/// the Othello test positions) at `depth`, the first `count` of them (all
+/// with `None`), written to `file`.
+pub fn game_trees(d: &Dir, file: &str, game: &str, depth: u32, count: Option<u32>) {
+    let positions = match game {
+        "chess" => repo("data/positions/bratko-kopec.epd"),
+        "othello" => repo("data/positions/othello-test.txt"),
+        other => panic!("no positions for {other}"),
+    };
+    let count = count.map(|c| c.to_string());
+    let mut args = vec!["--game", game, "--positions", positions.to_str().unwrap(), "--depth"];
+    let depth = depth.to_string();
+    args.push(&depth);
+    if let Some(c) = &count {
+        args.extend(["--count", c]);
+    }
+    d.tool("treegen").args(args).args(["-o", file]).ok();
+}
+
+/// A small training set `p.csv` (8 tg2 trees of (20, 69, 19) at depth 3).
+pub fn patterns(d: &Dir) {
+    let trees = d.tool("treegen").args(["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"]).ok();
+    d.write("p.csv", &d.tool("trainset").stdin(&trees).ok());
 }

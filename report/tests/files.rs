@@ -17,10 +17,10 @@ fn results(d: &Dir) {
     for sub in ["results/nodes", "results/pabsim"] {
         std::fs::create_dir_all(d.join(sub)).unwrap();
     }
-    let trees = ok(&d.path, "treegen", &["--ordering", "20,69,19", "--depth", "3", "--count", "4"], "");
+    let trees = d.tool("treegen").args(["--ordering", "20,69,19", "--depth", "3", "--count", "4"]).ok();
     d.write("t.jsonl", &trees);
-    ok(&d.path, "fbest", &["--per-tree", "t.jsonl", "-o", "results/nodes/tg1-20-69-19-d3.csv"], "");
-    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1,4", "-o", "results/pabsim/p.csv"], "");
+    d.tool("fbest").args(["--per-tree", "t.jsonl", "-o", "results/nodes/tg1-20-69-19-d3.csv"]).ok();
+    d.tool("pabsim").args(["t.jsonl", "--procs", "1,4", "-o", "results/pabsim/p.csv"]).ok();
 }
 
 /// Runs the report, which must fail with one line naming `needle`, no panic.
@@ -28,11 +28,11 @@ fn report_fails(d: &Dir, args: &[&str], env: &[(&str, &str)], needle: &str) {
     let p = published();
     let mut all = vec!["--published", p.as_str()];
     all.extend_from_slice(args);
-    let out = Command::new(bin("report")).args(&all).envs(env.iter().copied()).current_dir(&d.path).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("report: ") && err.contains(needle), "{args:?}: `{needle}` expected: {err}");
+    let mut report = d.tool("report").args(&all);
+    for (k, v) in env {
+        report = report.env(k, v);
+    }
+    report.fails(needle);
 }
 
 /// A results file cut after (or inside) its header is an error
@@ -123,11 +123,11 @@ fn each_table_cites_only_its_own_files() {
     let d = Dir::new("rh-src");
     std::fs::create_dir_all(d.join("results/pabsim")).unwrap();
     for (o, f) in [("20,69,19", "p-t.csv"), ("32,79,5", "p-u.csv")] {
-        let trees = ok(&d.path, "treegen", &["--ordering", o, "--depth", "3", "--count", "2"], "");
-        ok(&d.path, "pabsim", &["--procs", "1,4", "-o", &format!("results/pabsim/{f}")], &trees);
+        let trees = d.tool("treegen").args(["--ordering", o, "--depth", "3", "--count", "2"]).ok();
+        d.tool("pabsim").args(["--procs", "1,4", "-o", &format!("results/pabsim/{f}")]).stdin(&trees).ok();
     }
     let p = published();
-    ok(&d.path, "report", &["--results", "results", "--published", &p, "--date", "2001-06-30"], "");
+    d.tool("report").args(["--results", "results", "--published", &p, "--date", "2001-06-30"]).ok();
     let t64 = d.read("results/report/table-6-4.md");
     let t65 = d.read("results/report/table-6-5.md");
     assert!(t64.contains("p-u.csv") && !t64.contains("p-t.csv"), "{t64}");

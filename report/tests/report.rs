@@ -20,10 +20,10 @@ pub(crate) fn chapter4(d: &Dir) {
     }
     for o in ORDERINGS {
         let ord = o.replace('-', ",");
-        let trees = ok(&d.path, "treegen", &["--set", "tg1", "--ordering", &ord, "--depth", "3", "--count", "4"], "");
-        ok(&d.path, "fbest", &["--per-tree", "-o", &format!("results/nodes/tg1-{o}-d3.csv")], &trees);
+        let trees = d.tool("treegen").args(["--set", "tg1", "--ordering", &ord, "--depth", "3", "--count", "4"]).ok();
+        d.tool("fbest").args(["--per-tree", "-o", &format!("results/nodes/tg1-{o}-d3.csv")]).stdin(&trees).ok();
         if o == "32-79-5" {
-            ok(&d.path, "fbest", &["-o", "results/fbest/tg1-32-79-5-d3.csv"], &trees);
+            d.tool("fbest").args(["-o", "results/fbest/tg1-32-79-5-d3.csv"]).stdin(&trees).ok();
         }
     }
     let mut args = vec!["--analytic".to_string()];
@@ -33,9 +33,9 @@ pub(crate) fn chapter4(d: &Dir) {
     }
     args.extend(["-o".into(), "results/fbest/analytic.csv".into()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    ok(&d.path, "fbest", &args, "");
+    d.tool("fbest").args(&args).ok();
     let rajahx = std::fs::canonicalize(repo("data/rajahx-fbest.csv")).unwrap();
-    ok(&d.path, "fbest", &["--rajahx", rajahx.to_str().unwrap(), "-o", "results/fbest/rajahx.csv"], "");
+    d.tool("fbest").args(["--rajahx", rajahx.to_str().unwrap(), "-o", "results/fbest/rajahx.csv"]).ok();
 }
 
 pub(crate) fn published() -> String {
@@ -47,7 +47,7 @@ pub(crate) fn report(d: &Dir, extra: &[&str]) -> String {
     let p = published();
     let mut args = vec!["--published", p.as_str(), "--date", "2001-06-30"];
     args.extend_from_slice(extra);
-    let out = run_in(&d.path, "report", &args, "");
+    let out = d.tool("report").args(&args).output();
     assert!(out.status.success(), "report failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -95,14 +95,6 @@ pub(crate) fn ungroup(s: &str) -> String {
     s.replace(',', "")
 }
 
-/// Column `name` of a CSV as strings.
-fn csv_col(text: &str, name: &str) -> Vec<String> {
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let i = header.iter().position(|h| *h == name).unwrap();
-    lines.map(|l| l.split(',').nth(i).unwrap().to_string()).collect()
-}
-
 #[test]
 fn page_numbers_are_the_csv_numbers() {
     let d = Dir::new("report-cells");
@@ -121,8 +113,8 @@ fn page_numbers_are_the_csv_numbers() {
     // Table 4.4: f_best and p_best by position, as in the CSV.
     let csv = d.read("results/fbest/tg1-32-79-5-d3.csv");
     let t = table(&html, "table-4-4-32-79-5");
-    let fb = csv_col(&csv, "fbest");
-    let pb = csv_col(&csv, "pbest");
+    let fb = column(&csv, "fbest");
+    let pb = column(&csv, "pbest");
     for n in [1usize, 2, 7] {
         let r = row(&t, &n.to_string());
         assert_eq!(ungroup(&r[1]), fb[n - 1]);
@@ -158,7 +150,7 @@ fn page_numbers_are_the_csv_numbers() {
     let t = table(&html, "table-4-3");
     let raj = d.read("results/fbest/rajahx.csv");
     let r = row(&t, "1");
-    assert_eq!(r[2], format!("{:.6}", csv_col(&raj, "pbest")[0].parse::<f64>().unwrap()));
+    assert_eq!(r[2], format!("{:.6}", column(&raj, "pbest")[0].parse::<f64>().unwrap()));
     // Every table is also a Markdown file, with the same digits.
     let md = d.read("results/report/table-6-3.md");
     let n: u64 = sum_column(&d.read("results/nodes/tg1-32-0-0-d3.csv"), "nodes");
@@ -229,14 +221,14 @@ fn a_new_published_table_is_shown_and_joined_by_its_keys() {
     // Keys from the file name (b32-79-5) and the column n; one value we
     // reproduce exactly, one we do not, one we do not have.
     let csv = d.read("results/fbest/tg1-32-79-5-d3.csv");
-    let fb = csv_col(&csv, "fbest");
+    let fb = column(&csv, "fbest");
     let f2: u64 = fb[1].parse().unwrap();
     std::fs::write(pubdir.join("table-4.4-fbest-b32-79-5.csv"), format!("n,fbest,pbest_made_up\n1,{},0.5\n2,{},0.25\n", fb[0], f2 + 10)).unwrap();
     // A table number no section claims, keyed by ordering columns.
     let n1 = sum_column(&d.read("results/nodes/tg1-20-69-19-d3.csv"), "nodes");
     std::fs::write(pubdir.join("table-9.1-extra.csv"), format!("b,wa,wb,n1_nodes\n20,69,19,{n1}\n")).unwrap();
     let p = pubdir.display().to_string();
-    let out = run_in(&d.path, "report", &["--published", &p, "--date", "2001-06-30"], "");
+    let out = d.tool("report").args(["--published", &p, "--date", "2001-06-30"]).output();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let html = d.read("results/report/index.html");
     let t = table(&html, "compare-table-4-4-fbest-b32-79-5");
@@ -265,18 +257,18 @@ fn malformed_inputs_name_file_and_line() {
         "results/nodes/bad.csv",
         "tree,seed,b,wa,wb,depth,nodes,leaves,internal,contributing,root_value\n1,5,32,79,5,3,10,8,2,2,7\n2,6,32,79,5,3,ten,8,2,2,7\n",
     );
-    let err = fails(&d.path, "report", &["--published", &p], "", "bad.csv:3");
+    let err = d.tool("report").args(["--published", &p]).fails("bad.csv:3");
     assert!(err.contains("nodes"), "{err}");
     d.write("results/nodes/bad.csv", "tree,seed,b,wa,wb,depth,nodes,leaves,internal,contributing,root_value\n1,5,32,79,5,3,10,8,2,2\n");
-    fails(&d.path, "report", &["--published", &p], "", "bad.csv:2");
+    d.tool("report").args(["--published", &p]).fails("bad.csv:2");
     d.write("results/nodes/bad.csv", "tree,seed,b,wa,wb,depth,leaves,internal,contributing,root_value\n");
-    fails(&d.path, "report", &["--published", &p], "", "missing column `nodes`");
+    d.tool("report").args(["--published", &p]).fails("missing column `nodes`");
     std::fs::remove_file(d.join("results/nodes/bad.csv")).unwrap();
     std::fs::create_dir_all(d.join("results/weights")).unwrap();
     d.write("results/weights/32-79-5.json", "{\n  \"e_type\": 1.0,\n  oops\n}\n");
-    fails(&d.path, "report", &["--published", &p], "", "32-79-5.json:3");
+    d.tool("report").args(["--published", &p]).fails("32-79-5.json:3");
     assert!(!d.join("results/report/index.html").exists(), "no page after an error");
-    fails(&d.path, "report", &["--published", &p, "--date", "30/06/2001"], "", "YYYY-MM-DD");
+    d.tool("report").args(["--published", &p, "--date", "30/06/2001"]).fails("YYYY-MM-DD");
 }
 
 #[test]

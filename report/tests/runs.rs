@@ -21,10 +21,10 @@ fn results(d: &Dir) {
     for sub in ["results/nodes", "results/pabsim"] {
         std::fs::create_dir_all(d.join(sub)).unwrap();
     }
-    ok(&d.path, "treegen", &["--ordering", "32,79,5", "--depth", "3", "--count", "4", "-o", "t.jsonl"], "");
-    ok(&d.path, "fbest", &["--per-tree", "t.jsonl", "-o", "results/nodes/tg1-32-79-5-d3.csv"], "");
-    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "1", "--per-tree", "-o", "results/pabsim/p1.csv"], "");
-    ok(&d.path, "pabsim", &["t.jsonl", "--procs", "4", "--scheme", "a", "-o", "results/pabsim/a.csv"], "");
+    d.tool("treegen").args(["--ordering", "32,79,5", "--depth", "3", "--count", "4", "-o", "t.jsonl"]).ok();
+    d.tool("fbest").args(["--per-tree", "t.jsonl", "-o", "results/nodes/tg1-32-79-5-d3.csv"]).ok();
+    d.tool("pabsim").args(["t.jsonl", "--procs", "1", "--per-tree", "-o", "results/pabsim/p1.csv"]).ok();
+    d.tool("pabsim").args(["t.jsonl", "--procs", "4", "--scheme", "a", "-o", "results/pabsim/a.csv"]).ok();
 }
 
 /// Runs the report, which must fail with one line naming `needle` and
@@ -33,11 +33,7 @@ fn report_fails(d: &Dir, args: &[&str], needle: &str) -> String {
     let p = published();
     let mut all = vec!["--published", p.as_str(), "--date", "2001-06-30"];
     all.extend_from_slice(args);
-    let out = run_in(&d.path, "report", &all, "");
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("report: ") && err.contains(needle), "{args:?}: `{needle}` expected: {err}");
+    let err = d.tool("report").args(&all).fails(needle);
     assert!(!d.join("results/report/index.html").exists(), "no page on an error");
     err
 }
@@ -52,7 +48,7 @@ fn a_second_copy_of_a_nodes_file_is_refused() {
     assert!(err.contains("results/nodes/tg1-32-79-5-d3 (copy).csv:2 and results/nodes/tg1-32-79-5-d3.csv:2"), "{err}");
     std::fs::remove_file(d.join("results/nodes/tg1-32-79-5-d3 (copy).csv")).unwrap();
     let p = published();
-    ok(&d.path, "report", &["--results", "results", "--published", &p, "--date", "2001-06-30"], "");
+    d.tool("report").args(["--results", "results", "--published", &p, "--date", "2001-06-30"]).ok();
 }
 
 /// A `--lock queue` or `--policy steal` run in `results/pabsim` took the
@@ -68,7 +64,7 @@ fn runs_of_another_machine_are_refused_in_chapter_6() {
         (&["--pv-wait", "0"], "pv_wait `0` is not the thesis's machine (1)"),
     ] {
         let run = [&["t.jsonl", "--procs", "4", "--scheme", "a", "-o", "results/pabsim/other.csv"][..], args].concat();
-        ok(&d.path, "pabsim", &run, "");
+        d.tool("pabsim").args(&run).ok();
         report_fails(&d, &["--results", "results"], needle);
     }
     // The key holds every machine column, so no two machines ever merge.
@@ -95,7 +91,7 @@ fn the_published_tables_are_found_from_anywhere() {
     let d = Dir::new("r22-23");
     results(&d);
     assert!(!d.join("data").exists());
-    ok(&d.path, "report", &["--results", "results", "--date", "2001-06-30"], "");
+    d.tool("report").args(["--results", "results", "--date", "2001-06-30"]).ok();
     let page = d.read("results/report/index.html");
     assert!(page.contains("Table 6.3"), "the published tables are joined");
 }

@@ -1,0 +1,106 @@
+//! The message-passing cluster through the tools, without MPI:
+//! `pabsim --machine cluster` (Ura et al.'s master-worker family, the
+//! root-splitting baselines and YBWC on simulated processes) returns the
+//! sequential search's root value at every process count, for any thread
+//! count; its leaf factors (Ura et al. §5.2); and what `pabsim` and
+//! `psearch` refuse about the cluster in one line. `mpi` runs the same
+//! rows on real ranks.
+
+use crate::util::*;
+use parab::formats::{ClusterRow, IncrementalPerTreeRow};
+
+/// The header of the cluster's rows (simulated and real).
+const HEADER: &str = "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed,threads,thread_algorithm";
+
+/// Each row's root value is its tree's in `roots` (the sequential search's).
+fn exact(rows: &[ClusterRow], roots: &[i64]) {
+    for r in rows {
+        let t = r.tree.expect("a per-tree row") as usize;
+        assert_eq!(r.root_value, Some(roots[t - 1]), "{r:?}");
+    }
+}
+
+#[test]
+fn pabsim_on_the_cluster() {
+    let d = Dir::new("cluster");
+    incremental_trees(&d, "t.jsonl", 5, 7, 4);
+    let args = ["t.jsonl", "--machine", "cluster", "--procs", "1,3,64,4096", "--per-tree"];
+    let one = d.tool("pabsim").args(args).args(["--threads", "1"]).ok();
+    assert_eq!(one, d.tool("pabsim").args(args).args(["--threads", "2"]).ok());
+    assert_eq!(one.lines().next(), Some(HEADER));
+    let rows: Vec<ClusterRow> = rows_of("pabsim --machine cluster", &one);
+    // 4 baseline rows, then 4 trees for each of 3 counts and 2 algorithms.
+    assert_eq!(rows.len(), 4 + 3 * 2 * 4);
+    // Every run's root value is the sequential search's (fbest's).
+    let roots: Vec<i64> = d.tool("fbest").args(["t.jsonl", "--per-tree"]).rows::<IncrementalPerTreeRow>().iter().map(|r| r.root_value).collect();
+    assert_eq!(roots.len(), 4);
+    exact(&rows, &roots);
+    // The master-worker and its variant: d' in the split column, exact.
+    let mw_args =
+        ["t.jsonl", "--machine", "cluster", "--procs", "1,8", "--policy", "master-worker,master-worker-noupdate", "--master-depth", "2", "--per-tree"];
+    let mw = d.tool("pabsim").args(mw_args).rows::<ClusterRow>().split_off(4);
+    assert_eq!(
+        mw.iter().map(|r| (r.algorithm.as_str(), r.split)).collect::<Vec<_>>(),
+        [("master-worker", Some(2)); 4].into_iter().chain([("master-worker-noupdate", Some(2)); 4]).collect::<Vec<_>>()
+    );
+    exact(&mw, &roots);
+    // YBWC: its granularity (b = 5: 7, capped at depth − 1 = 6) in the
+    // split column, exact at every count.
+    let yb = d
+        .tool("pabsim")
+        .args(["t.jsonl", "--machine", "cluster", "--procs", "1,2,64,4096", "--policy", "ybwc", "--per-tree"])
+        .rows::<ClusterRow>()
+        .split_off(4);
+    assert_eq!(yb.iter().map(|r| (r.algorithm.as_str(), r.split)).collect::<Vec<_>>(), [("ybwc", Some(6)); 12]);
+    exact(&yb, &roots);
+    d.tool("pabsim").args(["t.jsonl", "--master-depth", "2"]).fails("--master-depth applies to --machine cluster only");
+    // Wrong machine for an option or a name: one line each.
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--policy dts is a --machine shared algorithm");
+    d.tool("pabsim").args(["t.jsonl", "--policy", "master-slave"]).fails("--policy master-slave is a cluster algorithm (give --machine cluster");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--scheme", "a"]).fails("--scheme applies to --machine shared only");
+    d.tool("pabsim").args(["t.jsonl", "--split-ply", "2"]).fails("--split-ply applies to --machine cluster only");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "4097"]).fails("--procs 4097: the cluster has 1..4096 processes");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "2", "--policy", "seq"]).fails("seq cannot run on 2 processes");
+}
+
+/// `psearch` runs the cluster's algorithms only under `mpirun` with
+/// `--mpi`: without it their names and options are refused in one line,
+/// naming what to give (the MPI build itself is tested in `mpi`).
+#[test]
+fn psearch_refuses_the_cluster_without_mpi() {
+    let d = Dir::new("cluster-psearch");
+    incremental_trees(&d, "t.jsonl", 5, 5, 1);
+    for a in ["ybwc", "master-worker"] {
+        d.tool("psearch").args(["t.jsonl", "--algorithm", a, "-o", "out.csv"]).fails(&format!("--algorithm {a} is a cluster algorithm (give --mpi"));
+    }
+    d.tool("psearch").args(["t.jsonl", "--master-depth", "2", "-o", "out.csv"]).fails("--master-depth applies to --mpi only");
+    d.tool("psearch").args(["t.jsonl", "--split-ply", "2", "-o", "out.csv"]).fails("--split-ply applies to --mpi only");
+    d.tool("psearch").args(["t.jsonl", "--mpi-timeout", "5", "-o", "out.csv"]).fails_with(2, "required arguments were not provided: --mpi");
+}
+
+/// Ura et al.'s §5.2 leaf counts (`pabsim --machine cluster
+/// --leaf-factors`). An incremental tree has no transpositions, so a task
+/// never meets another task's node: not sharing the deep table changes
+/// nothing. Chess positions do transpose: without sharing, the same 24
+/// Bratko-Kopec positions at depth 4 (d′ = 2) need 4.7% more leaves, and
+/// the partial share (entries one ply below d′) wins it all back. Full
+/// windows cost the most, on both. With d′ = 0 the root is the only task:
+/// every count is the baseline's.
+#[test]
+fn leaf_factors_separate_sharing_from_windows() {
+    let d = Dir::new("leaf-factors");
+    incremental_trees(&d, "t.jsonl", 5, 8, 4);
+    let header = "model,b,depth,master_depth,share_depth,trees,leaves,leaves_unshared,leaves_partial,leaves_full_window\n";
+    let f = d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "--master-depth", "4", "t.jsonl"]).ok();
+    assert_eq!(f, format!("{header}incremental,5,8,4,4,4,10714,10714,10714,23361\n"));
+    let root = d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "--master-depth", "0", "t.jsonl"]).ok();
+    let leaves = column(&root, "leaves")[0].clone();
+    for c in ["leaves_unshared", "leaves_partial", "leaves_full_window"] {
+        assert_eq!(column(&root, c)[0], leaves, "{c} with the root as the only task");
+    }
+    game_trees(&d, "c.jsonl", "chess", 4, None);
+    let c = d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "--master-depth", "2", "c.jsonl", "--threads", "1"]).ok();
+    assert_eq!(c, format!("{header}chess,,4,2,1,24,139128,145598,139128,287208\n"));
+    assert_eq!(c, d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "--master-depth", "2", "c.jsonl", "--threads", "2"]).ok());
+    d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "t.jsonl"]).fails("--leaf-factors needs --master-depth");
+}
