@@ -14,6 +14,7 @@
 //! ([`Columns::NAMES`]), from which the runner's configuration key and the
 //! report's grouping follow.
 
+use crate::formats::row;
 use crate::macros::{named, require};
 use serde::Serialize;
 
@@ -284,36 +285,14 @@ impl std::str::FromStr for Algorithm {
     }
 }
 
-/// A configuration as the columns of a row (`pabsim`'s rows; `-` or empty
-/// where a column does not apply). Written by [`Columns::of`], read back by
-/// [`Columns::algorithm`]; the field names are the column names.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Columns {
-    /// The algorithm's name, `-` for the sequential run.
-    pub policy: String,
-    /// The scheme's name, `-` where there is none.
-    pub scheme: String,
-    /// Scheme A's m_A.
-    pub m_a: Option<u32>,
-    /// Scheme B's m_B.
-    pub m_b: Option<u32>,
-    /// Scheme C's m_Ca.
-    pub m_ca: Option<i32>,
-    /// Scheme C's m_Cc.
-    pub m_cc: Option<i32>,
-    /// Scheme C's classification width.
-    pub cut_width: Option<u32>,
-    /// Schemes A and B: finished moves a PV node needs.
-    pub pv_wait: Option<u32>,
-    /// The DTS-like search's walk (`tree` for the sequential run too), `-`
-    /// for the other algorithms.
-    pub split_walk: String,
-    /// Active splitting's minimum split depth.
-    pub min_split_depth: Option<u32>,
-    /// Active splitting's split group.
-    pub split_group: Option<u32>,
-    /// Work stealing's seed.
-    pub steal_seed: Option<u64>,
+row! {
+    /// A configuration as the columns of a row (`pabsim`'s rows; `-` or empty
+    /// where a column does not apply). Written by [`Columns::of`], read back by
+    /// [`Columns::algorithm`]; the field names are the column names.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct Columns {
+        ..algorithm,
+    }
 }
 
 impl Columns {

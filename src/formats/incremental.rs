@@ -3,54 +3,40 @@
 //! `scale`, in place of the ordering `(b, w_a, w_b)`, and the ordering
 //! accuracy of `fbest --accuracy`.
 
+use super::row;
 use super::rows::prob;
 use serde::{Deserialize, Serialize};
 
-/// `fbest` output for incremental trees: one row per move position.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IncrementalFbestRow {
-    /// Branching factor.
-    pub b: u32,
-    /// Edge scale.
-    pub scale: u32,
-    /// Search depth.
-    pub depth: u32,
-    /// Trees searched.
-    pub trees: u32,
-    /// Move position, 1-based.
-    pub n: u32,
-    /// Nodes that recorded move n.
-    pub fbest: u64,
-    /// fbest / nodes that recorded anything.
-    #[serde(serialize_with = "prob")]
-    pub pbest: f64,
+row! {
+    /// `fbest` output for incremental trees: one row per move position.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct IncrementalFbestRow {
+        ..shape,
+        /// Search depth.
+        pub depth: u32,
+        /// Trees searched.
+        pub trees: u32,
+        ..fbest_counts,
+    }
 }
 
-/// `fbest --per-tree` for incremental trees: one row per tree.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IncrementalPerTreeRow {
-    /// 1-based index of the tree in its seed set.
-    pub tree: u32,
-    /// Root seed.
-    pub seed: u64,
-    /// Branching factor.
-    pub b: u32,
-    /// Edge scale.
-    pub scale: u32,
-    /// Search depth.
-    pub depth: u32,
-    /// Nodes entered (root, internal, leaves).
-    pub nodes: u64,
-    /// Leaves entered.
-    pub leaves: u64,
-    /// Internal nodes entered.
-    pub internal: u64,
-    /// Internal nodes that recorded a best move.
-    pub contributing: u64,
-    /// The root's minimax value on the score scale.
-    pub root_value: i64,
+row! {
+    /// `fbest --per-tree` for incremental trees: one row per tree.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct IncrementalPerTreeRow {
+        /// 1-based index of the tree in its seed set.
+        pub tree: u32,
+        /// Root seed.
+        pub seed: u64,
+        ..shape,
+        /// Search depth.
+        pub depth: u32,
+        ..search_counts,
+        /// The root's minimax value on the score scale.
+        pub root_value: i64,
+    }
 }
 
 /// `fbest --accuracy K`: the ordering accuracy of one group of trees.

@@ -102,55 +102,36 @@ pub fn prob<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error
     s.serialize_str(&format!("{v:.9}"))
 }
 
-/// `fbest` default output: one row per move position.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FbestRow {
-    /// Branching factor.
-    pub b: u32,
-    /// w_a.
-    pub wa: u32,
-    /// w_b.
-    pub wb: u32,
-    /// Search depth.
-    pub depth: u32,
-    /// Trees searched.
-    pub trees: u32,
-    /// Move position, 1-based.
-    pub n: u32,
-    /// Nodes that recorded move n.
-    pub fbest: u64,
-    /// fbest / nodes that recorded anything.
-    #[serde(serialize_with = "prob")]
-    pub pbest: f64,
+row! {
+    /// `fbest` default output: one row per move position.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct FbestRow {
+        ..ordering,
+        /// Search depth.
+        pub depth: u32,
+        /// Trees searched.
+        pub trees: u32,
+        ..fbest_counts,
+    }
 }
 
-/// `fbest --per-tree`: one row per tree.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PerTreeRow {
-    /// 1-based index of the tree in its seed set.
-    pub tree: u32,
-    /// Root seed.
-    pub seed: u64,
-    /// Branching factor.
-    pub b: u32,
-    /// w_a.
-    pub wa: u32,
-    /// w_b.
-    pub wb: u32,
-    /// Search depth.
-    pub depth: u32,
-    /// Nodes entered (root, internal, leaves).
-    pub nodes: u64,
-    /// Leaves entered.
-    pub leaves: u64,
-    /// Internal nodes entered.
-    pub internal: u64,
-    /// Internal nodes that recorded a best move.
-    pub contributing: u64,
-    /// The root's minimax value.
-    pub root_value: i64,
+row! {
+    /// `fbest --per-tree`: one row per tree.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct PerTreeRow {
+        /// 1-based index of the tree in its seed set.
+        pub tree: u32,
+        /// Root seed.
+        pub seed: u64,
+        ..ordering,
+        /// Search depth.
+        pub depth: u32,
+        ..search_counts,
+        /// The root's minimax value.
+        pub root_value: i64,
+    }
 }
 
 /// Writes a number with two decimals.
@@ -158,57 +139,48 @@ pub fn two<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error>
     s.serialize_str(&format!("{v:.2}"))
 }
 
-/// `fbest` default output for game positions: one row per move position.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameFbestRow {
-    /// The game.
-    pub game: Game,
-    /// Search depth.
-    pub depth: u32,
-    /// Positions searched.
-    pub trees: u32,
-    /// Average branching factor: legal moves per contributing node (two decimals).
-    #[serde(serialize_with = "two")]
-    pub b: f64,
-    /// Move position in search order, 1-based.
-    pub n: u32,
-    /// Nodes that recorded move n.
-    pub fbest: u64,
-    /// fbest / nodes that recorded anything.
-    #[serde(serialize_with = "prob")]
-    pub pbest: f64,
+row! {
+    /// `fbest` default output for game positions: one row per move position.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct GameFbestRow {
+        /// The game.
+        pub game: Game,
+        /// Search depth.
+        pub depth: u32,
+        /// Positions searched.
+        pub trees: u32,
+        /// Average branching factor: legal moves per contributing node (two decimals).
+        #[serde(serialize_with = "two")]
+        pub b: f64,
+        ..fbest_counts,
+    }
 }
 
-/// `fbest --per-tree` for game positions: one row per position.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GamePerTreeRow {
-    /// The game.
-    pub game: Game,
-    /// The position file's name.
-    pub set: String,
-    /// 1-based index of the position in its file.
-    pub index: u32,
-    /// The position's id.
-    pub id: String,
-    /// Search depth.
-    pub depth: u32,
-    /// Nodes entered (root, internal, leaves).
-    pub nodes: u64,
-    /// Leaves entered (at the horizon, or with no moves).
-    pub leaves: u64,
-    /// Internal nodes entered.
-    pub internal: u64,
-    /// Internal nodes that recorded a best move.
-    pub contributing: u64,
-    /// Legal moves of those nodes, summed.
-    pub moves: u64,
-    /// The root's minimax value in the game's units (centipawns; Othello
-    /// evaluation units), from the side to move's point of view.
-    pub root_value: i64,
-    /// The root's recorded move (the last score update), UCI or square.
-    pub best_move: String,
+row! {
+    /// `fbest --per-tree` for game positions: one row per position.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct GamePerTreeRow {
+        /// The game.
+        pub game: Game,
+        /// The position file's name.
+        pub set: String,
+        /// 1-based index of the position in its file.
+        pub index: u32,
+        /// The position's id.
+        pub id: String,
+        /// Search depth.
+        pub depth: u32,
+        ..search_counts,
+        /// Legal moves of those nodes, summed.
+        pub moves: u64,
+        /// The root's minimax value in the game's units (centipawns; Othello
+        /// evaluation units), from the side to move's point of view.
+        pub root_value: i64,
+        /// The root's recorded move (the last score update), UCI or square.
+        pub best_move: String,
+    }
 }
 
 /// `fbest --fit`: the exponential ordering closest to measured p_best.

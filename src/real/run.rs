@@ -11,6 +11,7 @@
 
 use super::{Options, Outcome, RealError};
 use crate::algorithm::{Algorithm, Columns};
+use crate::formats::row;
 use crate::nn::Network;
 use crate::request::{Request, RequestError, configurations, network_for, row_seed};
 use crate::tree::{Family, Tree, TreeKey};
@@ -62,87 +63,66 @@ pub enum PsearchError {
     },
 }
 
-/// One `psearch` row: a (tree, configuration) run, or a configuration's
-/// runs summed over trees (`docs/formats.md`, "psearch rows"). Columns
-/// named as in `pabsim`'s rows where they mean the same.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RealRow {
-    /// 1-based index of the tree in its set (per tree only).
-    pub tree: Option<u32>,
-    /// Root seed, or a game position's digest (per tree only).
-    pub seed: Option<u64>,
-    /// Tree model, or the game.
-    pub model: Family,
-    /// Branching factor (empty for a game).
-    pub b: Option<u32>,
-    /// w_a (empty for a game).
-    pub wa: Option<u32>,
-    /// w_b (empty for a game).
-    pub wb: Option<u32>,
-    /// Search depth.
-    pub depth: u32,
-    /// Trees summed in this row.
-    pub trees: u32,
-    /// Threads.
-    pub procs: u32,
-    /// The algorithm (`-` for the sequential run).
-    pub policy: String,
-    /// The scheme (`-` where none).
-    pub scheme: String,
-    /// Scheme A's m_A.
-    pub m_a: Option<u32>,
-    /// Scheme B's m_B.
-    pub m_b: Option<u32>,
-    /// Scheme C's m_Ca.
-    pub m_ca: Option<i32>,
-    /// Scheme C's m_Cc.
-    pub m_cc: Option<i32>,
-    /// Scheme C's classification width.
-    pub cut_width: Option<u32>,
-    /// Schemes A and B: finished moves a PV node needs.
-    pub pv_wait: Option<u32>,
-    /// The DTS-like search's walk (`tree` for the sequential run, `-` for the others).
-    pub split_walk: String,
-    /// Active splitting's minimum split depth.
-    pub min_split_depth: Option<u32>,
-    /// Active splitting's split group.
-    pub split_group: Option<u32>,
-    /// Work stealing's seed.
-    pub steal_seed: Option<u64>,
-    /// Busy work per node, ns.
-    pub node_cost_ns: u64,
-    /// Runs per (tree, configuration); the row is the run of median wall time.
-    pub repeats: u32,
-    /// Wall time, ns (summed over trees).
-    pub wall_ns: u64,
-    /// Nodes entered by all threads.
-    pub nodes: u64,
-    /// Leaves entered by all threads.
-    pub leaves: u64,
-    /// The root's value (per tree only; a game's in its own units).
-    pub root_value: Option<i64>,
-    /// The root's move: 1-based position in search order of the first
-    /// move with the root's value (per tree only).
-    pub root_move: Option<u32>,
-    /// Summed over threads: time searching, ns.
-    pub time_search_ns: u64,
-    /// Summed over threads: time idle, ns.
-    pub time_idle_ns: u64,
-    /// Summed over threads: time waiting on contended locks, ns.
-    pub time_lock_ns: u64,
-    /// Wall time of the one-thread runs of the same trees, ns.
-    pub t1_wall_ns: Option<u64>,
-    /// Nodes of the one-thread runs of the same trees.
-    pub n1_nodes: Option<u64>,
-    /// Speed-up, `t1_wall_ns / wall_ns`.
-    pub su: Option<f64>,
-    /// Search overhead, `nodes / n1_nodes - 1`.
-    pub so: Option<f64>,
-    /// The host's cores (available parallelism).
-    pub cores: u32,
-    /// More threads than cores.
-    pub oversubscribed: bool,
+row! {
+    /// One `psearch` row: a (tree, configuration) run, or a configuration's
+    /// runs summed over trees (`docs/formats.md`, "psearch rows"). Columns
+    /// named as in `pabsim`'s rows where they mean the same.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct RealRow {
+        /// 1-based index of the tree in its set (per tree only).
+        pub tree: Option<u32>,
+        /// Root seed, or a game position's digest (per tree only).
+        pub seed: Option<u64>,
+        /// Tree model, or the game.
+        pub model: Family,
+        /// Branching factor (empty for a game).
+        pub b: Option<u32>,
+        /// w_a (empty for a game).
+        pub wa: Option<u32>,
+        /// w_b (empty for a game).
+        pub wb: Option<u32>,
+        /// Search depth.
+        pub depth: u32,
+        /// Trees summed in this row.
+        pub trees: u32,
+        /// Threads.
+        pub procs: u32,
+        ..algorithm,
+        /// Busy work per node, ns.
+        pub node_cost_ns: u64,
+        /// Runs per (tree, configuration); the row is the run of median wall time.
+        pub repeats: u32,
+        /// Wall time, ns (summed over trees).
+        pub wall_ns: u64,
+        /// Nodes entered by all threads.
+        pub nodes: u64,
+        /// Leaves entered by all threads.
+        pub leaves: u64,
+        /// The root's value (per tree only; a game's in its own units).
+        pub root_value: Option<i64>,
+        /// The root's move: 1-based position in search order of the first
+        /// move with the root's value (per tree only).
+        pub root_move: Option<u32>,
+        /// Summed over threads: time searching, ns.
+        pub time_search_ns: u64,
+        /// Summed over threads: time idle, ns.
+        pub time_idle_ns: u64,
+        /// Summed over threads: time waiting on contended locks, ns.
+        pub time_lock_ns: u64,
+        /// Wall time of the one-thread runs of the same trees, ns.
+        pub t1_wall_ns: Option<u64>,
+        /// Nodes of the one-thread runs of the same trees.
+        pub n1_nodes: Option<u64>,
+        /// Speed-up, `t1_wall_ns / wall_ns`.
+        pub su: Option<f64>,
+        /// Search overhead, `nodes / n1_nodes - 1`.
+        pub so: Option<f64>,
+        /// The host's cores (available parallelism).
+        pub cores: u32,
+        /// More threads than cores.
+        pub oversubscribed: bool,
+    }
 }
 
 impl RealRow {
