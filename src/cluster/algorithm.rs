@@ -6,7 +6,7 @@
 //! master-worker, no ε without the NegaScout master).
 //!
 //! A parameter left `None` is worked out from the tree when the run is
-//! built, in one place: [`ClusterAlgorithm::launch`] resolves every default
+//! built, in one place: [`launch_with`] resolves every default
 //! and hands back the algorithm it ran with, every parameter `Some`; rows
 //! are written from that ([`ClusterAlgorithm::split_column`]). This file is
 //! also the algorithms' one registration: the names, the process counts
@@ -18,7 +18,7 @@ use super::root_split::{EvenSplit, MasterSlave, Shared, TaskSearch};
 use super::search::Searcher;
 use super::transport::{Msg, Process, Transport};
 use super::ybwc::{self, Ybwc};
-use super::{ClusterError, Launch, MAX_CLUSTER_PROCS};
+use super::{ClusterConfig, ClusterError, Launch, Launched, MAX_CLUSTER_PROCS};
 use crate::game::TreeSource;
 use crate::value::Window;
 
@@ -120,6 +120,16 @@ impl ClusterAlgorithm {
         }
     }
 
+    /// The names [`FromStr`](std::str::FromStr) takes, for messages: `a,
+    /// b or c`.
+    pub fn expected() -> String {
+        let names: Vec<&str> = ClusterAlgorithm::ALL.iter().map(|a| a.name()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    }
+
     /// Whether its processes search whole tasks (the root-splitting
     /// baselines): those may search them on threads ([`super::hybrid`]).
     pub fn whole_tasks(&self) -> bool {
@@ -144,7 +154,7 @@ impl ClusterAlgorithm {
     }
 
     /// The rows' `split` column of a resolved algorithm (as
-    /// [`ClusterAlgorithm::launch`] returns it): the split ply of the
+    /// [`launch_with`] returns it): the split ply of the
     /// root-splitting baselines, the master depth of the master-worker, the
     /// granularity of YBWC; none for the sequential baseline.
     pub fn split_column(&self) -> Option<u32> {
@@ -155,63 +165,62 @@ impl ClusterAlgorithm {
             ClusterAlgorithm::Ybwc { granularity, .. } => granularity,
         }
     }
+}
 
-    /// Builds this algorithm's processes for a search of `root` to `depth`
-    /// on `procs` processes with `slots` table entries each, the
-    /// root-splitting baselines searching their tasks with `tasks()` (one
-    /// per process), and runs them with `l`. Returns the run's output and
-    /// the algorithm as it ran: every default worked out here, once (the
-    /// split ply at most `depth`, the master depth at most `depth`, ε at
-    /// least 1). The one place that maps an algorithm to its processes; the
-    /// caller has checked the process count.
-    pub fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
-        self,
-        src: &S,
-        root: &S::Node,
-        depth: u32,
-        procs: usize,
-        slots: usize,
-        l: L,
-        tasks: impl Fn() -> Q,
-    ) -> (L::Output, ClusterAlgorithm) {
-        let split = |s: Option<u32>| s.map_or_else(|| default_split(src, root, depth, procs), |s| s.min(depth));
-        match self {
-            ClusterAlgorithm::Sequential => (l.launch(src, 1, |_| Sequential::<S> { root: root.clone(), depth, slots }), self),
-            ClusterAlgorithm::EvenSplit { split: s } => {
-                let f = Shared::new(src, root, depth, split(s));
-                let resolved = ClusterAlgorithm::EvenSplit { split: Some(f.split) };
-                (l.launch(src, procs, |_| EvenSplit::new(&f, tasks())), resolved)
-            }
-            ClusterAlgorithm::MasterSlave { split: s } => {
-                let f = Shared::new(src, root, depth, split(s));
-                let resolved = ClusterAlgorithm::MasterSlave { split: Some(f.split) };
-                (l.launch(src, procs, |_| MasterSlave::new(&f, tasks())), resolved)
-            }
-            ClusterAlgorithm::MasterWorker { master_depth, slice, variant } => {
-                let dm = master_depth.map_or_else(|| master_worker::default_master_depth(src, root, depth, procs), |d| d.min(depth));
-                let variant = match variant {
-                    MwVariant::Share { depth: k } => MwVariant::Share { depth: Some(k.unwrap_or_else(|| master_worker::default_share_depth(src, root))) },
-                    MwVariant::NegaScout { epsilon } => {
-                        MwVariant::NegaScout { epsilon: Some(epsilon.unwrap_or_else(|| master_worker::default_epsilon(src, root)).max(1)) }
-                    }
-                    v => v,
-                };
-                let opts = MwOptions {
-                    master_depth: dm,
-                    updates: variant != MwVariant::NoUpdate,
-                    slice: slice.max(1),
-                    share: if let MwVariant::Share { depth } = variant { depth } else { None },
-                    epsilon: if let MwVariant::NegaScout { epsilon } = variant { epsilon } else { None },
-                };
-                let resolved = ClusterAlgorithm::MasterWorker { master_depth: Some(dm), slice, variant };
-                (l.launch(src, procs, MasterWorker::maker(root, depth, procs, slots, opts)), resolved)
-            }
-            ClusterAlgorithm::Ybwc { granularity, slice } => {
-                let g = granularity.unwrap_or_else(|| ybwc::default_granularity(src, root, depth));
-                (l.launch(src, procs, Ybwc::maker(root, depth, g, slice, slots)), ClusterAlgorithm::Ybwc { granularity: Some(g), slice })
-            }
+/// Builds `c`'s processes for a search of `root` to `depth`, the
+/// root-splitting baselines searching their tasks with `tasks()` (one per
+/// process), and runs them with `l`, once `c` is checked. Returns the run's
+/// output and the algorithm as it ran: every default worked out here, once
+/// (the split ply at most `depth`, the master depth at most `depth`, ε at
+/// least 1). The one place that maps an algorithm to its processes.
+pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    c: &ClusterConfig,
+    l: L,
+    tasks: impl Fn() -> Q,
+) -> Result<Launched<L::Output>, ClusterError> {
+    c.check()?;
+    let (procs, slots) = (c.procs, c.settings.tt_slots);
+    let split = |s: Option<u32>| s.map_or_else(|| default_split(src, root, depth, procs), |s| s.min(depth));
+    let (output, algorithm) = match c.algorithm {
+        ClusterAlgorithm::Sequential => (l.launch(src, 1, |_| Sequential::<S> { root: root.clone(), depth, slots }), c.algorithm),
+        ClusterAlgorithm::EvenSplit { split: s } => {
+            let f = Shared::new(src, root, depth, split(s));
+            let resolved = ClusterAlgorithm::EvenSplit { split: Some(f.split) };
+            (l.launch(src, procs, |_| EvenSplit::new(&f, tasks())), resolved)
         }
-    }
+        ClusterAlgorithm::MasterSlave { split: s } => {
+            let f = Shared::new(src, root, depth, split(s));
+            let resolved = ClusterAlgorithm::MasterSlave { split: Some(f.split) };
+            (l.launch(src, procs, |_| MasterSlave::new(&f, tasks())), resolved)
+        }
+        ClusterAlgorithm::MasterWorker { master_depth, slice, variant } => {
+            let dm = master_depth.map_or_else(|| master_worker::default_master_depth(src, root, depth, procs), |d| d.min(depth));
+            let variant = match variant {
+                MwVariant::Share { depth: k } => MwVariant::Share { depth: Some(k.unwrap_or_else(|| master_worker::default_share_depth(src, root))) },
+                MwVariant::NegaScout { epsilon } => {
+                    MwVariant::NegaScout { epsilon: Some(epsilon.unwrap_or_else(|| master_worker::default_epsilon(src, root)).max(1)) }
+                }
+                v => v,
+            };
+            let opts = MwOptions {
+                master_depth: dm,
+                updates: variant != MwVariant::NoUpdate,
+                slice: slice.max(1),
+                share: if let MwVariant::Share { depth } = variant { depth } else { None },
+                epsilon: if let MwVariant::NegaScout { epsilon } = variant { epsilon } else { None },
+            };
+            let resolved = ClusterAlgorithm::MasterWorker { master_depth: Some(dm), slice, variant };
+            (l.launch(src, procs, MasterWorker::maker(root, depth, procs, slots, opts)), resolved)
+        }
+        ClusterAlgorithm::Ybwc { granularity, slice } => {
+            let g = granularity.unwrap_or_else(|| ybwc::default_granularity(src, root, depth));
+            (l.launch(src, procs, Ybwc::maker(root, depth, g, slice, slots)), ClusterAlgorithm::Ybwc { granularity: Some(g), slice })
+        }
+    };
+    Ok(Launched { output, algorithm })
 }
 
 impl std::fmt::Display for ClusterAlgorithm {

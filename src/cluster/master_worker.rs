@@ -36,7 +36,7 @@ use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The master-worker's parameters, every default worked out
-/// ([`super::ClusterAlgorithm::launch`] resolves them from the asked
+/// ([`super::launch_with`] resolves them from the asked
 /// configuration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MwOptions {

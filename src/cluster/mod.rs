@@ -25,7 +25,7 @@
 //!   aborts.
 //! - [`algorithm`]: the algorithms with their parameters
 //!   ([`ClusterAlgorithm`]), and the one place that resolves their defaults
-//!   and builds their processes ([`ClusterAlgorithm::launch`]).
+//!   and builds their processes ([`launch_with`]).
 //! - [`run`]: what a run of many (tree, configuration) pairs is asked
 //!   ([`run::ClusterRequest`], the same for the simulated cluster and MPI),
 //!   its configurations and its rows (`pabsim --machine cluster`).
@@ -59,11 +59,10 @@ pub mod ybwc;
 use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};
 use crate::value::Window;
-pub use algorithm::{ClusterAlgorithm, MwVariant};
+pub use algorithm::{ClusterAlgorithm, MwVariant, launch_with};
 use events::Delivery;
 use hybrid::RankThreads;
 use machine::{ClusterStats, Costs};
-use root_split::TaskSearch;
 use search::Searcher;
 use transport::Process;
 
@@ -74,7 +73,7 @@ pub const MAX_CLUSTER_PROCS: usize = 4096;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClusterError {
     /// Not an algorithm of the cluster.
-    #[error("unknown cluster algorithm `{}` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc)", crate::cli::excerpt(.0))]
+    #[error("unknown cluster algorithm `{}` (expected {})", crate::cli::excerpt(.0), ClusterAlgorithm::expected())]
     Unknown(String),
     /// A process count the algorithm cannot run on.
     #[error("{algorithm} cannot run on {procs} processes (seq: 1; even-split: 1..4096; the others: 2..4096)")]
@@ -157,7 +156,7 @@ impl ClusterConfig {
 }
 
 /// What runs a policy's processes: the simulated cluster here, the MPI
-/// transport in `mpi`. [`ClusterAlgorithm::launch`] builds the policy and
+/// transport in `mpi`. [`launch_with`] builds the policy and
 /// hands it over.
 pub trait Launch<S: TreeSource> {
     /// What a run gives back (the root's value among it).
@@ -185,21 +184,6 @@ pub fn launch<S: TreeSource, L: Launch<S>>(src: &S, root: &S::Node, depth: u32, 
         return Err(ClusterError::Threads { algorithm: c.algorithm });
     }
     launch_with(src, root, depth, c, l, || Searcher::new(c.settings.tt_slots))
-}
-
-/// [`launch`] with the root-splitting policies' processes searching their
-/// tasks with `tasks()` (one per process), once `c` is checked.
-pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
-    src: &S,
-    root: &S::Node,
-    depth: u32,
-    c: &ClusterConfig,
-    l: L,
-    tasks: impl Fn() -> Q,
-) -> Result<Launched<L::Output>, ClusterError> {
-    c.check()?;
-    let (output, algorithm) = c.algorithm.launch(src, root, depth, c.procs, c.settings.tt_slots, l, tasks);
-    Ok(Launched { output, algorithm })
 }
 
 /// The simulated cluster as a [`Launch`]: every process built, one
