@@ -115,8 +115,8 @@ fn pabsim_on_the_cluster() {
     }
     fails(&d.path, "pabsim", &["t.jsonl", "--master-depth", "2"], "", "--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
-    fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--policy", "dts"], "", "--policy dts is a --machine shared algorithm");
-    fails(&d.path, "pabsim", &["t.jsonl", "--policy", "master-slave"], "", "--policy master-slave is a cluster algorithm (give --machine cluster");
+    fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--policy", "dts"], "", "--algorithm dts is a --machine shared algorithm");
+    fails(&d.path, "pabsim", &["t.jsonl", "--policy", "master-slave"], "", "--algorithm master-slave is a cluster algorithm (give --machine cluster");
     fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--scheme", "a"], "", "--scheme applies to --machine shared only");
     fails(&d.path, "pabsim", &["t.jsonl", "--split-ply", "2"], "", "--split-ply applies to --machine cluster only");
     fails(&d.path, "pabsim", &["t.jsonl", "--machine", "cluster", "--procs", "4097"], "", "--procs 4097: the cluster has 1..4096 processes");

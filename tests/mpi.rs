@@ -203,7 +203,7 @@ fn bad_requests_end_in_one_line() {
     ok(&d.path, "treegen", &["--model", "incremental", "--branching", "5", "--depth", "5", "--count", "1", "-o", "t.jsonl"], "");
     fails(&d.path, 2, &["t.jsonl", "--policy", "seq"], &[], "seq cannot run on 2 processes");
     fails(&d.path, 1, &["t.jsonl", "--policy", "master-worker"], &[], "master-worker cannot run on 1 processes");
-    fails(&d.path, 3, &["t.jsonl", "--policy", "dts"], &[], "--policy dts is a --machine shared algorithm");
+    fails(&d.path, 3, &["t.jsonl", "--policy", "dts"], &[], "--algorithm dts is a --machine shared algorithm");
     fails(&d.path, 3, &["t.jsonl", "--policy", "bogus"], &[], "unknown cluster algorithm `bogus`");
     fails(&d.path, 2, &["t.jsonl", "--node-cost", "5"], &[], "--node-cost does not apply to --mpi");
     fails(&d.path, 2, &["t.jsonl", "--scheme", "a"], &[], "--scheme does not apply to --mpi");
