@@ -2,7 +2,7 @@
 //! ([`ClusterRequest`]: the same for the simulated cluster and for MPI
 //! ranks), its configurations in row order ([`configs`]), the simulated
 //! runs in parallel ([`run`], `pabsim --machine cluster`) and the rows of
-//! both machines ([`rows`]; `docs/formats.md`).
+//! both machines (`rows`; `docs/formats.md`).
 //!
 //! Every tree is first searched by the sequential baseline on one process:
 //! its time and leaves are the reference for speed-up and leaf ratio, and
