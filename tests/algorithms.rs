@@ -88,7 +88,7 @@ fn bad_policy_arguments_fail_cleanly() {
     d.write("t.jsonl", &trees);
     let cases: [(&[&str], &str); 9] = [
         (&["t.jsonl", "--procs", "4", "--policy", "ybw", "-o", "out.csv"], "unknown policy `ybw`"),
-        (&["t.jsonl", "--procs", "4", "--policy", "ybwc", "-o", "out.csv"], "--policy ybwc is a cluster algorithm (give --machine cluster"),
+        (&["t.jsonl", "--procs", "4", "--policy", "ybwc", "-o", "out.csv"], "--algorithm ybwc is a cluster algorithm (give --machine cluster"),
         (&["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--scheme", "b", "-o", "out.csv"], "--scheme does not apply to --policy pvsplit"),
         (&["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--m-a", "3", "-o", "out.csv"], "--m-a does not apply"),
         (&["t.jsonl", "--procs", "4", "--policy", "dts", "--min-split-depth", "2", "-o", "out.csv"], "--min-split-depth applies to --policy active only"),

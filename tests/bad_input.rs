@@ -177,7 +177,7 @@ fn options_that_would_be_ignored_are_refused() {
     d.tool("classify").args(["t.jsonl", "--scheme", "a", "--m", "5", "-o", "out.csv"]).fails("--m 5 is scheme C's parameter, but scheme c is not scored");
     d.tool("classify").args(["t.jsonl", "--scheme", "a", "--n", "3", "-o", "out.csv"]).fails("--n 3 is scheme B's parameter, but scheme b is not scored");
     d.tool("pabsim").args(["t.jsonl", "--procs", "1,4", "--per-tree", "-o", "s.csv"]).ok();
-    for opt in [&["--procs", "48"][..], &["--scheme", "a"], &["--m-a", "3"], &["--policy", "steal"], &["--lock", "queue"], &["--interleave", "state"]] {
+    for opt in [&["--procs", "48"][..], &["--scheme", "a"], &["--m-a", "3"], &["--algorithm", "steal"], &["--lock", "queue"], &["--interleave", "state"]] {
         let args = [&["--merge", "s.csv", "-o", "out.csv"][..], opt].concat();
         let out = d.tool("pabsim").args(&args).output();
         let err = String::from_utf8_lossy(&out.stderr);

@@ -189,7 +189,7 @@ fn bad_requests_end_in_one_line() {
     incremental_trees(&d, "t.jsonl", 5, 5, 1);
     mpi(&d.path, 2).args(["t.jsonl", "--policy", "seq"]).fails("seq cannot run on 2 processes");
     mpi(&d.path, 1).args(["t.jsonl", "--policy", "master-worker"]).fails("master-worker cannot run on 1 processes");
-    mpi(&d.path, 3).args(["t.jsonl", "--policy", "dts"]).fails("--policy dts is a --machine shared algorithm");
+    mpi(&d.path, 3).args(["t.jsonl", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm");
     mpi(&d.path, 3).args(["t.jsonl", "--policy", "bogus"]).fails("unknown cluster algorithm `bogus`");
     mpi(&d.path, 2).args(["t.jsonl", "--node-cost", "5"]).fails("--node-cost does not apply to --mpi");
     mpi(&d.path, 2).args(["t.jsonl", "--scheme", "a"]).fails("--scheme does not apply to --mpi");

@@ -4,7 +4,7 @@ use anyhow::{Result, bail, ensure};
 use clap::Parser;
 use parab::algorithm::Algorithm;
 use parab::cli::{self, Input, Output, write_csv};
-use parab::cluster::args::{ClusterArgs, parse_policies};
+use parab::cluster::args::ClusterArgs;
 use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
@@ -18,90 +18,92 @@ use std::path::PathBuf;
 /// search with split-point scheme A, B or C, or PV splitting, YBWC with work
 /// stealing, or active splitting; one CSV row per configuration (or per
 /// tree), with t_p, n_p, the processor-ticks per state, memory stalls, lock
-/// waits, and SU/SO/CSS against the p = 1 rows (or --baseline).
+/// waits, and SU/SO/CSS against the p = 1 rows (or --baseline). With
+/// --machine cluster, the message-passing searches on a simulated cluster
+/// of 1 to 4,096 processes instead. The options under "Options" apply to
+/// both machines; the others to the machine their heading names.
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --policy dts,pvsplit,steal,active --lock queue --m-a 1\n\nPolicies:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table"
+    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table\n\nAlgorithms of the cluster (docs/model.md §9):\n  seq                      the sequential baseline (p = 1)\n  even-split               the frontier at --split-ply split evenly among the processes\n  master-slave             the frontier at --split-ply handed out one node at a time\n  master-worker            Ura et al.'s master-worker with dynamic updates (--master-depth, --slice-nodes)\n  master-worker-noupdate   the same, workers reporting full-depth results only\n  master-worker-share      with updates, workers sharing table entries around a ring (--share-depth)\n  master-worker-negascout  with updates and a NegaScout master with ε-windows (--epsilon)\n  ybwc                     the Young Brothers Wait Concept over messages (--slice-nodes)"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
     /// --merge, the per-tree CSV files of all shards.
     inputs: Vec<PathBuf>,
-    /// Processor counts, e.g. 1,12,24,48.
-    #[arg(short, long, value_delimiter = ',', default_value = "1")]
-    procs: Vec<usize>,
-    /// Parallel search algorithms for p > 1. The shared-memory machine: dts
-    /// (the thesis's; default), pvsplit, steal, active. The cluster:
-    /// even-split, master-slave (default both), master-worker,
-    /// master-worker-noupdate, master-worker-share,
-    /// master-worker-negascout, ybwc; p = 1 is its sequential
-    /// baseline, seq.
-    #[arg(long, value_delimiter = ',')]
-    policy: Vec<String>,
     /// The machine: shared (the thesis's multiprocessor) or cluster
     /// (processes that share nothing and send messages).
     #[arg(long, default_value = "shared")]
     machine: MachineKind,
-    /// Cluster: search time per node, ns.
-    #[arg(long)]
-    node_ns: Option<u64>,
-    /// Cluster: the sender's time per message, ns.
-    #[arg(long)]
-    send_ns: Option<u64>,
-    /// Cluster: the receiver's time per message, ns.
-    #[arg(long)]
-    recv_ns: Option<u64>,
-    /// Cluster: network latency, ns.
-    #[arg(long)]
-    latency_ns: Option<u64>,
-    /// Cluster: bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
-    #[arg(long)]
-    bandwidth: Option<u64>,
-    /// The cluster algorithms' parameters (shared with psearch --mpi).
-    #[command(flatten)]
-    cluster: ClusterArgs,
-    /// Cluster: instead of parallel runs, one row of Ura et al.'s §5.2 leaf
-    /// counts (the sequential search with the master's table, with tables
-    /// not shared between tasks, with the partial share of --share-depth,
-    /// with full task windows); needs --master-depth.
-    #[arg(long, conflicts_with_all = ["policy", "per_tree"])]
-    leaf_factors: bool,
-    /// The schemes and the algorithms' parameters (shared with psearch).
-    #[command(flatten)]
-    search: SearchArgs,
-    /// How processors wait for locks: `tas` (test-and-set retried, the
-    /// thesis's machine) or `queue` (a queue lock: each waiter spins on its
-    /// own flag until the lock is handed to it).
-    #[arg(long, default_value = "tas")]
-    lock: LockKind,
-    /// When processors interleave: `access` (every access with a delay is a
-    /// scheduling point, as on the thesis's machine) or `state` (a state runs
-    /// as one step; the earlier model, for comparison).
-    #[arg(long, default_value = "access")]
-    interleave: Interleave,
+    /// Processor counts, e.g. 1,12,24,48.
+    #[arg(short, long, value_delimiter = ',', default_value = "1")]
+    procs: Vec<usize>,
+    /// Parallel search algorithms for p > 1. The shared machine: dts (the
+    /// thesis's; default), pvsplit, steal, active. The cluster: even-split,
+    /// master-slave (default both), master-worker, master-worker-noupdate,
+    /// master-worker-share, master-worker-negascout, ybwc; p = 1 is its
+    /// sequential baseline, seq.
+    #[arg(long, visible_alias = "policy", value_delimiter = ',')]
+    algorithm: Vec<String>,
     /// One row per (tree, configuration).
     #[arg(long)]
     per_tree: bool,
-    /// Per-tree pabsim output with p = 1 rows of the same trees, for SU/SO/CSS.
-    #[arg(long)]
-    baseline: Option<PathBuf>,
-    /// Run only shard K of N (1-based) of the (tree, configuration) items; needs --per-tree.
-    #[arg(long, requires = "per_tree")]
-    shard: Option<String>,
-    /// Merge the per-tree outputs of all shards into the single-machine result.
-    /// The configuration comes from the shards: options that choose one are refused.
-    #[arg(long, conflicts_with_all = [
-        "shard", "weights", "thesis_params", "procs", "policy", "scheme", "min_split_depth", "split_group", "steal_seed", "lock",
-        "m_a", "m_b", "m_ca", "m_cc", "cut_width", "pv_wait", "interleave", "split_walk",
-    ])]
-    merge: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
     /// Output file (default stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// The schemes and the algorithms' parameters (shared with psearch).
+    #[command(flatten, next_help_heading = "The shared machine (--machine shared)")]
+    search: SearchArgs,
+    /// How processors wait for locks: `tas` (test-and-set retried, the
+    /// thesis's machine) or `queue` (a queue lock: each waiter spins on its
+    /// own flag until the lock is handed to it).
+    #[arg(long, default_value = "tas", help_heading = "The shared machine (--machine shared)")]
+    lock: LockKind,
+    /// When processors interleave: `access` (every access with a delay is a
+    /// scheduling point, as on the thesis's machine) or `state` (a state runs
+    /// as one step; the earlier model, for comparison).
+    #[arg(long, default_value = "access", help_heading = "The shared machine (--machine shared)")]
+    interleave: Interleave,
+    /// Per-tree pabsim output with p = 1 rows of the same trees, for SU/SO/CSS.
+    #[arg(long, help_heading = "The shared machine (--machine shared)")]
+    baseline: Option<PathBuf>,
+    /// Run only shard K of N (1-based) of the (tree, configuration) items; needs --per-tree.
+    #[arg(long, requires = "per_tree", help_heading = "The shared machine (--machine shared)")]
+    shard: Option<String>,
+    /// Merge the per-tree outputs of all shards into the single-machine result.
+    /// The configuration comes from the shards: options that choose one are refused.
+    #[arg(long, help_heading = "The shared machine (--machine shared)", conflicts_with_all = [
+        "shard", "weights", "thesis_params", "procs", "algorithm", "scheme", "min_split_depth", "split_group", "steal_seed", "lock",
+        "m_a", "m_b", "m_ca", "m_cc", "cut_width", "pv_wait", "interleave", "split_walk",
+    ])]
+    merge: bool,
+    /// Search time per node, ns.
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    node_ns: Option<u64>,
+    /// The sender's time per message, ns.
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    send_ns: Option<u64>,
+    /// The receiver's time per message, ns.
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    recv_ns: Option<u64>,
+    /// Network latency, ns.
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    latency_ns: Option<u64>,
+    /// Bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    bandwidth: Option<u64>,
+    /// The cluster algorithms' parameters (shared with psearch --mpi).
+    #[command(flatten, next_help_heading = "The cluster (--machine cluster)")]
+    cluster: ClusterArgs,
+    /// Instead of parallel runs, one row of Ura et al.'s §5.2 leaf counts
+    /// (the sequential search with the master's table, with tables not
+    /// shared between tasks, with the partial share of --share-depth, with
+    /// full task windows); needs --master-depth.
+    #[arg(long, conflicts_with_all = ["algorithm", "per_tree"], help_heading = "The cluster (--machine cluster)")]
+    leaf_factors: bool,
 }
 
 fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {
@@ -143,8 +145,8 @@ enum MachineKind {
 /// `pabsim --machine cluster`.
 fn cluster(args: &Args) -> Result<()> {
     use parab::cluster::machine::Costs;
-    use parab::cluster::run::{ClusterRequest, configs, run};
-    use parab::cluster::{ClusterAlgorithm, ClusterConfig, MAX_CLUSTER_PROCS};
+    use parab::cluster::run::{ClusterRequest, Procs, configs, run};
+    use parab::cluster::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS};
     let mut shared_only = args.search.given().to_vec();
     shared_only.extend([("--baseline", args.baseline.is_some()), ("--shard", args.shard.is_some()), ("--merge", args.merge)]);
     if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
@@ -154,10 +156,7 @@ fn cluster(args: &Args) -> Result<()> {
     if args.leaf_factors {
         return leaf_factors(args);
     }
-    let mut algorithms = parse_policies(&args.policy)?;
-    if algorithms.is_empty() {
-        algorithms = vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave];
-    }
+    let algorithms = args.cluster.algorithms(&args.algorithm, &ClusterAlgorithm::DEFAULT)?;
     cli::no_repeats("--procs", &args.procs)?;
     for &p in &args.procs {
         ensure!((1..=MAX_CLUSTER_PROCS).contains(&p), "--procs {p}: the cluster has 1..{MAX_CLUSTER_PROCS} processes");
@@ -171,7 +170,8 @@ fn cluster(args: &Args) -> Result<()> {
         bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
     };
     ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
-    let req = ClusterRequest { procs: args.procs.clone(), algorithms, settings: ClusterConfig { costs, ..args.cluster.settings()? }, per_tree: args.per_tree };
+    let settings = ClusterSettings { costs, ..args.cluster.settings()? };
+    let req = ClusterRequest { procs: Procs::Counts(args.procs.clone()), algorithms, settings, per_tree: args.per_tree };
     let n = configs(&req)?.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
@@ -184,27 +184,14 @@ fn cluster(args: &Args) -> Result<()> {
 
 /// `--leaf-factors`: Ura et al.'s §5.2 counts, one row for the input's trees.
 fn leaf_factors(args: &Args) -> Result<()> {
-    use parab::cluster::{factors, master_worker::default_share_depth, search::DEFAULT_TT_SLOTS};
+    use parab::cluster::{factors, search::DEFAULT_TT_SLOTS};
     let Some(dm) = args.cluster.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     ensure!(!trees.is_empty(), "no trees in the input");
-    let share = match args.cluster.share_depth {
-        Some(k) => k,
-        None => trees[0].visit(DefaultShare),
-    };
-    let row = factors::leaf_factors(&trees, dm, share, args.cluster.tt_slots.unwrap_or(DEFAULT_TT_SLOTS))?;
+    let row = factors::leaf_factors(&trees, dm, args.cluster.share_depth, args.cluster.tt_slots.unwrap_or(DEFAULT_TT_SLOTS))?;
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, [row])?;
-    return Ok(out.finish()?);
-
-    /// The master-worker-share's default sharing depth for a tree.
-    struct DefaultShare;
-    impl parab::tree::SourceVisitor for DefaultShare {
-        type Output = u32;
-        fn visit<S: parab::game::TreeSource>(self, src: &S, root: &S::Node, _: u32) -> u32 {
-            default_share_depth(src, root)
-        }
-    }
+    Ok(out.finish()?)
 }
 
 fn main() {
@@ -227,8 +214,8 @@ fn main() {
             bail!("{name} applies to --machine cluster only");
         }
         let policies = parab::request::parse_algorithms(
-            "--policy",
-            &args.policy,
+            "--algorithm",
+            &args.algorithm,
             |n| n.parse::<parab::cluster::ClusterAlgorithm>().is_ok(),
             "give --machine cluster; the shared machine runs dts, pvsplit, steal, active",
         )?;
@@ -259,7 +246,7 @@ fn main() {
         ensure!(!req.policies.contains(&Algorithm::LazySmp), "{}", parab::algorithm::LAZY_SMP_REAL_ONLY);
         cli::no_repeats("--procs", &req.procs)?;
         cli::no_repeats("--scheme", &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
-        cli::no_repeats("--policy", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
+        cli::no_repeats("--algorithm", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");
         }

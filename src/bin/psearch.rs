@@ -25,7 +25,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n  dts       the thesis's: idle threads take the split-point variable's lock and search the node heap for a split point (--scheme, --split-walk)\n  pvsplit   PV splitting: all threads share each PV node's moves once its first is searched, and wait for the next PV node\n  steal     YBWC with work stealing (crossbeam-deque): eligible nodes go on the owner's deque, idle threads steal from a random victim (--scheme, --steal-seed)\n  active    active splitting: a thread at an eligible node with --min-split-depth plies left recruits the idle threads (--scheme)\n  lazy-smp  Lazy SMP: every thread searches the whole tree, sharing a lock-free transposition table (real threads only)\n\nThread counts above the host's cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/).\n\nMPI (build: cargo build --release --features mpi):\n  treegen --model incremental --branching 5 --depth 7 --count 2 -o /tmp/inc.jsonl\n  mpirun -np 4 target/release/psearch --mpi /tmp/inc.jsonl --policy even-split,master-slave,master-worker --per-tree\n  mpirun --bind-to none -np 2 target/release/psearch --mpi /tmp/inc.jsonl --policy even-split,master-slave --threads 2\nRank 0 reads the input and writes the rows of pabsim --machine cluster (transport mpi, measured wall time): the sequential baseline on rank 0, then each algorithm on all ranks, every root value checked. With --threads T each rank searches its tasks (even-split, master-slave) on T threads with --thread-algorithm (default steal): the hybrid. A rank that waits --mpi-timeout seconds for a message ends the job with one line."
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n  dts       the thesis's: idle threads take the split-point variable's lock and search the node heap for a split point (--scheme, --split-walk)\n  pvsplit   PV splitting: all threads share each PV node's moves once its first is searched, and wait for the next PV node\n  steal     YBWC with work stealing (crossbeam-deque): eligible nodes go on the owner's deque, idle threads steal from a random victim (--scheme, --steal-seed)\n  active    active splitting: a thread at an eligible node with --min-split-depth plies left recruits the idle threads (--scheme)\n  lazy-smp  Lazy SMP: every thread searches the whole tree, sharing a lock-free transposition table (real threads only)\n\nThread counts above the host's cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/).\n\nMPI (build: cargo build --release --features mpi):\n  treegen --model incremental --branching 5 --depth 7 --count 2 -o /tmp/inc.jsonl\n  mpirun -np 4 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave,master-worker --per-tree\n  mpirun --bind-to none -np 2 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave --threads 2\nRank 0 reads the input and writes the rows of pabsim --machine cluster (transport mpi, measured wall time): the sequential baseline on rank 0, then each algorithm on all ranks, every root value checked. With --threads T each rank searches its tasks (even-split, master-slave) on T threads with --thread-algorithm (default steal): the hybrid. A rank that waits --mpi-timeout seconds for a message ends the job with one line."
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen or positions), `-` or absent for stdin.
@@ -35,41 +35,41 @@ struct Args {
     /// master-slave (each task searched with --thread-algorithm).
     #[arg(short, long, value_delimiter = ',')]
     threads: Vec<usize>,
-    /// MPI with --threads above 1: the algorithm each rank's threads search
-    /// a task with (dts, pvsplit, steal, active, lazy-smp; default steal).
-    #[arg(long, requires = "mpi")]
-    thread_algorithm: Option<String>,
     /// Parallel search algorithms for more than one thread: dts (default),
     /// pvsplit, steal, active, lazy-smp. With --mpi the cluster's: even-split,
     /// master-slave (default both), master-worker, master-worker-noupdate,
     /// master-worker-share, master-worker-negascout, ybwc; seq on one rank.
-    #[arg(long, alias = "policy", value_delimiter = ',')]
+    #[arg(long, visible_alias = "policy", value_delimiter = ',')]
     algorithm: Vec<String>,
-    /// Run the cluster's message-passing searches on the ranks of an MPI
-    /// job (under mpirun; needs a build with --features mpi).
-    #[arg(long)]
-    mpi: bool,
-    /// MPI: seconds a rank waits for a message before it ends the job (default 60).
-    #[arg(long, requires = "mpi")]
-    mpi_timeout: Option<u64>,
-    /// The cluster algorithms' parameters (with --mpi; shared with pabsim --machine cluster).
-    #[command(flatten)]
-    cluster: ClusterArgs,
-    /// The schemes and the algorithms' parameters (shared with pabsim).
-    #[command(flatten)]
-    search: SearchArgs,
-    /// Busy work per node entered, in nanoseconds (an engine's node costs about 1,000).
-    #[arg(long, default_value_t = 0)]
-    node_cost: u64,
-    /// Runs per (tree, configuration); each row is the run of median wall time.
-    #[arg(long, default_value_t = 1)]
-    repeat: u32,
     /// One row per (tree, configuration).
     #[arg(long)]
     per_tree: bool,
     /// Output file (default stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// The schemes and the algorithms' parameters (shared with pabsim).
+    #[command(flatten, next_help_heading = "Real threads (without --mpi)")]
+    search: SearchArgs,
+    /// Busy work per node entered, in nanoseconds (an engine's node costs about 1,000).
+    #[arg(long, default_value_t = 0, help_heading = "Real threads (without --mpi)")]
+    node_cost: u64,
+    /// Runs per (tree, configuration); each row is the run of median wall time.
+    #[arg(long, default_value_t = 1, help_heading = "Real threads (without --mpi)")]
+    repeat: u32,
+    /// Run the cluster's message-passing searches on the ranks of an MPI
+    /// job (under mpirun; needs a build with --features mpi).
+    #[arg(long, help_heading = "MPI ranks (--mpi)")]
+    mpi: bool,
+    /// Seconds a rank waits for a message before it ends the job (default 60).
+    #[arg(long, requires = "mpi", help_heading = "MPI ranks (--mpi)")]
+    mpi_timeout: Option<u64>,
+    /// With --threads above 1: the algorithm each rank's threads search a
+    /// task with (dts, pvsplit, steal, active, lazy-smp; default steal).
+    #[arg(long, requires = "mpi", help_heading = "MPI ranks (--mpi)")]
+    thread_algorithm: Option<String>,
+    /// The cluster algorithms' parameters (shared with pabsim --machine cluster).
+    #[command(flatten, next_help_heading = "MPI ranks (--mpi)")]
+    cluster: ClusterArgs,
 }
 
 fn main() {
@@ -125,9 +125,9 @@ fn mpi_main(_: &Args) -> ! {
 /// `psearch --mpi`: this rank's part of the job.
 #[cfg(feature = "mpi")]
 fn mpi_main(args: &Args) -> ! {
-    use parab::cluster::args::parse_policies;
-    use parab::cluster::mpi::run::{self as mpi_run, MpiRequest};
-    use parab::cluster::{ClusterAlgorithm, ClusterConfig};
+    use parab::cluster::mpi::run as mpi_run;
+    use parab::cluster::run::{ClusterRequest, Procs};
+    use parab::cluster::{ClusterAlgorithm, ClusterSettings};
     let timeout = std::time::Duration::from_secs(args.mpi_timeout.unwrap_or(parab::cluster::mpi::DEFAULT_TIMEOUT.as_secs()));
     mpi_run::main("psearch", timeout, |job| {
         // The same checks on every rank: each stops alike, rank 0 says why.
@@ -147,13 +147,12 @@ fn mpi_main(args: &Args) -> ! {
         let name = args.thread_algorithm.as_deref().unwrap_or(parab::cluster::hybrid::DEFAULT_THREAD_ALGORITHM);
         let thread_algorithm = name.parse::<parab::algorithm::Algorithm>().map_err(|e| anyhow::anyhow!("--thread-algorithm {name}: {e}"))?;
         ensure!(args.mpi_timeout.is_none_or(|t| (1..=86_400).contains(&t)), "--mpi-timeout: give 1..86400 seconds");
-        let mut algorithms = parse_policies(&args.algorithm)?;
-        if algorithms.is_empty() {
-            algorithms = if job.size == 1 { vec![ClusterAlgorithm::Sequential] } else { vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave] };
-        }
+        let default: &[ClusterAlgorithm] = if job.size == 1 { &[ClusterAlgorithm::Sequential] } else { &ClusterAlgorithm::DEFAULT };
+        let algorithms = args.cluster.algorithms(&args.algorithm, default)?;
         let rank_threads = (threads > 1).then_some(parab::cluster::hybrid::RankThreads { threads, algorithm: thread_algorithm });
-        let req = MpiRequest { algorithms, settings: ClusterConfig { threads: rank_threads, ..args.cluster.settings()? }, per_tree: args.per_tree };
-        mpi_run::configs(&req, job.size)?;
+        let settings = ClusterSettings { threads: rank_threads, ..args.cluster.settings()? };
+        let req = ClusterRequest { procs: Procs::Ranks(job.size), algorithms, settings, per_tree: args.per_tree };
+        parab::cluster::run::configs(&req)?;
         let out = mpi_run::agree(job, if job.rank == 0 { Output::create(args.output.as_deref()).map(Some).map_err(Into::into) } else { Ok(None) })?;
         let trees = read_trees(mpi_run::share_input(job, args.input.as_deref())?)?;
         let rows = mpi_run::run(job, &trees, &req)?;

@@ -17,6 +17,7 @@
 //! input; `make distributed` runs it with d − d′ fixed and d growing, as
 //! the paper's figure does.
 
+use super::master_worker::default_share_depth;
 use super::search::{Searcher, Sharing, Tasks};
 use crate::formats::FactorRow;
 use crate::game::TreeSource;
@@ -76,10 +77,26 @@ impl SourceVisitor for Count {
     }
 }
 
+/// The default sharing depth of a tree ([`default_share_depth`]).
+struct ShareDepth;
+
+impl SourceVisitor for ShareDepth {
+    type Output = u32;
+    fn visit<S: TreeSource>(self, src: &S, root: &S::Node, _: u32) -> u32 {
+        default_share_depth(src, root)
+    }
+}
+
 /// Counts every tree's leaves (in parallel over the trees) and sums them
 /// into one row: d′ = `master_depth` (at most each tree's depth), sharing
-/// depth `share`, `slots` entries per table.
-pub fn leaf_factors(trees: &[Tree], master_depth: u32, share: u32, slots: usize) -> Result<FactorRow, Inexact> {
+/// depth `share` (`None`: `master-worker-share`'s default for the first
+/// tree, the row's one value), `slots` entries per table.
+pub fn leaf_factors(trees: &[Tree], master_depth: u32, share: Option<u32>, slots: usize) -> Result<FactorRow, Inexact> {
+    let share = match (share, trees.first()) {
+        (Some(k), _) => k,
+        (None, Some(t)) => t.visit(ShareDepth),
+        (None, None) => 1,
+    };
     let per: Vec<Leaves> = trees
         .par_iter()
         .enumerate()

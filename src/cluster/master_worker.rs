@@ -35,11 +35,13 @@ use crate::search::NodeCounts;
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The master-worker's parameters.
+/// The master-worker's parameters, every default worked out
+/// ([`super::launch_with`] resolves them from the asked
+/// configuration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MwOptions {
-    /// The master's depth d' (`None`: [`default_master_depth`]).
-    pub master_depth: Option<u32>,
+    /// The master's depth d' (at most the search depth).
+    pub master_depth: u32,
     /// Dynamic updates: workers report every finished depth (off: the full
     /// depth only, the paper's *without updates*).
     pub updates: bool,
@@ -55,9 +57,11 @@ pub struct MwOptions {
     pub epsilon: Option<i64>,
 }
 
-impl Default for MwOptions {
-    fn default() -> MwOptions {
-        MwOptions { master_depth: None, updates: true, slice: DEFAULT_SLICE_NODES, share: None, epsilon: None }
+impl MwOptions {
+    /// Master depth `master_depth`, with updates, the default slice, no
+    /// sharing, the alpha-beta master.
+    pub fn new(master_depth: u32) -> MwOptions {
+        MwOptions { master_depth, updates: true, slice: DEFAULT_SLICE_NODES, share: None, epsilon: None }
     }
 }
 
@@ -566,17 +570,11 @@ pub enum MasterWorker<S: TreeSource> {
 }
 
 impl<S: TreeSource> MasterWorker<S> {
-    /// The processes of a run on `procs` (≥ 2) searching `root` to `depth`
-    /// with `slots` table entries per worker.
-    pub fn processes(src: &S, root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> Vec<MasterWorker<S>> {
-        let make = MasterWorker::maker(src, root, depth, procs, slots, opts);
-        (0..procs).map(make).collect()
-    }
-
-    /// What builds rank r's process of such a run (a real transport builds
-    /// its own rank's only).
-    pub fn maker(src: &S, root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> impl FnMut(usize) -> MasterWorker<S> {
-        let dm = opts.master_depth.unwrap_or_else(|| default_master_depth(src, root, depth, procs));
+    /// What builds rank r's process of a run on `procs` (≥ 2) processes
+    /// searching `root` to `depth` with `slots` table entries per worker (a
+    /// real transport builds its own rank's only).
+    pub fn maker(root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> impl FnMut(usize) -> MasterWorker<S> {
+        let dm = opts.master_depth;
         let root = root.clone();
         move |r| {
             if r == 0 { MasterWorker::Master(Master::new(&root, depth, dm, procs, opts.epsilon)) } else { MasterWorker::Worker(Worker::new(slots, opts)) }
@@ -770,8 +768,8 @@ mod tests {
             for (procs, dm) in [(2, 1), (3, 2), (8, 3)] {
                 for updates in [true, false] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(seed)] {
-                        let opts = MwOptions { master_depth: Some(dm), updates, slice: 3, ..MwOptions::default() };
-                        let mut p = MasterWorker::processes(&t, &root, 7, procs, 1 << 10, opts);
+                        let opts = MwOptions { updates, slice: 3, ..MwOptions::new(dm) };
+                        let mut p: Vec<MasterWorker<Incremental>> = (0..procs).map(MasterWorker::maker(&root, 7, procs, 1 << 10, opts)).collect();
                         let s = machine::run(&t, &mut p, Costs::default(), delivery);
                         assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} procs {procs} updates {updates} {delivery:?}");
                         let aborts: u64 = p.iter().map(|q| if let MasterWorker::Worker(w) = q { w.aborts } else { 0 }).sum();
@@ -831,8 +829,8 @@ mod tests {
         assert_eq!(default_share_depth(&t, &root), 4);
         assert_eq!(default_share_depth(&Incremental::new(20, 100).unwrap(), &Incremental::new(20, 100).unwrap().root(1)), 2);
         for share in [Some(4), None] {
-            let opts = MwOptions { master_depth: Some(2), share, ..MwOptions::default() };
-            let mut p = MasterWorker::processes(&t, &root, 9, 5, 1 << 16, opts);
+            let opts = MwOptions { share, ..MwOptions::new(2) };
+            let mut p: Vec<MasterWorker<Incremental>> = (0..5).map(MasterWorker::maker(&root, 9, 5, 1 << 16, opts)).collect();
             let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed);
             assert_eq!(s.map(|s| s.value), Some(want));
             let absorbed: Vec<u64> = p.iter().filter_map(|q| if let MasterWorker::Worker(w) = q { Some(w.absorbed) } else { None }).collect();

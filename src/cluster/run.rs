@@ -1,5 +1,8 @@
-//! Many (tree, configuration) runs of the simulated cluster in parallel,
-//! and their rows (`pabsim --machine cluster`; `docs/formats.md`).
+//! What a run of many (tree, configuration) pairs on a cluster is asked
+//! ([`ClusterRequest`]: the same for the simulated cluster and for MPI
+//! ranks), its configurations in row order ([`configs`]), the simulated
+//! runs in parallel ([`run`], `pabsim --machine cluster`) and the rows of
+//! both machines (`rows`; `docs/formats.md`).
 //!
 //! Every tree is first searched by the sequential baseline on one process:
 //! its time and leaves are the reference for speed-up and leaf ratio, and
@@ -8,22 +11,31 @@
 //! thread count.
 
 use super::machine::ClusterStats;
-use super::{ClusterAlgorithm, ClusterConfig, ClusterError, simulate};
+use super::{ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, simulate};
 use crate::formats::ClusterRow;
 use crate::tree::Tree;
 use rayon::prelude::*;
 
-/// What a cluster run is asked.
+/// The process counts a request runs on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Procs {
+    /// The simulated cluster: each count in turn, every algorithm on it; a
+    /// count of 1 is the sequential baseline alone.
+    Counts(Vec<usize>),
+    /// An MPI job of this many ranks: the sequential baseline on rank 0,
+    /// then every algorithm on all ranks (`seq` only on a job of one rank).
+    Ranks(usize),
+}
+
+/// What a cluster run is asked, simulated or on MPI ranks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClusterRequest {
-    /// Process counts (1 is the sequential baseline).
-    pub procs: Vec<usize>,
-    /// The parallel algorithms, for every count above 1.
+    /// The process counts.
+    pub procs: Procs,
+    /// The parallel algorithms with their parameters.
     pub algorithms: Vec<ClusterAlgorithm>,
-    /// Every other setting of the runs (the machine's costs, tables,
-    /// split ply and the master-worker's parameters); its algorithm and
-    /// process count are replaced by each configuration's.
-    pub settings: ClusterConfig,
+    /// The machine every run shares.
+    pub settings: ClusterSettings,
     /// One row per tree instead of per configuration.
     pub per_tree: bool,
 }
@@ -34,8 +46,8 @@ pub(crate) struct Done {
     pub cfg: usize,
     /// The tree's index.
     pub tree: usize,
-    /// Its split ply or master depth ([`split_of`]).
-    pub split: Option<u32>,
+    /// The algorithm as it ran, every parameter worked out.
+    pub ran: ClusterAlgorithm,
     /// What it measured.
     pub stats: ClusterStats,
 }
@@ -52,48 +64,72 @@ pub enum RowSource {
     },
 }
 
-/// The configurations asked, in row order: the baseline, then each count
-/// above 1 with each algorithm. Each is checked before anything runs.
+/// The configurations asked, in row order (the sequential baseline where
+/// [`Procs`] says, then each algorithm on each count above it). Each is
+/// checked before anything runs. The baseline is the sequential search on
+/// one thread.
 pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError> {
     let mut out = vec![];
-    for &p in &req.procs {
-        let algs = if p == 1 { vec![ClusterAlgorithm::Sequential] } else { req.algorithms.clone() };
-        for a in algs {
-            let c = ClusterConfig { algorithm: a, procs: p, ..req.settings };
-            c.check()?;
-            out.push(c);
+    let mut add = |algorithm: ClusterAlgorithm, procs: usize| {
+        let mut settings = req.settings;
+        if algorithm == ClusterAlgorithm::Sequential {
+            settings.threads = None;
+        }
+        let c = ClusterConfig { algorithm, procs, settings };
+        c.check()?;
+        out.push(c);
+        Ok::<(), ClusterError>(())
+    };
+    match req.procs {
+        Procs::Counts(ref counts) => {
+            for &p in counts {
+                if p == 1 {
+                    add(ClusterAlgorithm::Sequential, 1)?;
+                } else {
+                    for &a in &req.algorithms {
+                        add(a, p)?;
+                    }
+                }
+            }
+        }
+        Procs::Ranks(ranks) => {
+            add(ClusterAlgorithm::Sequential, 1)?;
+            for &a in &req.algorithms {
+                a.check(ranks)?;
+                if a != ClusterAlgorithm::Sequential {
+                    add(a, ranks)?;
+                }
+            }
         }
     }
     Ok(out)
 }
 
-/// Runs every (tree, configuration) and returns the rows.
+/// Runs every (tree, configuration) on the simulated cluster and returns
+/// the rows.
 pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Progress) -> Result<Vec<ClusterRow>, ClusterError> {
     let cfgs = configs(req)?;
-    let seq = ClusterConfig { costs: req.settings.costs, tt_slots: req.settings.tt_slots, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) };
-    let base: Vec<ClusterStats> = trees.par_iter().map(|t| simulate(t, &seq, None)).collect::<Result<_, _>>()?;
+    let seq = ClusterConfig {
+        settings: ClusterSettings { costs: req.settings.costs, tt_slots: req.settings.tt_slots, ..ClusterSettings::default() },
+        ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1)
+    };
+    let base: Vec<ClusterStats> = trees.par_iter().map(|t| simulate(t, &seq, None).map(|r| r.output)).collect::<Result<_, _>>()?;
     let items: Vec<(usize, usize)> = (0..cfgs.len()).flat_map(|c| (0..trees.len()).map(move |t| (c, t))).collect();
     let done: Vec<Done> = items
         .par_iter()
         .map(|&(c, t)| {
             let cfg = &cfgs[c];
-            let stats = if cfg.algorithm == ClusterAlgorithm::Sequential { base[t] } else { simulate(&trees[t], cfg, Some(base[t].value))? };
+            let (stats, ran) = if cfg.algorithm == ClusterAlgorithm::Sequential {
+                (base[t], ClusterAlgorithm::Sequential)
+            } else {
+                let r = simulate(&trees[t], cfg, Some(base[t].value))?;
+                (r.output, r.algorithm)
+            };
             progress.inc(1);
-            Ok(Done { cfg: c, tree: t, split: split_of(&trees[t], cfg), stats })
+            Ok(Done { cfg: c, tree: t, ran, stats })
         })
         .collect::<Result<_, ClusterError>>()?;
     Ok(rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Simulated))
-}
-
-/// The split ply of a root-splitting run, the master depth of a
-/// master-worker run, `None` for the sequential baseline.
-pub(crate) fn split_of(tree: &Tree, cfg: &ClusterConfig) -> Option<u32> {
-    match cfg.algorithm {
-        ClusterAlgorithm::Sequential => None,
-        a if a.is_master_worker() => Some(tree.visit(MasterDepth { procs: cfg.procs, depth: cfg.master_depth })),
-        ClusterAlgorithm::Ybwc => Some(tree.visit(Granularity(cfg.granularity))),
-        _ => Some(tree.visit(Split { procs: cfg.procs, split: cfg.split })),
-    }
 }
 
 /// The rows of runs `done` (every configuration of `cfgs` on every tree,
@@ -101,21 +137,11 @@ pub(crate) fn split_of(tree: &Tree, cfg: &ClusterConfig) -> Option<u32> {
 /// tree or one per group of trees of the same family, b and depth.
 pub(crate) fn rows(trees: &[Tree], cfgs: &[ClusterConfig], done: &[Done], base: &[ClusterStats], per_tree: bool, source: RowSource) -> Vec<ClusterRow> {
     let mut rows = vec![];
-    let make = |ts: &[Tree], cfg: &ClusterConfig, ds: &[&Done], bs: &[ClusterStats], per_tree: bool| {
-        let mut r = row(ts, cfg, ds, bs, per_tree);
-        if let RowSource::Mpi { oversubscribed } = source {
-            r.transport = "mpi".into();
-            r.oversubscribed = Some(oversubscribed);
-            r.threads = Some(cfg.threads.map_or(1, |t| t.threads as u32));
-            r.thread_algorithm = cfg.threads.map(|t| t.algorithm.name().to_string());
-        }
-        r
-    };
     for (c, cfg) in cfgs.iter().enumerate() {
         let mut mine: Vec<&Done> = done.iter().filter(|d| d.cfg == c).collect();
         mine.sort_by_key(|d| d.tree);
         if per_tree {
-            rows.extend(mine.iter().map(|d| make(&trees[d.tree..=d.tree], cfg, &[d], &base[d.tree..=d.tree], true)));
+            rows.extend(mine.iter().map(|d| row(&trees[d.tree..=d.tree], cfg, &[d], &base[d.tree..=d.tree], true, source)));
         } else {
             // One row per group of trees of the same family, b and depth.
             let mut groups: Vec<(String, Vec<usize>)> = vec![];
@@ -130,44 +156,11 @@ pub(crate) fn rows(trees: &[Tree], cfgs: &[ClusterConfig], done: &[Done], base: 
                 let ds: Vec<&Done> = idx.iter().map(|&i| mine[i]).collect();
                 let ts: Vec<Tree> = idx.iter().map(|&i| trees[i].clone()).collect();
                 let bs: Vec<ClusterStats> = idx.iter().map(|&i| base[i]).collect();
-                rows.push(make(&ts, cfg, &ds, &bs, false));
+                rows.push(row(&ts, cfg, &ds, &bs, false, source));
             }
         }
     }
     rows
-}
-
-struct Split {
-    procs: usize,
-    split: Option<u32>,
-}
-
-impl crate::tree::SourceVisitor for Split {
-    type Output = u32;
-    fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
-        self.split.map_or_else(|| super::frontier::default_split(src, root, depth, self.procs), |s| s.min(depth))
-    }
-}
-
-struct MasterDepth {
-    procs: usize,
-    depth: Option<u32>,
-}
-
-impl crate::tree::SourceVisitor for MasterDepth {
-    type Output = u32;
-    fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
-        self.depth.map_or_else(|| super::master_worker::default_master_depth(src, root, depth, self.procs), |d| d.min(depth))
-    }
-}
-
-struct Granularity(Option<u32>);
-
-impl crate::tree::SourceVisitor for Granularity {
-    type Output = u32;
-    fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> u32 {
-        self.0.unwrap_or_else(|| super::ybwc::default_granularity(src, root, depth))
-    }
 }
 
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
@@ -179,7 +172,7 @@ fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
     if n == 0.0 { 0.0 } else { (s / n).exp() }
 }
 
-fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats], per_tree: bool) -> ClusterRow {
+fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats], per_tree: bool, source: RowSource) -> ClusterRow {
     let t0 = &trees[0];
     let key = t0.key();
     let time = geomean(ds.iter().map(|d| d.stats.time_ns as f64));
@@ -188,7 +181,8 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let leaves = sum(|s| s.counts.leaves);
     let base_leaves: u64 = base.iter().map(|b| b.counts.leaves).sum();
     let per_proc = (cfg.procs * ds.len()) as f64;
-    let splits: Vec<Option<u32>> = ds.iter().map(|d| d.split).collect();
+    let splits: Vec<Option<u32>> = ds.iter().map(|d| d.ran.split_column()).collect();
+    let threads = cfg.settings.threads;
     ClusterRow {
         tree: per_tree.then(|| t0.index()),
         seed: per_tree.then(|| crate::request::row_seed(t0)),
@@ -210,10 +204,18 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         other_idle_ns: sum(|s| s.other_idle_ns) as f64 / per_proc,
         messages: sum(|s| s.messages),
         bytes: sum(|s| s.bytes),
-        transport: "simulated".into(),
-        oversubscribed: None,
-        threads: None,
-        thread_algorithm: None,
+        transport: match source {
+            RowSource::Simulated => "simulated",
+            RowSource::Mpi { .. } => "mpi",
+        }
+        .into(),
+        oversubscribed: match source {
+            RowSource::Simulated => None,
+            RowSource::Mpi { oversubscribed } => Some(oversubscribed),
+        },
+        // Real ranks say how many threads each ran (1: the sequential search).
+        threads: (source != RowSource::Simulated).then(|| threads.map_or(1, |t| t.threads as u32)),
+        thread_algorithm: threads.map(|t| t.algorithm.name().to_string()),
     }
 }
 
@@ -228,9 +230,9 @@ mod tests {
             (1..=3).map(|i| format!("{{\"set\":\"t\",\"index\":{i},\"seed\":{i},\"model\":\"incremental\",\"b\":5,\"scale\":100,\"depth\":6}}\n")).collect();
         let trees = crate::tree::read_trees(Input::from_string("t", &text)).unwrap();
         let req = ClusterRequest {
-            procs: vec![1, 4],
-            algorithms: vec![ClusterAlgorithm::EvenSplit, ClusterAlgorithm::MasterSlave],
-            settings: ClusterConfig { tt_slots: 1 << 12, slice_nodes: 1024, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) },
+            procs: Procs::Counts(vec![1, 4]),
+            algorithms: ClusterAlgorithm::DEFAULT.to_vec(),
+            settings: ClusterSettings { tt_slots: 1 << 12, ..ClusterSettings::default() },
             per_tree: false,
         };
         let p = crate::progress::Progress::hidden();
@@ -250,6 +252,10 @@ mod tests {
             [per[0].root_value, per[1].root_value, per[2].root_value].repeat(2)
         );
         assert_eq!(per.iter().map(|r| r.leaves).sum::<u64>(), rows.iter().map(|r| r.leaves).sum::<u64>());
-        assert!(configs(&ClusterRequest { procs: vec![1, 2], algorithms: vec![ClusterAlgorithm::Sequential], ..req }).is_err());
+        assert!(configs(&ClusterRequest { procs: Procs::Counts(vec![1, 2]), algorithms: vec![ClusterAlgorithm::Sequential], ..req.clone() }).is_err());
+        // A job of 4 ranks: the baseline on one, then each algorithm on all 4.
+        let job = configs(&ClusterRequest { procs: Procs::Ranks(4), ..req.clone() }).unwrap();
+        assert_eq!(job.iter().map(|c| (c.algorithm.name(), c.procs)).collect::<Vec<_>>(), [("seq", 1), ("even-split", 4), ("master-slave", 4)]);
+        assert!(configs(&ClusterRequest { procs: Procs::Ranks(1), ..req }).is_err(), "master-slave needs 2 ranks");
     }
 }

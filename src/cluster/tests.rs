@@ -1,8 +1,11 @@
 //! Exactness of every cluster algorithm: many trees, process counts 2, 3,
-//! 8, 64 and 4,096, messages delivered by time and in adversarial orders.
+//! 8, 64 and 4,096, messages delivered by time and in adversarial orders;
+//! the defaults each run resolves; rows that do not depend on the host's
+//! threads.
 
 use super::*;
 use crate::cli::Input;
+use crate::cluster::run::{ClusterRequest, Procs};
 use crate::tree::read_trees;
 
 fn trees(text: &str) -> Vec<Tree> {
@@ -25,6 +28,14 @@ fn artificial(depth: u32, n: u64) -> Vec<Tree> {
     )
 }
 
+/// The default machine with `slots` table entries and `delivery`.
+fn machine(slots: usize, delivery: Delivery) -> ClusterSettings {
+    ClusterSettings { tt_slots: slots, delivery, ..ClusterSettings::default() }
+}
+
+/// `simulate` checks a run against the cluster's own sequential search
+/// (`want` = `None`); each value is checked here against the plain
+/// alpha-beta search's, which shares no code with it.
 #[test]
 fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
     let mut all = incremental(5, 6, 6);
@@ -34,14 +45,14 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
         for t in set.iter() {
             // The plain alpha-beta search's value: the fixed-depth minimax value.
             let want = t.search(&mut ()).value;
-            let seq = simulate(t, &ClusterConfig { tt_slots: 1 << 10, ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) }, Some(want));
-            assert_eq!(seq.map(|s| s.value), Ok(want));
+            let seq = ClusterConfig { settings: machine(1 << 10, Delivery::Timed), ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) };
+            assert_eq!(simulate(t, &seq, None).map(|s| s.output.value), Ok(want));
             for a in ClusterAlgorithm::ALL.into_iter().filter(|&a| a != ClusterAlgorithm::Sequential) {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(1), Delivery::Adversarial(99)] {
-                        let cfg = ClusterConfig { tt_slots: 1 << 10, delivery, ..ClusterConfig::new(a, procs) };
-                        let s = simulate(t, &cfg, Some(want)).unwrap_or_else(|e| panic!("{e}"));
-                        assert_eq!(s.value, want);
+                        let cfg = ClusterConfig { settings: machine(1 << 10, delivery), ..ClusterConfig::new(a, procs) };
+                        let s = simulate(t, &cfg, None).unwrap_or_else(|e| panic!("{e}"));
+                        assert_eq!(s.output.value, want, "{a} on {procs}, {delivery:?}");
                     }
                 }
             }
@@ -49,13 +60,48 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
     }
 }
 
+/// What a run resolves is what it ran with, and what its row says: the
+/// defaults worked out from the tree (b = 5, depth 6) and the process
+/// count, the explicit values capped at the depth.
+#[test]
+fn each_run_returns_the_parameters_it_resolved() {
+    let t = &incremental(5, 6, 1)[0];
+    let ran = |a: ClusterAlgorithm, procs| simulate(t, &ClusterConfig::new(a, procs), None).unwrap().algorithm;
+    let [_, even, slave, mw, noupdate, share, negascout, ybwc] = ClusterAlgorithm::ALL;
+    let slice = master_worker::DEFAULT_SLICE_NODES;
+    // The split ply: 1 (5 nodes) for 4 processes, 2 (25) for 8.
+    assert_eq!(ran(even, 4), ClusterAlgorithm::EvenSplit { split: Some(1) });
+    assert_eq!(ran(slave, 8), ClusterAlgorithm::MasterSlave { split: Some(2) });
+    assert_eq!(ran(ClusterAlgorithm::EvenSplit { split: Some(9) }, 8), ClusterAlgorithm::EvenSplit { split: Some(6) });
+    // d': the shallowest ply with 3 leaves per worker: 5 >= 3 for 2
+    // processes, 25 >= 21 for 8, 625 >= 189 for 64.
+    assert_eq!(ran(mw, 2), ClusterAlgorithm::MasterWorker { master_depth: Some(1), slice, variant: MwVariant::Updates });
+    assert_eq!(ran(noupdate, 8), ClusterAlgorithm::MasterWorker { master_depth: Some(2), slice, variant: MwVariant::NoUpdate });
+    assert_eq!(ran(mw, 64).split_column(), Some(4));
+    let capped = ClusterAlgorithm::MasterWorker { master_depth: Some(9), slice: 64, variant: MwVariant::Updates };
+    assert_eq!(ran(capped, 2), ClusterAlgorithm::MasterWorker { master_depth: Some(6), slice: 64, variant: MwVariant::Updates });
+    // Sharing depth: 5^4 = 625 <= 625; ε at least 1.
+    assert!(matches!(ran(share, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::Share { depth: Some(4) }, .. }));
+    let eps = ClusterAlgorithm::MasterWorker { master_depth: None, slice, variant: MwVariant::NegaScout { epsilon: Some(0) } };
+    assert!(matches!(ran(eps, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(1) }, .. }));
+    assert!(matches!(ran(negascout, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(e) }, .. } if e >= 1));
+    // YBWC's granularity: 7 for b = 5 (749 minimal-tree leaves), at most depth − 1.
+    assert_eq!(ran(ybwc, 3), ClusterAlgorithm::Ybwc { granularity: Some(5), slice });
+    assert_eq!(ran(ClusterAlgorithm::Sequential, 1).split_column(), None);
+}
+
 #[test]
 fn each_machine_refuses_what_it_cannot_run() {
     let t = &incremental(3, 3, 1)[0];
-    let run = |a, p| simulate(t, &ClusterConfig::new(a, p), None).map(|_| ()).map_err(|e| e.to_string());
-    assert_eq!(run(ClusterAlgorithm::Sequential, 2), Err("seq cannot run on 2 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
-    assert_eq!(run(ClusterAlgorithm::MasterSlave, 1), Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
-    assert!(run(ClusterAlgorithm::EvenSplit, 4097).is_err());
+    let run = |a: &str, p| simulate(t, &ClusterConfig::new(a.parse().unwrap(), p), None).map(|_| ()).map_err(|e| e.to_string());
+    assert_eq!(run("seq", 2), Err("seq cannot run on 2 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
+    assert_eq!(run("master-slave", 1), Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
+    assert!(run("even-split", 4097).is_err());
+    let threads = Some(hybrid::RankThreads { threads: 2, algorithm: crate::algorithm::Algorithm::PvSplit });
+    let on_threads =
+        |a: &str| ClusterConfig { settings: ClusterSettings { threads, ..ClusterSettings::default() }, ..ClusterConfig::new(a.parse().unwrap(), 2) };
+    assert!(on_threads("master-slave").check().is_ok());
+    assert!(matches!(on_threads("ybwc").check(), Err(ClusterError::Threads { .. })));
     assert_eq!(
         "ybw".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
         Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc)".into())
@@ -71,7 +117,11 @@ fn the_machine_charges_its_documented_costs() {
     // leaf (1 node); process 1 sends one 24-byte result.
     let t = &incremental(2, 1, 1)[0];
     let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000 };
-    let s = simulate(t, &ClusterConfig { costs, split: Some(1), ..ClusterConfig::new(ClusterAlgorithm::EvenSplit, 2) }, None).unwrap();
+    let cfg = ClusterConfig {
+        settings: ClusterSettings { costs, ..ClusterSettings::default() },
+        ..ClusterConfig::new(ClusterAlgorithm::EvenSplit { split: Some(1) }, 2)
+    };
+    let s = simulate(t, &cfg, None).unwrap().output;
     assert_eq!((s.messages, s.bytes), (1, 24));
     // Both expand the root (100 ns) and search their leaf (100 ns); process
     // 1 sends at 200 + 1,000; the result arrives 20,000 + 24 bytes at 1 byte
@@ -83,12 +133,36 @@ fn the_machine_charges_its_documented_costs() {
     assert_eq!(s.startup_idle_ns, 0);
 }
 
+/// The rows do not depend on the host: the same on 1 and on 3 of rayon's
+/// threads (runs finish in other orders), and one run's numbers are those
+/// stored here (a change to the machine, the searches or the messages
+/// shows, and an order that leaked from a hash map would too).
 #[test]
 fn runs_are_deterministic() {
-    let t = &incremental(5, 6, 1)[0];
-    let cfg = ClusterConfig::new(ClusterAlgorithm::MasterSlave, 8);
-    assert_eq!(simulate(t, &cfg, None), simulate(t, &cfg, None));
+    let trees = incremental(5, 6, 3);
+    let req = ClusterRequest {
+        procs: Procs::Counts(vec![1, 3, 8]),
+        algorithms: ClusterAlgorithm::ALL[1..].to_vec(),
+        settings: machine(1 << 12, Delivery::Timed),
+        per_tree: true,
+    };
+    let on = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| run::run(&trees, &req, &crate::progress::Progress::hidden())).unwrap()
+    };
+    let one = on(1);
+    assert_eq!(one.len(), 3 * (1 + 2 * 7));
+    assert_eq!(one, on(3));
+    let t = &trees[0];
+    let ms = simulate(t, &ClusterConfig::new(ClusterAlgorithm::MasterSlave { split: None }, 8), None).unwrap().output;
+    assert_eq!((ms.value, ms.time_ns, ms.counts.nodes, ms.messages, ms.bytes), STORED);
 }
+
+/// `runs_are_deterministic`'s master-slave on 8 processes, tree 1: (root
+/// value, time ns, nodes, messages, bytes), as `pabsim --machine cluster
+/// --procs 8 --algorithm master-slave --per-tree` wrote them before the
+/// configuration types were reshaped.
+const STORED: (i64, u64, u64, u64, u64) = (1_073_742_201, 397_588, 3_578, 50, 1_800);
 
 #[test]
 fn the_master_worker_is_exact_on_deeper_trees_with_small_slices() {
@@ -102,9 +176,15 @@ fn the_master_worker_is_exact_on_deeper_trees_with_small_slices() {
             for procs in [2, 3, 8, 64, 4096] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
                     for slice_nodes in [64, master_worker::DEFAULT_SLICE_NODES] {
-                        let cfg = ClusterConfig { tt_slots: 1 << 12, delivery, slice_nodes, ..ClusterConfig::new(a, procs) };
-                        let s = simulate(t, &cfg, Some(want)).unwrap_or_else(|e| panic!("{e}"));
-                        assert_eq!(s.value, want);
+                        let a = match a {
+                            ClusterAlgorithm::MasterWorker { master_depth, variant, .. } => {
+                                ClusterAlgorithm::MasterWorker { master_depth, slice: slice_nodes, variant }
+                            }
+                            a => a,
+                        };
+                        let cfg = ClusterConfig { settings: machine(1 << 12, delivery), ..ClusterConfig::new(a, procs) };
+                        let s = simulate(t, &cfg, None).unwrap_or_else(|e| panic!("{e}"));
+                        assert_eq!(s.output.value, want, "{a} on {procs}, {delivery:?}, slices of {slice_nodes}");
                     }
                 }
             }
@@ -121,8 +201,10 @@ fn every_master_depth_is_exact() {
         for dm in 0..=6 {
             for procs in [2, 5] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(dm as u64)] {
-                    let cfg = ClusterConfig { master_depth: Some(dm), delivery, ..ClusterConfig::new(ClusterAlgorithm::MasterWorker, procs) };
-                    assert_eq!(simulate(t, &cfg, Some(want)).map(|s| s.value), Ok(want), "d' {dm} procs {procs}");
+                    let a = ClusterAlgorithm::MasterWorker { master_depth: Some(dm), slice: master_worker::DEFAULT_SLICE_NODES, variant: MwVariant::Updates };
+                    let cfg = ClusterConfig { settings: machine(search::DEFAULT_TT_SLOTS, delivery), ..ClusterConfig::new(a, procs) };
+                    let s = simulate(t, &cfg, None).map(|s| (s.output.value, s.algorithm.split_column()));
+                    assert_eq!(s, Ok((want, Some(dm.min(5)))), "d' {dm} procs {procs}");
                 }
             }
         }

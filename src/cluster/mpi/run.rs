@@ -10,8 +10,9 @@
 //! measured wall times, `transport` = `mpi` and whether some host ran more
 //! ranks than it has cores.
 //!
-//! With threads inside the ranks ([`MpiRequest::settings`]'s `threads`,
-//! `psearch --mpi --threads T`), the root-splitting policies search each
+//! The job is asked a [`ClusterRequest`] of [`Procs::Ranks`], the request
+//! type of the simulated cluster. With threads inside the ranks (its
+//! settings' `threads`, `psearch --mpi --threads T`), the root-splitting policies search each
 //! task on T threads ([`crate::cluster::hybrid`]); the baseline stays the
 //! sequential search on one thread.
 //!
@@ -23,29 +24,16 @@ use super::{Job, MpiOptions, OnMpi};
 use crate::cli::Input;
 use crate::cluster::hybrid::Threads;
 use crate::cluster::machine::ClusterStats;
-use crate::cluster::run::{Done, RowSource, rows, split_of};
-use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, launch, launch_with};
+use crate::cluster::run::{ClusterRequest, Done, Procs, RowSource, configs, rows};
+use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
 use crate::formats::ClusterRow;
 use crate::real::{RealVisitor, TtKey};
 use crate::tree::Tree;
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, ensure};
 use mpi::traits::*;
 use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
-
-/// What a job is asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MpiRequest {
-    /// The parallel algorithms, each on all ranks (`seq`: a job of one rank).
-    pub algorithms: Vec<ClusterAlgorithm>,
-    /// Every other setting (tables, split ply, the master-worker's
-    /// parameters, threads inside the ranks); the simulated machine's costs
-    /// are not used.
-    pub settings: ClusterConfig,
-    /// One row per tree instead of per configuration.
-    pub per_tree: bool,
-}
 
 /// Runs `body` on this MPI rank as a tool's `main`: MPI set up (with the
 /// buffer for buffered sends), then `body`; an error prints one line
@@ -160,33 +148,17 @@ fn host_cpus() -> usize {
     parsed.filter(|&n| n > 0).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// The configurations of a job of `ranks` ranks, in row order: the
-/// sequential baseline (on one thread), then each algorithm on every rank.
-/// Checked before anything runs.
-pub fn configs(req: &MpiRequest, ranks: usize) -> Result<Vec<ClusterConfig>, ClusterError> {
-    let mut out = vec![ClusterConfig { algorithm: ClusterAlgorithm::Sequential, procs: 1, threads: None, ..req.settings }];
-    for &a in &req.algorithms {
-        a.check(ranks)?;
-        if a != ClusterAlgorithm::Sequential {
-            let c = ClusterConfig { algorithm: a, procs: ranks, ..req.settings };
-            c.check()?;
-            out.push(c);
-        }
-    }
-    Ok(out)
-}
-
 struct OnTree<'a, 'w> {
     cfg: &'a ClusterConfig,
     job: Job<'w>,
 }
 
 impl RealVisitor for OnTree<'_, '_> {
-    type Output = Result<Option<ClusterStats>, ClusterError>;
+    type Output = Result<Launched<Option<ClusterStats>>, ClusterError>;
     fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
         let faults = self.cfg.algorithm != ClusterAlgorithm::Sequential;
         let on = OnMpi { job: self.job, faults };
-        match self.cfg.threads {
+        match self.cfg.settings.threads {
             None => launch(src, root, depth, self.cfg, on),
             Some(t) => {
                 let job = self.job;
@@ -199,15 +171,18 @@ impl RealVisitor for OnTree<'_, '_> {
 
 /// Runs every (tree, configuration) of `req` on the job's ranks, tree by
 /// tree; rank 0 gets the rows, the other ranks `None`.
-pub fn run(job: Job<'_>, trees: &[Tree], req: &MpiRequest) -> Result<Option<Vec<ClusterRow>>> {
-    let cfgs = configs(req, job.size)?;
+/// `req` must be asked of [`Procs::Ranks`] of the job's size.
+pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<Vec<ClusterRow>>> {
+    ensure!(req.procs == Procs::Ranks(job.size), "a request for {:?} run on a job of {} ranks", req.procs, job.size);
+    let cfgs = configs(req)?;
     let over = oversubscribed(job, req.settings.threads.map_or(1, |t| t.threads));
     let mut base = vec![];
     let mut done = vec![];
     for (t, tree) in trees.iter().enumerate() {
         let mut want = None;
         for (c, cfg) in cfgs.iter().enumerate() {
-            let Some(stats) = crate::real::visit(tree, OnTree { cfg, job })? else { continue };
+            let Launched { output, algorithm: ran } = crate::real::visit(tree, OnTree { cfg, job })?;
+            let Some(stats) = output else { continue };
             match want {
                 None => {
                     want = Some(stats.value);
@@ -219,7 +194,7 @@ pub fn run(job: Job<'_>, trees: &[Tree], req: &MpiRequest) -> Result<Option<Vec<
                 }
                 Some(_) => {}
             }
-            done.push(Done { cfg: c, tree: t, split: split_of(tree, cfg), stats });
+            done.push(Done { cfg: c, tree: t, ran, stats });
         }
     }
     Ok((job.rank == 0).then(|| rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Mpi { oversubscribed: over })))
