@@ -268,7 +268,7 @@ $(REAL): PROCS ?= 1,2
 $(REAL): $(BIN)/.built
 	@mkdir -p $(@D)
 	$(BIN)/treegen --set tg1 --ordering 32,79,5 --depth 7 --count $(REAL_TREES) -o $(@D)/trees.jsonl
-	$(BIN)/pabsim $(@D)/trees.jsonl --procs $(PROCS) --policy $(REAL_ALGORITHMS) -o $(@D)/pabsim.csv
+	$(BIN)/pabsim $(@D)/trees.jsonl --procs $(PROCS) --algorithm $(REAL_ALGORITHMS) -o $(@D)/pabsim.csv
 	$(BIN)/psearch $(@D)/trees.jsonl --threads 1 --repeat $(REPEAT) -o $(@D)/bare.csv
 	$(BIN)/psearch $(@D)/trees.jsonl --threads $(PROCS) --algorithm $(REAL_ALGORITHMS),lazy-smp --node-cost $(NODE_COST) --repeat $(REPEAT) -o $@
 MPI_RANKS ?= 1,2,4,8

@@ -69,9 +69,9 @@ if [[ $STEP != summary ]]; then
     t=$(trees "$o" 6 "$TUNE_TREES"); base=$(baseline "$t")
     d=$B/tune/$o-n$TUNE_TREES-p$TUNE_PROCS; mkdir -p "$d"
     run() { local f=$d/$1.csv; shift; [[ -e $f ]] || { say "tune $f"; "$BIN/pabsim" --procs "$TUNE_PROCS" --lock queue "$@" --baseline "$base" "$t" -o "$f"; }; }
-    run dts --policy dts --scheme a --m-a 1..6
-    run steal --policy steal --scheme a --m-a 1..6
-    for g in 2 4 8 16; do run "active-g$g" --policy active --scheme a --m-a 1 --min-split-depth 1..4 --split-group "$g"; done
+    run dts --algorithm dts --scheme a --m-a 1..6
+    run steal --algorithm steal --scheme a --m-a 1..6
+    for g in 2 4 8 16; do run "active-g$g" --algorithm active --scheme a --m-a 1 --min-split-depth 1..4 --split-group "$g"; done
     { head -1 "$d/active-g2.csv"; for g in 2 4 8 16; do tail -n +2 "$d/active-g$g.csv"; done; } > "$d/active.csv"
     for pol in dts steal active; do
       f=$d/$pol.csv
@@ -99,11 +99,11 @@ if [[ $STEP != summary ]]; then
         [[ -e $f ]] && continue
         [[ $line = dts-tas && ( $p -gt $TAS_MAX || $depth = 8 ) ]] && continue
         case $line in
-          dts-tas) args=(--policy dts --scheme a --m-a "$(tuned "$o" dts m_a)" --lock tas) ;;
-          dts) args=(--policy dts --scheme a --m-a "$(tuned "$o" dts m_a)" --lock queue) ;;
-          pvsplit) args=(--policy pvsplit --lock queue) ;;
-          steal) args=(--policy steal --scheme a --m-a "$(tuned "$o" steal m_a)" --lock queue) ;;
-          active) args=(--policy active --scheme a --m-a 1 --min-split-depth "$(tuned "$o" active min_split_depth)" \
+          dts-tas) args=(--algorithm dts --scheme a --m-a "$(tuned "$o" dts m_a)" --lock tas) ;;
+          dts) args=(--algorithm dts --scheme a --m-a "$(tuned "$o" dts m_a)" --lock queue) ;;
+          pvsplit) args=(--algorithm pvsplit --lock queue) ;;
+          steal) args=(--algorithm steal --scheme a --m-a "$(tuned "$o" steal m_a)" --lock queue) ;;
+          active) args=(--algorithm active --scheme a --m-a 1 --min-split-depth "$(tuned "$o" active min_split_depth)" \
                           --split-group "$(tuned "$o" active split_group)" --lock queue) ;;
         esac
         say "$f"

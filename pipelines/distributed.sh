@@ -55,7 +55,7 @@ if [[ $STEP != summary ]]; then
         "$BIN/pabsim" --machine cluster --procs 1 "$t" -o "$f"
       else
         # The baseline's row is in the p = 1 file.
-        "$BIN/pabsim" --machine cluster --procs 1,"$p" --policy "$POLICIES" "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
+        "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$POLICIES" "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
         mv "$f.tmp" "$f"
       fi
     done

@@ -37,7 +37,7 @@ trap 'rm -rf "$tmp"' EXIT
 first=1
 for n in ${ranks//,/ }; do
   if [ "$n" = 1 ]; then policies=seq; else policies=$all; fi
-  mpirun -q --oversubscribe "${root[@]}" -np "$n" "$bin/psearch" --mpi "$trees" --policy "$policies" -o "$tmp/$n.csv"
+  mpirun -q --oversubscribe "${root[@]}" -np "$n" "$bin/psearch" --mpi "$trees" --algorithm "$policies" -o "$tmp/$n.csv"
   if [ $first = 1 ]; then cat "$tmp/$n.csv"; else tail -n +2 "$tmp/$n.csv"; fi >> "$tmp/all.csv"
   first=0
 done
@@ -48,10 +48,10 @@ mv "$tmp/all.csv" "$out"
 node_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "nodes") n = i; if ($i == "trees") k = i }; next }
   $a == "seq" && !done { printf "%d", $t * $k / $n + 0.5; done = 1 }' "$out")
 "$bin/treegen" --model incremental --branching 5 --depth 5 --count 1 -o "$tmp/rt.jsonl"
-mpirun -q --oversubscribe "${root[@]}" -np 2 "$bin/psearch" --mpi "$tmp/rt.jsonl" --policy master-slave --split-ply 5 -o "$tmp/rt.csv"
+mpirun -q --oversubscribe "${root[@]}" -np 2 "$bin/psearch" --mpi "$tmp/rt.jsonl" --algorithm master-slave --split-ply 5 -o "$tmp/rt.csv"
 msg_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "messages") m = i }; next }
   $a == "master-slave" { printf "%d", $t / $m / 2 + 0.5 }' "$tmp/rt.csv")
 sim=${out%.csv}-sim.csv
-"$bin/pabsim" --machine cluster "$trees" --procs "$ranks" --policy "$all" --node-ns "$node_ns" --send-ns "$msg_ns" --recv-ns "$msg_ns" --latency-ns 0 -o "$sim.tmp"
+"$bin/pabsim" --machine cluster "$trees" --procs "$ranks" --algorithm "$all" --node-ns "$node_ns" --send-ns "$msg_ns" --recv-ns "$msg_ns" --latency-ns 0 -o "$sim.tmp"
 mv "$sim.tmp" "$sim"
 echo "make real: MPI runs in $out; the simulated cluster's prediction ($node_ns ns a node, $msg_ns ns per send and per receive) in $sim" >&2

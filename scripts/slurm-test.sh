@@ -114,10 +114,10 @@ if [ -n "${MPI_BIN:-}" ]; then
   "$BIN/treegen" --model incremental --branching 5 --depth 7 --count 2 -o "$tmp/work/inc.jsonl"
   # The settings go by the environment (--export=ALL): a comma inside
   # --export=NAME=VALUE would split the value.
-  BIN="$MPI_BIN" TREES="$tmp/work/inc.jsonl" OUT="$tmp/work/mpi.csv" PSEARCH_ARGS="--policy master-worker,even-split --per-tree" MPI_TIMEOUT=20 \
+  BIN="$MPI_BIN" TREES="$tmp/work/inc.jsonl" OUT="$tmp/work/mpi.csv" PSEARCH_ARGS="--algorithm master-worker,even-split --per-tree" MPI_TIMEOUT=20 \
     sbatch --wait --ntasks=2 --export=ALL -o "$tmp/work/mpi.log" pipelines/slurm/mpi.sbatch >/dev/null 2>"$tmp/mpi.err" \
     || fail "the MPI job failed: $(tr '\n' ' ' < "$tmp/mpi.err"; tail -n 5 "$tmp/work/mpi.log" 2>/dev/null | tr '\n' ' ')"
-  "$BIN/pabsim" "$tmp/work/inc.jsonl" --machine cluster --procs 1,2 --policy master-worker,even-split --per-tree -o "$tmp/work/sim.csv"
+  "$BIN/pabsim" "$tmp/work/inc.jsonl" --machine cluster --procs 1,2 --algorithm master-worker,even-split --per-tree -o "$tmp/work/sim.csv"
   # Columns 1 (tree), 7 (algorithm), 8 (procs), 10 (root value) of both tables.
   cut -d, -f1,7,8,10 "$tmp/work/mpi.csv" > "$tmp/work/mpi.values"
   cut -d, -f1,7,8,10 "$tmp/work/sim.csv" > "$tmp/work/sim.values"

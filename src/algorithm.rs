@@ -14,7 +14,7 @@
 //! ([`Columns::NAMES`]), from which the runner's configuration key and the
 //! report's grouping follow.
 
-use crate::formats::row;
+use crate::macros::row;
 use crate::macros::{named, require};
 use serde::Serialize;
 

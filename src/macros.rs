@@ -1,7 +1,8 @@
-//! The crate's two small macros, one home each: [`require!`](crate::macros::require)
-//! (return an error unless a condition holds) and
+//! The crate's three small macros, one home each: [`require!`](crate::macros::require)
+//! (return an error unless a condition holds),
 //! [`named!`](crate::macros::named) (the names of an enum's variants, parsed
-//! and printed from one list). Not a thesis concept; modules `use` them by
+//! and printed from one list) and [`row!`](crate::macros::row) (a row type
+//! with column groups shared by several tables). Not a thesis concept; modules `use` them by
 //! path (`use crate::macros::named;`).
 
 /// Returns `Err($variant(format!(...)))` unless the condition holds:
@@ -49,8 +50,105 @@ macro_rules! named {
     };
 }
 
+/// Column groups that several row types share, declared once. The csv
+/// crate writes a struct's fields as columns but cannot flatten a nested
+/// struct into them, so a group of columns that several tables carry (the
+/// ordering `b, wa, wb`, an incremental shape `b, scale`, a search's node
+/// counts, an algorithm's configuration) would otherwise be written out,
+/// with its documentation, in every row type. The group's fields are put
+/// in its place, so the column order is the order written, and the type is
+/// an ordinary struct.
+///
+/// `row!` declares a struct whose field list may hold column groups
+/// (`..ordering,`, `..shape,`, `..fbest_counts,`, `..search_counts,`,
+/// `..algorithm,`) beside ordinary `pub` fields (every field ends with a
+/// comma). The groups are the arms below; a group added here is usable by
+/// every row type at once.
+macro_rules! row {
+    ($(#[$m:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        row!(@munch [$(#[$m])* pub struct $name] [] $($body)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] ..ordering, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)*
+            /// Branching factor.
+            pub b: u32,
+            /// w_a.
+            pub wa: u32,
+            /// w_b.
+            pub wb: u32,
+        ] $($rest)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] ..shape, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)*
+            /// Branching factor.
+            pub b: u32,
+            /// Edge scale.
+            pub scale: u32,
+        ] $($rest)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] ..fbest_counts, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)*
+            /// Move position in search order, 1-based.
+            pub n: u32,
+            /// Nodes that recorded move n.
+            pub fbest: u64,
+            /// fbest / nodes that recorded anything.
+            #[serde(serialize_with = "crate::formats::prob")]
+            pub pbest: f64,
+        ] $($rest)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] ..search_counts, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)*
+            /// Nodes entered (root, internal, leaves).
+            pub nodes: u64,
+            /// Leaves entered (at the horizon, or with no moves).
+            pub leaves: u64,
+            /// Internal nodes entered.
+            pub internal: u64,
+            /// Internal nodes that recorded a best move.
+            pub contributing: u64,
+        ] $($rest)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] ..algorithm, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)*
+            /// The algorithm's name, `-` for the sequential run.
+            pub policy: String,
+            /// The scheme's name, `-` where there is none.
+            pub scheme: String,
+            /// Scheme A's m_A.
+            pub m_a: Option<u32>,
+            /// Scheme B's m_B.
+            pub m_b: Option<u32>,
+            /// Scheme C's m_Ca.
+            pub m_ca: Option<i32>,
+            /// Scheme C's m_Cc.
+            pub m_cc: Option<i32>,
+            /// Scheme C's classification width.
+            pub cut_width: Option<u32>,
+            /// Schemes A and B: finished moves a PV node needs.
+            pub pv_wait: Option<u32>,
+            /// The DTS-like search's walk (`tree` for the sequential run too),
+            /// `-` for the other algorithms.
+            pub split_walk: String,
+            /// Active splitting's minimum split depth.
+            pub min_split_depth: Option<u32>,
+            /// Active splitting's split group.
+            pub split_group: Option<u32>,
+            /// Work stealing's seed.
+            pub steal_seed: Option<u64>,
+        ] $($rest)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] $(#[$fm:meta])* pub $f:ident: $t:ty, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)* $(#[$fm])* pub $f: $t,] $($rest)*);
+    };
+    (@munch [$($head:tt)*] [$($acc:tt)*]) => {
+        $($head)* { $($acc)* }
+    };
+}
+
 pub(crate) use named;
 pub(crate) use require;
+pub(crate) use row;
 
 #[cfg(test)]
 mod tests {
@@ -90,5 +188,31 @@ mod tests {
         assert_eq!("RED".parse::<Colour>(), Ok(Colour::Red));
         assert_eq!(Colour::DarkBlue.name(), "darkblue");
         assert_eq!("Green".parse::<Colour>(), Err(Error::Bad("colour Green red or darkblue".into())));
+    }
+
+    row! {
+        /// A row with two groups between its own columns.
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub struct Sample {
+            /// Own, first.
+            pub first: u32,
+            ..shape,
+            /// Own, between.
+            pub middle: String,
+            ..fbest_counts,
+        }
+    }
+
+    /// The groups' columns stand where they are named, in order, and the
+    /// row reads back through the crate's strict reader.
+    #[test]
+    fn row_puts_each_group_where_it_is_named() {
+        let r = Sample { first: 1, b: 5, scale: 100, middle: "m".into(), n: 2, fbest: 7, pbest: 0.5 };
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.serialize(&r).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text, "first,b,scale,middle,n,fbest,pbest\n1,5,100,m,2,7,0.500000000\n");
+        let back: Vec<Sample> = crate::formats::read_csv(crate::cli::Input::from_string("s", &text)).unwrap();
+        assert_eq!(back, [r]);
     }
 }

@@ -133,7 +133,7 @@ const THESIS_MACHINE: [(&str, &[&str]); 5] =
     [("policy", &["dts", "-"]), ("lock", &["tas"]), ("interleave", &["access"]), ("split_walk", &["tree"]), ("pv_wait", &["1"])];
 
 /// Refuses a chapter-6 row from another machine than the thesis's (`--lock
-/// queue`, `--policy steal`, `--interleave state`, `--split-walk level`,
+/// queue`, `--algorithm steal`, `--interleave state`, `--split-walk level`,
 /// or the control's `--pv-wait 0`):
 /// chapter 6 sets the thesis's machine beside the thesis, and such a row
 /// would compete with its cells. Other machines' runs belong elsewhere

@@ -3,8 +3,8 @@
 //! `scale`, in place of the ordering `(b, w_a, w_b)`, and the ordering
 //! accuracy of `fbest --accuracy`.
 
-use super::row;
 use super::rows::prob;
+use crate::macros::row;
 use serde::{Deserialize, Serialize};
 
 row! {

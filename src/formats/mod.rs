@@ -60,11 +60,9 @@ macro_rules! classify_row {
 }
 
 mod cluster;
-mod columns;
 mod incremental;
 mod rows;
 pub use cluster::*;
-pub(crate) use columns::row;
 pub use incremental::*;
 pub use rows::*;
 

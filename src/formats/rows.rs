@@ -3,6 +3,7 @@
 //! `docs/formats.md`, one section per tool).
 
 use super::*;
+use crate::macros::row;
 
 /// Reads CSV rows of `T`: the header must name every field of `T` and no
 /// other column (checked on line 1, before any row); errors name `file:line`

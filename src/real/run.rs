@@ -11,7 +11,7 @@
 
 use super::{Options, Outcome, RealError};
 use crate::algorithm::{Algorithm, Columns};
-use crate::formats::row;
+use crate::macros::row;
 use crate::nn::Network;
 use crate::request::{Request, RequestError, configurations, network_for, row_seed};
 use crate::tree::{Family, Tree, TreeKey};
