@@ -10,6 +10,14 @@
 //! same node (compared in full) at the same ply and remaining depth, so
 //! every value it returns is the fixed-depth minimax value the plain search
 //! returns (tested). Workers of the parallel policies each own one.
+//!
+//! The search is the project's one alpha-beta
+//! ([`crate::search::alphabeta`]) with the [`Searcher`] as its hook set
+//! (the node limit, the table's cut or best move, the deepening, the order,
+//! the tasks, the outbox); the table is [`crate::tt::ProcessTable`], whose
+//! storage is private to `tt`. A node's moves are taken in the source's
+//! order, children made one at a time and leaves valued inline, unless the
+//! table's best move is another: then they are all generated first.
 
 use super::transport::SharedEntry;
 use crate::game::TreeSource;

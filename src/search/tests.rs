@@ -1,13 +1,13 @@
-//! The one alpha-beta against plain minimax: the thesis's hook set on every
-//! tree source, any move order and window, a table's stores, giving up.
+//! The one alpha-beta against plain minimax on the games (the artificial
+//! and incremental trees test it in `tree`, which uses this module): the
+//! thesis's hook set, any move order and window, a table's stores, giving
+//! up.
 
 use super::*;
 use crate::game::chess::{Chess, Position as ChessPosition};
 use crate::game::othello::{Othello, Position as OthelloPosition};
-use crate::tree::artificial::{Model, Node, Ordering, Shape};
-use crate::tree::incremental::Incremental;
 use crate::tt::Bound;
-use crate::value::ROOT_PSCORE;
+use crate::value::ROOT_BETA;
 
 /// The thesis's search returns the minimax value on every source, and
 /// counts every node it enters once.
@@ -25,17 +25,23 @@ fn the_thesis_search_is_minimax_on_every_source() {
         assert_eq!(r.value, minimax(src, root, true, depth, 0), "depth {depth}");
         assert_eq!((r.counts.nodes, r.counts.leaves + r.counts.internal), (t.0, t.0));
     }
-    let shape = Shape::new(Model::Exponential, Ordering::new(5, 60, 20).unwrap()).unwrap();
-    let inc = Incremental::new(4, 100).unwrap();
-    for seed in 1..10u32 {
+    let chess = ChessPosition::parse("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    let mate = ChessPosition::parse("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
+    for depth in 0..4 {
+        check(&Chess, &chess, depth);
+        check(&Chess, &mate, depth);
+    }
+    for root in othello_roots() {
         for depth in 0..6 {
-            check(&shape, &Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 }, depth);
-            check(&inc, &inc.root(seed as u64), depth);
+            check(&Othello, &root, depth);
         }
     }
-    let chess = ChessPosition::parse("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
-    check(&Chess, &chess, 3);
-    check(&Othello, &OthelloPosition::start(), 5);
+}
+
+/// Othello positions two plies from the start (MAX to move in each).
+fn othello_roots() -> Vec<OthelloPosition> {
+    let start = OthelloPosition::start();
+    crate::game::children(&Othello, &start, true).iter().flat_map(|c| crate::game::children(&Othello, c, false)).step_by(3).collect()
 }
 
 /// A hook set that takes the moves in a fixed permutation and keeps what
@@ -54,7 +60,7 @@ impl Probing {
     }
 }
 
-impl Hooks<Incremental> for Probing {
+impl<S: TreeSource> Hooks<S> for Probing {
     fn abort(&mut self, _depth: u32) -> bool {
         self.nodes >= self.limit
     }
@@ -67,12 +73,12 @@ impl Hooks<Incremental> for Probing {
     fn order(&self, _v: &Visit, _depth: u32, moves: u32, _hint: Option<u32>) -> Order {
         Order::Permuted { first: self.first.min(moves - 1), shift: self.shift }
     }
-    fn store(&mut self, _src: &Incremental, node: &crate::tree::incremental::INode, v: &Visit, e: crate::tt::Entry) {
-        self.stored.push((node.key, v.ply, v.max, e.depth, e.value, e.bound, e.best));
+    fn store(&mut self, src: &S, node: &S::Node, v: &Visit, e: crate::tt::Entry) {
+        self.stored.push((src.root_key(node), v.ply, v.max, e.depth, e.value, e.bound, e.best));
     }
 }
 
-fn run(t: &Incremental, h: &mut Probing, root: &crate::tree::incremental::INode, depth: u32, w: Window) -> i64 {
+fn run<S: TreeSource>(t: &S, h: &mut Probing, root: &S::Node, depth: u32, w: Window) -> i64 {
     let mut buf = vec![Default::default(); t.slots() * depth as usize];
     alphabeta(t, h, &mut buf, root, depth, Visit { ply: 0, index: 0, max: true, window: w, pv: true, leaf: false, moves: 0 })
 }
@@ -82,20 +88,19 @@ fn run(t: &Incremental, h: &mut Probing, root: &crate::tree::incremental::INode,
 /// best move's value behind it.
 #[test]
 fn any_order_and_window_gives_the_fail_hard_value_and_true_bounds() {
-    let t = Incremental::new(4, 100).unwrap();
+    let t = Othello;
     let mut stores = 0;
-    for seed in 1..12 {
-        let root = t.root(seed);
-        for depth in 1..6 {
+    for root in othello_roots() {
+        for depth in 1..5 {
             let want = minimax(&t, &root, true, depth, 0);
             // Every node above the horizon by its key and ply: itself, MAX or not.
             let mut all = std::collections::HashMap::new();
-            let mut walk = vec![(root, 0u32, true)];
+            let mut walk = vec![(root.clone(), 0u32, true)];
             while let Some((n, ply, max)) = walk.pop() {
                 if ply + 1 < depth {
                     walk.extend(crate::game::children(&t, &n, max).into_iter().map(|c| (c, ply + 1, !max)));
                 }
-                all.insert((n.key, ply), (n, max));
+                all.insert((t.root_key(&n), ply), (n, max));
             }
             for w in [
                 Window::ROOT,
@@ -105,7 +110,7 @@ fn any_order_and_window_gives_the_fail_hard_value_and_true_bounds() {
             ] {
                 for (first, shift) in [(0, 0), (1, 0), (3, 0), (0, 1), (2, 2)] {
                     let mut h = Probing::new(first, shift);
-                    assert_eq!(run(&t, &mut h, &root, depth, w), want.clamp(w.alpha, w.beta), "seed {seed} depth {depth} {w:?} {first} {shift}");
+                    assert_eq!(run(&t, &mut h, &root, depth, w), want.clamp(w.alpha, w.beta), "{root:?} depth {depth} {w:?} {first} {shift}");
                     for &(key, ply, max, d, value, bound, best) in &h.stored {
                         let (n, m) = &all[&(key, ply)];
                         assert_eq!((max, d), (*m, depth - ply));
@@ -128,15 +133,15 @@ fn any_order_and_window_gives_the_fail_hard_value_and_true_bounds() {
             }
         }
     }
-    assert!(stores > 10_000, "{stores}");
+    assert!(stores > 5_000, "{stores}");
 }
 
 /// A search that gives up returns its window's lower end, enters no node
 /// after it and stores nothing it had not finished.
 #[test]
 fn giving_up_stops_at_once_and_stores_nothing_unfinished() {
-    let t = Incremental::new(5, 100).unwrap();
-    let root = t.root(3);
+    let t = Othello;
+    let root = othello_roots()[1].clone();
     let mut full = Probing::new(0, 0);
     run(&t, &mut full, &root, 6, Window::ROOT);
     for limit in [1, 2, 10, 100, full.nodes / 2, full.nodes - 1] {
