@@ -27,8 +27,14 @@
 //!   exponential ordering model and a strongly ordered one, regenerated from
 //!   their seeds, never stored (§4.2); [`tree::incremental`], the
 //!   incremental random trees of Ura et al. (2014), beyond the thesis.
-//! - [`search`]: the one sequential alpha-beta search, with pluggable
-//!   observers (§2, §4.3).
+//! - [`tt`]: transposition tables behind one interface ([`tt::Table`]),
+//!   with one [`tt::Bound`]: Lazy SMP's lock-free shared table and a
+//!   cluster process's own table (beyond the thesis).
+//! - [`search`]: the one sequential alpha-beta search
+//!   ([`search::alphabeta`]), generic over its [`search::Hooks`] (a table's
+//!   probe and store, the move order, giving up, node hooks): the thesis's
+//!   search with its pluggable observers (§2, §4.3) and every other search
+//!   of the project are hook sets on it.
 //! - [`fbest`]: move-ordering statistics, f_best and p_best (§4.3), and
 //!   the ordering accuracy of Ura et al. ([`fbest::accuracy`]); the `fbest`
 //!   tool.
@@ -104,4 +110,5 @@ pub mod seeds;
 pub mod sim;
 pub mod trainset;
 pub mod tree;
+pub mod tt;
 pub mod value;

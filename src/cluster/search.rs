@@ -10,34 +10,20 @@
 //! same node (compared in full) at the same ply and remaining depth, so
 //! every value it returns is the fixed-depth minimax value the plain search
 //! returns (tested). Workers of the parallel policies each own one.
+//!
+//! The search is the project's one alpha-beta
+//! ([`crate::search::alphabeta`]) with the [`Searcher`] as its hook set
+//! (the node limit, the table's cut or best move, the deepening, the order,
+//! the tasks, the outbox); the table is [`crate::tt::ProcessTable`], whose
+//! storage is private to `tt`. A node's moves are taken in the source's
+//! order, children made one at a time and leaves valued inline, unless the
+//! table's best move is another: then they are all generated first.
 
 use super::transport::SharedEntry;
-use crate::game::{MoveList, TreeSource};
-use crate::search::NodeCounts;
+use crate::game::TreeSource;
+use crate::search::{Hooks, NodeCounts, Order, Probe, Visit, alphabeta};
+use crate::tt::{Bound, Entry, ProcessTable, Table};
 use crate::value::Window;
-
-/// What a stored value says about the node's minimax value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    /// The value is at least this.
-    Lower,
-    /// The value is at most this.
-    Upper,
-}
-
-#[derive(Clone, Debug)]
-struct Entry<N> {
-    node: N,
-    ply: u32,
-    depth: u32,
-    value: i64,
-    bound: Bound,
-    /// 0-based position in the source's order of the best (or cut-off) move.
-    best: u32,
-    /// The task it was found in ([`Tasks`]; 0 outside them).
-    task: u64,
-}
 
 /// Ura et al.'s §5.2 simulations of the workers with the sequential
 /// search: the nodes at ply `ply` (d′) are the tasks; entries above them
@@ -69,16 +55,16 @@ pub enum Sharing {
 /// Default transposition-table slots per process, 2^20.
 pub const DEFAULT_TT_SLOTS: usize = 1 << 20;
 
-/// An alpha-beta searcher with its own transposition table: `mask + 1`
-/// slots, held sparsely (a process that searches little costs little, even
-/// 4,096 of them); lookups only, never iterated, so the map's order does
-/// not matter.
+/// An alpha-beta searcher with its own transposition table
+/// ([`ProcessTable`]): the project's one alpha-beta
+/// ([`crate::search::alphabeta`]) with the searcher as its hook set.
 pub struct Searcher<S: TreeSource> {
-    tt: std::collections::HashMap<usize, Entry<S::Node>, Identity>,
-    mask: usize,
-    // Move buffers and child lists reused across nodes (one per level in use).
-    slots_pool: Vec<Vec<S::Slot>>,
-    kids_pool: Vec<Vec<S::Node>>,
+    /// The table (with tasks: the deep one, below d′).
+    tt: ProcessTable<S::Node>,
+    /// With tasks: the master's table, at d′ and above (as many slots).
+    master: Option<ProcessTable<S::Node>>,
+    /// Move buffers, reused across searches.
+    buf: Vec<S::Slot>,
     /// Nodes searched so far (internal iterative deepening included).
     pub counts: NodeCounts,
     /// The search aborts once `counts.nodes` reaches this (a worker's
@@ -99,16 +85,35 @@ pub struct Searcher<S: TreeSource> {
     /// d′ + 1 with tasks, 0 without: the plies below it are the master's
     /// (one compare on the hot path instead of a match).
     deep_ply: u32,
+    /// The table's size, for the master's.
+    slots: usize,
+}
+
+/// A shared entry's bound on the wire (-1: at most, 0: exactly, 1: at least).
+fn wire(b: Bound) -> i8 {
+    match b {
+        Bound::Upper => -1,
+        Bound::Exact => 0,
+        Bound::Lower => 1,
+    }
+}
+
+/// The bound of a shared entry's wire code (the inverse of [`wire`]).
+fn unwire(b: i8) -> Bound {
+    match b {
+        -1 => Bound::Upper,
+        0 => Bound::Exact,
+        _ => Bound::Lower,
+    }
 }
 
 impl<S: TreeSource> Searcher<S> {
     /// A searcher with `slots` table entries (rounded up to a power of two).
     pub fn new(slots: usize) -> Searcher<S> {
         Searcher {
-            tt: std::collections::HashMap::default(),
-            mask: slots.next_power_of_two() - 1,
-            slots_pool: vec![],
-            kids_pool: vec![],
+            tt: ProcessTable::new(slots),
+            master: None,
+            buf: vec![],
             counts: NodeCounts::default(),
             limit: u64::MAX,
             aborted: false,
@@ -117,6 +122,7 @@ impl<S: TreeSource> Searcher<S> {
             tasks: None,
             task: 0,
             deep_ply: 0,
+            slots,
         }
     }
 
@@ -124,32 +130,42 @@ impl<S: TreeSource> Searcher<S> {
     pub fn simulate_tasks(&mut self, t: Tasks) {
         self.tasks = Some(t);
         self.deep_ply = t.ply + 1;
+        self.master.get_or_insert_with(|| ProcessTable::new(self.slots));
+    }
+
+    /// The node's key: its source's hash with the ply, mixed.
+    #[inline(always)]
+    fn key(src: &S, node: &S::Node, ply: u32) -> u64 {
+        crate::tree::incremental::mix(src.root_key(node) ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    }
+
+    /// The table of entries at `ply`: the master's (tasks only) above the deep plies.
+    #[inline(always)]
+    fn table(&mut self, ply: u32) -> &mut ProcessTable<S::Node> {
+        match &mut self.master {
+            Some(m) if ply < self.deep_ply => m,
+            _ => &mut self.tt,
+        }
     }
 
     #[inline(always)]
-    fn slot(&self, src: &S, node: &S::Node, ply: u32) -> usize {
-        let h = crate::tree::incremental::mix(src.root_key(node) ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        // The master's table (tasks only): slots of their own, past the deep table's.
-        let master = (ply < self.deep_ply) as usize;
-        ((h as usize) & self.mask) + master * (self.mask + 1)
+    fn find(&mut self, src: &S, node: &S::Node, ply: u32) -> Option<Entry> {
+        let key = Self::key(src, node, ply);
+        self.table(ply).probe(key, node, ply).filter(|e| self.usable(e.tag, ply))
     }
 
+    /// Whether the task being searched may use an entry of task `tag` at `ply`
+    /// ([`Sharing`]).
     #[inline(always)]
-    fn probe(&self, src: &S, node: &S::Node, ply: u32) -> Option<&Entry<S::Node>> {
-        self.tt.get(&self.slot(src, node, ply)).filter(|e| e.ply == ply && e.node == *node && self.usable(e))
-    }
-
-    /// Whether the task being searched may use `e` ([`Sharing`]).
-    #[inline(always)]
-    fn usable(&self, e: &Entry<S::Node>) -> bool {
-        if e.task == self.task || e.ply < self.deep_ply {
+    fn usable(&self, tag: u64, ply: u32) -> bool {
+        if tag == self.task || ply < self.deep_ply {
             return true;
         }
         match self.tasks {
             Some(t) => match t.sharing {
                 Sharing::All => true,
                 Sharing::Own => false,
-                Sharing::Near(k) => e.ply <= t.ply + k,
+                Sharing::Near(k) => ply <= t.ply + k,
             },
             None => true,
         }
@@ -158,167 +174,111 @@ impl<S: TreeSource> Searcher<S> {
     /// The fixed-depth minimax value of `node` (a MAX node if `max`, at
     /// distance `ply` from the tree's root) searched to `depth` in window
     /// `w`, fail-hard: within `[alpha, beta]`, exact strictly inside.
-    #[inline(always)]
     pub fn search(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
-        if ply + 1 == self.deep_ply
-            && let Some(t) = self.tasks
-        {
-            let outer = std::mem::replace(&mut self.task, src.root_key(node) | 1);
-            let v = if t.full_window {
-                self.search_in(src, node, max, depth, ply, Window::ROOT).clamp(w.alpha, w.beta)
-            } else {
-                self.search_in(src, node, max, depth, ply, w)
-            };
-            self.task = outer;
-            return v;
-        }
-        self.search_in(src, node, max, depth, ply, w)
-    }
-
-    fn search_in(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
-        if self.counts.nodes >= self.limit {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return w.alpha;
-        }
-        self.counts.nodes += 1;
-        if depth == 0 {
-            self.counts.leaves += 1;
-            return src.horizon_value(node, max);
-        }
-        let Window { alpha, beta } = w;
-        let mut first = None;
-        if let Some(e) = self.probe(src, node, ply) {
-            if e.depth == depth {
-                let v = e.value;
-                match e.bound {
-                    Bound::Exact => return v.clamp(alpha, beta),
-                    Bound::Lower if v >= beta => return beta,
-                    Bound::Upper if v <= alpha => return alpha,
-                    _ => {}
-                }
-            }
-            first = Some(e.best);
-        }
-        let mut buf = self.slots_pool.pop().unwrap_or_default();
-        buf.resize(src.slots(), S::Slot::default());
-        let mut kids = self.kids_pool.pop().unwrap_or_default();
-        kids.clear();
-        let mut m = src.moves(node, max, &mut buf);
-        while let Some(h) = m.next() {
-            kids.push(m.child(node, h));
-        }
-        drop(m);
-        self.slots_pool.push(buf);
-        if kids.is_empty() {
-            self.kids_pool.push(kids);
-            self.counts.leaves += 1;
-            return src.terminal_value(node, max, ply);
-        }
-        self.counts.internal += 1;
-        if first.is_none() && depth >= 3 {
-            // Internal iterative deepening: the shallower search stores its best move.
-            self.search(src, node, max, depth - 2, ply, w);
-            if self.aborted {
-                self.kids_pool.push(kids);
-                return alpha;
-            }
-            first = self.probe(src, node, ply).map(|e| e.best);
-        }
-        let first = first.map_or(0, |f| f as usize).min(kids.len() - 1);
-        let order = std::iter::once(first).chain((0..kids.len()).filter(|&i| i != first));
-        let (mut a, mut b) = (alpha, beta);
-        let mut best = first as u32;
-        let mut cut = false;
-        for i in order {
-            let v = self.search(src, &kids[i], !max, depth - 1, ply + 1, Window { alpha: a, beta: b });
-            if self.aborted {
-                self.kids_pool.push(kids);
-                return alpha;
-            }
-            if max {
-                if v > a {
-                    a = v;
-                    best = i as u32;
-                }
-            } else if v < b {
-                b = v;
-                best = i as u32;
-            }
-            if a >= b {
-                cut = true;
-                break;
-            }
-        }
-        let value = if max {
-            if cut { beta } else { a }
-        } else if cut {
-            alpha
-        } else {
-            b
-        };
-        let bound = if value <= alpha {
-            Bound::Upper
-        } else if value >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.kids_pool.push(kids);
-        let s = self.slot(src, node, ply);
-        if self.share_ply.is_some_and(|p| ply <= p) {
-            let b = match bound {
-                Bound::Upper => -1,
-                Bound::Exact => 0,
-                Bound::Lower => 1,
-            };
-            self.outbox.push(SharedEntry { node: node.clone(), ply, depth, value, bound: b, best, origin: 0 });
-        }
-        self.tt.insert(s, Entry { node: node.clone(), ply, depth, value, bound, best, task: self.task });
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.resize(src.slots() * depth as usize, S::Slot::default());
+        let v = Visit { ply, index: 0, max, window: w, pv: false, leaf: false, moves: 0 };
+        let value = self.descend(src, &mut buf, node, depth, v);
+        self.buf = buf;
         value
     }
 
     /// Stores an entry another process found (every entry is the
     /// fixed-depth value of its node, whoever found it).
     pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {
-        let bound = match e.bound {
-            -1 => Bound::Upper,
-            0 => Bound::Exact,
-            _ => Bound::Lower,
-        };
-        let s = self.slot(src, &e.node, e.ply);
-        self.tt.insert(s, Entry { node: e.node.clone(), ply: e.ply, depth: e.depth, value: e.value, bound, best: e.best, task: 0 });
+        let key = Self::key(src, &e.node, e.ply);
+        let hit = Entry { value: e.value, bound: unwire(e.bound), depth: e.depth, best: e.best, tag: 0 };
+        self.table(e.ply).store(key, &e.node, e.ply, hit);
     }
 }
 
-/// The table's hasher: slot numbers are already mixed, so they hash to
-/// themselves.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Identity;
-
-/// The state of [`Identity`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct IdentityHasher(u64);
-
-impl std::hash::BuildHasher for Identity {
-    type Hasher = IdentityHasher;
-    fn build_hasher(&self) -> IdentityHasher {
-        IdentityHasher(0)
+/// Fig. 1's search as hooks: the node limit, the table's cut or best move,
+/// internal iterative deepening, best move first, the tasks, the outbox.
+impl<S: TreeSource> Hooks<S> for Searcher<S> {
+    #[inline(always)]
+    fn abort(&mut self, _depth: u32) -> bool {
+        if self.counts.nodes >= self.limit {
+            self.aborted = true;
+        }
+        self.aborted
     }
-}
-
-impl std::hash::Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
+    #[inline(always)]
+    fn aborted(&self) -> bool {
+        self.aborted
     }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
+    #[inline(always)]
+    fn enter(&mut self, v: &Visit) {
+        self.counts.nodes += 1;
+        if v.leaf {
+            self.counts.leaves += 1;
+        } else {
+            self.counts.internal += 1;
         }
     }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = n as u64;
+    /// A node the table decides counts as a node (neither leaf nor internal).
+    #[inline(always)]
+    fn probe(&mut self, src: &S, node: &S::Node, v: &Visit, depth: u32) -> Probe {
+        match self.find(src, node, v.ply) {
+            Some(e) => match e.cut(depth, v.window) {
+                Some(value) => {
+                    self.counts.nodes += 1;
+                    Probe::Cut(value)
+                }
+                None => Probe::Hint(e.best),
+            },
+            None => Probe::Miss,
+        }
+    }
+    /// Internal iterative deepening: a node of depth d ≥ 3 with no best
+    /// move in the table is searched to depth d − 2 first; the best move
+    /// it stores goes first.
+    #[inline(always)]
+    fn prepare(&mut self, src: &S, buf: &mut [S::Slot], node: &S::Node, depth: u32, v: &Visit, hint: Option<u32>) -> Option<u32> {
+        if hint.is_some() || depth < 3 {
+            return hint;
+        }
+        self.descend(src, buf, node, depth - 2, *v);
+        if self.aborted {
+            return None;
+        }
+        self.find(src, node, v.ply).map(|e| e.best)
+    }
+    /// The best move first, the others in the source's order (its static
+    /// evaluation for the incremental trees).
+    #[inline(always)]
+    fn order(&self, _v: &Visit, _depth: u32, moves: u32, hint: Option<u32>) -> Order {
+        match hint.map_or(0, |f| f.min(moves - 1)) {
+            0 => Order::Source,
+            first => Order::Permuted { first, shift: 0 },
+        }
+    }
+    /// With tasks, a node at d′ starts a task of its own (searched with
+    /// the full window if asked, its value clamped to its own).
+    #[inline(always)]
+    fn descend(&mut self, src: &S, buf: &mut [S::Slot], node: &S::Node, depth: u32, v: Visit) -> i64 {
+        if v.ply + 1 == self.deep_ply
+            && let Some(t) = self.tasks
+        {
+            let outer = std::mem::replace(&mut self.task, src.root_key(node) | 1);
+            let value = if t.full_window {
+                alphabeta(src, self, buf, node, depth, Visit { window: Window::ROOT, ..v }).clamp(v.window.alpha, v.window.beta)
+            } else {
+                alphabeta(src, self, buf, node, depth, v)
+            };
+            self.task = outer;
+            return value;
+        }
+        alphabeta(src, self, buf, node, depth, v)
+    }
+    #[inline(always)]
+    fn store(&mut self, src: &S, node: &S::Node, v: &Visit, e: Entry) {
+        let ply = v.ply;
+        if self.share_ply.is_some_and(|p| ply <= p) {
+            self.outbox.push(SharedEntry { node: node.clone(), ply, depth: e.depth, value: e.value, bound: wire(e.bound), best: e.best, origin: 0 });
+        }
+        let key = Self::key(src, node, ply);
+        let tag = self.task;
+        self.table(ply).store(key, node, ply, Entry { tag, ..e });
     }
 }
 
@@ -349,6 +309,71 @@ mod tests {
             let mut s = Searcher::new(1 << 10);
             assert_eq!(s.search(&shape, &root, true, 6, 0, Window::ROOT), search(&shape, &root, 6, &mut ()).value);
         }
+    }
+
+    /// On the games too (a mate's distance in the value, Othello's passes),
+    /// from inner nodes and in narrow windows: the fail-hard minimax value.
+    #[test]
+    fn iid_and_table_return_the_minimax_value_on_games() {
+        fn check<S: TreeSource>(src: &S, root: &S::Node, depth: u32) {
+            let want = minimax(src, root, true, depth, 0);
+            for w in [
+                Window::ROOT,
+                Window { alpha: want - 50, beta: want + 50 },
+                Window { alpha: want, beta: want + 1 },
+                Window { alpha: want + 1, beta: want + 99 },
+            ] {
+                for slots in [1, 1 << 10] {
+                    let mut s = Searcher::new(slots);
+                    assert_eq!(s.search(src, root, true, depth, 0, w), want.clamp(w.alpha, w.beta), "depth {depth} {w:?} slots {slots}");
+                    assert!(s.counts.nodes >= s.counts.leaves + s.counts.internal);
+                }
+            }
+        }
+        let mate = crate::game::chess::Position::parse("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
+        let open = crate::game::chess::Position::parse("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        for depth in 1..4 {
+            check(&crate::game::chess::Chess, &mate, depth);
+            check(&crate::game::chess::Chess, &open, depth);
+        }
+        for depth in 1..6 {
+            check(&crate::game::othello::Othello, &crate::game::othello::Position::start(), depth);
+        }
+    }
+
+    /// With tasks (every sharing and full windows), with entries absorbed
+    /// from another searcher: still the minimax value.
+    #[test]
+    fn tasks_and_absorbed_entries_keep_the_minimax_value() {
+        let t = Incremental::new(5, 100).unwrap();
+        for seed in 1..8 {
+            let root = t.root(seed);
+            let want = minimax(&t, &root, true, 6, 0);
+            for sharing in [Sharing::All, Sharing::Own, Sharing::Near(1)] {
+                for full_window in [false, true] {
+                    let mut s = Searcher::new(1 << 8);
+                    s.simulate_tasks(Tasks { ply: 2, sharing, full_window });
+                    assert_eq!(s.search(&t, &root, true, 6, 0, Window::ROOT), want, "{sharing:?} {full_window}");
+                }
+            }
+            let mut a = Searcher::new(1 << 12);
+            a.share_ply = Some(3);
+            a.search(&t, &root, true, 6, 0, Window::ROOT);
+            assert!(!a.outbox.is_empty());
+            let mut b = Searcher::new(1 << 12);
+            a.outbox.iter().for_each(|e| b.absorb(&t, e));
+            // The root's own entry, absorbed, decides the search at once.
+            assert_eq!(b.search(&t, &root, true, 6, 0, Window::ROOT), want);
+            assert_eq!((b.counts.nodes, b.counts.internal), (1, 0));
+        }
+    }
+
+    #[test]
+    fn the_wire_code_of_a_bound_round_trips() {
+        for b in [Bound::Lower, Bound::Upper, Bound::Exact] {
+            assert_eq!(unwire(wire(b)), b);
+        }
+        assert_eq!((wire(Bound::Upper), wire(Bound::Exact), wire(Bound::Lower)), (-1, 0, 1));
     }
 
     #[test]

@@ -6,13 +6,15 @@
 //! (`psearch` at one thread against `fbest`: `BENCHMARKS.md`, issue 24).
 //!
 //! The parallel searches run [`ab`] below their shared nodes: the same
-//! fail-hard alpha-beta (left to right, a node with no moves valued by the
-//! game) from any node and window, counting into the thread's [`Local`].
+//! fail-hard alpha-beta ([`crate::search::alphabeta`]: left to right, a
+//! node with no moves valued by the game) from any node and window, with a
+//! hook set that counts into the thread's [`Local`].
 
 use super::local::Local;
 use super::{Options, Outcome};
-use crate::game::{MoveList, TreeSource};
-use crate::search::{Observer, Outcome as NodeOutcome, Visit};
+use crate::game::TreeSource;
+use crate::search::{Hooks, Observer, Outcome as NodeOutcome, Visit, alphabeta};
+use crate::value::Window;
 
 /// Busy work per node and the root's move, for the sequential search.
 struct Watch {
@@ -46,45 +48,23 @@ pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -
     Outcome { value: r.value, root_move: w.root_move, nodes: r.counts.nodes, leaves: r.counts.leaves, wall_ns, search_ns: wall_ns, idle_ns: 0, lock_ns: 0 }
 }
 
+/// The hook set of [`ab`]: nodes counted into the thread's [`Local`].
+struct Count<'l>(&'l mut Local);
+
+impl<S: TreeSource> Hooks<S> for Count<'_> {
+    #[inline(always)]
+    fn enter(&mut self, v: &Visit) {
+        self.0.enter(v.leaf);
+    }
+}
+
 /// Fail-hard alpha-beta of `node` (MAX if `max`, `ply` from the root) to
 /// `depth` in the window `(alpha, beta)`; `buf` holds at least `depth`
 /// move lists.
 #[allow(clippy::too_many_arguments)]
 pub fn ab<S: TreeSource>(src: &S, l: &mut Local, buf: &mut [S::Slot], node: &S::Node, depth: u32, ply: u32, max: bool, alpha: i64, beta: i64) -> i64 {
-    if depth == 0 {
-        l.enter(true);
-        return src.horizon_value(node, max);
-    }
-    let (mine, rest) = buf.split_at_mut(src.slots());
-    let mut moves = src.moves(node, max, mine);
-    if moves.is_empty() {
-        l.enter(true);
-        return src.terminal_value(node, max, ply);
-    }
-    l.enter(false);
-    let mut score = if max { alpha } else { beta };
-    while let Some(k) = moves.next() {
-        let (ca, cb) = if max { (score, beta) } else { (alpha, score) };
-        let v = if depth == 1 {
-            l.enter(true);
-            moves.leaf_value(node, k)
-        } else {
-            let child = moves.child(node, k);
-            ab(src, l, rest, &child, depth - 1, ply + 1, !max, ca, cb)
-        };
-        if max {
-            if v >= beta {
-                return beta;
-            }
-            score = score.max(v);
-        } else {
-            if v <= alpha {
-                return alpha;
-            }
-            score = score.min(v);
-        }
-    }
-    score
+    let v = Visit { ply, index: 0, max, window: Window { alpha, beta }, pv: false, leaf: false, moves: 0 };
+    alphabeta(src, &mut Count(l), buf, node, depth, v)
 }
 
 #[cfg(test)]
@@ -108,6 +88,26 @@ mod tests {
                 let v = ab(&shape, &mut l, &mut buf, &root, depth, 0, true, crate::value::ROOT_ALPHA, crate::value::ROOT_BETA);
                 assert_eq!((v, l.nodes, l.leaves), (s.value, s.nodes, s.leaves), "seed {seed} depth {depth}");
                 assert_eq!(s.root_move == 0, depth == 0);
+            }
+        }
+    }
+
+    /// [`ab`] from inner nodes and in any window: the fail-hard minimax
+    /// value of the node.
+    #[test]
+    fn ab_is_fail_hard_minimax_in_any_window() {
+        let t = crate::tree::incremental::Incremental::new(4, 100).unwrap();
+        let opts = Options { threads: 1, ..Options::default() };
+        for seed in 1..20 {
+            let root = t.root(seed);
+            for (i, kid) in crate::game::children(&t, &root, true).iter().enumerate() {
+                let want = crate::search::minimax(&t, kid, false, 4, 1);
+                for w in [(want - 20, want + 20), (want, want + 1), (want - 1, want), (want + 1, want + 50)] {
+                    let mut l = Local::new(0, &opts);
+                    let mut buf = vec![Default::default(); 4 * 4];
+                    assert_eq!(ab(&t, &mut l, &mut buf, kid, 4, 1, false, w.0, w.1), want.clamp(w.0, w.1), "seed {seed} child {i} {w:?}");
+                    assert!(l.nodes > l.leaves && l.leaves > 0);
+                }
             }
         }
     }

@@ -5,11 +5,20 @@
 //! artificial trees, chess or Othello (`docs/model.md` §7.1). A node with
 //! no move before the horizon (a game over) is a leaf valued by the game.
 //!
-//! There is one search. What a tool wants to learn from it (f_best, training
+//! There is one search, [`alphabeta`], generic over [`Hooks`]: what a
+//! search does besides alpha-beta (a table's probe and store, the move
+//! order, giving up, node hooks). Every search of the project is a hook set
+//! on it (`alphabeta.rs` lists them); [`search`] is the thesis's.
+//!
+//! What a tool wants to learn from the thesis's search (f_best, training
 //! records, node classifications) is an [`Observer`]: the search calls
 //! [`Observer::enter`] when it enters a node and [`Observer::leave`] when the
 //! node returns, with the node's window and outcome. Observers are generic
 //! parameters, so an observer's empty hooks cost nothing.
+
+mod alphabeta;
+
+pub use alphabeta::{Hooks, Order, Probe, alphabeta};
 
 use crate::game::{MoveList, TreeSource};
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
@@ -121,96 +130,40 @@ pub struct SearchResult {
     pub counts: NodeCounts,
 }
 
-struct Ctx<'s, S: TreeSource, O> {
-    src: &'s S,
-    obs: &'s mut O,
+/// The thesis's hook set: the observers, and the node counts.
+struct Counted<'o, O> {
+    obs: &'o mut O,
     counts: NodeCounts,
+}
+
+impl<S: TreeSource, O: Observer> Hooks<S> for Counted<'_, O> {
+    #[inline(always)]
+    fn enter(&mut self, v: &Visit) {
+        self.obs.enter(v);
+        self.counts.nodes += 1;
+        if v.leaf {
+            self.counts.leaves += 1;
+        } else {
+            self.counts.internal += 1;
+        }
+    }
+    #[inline(always)]
+    fn leave(&mut self, v: &Visit, o: &Outcome) {
+        self.obs.leave(v, o);
+    }
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.obs.stopped()
+    }
 }
 
 /// Searches the tree of `src` rooted at `root` (a MAX node) to `depth`.
 pub fn search<S: TreeSource, O: Observer>(src: &S, root: &S::Node, depth: u32, obs: &mut O) -> SearchResult {
     let mut buf = vec![S::Slot::default(); src.slots() * depth as usize];
-    let mut ctx = Ctx { src, obs, counts: NodeCounts::default() };
+    let mut h = Counted { obs, counts: NodeCounts::default() };
     let v = Visit { ply: 0, index: 0, max: true, window: Window::ROOT, pv: true, leaf: depth == 0, moves: 0 };
-    let value = alphabeta(&mut ctx, &mut buf, root, depth, v);
-    SearchResult { value, counts: ctx.counts }
-}
-
-/// Enters, values and leaves a leaf.
-#[inline(always)]
-fn leaf<S: TreeSource, O: Observer>(ctx: &mut Ctx<'_, S, O>, v: &Visit, value: i64) -> i64 {
-    ctx.obs.enter(v);
-    ctx.counts.nodes += 1;
-    ctx.counts.leaves += 1;
-    ctx.obs.leave(v, &Outcome { value, cutoff: None, last_update: None, searched: 0 });
-    value
-}
-
-/// `v` arrives with `leaf` and `moves` unset: a node is a leaf at the
-/// horizon or when it has no moves (a game over), and its children are
-/// counted when its move list starts, before the observers see it.
-fn alphabeta<S: TreeSource, O: Observer>(ctx: &mut Ctx<'_, S, O>, buf: &mut [S::Slot], node: &S::Node, depth: u32, mut v: Visit) -> i64 {
-    if depth == 0 {
-        v.leaf = true;
-        let value = ctx.src.horizon_value(node, v.max);
-        return leaf(ctx, &v, value);
-    }
-    let (mine, rest) = buf.split_at_mut(ctx.src.slots());
-    let mut moves = ctx.src.moves(node, v.max, mine);
-    if moves.is_empty() {
-        v.leaf = true;
-        let value = ctx.src.terminal_value(node, v.max, v.ply);
-        return leaf(ctx, &v, value);
-    }
-    v.leaf = false;
-    v.moves = moves.len();
-    ctx.obs.enter(&v);
-    ctx.counts.nodes += 1;
-    ctx.counts.internal += 1;
-    let Window { alpha, beta } = v.window;
-    let mut score = if v.max { alpha } else { beta };
-    let mut cutoff = None;
-    let mut last_update = None;
-    let mut searched = 0;
-    while let Some(k) = moves.next() {
-        if ctx.obs.stopped() {
-            break;
-        }
-        searched += 1;
-        let cv =
-            Visit { ply: v.ply + 1, index: searched, max: !v.max, window: v.window.child(v.max, score), pv: v.pv && searched == 1, leaf: depth == 1, moves: 0 };
-        let value = if depth == 1 {
-            // Leaves inline: no recursion, no buffer split.
-            let value = moves.leaf_value(node, k);
-            leaf(ctx, &cv, value)
-        } else {
-            let child = moves.child(node, k);
-            alphabeta(ctx, rest, &child, depth - 1, cv)
-        };
-        if v.max {
-            if value >= beta {
-                score = beta;
-                cutoff = Some(searched);
-                break;
-            }
-            if value > score {
-                score = value;
-                last_update = Some(searched);
-            }
-        } else {
-            if value <= alpha {
-                score = alpha;
-                cutoff = Some(searched);
-                break;
-            }
-            if value < score {
-                score = value;
-                last_update = Some(searched);
-            }
-        }
-    }
-    ctx.obs.leave(&v, &Outcome { value: score, cutoff, last_update, searched });
-    score
+    let value = alphabeta(src, &mut h, &mut buf, root, depth, v);
+    SearchResult { value, counts: h.counts }
 }
 
 /// Plain minimax of the tree (no pruning), for tests on small trees: the
@@ -232,3 +185,6 @@ pub fn minimax<S: TreeSource>(src: &S, node: &S::Node, max: bool, depth: u32, pl
     let vals = kids.into_iter().map(|c| minimax(src, &c, !max, depth - 1, ply + 1));
     if max { vals.max().unwrap_or(ROOT_ALPHA) } else { vals.min().unwrap_or(ROOT_BETA) }
 }
+
+#[cfg(test)]
+mod tests;

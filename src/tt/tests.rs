@@ -1,0 +1,85 @@
+//! The tables' interface: what is stored is found again, by the same node
+//! only; each table's replacement rule; what a bound lets a search cut.
+
+use super::*;
+use crate::value::ROOT_BETA;
+
+fn entry(value: i64, bound: Bound, depth: u32) -> Entry {
+    Entry { value, bound, depth, best: 0, tag: 0 }
+}
+
+/// Probe after store, through the interface, for any table: the entry
+/// comes back, another key misses.
+fn reads_back<T: Table<u32>>(mut t: T, keeps_best: bool) {
+    assert_eq!(t.probe(5, &1, 2), None);
+    let h = Entry { value: 1234, bound: Bound::Lower, depth: 3, best: 4, tag: 9 };
+    t.store(5, &1, 2, h);
+    let want = if keeps_best { h } else { Entry { best: 0, tag: 0, ..h } };
+    assert_eq!(t.probe(5, &1, 2), Some(want));
+    assert_eq!(t.probe(6, &1, 2), None);
+    // The same slot stored again: the later result.
+    t.store(5, &1, 2, entry(ROOT_ALPHA, Bound::Upper, 3));
+    assert_eq!(t.probe(5, &1, 2).map(|e| (e.value, e.bound)), Some((ROOT_ALPHA, Bound::Upper)));
+}
+
+#[test]
+fn both_tables_read_back_what_they_store() {
+    reads_back(&SharedTable::new(4), false);
+    reads_back(ProcessTable::new(16), true);
+}
+
+/// The shared table: entries read back as written; a torn entry (words of
+/// two writes) is a miss; the first slot keeps the deeper result.
+#[test]
+fn shared_entries_read_back_and_torn_ones_miss() {
+    let t = SharedTable::new(4);
+    t.put(5, 1234, Bound::Lower, 3);
+    assert_eq!(t.get(5), Some(entry(1234, Bound::Lower, 3)));
+    assert_eq!(t.get(5 + 16), None);
+    // Same bucket, less depth: the second slot; the first keeps depth 3.
+    t.put(5 + 16, ROOT_ALPHA, Bound::Upper, 2);
+    assert_eq!(t.get(5), Some(entry(1234, Bound::Lower, 3)));
+    assert_eq!(t.get(5 + 16), Some(entry(ROOT_ALPHA, Bound::Upper, 2)));
+    t.put(5 + 32, ROOT_BETA, Bound::Exact, 4);
+    assert_eq!(t.get(5 + 32), Some(entry(ROOT_BETA, Bound::Exact, 4)));
+    assert_eq!(t.get(5), None, "replaced by the deeper result");
+    // A torn entry: the key word of one write, the data of another.
+    let b = t.bucket(7);
+    t.words[b].store(7 ^ SharedTable::pack(10, Bound::Exact, 1), Relaxed);
+    t.words[b + 1].store(SharedTable::pack(11, Bound::Exact, 1), Relaxed);
+    assert_eq!(t.get(7), None);
+}
+
+/// The process table: an entry is found only for the same node at the
+/// same ply; a store replaces what its slot held, whatever its depth.
+#[test]
+fn process_entries_are_the_same_node_and_replaced_always() {
+    let mut t = ProcessTable::<u32>::new(3);
+    assert_eq!(t.mask, 3);
+    t.store(1, &10, 2, entry(50, Bound::Exact, 6));
+    assert_eq!(t.probe(1, &10, 2), Some(entry(50, Bound::Exact, 6)));
+    assert_eq!(t.probe(1, &11, 2), None, "another node in the slot");
+    assert_eq!(t.probe(1, &10, 3), None, "another ply");
+    assert_eq!(t.probe(5, &10, 2), Some(entry(50, Bound::Exact, 6)), "keys are taken modulo the slots");
+    t.store(5, &11, 2, entry(40, Bound::Lower, 1));
+    assert_eq!(t.probe(1, &10, 2), None, "a shallower result replaced it");
+    assert_eq!(t.probe(5, &11, 2), Some(entry(40, Bound::Lower, 1)));
+    t.store(2, &12, 2, entry(30, Bound::Upper, 1));
+    assert_eq!(t.probe(5, &11, 2), Some(entry(40, Bound::Lower, 1)), "other slots stay");
+}
+
+/// Bounds: what a fail-hard value is, and what an entry lets a search cut.
+#[test]
+fn bounds_cut_only_beyond_the_window_at_the_same_depth() {
+    let w = Window { alpha: 10, beta: 20 };
+    assert_eq!((Bound::of(10, w), Bound::of(15, w), Bound::of(20, w)), (Bound::Upper, Bound::Exact, Bound::Lower));
+    assert_eq!((Bound::of(9, w), Bound::of(21, w)), (Bound::Upper, Bound::Lower));
+    assert_eq!(entry(15, Bound::Exact, 3).cut(3, w), Some(15));
+    assert_eq!(entry(25, Bound::Exact, 3).cut(3, w), Some(20), "clamped");
+    assert_eq!(entry(5, Bound::Exact, 3).cut(3, w), Some(10), "clamped");
+    assert_eq!(entry(15, Bound::Exact, 2).cut(3, w), None, "another depth");
+    assert_eq!(entry(20, Bound::Lower, 3).cut(3, w), Some(20));
+    assert_eq!(entry(19, Bound::Lower, 3).cut(3, w), None);
+    assert_eq!(entry(10, Bound::Upper, 3).cut(3, w), Some(10));
+    assert_eq!(entry(11, Bound::Upper, 3).cut(3, w), None);
+}
