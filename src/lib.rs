@@ -66,17 +66,26 @@
 //!   - [`sim::sched`]: per-processor clocks, smallest clock first (§6.1);
 //!   - [`sim::engine`]: the parallel search, a folder of rooms: `spec`
 //!     (what a run is asked), `stats` (what it measured), `machine` (the
-//!     shared data and the run loop), `executor` (futures, access steps,
-//!     waiter groups, charging), `locks`, `heap` (nodes and node heaps),
-//!     `states` (one routine per thesis state) and `idle/` (one file per
-//!     idle policy) (§6.2);
+//!     shared data and the run loop), `types` (what the rooms share),
+//!     `executor` (futures, access steps, waiter groups, charging),
+//!     `locks`, `heap` (nodes and node heaps), `states` (one routine per
+//!     thesis state) and `idle/` (one file per idle policy) (§6.2);
 //!   - [`sim::run`]: many (tree, configuration) items in parallel, shards,
 //!     and the final per-tree or per-configuration table.
+//! - [`real`]: the same shared-memory searches on this machine's OS
+//!   threads (beyond the thesis; the `psearch` tool): the shared node heap
+//!   ([`real::heap`]) with one idle policy per file behind
+//!   [`real::heap::Policy`] ([`real::idle`]), Lazy SMP ([`real::lazy`]),
+//!   the one-thread path and the search below shared nodes
+//!   ([`real::seq`]), each run checked against the sequential search
+//!   ([`real::run`]).
 //! - [`cluster`]: beyond shared memory, the message-passing machines
 //!   (`docs/model.md` §9): one core against a transport, the simulated
 //!   cluster, the sequential baseline with iterative deepening and a
 //!   transposition table, OthelloX's root-splitting baselines, Ura et
-//!   al.'s master-worker, YBWC over messages; `pabsim --machine cluster`;
+//!   al.'s master-worker, YBWC over messages, each algorithm with its own
+//!   parameters ([`cluster::ClusterAlgorithm`]) mapped to its processes in
+//!   one place; `pabsim --machine cluster`;
 //!   with the feature `mpi`, the real transport on MPI ranks
 //!   (`cluster::mpi`, `psearch --mpi`).
 //! - [`formats`]: the tables the tools exchange (CSV rows, JSON lines), as
@@ -88,7 +97,10 @@
 //!   reader shares.
 //! - [`progress`]: progress bars on stderr for the long stages, shown only on
 //!   a terminal.
-//! - `macros` (crate-private): `require!` and `named!`, one home each.
+//! - `macros` (crate-private): `require!`, `named!` and `row!`, one home
+//!   each.
+//!
+//! `docs/architecture.md` is the short map of how these fit together.
 
 pub mod algorithm;
 pub mod classify;

@@ -189,30 +189,4 @@ mod tests {
         assert_eq!(Colour::DarkBlue.name(), "darkblue");
         assert_eq!("Green".parse::<Colour>(), Err(Error::Bad("colour Green red or darkblue".into())));
     }
-
-    row! {
-        /// A row with two groups between its own columns.
-        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-        pub struct Sample {
-            /// Own, first.
-            pub first: u32,
-            ..shape,
-            /// Own, between.
-            pub middle: String,
-            ..fbest_counts,
-        }
-    }
-
-    /// The groups' columns stand where they are named, in order, and the
-    /// row reads back through the crate's strict reader.
-    #[test]
-    fn row_puts_each_group_where_it_is_named() {
-        let r = Sample { first: 1, b: 5, scale: 100, middle: "m".into(), n: 2, fbest: 7, pbest: 0.5 };
-        let mut w = csv::Writer::from_writer(vec![]);
-        w.serialize(&r).unwrap();
-        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
-        assert_eq!(text, "first,b,scale,middle,n,fbest,pbest\n1,5,100,m,2,7,0.500000000\n");
-        let back: Vec<Sample> = crate::formats::read_csv(crate::cli::Input::from_string("s", &text)).unwrap();
-        assert_eq!(back, [r]);
-    }
 }
