@@ -208,12 +208,7 @@ impl<S: TreeSource> Hooks<S> for Searcher<S> {
     }
     #[inline(always)]
     fn enter(&mut self, v: &Visit) {
-        self.counts.nodes += 1;
-        if v.leaf {
-            self.counts.leaves += 1;
-        } else {
-            self.counts.internal += 1;
-        }
+        self.counts.count(v);
     }
     /// A node the table decides counts as a node (neither leaf nor internal).
     #[inline(always)]

@@ -121,6 +121,19 @@ pub struct NodeCounts {
     pub internal: u64,
 }
 
+impl NodeCounts {
+    /// Counts a node the search enters (`v.leaf`: a leaf, else internal).
+    #[inline(always)]
+    pub fn count(&mut self, v: &Visit) {
+        self.nodes += 1;
+        if v.leaf {
+            self.leaves += 1;
+        } else {
+            self.internal += 1;
+        }
+    }
+}
+
 /// The result of searching one tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -140,12 +153,7 @@ impl<S: TreeSource, O: Observer> Hooks<S> for Counted<'_, O> {
     #[inline(always)]
     fn enter(&mut self, v: &Visit) {
         self.obs.enter(v);
-        self.counts.nodes += 1;
-        if v.leaf {
-            self.counts.leaves += 1;
-        } else {
-            self.counts.internal += 1;
-        }
+        self.counts.count(v);
     }
     #[inline(always)]
     fn leave(&mut self, v: &Visit, o: &Outcome) {
