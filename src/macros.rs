@@ -60,8 +60,8 @@ macro_rules! named {
 /// an ordinary struct.
 ///
 /// `row!` declares a struct whose field list may hold column groups
-/// (`..ordering,`, `..shape,`, `..fbest_counts,`, `..search_counts,`,
-/// `..algorithm,`) beside ordinary `pub` fields (every field ends with a
+/// (`..ordering,`, `..shape,`, `..tree_columns,`, `..fbest_counts,`,
+/// `..search_counts,`, `..algorithm,`) beside ordinary `pub` fields (every field ends with a
 /// comma). The groups are the arms below; a group added here is usable by
 /// every row type at once.
 macro_rules! row {
@@ -76,6 +76,27 @@ macro_rules! row {
             pub wa: u32,
             /// w_b.
             pub wb: u32,
+        ] $($rest)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] ..tree_columns, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)*
+            /// 1-based index of the tree in its set (per tree only).
+            pub tree: Option<u32>,
+            /// Root seed; for a game position, a digest of the position
+            /// (per tree only).
+            pub seed: Option<u64>,
+            /// Tree model, or the game.
+            pub model: $crate::tree::Family,
+            /// Branching factor (empty for a game).
+            pub b: Option<u32>,
+            /// w_a (empty for a game).
+            pub wa: Option<u32>,
+            /// w_b (empty for a game).
+            pub wb: Option<u32>,
+            /// Search depth.
+            pub depth: u32,
+            /// Trees summed in this row.
+            pub trees: u32,
         ] $($rest)*);
     };
     (@munch $head:tt [$($acc:tt)*] ..shape, $($rest:tt)*) => {

@@ -414,134 +414,121 @@ pub fn ratio6<S: Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok
     }
 }
 
-/// `pabsim` output: one row per (tree, configuration) with `--per-tree`
-/// (then `item`, `items`, `tree`, `seed`, `root_value` are filled), else one
-/// per configuration (trees summed). Ticks are simulated ticks; the
-/// `ticks_*` columns (each state's own costs), `mem_stall` and `lock_wait`
-/// are processor-ticks and add up to `procs * tp_ticks`; so do the `time_*`
-/// columns (all the time spent in each state: its costs, memory stalls and
-/// lock waits), and `split_share` is `time_split / (procs * tp_ticks)`. `t1_ticks`, `n1_nodes`, `su`, `so`, `css`
-/// are empty when no p = 1 run of the same trees is known.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SimRow {
-    /// What identifies the run (per tree only): a digest of its tree specs,
-    /// configurations and networks, the same in every shard of one run.
-    pub run: Option<String>,
-    /// Position of the (tree, configuration) item in the run (per tree only).
-    pub item: Option<u64>,
-    /// Items in the whole run (per tree only).
-    pub items: Option<u64>,
-    /// 1-based index of the tree in its seed set (per tree only).
-    pub tree: Option<u32>,
-    /// Root seed; for a game position, a digest of the position (per tree only).
-    pub seed: Option<u64>,
-    /// Tree model, or the game.
-    pub model: Family,
-    /// Branching factor (empty for a game).
-    pub b: Option<u32>,
-    /// w_a (empty for a game).
-    pub wa: Option<u32>,
-    /// w_b (empty for a game).
-    pub wb: Option<u32>,
-    /// Search depth.
-    pub depth: u32,
-    /// Trees summed in this row.
-    pub trees: u32,
-    /// Split-point scheme `a`, `b`, `c`, or `-` for one processor.
-    pub scheme: String,
-    /// Processors.
-    pub procs: u32,
-    /// Scheme A: finished moves a Y-CUT node needs.
-    pub m_a: Option<u32>,
-    /// Scheme B: finished moves that turn a D-CUT node D-ALL.
-    pub m_b: Option<u32>,
-    /// Scheme C: added to the network's wait.
-    pub m_ca: Option<i32>,
-    /// Scheme C: added again at N-CUT nodes.
-    pub m_cc: Option<i32>,
-    /// Scheme C: classification width m.
-    pub cut_width: Option<u32>,
-    /// When processors interleave: `access` (the thesis's machine) or `state`.
-    pub interleave: String,
-    /// How far a split-point search walks: `tree` (all of it) or `level`.
-    pub split_walk: String,
-    /// The root's value (per tree only).
-    pub root_value: Option<i64>,
-    /// Simulated time until the root's value was returned, summed over trees.
-    pub tp_ticks: u64,
-    /// Nodes created, summed over trees.
-    pub np_nodes: u64,
-    /// Leaves created.
-    pub leaves: u64,
-    /// Processor-ticks in the expand state's costs.
-    pub ticks_expand: u64,
-    /// ... search state.
-    pub ticks_search: u64,
-    /// ... eval state.
-    pub ticks_eval: u64,
-    /// ... return state.
-    pub ticks_return: u64,
-    /// ... split state (split-point searches and the waits after them).
-    pub ticks_split: u64,
-    /// ... update state (bound propagation included).
-    pub ticks_update: u64,
-    /// ... after exit.
-    pub ticks_exit: u64,
-    /// Processor-ticks waiting for memory.
-    pub mem_stall: u64,
-    /// Processor-ticks in failed lock attempts.
-    pub lock_wait: u64,
-    /// Processor-ticks in the expand state, everything included.
-    pub time_expand: u64,
-    /// ... search state.
-    pub time_search: u64,
-    /// ... eval state.
-    pub time_eval: u64,
-    /// ... return state.
-    pub time_return: u64,
-    /// ... split state: the whole idle loop, its lock waits and pauses.
-    pub time_split: u64,
-    /// ... update state.
-    pub time_update: u64,
-    /// ... after exit.
-    pub time_exit: u64,
-    /// The machine's share of time in the split state, `time_split / (procs * tp_ticks)`.
-    #[serde(serialize_with = "ratio6")]
-    pub split_share: Option<f64>,
-    /// Split-point searches.
-    pub split_searches: u64,
-    /// Nodes examined by them.
-    pub split_examined: u64,
-    /// Nodes told of a new bound.
-    pub told: u64,
-    /// Nodes the machine needed (the heaps' size), summed over trees.
-    pub pool_nodes: u64,
-    /// The p = 1 time of the same trees.
-    pub t1_ticks: Option<u64>,
-    /// The p = 1 node count of the same trees.
-    pub n1_nodes: Option<u64>,
-    /// Speed-up t1 / tp.
-    #[serde(serialize_with = "ratio6")]
-    pub su: Option<f64>,
-    /// Search overhead np / n1 - 1.
-    #[serde(serialize_with = "ratio6")]
-    pub so: Option<f64>,
-    /// Communication-synchronisation-split overhead (tp p / np) / (t1 / n1) - 1.
-    #[serde(serialize_with = "ratio6")]
-    pub css: Option<f64>,
-    /// The parallel search algorithm: `dts` (the thesis's), `pvsplit`,
-    /// `steal` or `active`; `-` with one processor.
-    pub policy: String,
-    /// Active splitting: plies a node needs below it to be split.
-    pub min_split_depth: Option<u32>,
-    /// Active splitting: most processors at one split point.
-    pub split_group: Option<u32>,
-    /// Work stealing: the seed of the victims' choice.
-    pub steal_seed: Option<u64>,
-    /// How processors wait for locks: `tas` (test-and-set, the thesis's) or `queue`.
-    pub lock: String,
-    /// Schemes A and B: finished moves a PV node needs before it may be a
-    /// split point (1 unless `--pv-wait`; empty for scheme C and p = 1).
-    pub pv_wait: Option<u32>,
+row! {
+    /// `pabsim` output: one row per (tree, configuration) with `--per-tree`
+    /// (then `item`, `items`, `tree`, `seed`, `root_value` are filled), else one
+    /// per configuration (trees summed). Ticks are simulated ticks; the
+    /// `ticks_*` columns (each state's own costs), `mem_stall` and `lock_wait`
+    /// are processor-ticks and add up to `procs * tp_ticks`; so do the `time_*`
+    /// columns (all the time spent in each state: its costs, memory stalls and
+    /// lock waits), and `split_share` is `time_split / (procs * tp_ticks)`. `t1_ticks`, `n1_nodes`, `su`, `so`, `css`
+    /// are empty when no p = 1 run of the same trees is known.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct SimRow {
+        /// What identifies the run (per tree only): a digest of its tree specs,
+        /// configurations and networks, the same in every shard of one run.
+        pub run: Option<String>,
+        /// Position of the (tree, configuration) item in the run (per tree only).
+        pub item: Option<u64>,
+        /// Items in the whole run (per tree only).
+        pub items: Option<u64>,
+        ..tree_columns,
+        /// Split-point scheme `a`, `b`, `c`, or `-` for one processor.
+        pub scheme: String,
+        /// Processors.
+        pub procs: u32,
+        /// Scheme A: finished moves a Y-CUT node needs.
+        pub m_a: Option<u32>,
+        /// Scheme B: finished moves that turn a D-CUT node D-ALL.
+        pub m_b: Option<u32>,
+        /// Scheme C: added to the network's wait.
+        pub m_ca: Option<i32>,
+        /// Scheme C: added again at N-CUT nodes.
+        pub m_cc: Option<i32>,
+        /// Scheme C: classification width m.
+        pub cut_width: Option<u32>,
+        /// When processors interleave: `access` (the thesis's machine) or `state`.
+        pub interleave: String,
+        /// How far a split-point search walks: `tree` (all of it) or `level`.
+        pub split_walk: String,
+        /// The root's value (per tree only).
+        pub root_value: Option<i64>,
+        /// Simulated time until the root's value was returned, summed over trees.
+        pub tp_ticks: u64,
+        /// Nodes created, summed over trees.
+        pub np_nodes: u64,
+        /// Leaves created.
+        pub leaves: u64,
+        /// Processor-ticks in the expand state's costs.
+        pub ticks_expand: u64,
+        /// ... search state.
+        pub ticks_search: u64,
+        /// ... eval state.
+        pub ticks_eval: u64,
+        /// ... return state.
+        pub ticks_return: u64,
+        /// ... split state (split-point searches and the waits after them).
+        pub ticks_split: u64,
+        /// ... update state (bound propagation included).
+        pub ticks_update: u64,
+        /// ... after exit.
+        pub ticks_exit: u64,
+        /// Processor-ticks waiting for memory.
+        pub mem_stall: u64,
+        /// Processor-ticks in failed lock attempts.
+        pub lock_wait: u64,
+        /// Processor-ticks in the expand state, everything included.
+        pub time_expand: u64,
+        /// ... search state.
+        pub time_search: u64,
+        /// ... eval state.
+        pub time_eval: u64,
+        /// ... return state.
+        pub time_return: u64,
+        /// ... split state: the whole idle loop, its lock waits and pauses.
+        pub time_split: u64,
+        /// ... update state.
+        pub time_update: u64,
+        /// ... after exit.
+        pub time_exit: u64,
+        /// The machine's share of time in the split state, `time_split / (procs * tp_ticks)`.
+        #[serde(serialize_with = "ratio6")]
+        pub split_share: Option<f64>,
+        /// Split-point searches.
+        pub split_searches: u64,
+        /// Nodes examined by them.
+        pub split_examined: u64,
+        /// Nodes told of a new bound.
+        pub told: u64,
+        /// Nodes the machine needed (the heaps' size), summed over trees.
+        pub pool_nodes: u64,
+        /// The p = 1 time of the same trees.
+        pub t1_ticks: Option<u64>,
+        /// The p = 1 node count of the same trees.
+        pub n1_nodes: Option<u64>,
+        /// Speed-up t1 / tp.
+        #[serde(serialize_with = "ratio6")]
+        pub su: Option<f64>,
+        /// Search overhead np / n1 - 1.
+        #[serde(serialize_with = "ratio6")]
+        pub so: Option<f64>,
+        /// Communication-synchronisation-split overhead (tp p / np) / (t1 / n1) - 1.
+        #[serde(serialize_with = "ratio6")]
+        pub css: Option<f64>,
+        /// The parallel search algorithm: `dts` (the thesis's), `pvsplit`,
+        /// `steal` or `active`; `-` with one processor.
+        pub policy: String,
+        /// Active splitting: plies a node needs below it to be split.
+        pub min_split_depth: Option<u32>,
+        /// Active splitting: most processors at one split point.
+        pub split_group: Option<u32>,
+        /// Work stealing: the seed of the victims' choice.
+        pub steal_seed: Option<u64>,
+        /// How processors wait for locks: `tas` (test-and-set, the thesis's) or `queue`.
+        pub lock: String,
+        /// Schemes A and B: finished moves a PV node needs before it may be a
+        /// split point (1 unless `--pv-wait`; empty for scheme C and p = 1).
+        pub pv_wait: Option<u32>,
+    }
 }

@@ -70,22 +70,7 @@ row! {
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct RealRow {
-        /// 1-based index of the tree in its set (per tree only).
-        pub tree: Option<u32>,
-        /// Root seed, or a game position's digest (per tree only).
-        pub seed: Option<u64>,
-        /// Tree model, or the game.
-        pub model: Family,
-        /// Branching factor (empty for a game).
-        pub b: Option<u32>,
-        /// w_a (empty for a game).
-        pub wa: Option<u32>,
-        /// w_b (empty for a game).
-        pub wb: Option<u32>,
-        /// Search depth.
-        pub depth: u32,
-        /// Trees summed in this row.
-        pub trees: u32,
+        ..tree_columns,
         /// Threads.
         pub procs: u32,
         ..algorithm,
