@@ -21,7 +21,7 @@
 
 use super::transport::SharedEntry;
 use crate::game::TreeSource;
-use crate::search::{Hooks, NodeCounts, Order, Probe, Visit, alphabeta};
+use crate::search::{Hooks, NodeCounts, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Bound, Entry, ProcessTable, Table};
 use crate::value::Window;
 
@@ -192,6 +192,14 @@ impl<S: TreeSource> Searcher<S> {
     }
 }
 
+/// The searcher's node hook: every node entered is counted.
+impl<S: TreeSource> Observer for Searcher<S> {
+    #[inline(always)]
+    fn enter(&mut self, v: &Visit) {
+        self.counts.count(v);
+    }
+}
+
 /// Fig. 1's search as hooks: the node limit, the table's cut or best move,
 /// internal iterative deepening, best move first, the tasks, the outbox.
 impl<S: TreeSource> Hooks<S> for Searcher<S> {
@@ -205,10 +213,6 @@ impl<S: TreeSource> Hooks<S> for Searcher<S> {
     #[inline(always)]
     fn aborted(&self) -> bool {
         self.aborted
-    }
-    #[inline(always)]
-    fn enter(&mut self, v: &Visit) {
-        self.counts.count(v);
     }
     /// A node the table decides counts as a node (neither leaf nor internal).
     #[inline(always)]

@@ -28,7 +28,7 @@
 use super::local::{Local, PanicFlag, join_all, outcome};
 use super::{Options, Outcome, RealError, TtKey};
 use crate::game::MoveList;
-use crate::search::{Hooks, Order, Probe, Visit, alphabeta};
+use crate::search::{Hooks, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, SharedTable, Table};
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 use std::sync::Mutex;
@@ -60,6 +60,13 @@ struct Thread<'a, 'l, S: TtKey> {
     l: &'l mut Local,
 }
 
+impl<S: TtKey> Observer for Thread<'_, '_, S> {
+    #[inline(always)]
+    fn enter(&mut self, v: &Visit) {
+        self.l.enter(v.leaf);
+    }
+}
+
 impl<S: TtKey> Hooks<S> for Thread<'_, '_, S> {
     /// A thread told to stop leaves every node above the horizon at once.
     #[inline(always)]
@@ -70,10 +77,6 @@ impl<S: TtKey> Hooks<S> for Thread<'_, '_, S> {
     #[inline(always)]
     fn aborted(&self) -> bool {
         self.sh.stop.load(Relaxed)
-    }
-    #[inline(always)]
-    fn enter(&mut self, v: &Visit) {
-        self.l.enter(v.leaf);
     }
     /// A node the table decides counts as entered.
     #[inline(always)]

@@ -51,12 +51,14 @@ pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -
 /// The hook set of [`ab`]: nodes counted into the thread's [`Local`].
 struct Count<'l>(&'l mut Local);
 
-impl<S: TreeSource> Hooks<S> for Count<'_> {
+impl Observer for Count<'_> {
     #[inline(always)]
     fn enter(&mut self, v: &Visit) {
         self.0.enter(v.leaf);
     }
 }
+
+impl<S: TreeSource> Hooks<S> for Count<'_> {}
 
 /// Fail-hard alpha-beta of `node` (MAX if `max`, `ply` from the root) to
 /// `depth` in the window `(alpha, beta)`; `buf` holds at least `depth`

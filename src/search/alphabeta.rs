@@ -19,7 +19,7 @@
 //! bound a result is stored as ([`Bound::of`]) and a table's cut
 //! ([`crate::tt::Entry::cut`]) rely on it.
 
-use super::{Outcome, Visit};
+use super::{Observer, Outcome, Visit};
 use crate::game::{MoveList, TreeSource};
 use crate::tt::{Bound, Entry};
 use crate::value::Window;
@@ -69,14 +69,17 @@ impl Order {
     }
 }
 
-/// What a search does besides alpha-beta. Every method has a default that
-/// does nothing (and costs nothing); the order of the calls at a node is:
-/// [`Hooks::abort`]; at a leaf [`Hooks::enter`] and [`Hooks::leave`];
-/// else [`Hooks::probe`], the moves, [`Hooks::enter`],
-/// [`Hooks::prepare`], [`Hooks::order`], for each child
-/// [`Hooks::stopped`], the child ([`Hooks::descend`]) and
-/// [`Hooks::aborted`]; then [`Hooks::leave`] and [`Hooks::store`].
-pub trait Hooks<S: TreeSource>: Sized {
+/// What a search does besides alpha-beta. Its node hooks are an
+/// [`Observer`]'s (`enter`: a leaf, or an internal node with its moves
+/// counted, never a node the table cuts; `leave`; `stopped`, before each
+/// child: the node then returns what it has); every method has a default
+/// that does nothing (and costs nothing). The order of the calls at a node
+/// is: [`Hooks::abort`]; at a leaf [`Observer::enter`] and
+/// [`Observer::leave`]; else [`Hooks::probe`], the moves,
+/// [`Observer::enter`], [`Hooks::prepare`], [`Hooks::order`], for each
+/// child [`Observer::stopped`], the child ([`Hooks::descend`]) and
+/// [`Hooks::aborted`]; then [`Observer::leave`] and [`Hooks::store`].
+pub trait Hooks<S: TreeSource>: Observer + Sized {
     /// Entering a node `depth` above the horizon: whether to give up (the
     /// node returns its window's lower end, counted nowhere). A search
     /// that gives up must say so in [`Hooks::aborted`] from then on.
@@ -88,19 +91,6 @@ pub trait Hooks<S: TreeSource>: Sized {
     /// returns its window's lower end at once, storing nothing.
     #[inline(always)]
     fn aborted(&self) -> bool {
-        false
-    }
-    /// A node is entered: a leaf (`v.leaf`), or an internal node with its
-    /// moves counted (`v.moves`). A node the table cuts is not entered.
-    #[inline(always)]
-    fn enter(&mut self, _v: &Visit) {}
-    /// The node returns (leaves too, after `enter`).
-    #[inline(always)]
-    fn leave(&mut self, _v: &Visit, _o: &Outcome) {}
-    /// Before each child: whether to stop searching the node's moves (it
-    /// then returns what it has, as if it had no more moves).
-    #[inline(always)]
-    fn stopped(&self) -> bool {
         false
     }
     /// Before an internal node's moves are generated: what a table knows.

@@ -149,7 +149,7 @@ struct Counted<'o, O> {
     counts: NodeCounts,
 }
 
-impl<S: TreeSource, O: Observer> Hooks<S> for Counted<'_, O> {
+impl<O: Observer> Observer for Counted<'_, O> {
     #[inline(always)]
     fn enter(&mut self, v: &Visit) {
         self.obs.enter(v);
@@ -164,6 +164,8 @@ impl<S: TreeSource, O: Observer> Hooks<S> for Counted<'_, O> {
         self.obs.stopped()
     }
 }
+
+impl<S: TreeSource, O: Observer> Hooks<S> for Counted<'_, O> {}
 
 /// Searches the tree of `src` rooted at `root` (a MAX node) to `depth`.
 pub fn search<S: TreeSource, O: Observer>(src: &S, root: &S::Node, depth: u32, obs: &mut O) -> SearchResult {

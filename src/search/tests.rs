@@ -60,15 +60,18 @@ impl Probing {
     }
 }
 
+impl Observer for Probing {
+    fn enter(&mut self, _v: &Visit) {
+        self.nodes += 1;
+    }
+}
+
 impl<S: TreeSource> Hooks<S> for Probing {
     fn abort(&mut self, _depth: u32) -> bool {
         self.nodes >= self.limit
     }
     fn aborted(&self) -> bool {
         self.nodes >= self.limit
-    }
-    fn enter(&mut self, _v: &Visit) {
-        self.nodes += 1;
     }
     fn order(&self, _v: &Visit, _depth: u32, moves: u32, _hint: Option<u32>) -> Order {
         Order::Permuted { first: self.first.min(moves - 1), shift: self.shift }
