@@ -61,7 +61,7 @@ macro_rules! named {
 ///
 /// `row!` declares a struct whose field list may hold column groups
 /// (`..ordering,`, `..shape,`, `..tree_columns,`, `..fbest_counts,`,
-/// `..search_counts,`, `..algorithm,`) beside ordinary `pub` fields (every field ends with a
+/// `..search_counts,`, `..classify_counts,`, `..algorithm,`) beside ordinary `pub` fields (every field ends with a
 /// comma). The groups are the arms below; a group added here is usable by
 /// every row type at once.
 macro_rules! row {
@@ -128,6 +128,30 @@ macro_rules! row {
             pub internal: u64,
             /// Internal nodes that recorded a best move.
             pub contributing: u64,
+        ] $($rest)*);
+    };
+    (@munch $head:tt [$($acc:tt)*] ..classify_counts, $($rest:tt)*) => {
+        row!(@munch $head [$($acc)*
+            /// Search depth.
+            pub depth: u32,
+            /// Trees searched.
+            pub trees: u32,
+            /// `a`, `b` or `c`.
+            pub scheme: String,
+            /// n for scheme B, m for scheme C, empty for scheme A.
+            pub param: Option<u32>,
+            /// Predicted CUT, cut off.
+            pub true_cut: u64,
+            /// Predicted CUT, searched all moves.
+            pub false_cut: u64,
+            /// Predicted ALL, searched all moves.
+            pub true_all: u64,
+            /// Predicted ALL, cut off.
+            pub false_all: u64,
+            /// false_cut + false_all.
+            pub error: u64,
+            /// Scored nodes: internal nodes off the PV path.
+            pub scored: u64,
         ] $($rest)*);
     };
     (@munch $head:tt [$($acc:tt)*] ..algorithm, $($rest:tt)*) => {

@@ -14,39 +14,22 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};
 
 /// Declares a `classify` row type: its own leading columns (what names the
-/// trees: an ordering, an incremental shape, a game), then the columns
-/// every variant shares, in one place (the csv crate cannot flatten a
-/// nested struct into columns). Also gives `with_tree`, the shared columns
-/// of a [`ClassifyRow`] under this variant's leading ones.
+/// trees: an ordering, an incremental shape, a game), then the counts every
+/// variant shares (`row!`'s `..classify_counts`) and its `best` column.
+/// Also gives `with_tree`, the shared columns of a [`ClassifyRow`] under
+/// this variant's leading ones.
 macro_rules! classify_row {
     ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $f:ident: $t:ty,)* } $(#[$bm:meta])*) => {
-        $(#[$m])*
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        pub struct $name {
-            $($(#[$fm])* pub $f: $t,)*
-            /// Search depth.
-            pub depth: u32,
-            /// Trees searched.
-            pub trees: u32,
-            /// `a`, `b` or `c`.
-            pub scheme: String,
-            /// n for scheme B, m for scheme C, empty for scheme A.
-            pub param: Option<u32>,
-            /// Predicted CUT, cut off.
-            pub true_cut: u64,
-            /// Predicted CUT, searched all moves.
-            pub false_cut: u64,
-            /// Predicted ALL, searched all moves.
-            pub true_all: u64,
-            /// Predicted ALL, cut off.
-            pub false_all: u64,
-            /// false_cut + false_all.
-            pub error: u64,
-            /// Scored nodes: internal nodes off the PV path.
-            pub scored: u64,
-            $(#[$bm])*
-            pub best: u8,
+        row! {
+            $(#[$m])*
+            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct $name {
+                $($(#[$fm])* pub $f: $t,)*
+                ..classify_counts,
+                $(#[$bm])*
+                pub best: u8,
+            }
         }
 
         impl $name {

@@ -139,7 +139,7 @@ impl SharedTable {
     }
 
     /// The entry for `key`, if either slot of its bucket holds it.
-    pub fn get(&self, key: u64) -> Option<Entry> {
+    fn get(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
         (0..2).find_map(|e| {
             let k = self.words[b + 2 * e].load(Relaxed);
@@ -150,7 +150,7 @@ impl SharedTable {
 
     /// Stores a result: in the first slot if it holds the same node, is
     /// empty, or holds a result of no more depth; else in the second.
-    pub fn put(&self, key: u64, value: i64, bound: Bound, depth: u32) {
+    fn put(&self, key: u64, value: i64, bound: Bound, depth: u32) {
         let b = self.bucket(key);
         let d = SharedTable::pack(value, bound, depth);
         let (k0, d0) = (self.words[b].load(Relaxed), self.words[b + 1].load(Relaxed));
