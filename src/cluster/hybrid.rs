@@ -19,7 +19,7 @@
 use super::root_split::TaskSearch;
 use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
-use crate::real::{Options, TtKey};
+use crate::real::Options;
 use crate::search::NodeCounts;
 use crate::value::{SCORE_MAX, SCORE_MIN, Window};
 
@@ -128,10 +128,7 @@ impl<S: TreeSource> TreeSource for Rooted<'_, S> {
     fn root_key(&self, node: &S::Node) -> u64 {
         self.src.root_key(node)
     }
-}
-
-/// The real tree's key at the real ply: equal keys, equal subtrees.
-impl<S: TtKey> TtKey for Rooted<'_, S> {
+    /// The real tree's key at the real ply: equal keys, equal subtrees.
     #[inline(always)]
     fn tt_key(&self, node: &S::Node, ply: u32) -> u64 {
         self.src.tt_key(node, ply + self.ply)
@@ -154,7 +151,7 @@ impl<'a> Threads<'a> {
     }
 }
 
-impl<S: TtKey> TaskSearch<S> for Threads<'_> {
+impl<S: TreeSource> TaskSearch<S> for Threads<'_> {
     fn task(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> (i64, NodeCounts) {
         let r = Rooted::new(src, max, ply);
         let opts = Options { threads: self.rank.threads, node_cost_ns: 0, delays: None };
@@ -181,7 +178,7 @@ mod tests {
     /// Every node of the first plies of a tree as a task, each searched on
     /// threads through [`Rooted`] and by the sequential searcher in
     /// several windows: the same fail-hard values.
-    fn same_values<S: TtKey>(src: &S, root: &S::Node, depth: u32, plies: u32) -> usize {
+    fn same_values<S: TreeSource>(src: &S, root: &S::Node, depth: u32, plies: u32) -> usize {
         let algs: Vec<Algorithm> = ["steal", "dts", "lazy-smp", "pvsplit", "active"].iter().map(|a| a.parse().unwrap()).collect();
         let mut level = vec![(root.clone(), true)];
         let mut checked = 0;

@@ -474,6 +474,13 @@ impl TreeSource for Chess {
     fn root_key(&self, node: &Position) -> u64 {
         node.board.hash()
     }
+    /// cozy-chess's Zobrist hash (side to move, castling and en passant
+    /// included) and the ply: a mate's value depends on its distance from
+    /// the root, and the search knows no repetition or fifty-move draws.
+    #[inline]
+    fn tt_key(&self, n: &Position, ply: u32) -> u64 {
+        n.board.hash() ^ crate::game::mix(ply as u64 + 1)
+    }
 }
 
 /// A move in UCI notation (castling as the king's two-square move).

@@ -60,6 +60,21 @@ pub trait TreeSource: Sync {
     /// A number that tells roots apart, for per-tree random choices of the
     /// simulator (the artificial tree's root seed; a hash of a position).
     fn root_key(&self, node: &Self::Node) -> u64;
+    /// The node's transposition-table key at distance `ply` from the root:
+    /// a well-mixed 64-bit name of what lies below it (equal keys at the
+    /// same ply mean equal subtrees), so a table may keep the key instead of
+    /// the node (`crate::tt`).
+    fn tt_key(&self, node: &Self::Node, ply: u32) -> u64;
+}
+
+/// Mixes a word into a well-spread hash (splitmix64's finaliser, a
+/// bijection of `u64`): what the sources' [`TreeSource::tt_key`]s fold the
+/// ply in with.
+#[inline(always)]
+pub fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// A node's children in search order (see [`TreeSource::moves`]).

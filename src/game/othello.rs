@@ -277,6 +277,11 @@ impl TreeSource for Othello {
         x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         x ^ (x >> 31)
     }
+    /// The discs and the side to move (the position's hash above) and the ply.
+    #[inline]
+    fn tt_key(&self, n: &Position, ply: u32) -> u64 {
+        self.root_key(n) ^ crate::game::mix(ply as u64 + 1)
+    }
 }
 
 /// A square's name (`a1` … `h8`, `pass`).

@@ -15,7 +15,7 @@
 //! **The table** is lock-free (Hyatt and Mann's lockless hashing;
 //! [`crate::tt::SharedTable`], where its layout is described).
 //!
-//! **Keys** ([`TtKey`]): an artificial node's seed and pscore, hashed with
+//! **Keys** ([`crate::game::TreeSource::tt_key`]): an artificial node's seed and pscore, hashed with
 //! its ply (its subtree is a function of the three); a chess position's
 //! Zobrist hash with the ply; an Othello position's hash with the ply. The
 //! ply is in the key because a mate's value depends on its distance from
@@ -26,8 +26,8 @@
 //! the same bound; results of a thread told to stop are never stored.
 
 use super::local::{Local, PanicFlag, join_all, outcome};
-use super::{Options, Outcome, RealError, TtKey};
-use crate::game::MoveList;
+use super::{Options, Outcome, RealError};
+use crate::game::{MoveList, TreeSource};
 use crate::search::{Hooks, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, SharedTable, Table};
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
@@ -40,7 +40,7 @@ use std::time::Instant;
 /// internal nodes).
 pub const BUCKETS_LOG2: u32 = 18;
 
-struct Search<'a, S: TtKey> {
+struct Search<'a, S: TreeSource> {
     src: &'a S,
     table: SharedTable,
     stop: AtomicBool,
@@ -55,19 +55,19 @@ fn rotation(id: usize, ply: u32, n: u32) -> Order {
 }
 
 /// One thread's hook set: the shared table, the stop flag, its order.
-struct Thread<'a, 'l, S: TtKey> {
+struct Thread<'a, 'l, S: TreeSource> {
     sh: &'a Search<'a, S>,
     l: &'l mut Local,
 }
 
-impl<S: TtKey> Observer for Thread<'_, '_, S> {
+impl<S: TreeSource> Observer for Thread<'_, '_, S> {
     #[inline(always)]
     fn enter(&mut self, v: &Visit) {
         self.l.enter(v.leaf);
     }
 }
 
-impl<S: TtKey> Hooks<S> for Thread<'_, '_, S> {
+impl<S: TreeSource> Hooks<S> for Thread<'_, '_, S> {
     /// A thread told to stop leaves every node above the horizon at once.
     #[inline(always)]
     fn abort(&mut self, depth: u32) -> bool {
@@ -101,7 +101,7 @@ impl<S: TtKey> Hooks<S> for Thread<'_, '_, S> {
     }
 }
 
-impl<S: TtKey> Search<'_, S> {
+impl<S: TreeSource> Search<'_, S> {
     /// Thread `l.id` searches the root; the first to finish gives the result.
     fn root(&self, l: &mut Local, root: &S::Node, depth: u32) {
         let mut buf = vec![S::Slot::default(); self.src.slots() * depth as usize];
@@ -142,7 +142,7 @@ impl<S: TtKey> Search<'_, S> {
 }
 
 /// Searches `src` from `root` to `depth` with Lazy SMP on `opts.threads` threads.
-pub fn run<S: TtKey>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Result<Outcome, RealError> {
+pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Result<Outcome, RealError> {
     {
         let mut buf = vec![S::Slot::default(); src.slots()];
         if depth == 0 || src.moves(root, true, &mut buf).is_empty() {

@@ -89,83 +89,10 @@ pub enum RealError {
     Internal(String),
 }
 
-/// A transposition-table key for a node at distance `ply` from the root:
-/// what Lazy SMP's shared table is indexed by (`docs/decisions.md`, issue
-/// 24). Two nodes with equal keys must have equal subtrees below them at
-/// that ply.
-pub trait TtKey: TreeSource {
-    /// The node's key.
-    fn tt_key(&self, node: &Self::Node, ply: u32) -> u64;
-}
-
-/// Mixes a word into a well-spread hash (splitmix64's finaliser).
-#[inline(always)]
-pub fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// An artificial node's subtree is a function of its seed and pscore (the
-/// children's pscores are drawn from the node's stream around its own
-/// pscore), and of whether it is MAX, which the ply gives.
-impl TtKey for crate::tree::artificial::Shape {
-    #[inline]
-    fn tt_key(&self, n: &crate::tree::artificial::Node, ply: u32) -> u64 {
-        mix(((n.seed as u64) << 32 | n.pscore as u64) ^ mix(ply as u64 + 1))
-    }
-}
-
-/// An incremental node's key already hashes the root seed and the path
-/// (its subtree is a function of the path), and the ply.
-impl TtKey for crate::tree::incremental::Incremental {
-    #[inline]
-    fn tt_key(&self, n: &crate::tree::incremental::INode, ply: u32) -> u64 {
-        n.key ^ mix(ply as u64 + 1)
-    }
-}
-
-/// cozy-chess's Zobrist hash (side to move, castling and en passant
-/// included) and the ply: a mate's value depends on its distance from the
-/// root, and the search knows no repetition or fifty-move draws.
-impl TtKey for crate::game::chess::Chess {
-    #[inline]
-    fn tt_key(&self, n: &crate::game::chess::Position, ply: u32) -> u64 {
-        n.board.hash() ^ mix(ply as u64 + 1)
-    }
-}
-
-/// The discs and the side to move (the source's own position hash) and the ply.
-impl TtKey for crate::game::othello::Othello {
-    #[inline]
-    fn tt_key(&self, n: &crate::game::othello::Position, ply: u32) -> u64 {
-        self.root_key(n) ^ mix(ply as u64 + 1)
-    }
-}
-
-/// Runs on a tree's source when it has [`TtKey`] too (every source does).
-pub trait RealVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs on the tree's source and root, with its search depth.
-    fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output;
-}
-
-/// Calls `v` with `tree`'s source and root.
-pub fn visit<V: RealVisitor>(tree: &crate::tree::Tree, v: V) -> V::Output {
-    use crate::tree::Tree;
-    match tree {
-        Tree::Artificial { spec, shape, root } => v.visit(shape, root, spec.depth),
-        Tree::Incremental { spec, source, root } => v.visit(source, root, spec.depth),
-        Tree::Chess { spec, root } => v.visit(&crate::game::chess::Chess, root, spec.depth),
-        Tree::Othello { spec, root } => v.visit(&crate::game::othello::Othello, root, spec.depth),
-    }
-}
-
 /// Searches `src` from `root` to `depth` with `algorithm` on `opts.threads`
 /// threads (`None`, or one thread: the sequential search). Scheme C takes
 /// its network in `net`.
-pub fn search<S: TtKey>(
+pub fn search<S: TreeSource>(
     src: &S,
     root: &S::Node,
     depth: u32,
@@ -196,25 +123,25 @@ pub fn search<S: TtKey>(
 /// The sequential search of a tree spec, without busy work.
 pub fn seq_tree(tree: &crate::tree::Tree) -> Outcome {
     struct V(Options);
-    impl RealVisitor for V {
+    impl crate::tree::SourceVisitor for V {
         type Output = Outcome;
-        fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Outcome {
+        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Outcome {
             seq::run(src, root, depth, &self.0)
         }
     }
-    visit(tree, V(Options { threads: 1, ..Options::default() }))
+    tree.visit(V(Options { threads: 1, ..Options::default() }))
 }
 
 /// [`search`] on a tree spec.
 pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Algorithm>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Outcome, RealError> {
     struct V<'a>(Option<Algorithm>, &'a Options, Option<&'a crate::nn::Network>);
-    impl RealVisitor for V<'_> {
+    impl crate::tree::SourceVisitor for V<'_> {
         type Output = Result<Outcome, RealError>;
-        fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
+        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
             search(src, root, depth, self.0, self.1, self.2)
         }
     }
-    visit(tree, V(algorithm, opts, net))
+    tree.visit(V(algorithm, opts, net))
 }
 
 #[cfg(test)]

@@ -498,6 +498,13 @@ impl TreeSource for Shape {
     fn root_key(&self, node: &Node) -> u64 {
         node.seed as u64
     }
+    /// A node's subtree is a function of its seed and pscore (the
+    /// children's pscores are drawn from the node's stream around its own
+    /// pscore), and of whether it is MAX, which the ply gives.
+    #[inline]
+    fn tt_key(&self, n: &Node, ply: u32) -> u64 {
+        crate::game::mix(((n.seed as u64) << 32 | n.pscore as u64) ^ crate::game::mix(ply as u64 + 1))
+    }
 }
 
 /// A handle is the child's position and pscore, so a leaf's value needs no

@@ -95,13 +95,7 @@ pub struct Slot {
     pub k: u32,
 }
 
-/// SplitMix64's finaliser: a bijective mix of 64 bits.
-#[inline(always)]
-pub fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+pub use crate::game::mix;
 
 /// The root's key for a seed.
 #[inline]
@@ -209,6 +203,12 @@ impl TreeSource for Incremental {
     }
     fn root_key(&self, node: &INode) -> u64 {
         node.key
+    }
+    /// The node's key already hashes the root seed and the path (its
+    /// subtree is a function of the path); the ply folded in.
+    #[inline]
+    fn tt_key(&self, n: &INode, ply: u32) -> u64 {
+        n.key ^ crate::game::mix(ply as u64 + 1)
     }
 }
 

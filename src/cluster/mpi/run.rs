@@ -27,7 +27,6 @@ use crate::cluster::machine::ClusterStats;
 use crate::cluster::run::{ClusterRequest, Done, Procs, RowSource, configs, rows};
 use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
 use crate::formats::ClusterRow;
-use crate::real::{RealVisitor, TtKey};
 use crate::tree::Tree;
 use anyhow::{Result, anyhow, ensure};
 use mpi::traits::*;
@@ -153,9 +152,9 @@ struct OnTree<'a, 'w> {
     job: Job<'w>,
 }
 
-impl RealVisitor for OnTree<'_, '_> {
+impl crate::tree::SourceVisitor for OnTree<'_, '_> {
     type Output = Result<Launched<Option<ClusterStats>>, ClusterError>;
-    fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
+    fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
         let faults = self.cfg.algorithm != ClusterAlgorithm::Sequential;
         let on = OnMpi { job: self.job, faults };
         match self.cfg.settings.threads {
@@ -181,7 +180,7 @@ pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<
     for (t, tree) in trees.iter().enumerate() {
         let mut want = None;
         for (c, cfg) in cfgs.iter().enumerate() {
-            let Launched { output, algorithm: ran } = crate::real::visit(tree, OnTree { cfg, job })?;
+            let Launched { output, algorithm: ran } = tree.visit(OnTree { cfg, job })?;
             let Some(stats) = output else { continue };
             match want {
                 None => {
