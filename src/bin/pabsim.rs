@@ -95,6 +95,11 @@ struct Args {
     /// Bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     bandwidth: Option<u64>,
+    /// The memory a run may take, e.g. 12G or 800MiB (default: what the
+    /// machine has available, less a tenth); a run estimated to need more
+    /// is refused before it starts.
+    #[arg(long, value_parser = parab::cluster::memory::parse_bytes, help_heading = "The cluster (--machine cluster)")]
+    memory: Option<u64>,
     /// The cluster algorithms' parameters (shared with psearch --mpi).
     #[command(flatten, next_help_heading = "The cluster (--machine cluster)")]
     cluster: ClusterArgs,
@@ -175,7 +180,7 @@ fn cluster(args: &Args) -> Result<()> {
     let n = configs(&req)?.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
-    let rows = run(&trees, &req, &progress)?;
+    let rows = run(&trees, &req, args.memory.or_else(parab::cluster::memory::available), &progress)?;
     progress.finish();
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, rows)?;
@@ -207,6 +212,7 @@ fn main() {
             ("--recv-ns", args.recv_ns.is_some()),
             ("--latency-ns", args.latency_ns.is_some()),
             ("--bandwidth", args.bandwidth.is_some()),
+            ("--memory", args.memory.is_some()),
             ("--leaf-factors", args.leaf_factors),
         ];
         cluster_only.extend(args.cluster.given());

@@ -153,6 +153,16 @@ impl ClusterAlgorithm {
         if ok { Ok(()) } else { Err(ClusterError::Procs { algorithm: *self, procs }) }
     }
 
+    /// What the algorithm holds besides its tables, for the memory
+    /// estimate's message ([`super::memory`]).
+    pub fn tree_part(&self) -> &'static str {
+        match self {
+            ClusterAlgorithm::EvenSplit { .. } | ClusterAlgorithm::MasterSlave { .. } => "frontier",
+            ClusterAlgorithm::MasterWorker { .. } => "master's tree",
+            _ => "other",
+        }
+    }
+
     /// The rows' `split` column of a resolved algorithm (as
     /// [`launch_with`] returns it): the split ply of the
     /// root-splitting baselines, the master depth of the master-worker, the

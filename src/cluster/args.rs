@@ -12,7 +12,8 @@ use anyhow::{Result, ensure};
 /// The algorithms' parameters on a cluster.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ClusterArgs {
-    /// Transposition-table entries per process (default 2^20).
+    /// Transposition-table entries per process, 16 bytes each (default
+    /// 2^14; Ura et al.'s workers had 31,250,000).
     #[arg(long)]
     pub tt_slots: Option<usize>,
     /// The ply even-split and master-slave split the tree at

@@ -26,6 +26,8 @@
 //! - [`algorithm`]: the algorithms with their parameters
 //!   ([`ClusterAlgorithm`]), and the one place that resolves their defaults
 //!   and builds their processes ([`launch_with`]).
+//! - [`memory`]: what a simulated run needs in memory, estimated before it
+//!   starts, and the budget it must fit (`pabsim --memory`).
 //! - [`run`]: what a run of many (tree, configuration) pairs is asked
 //!   ([`run::ClusterRequest`], the same for the simulated cluster and MPI),
 //!   its configurations and its rows (`pabsim --machine cluster`).
@@ -48,6 +50,7 @@ pub mod frontier;
 pub mod hybrid;
 pub mod machine;
 pub mod master_worker;
+pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod root_split;
@@ -91,6 +94,27 @@ pub enum ClusterError {
         /// The algorithm.
         algorithm: ClusterAlgorithm,
     },
+    /// A request whose memory estimate exceeds the budget.
+    #[error(
+        "the run needs about {} ({procs} processes: tables {}, {} {}; {at_once} at once), more than --memory {}: {}",
+        memory::human(*.need), memory::human(*.tables), .algorithm.tree_part(), memory::human(*.tree), memory::human(*.budget), memory::advice(.algorithm, *.tables, *.tree, *.at_once)
+    )]
+    Memory {
+        /// The estimate, bytes.
+        need: u64,
+        /// The budget, bytes.
+        budget: u64,
+        /// The largest run's algorithm.
+        algorithm: ClusterAlgorithm,
+        /// Its processes.
+        procs: usize,
+        /// Its tables, bytes.
+        tables: u64,
+        /// Its frontier or master's tree, bytes.
+        tree: u64,
+        /// Runs at once.
+        at_once: usize,
+    },
     /// A run that ended without the root's value, or with a wrong one.
     #[error("{algorithm} on {procs} processes: root value {got:?}, the sequential search's is {want} (a defect: please report it)")]
     Inexact {
@@ -120,7 +144,7 @@ pub struct ClusterSettings {
 }
 
 impl Default for ClusterSettings {
-    /// The default machine: its costs, 2^20 entries, messages by time, no threads.
+    /// The default machine: its costs, 2^14 entries, messages by time, no threads.
     fn default() -> ClusterSettings {
         ClusterSettings { costs: Costs::default(), tt_slots: search::DEFAULT_TT_SLOTS, delivery: Delivery::Timed, threads: None }
     }

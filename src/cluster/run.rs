@@ -106,9 +106,13 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
 }
 
 /// Runs every (tree, configuration) on the simulated cluster and returns
-/// the rows.
-pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Progress) -> Result<Vec<ClusterRow>, ClusterError> {
+/// the rows; refused before anything runs if its memory estimate exceeds
+/// `budget` bytes ([`super::memory`]).
+pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: &crate::progress::Progress) -> Result<Vec<ClusterRow>, ClusterError> {
     let cfgs = configs(req)?;
+    if let Some(budget) = budget {
+        check_memory(&cfgs, trees, rayon::current_num_threads().min(cfgs.len() * trees.len()).max(1), budget)?;
+    }
     let seq = ClusterConfig {
         settings: ClusterSettings { costs: req.settings.costs, tt_slots: req.settings.tt_slots, ..ClusterSettings::default() },
         ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1)
@@ -130,6 +134,16 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, progress: &crate::progress::Pro
         })
         .collect::<Result<_, ClusterError>>()?;
     Ok(rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Simulated))
+}
+
+/// Refuses a request that would need more than `budget` bytes with
+/// `threads` runs at once.
+pub fn check_memory(cfgs: &[ClusterConfig], trees: &[Tree], threads: usize, budget: u64) -> Result<(), ClusterError> {
+    let (need, worst) = super::memory::peak(cfgs, trees, threads);
+    match worst {
+        Some((c, e)) if need > budget => Err(ClusterError::Memory { need, budget, algorithm: c.algorithm, procs: c.procs, tables: e.tables, tree: e.tree, at_once: threads }),
+        _ => Ok(()),
+    }
 }
 
 /// The rows of runs `done` (every configuration of `cfgs` on every tree,
@@ -236,7 +250,7 @@ mod tests {
             per_tree: false,
         };
         let p = crate::progress::Progress::hidden();
-        let rows = run(&trees, &req, &p).unwrap();
+        let rows = run(&trees, &req, None, &p).unwrap();
         assert_eq!(
             rows.iter().map(|r| (r.algorithm.as_str(), r.procs, r.trees)).collect::<Vec<_>>(),
             [("seq", 1, 3), ("even-split", 4, 3), ("master-slave", 4, 3)]
@@ -245,7 +259,7 @@ mod tests {
         // Even split on 4: the 5 root children split 1, 1, 1, 2; three
         // workers send 1, 1, 2 results.
         assert_eq!((rows[1].split, rows[1].messages, rows[1].bytes), (Some(1), 3 * 4, 3 * 4 * 24));
-        let per = run(&trees, &ClusterRequest { per_tree: true, ..req.clone() }, &p).unwrap();
+        let per = run(&trees, &ClusterRequest { per_tree: true, ..req.clone() }, None, &p).unwrap();
         assert_eq!(per.len(), 9);
         assert_eq!(
             per.iter().filter(|r| r.procs == 4).map(|r| r.root_value).collect::<Vec<_>>(),

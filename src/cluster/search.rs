@@ -6,10 +6,12 @@
 //! with no best move in the table is searched to depth d − 2; the best move
 //! that search stores goes first, the others follow in the source's order
 //! (its static evaluation for the incremental trees). The table is a fixed
-//! number of slots indexed by the node's key; an entry is used only for the
-//! same node (compared in full) at the same ply and remaining depth, so
-//! every value it returns is the fixed-depth minimax value the plain search
-//! returns (tested). Workers of the parallel policies each own one.
+//! number of slots indexed by the node's key ([`crate::tt::ProcessTable`]:
+//! 16 bytes an entry, buckets of two that keep the deeper result); an
+//! entry is used only for the same key at the same ply and remaining
+//! depth, so every value it returns is the fixed-depth minimax value the
+//! plain search returns (tested). Workers of the parallel policies each
+//! own one.
 //!
 //! The search is the project's one alpha-beta
 //! ([`crate::search::alphabeta`]) with the [`Searcher`] as its hook set
@@ -52,17 +54,21 @@ pub enum Sharing {
     Near(u32),
 }
 
-/// Default transposition-table slots per process, 2^20.
-pub const DEFAULT_TT_SLOTS: usize = 1 << 20;
+/// Default transposition-table entries per process, 2^14 (256 KiB): at
+/// depth 18 on 1,536 processes a 2^16 table saves 7% of the sequential
+/// search's leaves and 3-12% of the master-worker's for four times the
+/// memory, and 2^14 keeps that run within 1 GB (`docs/decisions.md`,
+/// issue 31, for the measurement).
+pub const DEFAULT_TT_SLOTS: usize = 1 << 14;
 
 /// An alpha-beta searcher with its own transposition table
 /// ([`ProcessTable`]): the project's one alpha-beta
 /// ([`crate::search::alphabeta`]) with the searcher as its hook set.
 pub struct Searcher<S: TreeSource> {
     /// The table (with tasks: the deep one, below d′).
-    tt: ProcessTable<S::Node>,
+    tt: ProcessTable,
     /// With tasks: the master's table, at d′ and above (as many slots).
-    master: Option<ProcessTable<S::Node>>,
+    master: Option<ProcessTable>,
     /// Move buffers, reused across searches.
     buf: Vec<S::Slot>,
     /// Nodes searched so far (internal iterative deepening included).
@@ -130,28 +136,38 @@ impl<S: TreeSource> Searcher<S> {
     pub fn simulate_tasks(&mut self, t: Tasks) {
         self.tasks = Some(t);
         self.deep_ply = t.ply + 1;
+        self.tt.keep_tags();
         self.master.get_or_insert_with(|| ProcessTable::new(self.slots));
     }
 
-    /// The node's key: its source's hash with the ply, mixed.
+    /// The node's table key ([`TreeSource::tt_key`]: its name with the ply).
     #[inline(always)]
     fn key(src: &S, node: &S::Node, ply: u32) -> u64 {
-        crate::tree::incremental::mix(src.root_key(node) ^ (ply as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        src.tt_key(node, ply)
     }
 
     /// The table of entries at `ply`: the master's (tasks only) above the deep plies.
     #[inline(always)]
-    fn table(&mut self, ply: u32) -> &mut ProcessTable<S::Node> {
+    fn table(&mut self, ply: u32) -> &mut ProcessTable {
         match &mut self.master {
             Some(m) if ply < self.deep_ply => m,
             _ => &mut self.tt,
         }
     }
 
+    /// The table of entries at `ply`, to read.
+    #[inline(always)]
+    fn table_at(&self, ply: u32) -> &ProcessTable {
+        match &self.master {
+            Some(m) if ply < self.deep_ply => m,
+            _ => &self.tt,
+        }
+    }
+
     #[inline(always)]
     fn find(&mut self, src: &S, node: &S::Node, ply: u32) -> Option<Entry> {
         let key = Self::key(src, node, ply);
-        self.table(ply).probe(key, node, ply).filter(|e| self.usable(e.tag, ply))
+        self.table(ply).probe(key, ply).filter(|e| self.usable(e.tag, ply))
     }
 
     /// Whether the task being searched may use an entry of task `tag` at `ply`
@@ -188,7 +204,7 @@ impl<S: TreeSource> Searcher<S> {
     pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {
         let key = Self::key(src, &e.node, e.ply);
         let hit = Entry { value: e.value, bound: unwire(e.bound), depth: e.depth, best: e.best, tag: 0 };
-        self.table(e.ply).store(key, &e.node, e.ply, hit);
+        self.table(e.ply).store(key, e.ply, hit);
     }
 }
 
@@ -227,6 +243,11 @@ impl<S: TreeSource> Hooks<S> for Searcher<S> {
             },
             None => Probe::Miss,
         }
+    }
+    #[inline(always)]
+    fn prefetch(&mut self, src: &S, moves: &S::Moves<'_>, ply: u32) {
+        let t = self.table_at(ply);
+        src.child_keys(moves, ply, |k| t.prefetch(k));
     }
     /// Internal iterative deepening: a node of depth d ≥ 3 with no best
     /// move in the table is searched to depth d − 2 first; the best move
@@ -277,7 +298,7 @@ impl<S: TreeSource> Hooks<S> for Searcher<S> {
         }
         let key = Self::key(src, node, ply);
         let tag = self.task;
-        self.table(ply).store(key, node, ply, Entry { tag, ..e });
+        self.table(ply).store(key, ply, Entry { tag, ..e });
     }
 }
 
@@ -388,6 +409,6 @@ mod tests {
             s.search(&t, &root, true, 10, 0, Window::ROOT);
             iid += s.counts.leaves;
         }
-        assert_eq!((plain, iid), (465_891, 366_828));
+        assert_eq!((plain, iid), (465_891, 363_916));
     }
 }

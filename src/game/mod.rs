@@ -65,6 +65,11 @@ pub trait TreeSource: Sync {
     /// same ply mean equal subtrees), so a table may keep the key instead of
     /// the node (`crate::tt`).
     fn tt_key(&self, node: &Self::Node, ply: u32) -> u64;
+    /// The [`TreeSource::tt_key`]s at `ply` of the children in a fresh move
+    /// list, where the source has them without making the children (a
+    /// table may start fetching their entries); by default none.
+    #[inline(always)]
+    fn child_keys(&self, _moves: &Self::Moves<'_>, _ply: u32, _f: impl FnMut(u64)) {}
 }
 
 /// Mixes a word into a well-spread hash (splitmix64's finaliser, a

@@ -81,7 +81,7 @@ impl<S: TreeSource> Hooks<S> for Thread<'_, '_, S> {
     /// A node the table decides counts as entered.
     #[inline(always)]
     fn probe(&mut self, src: &S, node: &S::Node, v: &Visit, depth: u32) -> Probe {
-        match (&self.sh.table).probe(src.tt_key(node, v.ply), node, v.ply).and_then(|e| e.cut(depth, v.window)) {
+        match (&self.sh.table).probe(src.tt_key(node, v.ply), v.ply).and_then(|e| e.cut(depth, v.window)) {
             Some(value) => {
                 self.l.enter(false);
                 Probe::Cut(value)
@@ -97,7 +97,7 @@ impl<S: TreeSource> Hooks<S> for Thread<'_, '_, S> {
     }
     #[inline(always)]
     fn store(&mut self, src: &S, node: &S::Node, v: &Visit, e: Entry) {
-        (&self.sh.table).store(src.tt_key(node, v.ply), node, v.ply, e);
+        (&self.sh.table).store(src.tt_key(node, v.ply), v.ply, e);
     }
 }
 

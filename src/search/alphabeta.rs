@@ -98,6 +98,12 @@ pub trait Hooks<S: TreeSource>: Observer + Sized {
     fn probe(&mut self, _src: &S, _node: &S::Node, _v: &Visit, _depth: u32) -> Probe {
         Probe::Miss
     }
+    /// A fresh move list of a node `depth` ≥ 2 above the horizon (its
+    /// children will look at a table): a table may start fetching their
+    /// entries ([`crate::game::TreeSource::child_keys`]), so that its memory
+    /// latency overlaps the search.
+    #[inline(always)]
+    fn prefetch(&mut self, _src: &S, _moves: &S::Moves<'_>, _ply: u32) {}
     /// After the node is entered, before its moves are searched: work that
     /// improves the order (iterative deepening; it may search the node
     /// again through [`Hooks::descend`] with `buf`, the buffer of the
@@ -215,6 +221,9 @@ pub fn alphabeta<S: TreeSource, H: Hooks<S>>(src: &S, h: &mut H, buf: &mut [S::S
     }
     v.leaf = false;
     v.moves = moves.len();
+    if depth >= 2 {
+        h.prefetch(src, &moves, v.ply + 1);
+    }
     h.enter(&v);
     let hint = h.prepare(src, rest, node, depth, &v, hint);
     if h.aborted() {

@@ -86,13 +86,14 @@ pub struct INode {
     pub value: i64,
 }
 
-/// One child in a move list: its value and its index among the children.
+/// One child in a move list: its value and its key (the child itself,
+/// made once).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Slot {
     /// The child's value.
     pub value: i64,
-    /// Its 0-based index (the path step).
-    pub k: u32,
+    /// Its key.
+    pub key: u64,
 }
 
 pub use crate::game::mix;
@@ -145,6 +146,20 @@ impl Incremental {
     }
 }
 
+/// Sorts `buf` stably so that no slot is `before` one ahead of it.
+#[inline(always)]
+fn insertion_sort(buf: &mut [Slot], before: impl Fn(&Slot, &Slot) -> bool) {
+    for i in 1..buf.len() {
+        let x = buf[i];
+        let mut j = i;
+        while j > 0 && before(&x, &buf[j - 1]) {
+            buf[j] = buf[j - 1];
+            j -= 1;
+        }
+        buf[j] = x;
+    }
+}
+
 /// A node's children in static-evaluation order (in the caller's buffer).
 pub struct Moves<'a> {
     parent: u64,
@@ -174,13 +189,17 @@ impl TreeSource for Incremental {
     fn moves<'a>(&'a self, node: &INode, max: bool, buf: &'a mut [Slot]) -> Moves<'a> {
         let buf = &mut buf[..self.b as usize];
         for (k, s) in buf.iter_mut().enumerate() {
-            *s = Slot { value: self.child(node, max, k as u32).value, k: k as u32 };
+            let c = self.child(node, max, k as u32);
+            *s = Slot { value: c.value, key: c.key };
         }
-        // Best first for the side to move; equal values by index.
+        // Best first for the side to move; equal values by index: the
+        // slots start in index order, so a stable sort by value alone gives
+        // that order (an insertion sort, inlined: b is small, and this is
+        // the search's hottest loop after the table).
         if max {
-            buf.sort_unstable_by(|x, y| y.value.cmp(&x.value).then(x.k.cmp(&y.k)));
+            insertion_sort(buf, |x, y| x.value > y.value);
         } else {
-            buf.sort_unstable_by(|x, y| x.value.cmp(&y.value).then(x.k.cmp(&y.k)));
+            insertion_sort(buf, |x, y| x.value < y.value);
         }
         Moves { parent: node.key, slots: buf, next: 0 }
     }
@@ -203,6 +222,11 @@ impl TreeSource for Incremental {
     }
     fn root_key(&self, node: &INode) -> u64 {
         node.key
+    }
+    #[inline(always)]
+    fn child_keys(&self, m: &Moves<'_>, ply: u32, mut f: impl FnMut(u64)) {
+        let p = crate::game::mix(ply as u64 + 1);
+        m.slots.iter().for_each(|s| f(s.key ^ p));
     }
     /// The node's key already hashes the root seed and the path (its
     /// subtree is a function of the path); the ply folded in.
@@ -230,7 +254,7 @@ impl MoveList<Incremental> for Moves<'_> {
     #[inline(always)]
     fn child(&mut self, _parent: &INode, i: usize) -> INode {
         let s = self.slots[i];
-        INode { key: child_key(self.parent, s.k), value: s.value }
+        INode { key: s.key, value: s.value }
     }
     #[inline(always)]
     fn leaf_value(&mut self, _parent: &INode, i: usize) -> i64 {
@@ -270,7 +294,11 @@ mod tests {
         let mut buf = vec![Slot::default(); 6];
         let m = t.moves(&root, true, &mut buf);
         let r = ROOT_PSCORE as i64;
-        assert_eq!(m.slots.iter().map(|s| (s.k, s.value - r)).collect::<Vec<_>>(), [(2, 503), (1, 107), (0, 98), (4, 34), (5, 12), (3, -98)]);
+        let index = |key: u64| (0..6).find(|&k| child_key(root.key, k) == key);
+        assert_eq!(
+            m.slots.iter().map(|s| (index(s.key), s.value - r)).collect::<Vec<_>>(),
+            [(Some(2), 503), (Some(1), 107), (Some(0), 98), (Some(4), 34), (Some(5), 12), (Some(3), -98)]
+        );
     }
 
     #[test]

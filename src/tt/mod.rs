@@ -6,6 +6,10 @@
 //! one interface ([`Table`]: probe and store by a 64-bit key with the node
 //! and its ply), and two tables:
 //!
+//! Keys are the sources' [`crate::game::TreeSource::tt_key`]s: a 64-bit
+//! name of the node with its ply folded in (equal keys at the same ply,
+//! equal subtrees). Neither table keeps the node itself.
+//!
 //! - [`SharedTable`]: Lazy SMP's table, shared by every thread without a
 //!   lock (Hyatt and Mann's lockless hashing): an entry is two 64-bit
 //!   words, the data and the key XOR the data, each written and read with a
@@ -17,18 +21,18 @@
 //!   root window's lower end), the bound and the depth below the node; the
 //!   key alone names the node (it hashes the node with its ply).
 //! - [`ProcessTable`]: one cluster process's own table (Ura, Tsuruoka and
-//!   Chikayama 2014, Fig. 1): a fixed number of slots indexed by the key,
-//!   held sparsely (a process that searches little costs little, even
-//!   4,096 of them); an entry holds the node itself and is found only for
-//!   the same node (compared in full) at the same ply; a store replaces
-//!   whatever its slot held. Its storage is private to this file.
+//!   Chikayama 2014, Fig. 1): a fixed-size array of 16-byte entries (the
+//!   key and one packed word) in buckets of two, allocated at the first
+//!   store, so that 1,536 processes' tables are a known, bounded amount of
+//!   memory; an entry is found only for the same key at the same ply; the
+//!   first slot of a bucket keeps the deeper result, the second takes the
+//!   rest (`docs/decisions.md`, issue 31, for the measurement behind it).
 //!
 //! A table only keeps and finds entries; what a search may use (the same
 //! depth, a task's own entries) is the search's rule ([`Entry::cut`] and the
 //! searches' hook sets).
 
 use crate::value::{ROOT_ALPHA, Window};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored value says about the node's minimax value.
@@ -94,14 +98,15 @@ impl Entry {
     }
 }
 
-/// A transposition table. `key` is a well-mixed hash of the node and its
-/// ply (it picks the slot; a table may take it as the node's whole name),
-/// `node` and `ply` the node itself.
-pub trait Table<N> {
+/// A transposition table. `key` is the node's
+/// [`crate::game::TreeSource::tt_key`] at `ply`, a well-mixed 64-bit name
+/// of the node with its ply folded in: it picks the slot, and a table
+/// keeps it instead of the node (with the ply, where it keeps that too).
+pub trait Table {
     /// The entry stored for the node, if the table still holds it.
-    fn probe(&self, key: u64, node: &N, ply: u32) -> Option<Entry>;
+    fn probe(&self, key: u64, ply: u32) -> Option<Entry>;
     /// Stores a result for the node, by the table's replacement rule.
-    fn store(&mut self, key: u64, node: &N, ply: u32, entry: Entry);
+    fn store(&mut self, key: u64, ply: u32, entry: Entry);
 }
 
 /// Lazy SMP's lock-free table, shared by reference between threads.
@@ -163,77 +168,149 @@ impl SharedTable {
 /// The shared table through a shared reference: every thread stores
 /// through its own `&SharedTable`. The key is the node's whole name; the
 /// best move and the tag are not kept.
-impl<N> Table<N> for &SharedTable {
+impl Table for &SharedTable {
     #[inline]
-    fn probe(&self, key: u64, _node: &N, _ply: u32) -> Option<Entry> {
+    fn probe(&self, key: u64, _ply: u32) -> Option<Entry> {
         self.get(key)
     }
     #[inline]
-    fn store(&mut self, key: u64, _node: &N, _ply: u32, entry: Entry) {
+    fn store(&mut self, key: u64, _ply: u32, entry: Entry) {
         self.put(key, entry.value, entry.bound, entry.depth)
     }
 }
 
-/// One slot of a [`ProcessTable`]: the node, its ply, its entry.
-#[derive(Clone, Debug)]
-struct Slot<N> {
-    node: N,
-    ply: u32,
-    entry: Entry,
-}
-
-/// A cluster process's own table: `mask + 1` slots, one entry each.
-pub struct ProcessTable<N> {
-    map: HashMap<usize, Slot<N>, Identity>,
+/// A cluster process's own table: `mask + 1` slots of 16 bytes each (at
+/// least 2), in buckets of two, allocated zeroed at the first store (so a process that
+/// never stores costs nothing, and pages of a large table that are never
+/// written are never backed by memory).
+///
+/// A slot holds the key and one word of data: the value (34 bits, offset
+/// from the root window's lower end), the bound (2 bits, never 0, so a
+/// zero word is an empty slot), the depth and the ply (7 bits each) and
+/// the best move (12 bits). An entry is found only for the same key at
+/// the same ply: the keys are [`crate::game::TreeSource::tt_key`]s, which
+/// fold the ply into a node's 64-bit name, so key and ply together name
+/// the node. With tags ([`ProcessTable::keep_tags`]) a parallel array
+/// holds each slot's tag.
+pub struct ProcessTable {
+    slots: Vec<[u64; 2]>,
+    tags: Option<Vec<u64>>,
     mask: usize,
 }
 
-impl<N: Clone + PartialEq> ProcessTable<N> {
+const VALUE_BITS_P: u32 = 34;
+const DEPTH_SHIFT: u32 = VALUE_BITS_P + 2;
+const PLY_SHIFT: u32 = DEPTH_SHIFT + 7;
+const BEST_SHIFT: u32 = PLY_SHIFT + 7;
+
+impl ProcessTable {
     /// An empty table of `slots` entries (rounded up to a power of two).
     /// Nothing is allocated before the first store.
-    pub fn new(slots: usize) -> ProcessTable<N> {
-        ProcessTable { map: HashMap::default(), mask: slots.next_power_of_two() - 1 }
+    pub fn new(slots: usize) -> ProcessTable {
+        ProcessTable { slots: vec![], tags: None, mask: slots.next_power_of_two().max(2) - 1 }
     }
-}
 
-impl<N: Clone + PartialEq> Table<N> for ProcessTable<N> {
-    #[inline(always)]
-    fn probe(&self, key: u64, node: &N, ply: u32) -> Option<Entry> {
-        self.map.get(&(key as usize & self.mask)).filter(|e| e.ply == ply && e.node == *node).map(|e| e.entry)
-    }
-    #[inline(always)]
-    fn store(&mut self, key: u64, node: &N, ply: u32, entry: Entry) {
-        self.map.insert(key as usize & self.mask, Slot { node: node.clone(), ply, entry });
-    }
-}
-
-/// The process table's hasher: slot numbers are already mixed, so they
-/// hash to themselves (the map's order is never used: lookups only).
-#[derive(Clone, Copy, Debug, Default)]
-struct Identity;
-
-/// The state of [`Identity`].
-#[derive(Clone, Copy, Debug, Default)]
-struct IdentityHasher(u64);
-
-impl std::hash::BuildHasher for Identity {
-    type Hasher = IdentityHasher;
-    fn build_hasher(&self) -> IdentityHasher {
-        IdentityHasher(0)
-    }
-}
-
-impl std::hash::Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
+    /// Keeps each entry's tag from now on (the tags of earlier stores are 0).
+    pub fn keep_tags(&mut self) {
+        if self.tags.is_none() {
+            self.tags = Some(if self.slots.is_empty() { vec![] } else { vec![0; self.slots.len()] });
         }
     }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = n as u64;
+
+    /// The bytes a table of `slots` entries takes once it is written all
+    /// over (with tags: 8 more an entry).
+    pub fn bytes(slots: usize, tags: bool) -> u64 {
+        slots.next_power_of_two().max(2) as u64 * if tags { 24 } else { 16 }
+    }
+
+    /// The entry packed in a word, if its fields fit (else it is not stored:
+    /// a table may always forget).
+    #[inline(always)]
+    fn pack(ply: u32, e: &Entry) -> Option<u64> {
+        let v = e.value.checked_sub(ROOT_ALPHA)? as u64;
+        if v >> VALUE_BITS_P != 0 || e.depth >= 128 || ply >= 128 || e.best >= 4096 {
+            return None;
+        }
+        Some(v | (e.bound as u64) << VALUE_BITS_P | (e.depth as u64) << DEPTH_SHIFT | (ply as u64) << PLY_SHIFT | (e.best as u64) << BEST_SHIFT)
+    }
+
+    #[inline(always)]
+    fn unpack(d: u64, tag: u64) -> Entry {
+        let bound = match (d >> VALUE_BITS_P) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        Entry {
+            value: (d & ((1 << VALUE_BITS_P) - 1)) as i64 + ROOT_ALPHA,
+            bound,
+            depth: (d >> DEPTH_SHIFT) as u32 & 127,
+            best: (d >> BEST_SHIFT) as u32 & 4095,
+            tag,
+        }
+    }
+
+    /// Starts fetching `key`'s bucket into the cache (a hint: nothing
+    /// happens before the first store, or off x86-64).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(slot) = self.slots.get(self.bucket(key)) {
+            // SAFETY: a prefetch only hints the cache; it reads nothing the
+            // program sees and cannot fault, and the address is in bounds.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.as_ptr() as *const i8) }
+        }
+    }
+
+    /// The first slot of `key`'s bucket.
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        key as usize & self.mask & !1
+    }
+
+    /// Whether a slot holds the node of `key` at `ply`.
+    #[inline(always)]
+    fn holds([k, d]: [u64; 2], key: u64, ply: u32) -> bool {
+        d != 0 && k == key && (d >> PLY_SHIFT) as u32 & 127 == ply
+    }
+}
+
+impl Table for ProcessTable {
+    #[inline(always)]
+    fn probe(&self, key: u64, ply: u32) -> Option<Entry> {
+        let b = self.bucket(key);
+        let pair = self.slots.get(b..b + 2)?;
+        let i = (0..2).find(|&j| ProcessTable::holds(pair[j], key, ply))?;
+        Some(ProcessTable::unpack(pair[i][1], self.tags.as_ref().map_or(0, |t| t[b + i])))
+    }
+    /// The replacement rule: the first slot of the bucket takes the entry
+    /// if it is empty, holds the same node, or holds a result of no more
+    /// depth (the entries nearest a task's root, the most work saved, stay);
+    /// otherwise the second, which takes whatever comes. A node is never in
+    /// both.
+    #[inline(always)]
+    fn store(&mut self, key: u64, ply: u32, entry: Entry) {
+        let Some(d) = ProcessTable::pack(ply, &entry) else { return };
+        if self.slots.is_empty() {
+            self.slots = vec![[0; 2]; self.mask + 1];
+        }
+        let b = self.bucket(key);
+        let [k0, d0] = self.slots[b];
+        let i = if d0 == 0 || ProcessTable::holds([k0, d0], key, ply) || entry.depth >= (d0 >> DEPTH_SHIFT) as u32 & 127 {
+            if ProcessTable::holds(self.slots[b + 1], key, ply) {
+                self.slots[b + 1] = [0; 2];
+            }
+            b
+        } else {
+            b + 1
+        };
+        self.slots[i] = [key, d];
+        if let Some(t) = &mut self.tags {
+            if t.is_empty() {
+                *t = vec![0; self.slots.len()];
+            }
+            t[i] = entry.tag;
+        }
     }
 }
 

@@ -10,22 +10,39 @@ fn entry(value: i64, bound: Bound, depth: u32) -> Entry {
 
 /// Probe after store, through the interface, for any table: the entry
 /// comes back, another key misses.
-fn reads_back<T: Table<u32>>(mut t: T, keeps_best: bool) {
-    assert_eq!(t.probe(5, &1, 2), None);
-    let h = Entry { value: 1234, bound: Bound::Lower, depth: 3, best: 4, tag: 9 };
-    t.store(5, &1, 2, h);
-    let want = if keeps_best { h } else { Entry { best: 0, tag: 0, ..h } };
-    assert_eq!(t.probe(5, &1, 2), Some(want));
-    assert_eq!(t.probe(6, &1, 2), None);
-    // The same slot stored again: the later result.
-    t.store(5, &1, 2, entry(ROOT_ALPHA, Bound::Upper, 3));
-    assert_eq!(t.probe(5, &1, 2).map(|e| (e.value, e.bound)), Some((ROOT_ALPHA, Bound::Upper)));
+fn reads_back<T: Table>(mut t: T, keeps_best: bool) {
+    assert_eq!(t.probe(5, 2), None);
+    let h = Entry { value: 1234, bound: Bound::Lower, depth: 3, best: 4, tag: 0 };
+    t.store(5, 2, h);
+    let want = if keeps_best { h } else { Entry { best: 0, ..h } };
+    assert_eq!(t.probe(5, 2), Some(want));
+    assert_eq!(t.probe(6, 2), None);
+    // The same node stored again: the later result.
+    t.store(5, 2, entry(ROOT_ALPHA, Bound::Upper, 3));
+    assert_eq!(t.probe(5, 2).map(|e| (e.value, e.bound)), Some((ROOT_ALPHA, Bound::Upper)));
 }
 
 #[test]
 fn both_tables_read_back_what_they_store() {
     reads_back(&SharedTable::new(4), false);
     reads_back(ProcessTable::new(16), true);
+    // Every field's extremes survive the packing.
+    let mut t = ProcessTable::new(16);
+    for (i, e) in [
+        Entry { value: ROOT_ALPHA, bound: Bound::Upper, depth: 127, best: 4095, tag: 0 },
+        Entry { value: ROOT_BETA, bound: Bound::Exact, depth: 0, best: 0, tag: 0 },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        t.store(i as u64, 127, e);
+        assert_eq!(t.probe(i as u64, 127), Some(e));
+    }
+    // What does not fit is not stored (a table may forget), never garbled.
+    t.store(9, 1, Entry { value: ROOT_BETA + (1 << 40), ..entry(0, Bound::Exact, 1) });
+    t.store(10, 1, Entry { best: 4096, ..entry(0, Bound::Exact, 1) });
+    t.store(11, 128, entry(0, Bound::Exact, 1));
+    assert_eq!((t.probe(9, 1), t.probe(10, 1), t.probe(11, 128)), (None, None, None));
 }
 
 /// The shared table: entries read back as written; a torn entry (words of
@@ -50,22 +67,38 @@ fn shared_entries_read_back_and_torn_ones_miss() {
     assert_eq!(t.get(7), None);
 }
 
-/// The process table: an entry is found only for the same node at the
-/// same ply; a store replaces what its slot held, whatever its depth.
+/// The process table: an entry is found only for the same key at the same
+/// ply; in a bucket the first slot keeps the deeper result, the second
+/// takes the rest; tags are kept only when asked.
 #[test]
-fn process_entries_are_the_same_node_and_replaced_always() {
-    let mut t = ProcessTable::<u32>::new(3);
-    assert_eq!(t.mask, 3);
-    t.store(1, &10, 2, entry(50, Bound::Exact, 6));
-    assert_eq!(t.probe(1, &10, 2), Some(entry(50, Bound::Exact, 6)));
-    assert_eq!(t.probe(1, &11, 2), None, "another node in the slot");
-    assert_eq!(t.probe(1, &10, 3), None, "another ply");
-    assert_eq!(t.probe(5, &10, 2), Some(entry(50, Bound::Exact, 6)), "keys are taken modulo the slots");
-    t.store(5, &11, 2, entry(40, Bound::Lower, 1));
-    assert_eq!(t.probe(1, &10, 2), None, "a shallower result replaced it");
-    assert_eq!(t.probe(5, &11, 2), Some(entry(40, Bound::Lower, 1)));
-    t.store(2, &12, 2, entry(30, Bound::Upper, 1));
-    assert_eq!(t.probe(5, &11, 2), Some(entry(40, Bound::Lower, 1)), "other slots stay");
+fn process_entries_are_the_same_node_and_the_deeper_stays() {
+    let mut t = ProcessTable::new(3);
+    assert_eq!((t.mask, t.slots.len()), (3, 0), "4 slots, nothing allocated yet");
+    t.store(1, 2, entry(50, Bound::Exact, 6));
+    assert_eq!(t.slots.len(), 4);
+    assert_eq!(t.probe(1, 2), Some(entry(50, Bound::Exact, 6)));
+    assert_eq!(t.probe(1, 3), None, "another ply");
+    assert_eq!(t.probe(5, 2), None, "another key in the same bucket");
+    // Keys 1, 5, 9 share bucket 0 (slots 0 and 1).
+    t.store(5, 2, entry(40, Bound::Lower, 1));
+    assert_eq!(t.probe(1, 2), Some(entry(50, Bound::Exact, 6)), "the deeper result stays");
+    assert_eq!(t.probe(5, 2), Some(entry(40, Bound::Lower, 1)), "in the second slot");
+    t.store(9, 2, entry(30, Bound::Upper, 2));
+    assert_eq!(t.probe(5, 2), None, "the second slot takes whatever comes");
+    assert_eq!(t.probe(9, 2), Some(entry(30, Bound::Upper, 2)));
+    t.store(9, 2, entry(31, Bound::Upper, 7));
+    assert_eq!(t.probe(1, 2), None, "a deeper result takes the first slot");
+    assert_eq!(t.probe(9, 2), Some(entry(31, Bound::Upper, 7)), "and the node is not in both");
+    assert_eq!(t.slots[1], [0; 2]);
+    t.store(2, 2, entry(20, Bound::Upper, 1));
+    assert_eq!(t.probe(9, 2), Some(entry(31, Bound::Upper, 7)), "other buckets stay");
+    let tagged = Entry { tag: 77, ..entry(20, Bound::Upper, 1) };
+    t.store(3, 2, tagged);
+    assert_eq!(t.probe(3, 2).map(|e| e.tag), Some(0), "no tags kept");
+    t.keep_tags();
+    t.store(3, 2, tagged);
+    assert_eq!(t.probe(3, 2), Some(tagged));
+    assert_eq!((ProcessTable::bytes(3, false), ProcessTable::bytes(1 << 20, true)), (64, 24 << 20));
 }
 
 /// Bounds: what a fail-hard value is, and what an entry lets a search cut.

@@ -1,0 +1,227 @@
+//! What a run of the simulated cluster needs in memory, estimated before it
+//! starts, and the budget it must fit (beyond the thesis; Ura et al.'s
+//! 1,536 processes are the reason: `docs/model.md` §9.1).
+//!
+//! A simulated run holds every process at once, so its memory is what its
+//! processes hold, and the largest part is known before anything runs:
+//!
+//! - **tables**: every searching process's [`crate::tt::ProcessTable`], at
+//!   its full size (a table is allocated at its first store and a search
+//!   writes it all over soon enough: at depth 18, 100,000 stores a worker);
+//! - **the frontier** of the root-splitting baselines: every node at the
+//!   split ply (b^split for a tree of b moves a node);
+//! - **the master's tree** of the master-worker: the nodes its passes
+//!   expand, bounded by a measured model ([`master_nodes`]);
+//! - a fixed amount per process (its state, queues, messages in flight).
+//!
+//! Runs of one request go on `threads` at a time (rayon), so the request
+//! needs its largest run that many times, plus the sequential baselines'
+//! tables. A request whose estimate exceeds the budget (`--memory`, by
+//! default what the machine has available less a tenth) is refused before
+//! anything runs, in one line naming the estimate and what to lower.
+
+use super::{ClusterAlgorithm, ClusterConfig};
+use crate::game::{TreeSource, children};
+use crate::tree::{SourceVisitor, Tree};
+use crate::tt::ProcessTable;
+
+/// Bytes a process holds besides its table: its state, its move buffers,
+/// its queue and its messages in flight (a margin over what they measure).
+pub const PER_PROCESS: u64 = 16 << 10;
+
+/// Bytes of one master's tree node, with its share of the children lists
+/// (a margin over its size).
+pub const MASTER_NODE: u64 = 192;
+
+/// What one run needs, by part, in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Estimate {
+    /// The processes' tables.
+    pub tables: u64,
+    /// The root-splitting baselines' frontier, or the master's tree.
+    pub tree: u64,
+    /// Everything else the processes hold.
+    pub processes: u64,
+}
+
+impl Estimate {
+    /// The whole.
+    pub fn total(&self) -> u64 {
+        self.tables.saturating_add(self.tree).saturating_add(self.processes)
+    }
+}
+
+/// An upper bound on the nodes of the master's tree of a search to depth
+/// `dm` of a tree of `b` moves a node: 64 (b + 1) b^⌈dm/2⌉. The passes
+/// expand about a minimal tree's worth of nodes, b^⌈dm/2⌉ up to a small
+/// factor, with their children; measured on b = 5 at d′ = 8 (d = 16, P =
+/// 512 and 1,536): 9,700 to 31,000 nodes against the bound's 240,000.
+pub fn master_nodes(b: u64, dm: u32) -> u64 {
+    64u64.saturating_mul(b + 1).saturating_mul(b.saturating_pow(dm.div_ceil(2)))
+}
+
+/// The estimate of `cfg` on a tree whose root has `b` moves, searched to
+/// `depth` with frontier nodes of `node_bytes` bytes.
+pub fn estimate(cfg: &ClusterConfig, b: u64, depth: u32, node_bytes: u64) -> Estimate {
+    let procs = cfg.procs as u64;
+    let table = ProcessTable::bytes(cfg.settings.tt_slots, false);
+    let searchers = match cfg.algorithm {
+        ClusterAlgorithm::MasterWorker { .. } => procs - 1,
+        _ => procs,
+    };
+    let tree = match cfg.algorithm {
+        ClusterAlgorithm::Sequential | ClusterAlgorithm::Ybwc { .. } => 0,
+        // The default split ply is the shallowest with at least p nodes:
+        // fewer than b p of them.
+        ClusterAlgorithm::EvenSplit { split } | ClusterAlgorithm::MasterSlave { split } => {
+            let nodes = match split {
+                Some(s) => b.saturating_pow(s.min(depth)),
+                None => b.saturating_mul(procs),
+            };
+            nodes.saturating_mul(node_bytes)
+        }
+        // The default master depth keeps 3 leaves a worker: about b^dm ≈ 3 p.
+        ClusterAlgorithm::MasterWorker { master_depth, .. } => {
+            let dm = master_depth.unwrap_or_else(|| {
+                let mut d = 1;
+                while d < depth && b.saturating_pow(d) < 3 * procs {
+                    d += 1;
+                }
+                d
+            });
+            master_nodes(b, dm.min(depth)).saturating_mul(MASTER_NODE)
+        }
+    };
+    Estimate { tables: searchers.saturating_mul(table), tree, processes: procs.saturating_mul(PER_PROCESS) }
+}
+
+/// The estimate of `cfg` on `tree`.
+pub fn of_tree(cfg: &ClusterConfig, tree: &Tree) -> Estimate {
+    struct V<'a>(&'a ClusterConfig);
+    impl SourceVisitor for V<'_> {
+        type Output = Estimate;
+        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Estimate {
+            let b = children(src, root, true).len().max(1) as u64;
+            estimate(self.0, b, depth, std::mem::size_of::<super::frontier::Leaf<S::Node>>() as u64 + 16)
+        }
+    }
+    tree.visit(V(cfg))
+}
+
+/// What a request of runs `threads` at a time needs at its peak: the
+/// sequential baselines' tables (one a tree, `threads` at a time) and
+/// `threads` times its largest run, with the part that makes it largest.
+pub fn peak(cfgs: &[ClusterConfig], trees: &[Tree], threads: usize) -> (u64, Option<(ClusterConfig, Estimate)>) {
+    let at_once = threads.max(1) as u64;
+    let mut worst: Option<(ClusterConfig, Estimate)> = None;
+    let mut base = 0;
+    for t in trees {
+        for c in cfgs {
+            let e = of_tree(c, t);
+            if worst.is_none_or(|(_, w)| e.total() > w.total()) {
+                worst = Some((*c, e));
+            }
+        }
+        if let Some(c) = cfgs.first() {
+            base = base.max(ProcessTable::bytes(c.settings.tt_slots, false) + PER_PROCESS);
+        }
+    }
+    let largest = worst.map_or(0, |(_, e)| e.total());
+    (base.saturating_mul(at_once).max(largest.saturating_mul(at_once)), worst)
+}
+
+/// What to lower when a run of `algorithm` does not fit: the larger part's
+/// parameter, and the runs at once if there are several.
+pub fn advice(algorithm: &ClusterAlgorithm, tables: u64, tree: u64, at_once: usize) -> String {
+    let part = if tree > tables {
+        match algorithm {
+            ClusterAlgorithm::MasterWorker { .. } => "lower --master-depth",
+            _ => "lower --split-ply",
+        }
+    } else {
+        "lower --tt-slots or --procs"
+    };
+    let threads = if at_once > 1 { ", or --threads" } else { "" };
+    format!("{part}{threads}, or raise --memory")
+}
+
+/// The memory this machine has available now, less a tenth (`None` where
+/// the system does not say: then no budget is enforced by default).
+pub fn available() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = info.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb * 1024 / 10 * 9)
+}
+
+/// A byte count for people: `12.4 GB`, `820 MB` (decimal units).
+pub fn human(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{:.0} MB", b as f64 / 1e6),
+        b => format!("{:.0} kB", b as f64 / 1e3),
+    }
+}
+
+/// Parses a `--memory` amount: a number of bytes with an optional unit
+/// `k`, `M`, `G`, `T` (powers of 1,000) or `KiB`, `MiB`, `GiB`, `TiB`
+/// (powers of 1,024), e.g. `12G`, `800MiB`.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num.parse().map_err(|_| format!("`{s}` is not an amount of memory (e.g. 12G, 800MiB)"))?;
+    let m: f64 = match unit.trim() {
+        "" | "B" => 1.0,
+        "k" | "K" | "kB" | "KB" => 1e3,
+        "M" | "MB" => 1e6,
+        "G" | "GB" => 1e9,
+        "T" | "TB" => 1e12,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        "TiB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        u => return Err(format!("`{u}` is not a unit of memory (k, M, G, T or KiB, MiB, GiB, TiB)")),
+    };
+    let bytes = n * m;
+    if !(1.0..1.8e19).contains(&bytes) {
+        return Err(format!("`{s}` is not an amount of memory between 1 byte and 16 EiB"));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::{ClusterSettings, MwVariant};
+
+    fn cfg(algorithm: ClusterAlgorithm, procs: usize, tt_slots: usize) -> ClusterConfig {
+        ClusterConfig { algorithm, procs, settings: ClusterSettings { tt_slots, ..ClusterSettings::default() } }
+    }
+
+    #[test]
+    fn estimates_by_hand() {
+        let mw = ClusterAlgorithm::MasterWorker { master_depth: Some(12), slice: 1024, variant: MwVariant::Updates };
+        // Depth 24 at P = 1,536 with 2^18 entries: 1,535 tables of 4 MiB,
+        // the master's tree bound 64 · 6 · 5^6 nodes of 192 bytes.
+        let e = estimate(&cfg(mw, 1536, 1 << 18), 5, 24, 40);
+        assert_eq!(e, Estimate { tables: 1535 << 22, tree: 64 * 6 * 15_625 * 192, processes: 1536 << 14 });
+        assert_eq!(human(e.total()), "7.6 GB");
+        // A deep split ply: 5^14 frontier nodes.
+        let es = estimate(&cfg(ClusterAlgorithm::EvenSplit { split: Some(14) }, 2, 1 << 10), 5, 18, 40);
+        assert_eq!(es.tree, 5u64.pow(14) * 40);
+        assert_eq!(estimate(&cfg(ClusterAlgorithm::EvenSplit { split: None }, 64, 1 << 10), 5, 18, 40).tree, 5 * 64 * 40);
+        assert_eq!(estimate(&cfg(ClusterAlgorithm::Sequential, 1, 1 << 20), 5, 18, 40).total(), (16 << 20) + (16 << 10));
+    }
+
+    #[test]
+    fn amounts_parse_with_their_units() {
+        assert_eq!(parse_bytes("12G"), Ok(12_000_000_000));
+        assert_eq!(parse_bytes("800MiB"), Ok(800 << 20));
+        assert_eq!(parse_bytes("1.5 GB"), Ok(1_500_000_000));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert!(parse_bytes("12X").unwrap_err().contains("not a unit"));
+        assert!(parse_bytes("G").unwrap_err().contains("not an amount"));
+        assert!(parse_bytes("0").is_err());
+        assert!(parse_bytes("99999999T").is_err());
+    }
+}
