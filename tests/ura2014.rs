@@ -115,10 +115,8 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
     // Every row from its items: geometric means of time over the trees,
     // speed-up their ratio, leaves the mean per tree, idle times in seconds.
     for r in &t1 {
-        let mine: Vec<&Row> = items
-            .iter()
-            .filter(|i| i["b"] == r["b"] && i["algorithm"] == r["algorithm"] && i["procs"] == r["procs"] && i["epsilon"].is_empty())
-            .collect();
+        let mine: Vec<&Row> =
+            items.iter().filter(|i| i["b"] == r["b"] && i["algorithm"] == r["algorithm"] && i["procs"] == r["procs"] && i["epsilon"].is_empty()).collect();
         let seq: Vec<&Row> = items.iter().filter(|i| i["b"] == r["b"] && i["algorithm"] == "seq").collect();
         assert_eq!((mine.len(), num(r, "trees")), (2, 2.0));
         let geo = |rows: &[&Row]| (rows.iter().map(|i| num(i, "time_ns").ln()).sum::<f64>() / rows.len() as f64).exp();
@@ -138,7 +136,12 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
     let e = |b: &str, m: &str, eps: &str| (b.to_string(), m.to_string(), eps.to_string());
     assert_eq!(
         rows,
-        [e("5", "without epsilon-windows", ""), e("5", "with epsilon-windows", "200"), e("20", "without epsilon-windows", ""), e("20", "with epsilon-windows", "200")]
+        [
+            e("5", "without epsilon-windows", ""),
+            e("5", "with epsilon-windows", "200"),
+            e("20", "without epsilon-windows", ""),
+            e("20", "with epsilon-windows", "200")
+        ]
     );
     let with_updates = t1.iter().find(|r| r["b"] == "5" && r["procs"] == "4" && r["method"] == "with updates").unwrap();
     assert_eq!(t6[0]["search_time_s"], with_updates["search_time_s"]);
@@ -181,7 +184,10 @@ fn ura2014_refuses_a_parallel_step_before_the_sequential_items() {
     let out = pipeline(&d, tools(), &[("STEP", "parallel"), ("SHARD", "1/2")]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.lines().collect::<Vec<_>>(), ["ura2014: b = 5, d = 6: 1 of 2 sequential items missing (run STEP=seq on every shard first, and gather their run/ directories)"]);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["ura2014: b = 5, d = 6: 1 of 2 sequential items missing (run STEP=seq on every shard first, and gather their run/ directories)"]
+    );
     assert!(!d.join("results/ura2014/calibration.csv").exists());
     let out = pipeline(&d, tools(), &[("SHARD", "3/2")]);
     assert_eq!(out.status.code(), Some(2));
