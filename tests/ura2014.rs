@@ -83,7 +83,6 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
     // leaves per node, from the sequential items alone.
     let calib = table(&d.read("results/ura2014/calibration.csv"));
     assert_eq!(calib.len(), 2);
-    let mut node_ns = BTreeMap::new();
     for c in &calib {
         let b = num(c, "b") as u32;
         let seq: Vec<&Row> = items.iter().filter(|r| r["b"] == c["b"] && r["algorithm"] == "seq").collect();
@@ -92,7 +91,6 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
         let want = (paper_ns_per_leaf(b) * leaves / nodes).round();
         assert_eq!(num(c, "node_ns"), want, "{c:?}");
         assert!(want > 10_000.0, "tens of µs per node: {want}");
-        node_ns.insert(b, want);
         // The baseline's time is its nodes at that cost.
         for r in &seq {
             assert_eq!(num(r, "time_ns"), num(r, "nodes") * want);
