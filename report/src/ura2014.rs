@@ -247,10 +247,22 @@ pub fn sections(u: &Ura2014, b: &mut Builder) -> Result<()> {
         s.findings.push("The paper's tables are not in the published directory (`ura2014/table-1.csv`, `table-6.csv`): ours alone.".into());
     }
     if !u.paper1.is_empty() || !o1.is_empty() {
-        s.tables.push(comparison("ura2014-table-1", "Ura et al. 2014, Table 1: the paper's rows (d = 24 and 12) and ours at every depth run", &u.paper1, o1, false));
+        s.tables.push(comparison(
+            "ura2014-table-1",
+            "Ura et al. 2014, Table 1: the paper's rows (d = 24 and 12) and ours at every depth run",
+            &u.paper1,
+            o1,
+            false,
+        ));
     }
     if !u.paper6.is_empty() || !o6.is_empty() {
-        s.tables.push(comparison("ura2014-table-6", "Ura et al. 2014, Table 6: ε-windows in the master, the paper's rows and ours at every depth run", &u.paper6, o6, true));
+        s.tables.push(comparison(
+            "ura2014-table-6",
+            "Ura et al. 2014, Table 6: ε-windows in the master, the paper's rows and ours at every depth run",
+            &u.paper6,
+            o6,
+            true,
+        ));
     }
     let mut bs: Vec<u32> = o1.iter().chain(o6).map(|l| l.b).collect();
     bs.sort();
@@ -267,7 +279,9 @@ pub fn sections(u: &Ura2014, b: &mut Builder) -> Result<()> {
         ]);
         let f = figure(
             &format!("ura2014-b{bf}"),
-            &format!("b = {bf}: speed-up and leaf ratio against the search depth (d′ = d/2), ours as lines, the paper's at its depth as open markers in the same colour."),
+            &format!(
+                "b = {bf}: speed-up and leaf ratio against the search depth (d′ = d/2), ours as lines, the paper's at its depth as open markers in the same colour."
+            ),
             plot,
         )?;
         b.add_figure(&mut s, f);
@@ -290,7 +304,8 @@ fn findings(s: &mut Section, bf: u32, ours: &[Line], paper: &[Line]) {
     let mut procs: Vec<u32> = ours.iter().filter(|l| l.b == bf && l.procs > 1).map(|l| l.procs).collect();
     procs.sort();
     procs.dedup();
-    let at = |set: &[Line], d: Option<u32>, p: u32, m: &str| set.iter().find(|l| l.b == bf && d.is_none_or(|d| l.d == d) && l.procs == p && l.method == m).cloned();
+    let at =
+        |set: &[Line], d: Option<u32>, p: u32, m: &str| set.iter().find(|l| l.b == bf && d.is_none_or(|d| l.d == d) && l.procs == p && l.method == m).cloned();
     let f = |v: Option<f64>| v.map_or("–".to_string(), |x| format!("{x:.2}"));
     for p in procs {
         let (w, wo) = (at(ours, Some(deepest), p, "with updates"), at(ours, Some(deepest), p, "without updates"));
@@ -354,6 +369,9 @@ mod tests {
         let t = comparison("t", "c", &paper, &ours, false);
         let whose: Vec<(String, String, String)> = t.rows.iter().map(|r| (r[1].plain(), r[3].plain(), r[4].plain())).collect();
         let w = |p: &str, s: &str, d: &str| (p.to_string(), s.to_string(), d.to_string());
-        assert_eq!(whose, [w("1", "paper", "24 (12)"), w("512", "paper", "24 (12)"), w("512", "ours", "16 (8)"), w("512", "ours", "18 (9)"), w("64", "ours", "16 (8)")]);
+        assert_eq!(
+            whose,
+            [w("1", "paper", "24 (12)"), w("512", "paper", "24 (12)"), w("512", "ours", "16 (8)"), w("512", "ours", "18 (9)"), w("64", "ours", "16 (8)")]
+        );
     }
 }
