@@ -32,7 +32,8 @@
 # ALGORITHMS are Table 1's, EPSILON_PROCS and EPSILON Table 6's. ARGS is
 # added to every pabsim run (e.g. `--tt-slots N`, a machine cost): one
 # variable for any further flag. A change of ARGS, EPSILON or the trees
-# needs a fresh R (or run/ removed): item names do not carry them.
+# needs a fresh R (or run/ removed): item names do not carry them. A larger
+# COUNT keeps the items made (tree t is the same t-th tree of set tg1).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-target/release}
@@ -212,7 +213,7 @@ for g in $GRID; do
   [[ -n $ns ]] || { say "b = $b, d = $d: sequential items missing, left out of the summary"; continue; }
   dir=$B/run/$(group "$b" "$d" "$dm")
   while read -r name p a e; do
-    for f in $(find "$dir" -name "t*-$name.csv" | sort -V); do
+    for f in $(find "$dir" -regextype posix-extended -regex ".*/t[0-9]+-$name\.csv" | sort -V); do
       tree=${f##*/t}
       awk -F, -v b="$b" -v d="$d" -v dm="$dm" -v tree="${tree%%-*}" -v e="${e/-/}" -v ns="$ns" -v seq_ns="$SEQ_NODE_NS" -v item="$f" '
         # The side file first (one line, no header), then the item.

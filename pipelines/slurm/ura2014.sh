@@ -9,7 +9,8 @@
 #
 #   pipelines/slurm/ura2014.sh N      (BIN, R, GRID, COUNT, PROCS, ARGS, ... as
 #                                      for ura2014.sh; SBATCH_ARGS for partition,
-#                                      time, account, --mem)
+#                                      time, account, --mem; WAIT=1 waits for
+#                                      the summary and returns its status)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=${1:?usage: $0 TASKS}
@@ -29,7 +30,9 @@ par_job=$(sbatch --parsable ${SBATCH_ARGS:-} --export=ALL --array="1-$n" --cpus-
   --job-name=parab-ura2014-parallel -o "$log/parallel-%A_%a.log" \
   --wrap 'STEP=parallel SHARD=$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT pipelines/ura2014.sh')
 par_job=${par_job%%;*}
+wait_flag=()
+[ "${WAIT:-0}" = 1 ] && wait_flag=(--wait)
 # shellcheck disable=SC2086
-summary=$(sbatch --parsable ${SBATCH_ARGS:-} --export=ALL --dependency="afterok:$par_job" --kill-on-invalid-dep=yes --job-name=parab-ura2014-summary \
+summary=$(sbatch --parsable ${SBATCH_ARGS:-} --export=ALL "${wait_flag[@]}" --dependency="afterok:$par_job" --kill-on-invalid-dep=yes --job-name=parab-ura2014-summary \
   -o "$log/summary-%j.log" --wrap 'STEP=summary pipelines/ura2014.sh')
 echo "ura2014: sequential array $seq_job, parallel array $par_job ($n tasks each), summary job ${summary%%;*} -> $R/ura2014/table1.csv, table6.csv" >&2
