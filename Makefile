@@ -8,6 +8,8 @@
 #   make sweep-slurm  the parameter search as a Slurm job array (pipelines/slurm/)
 #   make chapter6-control  schemes A and B whose PV nodes split at once (scheme C's PV rule)
 #   make beyond-algorithms  the parallel search algorithms from 2 to 1,024 processors (not in all)
+#   make ura2014  Ura et al.'s Tables 1 and 6 at the paper's size on the simulated cluster
+#               (GRID=quick for smaller depths; SHARD=K/N STEP=..., or ura2014-slurm; not in all)
 #   make games  beyond the thesis: chess and Othello through every tool (results/games/)
 #   make real   beyond the thesis: the parallel searches on this machine's threads beside
 #               the simulator's prediction (results/real/; PROCS=1,2 here; redone on demand)
@@ -147,7 +149,7 @@ $(R)/classify/tg1-%-d6.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/weights/%.json
 all: report
 report: $(R)/report/index.html
 .SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(REAL) $(BIN)/.built-report
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(REAL) $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
 report-now: $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
@@ -228,6 +230,25 @@ beyond-algorithms: $(BIN)/.built
 .PHONY: distributed
 distributed: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/distributed.sh
+
+# ---- Ura et al. (2014) at the paper's size: their Table 1 and Table 6 ---------------
+# 32 incremental trees each of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6: the
+# sequential baseline, the master-worker with and without updates at P = 512 and
+# 1,536, the NegaScout master with ε = 200 and without at P = 512; one item (file)
+# per (tree, configuration), the per-node cost calibrated from the paper's own
+# sequential row (pipelines/ura2014.sh, docs/model.md §9.9; not part of `make all`).
+# `make ura2014 GRID=quick` runs d = 16 … 24 (b = 5) and 8 … 12 (b = 20) on 4 trees;
+# GRID, COUNT, PROCS, ALGORITHMS, EPSILON_PROCS, EPSILON and ARGS (flags for every
+# run) set the rest. Split over N machines: `make ura2014 SHARD=K/N STEP=seq` on
+# every machine, gather results/ura2014/run, `STEP=parallel` likewise, then
+# `make ura2014 STEP=summary`. As Slurm arrays of SLURM_TASKS tasks (sequential,
+# parallel, then the summary, each after the last succeeded):
+# `make ura2014-slurm SLURM_TASKS=64 GRID=quick SBATCH_ARGS="--mem=8G"`.
+.PHONY: ura2014 ura2014-slurm
+ura2014: $(BIN)/.built
+	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/ura2014.sh
+ura2014-slurm: $(BIN)/.built
+	BIN=$(BIN) R=$(R) pipelines/slurm/ura2014.sh $(SLURM_TASKS)
 
 # ---- beyond the thesis: real game trees (issue 14) ----------------------------------
 # Chess (the 24 Bratko-Kopec positions) and Othello through every tool: f_best and

@@ -4,7 +4,8 @@
 # spool directories, so it neither needs nor touches a system configuration),
 # submits a pabsim run as a job array of 3 shards with a merge job that
 # depends on it, waits, and compares the merged table byte for byte with the
-# same run on one machine; with MPI_BIN (an MPI build's tools), also runs
+# same run on one machine, and does the same for `make ura2014-slurm`
+# (two job arrays and a summary job); with MPI_BIN (an MPI build's tools), also runs
 # psearch --mpi over a 2-task allocation (pipelines/slurm/mpi.sbatch). Stops
 # the daemons it started (by process id).
 #
@@ -104,6 +105,18 @@ WAIT=1 BIN=$BIN pipelines/slurm/submit.sh 3 "$tmp/work/trees.jsonl" "$tmp/work/m
 [ "$(ls "$tmp"/work/merged.csv.shards/shard-*-of-3.csv | wc -l)" = 3 ] || fail "want 3 shard files"
 cmp "$tmp/work/single.csv" "$tmp/work/merged.csv" || fail "the merged table differs from the single-machine run"
 echo "slurm test: 3 array tasks merged, identical to the single-machine run" >&2
+
+# `make ura2014-slurm` (pipelines/slurm/ura2014.sh) on a tiny grid: the
+# sequential and the parallel items as arrays of 2 tasks, then the summary,
+# its tables byte for byte the single-machine run's.
+ura=(GRID="5:6:3 20:4:2" COUNT=2 PROCS=4 EPSILON_PROCS=4)
+env "${ura[@]}" BIN="$BIN" R="$tmp/work/ura-one" pipelines/ura2014.sh 2>"$tmp/ura-one.err" || fail "make ura2014 failed: $(tail -n 3 "$tmp/ura-one.err" | tr '\n' ' ')"
+env "${ura[@]}" WAIT=1 BIN="$BIN" R="$tmp/work/ura-slurm" pipelines/slurm/ura2014.sh 2 2>"$tmp/ura.err" \
+  || fail "the ura2014 arrays or their summary failed: $(tr '\n' ' ' < "$tmp/ura.err"; cat "$tmp"/work/ura-slurm/ura2014/slurm/*.log 2>/dev/null | tail -n 5 | tr '\n' ' ')"
+for f in table1.csv table6.csv calibration.csv; do
+  cmp "$tmp/work/ura-one/ura2014/$f" "$tmp/work/ura-slurm/ura2014/$f" || fail "ura2014 $f differs between the Slurm arrays and the single-machine run"
+done
+echo "slurm test: make ura2014 as two arrays of 2 tasks and a summary, identical to the single-machine run" >&2
 
 # With an MPI build (MPI_BIN, which `make test` passes where Open MPI is
 # installed): psearch --mpi over a 2-task allocation (pipelines/slurm/mpi.sbatch),

@@ -21,6 +21,7 @@ pub mod games;
 pub mod load;
 pub mod published;
 pub mod real;
+pub mod ura2014;
 
 use anyhow::{Context, Result, bail};
 use doc::{Cell, Figure, Meta, Section, Status, Table};
@@ -346,6 +347,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let real = real::load(&cfg.results)?;
     let distributed = distributed::load(&cfg.results)?;
     let games = games::load(&cfg.results)?;
+    let ura = ura2014::load(&cfg.results, &cfg.published)?;
     let mut pool: Vec<Measures> = vec![];
     pool.extend(chapter4::measures(&ch4)?);
     pool.extend(chapter5::measures(&ch5)?);
@@ -368,6 +370,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     beyond::sections(beyond.as_ref(), &mut b)?;
     real::sections(real.as_ref(), &mut b)?;
     distributed::sections(distributed.as_ref(), &mut b)?;
+    ura2014::sections(&ura, &mut b)?;
     games::sections(&games, chapter4::artificial_pbest(&ch4)?, &mut b)?;
     let rest = published.rest();
     if !rest.is_empty() {

@@ -216,7 +216,10 @@ fn a_new_published_table_is_shown_and_joined_by_its_keys() {
     std::fs::create_dir_all(&pubdir).unwrap();
     for e in std::fs::read_dir(repo("data/published")).unwrap() {
         let e = e.unwrap();
-        std::fs::copy(e.path(), pubdir.join(e.file_name())).unwrap();
+        // The thesis's tables (other papers' are in folders of their own).
+        if e.path().is_file() {
+            std::fs::copy(e.path(), pubdir.join(e.file_name())).unwrap();
+        }
     }
     // Keys from the file name (b32-79-5) and the column n; one value we
     // reproduce exactly, one we do not, one we do not have.
@@ -484,4 +487,57 @@ fn the_simulated_cluster_gets_its_figures_and_tables() {
     assert!(html.contains("<figure class=\"plot\" id=\"distributed-incremental-b5-d9\">"));
     assert!(d.join("results/figures/distributed-incremental-b5-d9.png").is_file());
     assert!(html.contains("incremental, b = 5, depth 9, 4 trees, P = 64: master-worker (Ura et al.) is fastest"));
+}
+
+/// Ura et al.'s Tables 1 and 6 (`make ura2014`): the paper's rows, each
+/// followed by ours of the same b, P and method at every depth run, the
+/// trend figure per b, and one line when ours are missing.
+#[test]
+fn ura2014_shows_the_paper_beside_ours_at_every_depth() {
+    let d = Dir::new("report-ura2014");
+    std::fs::create_dir_all(d.join("results")).unwrap();
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    assert!(html.contains("<section id=\"ura2014\">"));
+    assert!(html.contains("Ours are not run yet"));
+    let t = table(&html, "ura2014-table-1");
+    assert_eq!(t.len(), 11, "the paper's ten rows and the header");
+    assert_eq!(t[3][..6], ["5", "512", "without updates", "paper", "24 (12)", "32"]);
+    assert_eq!(t[3][col(&t, "leaf ratio")], "1.276", "1,008 / 790 leaves");
+
+    std::fs::create_dir_all(d.join("results/ura2014")).unwrap();
+    let head = "b,d,d_prime,procs,method,search_time_s,speedup,leaves_millions,startup_idle_s,other_idle_s,algorithm,trees,leaf_ratio\n";
+    d.write(
+        "results/ura2014/table1.csv",
+        &format!(
+            "{head}5,18,9,1,sequential,12.500000,1.000,2.000000,,,seq,4,1.0000\n5,18,9,512,with updates,0.250000,50.000,5.000000,0.010000,0.020000,master-worker,4,2.5000\n\
+             5,18,9,512,without updates,0.312500,40.000,4.000000,0.010000,0.030000,master-worker-noupdate,4,2.0000\n\
+             5,16,8,512,with updates,0.100000,20.000,1.000000,0.010000,0.020000,master-worker,4,3.0000\n\
+             5,16,8,512,without updates,0.125000,16.000,1.000000,0.010000,0.020000,master-worker-noupdate,4,3.0000\n"
+        ),
+    );
+    d.write(
+        "results/ura2014/table6.csv",
+        "b,d,d_prime,procs,method,epsilon,search_time_s,speedup,leaves_millions,startup_idle_s,other_idle_s,algorithm,trees,leaf_ratio\n\
+         5,18,9,512,without epsilon-windows,,0.250000,50.000,5.000000,0.010000,0.020000,master-worker,4,2.5000\n\
+         5,18,9,512,with epsilon-windows,200,0.200000,62.500,4.000000,0.010000,0.020000,master-worker-negascout,4,2.0000\n",
+    );
+    d.write("results/ura2014/calibration.csv", "b,d,d_prime,trees,leaves,nodes,paper_ns_per_leaf,node_ns\n5,18,9,4,8000000,14000000,24606.228,14061\n");
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    assert!(!html.contains("Ours are not run yet"));
+    let t = table(&html, "ura2014-table-1");
+    // The paper's row at P = 512 with updates, then ours at d = 16 and 18.
+    let at = t.iter().position(|r| r[..4] == ["5", "512", "with updates", "paper"]).unwrap();
+    assert_eq!(t[at + 1][..6], ["5", "512", "with updates", "ours", "16 (8)", "4"]);
+    assert_eq!(t[at + 2][..6], ["5", "512", "with updates", "ours", "18 (9)", "4"]);
+    assert_eq!(t[at + 2][col(&t, "speed-up")], "50.0");
+    assert_eq!(t[at + 2][col(&t, "search time (s)")], "0.2500");
+    let t6 = table(&html, "ura2014-table-6");
+    let eps = t6.iter().find(|r| r[2] == "with epsilon-windows" && r[4] == "ours").unwrap();
+    assert_eq!((eps[3].as_str(), eps[col(&t6, "leaf ratio")].as_str()), ("200", "2.000"));
+    assert!(html.contains("<figure class=\"plot\" id=\"ura2014-b5\">"));
+    assert!(d.join("results/figures/ura2014-b5.png").is_file());
+    assert!(html.contains("b = 5, P = 512, d = 18: speed-up 50.00 with updates, 40.00 without; leaf ratio 2.50 with updates (the paper at d = 24: 343.00 and 385.00, leaf ratio 1.47)."));
+    assert!(html.contains("b = 5, d = 18: 14,061 ns"));
 }

@@ -1,0 +1,216 @@
+//! `make ura2014` (`pipelines/ura2014.sh`, Ura, Tsuruoka and Chikayama
+//! 2014, Tables 1 and 6) on small trees: it runs end to end, its
+//! calibration and summary rows are the ones its items give, sharded
+//! steps give the unsharded summary byte for byte, a rerun skips every
+//! item, and an item whose tool fails or is killed leaves no file.
+
+use crate::util::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The small grid: b = 5 at d = 6 (d′ = 3), b = 20 at d = 4 (d′ = 2), two
+/// trees each; Table 1 at P = 4 and 8, Table 6 at P = 4.
+const GRID: [(&str, &str); 4] = [("GRID", "5:6:3 20:4:2"), ("COUNT", "2"), ("PROCS", "4 8"), ("EPSILON_PROCS", "4")];
+
+/// The paper's sequential time per leaf, ns (its Table 1: 19,438.92 s for
+/// 790 × 10^6 leaves at b = 5, 7,321.58 s for 149 × 10^6 at b = 20).
+fn paper_ns_per_leaf(b: u32) -> f64 {
+    match b {
+        5 => 19_438.92e9 / 790e6,
+        20 => 7_321.58e9 / 149e6,
+        _ => panic!("no published row for b = {b}"),
+    }
+}
+
+/// Runs the pipeline with `bin` as its tools, results under `d`/results,
+/// the small grid and `env`.
+fn pipeline(d: &Dir, bin: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo("pipelines/ura2014.sh")).current_dir(&d.path).env("BIN", bin).env("R", d.join("results"));
+    for (k, v) in GRID.iter().chain(env) {
+        cmd.env(k, v);
+    }
+    // Its own process group: a test that kills the group kills only it.
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    cmd.output().unwrap()
+}
+
+/// The pipeline must succeed: its stderr.
+fn ok(d: &Dir, env: &[(&str, &str)]) -> String {
+    let out = pipeline(d, tools(), env);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "ura2014.sh {env:?} failed ({}): {err}", out.status);
+    err
+}
+
+/// The directory of the built tools.
+fn tools() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| bin("pabsim").parent().unwrap().to_path_buf())
+}
+
+/// Every file under `dir` with its modification time.
+fn mtimes(dir: &Path) -> BTreeMap<PathBuf, std::time::SystemTime> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(mtimes(&p));
+        } else {
+            out.insert(p.clone(), std::fs::metadata(&p).unwrap().modified().unwrap());
+        }
+    }
+    out
+}
+
+fn num(r: &Row, col: &str) -> f64 {
+    r[col].parse().unwrap_or_else(|e| panic!("{col} = `{}`: {e}", r[col]))
+}
+
+#[test]
+fn ura2014_runs_end_to_end_calibrates_and_resumes() {
+    let d = Dir::new("ura2014");
+    ok(&d, &[]);
+    let u = d.join("results/ura2014");
+    // Items: 2 groups x 2 trees x (the baseline, Table 1's four, Table 6's
+    // ε-window run; its plain master-worker at P = 4 is Table 1's).
+    let items = table(&d.read("results/ura2014/items.csv"));
+    assert_eq!(items.len(), 2 * 2 * 6);
+    assert_eq!(std::fs::read_dir(u.join("run/b5-d6-m3")).unwrap().count(), 2 * 6 * 2, "a CSV and a .time per item");
+
+    // The calibration: the paper's time per leaf times our baseline's
+    // leaves per node, from the sequential items alone.
+    let calib = table(&d.read("results/ura2014/calibration.csv"));
+    assert_eq!(calib.len(), 2);
+    for c in &calib {
+        let b = num(c, "b") as u32;
+        let seq: Vec<&Row> = items.iter().filter(|r| r["b"] == c["b"] && r["algorithm"] == "seq").collect();
+        let (leaves, nodes) = (seq.iter().map(|r| num(r, "leaves")).sum::<f64>(), seq.iter().map(|r| num(r, "nodes")).sum::<f64>());
+        assert_eq!((num(c, "leaves"), num(c, "nodes")), (leaves, nodes));
+        let want = (paper_ns_per_leaf(b) * leaves / nodes).round();
+        assert_eq!(num(c, "node_ns"), want, "{c:?}");
+        assert!(want > 10_000.0, "tens of µs per node: {want}");
+        // The baseline's time is its nodes at that cost.
+        for r in &seq {
+            assert_eq!(num(r, "time_ns"), num(r, "nodes") * want);
+        }
+    }
+
+    // Table 1: per group the baseline, then each P with and without updates.
+    let t1 = table(&d.read("results/ura2014/table1.csv"));
+    let methods: Vec<(String, String, String)> = t1.iter().map(|r| (r["b"].clone(), r["procs"].clone(), r["method"].clone())).collect();
+    let mut want = vec![];
+    for b in ["5", "20"] {
+        want.push((b.to_string(), "1".to_string(), "sequential".to_string()));
+        for p in ["4", "8"] {
+            for m in ["with updates", "without updates"] {
+                want.push((b.to_string(), p.to_string(), m.to_string()));
+            }
+        }
+    }
+    assert_eq!(methods, want);
+    // Every row from its items: geometric means of time over the trees,
+    // speed-up their ratio, leaves the mean per tree, idle times in seconds.
+    for r in &t1 {
+        let mine: Vec<&Row> =
+            items.iter().filter(|i| i["b"] == r["b"] && i["algorithm"] == r["algorithm"] && i["procs"] == r["procs"] && i["epsilon"].is_empty()).collect();
+        let seq: Vec<&Row> = items.iter().filter(|i| i["b"] == r["b"] && i["algorithm"] == "seq").collect();
+        assert_eq!((mine.len(), num(r, "trees")), (2, 2.0));
+        let geo = |rows: &[&Row]| (rows.iter().map(|i| num(i, "time_ns").ln()).sum::<f64>() / rows.len() as f64).exp();
+        assert!((num(r, "search_time_s") - geo(&mine) / 1e9).abs() < 1e-6, "{r:?}");
+        assert!((num(r, "speedup") - geo(&seq) / geo(&mine)).abs() < 1e-3, "{r:?}");
+        let leaves = mine.iter().map(|i| num(i, "leaves")).sum::<f64>() / 2.0;
+        assert!((num(r, "leaves_millions") - leaves / 1e6).abs() < 1e-6, "{r:?}");
+        if r["method"] != "sequential" {
+            let idle = mine.iter().map(|i| num(i, "other_idle_ns")).sum::<f64>() / 2.0;
+            assert!((num(r, "other_idle_s") - idle / 1e9).abs() < 1e-6, "{r:?}");
+            assert!(num(r, "leaf_ratio") >= 1.0, "{r:?}");
+        }
+    }
+    // Table 6: the plain master (Table 1's item) and ε = 200.
+    let t6 = table(&d.read("results/ura2014/table6.csv"));
+    let rows: Vec<(String, String, String)> = t6.iter().map(|r| (r["b"].clone(), r["method"].clone(), r["epsilon"].clone())).collect();
+    let e = |b: &str, m: &str, eps: &str| (b.to_string(), m.to_string(), eps.to_string());
+    assert_eq!(
+        rows,
+        [
+            e("5", "without epsilon-windows", ""),
+            e("5", "with epsilon-windows", "200"),
+            e("20", "without epsilon-windows", ""),
+            e("20", "with epsilon-windows", "200")
+        ]
+    );
+    let with_updates = t1.iter().find(|r| r["b"] == "5" && r["procs"] == "4" && r["method"] == "with updates").unwrap();
+    assert_eq!(t6[0]["search_time_s"], with_updates["search_time_s"]);
+    // The cost of every item, and of the grid.
+    let cost = table(&d.read("results/ura2014/cost.csv"));
+    assert_eq!(cost.last().unwrap()["b"], "all");
+    assert_eq!(num(cost.last().unwrap(), "items"), 24.0);
+
+    // A rerun runs no item and touches no item file.
+    let before = mtimes(&u.join("run"));
+    let (t1_text, t6_text) = (d.read("results/ura2014/table1.csv"), d.read("results/ura2014/table6.csv"));
+    let err = ok(&d, &[]);
+    assert!(!err.contains("/run/"), "a rerun ran items: {err}");
+    assert_eq!(mtimes(&u.join("run")), before);
+    assert_eq!((d.read("results/ura2014/table1.csv"), d.read("results/ura2014/table6.csv")), (t1_text, t6_text));
+}
+
+#[test]
+fn ura2014_shards_give_the_unsharded_summary() {
+    let (one, split) = (Dir::new("ura2014-one"), Dir::new("ura2014-shards"));
+    ok(&one, &[]);
+    for step in ["seq", "parallel"] {
+        for shard in ["1/2", "2/2"] {
+            let err = ok(&split, &[("STEP", step), ("SHARD", shard)]);
+            assert!(!err.contains("table1.csv"), "STEP={step} writes no summary: {err}");
+        }
+    }
+    // Each shard ran half of each step's items: 4 sequential, 10 parallel.
+    ok(&split, &[("STEP", "summary")]);
+    for f in ["table1.csv", "table6.csv", "calibration.csv"] {
+        let p = format!("results/ura2014/{f}");
+        assert_eq!(split.read(&p), one.read(&p), "{f} differs between the sharded and the unsharded run");
+    }
+}
+
+#[test]
+fn ura2014_refuses_a_parallel_step_before_the_sequential_items() {
+    let d = Dir::new("ura2014-order");
+    ok(&d, &[("STEP", "seq"), ("SHARD", "1/2")]);
+    let out = pipeline(&d, tools(), &[("STEP", "parallel"), ("SHARD", "1/2")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["ura2014: b = 5, d = 6: 1 of 2 sequential items missing (run STEP=seq on every shard first, and gather their run/ directories)"]
+    );
+    assert!(!d.join("results/ura2014/calibration.csv").exists());
+    let out = pipeline(&d, tools(), &[("SHARD", "3/2")]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// A `pabsim` that writes part of its output, then fails (or, with
+/// FAKE_KILL=1, kills its process group, as a cancelled job is).
+const FAKE_PABSIM: &str = "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho partial > \"$out\"\n[ \"${FAKE_KILL:-}\" = 1 ] && { kill -TERM 0; sleep 5; }\necho 'pabsim: failing on purpose' >&2\nexit 1\n";
+
+#[test]
+fn ura2014_an_interrupted_item_leaves_nothing() {
+    let d = Dir::new("ura2014-interrupted");
+    let fake = d.join("bin");
+    std::fs::create_dir_all(&fake).unwrap();
+    std::os::unix::fs::symlink(bin("treegen"), fake.join("treegen")).unwrap();
+    let pabsim = fake.join("pabsim");
+    std::fs::write(&pabsim, FAKE_PABSIM).unwrap();
+    std::fs::set_permissions(&pabsim, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    for (kill, code) in [("0", 1), ("1", 143)] {
+        let out = pipeline(&d, &fake, &[("FAKE_KILL", kill)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "FAKE_KILL={kill}: {err}");
+        assert!(err.contains("t01-seq.csv"), "{err}");
+        // The trees are there; of the item, not a byte.
+        let files: Vec<String> = mtimes(&d.join("results/ura2014")).into_keys().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(files, ["b20-d4-n2.jsonl", "b5-d6-n2.jsonl"], "FAKE_KILL={kill}");
+    }
+}
