@@ -12,7 +12,8 @@ use anyhow::{Result, ensure};
 /// The algorithms' parameters on a cluster.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ClusterArgs {
-    /// Transposition-table entries per process, 16 bytes each (default
+    /// Transposition-table entries per process, 16 bytes each, any even
+    /// number (default
     /// 2^14; Ura et al.'s workers had 31,250,000).
     #[arg(long)]
     pub tt_slots: Option<usize>,

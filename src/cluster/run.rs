@@ -141,7 +141,9 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
 pub fn check_memory(cfgs: &[ClusterConfig], trees: &[Tree], threads: usize, budget: u64) -> Result<(), ClusterError> {
     let (need, worst) = super::memory::peak(cfgs, trees, threads);
     match worst {
-        Some((c, e)) if need > budget => Err(ClusterError::Memory { need, budget, algorithm: c.algorithm, procs: c.procs, tables: e.tables, tree: e.tree, at_once: threads }),
+        Some((c, e)) if need > budget => {
+            Err(ClusterError::Memory { need, budget, algorithm: c.algorithm, procs: c.procs, tables: e.tables, tree: e.tree, at_once: threads })
+        }
         _ => Ok(()),
     }
 }

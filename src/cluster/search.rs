@@ -409,6 +409,6 @@ mod tests {
             s.search(&t, &root, true, 10, 0, Window::ROOT);
             iid += s.counts.leaves;
         }
-        assert_eq!((plain, iid), (465_891, 363_916));
+        assert_eq!((plain, iid), (465_891, 363_781));
     }
 }

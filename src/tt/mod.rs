@@ -179,8 +179,9 @@ impl Table for &SharedTable {
     }
 }
 
-/// A cluster process's own table: `mask + 1` slots of 16 bytes each (at
-/// least 2), in buckets of two, allocated zeroed at the first store (so a process that
+/// A cluster process's own table: `buckets` buckets of two 16-byte slots
+/// (any even number of entries, at least 2: the bucket is picked by the
+/// key's high bits, `key · buckets / 2^64`), allocated zeroed at the first store (so a process that
 /// never stores costs nothing, and pages of a large table that are never
 /// written are never backed by memory).
 ///
@@ -195,7 +196,7 @@ impl Table for &SharedTable {
 pub struct ProcessTable {
     slots: Vec<[u64; 2]>,
     tags: Option<Vec<u64>>,
-    mask: usize,
+    buckets: usize,
 }
 
 const VALUE_BITS_P: u32 = 34;
@@ -204,10 +205,10 @@ const PLY_SHIFT: u32 = DEPTH_SHIFT + 7;
 const BEST_SHIFT: u32 = PLY_SHIFT + 7;
 
 impl ProcessTable {
-    /// An empty table of `slots` entries (rounded up to a power of two).
-    /// Nothing is allocated before the first store.
+    /// An empty table of `slots` entries (rounded up to an even number, at
+    /// least 2). Nothing is allocated before the first store.
     pub fn new(slots: usize) -> ProcessTable {
-        ProcessTable { slots: vec![], tags: None, mask: slots.next_power_of_two().max(2) - 1 }
+        ProcessTable { slots: vec![], tags: None, buckets: slots.div_ceil(2).max(1) }
     }
 
     /// Keeps each entry's tag from now on (the tags of earlier stores are 0).
@@ -220,7 +221,7 @@ impl ProcessTable {
     /// The bytes a table of `slots` entries takes once it is written all
     /// over (with tags: 8 more an entry).
     pub fn bytes(slots: usize, tags: bool) -> u64 {
-        slots.next_power_of_two().max(2) as u64 * if tags { 24 } else { 16 }
+        2 * slots.div_ceil(2).max(1) as u64 * if tags { 24 } else { 16 }
     }
 
     /// The entry packed in a word, if its fields fit (else it is not stored:
@@ -265,7 +266,7 @@ impl ProcessTable {
     /// The first slot of `key`'s bucket.
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
-        key as usize & self.mask & !1
+        ((key as u128 * self.buckets as u128) >> 64) as usize * 2
     }
 
     /// Whether a slot holds the node of `key` at `ply`.
@@ -292,7 +293,7 @@ impl Table for ProcessTable {
     fn store(&mut self, key: u64, ply: u32, entry: Entry) {
         let Some(d) = ProcessTable::pack(ply, &entry) else { return };
         if self.slots.is_empty() {
-            self.slots = vec![[0; 2]; self.mask + 1];
+            self.slots = vec![[0; 2]; 2 * self.buckets];
         }
         let b = self.bucket(key);
         let [k0, d0] = self.slots[b];

@@ -73,32 +73,40 @@ fn shared_entries_read_back_and_torn_ones_miss() {
 #[test]
 fn process_entries_are_the_same_node_and_the_deeper_stays() {
     let mut t = ProcessTable::new(3);
-    assert_eq!((t.mask, t.slots.len()), (3, 0), "4 slots, nothing allocated yet");
-    t.store(1, 2, entry(50, Bound::Exact, 6));
+    assert_eq!((t.buckets, t.slots.len()), (2, 0), "4 slots, nothing allocated yet");
+    // The bucket is the key's high bit here: keys below 2^63 share bucket
+    // 0 (slots 0 and 1).
+    let (k1, k5, k9, k2) = (1, 5, 9, 1 << 63);
+    t.store(k1, 2, entry(50, Bound::Exact, 6));
     assert_eq!(t.slots.len(), 4);
-    assert_eq!(t.probe(1, 2), Some(entry(50, Bound::Exact, 6)));
-    assert_eq!(t.probe(1, 3), None, "another ply");
-    assert_eq!(t.probe(5, 2), None, "another key in the same bucket");
-    // Keys 1, 5, 9 share bucket 0 (slots 0 and 1).
-    t.store(5, 2, entry(40, Bound::Lower, 1));
-    assert_eq!(t.probe(1, 2), Some(entry(50, Bound::Exact, 6)), "the deeper result stays");
-    assert_eq!(t.probe(5, 2), Some(entry(40, Bound::Lower, 1)), "in the second slot");
-    t.store(9, 2, entry(30, Bound::Upper, 2));
-    assert_eq!(t.probe(5, 2), None, "the second slot takes whatever comes");
-    assert_eq!(t.probe(9, 2), Some(entry(30, Bound::Upper, 2)));
-    t.store(9, 2, entry(31, Bound::Upper, 7));
-    assert_eq!(t.probe(1, 2), None, "a deeper result takes the first slot");
-    assert_eq!(t.probe(9, 2), Some(entry(31, Bound::Upper, 7)), "and the node is not in both");
+    assert_eq!(t.probe(k1, 2), Some(entry(50, Bound::Exact, 6)));
+    assert_eq!(t.probe(k1, 3), None, "another ply");
+    assert_eq!(t.probe(k5, 2), None, "another key in the same bucket");
+    t.store(k5, 2, entry(40, Bound::Lower, 1));
+    assert_eq!(t.probe(k1, 2), Some(entry(50, Bound::Exact, 6)), "the deeper result stays");
+    assert_eq!(t.probe(k5, 2), Some(entry(40, Bound::Lower, 1)), "in the second slot");
+    t.store(k9, 2, entry(30, Bound::Upper, 2));
+    assert_eq!(t.probe(k5, 2), None, "the second slot takes whatever comes");
+    assert_eq!(t.probe(k9, 2), Some(entry(30, Bound::Upper, 2)));
+    t.store(k9, 2, entry(31, Bound::Upper, 7));
+    assert_eq!(t.probe(k1, 2), None, "a deeper result takes the first slot");
+    assert_eq!(t.probe(k9, 2), Some(entry(31, Bound::Upper, 7)), "and the node is not in both");
     assert_eq!(t.slots[1], [0; 2]);
-    t.store(2, 2, entry(20, Bound::Upper, 1));
-    assert_eq!(t.probe(9, 2), Some(entry(31, Bound::Upper, 7)), "other buckets stay");
+    t.store(k2, 2, entry(20, Bound::Upper, 1));
+    assert_eq!(t.slots[2][0], k2, "the other bucket");
+    assert_eq!(t.probe(k9, 2), Some(entry(31, Bound::Upper, 7)), "other buckets stay");
     let tagged = Entry { tag: 77, ..entry(20, Bound::Upper, 1) };
     t.store(3, 2, tagged);
     assert_eq!(t.probe(3, 2).map(|e| e.tag), Some(0), "no tags kept");
     t.keep_tags();
     t.store(3, 2, tagged);
     assert_eq!(t.probe(3, 2), Some(tagged));
+    // Any even size: the paper's 31,250,000 entries a worker take 500 MB.
     assert_eq!((ProcessTable::bytes(3, false), ProcessTable::bytes(1 << 20, true)), (64, 24 << 20));
+    assert_eq!(ProcessTable::bytes(31_250_000, false), 500_000_000);
+    let mut big = ProcessTable::new(1001);
+    big.store(u64::MAX, 0, entry(1, Bound::Exact, 1));
+    assert_eq!((big.slots.len(), big.slots[1000][0]), (1002, u64::MAX), "the last bucket");
 }
 
 /// Bounds: what a fail-hard value is, and what an entry lets a search cut.
