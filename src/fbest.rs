@@ -11,7 +11,6 @@
 pub mod accuracy;
 
 use crate::formats::{AnalyticRow, ChessFbestRow, FbestRow, GameFbestRow, GamePerTreeRow, IncrementalFbestRow, IncrementalPerTreeRow, PerTreeRow, RajahxRow};
-use crate::game::{chess, othello};
 use crate::search::{NodeCounts, Observer, Outcome, Visit};
 use crate::tree::artificial::{Ordering, analytic_p};
 use crate::tree::{Tree, TreeKey};
@@ -96,12 +95,7 @@ pub struct TreeFbest {
 
 /// Searches one tree, counting f_best.
 pub fn tree_fbest(t: &Tree) -> TreeFbest {
-    let b = match t {
-        Tree::Artificial { shape, .. } => shape.b(),
-        Tree::Incremental { source, .. } => source.b as usize,
-        _ => 0,
-    };
-    let mut c = FbestCounter::new(b);
+    let mut c = FbestCounter::new(t.fbest_width());
     if !t.is_game() {
         let r = t.search(&mut c);
         return TreeFbest { counts: r.counts, value: r.value, counter: c, root_move: None };
@@ -109,11 +103,7 @@ pub fn tree_fbest(t: &Tree) -> TreeFbest {
     let mut obs = (c, RootMove::default());
     let r = t.search(&mut obs);
     let (c, RootMove(best)) = obs;
-    let names = match t {
-        Tree::Chess { root, .. } => chess::moves_in_order(root),
-        Tree::Othello { root, .. } => othello::moves_in_order(root),
-        Tree::Artificial { .. } | Tree::Incremental { .. } => vec![],
-    };
+    let names = t.move_names();
     let root_move = best.and_then(|n| names.get(n as usize - 1).cloned());
     TreeFbest { counts: r.counts, value: r.value, counter: c, root_move }
 }

@@ -89,14 +89,7 @@ pub enum RealError {
     Internal(String),
 }
 
-/// A transposition-table key for a node at distance `ply` from the root:
-/// what Lazy SMP's shared table is indexed by (`docs/decisions.md`, issue
-/// 24). Two nodes with equal keys must have equal subtrees below them at
-/// that ply.
-pub trait TtKey: TreeSource {
-    /// The node's key.
-    fn tt_key(&self, node: &Self::Node, ply: u32) -> u64;
-}
+pub use crate::tree::TtKey;
 
 /// Mixes a word into a well-spread hash (splitmix64's finaliser).
 #[inline(always)]
@@ -143,23 +136,14 @@ impl TtKey for crate::game::othello::Othello {
     }
 }
 
-/// Runs on a tree's source when it has [`TtKey`] too (every source does).
-pub trait RealVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs on the tree's source and root, with its search depth.
-    fn visit<S: TtKey>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output;
-}
+/// Runs on a tree's source, which has [`TtKey`] (every family's does):
+/// the tree's own visitor.
+pub use crate::tree::SourceVisitor as RealVisitor;
 
-/// Calls `v` with `tree`'s source and root.
+/// Calls `v` with `tree`'s source and root ([`crate::tree::Tree::visit`]).
+#[inline]
 pub fn visit<V: RealVisitor>(tree: &crate::tree::Tree, v: V) -> V::Output {
-    use crate::tree::Tree;
-    match tree {
-        Tree::Artificial { spec, shape, root } => v.visit(shape, root, spec.depth),
-        Tree::Incremental { spec, source, root } => v.visit(source, root, spec.depth),
-        Tree::Chess { spec, root } => v.visit(&crate::game::chess::Chess, root, spec.depth),
-        Tree::Othello { spec, root } => v.visit(&crate::game::othello::Othello, root, spec.depth),
-    }
+    tree.visit(v)
 }
 
 /// Searches `src` from `root` to `depth` with `algorithm` on `opts.threads`

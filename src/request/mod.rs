@@ -364,14 +364,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
 /// a digest of the position (the first 6 bytes of its SHA-256), so that
 /// rows of different positions with the same index never match.
 pub fn row_seed(tree: &Tree) -> u64 {
-    match tree {
-        Tree::Artificial { spec, .. } => spec.seed,
-        Tree::Incremental { spec, .. } => spec.seed,
-        Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => {
-            use sha2::{Digest, Sha256};
-            Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
-        }
-    }
+    tree.row_seed()
 }
 
 #[cfg(test)]
