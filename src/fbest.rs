@@ -125,23 +125,25 @@ fn rows_of<R>(trees: &[Tree], results: &[TreeFbest], row: impl Fn(&Tree, &TreeFb
     trees.iter().zip(results).filter_map(|(t, r)| row(t, r)).collect()
 }
 
-/// One row per artificial tree (`--per-tree`); game positions are skipped.
+/// A per-tree row, `per_tree_row!(r, Row { its own columns })`, with its
+/// `..search_counts` columns filled from the result `r`.
+macro_rules! per_tree_row {
+    ($r:expr, $row:ident { $($f:ident: $v:expr),* $(,)? }) => {
+        $row {
+            $($f: $v,)*
+            nodes: $r.counts.nodes,
+            leaves: $r.counts.leaves,
+            internal: $r.counts.internal,
+            contributing: $r.counter.contributing,
+        }
+    };
+}
+
+/// One row per artificial tree (`--per-tree`); other trees are skipped.
 pub fn per_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<PerTreeRow> {
     rows_of(trees, results, |t, r| {
         let s = t.artificial_spec()?;
-        Some(PerTreeRow {
-            tree: s.index,
-            seed: s.seed,
-            b: s.b,
-            wa: s.wa,
-            wb: s.wb,
-            depth: s.depth,
-            nodes: r.counts.nodes,
-            leaves: r.counts.leaves,
-            internal: r.counts.internal,
-            contributing: r.counter.contributing,
-            root_value: r.value,
-        })
+        Some(per_tree_row!(r, PerTreeRow { tree: s.index, seed: s.seed, b: s.b, wa: s.wa, wb: s.wb, depth: s.depth, root_value: r.value }))
     })
 }
 
@@ -149,39 +151,27 @@ pub fn per_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<PerTreeRow> {
 pub fn per_incremental_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<IncrementalPerTreeRow> {
     rows_of(trees, results, |t, r| {
         let s = t.incremental_spec()?;
-        Some(IncrementalPerTreeRow {
-            tree: s.index,
-            seed: s.seed,
-            b: s.b,
-            scale: s.scale,
-            depth: s.depth,
-            nodes: r.counts.nodes,
-            leaves: r.counts.leaves,
-            internal: r.counts.internal,
-            contributing: r.counter.contributing,
-            root_value: r.value,
-        })
+        Some(per_tree_row!(r, IncrementalPerTreeRow { tree: s.index, seed: s.seed, b: s.b, scale: s.scale, depth: s.depth, root_value: r.value }))
     })
 }
 
-/// One row per game position (`--per-tree`); artificial trees are skipped.
+/// One row per game position (`--per-tree`); other trees are skipped.
 pub fn per_position(trees: &[Tree], results: &[TreeFbest]) -> Vec<GamePerTreeRow> {
     rows_of(trees, results, |t, r| {
         let s = t.game_spec()?;
-        Some(GamePerTreeRow {
-            game: s.game,
-            set: s.set.clone(),
-            index: s.index,
-            id: s.id.clone(),
-            depth: s.depth,
-            nodes: r.counts.nodes,
-            leaves: r.counts.leaves,
-            internal: r.counts.internal,
-            contributing: r.counter.contributing,
-            moves: r.counter.moves,
-            root_value: off_scale(r.value),
-            best_move: r.root_move.clone().unwrap_or_default(),
-        })
+        Some(per_tree_row!(
+            r,
+            GamePerTreeRow {
+                game: s.game,
+                set: s.set.clone(),
+                index: s.index,
+                id: s.id.clone(),
+                depth: s.depth,
+                moves: r.counter.moves,
+                root_value: off_scale(r.value),
+                best_move: r.root_move.clone().unwrap_or_default(),
+            }
+        ))
     })
 }
 

@@ -69,8 +69,9 @@ macro_rules! game_family {
     };
 }
 
-// Othello claims its own lines; chess every other line with a `game`
-// field, so that an unknown game is refused by the game spec's reader
-// (`unknown variant`).
+// Othello claims its own lines; chess, registered after it, every other
+// line with a `game` field, so that an unknown game is refused by the game
+// spec's reader (`unknown variant`). A new game claims its own lines and
+// is registered before chess.
 game_family!(othello::Othello, Game::Othello, othello, |l: &SpecKeys| l.str("game") == Some(Game::Othello.name()));
 game_family!(chess::Chess, Game::Chess, chess, |l: &SpecKeys| l.has("game"));

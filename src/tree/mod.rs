@@ -194,10 +194,11 @@ impl std::fmt::Display for TreeKey {
 // spec line is read by the first family here that claims it (artificial
 // trees, last, claim the rest).
 families! {
-    /// A chess position.
-    Chess: chess::Chess,
     /// An Othello position.
     Othello: othello::Othello,
+    /// A chess position (and a line naming an unknown game, which the
+    /// game spec's reader then refuses).
+    Chess: chess::Chess,
     /// An incremental random tree.
     Incremental: Incremental,
     /// An artificial tree.
