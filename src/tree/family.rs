@@ -1,9 +1,9 @@
 //! What a tree family is to the tools: the [`TreeFamily`] trait, which each
 //! family implements in its own file (its spec, the check of the spec into
 //! a source and a root, its grouping key and the columns the tools ask it
-//! for), and [`families!`](crate::tree::family::families), the macro that
-//! turns the one list of families in `tree/mod.rs` into [`Tree`],
-//! [`Spec`] and the one dispatch, [`Tree::visit`]. Not a thesis concept:
+//! for), and `families!`, the macro that turns the one list of families in
+//! `tree/mod.rs` into [`Tree`](super::Tree), [`Spec`](super::Spec) and the
+//! one dispatch, [`Tree::visit`](super::Tree::visit). Not a thesis concept:
 //! it keeps every family in one file (`docs/model.md` §8.2).
 
 use super::{SpecError, TreeKey, TreeKind};

@@ -4,11 +4,15 @@
 //! A tree is a family's source and a root in it, with the depth to search
 //! ([`Tree`]): an artificial tree of the thesis ([`artificial`], §4.2), an
 //! incremental random tree ([`incremental`], Ura et al. 2014) or a
-//! game position ([`crate::game`]: chess, Othello). [`Tree::visit`] is the
-//! one place where the family is decided: a [`SourceVisitor`] is then run on
-//! the family's [`crate::game::TreeSource`] and root, so the search and the
-//! simulator are monomorphised per source. Tables group trees by
-//! [`TreeKey`] and name the family in their `model` column ([`Family`]).
+//! game position ([`crate::game`]: chess, Othello; `games`). Each family is
+//! its source type implementing [`TreeFamily`] in its own file, and one
+//! line of the `families!` list below (`docs/model.md` §8.2), which makes
+//! [`Tree`], [`Spec`] and [`Tree::visit`]: the one place where the family
+//! is decided. A [`SourceVisitor`] is then run on the family's
+//! [`crate::game::TreeSource`] and root, so the search and the simulator
+//! are monomorphised per source. The tools ask the trait (through `Tree`'s
+//! accessors), never the family. Tables group trees by [`TreeKey`] and
+//! name the family in their `model` column ([`Family`]).
 //!
 //! Trees travel as tree specs, one JSON line each ([`TreeSpec`],
 //! [`IncrementalSpec`], [`GameSpec`]; `spec`: their checks and
