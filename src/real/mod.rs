@@ -38,7 +38,6 @@ pub mod run;
 pub mod seq;
 
 use crate::algorithm::Algorithm;
-use crate::game::TreeSource;
 
 /// How one search runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,52 +88,8 @@ pub enum RealError {
     Internal(String),
 }
 
+/// Every tree family's source has one, beside its `TreeFamily`.
 pub use crate::tree::TtKey;
-
-/// Mixes a word into a well-spread hash (splitmix64's finaliser).
-#[inline(always)]
-pub fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// An artificial node's subtree is a function of its seed and pscore (the
-/// children's pscores are drawn from the node's stream around its own
-/// pscore), and of whether it is MAX, which the ply gives.
-impl TtKey for crate::tree::artificial::Shape {
-    #[inline]
-    fn tt_key(&self, n: &crate::tree::artificial::Node, ply: u32) -> u64 {
-        mix(((n.seed as u64) << 32 | n.pscore as u64) ^ mix(ply as u64 + 1))
-    }
-}
-
-/// An incremental node's key already hashes the root seed and the path
-/// (its subtree is a function of the path), and the ply.
-impl TtKey for crate::tree::incremental::Incremental {
-    #[inline]
-    fn tt_key(&self, n: &crate::tree::incremental::INode, ply: u32) -> u64 {
-        n.key ^ mix(ply as u64 + 1)
-    }
-}
-
-/// cozy-chess's Zobrist hash (side to move, castling and en passant
-/// included) and the ply: a mate's value depends on its distance from the
-/// root, and the search knows no repetition or fifty-move draws.
-impl TtKey for crate::game::chess::Chess {
-    #[inline]
-    fn tt_key(&self, n: &crate::game::chess::Position, ply: u32) -> u64 {
-        n.board.hash() ^ mix(ply as u64 + 1)
-    }
-}
-
-/// The discs and the side to move (the source's own position hash) and the ply.
-impl TtKey for crate::game::othello::Othello {
-    #[inline]
-    fn tt_key(&self, n: &crate::game::othello::Position, ply: u32) -> u64 {
-        self.root_key(n) ^ mix(ply as u64 + 1)
-    }
-}
 
 /// Runs on a tree's source, which has [`TtKey`] (every family's does):
 /// the tree's own visitor.

@@ -596,6 +596,17 @@ pub fn analytic_p(o: Ordering, n: u32) -> f64 {
     if n == 1 { a + (1.0 - a) / b } else { (1.0 - a) * (1.0 - bb).powi(n as i32 - 2) * (1.0 / b) * ((b - n as f64 + 1.0) * bb + (1.0 - bb)) }
 }
 
+/// An artificial node's subtree is a function of its seed and pscore (the
+/// children's pscores are drawn from the node's stream around its own
+/// pscore), and of whether it is MAX, which the ply gives.
+impl super::TtKey for Shape {
+    #[inline]
+    fn tt_key(&self, n: &Node, ply: u32) -> u64 {
+        use super::incremental::mix;
+        mix(((n.seed as u64) << 32 | n.pscore as u64) ^ mix(ply as u64 + 1))
+    }
+}
+
 /// The thesis's trees as a tree family (`tree/family.rs`): a spec line
 /// with neither a `game` field nor another family's `model` is theirs.
 impl super::TreeFamily for Shape {

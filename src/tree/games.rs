@@ -2,10 +2,12 @@
 //! whose sources live in [`crate::game`]. A spec line with a `game` field
 //! is a position ([`GameSpec`]); its `game` says which family reads it.
 //! The check, the grouping by game and depth and the `seed` column's digest
-//! are the same for every game; each game adds its position type.
+//! are the same for every game; each game adds its position type and its
+//! table key ([`TtKey`]).
 
-use super::{GameSpec, MAX_DEPTH, SpecError, SpecHead, SpecKeys, TreeFamily, TreeKey, TreeKind};
-use crate::game::{Game, GameError, chess, othello};
+use super::incremental::mix;
+use super::{GameSpec, MAX_DEPTH, SpecError, SpecHead, SpecKeys, TreeFamily, TreeKey, TreeKind, TtKey};
+use crate::game::{Game, GameError, TreeSource, chess, othello};
 
 /// Checks a game spec's numbers (the position is the game's to parse).
 fn check_head(spec: &GameSpec) -> Result<(), SpecError> {
@@ -35,6 +37,24 @@ fn no_moves(why: Option<&str>) -> Result<(), SpecError> {
 fn position_digest(spec: &GameSpec) -> u64 {
     use sha2::{Digest, Sha256};
     Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
+}
+
+/// cozy-chess's Zobrist hash (side to move, castling and en passant
+/// included) and the ply: a mate's value depends on its distance from the
+/// root, and the search knows no repetition or fifty-move draws.
+impl TtKey for chess::Chess {
+    #[inline]
+    fn tt_key(&self, n: &chess::Position, ply: u32) -> u64 {
+        n.board.hash() ^ mix(ply as u64 + 1)
+    }
+}
+
+/// The discs and the side to move (the source's own position hash) and the ply.
+impl TtKey for othello::Othello {
+    #[inline]
+    fn tt_key(&self, n: &othello::Position, ply: u32) -> u64 {
+        self.root_key(n) ^ mix(ply as u64 + 1)
+    }
 }
 
 /// The trait's members that are the same for every game: `$game`'s

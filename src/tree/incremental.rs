@@ -95,7 +95,8 @@ pub struct Slot {
     pub k: u32,
 }
 
-/// SplitMix64's finaliser: a bijective mix of 64 bits.
+/// SplitMix64's finaliser: a bijective mix of 64 bits (also the
+/// transposition-table keys' of every family, [`super::TtKey`]).
 #[inline(always)]
 pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -235,6 +236,15 @@ impl MoveList<Incremental> for Moves<'_> {
     #[inline(always)]
     fn leaf_value(&mut self, _parent: &INode, i: usize) -> i64 {
         self.slots[i].value
+    }
+}
+
+/// An incremental node's key already hashes the root seed and the path
+/// (its subtree is a function of the path), and the ply.
+impl super::TtKey for Incremental {
+    #[inline]
+    fn tt_key(&self, n: &INode, ply: u32) -> u64 {
+        n.key ^ mix(ply as u64 + 1)
     }
 }
 
