@@ -289,7 +289,7 @@ row! {
     /// A configuration as the columns of a row (`pabsim`'s rows; `-` or empty
     /// where a column does not apply). Written by [`Columns::of`], read back by
     /// [`Columns::algorithm`]; the field names are the column names.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
     pub struct Columns {
         ..algorithm,
     }
@@ -305,18 +305,10 @@ impl Columns {
         let mut c = Columns {
             policy: "-".into(),
             scheme: "-".into(),
-            m_a: None,
-            m_b: None,
-            m_ca: None,
-            m_cc: None,
-            cut_width: None,
-            pv_wait: None,
             // The sequential run has no split-point search; its rows have
             // always said `tree`, the default.
             split_walk: Walk::Tree.name().into(),
-            min_split_depth: None,
-            split_group: None,
-            steal_seed: None,
+            ..Columns::default()
         };
         let Some(a) = algorithm else { return c };
         c.policy = a.name().into();
@@ -401,6 +393,30 @@ impl Columns {
         Ok(a)
     }
 }
+
+/// The [`Columns`] of a row that holds them among its own (`pabsim`'s
+/// `SimRow`, `psearch`'s `RealRow`, whose column orders differ), read back
+/// field by field: `columns_of!(row)`.
+macro_rules! columns_of {
+    ($row:expr) => {{
+        let r = $row;
+        $crate::algorithm::Columns {
+            policy: r.policy.clone(),
+            scheme: r.scheme.clone(),
+            m_a: r.m_a,
+            m_b: r.m_b,
+            m_ca: r.m_ca,
+            m_cc: r.m_cc,
+            cut_width: r.cut_width,
+            pv_wait: r.pv_wait,
+            split_walk: r.split_walk.clone(),
+            min_split_depth: r.min_split_depth,
+            split_group: r.split_group,
+            steal_seed: r.steal_seed,
+        }
+    }};
+}
+pub(crate) use columns_of;
 
 #[cfg(test)]
 mod tests {

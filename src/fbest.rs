@@ -11,7 +11,6 @@
 pub mod accuracy;
 
 use crate::formats::{AnalyticRow, ChessFbestRow, FbestRow, GameFbestRow, GamePerTreeRow, IncrementalFbestRow, IncrementalPerTreeRow, PerTreeRow, RajahxRow};
-use crate::game::{chess, othello};
 use crate::search::{NodeCounts, Observer, Outcome, Visit};
 use crate::tree::artificial::{Ordering, analytic_p};
 use crate::tree::{Tree, TreeKey};
@@ -96,12 +95,7 @@ pub struct TreeFbest {
 
 /// Searches one tree, counting f_best.
 pub fn tree_fbest(t: &Tree) -> TreeFbest {
-    let b = match t {
-        Tree::Artificial { shape, .. } => shape.b(),
-        Tree::Incremental { source, .. } => source.b as usize,
-        _ => 0,
-    };
-    let mut c = FbestCounter::new(b);
+    let mut c = FbestCounter::new(t.fbest_width());
     if !t.is_game() {
         let r = t.search(&mut c);
         return TreeFbest { counts: r.counts, value: r.value, counter: c, root_move: None };
@@ -109,11 +103,7 @@ pub fn tree_fbest(t: &Tree) -> TreeFbest {
     let mut obs = (c, RootMove::default());
     let r = t.search(&mut obs);
     let (c, RootMove(best)) = obs;
-    let names = match t {
-        Tree::Chess { root, .. } => chess::moves_in_order(root),
-        Tree::Othello { root, .. } => othello::moves_in_order(root),
-        Tree::Artificial { .. } | Tree::Incremental { .. } => vec![],
-    };
+    let names = t.move_names();
     let root_move = best.and_then(|n| names.get(n as usize - 1).cloned());
     TreeFbest { counts: r.counts, value: r.value, counter: c, root_move }
 }
@@ -135,23 +125,25 @@ fn rows_of<R>(trees: &[Tree], results: &[TreeFbest], row: impl Fn(&Tree, &TreeFb
     trees.iter().zip(results).filter_map(|(t, r)| row(t, r)).collect()
 }
 
-/// One row per artificial tree (`--per-tree`); game positions are skipped.
+/// A per-tree row, `per_tree_row!(r, Row { its own columns })`, with its
+/// `..search_counts` columns filled from the result `r`.
+macro_rules! per_tree_row {
+    ($r:expr, $row:ident { $($f:ident: $v:expr),* $(,)? }) => {
+        $row {
+            $($f: $v,)*
+            nodes: $r.counts.nodes,
+            leaves: $r.counts.leaves,
+            internal: $r.counts.internal,
+            contributing: $r.counter.contributing,
+        }
+    };
+}
+
+/// One row per artificial tree (`--per-tree`); other trees are skipped.
 pub fn per_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<PerTreeRow> {
     rows_of(trees, results, |t, r| {
         let s = t.artificial_spec()?;
-        Some(PerTreeRow {
-            tree: s.index,
-            seed: s.seed,
-            b: s.b,
-            wa: s.wa,
-            wb: s.wb,
-            depth: s.depth,
-            nodes: r.counts.nodes,
-            leaves: r.counts.leaves,
-            internal: r.counts.internal,
-            contributing: r.counter.contributing,
-            root_value: r.value,
-        })
+        Some(per_tree_row!(r, PerTreeRow { tree: s.index, seed: s.seed, b: s.b, wa: s.wa, wb: s.wb, depth: s.depth, root_value: r.value }))
     })
 }
 
@@ -159,39 +151,27 @@ pub fn per_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<PerTreeRow> {
 pub fn per_incremental_tree(trees: &[Tree], results: &[TreeFbest]) -> Vec<IncrementalPerTreeRow> {
     rows_of(trees, results, |t, r| {
         let s = t.incremental_spec()?;
-        Some(IncrementalPerTreeRow {
-            tree: s.index,
-            seed: s.seed,
-            b: s.b,
-            scale: s.scale,
-            depth: s.depth,
-            nodes: r.counts.nodes,
-            leaves: r.counts.leaves,
-            internal: r.counts.internal,
-            contributing: r.counter.contributing,
-            root_value: r.value,
-        })
+        Some(per_tree_row!(r, IncrementalPerTreeRow { tree: s.index, seed: s.seed, b: s.b, scale: s.scale, depth: s.depth, root_value: r.value }))
     })
 }
 
-/// One row per game position (`--per-tree`); artificial trees are skipped.
+/// One row per game position (`--per-tree`); other trees are skipped.
 pub fn per_position(trees: &[Tree], results: &[TreeFbest]) -> Vec<GamePerTreeRow> {
     rows_of(trees, results, |t, r| {
         let s = t.game_spec()?;
-        Some(GamePerTreeRow {
-            game: s.game,
-            set: s.set.clone(),
-            index: s.index,
-            id: s.id.clone(),
-            depth: s.depth,
-            nodes: r.counts.nodes,
-            leaves: r.counts.leaves,
-            internal: r.counts.internal,
-            contributing: r.counter.contributing,
-            moves: r.counter.moves,
-            root_value: off_scale(r.value),
-            best_move: r.root_move.clone().unwrap_or_default(),
-        })
+        Some(per_tree_row!(
+            r,
+            GamePerTreeRow {
+                game: s.game,
+                set: s.set.clone(),
+                index: s.index,
+                id: s.id.clone(),
+                depth: s.depth,
+                moves: r.counter.moves,
+                root_value: off_scale(r.value),
+                best_move: r.root_move.clone().unwrap_or_default(),
+            }
+        ))
     })
 }
 

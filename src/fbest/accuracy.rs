@@ -133,11 +133,7 @@ pub fn accuracy(trees: &[Tree], k: u32, plies: u32, progress: &crate::progress::
             r
         })
         .collect();
-    let group = |t: &Tree| match t.key() {
-        TreeKey::Artificial { model, ordering, .. } => TreeKey::Artificial { model, ordering, depth: 0 },
-        TreeKey::Incremental { b, scale, .. } => TreeKey::Incremental { b, scale, depth: 0 },
-        TreeKey::Game { game, .. } => TreeKey::Game { game, depth: 0 },
-    };
+    let group = |t: &Tree| t.key().at_depth(0);
     let mut groups: Vec<(TreeKey, u32, Kept)> = vec![];
     for (t, r) in trees.iter().zip(&per) {
         let key = group(t);
@@ -155,10 +151,7 @@ pub fn accuracy(trees: &[Tree], k: u32, plies: u32, progress: &crate::progress::
         .map(|(key, trees, c)| AccuracyRow {
             model: key.family().to_string(),
             b: key.b(),
-            scale: match key {
-                TreeKey::Incremental { scale, .. } => Some(scale),
-                _ => None,
-            },
+            scale: key.scale(),
             trees,
             k,
             k2: k + 2,
@@ -212,10 +205,10 @@ mod tests {
         let trees = crate::tree::read_trees(crate::cli::Input::from_string("t", &text)).unwrap();
         let mut want = Kept::default();
         for t in &trees {
-            let crate::tree::Tree::Incremental { source, root, .. } = t else { unreachable!() };
-            for (n, max, _) in nodes(source, root, 2) {
+            let crate::tree::Tree::Incremental(t) = t else { unreachable!() };
+            for (n, max, _) in nodes(&t.source, &t.root, 2) {
                 want.nodes += 1;
-                want.kept += (reference_best(source, &n, max, 2) == reference_best(source, &n, max, 4)) as u64;
+                want.kept += (reference_best(&t.source, &n, max, 2) == reference_best(&t.source, &n, max, 4)) as u64;
             }
         }
         let rows = accuracy(&trees, 2, 2, &crate::progress::Progress::hidden());

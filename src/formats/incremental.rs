@@ -7,36 +7,12 @@ use super::rows::prob;
 use crate::macros::row;
 use serde::{Deserialize, Serialize};
 
-row! {
+fbest_rows! {
     /// `fbest` output for incremental trees: one row per move position.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct IncrementalFbestRow {
-        ..shape,
-        /// Search depth.
-        pub depth: u32,
-        /// Trees searched.
-        pub trees: u32,
-        ..fbest_counts,
-    }
-}
-
-row! {
+    IncrementalFbestRow,
     /// `fbest --per-tree` for incremental trees: one row per tree.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct IncrementalPerTreeRow {
-        /// 1-based index of the tree in its seed set.
-        pub tree: u32,
-        /// Root seed.
-        pub seed: u64,
-        ..shape,
-        /// Search depth.
-        pub depth: u32,
-        ..search_counts,
-        /// The root's minimax value on the score scale.
-        pub root_value: i64,
-    }
+    IncrementalPerTreeRow { ..shape, }
+    /// The root's minimax value on the score scale.
 }
 
 /// `fbest --accuracy K`: the ordering accuracy of one group of trees.

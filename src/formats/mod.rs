@@ -42,6 +42,46 @@ macro_rules! classify_row {
     };
 }
 
+/// Declares the two `fbest` tables of trees named by a column group of
+/// `row!` (`..ordering`, `..shape`): the summary (one row per move
+/// position: the group, depth, trees, `..fbest_counts`) and the per-tree
+/// rows (tree, seed, the group, depth, `..search_counts`, root value).
+macro_rules! fbest_rows {
+    ($(#[$sm:meta])* $sum:ident, $(#[$pm:meta])* $per:ident { ..$group:ident $(,)? } $(#[$vm:meta])*) => {
+        row! {
+            $(#[$sm])*
+            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct $sum {
+                ..$group,
+                /// Search depth.
+                pub depth: u32,
+                /// Trees searched.
+                pub trees: u32,
+                ..fbest_counts,
+            }
+        }
+
+        row! {
+            $(#[$pm])*
+            #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct $per {
+                /// 1-based index of the tree in its seed set.
+                pub tree: u32,
+                /// Root seed.
+                pub seed: u64,
+                ..$group,
+                /// Search depth.
+                pub depth: u32,
+                ..search_counts,
+                $(#[$vm])*
+                pub root_value: i64,
+            }
+        }
+    };
+}
+
 mod cluster;
 mod incremental;
 mod rows;

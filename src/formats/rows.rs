@@ -103,36 +103,12 @@ pub fn prob<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error
     s.serialize_str(&format!("{v:.9}"))
 }
 
-row! {
+fbest_rows! {
     /// `fbest` default output: one row per move position.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct FbestRow {
-        ..ordering,
-        /// Search depth.
-        pub depth: u32,
-        /// Trees searched.
-        pub trees: u32,
-        ..fbest_counts,
-    }
-}
-
-row! {
+    FbestRow,
     /// `fbest --per-tree`: one row per tree.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct PerTreeRow {
-        /// 1-based index of the tree in its seed set.
-        pub tree: u32,
-        /// Root seed.
-        pub seed: u64,
-        ..ordering,
-        /// Search depth.
-        pub depth: u32,
-        ..search_counts,
-        /// The root's minimax value.
-        pub root_value: i64,
-    }
+    PerTreeRow { ..ordering, }
+    /// The root's minimax value.
 }
 
 /// Writes a number with two decimals.
@@ -389,20 +365,7 @@ impl SimRow {
     /// The algorithm's configuration columns of the row (read back with
     /// [`Columns::algorithm`](crate::algorithm::Columns::algorithm)).
     pub fn columns(&self) -> crate::algorithm::Columns {
-        crate::algorithm::Columns {
-            policy: self.policy.clone(),
-            scheme: self.scheme.clone(),
-            m_a: self.m_a,
-            m_b: self.m_b,
-            m_ca: self.m_ca,
-            m_cc: self.m_cc,
-            cut_width: self.cut_width,
-            pv_wait: self.pv_wait,
-            split_walk: self.split_walk.clone(),
-            min_split_depth: self.min_split_depth,
-            split_group: self.split_group,
-            steal_seed: self.steal_seed,
-        }
+        crate::algorithm::columns_of!(self)
     }
 }
 

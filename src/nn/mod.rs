@@ -255,15 +255,18 @@ impl TrainedFor {
         }
     }
 
-    /// Whether trees of group `key` are the ones the network was trained for.
+    /// Whether trees of group `key` are the ones the network was trained
+    /// for: the family, and what of the group's shape a network records: the
+    /// ordering where the group has one, else the branching factor where
+    /// every node has the same (the network's index range; an incremental
+    /// tree's edge scale is not recorded), else nothing (a game).
     pub fn fits(&self, key: &TreeKey) -> bool {
-        match key {
-            TreeKey::Artificial { .. } => self.model == key.family() && self.ordering() == key.ordering(),
-            TreeKey::Game { game, .. } => self.model.game() == Some(*game),
-            // The same b (the network's index range); the edge scale is not
-            // recorded in a network.
-            TreeKey::Incremental { b, .. } => self.model == Family::Incremental && self.b == *b,
-        }
+        self.model == key.family()
+            && match (key.ordering(), key.b()) {
+                (Some(o), _) => self.ordering() == Some(o),
+                (None, Some(b)) => self.b == b,
+                (None, None) => true,
+            }
     }
 }
 

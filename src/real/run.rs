@@ -113,20 +113,7 @@ row! {
 impl RealRow {
     /// The configuration columns.
     pub fn columns(&self) -> Columns {
-        Columns {
-            policy: self.policy.clone(),
-            scheme: self.scheme.clone(),
-            m_a: self.m_a,
-            m_b: self.m_b,
-            m_ca: self.m_ca,
-            m_cc: self.m_cc,
-            cut_width: self.cut_width,
-            pv_wait: self.pv_wait,
-            split_walk: self.split_walk.clone(),
-            min_split_depth: self.min_split_depth,
-            split_group: self.split_group,
-            steal_seed: self.steal_seed,
-        }
+        crate::algorithm::columns_of!(self)
     }
 }
 

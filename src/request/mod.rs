@@ -146,8 +146,9 @@ pub fn thesis_cut_width(o: Ordering) -> Option<u32> {
     }
 }
 
-/// What to run, as the command line asks for it.
-#[derive(Clone, Debug)]
+/// What to run, as the command line asks for it (`Default`: every option
+/// unset and no policy; [`Request::new`] is the request that runs).
+#[derive(Clone, Debug, Default)]
 pub struct Request {
     /// Processor counts.
     pub procs: Vec<usize>,
@@ -189,25 +190,7 @@ pub struct Request {
 impl Request {
     /// A request for `procs` with every other setting at its default.
     pub fn new(procs: Vec<usize>) -> Request {
-        Request {
-            procs,
-            policies: vec![Algorithm::default()],
-            schemes: None,
-            m_a: None,
-            m_b: None,
-            m_ca: None,
-            m_cc: None,
-            cut_width: None,
-            pv_wait: None,
-            thesis: false,
-            shard: None,
-            interleave: Interleave::default(),
-            walk: None,
-            min_split_depth: None,
-            split_group: None,
-            steal_seed: None,
-            lock: LockKind::default(),
-        }
+        Request { procs, policies: vec![Algorithm::default()], ..Request::default() }
     }
 
     /// The schemes asked for (default a).
@@ -364,14 +347,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
 /// a digest of the position (the first 6 bytes of its SHA-256), so that
 /// rows of different positions with the same index never match.
 pub fn row_seed(tree: &Tree) -> u64 {
-    match tree {
-        Tree::Artificial { spec, .. } => spec.seed,
-        Tree::Incremental { spec, .. } => spec.seed,
-        Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => {
-            use sha2::{Digest, Sha256};
-            Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
-        }
-    }
+    tree.row_seed()
 }
 
 #[cfg(test)]

@@ -603,6 +603,44 @@ pub fn analytic_p(o: Ordering, n: u32) -> f64 {
     if n == 1 { a + (1.0 - a) / b } else { (1.0 - a) * (1.0 - bb).powi(n as i32 - 2) * (1.0 / b) * ((b - n as f64 + 1.0) * bb + (1.0 - bb)) }
 }
 
+/// The thesis's trees as a tree family (`tree/family.rs`): a spec line
+/// with neither a `game` field nor another family's `model` is theirs.
+impl super::TreeFamily for Shape {
+    type Spec = super::TreeSpec;
+    const KIND: super::TreeKind = super::TreeKind::Artificial;
+    fn claims(_line: &super::SpecKeys) -> bool {
+        true
+    }
+    fn check(spec: &super::TreeSpec) -> std::result::Result<(Shape, Node), super::SpecError> {
+        use super::{MAX_DEPTH, SpecError};
+        let ordering = Ordering::new(spec.b, spec.wa, spec.wb)?;
+        let shape = Shape::new(spec.model, ordering)?;
+        let seed = check_seed(spec.seed)?;
+        if spec.index == 0 {
+            return Err(SpecError::IndexZero);
+        }
+        if spec.pscore > SCORE_MAX {
+            return Err(SpecError::Pscore(spec.pscore));
+        }
+        if spec.depth > MAX_DEPTH {
+            return Err(SpecError::Depth(spec.depth));
+        }
+        Ok((shape, Node { seed, pscore: spec.pscore as u32 }))
+    }
+    fn head(spec: &super::TreeSpec) -> super::SpecHead<'_> {
+        super::SpecHead { set: &spec.set, index: spec.index, depth: spec.depth }
+    }
+    fn key(spec: &super::TreeSpec) -> super::TreeKey {
+        super::TreeKey::Artificial { model: spec.model, ordering: spec.ordering(), depth: spec.depth }
+    }
+    fn seed(spec: &super::TreeSpec) -> Option<u64> {
+        Some(spec.seed)
+    }
+    fn fbest_width(&self) -> usize {
+        self.b()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

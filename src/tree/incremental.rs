@@ -262,6 +262,39 @@ impl MoveList<Incremental> for Moves<'_> {
     }
 }
 
+/// Incremental random trees as a tree family (`tree/family.rs`): a spec
+/// line whose `model` is `incremental` is theirs.
+impl super::TreeFamily for Incremental {
+    type Spec = super::IncrementalSpec;
+    const KIND: super::TreeKind = super::TreeKind::Incremental;
+    fn claims(line: &super::SpecKeys) -> bool {
+        line.str("model") == Some("incremental")
+    }
+    fn check(spec: &super::IncrementalSpec) -> Result<(Incremental, INode), super::SpecError> {
+        use super::{MAX_DEPTH, SpecError};
+        let source = Incremental::new(spec.b, spec.scale)?;
+        if spec.index == 0 {
+            return Err(SpecError::IndexZero);
+        }
+        if spec.depth > MAX_DEPTH {
+            return Err(SpecError::Depth(spec.depth));
+        }
+        Ok((source, source.root(spec.seed)))
+    }
+    fn head(spec: &super::IncrementalSpec) -> super::SpecHead<'_> {
+        super::SpecHead { set: &spec.set, index: spec.index, depth: spec.depth }
+    }
+    fn key(spec: &super::IncrementalSpec) -> super::TreeKey {
+        super::TreeKey::Incremental { b: spec.b, scale: spec.scale, depth: spec.depth }
+    }
+    fn seed(spec: &super::IncrementalSpec) -> Option<u64> {
+        Some(spec.seed)
+    }
+    fn fbest_width(&self) -> usize {
+        self.b as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

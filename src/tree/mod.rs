@@ -4,26 +4,34 @@
 //! A tree is a family's source and a root in it, with the depth to search
 //! ([`Tree`]): an artificial tree of the thesis ([`artificial`], §4.2), an
 //! incremental random tree ([`incremental`], Ura et al. 2014) or a
-//! game position ([`crate::game`]: chess, Othello). [`Tree::visit`] is the
-//! one place where the family is decided: a [`SourceVisitor`] is then run on
-//! the family's [`crate::game::TreeSource`] and root, so the search and the
-//! simulator are monomorphised per source. Tables group trees by
-//! [`TreeKey`] and name the family in their `model` column ([`Family`]).
+//! game position ([`crate::game`]: chess, Othello; `games`). Each family is
+//! its source type implementing [`TreeFamily`] in its own file, and one
+//! line of the `families!` list below (`docs/model.md` §8.2), which makes
+//! [`Tree`], [`Spec`] and [`Tree::visit`]: the one place where the family
+//! is decided. A [`SourceVisitor`] is then run on the family's
+//! [`crate::game::TreeSource`] and root, so the search and the simulator
+//! are monomorphised per source. The tools ask the trait (through `Tree`'s
+//! accessors), never the family. Tables group trees by [`TreeKey`] and
+//! name the family in their `model` column ([`Family`]).
 //!
 //! Trees travel as tree specs, one JSON line each ([`TreeSpec`],
 //! [`IncrementalSpec`], [`GameSpec`]; `spec`: their checks and
 //! [`read_trees`]).
 
 pub mod artificial;
+pub mod family;
+mod games;
 pub mod incremental;
 mod spec;
 
-pub use spec::{GameSpec, IncrementalSpec, MAX_DEPTH, Spec, SpecError, TreeFileError, TreeKind, TreeSpec, kind_only, read_trees};
+pub use family::{Checked, SpecHead, SpecKeys, TreeFamily};
+pub use spec::{GameSpec, IncrementalSpec, MAX_DEPTH, SpecError, TreeFileError, TreeKind, TreeSpec, kind_only, read_trees};
 
 use crate::game::{Game, TreeSource, chess, othello};
 use crate::search::{Observer, SearchResult, search};
-use artificial::{Model, Node, Ordering, Shape};
-use incremental::{INode, Incremental};
+use artificial::{Model, Ordering, Shape};
+use family::families;
+use incremental::Incremental;
 use serde::{Deserialize, Serialize};
 
 /// What kind of tree: an artificial model or a game. This is the `model`
@@ -151,6 +159,22 @@ impl TreeKey {
             TreeKey::Game { .. } => None,
         }
     }
+    /// The edge scale of incremental trees.
+    pub fn scale(&self) -> Option<u32> {
+        match *self {
+            TreeKey::Incremental { scale, .. } => Some(scale),
+            TreeKey::Artificial { .. } | TreeKey::Game { .. } => None,
+        }
+    }
+    /// The same group at another depth (`fbest --accuracy` groups trees
+    /// whatever their specs' depths).
+    pub fn at_depth(self, depth: u32) -> TreeKey {
+        match self {
+            TreeKey::Artificial { model, ordering, .. } => TreeKey::Artificial { model, ordering, depth },
+            TreeKey::Incremental { b, scale, .. } => TreeKey::Incremental { b, scale, depth },
+            TreeKey::Game { game, .. } => TreeKey::Game { game, depth },
+        }
+    }
     /// Search depth.
     pub fn depth(&self) -> u32 {
         match *self {
@@ -169,41 +193,20 @@ impl std::fmt::Display for TreeKey {
     }
 }
 
-/// A checked tree, ready to search: its spec and its root in its source.
-#[derive(Clone, Debug)]
-pub enum Tree {
-    /// An artificial tree.
-    Artificial {
-        /// The spec it came from.
-        spec: TreeSpec,
-        /// The model and ordering.
-        shape: Shape,
-        /// The root node (a MAX node).
-        root: Node,
-    },
-    /// An incremental random tree.
-    Incremental {
-        /// The spec it came from.
-        spec: IncrementalSpec,
-        /// Its shape.
-        source: Incremental,
-        /// The root node.
-        root: INode,
-    },
-    /// A chess position.
-    Chess {
-        /// The spec it came from.
-        spec: GameSpec,
-        /// The root position.
-        root: chess::Position,
-    },
+// The one registration of the tree families (`docs/model.md` §8.2): each
+// is its source type, which implements `TreeFamily` in its own file. A
+// spec line is read by the first family here that claims it (artificial
+// trees, last, claim the rest).
+families! {
     /// An Othello position.
-    Othello {
-        /// The spec it came from.
-        spec: GameSpec,
-        /// The root position.
-        root: othello::Position,
-    },
+    Othello: othello::Othello,
+    /// A chess position (and a line naming an unknown game, which the
+    /// game spec's reader then refuses).
+    Chess: chess::Chess,
+    /// An incremental random tree.
+    Incremental: Incremental,
+    /// An artificial tree.
+    Artificial: Shape,
 }
 
 /// Something to do with a tree's source and root, whatever the source: the
@@ -227,53 +230,9 @@ impl<O: Observer> SourceVisitor for Search<'_, O> {
 }
 
 impl Tree {
-    /// Calls `v` with the tree's source and root.
-    #[inline]
-    pub fn visit<V: SourceVisitor>(&self, v: V) -> V::Output {
-        match self {
-            Tree::Artificial { spec, shape, root } => v.visit(shape, root, spec.depth),
-            Tree::Incremental { spec, source, root } => v.visit(source, root, spec.depth),
-            Tree::Chess { spec, root } => v.visit(&chess::Chess, root, spec.depth),
-            Tree::Othello { spec, root } => v.visit(&othello::Othello, root, spec.depth),
-        }
-    }
-
     /// Searches the tree to its depth with observer `obs`.
     pub fn search<O: Observer>(&self, obs: &mut O) -> SearchResult {
         self.visit(Search(obs))
-    }
-
-    /// The spec, either kind.
-    pub fn spec(&self) -> Spec {
-        match self {
-            Tree::Artificial { spec, .. } => Spec::Artificial(spec.clone()),
-            Tree::Incremental { spec, .. } => Spec::Incremental(spec.clone()),
-            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => Spec::Game(spec.clone()),
-        }
-    }
-
-    /// The game spec of a game position.
-    pub fn game_spec(&self) -> Option<&GameSpec> {
-        match self {
-            Tree::Artificial { .. } | Tree::Incremental { .. } => None,
-            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => Some(spec),
-        }
-    }
-
-    /// The artificial spec of an artificial tree.
-    pub fn artificial_spec(&self) -> Option<&TreeSpec> {
-        match self {
-            Tree::Artificial { spec, .. } => Some(spec),
-            _ => None,
-        }
-    }
-
-    /// The incremental spec of an incremental tree.
-    pub fn incremental_spec(&self) -> Option<&IncrementalSpec> {
-        match self {
-            Tree::Incremental { spec, .. } => Some(spec),
-            _ => None,
-        }
     }
 
     /// A game position (not a synthetic tree).
@@ -283,64 +242,76 @@ impl Tree {
 
     /// Which table the tree goes in.
     pub fn kind(&self) -> TreeKind {
-        match self {
-            Tree::Artificial { .. } => TreeKind::Artificial,
-            Tree::Incremental { .. } => TreeKind::Incremental,
-            Tree::Chess { .. } | Tree::Othello { .. } => TreeKind::Game,
-        }
+        self.info().kind()
     }
 
     /// Search depth.
     pub fn depth(&self) -> u32 {
-        match self {
-            Tree::Artificial { spec, .. } => spec.depth,
-            Tree::Incremental { spec, .. } => spec.depth,
-            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => spec.depth,
-        }
+        self.info().head().depth
     }
 
     /// 1-based index in the seed set or position file.
     pub fn index(&self) -> u32 {
-        match self {
-            Tree::Artificial { spec, .. } => spec.index,
-            Tree::Incremental { spec, .. } => spec.index,
-            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => spec.index,
-        }
+        self.info().head().index
     }
 
     /// The set's name.
     pub fn set(&self) -> &str {
-        match self {
-            Tree::Artificial { spec, .. } => &spec.set,
-            Tree::Incremental { spec, .. } => &spec.set,
-            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => &spec.set,
-        }
+        self.info().head().set
     }
 
     /// The root seed of a synthetic tree (artificial or incremental).
     pub fn seed(&self) -> Option<u64> {
-        match self {
-            Tree::Artificial { spec, .. } => Some(spec.seed),
-            Tree::Incremental { spec, .. } => Some(spec.seed),
-            Tree::Chess { .. } | Tree::Othello { .. } => None,
-        }
+        self.info().seed()
+    }
+
+    /// The per-tree rows' `seed` column ([`TreeFamily::row_seed`]).
+    pub fn row_seed(&self) -> u64 {
+        self.info().row_seed()
+    }
+
+    /// The width `fbest` counts move positions up to ([`TreeFamily::fbest_width`]).
+    pub fn fbest_width(&self) -> usize {
+        self.info().fbest_width()
+    }
+
+    /// The root's moves by name in search order, for a game position.
+    pub fn move_names(&self) -> Vec<String> {
+        self.info().move_names()
     }
 
     /// The group this tree belongs to in every table.
     pub fn key(&self) -> TreeKey {
-        match self {
-            Tree::Artificial { spec, .. } => TreeKey::Artificial { model: spec.model, ordering: spec.ordering(), depth: spec.depth },
-            Tree::Incremental { spec, .. } => TreeKey::Incremental { b: spec.b, scale: spec.scale, depth: spec.depth },
-            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => TreeKey::Game { game: spec.game, depth: spec.depth },
-        }
+        self.info().key()
     }
 
     /// The spec as its JSON line.
     pub fn spec_json(&self) -> String {
+        self.info().spec_json()
+    }
+
+    /// The game spec of a game position.
+    pub fn game_spec(&self) -> Option<&GameSpec> {
         match self {
-            Tree::Artificial { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
-            Tree::Incremental { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
-            Tree::Chess { spec, .. } | Tree::Othello { spec, .. } => serde_json::to_string(spec).unwrap_or_default(),
+            Tree::Chess(t) => Some(&t.spec),
+            Tree::Othello(t) => Some(&t.spec),
+            _ => None,
+        }
+    }
+
+    /// The artificial spec of an artificial tree.
+    pub fn artificial_spec(&self) -> Option<&TreeSpec> {
+        match self {
+            Tree::Artificial(t) => Some(&t.spec),
+            _ => None,
+        }
+    }
+
+    /// The incremental spec of an incremental tree.
+    pub fn incremental_spec(&self) -> Option<&IncrementalSpec> {
+        match self {
+            Tree::Incremental(t) => Some(&t.spec),
+            _ => None,
         }
     }
 }

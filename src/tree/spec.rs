@@ -1,12 +1,12 @@
 //! Tree specs: a tree written down as one JSON line (`docs/formats.md`),
-//! its checks, and the reader of a file of them.
+//! the families' spec types and errors, and the reader of a file of them
+//! (each family checks its own: [`super::TreeFamily::check`]).
 
-use super::Tree;
-use super::artificial::{Model, Node, Ordering, Shape, TreeError, check_seed};
-use super::incremental::{Incremental, IncrementalError, IncrementalModel};
+use super::artificial::{Model, Ordering, TreeError};
+use super::incremental::{IncrementalError, IncrementalModel};
+use super::{Spec, SpecKeys, Tree};
 use crate::cli::{Input, InputError};
-use crate::game::{Game, GameError, chess, othello};
-use crate::value::SCORE_MAX;
+use crate::game::{Game, GameError};
 use serde::{Deserialize, Serialize};
 
 /// The largest search depth a tree spec may ask for.
@@ -143,14 +143,7 @@ pub struct IncrementalSpec {
 impl IncrementalSpec {
     /// Validates the spec.
     pub fn check(&self) -> Result<Tree, SpecError> {
-        let source = Incremental::new(self.b, self.scale)?;
-        if self.index == 0 {
-            return Err(SpecError::IndexZero);
-        }
-        if self.depth > MAX_DEPTH {
-            return Err(SpecError::Depth(self.depth));
-        }
-        Ok(Tree::Incremental { spec: self.clone(), source, root: source.root(self.seed) })
+        Spec::Incremental(self.clone()).check()
     }
 }
 
@@ -172,34 +165,10 @@ pub struct GameSpec {
     pub depth: u32,
 }
 
-/// A tree spec of either kind, as it appears on a line.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(untagged)]
-pub enum Spec {
-    /// An artificial tree.
-    Artificial(TreeSpec),
-    /// An incremental random tree.
-    Incremental(IncrementalSpec),
-    /// A game position.
-    Game(GameSpec),
-}
-
 impl TreeSpec {
     /// Validates the spec.
     pub fn check(&self) -> Result<Tree, SpecError> {
-        let ordering = Ordering::new(self.b, self.wa, self.wb)?;
-        let shape = Shape::new(self.model, ordering)?;
-        let seed = check_seed(self.seed)?;
-        if self.index == 0 {
-            return Err(SpecError::IndexZero);
-        }
-        if self.pscore > SCORE_MAX {
-            return Err(SpecError::Pscore(self.pscore));
-        }
-        if self.depth > MAX_DEPTH {
-            return Err(SpecError::Depth(self.depth));
-        }
-        Ok(Tree::Artificial { spec: self.clone(), shape, root: Node { seed, pscore: self.pscore as u32 } })
+        Spec::Artificial(self.clone()).check()
     }
 
     /// The ordering `(b, w_a, w_b)`.
@@ -212,44 +181,11 @@ impl GameSpec {
     /// Validates the spec: the position parses, its side to move has a
     /// move (or, in Othello, a pass), the depth is 1..64.
     pub fn check(&self) -> Result<Tree, SpecError> {
-        if self.index == 0 {
-            return Err(SpecError::IndexZero);
+        match self.game {
+            Game::Chess => Spec::Chess(self.clone()),
+            Game::Othello => Spec::Othello(self.clone()),
         }
-        if self.depth == 0 {
-            return Err(SpecError::GameDepthZero);
-        }
-        if self.depth > MAX_DEPTH {
-            return Err(SpecError::Depth(self.depth));
-        }
-        let spec = self.clone();
-        let tree = match self.game {
-            Game::Chess => {
-                let root = chess::Position::parse(&self.position)?;
-                if let Some(why) = root.no_moves() {
-                    return Err(GameError::NoMoves(why.into()).into());
-                }
-                Tree::Chess { spec, root }
-            }
-            Game::Othello => {
-                let root = othello::Position::parse(&self.position)?;
-                if let Some(why) = root.no_moves() {
-                    return Err(GameError::NoMoves(why.into()).into());
-                }
-                Tree::Othello { spec, root }
-            }
-        };
-        Ok(tree)
-    }
-}
-
-impl Spec {
-    /// Validates the spec.
-    pub fn check(&self) -> Result<Tree, SpecError> {
-        match self {
-            Spec::Artificial(s) => s.check(),
-            Spec::Incremental(s) => s.check(),
-            Spec::Game(s) => s.check(),
-        }
+        .check()
     }
 }
 
@@ -266,18 +202,13 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
             continue;
         }
         let syntax = |source| TreeFileError::SpecSyntax { name: name.clone(), line: i, source };
-        // The kind is decided by the `game` field and the `model` value, so that each kind's
-        // reader names its own unknown or missing fields. Each kind is read
-        // straight into its type, whose reader refuses a key given twice
-        // (`"b":32,...,"b":2`), where a `serde_json::Value` keeps the last.
-        let keys: TopKeys = serde_json::from_str(&line).map_err(syntax)?;
-        let spec = if keys.keys.iter().any(|k| k == "game") {
-            Spec::Game(serde_json::from_str(&line).map_err(syntax)?)
-        } else if keys.model.as_deref() == Some("incremental") {
-            Spec::Incremental(serde_json::from_str(&line).map_err(syntax)?)
-        } else {
-            Spec::Artificial(serde_json::from_str(&line).map_err(syntax)?)
-        };
+        // The family is decided by the line's keys (`TreeFamily::claims`),
+        // so that each family's reader names its own unknown or missing
+        // fields. Each is read straight into its type, whose reader refuses
+        // a key given twice (`"b":32,...,"b":2`), where a
+        // `serde_json::Value` keeps the last.
+        let keys: SpecKeys = serde_json::from_str(&line).map_err(syntax)?;
+        let spec = Spec::read(&line, &keys).map_err(syntax)?;
         // The same tree twice would be counted twice in every sum and average.
         if let Some(first) = seen.get(&spec) {
             return Err(TreeFileError::Repeated { name, line: i, first: *first });
@@ -289,39 +220,6 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
         return Err(TreeFileError::NoTrees(name));
     }
     Ok(trees)
-}
-
-/// The keys of a JSON object, in order, without their values, and the
-/// `model` value if it is a string.
-struct TopKeys {
-    keys: Vec<String>,
-    model: Option<String>,
-}
-
-impl<'de> Deserialize<'de> for TopKeys {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<TopKeys, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = TopKeys;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object (one tree spec)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<TopKeys, A::Error> {
-                let mut keys = vec![];
-                let mut model = None;
-                while let Some(k) = map.next_key::<String>()? {
-                    if k == "model" {
-                        model = map.next_value::<serde_json::Value>()?.as_str().map(str::to_string);
-                    } else {
-                        map.next_value::<serde::de::IgnoredAny>()?;
-                    }
-                    keys.push(k);
-                }
-                Ok(TopKeys { keys, model })
-            }
-        }
-        d.deserialize_map(V)
-    }
 }
 
 /// Which table a tree goes in, for the tools whose tables differ by kind.
@@ -386,5 +284,40 @@ mod tests {
         let both = read(&format!("{spec}\n{art}\n")).unwrap();
         let err = kind_only(&both, "t").unwrap_err();
         assert_eq!(err.to_string(), "t mixes incremental trees and artificial trees (line 2): their tables differ, give them to separate runs");
+    }
+
+    #[test]
+    fn each_line_goes_to_the_family_that_claims_it() {
+        use crate::tree::Tree;
+        let read = |text: &str| read_trees(Input::from_string("t", text));
+        let othello =
+            r#"{"game":"othello","set":"o","index":1,"id":"","position":"---------X------O-XOO---XOXXOO---XOXXXX-XXXOOX--O--OO------O---- O","depth":2}"#;
+        let chess = r#"{"game":"chess","set":"c","index":2,"id":"","position":"k7/8/2Q5/8/8/8/8/7K b - - 0 1","depth":3}"#;
+        let inc = r#"{"set":"tg1","index":3,"seed":5,"model":"incremental","b":5,"scale":100,"depth":4}"#;
+        let art = r#"{"set":"tg1","index":4,"seed":5,"pscore":7,"model":"exponential","b":2,"wa":0,"wb":0,"depth":1}"#;
+        let trees = read(&[othello, chess, inc, art].join("\n")).unwrap();
+        assert!(matches!(&trees[..], [Tree::Othello(_), Tree::Chess(_), Tree::Incremental(_), Tree::Artificial(_)]));
+        // Each tree's spec reads back as its own line, with its accessors.
+        for (t, line) in trees.iter().zip([othello, chess, inc, art]) {
+            assert_eq!(t.spec_json(), line);
+        }
+        assert_eq!(trees.iter().map(|t| (t.index(), t.depth())).collect::<Vec<_>>(), [(1, 2), (2, 3), (3, 4), (4, 1)]);
+        assert_eq!(trees.iter().map(Tree::kind).collect::<Vec<_>>(), [TreeKind::Game, TreeKind::Game, TreeKind::Incremental, TreeKind::Artificial]);
+        assert_eq!(trees.iter().map(Tree::fbest_width).collect::<Vec<_>>(), [0, 0, 5, 2]);
+        assert_eq!(trees.iter().map(Tree::seed).collect::<Vec<_>>(), [None, None, Some(5), Some(5)]);
+        // A position's seed column is the first 6 bytes of its SHA-256.
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest("k7/8/2Q5/8/8/8/8/7K b - - 0 1".as_bytes());
+        assert_eq!(trees[1].row_seed(), u64::from_be_bytes([0, 0, digest[0], digest[1], digest[2], digest[3], digest[4], digest[5]]));
+        assert_eq!(trees[2].row_seed(), 5);
+        // Only games name their moves (chess: the king's two ways out of check).
+        let mut names = trees[1].move_names();
+        names.sort();
+        assert_eq!(names, ["Ka7", "Kb8"]);
+        assert!(trees[2].move_names().is_empty());
+        // An unknown game is refused by the game spec's reader.
+        let err = read(&chess.replace("\"chess\"", "\"go\"")).unwrap_err();
+        let TreeFileError::SpecSyntax { source, .. } = err else { panic!("{err}") };
+        assert!(source.to_string().starts_with("unknown variant `go`, expected `chess` or `othello`"), "{source}");
     }
 }

@@ -1,0 +1,78 @@
+//! Game positions as tree families (`tree/family.rs`): chess and Othello,
+//! whose sources live in [`crate::game`]. A spec line with a `game` field
+//! is a position ([`GameSpec`]); its `game` says which family reads it.
+//! The check, the grouping by game and depth and the `seed` column's digest
+//! are the same for every game; each game adds its position type and its
+//! table key ([`crate::game::TreeSource::tt_key`]).
+
+use super::{GameSpec, MAX_DEPTH, SpecError, SpecHead, SpecKeys, TreeFamily, TreeKey, TreeKind};
+use crate::game::{Game, GameError, chess, othello};
+
+/// Checks a game spec's numbers (the position is the game's to parse).
+fn check_head(spec: &GameSpec) -> Result<(), SpecError> {
+    if spec.index == 0 {
+        return Err(SpecError::IndexZero);
+    }
+    if spec.depth == 0 {
+        return Err(SpecError::GameDepthZero);
+    }
+    if spec.depth > MAX_DEPTH {
+        return Err(SpecError::Depth(spec.depth));
+    }
+    Ok(())
+}
+
+/// The refusal of a position whose side to move cannot move.
+fn no_moves(why: Option<&str>) -> Result<(), SpecError> {
+    match why {
+        Some(why) => Err(GameError::NoMoves(why.into()).into()),
+        None => Ok(()),
+    }
+}
+
+/// The per-tree rows' `seed` column of a position: the first 6 bytes of
+/// the position's SHA-256, so that rows of different positions with the
+/// same index never match.
+fn position_digest(spec: &GameSpec) -> u64 {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
+}
+
+/// The trait's members that are the same for every game: `$game`'s
+/// source, position type and move names.
+macro_rules! game_family {
+    ($src:ty, $game:expr, $module:ident, $claims:expr) => {
+        impl TreeFamily for $src {
+            type Spec = GameSpec;
+            const KIND: TreeKind = TreeKind::Game;
+            fn claims(line: &SpecKeys) -> bool {
+                $claims(line)
+            }
+            fn check(spec: &GameSpec) -> Result<($src, $module::Position), SpecError> {
+                check_head(spec)?;
+                let root = $module::Position::parse(&spec.position)?;
+                no_moves(root.no_moves())?;
+                Ok((<$src>::default(), root))
+            }
+            fn head(spec: &GameSpec) -> SpecHead<'_> {
+                SpecHead { set: &spec.set, index: spec.index, depth: spec.depth }
+            }
+            fn key(spec: &GameSpec) -> TreeKey {
+                TreeKey::Game { game: $game, depth: spec.depth }
+            }
+            fn row_seed(spec: &GameSpec) -> u64 {
+                position_digest(spec)
+            }
+            fn move_names(root: &$module::Position) -> Vec<String> {
+                $module::moves_in_order(root)
+            }
+        }
+    };
+}
+
+// Othello claims its own lines; chess, registered after it, every other
+// line with a `game` field, so that an unknown game is refused by the game
+// spec's reader (`unknown variant`). A new game claims its own lines and
+// is registered before chess.
+game_family!(othello::Othello, Game::Othello, othello, |l: &SpecKeys| l.str("game") == Some(Game::Othello.name()));
+game_family!(chess::Chess, Game::Chess, chess, |l: &SpecKeys| l.has("game"));
