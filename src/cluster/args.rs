@@ -71,7 +71,7 @@ impl ClusterArgs {
     /// ([`super::machine::Costs::master_ppm`]), checked: `--master-cost`,
     /// or the measured default.
     pub fn master_ppm(&self) -> Result<u64> {
-        let Some(r) = self.master_cost else { return Ok(master_worker::DEFAULT_MASTER_PPM) };
+        let Some(r) = self.master_cost else { return Ok(super::machine::DEFAULT_MASTER_PPM) };
         ensure!(r.is_finite() && (0.0..=1_000.0).contains(&r), "--master-cost {r} must lie in 0..1000 (a fraction of --node-ns)");
         Ok((r * 1e6).round() as u64)
     }

@@ -34,20 +34,13 @@ pub struct Costs {
     pub bytes_per_us: u64,
     /// The master-worker's master's time per node of its passes over its
     /// in-memory tree, in millionths of `node_ns`
-    /// ([`super::master_worker::DEFAULT_MASTER_PPM`]).
+    /// ([`DEFAULT_MASTER_PPM`]).
     pub master_ppm: u64,
 }
 
 impl Default for Costs {
     fn default() -> Costs {
-        Costs {
-            node_ns: DEFAULT_NODE_NS,
-            send_ns: 1_000,
-            recv_ns: 1_000,
-            latency_ns: 20_000,
-            bytes_per_us: 1_250,
-            master_ppm: super::master_worker::DEFAULT_MASTER_PPM,
-        }
+        Costs { node_ns: DEFAULT_NODE_NS, send_ns: 1_000, recv_ns: 1_000, latency_ns: 20_000, bytes_per_us: 1_250, master_ppm: DEFAULT_MASTER_PPM }
     }
 }
 
@@ -55,6 +48,14 @@ impl Default for Costs {
 /// (the baseline of `super::search`) on incremental b = 5 trees, measured
 /// as `BENCHMARKS.md` records.
 pub const DEFAULT_NODE_NS: u64 = 380;
+
+/// The master-worker's master's default cost per node of a pass over its
+/// in-memory tree, in millionths of `node_ns` (`--master-cost` 0.25): what
+/// this host measured, a pass's time per node (warm, sends excluded) over
+/// the sequential search's time per node (`docs/decisions.md`). A pass
+/// walks stored nodes and sorts stored values; a search generates moves,
+/// evaluates and probes its table at every node.
+pub const DEFAULT_MASTER_PPM: u64 = 250_000;
 
 /// What a run measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

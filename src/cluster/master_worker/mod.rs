@@ -71,14 +71,6 @@ impl MwOptions {
     }
 }
 
-/// The master's cost per node of a pass over its in-memory tree, in
-/// millionths of a worker's search cost per node (`--master-cost`): what
-/// this host measured, a pass's time per node over the sequential search's
-/// time per node (`docs/decisions.md`). A pass walks stored nodes and
-/// sorts stored values; a search generates moves, evaluates and probes its
-/// table at every node.
-pub const DEFAULT_MASTER_PPM: u64 = 250_000;
-
 /// Nodes per worker slice (about 0.4 ms at the default node cost).
 pub const DEFAULT_SLICE_NODES: u64 = 1024;
 

@@ -32,7 +32,8 @@ pub(super) struct MNode<N> {
     /// A task leaf's shallow results, an index into [`MTree::shallow`]
     /// (0: none yet).
     pub shallow: u32,
-    /// Its number of children.
+    /// Its number of children (at most 65,535: every tree family here has
+    /// far fewer moves).
     pub kids: u16,
     /// Its share of the parent's order: the child ranked r-th in the last
     /// pass is `first + nodes[first + r].order` (a permutation of the
