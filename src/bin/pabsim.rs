@@ -173,6 +173,7 @@ fn cluster(args: &Args) -> Result<()> {
         recv_ns: args.recv_ns.unwrap_or(d.recv_ns),
         latency_ns: args.latency_ns.unwrap_or(d.latency_ns),
         bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
+        master_ppm: args.cluster.master_ppm()?,
     };
     ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
     let settings = ClusterSettings { costs, ..args.cluster.settings()? };

@@ -39,12 +39,17 @@ pub struct ClusterArgs {
     /// root's moves).
     #[arg(long)]
     pub epsilon: Option<i64>,
+    /// The master-worker's master's time per node of its passes over its
+    /// in-memory tree, as a fraction of --node-ns (default: this host's
+    /// measured ratio, 0.25; the simulated cluster only).
+    #[arg(long)]
+    pub master_cost: Option<f64>,
 }
 
 impl ClusterArgs {
     /// The option names, each with whether it was given (a tool refuses
     /// them where they do not apply).
-    pub fn given(&self) -> [(&'static str, bool); 6] {
+    pub fn given(&self) -> [(&'static str, bool); 7] {
         [
             ("--tt-slots", self.tt_slots.is_some()),
             ("--split-ply", self.split_ply.is_some()),
@@ -52,6 +57,7 @@ impl ClusterArgs {
             ("--slice-nodes", self.slice_nodes.is_some()),
             ("--share-depth", self.share_depth.is_some()),
             ("--epsilon", self.epsilon.is_some()),
+            ("--master-cost", self.master_cost.is_some()),
         ]
     }
 
@@ -61,6 +67,15 @@ impl ClusterArgs {
         let tt_slots = self.tt_slots.unwrap_or(DEFAULT_TT_SLOTS);
         ensure!((1..=1 << 30).contains(&tt_slots), "--tt-slots {tt_slots} must lie in 1..2^30");
         Ok(ClusterSettings { tt_slots, ..ClusterSettings::default() })
+    }
+
+    /// The master's cost per pass node in millionths of the search's
+    /// ([`super::machine::Costs::master_ppm`]), checked: `--master-cost`,
+    /// or the measured default.
+    pub fn master_ppm(&self) -> Result<u64> {
+        let Some(r) = self.master_cost else { return Ok(super::machine::DEFAULT_MASTER_PPM) };
+        ensure!(r.is_finite() && (0.0..=1_000.0).contains(&r), "--master-cost {r} must lie in 0..1000 (a fraction of --node-ns)");
+        Ok((r * 1e6).round() as u64)
     }
 
     /// The `--algorithm` names of the cluster's algorithms, in order,

@@ -3,7 +3,9 @@
 //! completion; a process busy when a message arrives handles it when it is
 //! free. Costs, every one a parameter ([`Costs`]):
 //!
-//! - searching costs `node_ns` per node visited;
+//! - searching costs `node_ns` per node visited; the master-worker's
+//!   master walking its in-memory tree costs `master_ppm` millionths of
+//!   that per node;
 //! - sending costs the sender `send_ns`, receiving costs the receiver
 //!   `recv_ns` (software overhead per message);
 //! - a message arrives `latency_ns` plus its bytes over `bandwidth` after
@@ -30,11 +32,15 @@ pub struct Costs {
     pub latency_ns: u64,
     /// Bandwidth, bytes per µs (1,250 = 10 Gbit/s).
     pub bytes_per_us: u64,
+    /// The master-worker's master's time per node of its passes over its
+    /// in-memory tree, in millionths of `node_ns`
+    /// ([`DEFAULT_MASTER_PPM`]).
+    pub master_ppm: u64,
 }
 
 impl Default for Costs {
     fn default() -> Costs {
-        Costs { node_ns: DEFAULT_NODE_NS, send_ns: 1_000, recv_ns: 1_000, latency_ns: 20_000, bytes_per_us: 1_250 }
+        Costs { node_ns: DEFAULT_NODE_NS, send_ns: 1_000, recv_ns: 1_000, latency_ns: 20_000, bytes_per_us: 1_250, master_ppm: DEFAULT_MASTER_PPM }
     }
 }
 
@@ -42,6 +48,14 @@ impl Default for Costs {
 /// (the baseline of `super::search`) on incremental b = 5 trees, measured
 /// as `BENCHMARKS.md` records.
 pub const DEFAULT_NODE_NS: u64 = 380;
+
+/// The master-worker's master's default cost per node of a pass over its
+/// in-memory tree, in millionths of `node_ns` (`--master-cost` 0.25): what
+/// this host measured, a pass's time per node (warm, sends excluded) over
+/// the sequential search's time per node (`docs/decisions.md`). A pass
+/// walks stored nodes and sorts stored values; a search generates moves,
+/// evaluates and probes its table at every node.
+pub const DEFAULT_MASTER_PPM: u64 = 250_000;
 
 /// What a run measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +81,8 @@ pub struct ClusterStats {
 struct ProcState {
     clock: u64,
     started: bool,
+    /// Walked time not yet charged, in millionths of a ns.
+    walk_rem: u64,
 }
 
 /// (to, from, message; `None` is a process's own wake-up).
@@ -100,9 +116,15 @@ impl<N> Transport<N> for Net<'_, N> {
     }
     fn searched(&mut self, c: NodeCounts) {
         self.st.clock += c.nodes * self.costs.node_ns;
-        self.stats.counts.nodes += c.nodes;
-        self.stats.counts.leaves += c.leaves;
-        self.stats.counts.internal += c.internal;
+        self.count(c);
+    }
+    fn walked(&mut self, c: NodeCounts) {
+        // Millionths of a ns, the remainder carried: a pass charges its
+        // nodes in many small pieces (before each task it sends).
+        let t = (c.nodes as u128 * self.costs.node_ns as u128 * self.costs.master_ppm as u128) + self.st.walk_rem as u128;
+        self.st.clock += (t / 1_000_000) as u64;
+        self.st.walk_rem = (t % 1_000_000) as u64;
+        self.count(c);
     }
     fn done(&mut self, value: i64) {
         if self.done.is_none() {
@@ -113,6 +135,14 @@ impl<N> Transport<N> for Net<'_, N> {
         // At the process's own clock: after every message that has arrived
         // by then (ties go by sending order); free, and not a message.
         self.events.push(self.st.clock, (self.rank, self.rank, None));
+    }
+}
+
+impl<N> Net<'_, N> {
+    fn count(&mut self, c: NodeCounts) {
+        self.stats.counts.nodes += c.nodes;
+        self.stats.counts.leaves += c.leaves;
+        self.stats.counts.internal += c.internal;
     }
 }
 

@@ -116,7 +116,7 @@ fn the_machine_charges_its_documented_costs() {
     // Even split on 2 processes of a b = 2, depth 1 tree: each searches one
     // leaf (1 node); process 1 sends one 24-byte result.
     let t = &incremental(2, 1, 1)[0];
-    let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000 };
+    let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
     let cfg = ClusterConfig {
         settings: ClusterSettings { costs, ..ClusterSettings::default() },
         ..ClusterConfig::new(ClusterAlgorithm::EvenSplit { split: Some(1) }, 2)

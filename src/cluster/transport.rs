@@ -158,6 +158,14 @@ pub trait Transport<N> {
     /// The process has just searched `counts` nodes (a simulated machine
     /// charges their time; a real one has spent it).
     fn searched(&mut self, counts: NodeCounts);
+    /// The process has walked `counts` nodes of a tree it keeps in memory
+    /// (the master-worker's master, its passes): counted as searched nodes,
+    /// but a simulated machine charges them the master's own cost per node
+    /// ([`super::machine::Costs::master_ppm`]); a real one has spent the
+    /// time, as for any search.
+    fn walked(&mut self, counts: NodeCounts) {
+        self.searched(counts)
+    }
     /// The master has the root's value: the search is over once every
     /// message in flight is handled.
     fn done(&mut self, value: i64);

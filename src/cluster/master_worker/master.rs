@@ -1,0 +1,317 @@
+//! The master of Ura, Tsuruoka and Chikayama's (2014) master-worker (§3.1,
+//! Fig. 4, "MasterAlphaBeta"): passes over its tree to depth d' with a pass
+//! window and a task window, as the paper states its three rules:
+//!
+//! - the task window rises with the pass window after every child that had
+//!   no uncertain value (Fig. 4 lines 19-21: `a2 = max(a2, score)`,
+//!   `score = max(a1, value)`; the MIN mirror);
+//! - a node visited for the first time is first searched 2 plies shallower
+//!   (lines 13-14: iterative deepening at the master; the shallow search's
+//!   leaves take static values and send no task), which orders its
+//!   children;
+//! - a task leaf (EvalAndSendTask) takes the deepest result that settles it
+//!   in the pass window, full-depth bounds first, then each shallower
+//!   result in turn, then the static evaluation; unless a full-depth result
+//!   decides it, it is sent as a task in the task window.
+//!
+//! The master's pass costs its own time per node (the simulated machine
+//! charges it [`Transport::walked`]), not a worker's search cost.
+
+use super::tree::MTree;
+use super::{FULL_WINDOW_AFTER, bounds, settled};
+use crate::cluster::transport::{Msg, Transport};
+use crate::game::TreeSource;
+use crate::search::NodeCounts;
+use crate::value::Window;
+use std::collections::BTreeSet;
+
+/// The master (rank 0).
+pub struct Master<S: TreeSource> {
+    depth: u32,
+    dm: u32,
+    pub(super) tree: MTree<S::Node>,
+    pass: u32,
+    pub(super) finished: bool,
+    waking: bool,
+    /// Positions sent to each worker in the last pass and in this one.
+    count_last: Vec<u32>,
+    count_this: Vec<u32>,
+    /// (load, worker) for new positions: last pass's count plus this pass's
+    /// new positions.
+    load: BTreeSet<(u32, u32)>,
+    loadv: Vec<u32>,
+    cursor: u32,
+    /// Workers with no positions in the last pass nor yet in this one.
+    idle: BTreeSet<u32>,
+    sig: Vec<u16>,
+    pending: NodeCounts,
+    epsilon: Option<i64>,
+    /// Passes run.
+    pub passes: u32,
+}
+
+impl<S: TreeSource> Master<S> {
+    pub(super) fn new(root: &S::Node, depth: u32, dm: u32, procs: usize, epsilon: Option<i64>) -> Master<S> {
+        Master {
+            depth,
+            dm: dm.min(depth),
+            tree: MTree::new(root),
+            pass: 0,
+            finished: false,
+            waking: false,
+            count_last: vec![0; procs],
+            count_this: vec![0; procs],
+            load: BTreeSet::new(),
+            loadv: vec![0; procs],
+            cursor: 1,
+            idle: BTreeSet::new(),
+            sig: vec![],
+            pending: NodeCounts::default(),
+            epsilon,
+            passes: 0,
+        }
+    }
+
+    /// Nodes in the master's tree.
+    pub fn tree_nodes(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    /// Bytes the master's tree takes.
+    pub fn tree_bytes(&self) -> u64 {
+        self.tree.bytes()
+    }
+
+    fn flush<T: Transport<S::Node>>(&mut self, t: &mut T) {
+        if self.pending.nodes > 0 {
+            t.walked(self.pending);
+            self.pending = NodeCounts::default();
+        }
+    }
+
+    pub(super) fn run_pass<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        self.pass += 1;
+        self.passes += 1;
+        let procs = t.procs();
+        self.count_this.iter_mut().for_each(|c| *c = 0);
+        self.idle = (1..procs as u32).filter(|&w| self.count_last[w as usize] == 0).collect();
+        self.loadv.copy_from_slice(&self.count_last);
+        self.load = (1..procs as u32).map(|w| (self.loadv[w as usize], w)).collect();
+        let (v, decided) = self.visit(src, t, 0, Window::ROOT, Window::ROOT, self.dm);
+        self.flush(t);
+        if decided {
+            self.finished = true;
+            t.done(v);
+            for w in 1..procs {
+                t.send(w, Msg::Stop);
+            }
+        } else {
+            for w in 1..procs {
+                t.send(w, Msg::Pass { pass: self.pass });
+            }
+            self.count_last.copy_from_slice(&self.count_this);
+        }
+    }
+
+    /// Visits node `i` with pass window `w1` and task window `w2` (both
+    /// from MAX's side, `w2` ⊇ `w1`), its leaves at ply `leaf` (d' in a
+    /// pass, less in a shallow search, which sends no task): its fail-hard
+    /// value in `w1` and whether it is decided (no uncertain value below).
+    fn visit<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window, leaf: u32) -> (i64, bool) {
+        self.pending.nodes += 1;
+        let n = &self.tree.nodes[i];
+        if let Some(v) = settled(n.lo, n.hi, w1) {
+            return (v, true);
+        }
+        let (max, ply) = (n.max, n.ply);
+        if ply >= leaf {
+            return if leaf == self.dm { self.leaf(src, t, i, w1, w2) } else { self.static_leaf(src, i, w1) };
+        }
+        if !self.tree.expanded(i) {
+            self.tree.expand(src, i);
+            // Fig. 4 lines 13-14: the first visit searches 2 plies
+            // shallower first, to order the children (unless that search
+            // would be the node's own static value).
+            if ply + 2 < leaf {
+                self.visit(src, t, i, w1, w2, leaf - 2);
+            }
+        }
+        self.pending.internal += 1;
+        let kids = self.tree.nodes[i].kids as usize;
+        if kids == 0 {
+            let v = src.terminal_value(&self.tree.nodes[i].node, max, ply);
+            let n = &mut self.tree.nodes[i];
+            (n.lo, n.hi, n.est) = (v, v, v);
+            return (v.clamp(w1.alpha, w1.beta), true);
+        }
+        // The prediction: the last visit's values, best first for the side
+        // to move; children never visited keep their order, last.
+        self.tree.sort_children(i);
+        let (mut a1, mut b1, mut a2, mut b2) = (w1.alpha, w1.beta, w2.alpha, w2.beta);
+        let (mut all, mut cut) = (true, false);
+        for r in 0..kids {
+            let k = self.tree.child(i, r);
+            self.sig.push(r.min(u16::MAX as usize) as u16);
+            let (v, dec) = self.child(src, t, k, r > 0 && max, r > 0 && !max, (a1, b1, a2, b2), leaf);
+            self.sig.pop();
+            all &= dec;
+            // Fig. 4 lines 19-21: the pass window takes every value; the
+            // task window takes the pass window's bound after a child with
+            // no uncertain value (score = max(a1, value) ≥ a2).
+            if max {
+                a1 = a1.max(v);
+                if dec {
+                    a2 = a2.max(a1);
+                }
+            } else {
+                b1 = b1.min(v);
+                if dec {
+                    b2 = b2.min(b1);
+                }
+            }
+            if a1 >= b1 {
+                cut = true;
+                break;
+            }
+        }
+        let value = match (max, cut) {
+            (true, true) => w1.beta,
+            (true, false) => a1,
+            (false, true) => w1.alpha,
+            (false, false) => b1,
+        };
+        let n = &mut self.tree.nodes[i];
+        n.est = value;
+        if all {
+            let (lo, hi) = bounds(value, w1);
+            (n.lo, n.hi) = (n.lo.max(lo), n.hi.min(hi));
+        }
+        (value, all)
+    }
+
+    /// Child `k` in windows `(a1, b1)` and `(a2, b2)`; a later child of a
+    /// MAX (`scout_max`) or MIN (`scout_min`) node with the NegaScout
+    /// master: first with the ε-window at the bound that can change, then,
+    /// if it fails there, with the whole window.
+    #[allow(clippy::too_many_arguments)]
+    fn child<T: Transport<S::Node>>(
+        &mut self,
+        src: &S,
+        t: &mut T,
+        k: usize,
+        scout_max: bool,
+        scout_min: bool,
+        w: (i64, i64, i64, i64),
+        leaf: u32,
+    ) -> (i64, bool) {
+        let (a1, b1, a2, b2) = w;
+        let whole = |m: &mut Self, t: &mut T| m.visit(src, t, k, Window { alpha: a1, beta: b1 }, Window { alpha: a2, beta: b2 }, leaf);
+        let Some(e) = self.epsilon else { return whole(self, t) };
+        if scout_max && a1.saturating_add(e) < b1 {
+            let top = a1 + e;
+            let (v, d) = self.visit(src, t, k, Window { alpha: a1, beta: top }, Window { alpha: a2, beta: top }, leaf);
+            if v < top { (v, d) } else { whole(self, t) }
+        } else if scout_min && b1.saturating_sub(e) > a1 {
+            let bottom = b1 - e;
+            let (v, d) = self.visit(src, t, k, Window { alpha: bottom, beta: b1 }, Window { alpha: bottom, beta: b2 }, leaf);
+            if v > bottom { (v, d) } else { whole(self, t) }
+        } else {
+            whole(self, t)
+        }
+    }
+
+    /// A leaf of a shallow search: its static value, uncertain.
+    fn static_leaf(&mut self, src: &S, i: usize, w1: Window) -> (i64, bool) {
+        let n = &mut self.tree.nodes[i];
+        let v = src.horizon_value(&n.node, n.max).clamp(w1.alpha, w1.beta);
+        n.est = v;
+        (v, false)
+    }
+
+    /// A leaf of the master's tree (not settled by a full-depth result):
+    /// EvalAndSendTask.
+    fn leaf<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window) -> (i64, bool) {
+        let n = &mut self.tree.nodes[i];
+        if n.ply >= self.depth {
+            // The master's tree reaches the full depth: its own leaf.
+            let v = src.horizon_value(&n.node, n.max);
+            self.pending.leaves += 1;
+            (n.lo, n.hi, n.est) = (v, v, v);
+            return (v.clamp(w1.alpha, w1.beta), true);
+        }
+        let est = self.uncertain_value(src, i, w1);
+        self.tree.nodes[i].est = est;
+        self.send_task(t, i, w2);
+        (est, false)
+    }
+
+    /// The value of leaf `i` in pass window `w1` when its full-depth bounds
+    /// do not settle it (`visit` checked them first): its shallow results,
+    /// deepest first, then each shallower in turn, the first that settles
+    /// it; else its static evaluation.
+    pub(super) fn uncertain_value(&self, src: &S, i: usize, w1: Window) -> i64 {
+        let shallow = self.tree.shallow(i).iter().find_map(|&(_, lo, hi)| settled(lo, hi, w1));
+        let n = &self.tree.nodes[i];
+        shallow.unwrap_or_else(|| src.horizon_value(&n.node, n.max).clamp(w1.alpha, w1.beta))
+    }
+
+    /// Sends leaf `i`'s task with window `w2` to its worker (chosen for
+    /// load balance; the owner kept unless the paper's three conditions
+    /// move it).
+    fn send_task<T: Transport<S::Node>>(&mut self, t: &mut T, i: usize, w2: Window) {
+        let owner = self.tree.nodes[i].owner;
+        let w = if owner == 0 {
+            // A new position: the least loaded worker, round robin among equals.
+            let Some(&(l, _)) = self.load.first() else { return };
+            let pick = self.load.range((l, self.cursor)..=(l, u32::MAX)).next().or(self.load.first()).copied();
+            let Some((l, w)) = pick else { return };
+            self.load.remove(&(l, w));
+            self.load.insert((l + 1, w));
+            self.loadv[w as usize] = l + 1;
+            self.cursor = w + 1;
+            w
+        } else if self.count_this[owner as usize] >= 1 && !self.idle.is_empty() {
+            // Not sent yet in this pass (a leaf is visited once a pass), an
+            // idle worker exists and the owner already has a position: move.
+            self.idle.pop_first().unwrap_or(owner)
+        } else {
+            owner
+        };
+        self.count_this[w as usize] += 1;
+        self.idle.remove(&w);
+        let n = &mut self.tree.nodes[i];
+        n.owner = w;
+        let window = if n.tries as u32 >= FULL_WINDOW_AFTER { Window::ROOT } else { w2 };
+        let msg =
+            Msg::Work { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window, pass: self.pass, sig: self.sig.clone() };
+        self.flush(t);
+        t.send(w as usize, msg);
+    }
+
+    /// A worker's result for leaf `id`: to `depth` in `window`, worth `value`.
+    pub(super) fn report<T: Transport<S::Node>>(&mut self, t: &mut T, id: u32, depth: u32, window: Window, value: i64) {
+        if self.finished || id as usize >= self.tree.nodes.len() {
+            return;
+        }
+        let (lo, hi) = bounds(value, window);
+        let n = &mut self.tree.nodes[id as usize];
+        if n.ply + depth >= self.depth {
+            (n.lo, n.hi) = (n.lo.max(lo), n.hi.min(hi));
+            n.tries = n.tries.saturating_add(1);
+        } else {
+            self.tree.add_shallow(id as usize, depth, lo, hi);
+        }
+        if !self.waking {
+            self.waking = true;
+            t.wake();
+        }
+    }
+
+    /// The wake-up it asked for: the next pass.
+    pub(super) fn on_resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        self.waking = false;
+        if !self.finished {
+            self.run_pass(src, t);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Ura, Tsuruoka and Chikayama's (2014, §3) master-worker search with
+//! dynamic updates of the predicted minimal tree (`docs/model.md` §9.4):
+//! the options and their defaults, and the process of each rank.
+//!
+//! - **The master** (rank 0, [`Master`], in `master.rs`) keeps its tree to
+//!   depth d' in memory (moves generated once, `tree.rs`) and searches it
+//!   again and again, each time a *pass*, with two windows: the *pass
+//!   window*, narrowed by every value, and the *task window*, narrowed only
+//!   after children without uncertain values. A leaf at depth d' takes the
+//!   worker's full-depth result if it settles the leaf in the pass window
+//!   (*decided*); otherwise the deepest shallow result that settles it, or
+//!   its static evaluation (*uncertain*), and a task (the position, depth
+//!   d − d', the task window, the signature) goes to a worker. A pass
+//!   without uncertain values gives the root's value; otherwise the master
+//!   tells every worker the pass is over and waits for results. The
+//!   master's children are ordered by the values of the last pass (on a
+//!   first visit, of a search 2 plies shallower), so the tree it predicts
+//!   follows the workers' results.
+//! - **A worker** ([`Worker`], in `worker.rs`) keeps a priority queue of
+//!   tasks, searches the most important one by iterative deepening,
+//!   reporting each finished depth when updates are on, in slices of a node
+//!   budget.
+//!
+//! Exactness: the run ends only on a pass whose every leaf value is a
+//! worker's full-depth result that settles the leaf in its pass window, so
+//! the pass is a plain alpha-beta search of the whole tree.
+
+mod master;
+#[cfg(test)]
+mod tests;
+mod tree;
+mod worker;
+
+pub use master::Master;
+pub use tree::{MASTER_TREE_FACTOR, master_memory, master_node_bytes};
+pub use worker::Worker;
+
+use super::frontier::frontier;
+use super::transport::{Msg, Process, Transport};
+use crate::game::{TreeSource, children};
+use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use worker::WTask;
+
+/// The master-worker's parameters, every default worked out
+/// ([`super::launch_with`] resolves them from the asked
+/// configuration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MwOptions {
+    /// The master's depth d' (at most the search depth).
+    pub master_depth: u32,
+    /// Dynamic updates: workers report every finished depth (off: the full
+    /// depth only, the paper's *without updates*).
+    pub updates: bool,
+    /// Nodes a worker searches before it looks at its inbox.
+    pub slice: u64,
+    /// *With share*: workers circulate the entries they store this many
+    /// plies or fewer below a task's root around a ring (`None`: no
+    /// sharing).
+    pub share: Option<u32>,
+    /// *NegaScout master*: children after the first are first searched
+    /// with a window ε wide at the bound that can change (`None`: plain
+    /// alpha-beta).
+    pub epsilon: Option<i64>,
+}
+
+impl MwOptions {
+    /// Master depth `master_depth`, with updates, the default slice, no
+    /// sharing, the alpha-beta master.
+    pub fn new(master_depth: u32) -> MwOptions {
+        MwOptions { master_depth, updates: true, slice: DEFAULT_SLICE_NODES, share: None, epsilon: None }
+    }
+}
+
+/// Nodes per worker slice (about 0.4 ms at the default node cost).
+pub const DEFAULT_SLICE_NODES: u64 = 1024;
+
+/// The default master's tree has at least this many leaves per worker.
+pub const LEAVES_PER_WORKER: usize = 3;
+
+/// A leaf whose full-depth results (this many) still do not settle it is
+/// sent with the full window: its next result is exact, so every leaf is
+/// settled in the end, whatever the windows of later passes.
+const FULL_WINDOW_AFTER: u32 = 2;
+
+/// The default d': the shallowest depth with at least
+/// [`LEAVES_PER_WORKER`] leaves per worker, at most `depth − 1` (so a task
+/// searches at least one ply).
+pub fn default_master_depth<S: TreeSource>(src: &S, root: &S::Node, depth: u32, procs: usize) -> u32 {
+    let most = depth.saturating_sub(1);
+    let want = LEAVES_PER_WORKER * procs.saturating_sub(1).max(1);
+    let mut d = 1.min(most);
+    while d < most && frontier(src, root, d).0.len() < want {
+        d += 1;
+    }
+    d
+}
+
+/// Nodes this many or fewer plies below a task's root are shared by
+/// default: the most plies k with b^k ≤ 625 — the paper's 4 for b = 5 and
+/// 2 for b = 20.
+pub const SHARED_NODES: u64 = 625;
+
+/// The default sharing depth: the most plies k with b^k ≤
+/// [`SHARED_NODES`], b the root's number of moves; at least 1.
+pub fn default_share_depth<S: TreeSource>(src: &S, root: &S::Node) -> u32 {
+    let b = (children(src, root, true).len() as u64).max(2);
+    let (mut k, mut n) = (0, 1u64);
+    while n.saturating_mul(b) <= SHARED_NODES {
+        n *= b;
+        k += 1;
+    }
+    k.max(1)
+}
+
+/// The default ε of the NegaScout master: the mean absolute difference
+/// between the root's static value and its children's (the typical size
+/// of one move's effect on the evaluation), at least 1.
+pub fn default_epsilon<S: TreeSource>(src: &S, root: &S::Node) -> i64 {
+    let kids = children(src, root, true);
+    if kids.is_empty() {
+        return 1;
+    }
+    let r = src.horizon_value(root, true);
+    let sum: i64 = kids.iter().map(|k| (src.horizon_value(k, false) - r).abs()).sum();
+    (sum / kids.len() as i64).max(1)
+}
+
+/// What `value`, searched fail-hard in `w`, says: (lower, upper) bounds.
+fn bounds(value: i64, w: Window) -> (i64, i64) {
+    if value <= w.alpha {
+        (ROOT_ALPHA, value)
+    } else if value >= w.beta {
+        (value, ROOT_BETA)
+    } else {
+        (value, value)
+    }
+}
+
+/// The fail-hard value in `w` that bounds `(lo, hi)` settle, if they do.
+fn settled(lo: i64, hi: i64, w: Window) -> Option<i64> {
+    if lo == hi {
+        Some(lo.clamp(w.alpha, w.beta))
+    } else if hi <= w.alpha {
+        Some(w.alpha)
+    } else if lo >= w.beta {
+        Some(w.beta)
+    } else {
+        None
+    }
+}
+
+/// One process of the master-worker search.
+pub enum MasterWorker<S: TreeSource> {
+    /// Rank 0.
+    Master(Master<S>),
+    /// The others.
+    Worker(Worker<S>),
+}
+
+impl<S: TreeSource> MasterWorker<S> {
+    /// What builds rank r's process of a run on `procs` (≥ 2) processes
+    /// searching `root` to `depth` with `slots` table entries per worker (a
+    /// real transport builds its own rank's only).
+    pub fn maker(root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> impl FnMut(usize) -> MasterWorker<S> {
+        let dm = opts.master_depth;
+        let root = root.clone();
+        move |r| {
+            if r == 0 { MasterWorker::Master(Master::new(&root, depth, dm, procs, opts.epsilon)) } else { MasterWorker::Worker(Worker::new(slots, opts)) }
+        }
+    }
+}
+
+impl<S: TreeSource> Process<S> for MasterWorker<S> {
+    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        match self {
+            MasterWorker::Master(m) => m.run_pass(src, t),
+            // The first worker starts the ring's message (three processes
+            // or more: a ring of one worker shares with nobody).
+            MasterWorker::Worker(w) if w.opts.share.is_some() && t.rank() == 1 && t.procs() > 2 => t.send(2, Msg::Share { entries: vec![] }),
+            MasterWorker::Worker(_) => {}
+        }
+    }
+
+    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
+        match (self, msg) {
+            (MasterWorker::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
+            (MasterWorker::Worker(w), Msg::Work { id, node, max, ply, depth, window, pass, sig }) => {
+                w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig })
+            }
+            (MasterWorker::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),
+            (MasterWorker::Worker(w), Msg::Share { entries }) => w.on_share(src, t, entries),
+            (MasterWorker::Worker(w), Msg::Stop) => w.on_stop(),
+            _ => {}
+        }
+    }
+
+    fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        match self {
+            MasterWorker::Master(m) => m.on_resume(src, t),
+            MasterWorker::Worker(w) => w.on_resume(src, t),
+        }
+    }
+}
