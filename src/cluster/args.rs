@@ -41,7 +41,7 @@ pub struct ClusterArgs {
     pub epsilon: Option<i64>,
     /// The master-worker's master's time per node of its passes over its
     /// in-memory tree, as a fraction of --node-ns (default: this host's
-    /// measured ratio, 0.25; the simulated cluster only).
+    /// measured ratio, 0.5; the simulated cluster only).
     #[arg(long)]
     pub master_cost: Option<f64>,
 }

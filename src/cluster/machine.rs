@@ -50,12 +50,13 @@ impl Default for Costs {
 pub const DEFAULT_NODE_NS: u64 = 380;
 
 /// The master-worker's master's default cost per node of a pass over its
-/// in-memory tree, in millionths of `node_ns` (`--master-cost` 0.25): what
-/// this host measured, a pass's time per node (warm, sends excluded) over
-/// the sequential search's time per node (`docs/decisions.md`). A pass
-/// walks stored nodes and sorts stored values; a search generates moves,
-/// evaluates and probes its table at every node.
-pub const DEFAULT_MASTER_PPM: u64 = 250_000;
+/// in-memory tree, in millionths of `node_ns` (`--master-cost` 0.5): what
+/// this host measured, a pass's time per node (about 38 ns, warm, sends
+/// excluded) over the sequential search's time per node (69 ns with the
+/// compact tables; `docs/decisions.md`, issue 31). A pass walks stored
+/// nodes and sorts stored values; a search generates moves, evaluates and
+/// probes its table at every node.
+pub const DEFAULT_MASTER_PPM: u64 = 500_000;
 
 /// What a run measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

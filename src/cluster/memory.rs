@@ -11,7 +11,8 @@
 //! - **the frontier** of the root-splitting baselines: every node at the
 //!   split ply (b^split for a tree of b moves a node);
 //! - **the master's tree** of the master-worker: the nodes its passes
-//!   expand, bounded by a measured model ([`master_nodes`]);
+//!   expand, bounded by a measured model
+//!   ([`super::master_worker::master_memory`]);
 //! - a fixed amount per process (its state, queues, messages in flight).
 //!
 //! Runs of one request go on `threads` at a time (rayon), so the request
@@ -28,10 +29,6 @@ use crate::tt::ProcessTable;
 /// Bytes a process holds besides its table: its state, its move buffers,
 /// its queue and its messages in flight (a margin over what they measure).
 pub const PER_PROCESS: u64 = 16 << 10;
-
-/// Bytes of one master's tree node, with its share of the children lists
-/// (a margin over its size).
-pub const MASTER_NODE: u64 = 192;
 
 /// What one run needs, by part, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,18 +48,10 @@ impl Estimate {
     }
 }
 
-/// An upper bound on the nodes of the master's tree of a search to depth
-/// `dm` of a tree of `b` moves a node: 64 (b + 1) b^⌈dm/2⌉. The passes
-/// expand about a minimal tree's worth of nodes, b^⌈dm/2⌉ up to a small
-/// factor, with their children; measured on b = 5 at d′ = 8 (d = 16, P =
-/// 512 and 1,536): 9,700 to 31,000 nodes against the bound's 240,000.
-pub fn master_nodes(b: u64, dm: u32) -> u64 {
-    64u64.saturating_mul(b + 1).saturating_mul(b.saturating_pow(dm.div_ceil(2)))
-}
-
-/// The estimate of `cfg` on a tree whose root has `b` moves, searched to
-/// `depth` with frontier nodes of `node_bytes` bytes.
-pub fn estimate(cfg: &ClusterConfig, b: u64, depth: u32, node_bytes: u64) -> Estimate {
+/// The estimate of `cfg` on a tree of nodes `N` whose root has `b` moves,
+/// searched to `depth`.
+pub fn estimate<N>(cfg: &ClusterConfig, b: u64, depth: u32) -> Estimate {
+    let node_bytes = std::mem::size_of::<super::frontier::Leaf<N>>() as u64 + 16;
     let procs = cfg.procs as u64;
     let table = ProcessTable::bytes(cfg.settings.tt_slots, false);
     let searchers = match cfg.algorithm {
@@ -89,7 +78,7 @@ pub fn estimate(cfg: &ClusterConfig, b: u64, depth: u32, node_bytes: u64) -> Est
                 }
                 d
             });
-            master_nodes(b, dm.min(depth)).saturating_mul(MASTER_NODE)
+            super::master_worker::master_memory::<N>(b, depth, dm, cfg.procs)
         }
     };
     Estimate { tables: searchers.saturating_mul(table), tree, processes: procs.saturating_mul(PER_PROCESS) }
@@ -102,7 +91,7 @@ pub fn of_tree(cfg: &ClusterConfig, tree: &Tree) -> Estimate {
         type Output = Estimate;
         fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Estimate {
             let b = children(src, root, true).len().max(1) as u64;
-            estimate(self.0, b, depth, std::mem::size_of::<super::frontier::Leaf<S::Node>>() as u64 + 16)
+            estimate::<S::Node>(self.0, b, depth)
         }
     }
     tree.visit(V(cfg))
@@ -201,16 +190,19 @@ mod tests {
     #[test]
     fn estimates_by_hand() {
         let mw = ClusterAlgorithm::MasterWorker { master_depth: Some(12), slice: 1024, variant: MwVariant::Updates };
-        // Depth 24 at P = 1,536 with 2^18 entries: 1,535 tables of 4 MiB,
-        // the master's tree bound 64 · 6 · 5^6 nodes of 192 bytes.
-        let e = estimate(&cfg(mw, 1536, 1 << 18), 5, 24, 40);
-        assert_eq!(e, Estimate { tables: 1535 << 22, tree: 64 * 6 * 15_625 * 192, processes: 1536 << 14 });
-        assert_eq!(human(e.total()), "7.6 GB");
-        // A deep split ply: 5^14 frontier nodes.
-        let es = estimate(&cfg(ClusterAlgorithm::EvenSplit { split: Some(14) }, 2, 1 << 10), 5, 18, 40);
+        type N = crate::tree::incremental::INode;
+        // Depth 24 at P = 1,536 with 2^18 entries: 1,535 tables of 4 MiB
+        // and the master's tree of d′ = 12.
+        let e = estimate::<N>(&cfg(mw, 1536, 1 << 18), 5, 24);
+        let master = crate::cluster::master_worker::master_memory::<N>(5, 24, 12, 1536);
+        assert_eq!(e, Estimate { tables: 1535 << 22, tree: master, processes: 1536 << 14 });
+        assert!(master < 200_000_000, "{master}");
+        // A deep split ply: 5^14 frontier nodes of 40 bytes (24 and 16 of
+        // a vector's margin).
+        let es = estimate::<N>(&cfg(ClusterAlgorithm::EvenSplit { split: Some(14) }, 2, 1 << 10), 5, 18);
         assert_eq!(es.tree, 5u64.pow(14) * 40);
-        assert_eq!(estimate(&cfg(ClusterAlgorithm::EvenSplit { split: None }, 64, 1 << 10), 5, 18, 40).tree, 5 * 64 * 40);
-        assert_eq!(estimate(&cfg(ClusterAlgorithm::Sequential, 1, 1 << 20), 5, 18, 40).total(), (16 << 20) + (16 << 10));
+        assert_eq!(estimate::<N>(&cfg(ClusterAlgorithm::EvenSplit { split: None }, 64, 1 << 10), 5, 18).tree, 5 * 64 * 40);
+        assert_eq!(estimate::<N>(&cfg(ClusterAlgorithm::Sequential, 1, 1 << 20), 5, 18).total(), (16 << 20) + (16 << 10));
     }
 
     #[test]
