@@ -72,7 +72,7 @@ fn runs_beyond_the_memory_budget_are_refused_up_front() {
     incremental_trees(&d, "t.jsonl", 5, 18, 1);
     let cluster = ["t.jsonl", "--machine", "cluster", "--threads", "1"];
     d.tool("pabsim").args(cluster).args(["--procs", "1,1536", "--algorithm", "master-worker", "--tt-slots", "1048576", "--memory", "12G"]).fails(
-        "the run needs about 25.8 GB (1536 processes: tables 25.8 GB, master's tree 9 MB; 1 at once), more than --memory 12.0 GB: lower --tt-slots or --procs, or raise --memory",
+        "the run needs about 25.8 GB (1536 processes: tables 25.8 GB, master's tree 640 kB; 1 at once), more than --memory 12.0 GB: lower --tt-slots or --procs, or raise --memory",
     );
     d.tool("pabsim")
         .args(cluster)
