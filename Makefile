@@ -237,7 +237,7 @@ distributed: $(BIN)/.built
 # 1,536, the NegaScout master with ε = 200 and without at P = 512; one item (file)
 # per (tree, configuration), the per-node cost calibrated from the paper's own
 # sequential row (pipelines/ura2014.sh, docs/model.md §9.9; not part of `make all`).
-# `make ura2014 GRID=quick` runs d = 16 … 24 (b = 5) and 8 … 12 (b = 20) on 4 trees;
+# `make ura2014 GRID=quick` runs d = 16 … 22 (b = 5) and 8, 10 (b = 20) on 2 trees;
 # GRID, COUNT, PROCS, ALGORITHMS, EPSILON_PROCS, EPSILON and ARGS (flags for every
 # run) set the rest. Split over N machines: `make ura2014 SHARD=K/N STEP=seq` on
 # every machine, gather results/ura2014/run, `STEP=parallel` likewise, then

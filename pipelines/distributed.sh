@@ -42,8 +42,8 @@ if [[ $STEP != summary ]]; then
     IFS=: read -r b depth <<< "$g"
     t=$B/trees/b$b-d$depth-n$COUNT.jsonl
     if [[ ! -e $t ]]; then
-      "$BIN/treegen" --model incremental --branching "$b" --depth "$depth" --count "$COUNT" -o "$t.tmp"
-      mv "$t.tmp" "$t"
+      "$BIN/treegen" --model incremental --branching "$b" --depth "$depth" --count "$COUNT" -o "$t.$$.tmp"
+      mv "$t.$$.tmp" "$t"
     fi
     for p in 1 $PROCS; do
       i=$((i + 1))

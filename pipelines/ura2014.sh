@@ -27,8 +27,8 @@
 # gather the run/ directories, STEP=parallel on every shard, gather, then
 # STEP=summary once (pipelines/slurm/ura2014.sh does this as Slurm arrays).
 #
-# GRID lists b:d:d′ (the paper's `full`, or `quick`: d = 16 … 24 for b = 5
-# and 8 … 12 for b = 20, d′ = d/2, with COUNT 4 unless given). PROCS and
+# GRID lists b:d:d′ (the paper's `full`, or `quick`: d = 16 … 22 for b = 5
+# and 8, 10 for b = 20, d′ = d/2, with COUNT 2 unless given). PROCS and
 # ALGORITHMS are Table 1's, EPSILON_PROCS and EPSILON Table 6's. ARGS is
 # added to every pabsim run (e.g. `--tt-slots N`, a machine cost): one
 # variable for any further flag. A change of ARGS, EPSILON or the trees
@@ -42,8 +42,10 @@ GRID=${GRID:-full}
 case $GRID in
   full) GRID="5:24:12 20:12:6" ;;
   quick)
-    GRID="5:16:8 5:18:9 5:20:10 5:22:11 5:24:12 20:8:4 20:10:5 20:12:6"
-    COUNT=${COUNT:-4}
+    # What a two-core machine runs in under an hour: d = 16 … 22 (b = 5)
+    # and 8, 10 (b = 20) on 2 trees; d = 24 is one tree's work of hours.
+    GRID="5:16:8 5:18:9 5:20:10 5:22:11 20:8:4 20:10:5"
+    COUNT=${COUNT:-2}
     ;;
 esac
 COUNT=${COUNT:-32}
@@ -156,9 +158,9 @@ if [[ $STEP = all || $STEP = seq || $STEP = parallel ]]; then
     [[ $b =~ ^[0-9]+$ && $d =~ ^[0-9]+$ && $dm =~ ^[0-9]+$ && $dm -lt $d ]] || die "GRID entry $g is not b:d:d′ with d′ < d"
     t=$(tree_file "$b" "$d")
     if [[ ! -e $t ]]; then
-      partial=("$t.tmp")
-      "$BIN/treegen" --model incremental --branching "$b" --depth "$d" --count "$COUNT" -o "$t.tmp"
-      mv "$t.tmp" "$t"
+      partial=("$t.$$.tmp")
+      "$BIN/treegen" --model incremental --branching "$b" --depth "$d" --count "$COUNT" -o "$t.$$.tmp"
+      mv "$t.$$.tmp" "$t"
       partial=()
     fi
     mkdir -p "$B/run/$(group "$b" "$d" "$dm")"
