@@ -382,8 +382,8 @@ pub struct Forward {
     pub o: SVector<f64, OUTPUTS>,
 }
 
-/// The standard ranges for branching factor `b`: pv {0,1}, type [0,100],
-/// index [1,b]; outputs type [0,100], wait [0,b].
+/// The standard ranges for branching factor `b`: pv {0,1}, type `[0,100]`,
+/// index `[1,b]`; outputs type `[0,100]`, wait `[0,b]`.
 pub fn ranges(b: u32) -> Result<([Range; INPUTS], [Range; OUTPUTS])> {
     if b < 2 {
         return Err(NnError::BranchingTooSmall(b));

@@ -38,7 +38,7 @@ impl Future for Suspend {
 /// One memory access: issued when first polled. Refused by a busy block,
 /// the processor is parked: the executor issues the request again each
 /// time the processor's turn comes, without resuming its task, until the
-/// block accepts it ([`Machine::access_step`]). Once accepted, the access
+/// block accepts it (`Machine::access_step`). Once accepted, the access
 /// takes effect and the processor waits out its delay; the next poll
 /// finds it done. (A future of its own rather than an `async fn`: it is
 /// the simulator's innermost loop.)

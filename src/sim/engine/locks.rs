@@ -12,7 +12,7 @@ use crate::sim::memory::{Block, Proc};
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
     /// access; the time of a failed attempt (at least a tick) is lock wait.
-    /// (With [`LockKind::Queue`], [`Machine::lock_queued`].)
+    /// (With [`LockKind::Queue`], `Machine::lock_queued`.)
     pub async fn lock(&self, p: Proc, b: Block) {
         self.w.borrow_mut().on[p] = b;
         if self.cfg.lock == LockKind::Queue {

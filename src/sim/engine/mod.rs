@@ -15,8 +15,8 @@
 //! processor's, so hits and zero-delay work cost no scheduling.
 //!
 //! The states read like the thesis's figures: one routine per state
-//! ([`Machine::expand`], [`Machine::search`], [`Machine::eval`],
-//! [`Machine::ret`], [`Machine::update`], the idle loop [`Machine::idle`]),
+//! (`Machine::expand`, `Machine::search`, `Machine::eval`,
+//! `Machine::ret`, `Machine::update`, the idle loop `Machine::idle`),
 //! straight-line, with the simulated accesses in program order; a state's
 //! data (the node it works at, the value it carries) lives in [`Next`], the
 //! state a routine hands over to. Two seams keep extensions small: a new
@@ -24,7 +24,7 @@
 //! (what is eligible, and in what order of preference); a new way for an
 //! idle processor to find work is a variant of
 //! [`Algorithm`](crate::algorithm::Algorithm) and its routine, called from
-//! [`Machine::idle`].
+//! `Machine::idle`.
 //!
 //! Why `async`: each state stays one readable routine however many times it
 //! is suspended inside, and the compiler builds the resumable state machine
@@ -50,7 +50,7 @@
 //! A processor that waits for a block to change (PV splitting's and the
 //! mailboxes' waits) spins on its cached copy, which costs nothing until
 //! another processor writes the block: the engine puts it to sleep
-//! ([`Machine::wait_for_write`]) and wakes it when the write is served.
+//! (`Machine::wait_for_write`) and wakes it when the write is served.
 //!
 //! A request refused by a busy block parks its processor: the executor
 //! issues it again at the processor's turns without resuming its routine.

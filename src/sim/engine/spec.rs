@@ -71,7 +71,7 @@ pub struct MachineSpec {
     pub algorithm: Algorithm,
     /// How processors wait for locks.
     pub lock: LockKind,
-    /// Record every state entry in [`TreeStats::trace`] (tests, small trees).
+    /// Record every state entry in [`super::TreeStats::trace`] (tests, small trees).
     pub trace: bool,
     /// Take the turns of processors waiting at a busy block together
     /// (the executor's `pass_waiters`): the same run, faster. Off only to test

@@ -88,7 +88,7 @@ pub struct TreeStats {
     pub told: u64,
     /// Nodes the machine had to make (the heaps' total size at the end).
     pub pool: u64,
-    /// Every state entry, with [`MachineSpec::trace`].
+    /// Every state entry, with [`super::MachineSpec::trace`].
     pub trace: Vec<TraceEvent>,
 }
 
