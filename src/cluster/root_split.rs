@@ -21,7 +21,7 @@
 
 use super::frontier::{Leaf, back_up, frontier};
 use super::search::Searcher;
-use super::transport::{Msg, Process, Transport};
+use super::transport::{Job, Msg, Process, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
@@ -166,7 +166,7 @@ impl<'f, S: TreeSource, Q: TaskSearch<S>> MasterSlave<'f, S, Q> {
         // At ply 1 the root's best so far bounds the task: a lower value
         // cannot change the root's maximum.
         let window = if f.split == 1 { Window { alpha: self.best, beta: ROOT_BETA } } else { Window::ROOT };
-        t.send(worker, Msg::Task { id: i as u32, node: l.node.clone(), max: l.max, ply: l.ply, depth: f.depth - l.ply, window });
+        t.send(worker, Msg::Task(Job { id: i as u32, node: l.node.clone(), max: l.max, ply: l.ply, depth: f.depth - l.ply, window }));
     }
 }
 
@@ -185,7 +185,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for MasterSlave<'_, S, Q> {
 
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>) {
         match msg {
-            Msg::Task { id, node, max, ply, depth, window } => {
+            Msg::Task(Job { id, node, max, ply, depth, window }) => {
                 let (value, counts) = self.tasks.task(src, &node, max, depth, ply, window);
                 t.searched(counts);
                 t.send(from, Msg::Result { id, value });

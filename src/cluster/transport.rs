@@ -14,24 +14,28 @@ use serde::{Deserialize, Serialize};
 /// A message between processes. `N` is the tree source's node (a position).
 /// Serde types: a real transport encodes them (the MPI transport, §9.8), and
 /// a new variant is encoded with no more code.
+/// A search one process asks of another: `node` (a MAX node if `max`, at
+/// `ply`) to `depth` in `window`, fail-hard; `id` is the asker's name for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job<N> {
+    /// The asker's name for the search.
+    pub id: u32,
+    /// The position.
+    pub node: N,
+    /// Whose move.
+    pub max: bool,
+    /// Distance from the tree's root.
+    pub ply: u32,
+    /// Remaining depth.
+    pub depth: u32,
+    /// The window (fail-hard).
+    pub window: Window,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Msg<N> {
-    /// Search `node` (a MAX node if `max`, at `ply`) to `depth` in `window`;
-    /// answer with a [`Msg::Result`] of the same `id`.
-    Task {
-        /// The sender's name for the task.
-        id: u32,
-        /// The position.
-        node: N,
-        /// Whose move.
-        max: bool,
-        /// Distance from the tree's root.
-        ply: u32,
-        /// Remaining depth.
-        depth: u32,
-        /// The window (fail-hard).
-        window: Window,
-    },
+    /// Search the job; answer with a [`Msg::Result`] of the same `id`.
+    Task(Job<N>),
     /// The value of task `id` (fail-hard in its window).
     Result {
         /// The task.
@@ -41,23 +45,14 @@ pub enum Msg<N> {
     },
     /// The search is over: stop.
     Stop,
-    /// Ura et al.'s task: search `node` to `depth` in `window` (fail-hard),
+    /// Ura et al.'s task: the job (its `id` the master's leaf, its depth
+    /// the full remaining depth d − d′, its window the task window),
     /// reporting shallower iterations too; `pass` is the master's pass that
     /// sent it, `sig` its signature (the ranks of the moves on its path in
-    /// the master's order), `id` the master's leaf.
+    /// the master's order).
     Work {
-        /// The master's leaf.
-        id: u32,
-        /// The position.
-        node: N,
-        /// Whose move.
-        max: bool,
-        /// Distance from the tree's root.
-        ply: u32,
-        /// The full remaining depth (d − d').
-        depth: u32,
-        /// The task window.
-        window: Window,
+        /// The search asked.
+        job: Job<N>,
         /// The master's pass.
         pass: u32,
         /// The signature.
@@ -135,7 +130,7 @@ impl<N> Msg<N> {
     pub fn bytes(&self) -> u64 {
         HEADER_BYTES
             + match self {
-                Msg::Task { .. } => std::mem::size_of::<N>() as u64 + 16,
+                Msg::Task(_) => std::mem::size_of::<N>() as u64 + 16,
                 Msg::Result { .. } => 8,
                 // A request's origin and an abort's task travel in the header's id.
                 Msg::Stop | Msg::Pass { .. } | Msg::Request { .. } | Msg::Abort { .. } => 0,

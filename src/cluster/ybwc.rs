@@ -350,7 +350,10 @@ impl<S: TreeSource> Ybwc<S> {
             self.next_id += 1;
             f.remote.push((id, o as usize));
             self.given += 1;
-            t.send(o as usize, Msg::Task { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() });
+            t.send(
+                o as usize,
+                Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() }),
+            );
         }
         if self.parked.is_empty() {
             return;
@@ -411,7 +414,7 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
             return;
         }
         match msg {
-            Msg::Task { id, node, max, ply, depth, window } => {
+            Msg::Task(crate::cluster::transport::Job { id, node, max, ply, depth, window }) => {
                 // Only ever sent to a process that asked and is idle.
                 debug_assert!(self.job.is_none());
                 self.taken += 1;
@@ -535,7 +538,10 @@ mod tests {
         // A's window (−∞, 466).
         p.resume(&t, &mut r);
         let w = |alpha, beta| Window { alpha, beta };
-        assert_eq!(r.sent, [(1, Msg::Task { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) })]);
+        assert_eq!(
+            r.sent,
+            [(1, Msg::Task(crate::cluster::transport::Job { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) }))]
+        );
         r.sent.clear();
         // A1 = 467: A waits for A2 alone.
         p.resume(&t, &mut r);
@@ -544,7 +550,10 @@ mod tests {
         // process asks again and gets C, the root's next child.
         p.receive(&t, &mut r, 1, Msg::Result { id: 0, value: OFF + 670 });
         p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
-        assert_eq!(r.sent, [(1, Msg::Task { id: 1, node: kids[2], max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) })]);
+        assert_eq!(
+            r.sent,
+            [(1, Msg::Task(crate::cluster::transport::Job { id: 1, node: kids[2], max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) }))]
+        );
         r.sent.clear();
         // B0 = 43 ≤ 466 cuts B; the root waits for C, whose value in its
         // window is 466 (C0 = −369 fails low); then the run is over.

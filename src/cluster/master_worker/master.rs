@@ -19,7 +19,7 @@
 
 use super::tree::MTree;
 use super::{FULL_WINDOW_AFTER, bounds, settled};
-use crate::cluster::transport::{Msg, Transport};
+use crate::cluster::transport::{Job, Msg, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -282,8 +282,11 @@ impl<S: TreeSource> Master<S> {
         let n = &mut self.tree.nodes[i];
         n.owner = w;
         let window = if n.tries as u32 >= FULL_WINDOW_AFTER { Window::ROOT } else { w2 };
-        let msg =
-            Msg::Work { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window, pass: self.pass, sig: self.sig.clone() };
+        let msg = Msg::Work {
+            job: Job { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window },
+            pass: self.pass,
+            sig: self.sig.clone(),
+        };
         self.flush(t);
         t.send(w as usize, msg);
     }

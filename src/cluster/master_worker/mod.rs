@@ -36,7 +36,7 @@ pub use tree::{MASTER_TREE_FACTOR, master_memory, master_node_bytes};
 pub use worker::Worker;
 
 use super::frontier::frontier;
-use super::transport::{Msg, Process, Transport};
+use super::transport::{Job, Msg, Process, Transport};
 use crate::game::{TreeSource, children};
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 use worker::WTask;
@@ -184,7 +184,7 @@ impl<S: TreeSource> Process<S> for MasterWorker<S> {
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
         match (self, msg) {
             (MasterWorker::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
-            (MasterWorker::Worker(w), Msg::Work { id, node, max, ply, depth, window, pass, sig }) => {
+            (MasterWorker::Worker(w), Msg::Work { job: Job { id, node, max, ply, depth, window }, pass, sig }) => {
                 w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig })
             }
             (MasterWorker::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),

@@ -44,7 +44,7 @@ fn tasks(r: &mut Record) -> Vec<Sent> {
         .sent
         .iter()
         .filter_map(|(to, m)| match m {
-            Msg::Work { id, window, sig, .. } => Some((*to, *id, (rel(window.alpha), rel(window.beta)), sig.clone())),
+            Msg::Work { job, sig, .. } => Some((*to, job.id, (rel(job.window.alpha), rel(job.window.beta)), sig.clone())),
             _ => None,
         })
         .collect();
