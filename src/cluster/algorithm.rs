@@ -177,6 +177,36 @@ impl ClusterAlgorithm {
     }
 }
 
+/// The split ply asked (`s`, at most `depth`) or its default for `procs`
+/// processes: the one rule, for [`launch_with`] and the memory estimate.
+fn split_ply<S: TreeSource>(s: Option<u32>, src: &S, root: &S::Node, depth: u32, procs: usize) -> u32 {
+    s.map_or_else(|| default_split(src, root, depth, procs), |s| s.min(depth))
+}
+
+/// The master depth asked (`d`, at most `depth`) or its default for
+/// `procs` processes: the one rule, for [`launch_with`] and the memory
+/// estimate.
+fn master_depth_of<S: TreeSource>(d: Option<u32>, src: &S, root: &S::Node, depth: u32, procs: usize) -> u32 {
+    d.map_or_else(|| master_worker::default_master_depth(src, root, depth, procs), |d| d.min(depth))
+}
+
+impl ClusterAlgorithm {
+    /// The algorithm with its split ply or master depth worked out for a
+    /// search of `root` to `depth` on `procs` processes, as [`launch_with`]
+    /// works them out (what a run's memory depends on, `super::memory`);
+    /// its other parameters as they are.
+    pub fn with_plies<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32, procs: usize) -> ClusterAlgorithm {
+        match self {
+            ClusterAlgorithm::EvenSplit { split } => ClusterAlgorithm::EvenSplit { split: Some(split_ply(split, src, root, depth, procs)) },
+            ClusterAlgorithm::MasterSlave { split } => ClusterAlgorithm::MasterSlave { split: Some(split_ply(split, src, root, depth, procs)) },
+            ClusterAlgorithm::MasterWorker { master_depth, slice, variant } => {
+                ClusterAlgorithm::MasterWorker { master_depth: Some(master_depth_of(master_depth, src, root, depth, procs)), slice, variant }
+            }
+            a => a,
+        }
+    }
+}
+
 /// Builds `c`'s processes for a search of `root` to `depth`, the
 /// root-splitting baselines searching their tasks with `tasks()` (one per
 /// process), and runs them with `l`, once `c` is checked. Returns the run's
@@ -193,7 +223,7 @@ pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
 ) -> Result<Launched<L::Output>, ClusterError> {
     c.check()?;
     let (procs, slots) = (c.procs, c.settings.tt_slots);
-    let split = |s: Option<u32>| s.map_or_else(|| default_split(src, root, depth, procs), |s| s.min(depth));
+    let split = |s| split_ply(s, src, root, depth, procs);
     let (output, algorithm) = match c.algorithm {
         ClusterAlgorithm::Sequential => (l.launch(src, 1, |_| Sequential::<S> { root: root.clone(), depth, slots }), c.algorithm),
         ClusterAlgorithm::EvenSplit { split: s } => {
@@ -207,7 +237,7 @@ pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
             (l.launch(src, procs, |_| MasterSlave::new(&f, tasks())), resolved)
         }
         ClusterAlgorithm::MasterWorker { master_depth, slice, variant } => {
-            let dm = master_depth.map_or_else(|| master_worker::default_master_depth(src, root, depth, procs), |d| d.min(depth));
+            let dm = master_depth_of(master_depth, src, root, depth, procs);
             let variant = match variant {
                 MwVariant::Share { depth: k } => MwVariant::Share { depth: Some(k.unwrap_or_else(|| master_worker::default_share_depth(src, root))) },
                 MwVariant::NegaScout { epsilon } => {

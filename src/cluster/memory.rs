@@ -49,7 +49,8 @@ impl Estimate {
 }
 
 /// The estimate of `cfg` on a tree of nodes `N` whose root has `b` moves,
-/// searched to `depth`.
+/// searched to `depth`; its split ply or master depth worked out
+/// ([`ClusterAlgorithm::with_plies`]: a ply left to its default counts as 0).
 pub fn estimate<N>(cfg: &ClusterConfig, b: u64, depth: u32) -> Estimate {
     let node_bytes = std::mem::size_of::<super::frontier::Leaf<N>>() as u64 + 16;
     let procs = cfg.procs as u64;
@@ -60,26 +61,10 @@ pub fn estimate<N>(cfg: &ClusterConfig, b: u64, depth: u32) -> Estimate {
     };
     let tree = match cfg.algorithm {
         ClusterAlgorithm::Sequential | ClusterAlgorithm::Ybwc { .. } => 0,
-        // The default split ply is the shallowest with at least p nodes:
-        // fewer than b p of them.
         ClusterAlgorithm::EvenSplit { split } | ClusterAlgorithm::MasterSlave { split } => {
-            let nodes = match split {
-                Some(s) => b.saturating_pow(s.min(depth)),
-                None => b.saturating_mul(procs),
-            };
-            nodes.saturating_mul(node_bytes)
+            b.saturating_pow(split.unwrap_or(0).min(depth)).saturating_mul(node_bytes)
         }
-        // The default master depth keeps 3 leaves a worker: about b^dm ≈ 3 p.
-        ClusterAlgorithm::MasterWorker { master_depth, .. } => {
-            let dm = master_depth.unwrap_or_else(|| {
-                let mut d = 1;
-                while d < depth && b.saturating_pow(d) < 3 * procs {
-                    d += 1;
-                }
-                d
-            });
-            super::master_worker::master_memory::<N>(b, depth, dm, cfg.procs)
-        }
+        ClusterAlgorithm::MasterWorker { master_depth, .. } => super::master_worker::master_memory::<N>(b, depth, master_depth.unwrap_or(0), cfg.procs),
     };
     Estimate { tables: searchers.saturating_mul(table), tree, processes: procs.saturating_mul(PER_PROCESS) }
 }
@@ -91,7 +76,8 @@ pub fn of_tree(cfg: &ClusterConfig, tree: &Tree) -> Estimate {
         type Output = Estimate;
         fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Estimate {
             let b = children(src, root, true).len().max(1) as u64;
-            estimate::<S::Node>(self.0, b, depth)
+            let cfg = ClusterConfig { algorithm: self.0.algorithm.with_plies(src, root, depth, self.0.procs), ..*self.0 };
+            estimate::<S::Node>(&cfg, b, depth)
         }
     }
     tree.visit(V(cfg))
@@ -201,7 +187,14 @@ mod tests {
         // a vector's margin).
         let es = estimate::<N>(&cfg(ClusterAlgorithm::EvenSplit { split: Some(14) }, 2, 1 << 10), 5, 18);
         assert_eq!(es.tree, 5u64.pow(14) * 40);
-        assert_eq!(estimate::<N>(&cfg(ClusterAlgorithm::EvenSplit { split: None }, 64, 1 << 10), 5, 18).tree, 5 * 64 * 40);
+        // The default split ply is worked out as a run does: the shallowest
+        // with at least 64 nodes, 3 (125 nodes).
+        let t = crate::tree::read_trees(crate::cli::Input::from_string(
+            "t",
+            r#"{"set":"tg1","index":1,"seed":1335380035,"model":"incremental","b":5,"scale":100,"depth":18}"#,
+        ))
+        .unwrap();
+        assert_eq!(of_tree(&cfg(ClusterAlgorithm::EvenSplit { split: None }, 64, 1 << 10), &t[0]).tree, 125 * 40);
         assert_eq!(estimate::<N>(&cfg(ClusterAlgorithm::Sequential, 1, 1 << 20), 5, 18).total(), (16 << 20) + (16 << 10));
     }
 

@@ -114,7 +114,7 @@ fn unwire(b: i8) -> Bound {
 }
 
 impl<S: TreeSource> Searcher<S> {
-    /// A searcher with `slots` table entries (rounded up to a power of two).
+    /// A searcher with `slots` table entries (rounded up to an even number).
     pub fn new(slots: usize) -> Searcher<S> {
         Searcher {
             tt: ProcessTable::new(slots),
@@ -140,12 +140,6 @@ impl<S: TreeSource> Searcher<S> {
         self.master.get_or_insert_with(|| ProcessTable::new(self.slots));
     }
 
-    /// The node's table key ([`TreeSource::tt_key`]: its name with the ply).
-    #[inline(always)]
-    fn key(src: &S, node: &S::Node, ply: u32) -> u64 {
-        src.tt_key(node, ply)
-    }
-
     /// The table of entries at `ply`: the master's (tasks only) above the deep plies.
     #[inline(always)]
     fn table(&mut self, ply: u32) -> &mut ProcessTable {
@@ -165,9 +159,8 @@ impl<S: TreeSource> Searcher<S> {
     }
 
     #[inline(always)]
-    fn find(&mut self, src: &S, node: &S::Node, ply: u32) -> Option<Entry> {
-        let key = Self::key(src, node, ply);
-        self.table(ply).probe(key, ply).filter(|e| self.usable(e.tag, ply))
+    fn find(&self, src: &S, node: &S::Node, ply: u32) -> Option<Entry> {
+        self.table_at(ply).probe(src.tt_key(node, ply), ply).filter(|e| self.usable(e.tag, ply))
     }
 
     /// Whether the task being searched may use an entry of task `tag` at `ply`
@@ -202,7 +195,7 @@ impl<S: TreeSource> Searcher<S> {
     /// Stores an entry another process found (every entry is the
     /// fixed-depth value of its node, whoever found it).
     pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {
-        let key = Self::key(src, &e.node, e.ply);
+        let key = src.tt_key(&e.node, e.ply);
         let hit = Entry { value: e.value, bound: unwire(e.bound), depth: e.depth, best: e.best, tag: 0 };
         self.table(e.ply).store(key, e.ply, hit);
     }
@@ -296,7 +289,7 @@ impl<S: TreeSource> Hooks<S> for Searcher<S> {
         if self.share_ply.is_some_and(|p| ply <= p) {
             self.outbox.push(SharedEntry { node: node.clone(), ply, depth: e.depth, value: e.value, bound: wire(e.bound), best: e.best, origin: 0 });
         }
-        let key = Self::key(src, node, ply);
+        let key = src.tt_key(node, ply);
         let tag = self.task;
         self.table(ply).store(key, ply, Entry { tag, ..e });
     }
