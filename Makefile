@@ -1,7 +1,8 @@
 # parab: reproduce Manohararajah (2001) end to end.
 #   make all    every result under results/ (file targets: only what changed reruns)
-#   make test   format check, clippy -D warnings, all tests (release mode); installs
-#               Chromium, Slurm and munge, Open MPI where it can (apt-get as root), else
+#   make test   format check, clippy -D warnings, cargo doc -D warnings, all tests (release
+#               mode); installs Chromium, Slurm and munge, Open MPI where it can (apt-get as
+#               root), else
 #               says in one line what it skipped; the MPI build is checked and tested in
 #               target/mpi/ (`--features mpi`)
 #   make sweep  the parameter search of the thesis (PROCS, SCHEMES, ORDERINGS narrow it)
@@ -86,6 +87,7 @@ TEST_ENV := target/test-skips.env
 test: test-setup
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p parab
 	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
 	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
 test-setup:
