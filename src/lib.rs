@@ -102,6 +102,10 @@
 //!
 //! `docs/architecture.md` is the short map of how these fit together.
 
+// A library user reads these docs: a link to a missing or private item is an
+// error wherever they are built (`make test` builds them with -D warnings too).
+#![deny(rustdoc::broken_intra_doc_links, rustdoc::private_intra_doc_links)]
+
 pub mod algorithm;
 pub mod classify;
 pub mod cli;

@@ -21,6 +21,20 @@ fn make_all_builds_every_binary_first() {
     assert!(report < first_run, "the report is built at command {report}, after the first tree generation at {first_run}");
 }
 
+/// The library's docs are part of the gate: `make test` builds them with
+/// warnings as errors (a link to a private item once warned 18 times unseen).
+#[test]
+fn make_test_builds_the_docs_without_warnings() {
+    let out = Command::new("make").args(["-n", "-B", "test"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().any(|l| l.contains("RUSTDOCFLAGS=\"-D warnings\"") && l.contains(" doc ") && l.contains("-p parab")),
+        "make -n test has no `cargo doc` with -D warnings:\n{text}"
+    );
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    assert!(lib.contains("#![deny(rustdoc::broken_intra_doc_links, rustdoc::private_intra_doc_links)]"));
+}
+
 /// `make test` said nothing while apt installed Chromium, Slurm (and Open MPI)
 /// when its output was not a terminal. Run against a fake `apt-get` (and
 /// a fake `id` saying root), with stderr a pipe.
