@@ -513,13 +513,6 @@ pub fn merge(parts: Vec<(String, Vec<SimRow>)>) -> Result<Vec<SimRow>> {
             let Some((run, sealed)) = r.run.as_deref().and_then(seal::split_run) else {
                 return Err(RunError::Merge(format!("{name}: a row has no sealed run id (written by an older pabsim? run the shard again)")));
             };
-            // Line j + 2: the header is line 1.
-            require!(
-                seal::seal_matches(run, sealed, &as_sealed(r)),
-                RunError::Merge,
-                "the row of item {item} was changed after pabsim wrote it (its seal in the run column does not match its columns): run the shard again ({name}:{})",
-                j + 2
-            );
             match &first {
                 None => first = Some((name.clone(), run.to_string(), n)),
                 Some((f, id, t)) => require!(
@@ -528,6 +521,13 @@ pub fn merge(parts: Vec<(String, Vec<SimRow>)>) -> Result<Vec<SimRow>> {
                     "{f} and {name} come from different runs (run {id} and {run}: other trees, processors, schemes or parameters); merge the shards of one run"
                 ),
             }
+            // Line j + 2: the header is line 1.
+            require!(
+                seal::seal_matches(run, sealed, &as_sealed(r)),
+                RunError::Merge,
+                "the row of item {item} was changed after pabsim wrote it (its seal in the run column does not match its columns): run the shard again ({name}:{})",
+                j + 2
+            );
         }
     }
     let mut rows: Vec<SimRow> = parts.into_iter().flat_map(|(_, r)| r).collect();

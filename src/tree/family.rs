@@ -213,8 +213,8 @@ macro_rules! families {
                 }
             }
 
-            /// What the tree is, its labels cleared ([`TreeFamily::identity`](
-            /// $crate::tree::family::TreeFamily::identity)).
+            /// What the tree is: the spec with its labels cleared (its
+            /// family's `TreeFamily::identity`).
             pub fn identity(&self) -> Spec {
                 match self {
                     $(Spec::$v(s) => Spec::$v(<$s as $crate::tree::family::TreeFamily>::identity(s)),)+
