@@ -350,12 +350,12 @@ pub enum FitError {
 /// Why the chess program's statistics cannot be summarised.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ChessError {
-    /// The file has no rows.
-    #[error("the chess statistics file has no rows")]
-    NoRows,
-    /// No position has a contributing node.
-    #[error("the chess statistics have no contributing nodes")]
-    NoNodes,
+    /// The file (named) has no rows.
+    #[error("the chess statistics file {0} has no rows (give one row per position under its header)")]
+    NoRows(String),
+    /// No position of the file (named) has a contributing node.
+    #[error("the chess statistics in {0} have no contributing nodes (every nodes_valid is 0)")]
+    NoNodes(String),
     /// A position's row twice (line numbers count the header as line 1).
     #[error("position {position} repeats line {first} ({name}:{line}): give each position once")]
     Repeated {
@@ -396,7 +396,7 @@ pub enum ChessError {
 /// `name` is the file's, for messages.
 pub fn chess(rows: &[RajahxRow], name: &str) -> Result<Vec<ChessFbestRow>, ChessError> {
     if rows.is_empty() {
-        return Err(ChessError::NoRows);
+        return Err(ChessError::NoRows(name.into()));
     }
     let mut first_line = std::collections::HashMap::new();
     for (i, r) in rows.iter().enumerate() {
@@ -418,7 +418,7 @@ pub fn chess(rows: &[RajahxRow], name: &str) -> Result<Vec<ChessFbestRow>, Chess
     let nodes = total("contributing nodes", &|r| r.nodes_valid)?;
     let moves = total("pseudo-legal moves", &|r| r.pseudo_legal_moves)?;
     if nodes == 0 {
-        return Err(ChessError::NoNodes);
+        return Err(ChessError::NoNodes(name.into()));
     }
     let bf = moves as f64 / nodes as f64;
     let mut out = vec![];
@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn chess_statistics_need_rows_and_nodes() {
-        assert_eq!(chess(&[], "r"), Err(ChessError::NoRows));
+        assert_eq!(chess(&[], "r"), Err(ChessError::NoRows("r".into())));
         let zero = RajahxRow {
             position: 1,
             nodes_valid: 0,
@@ -488,6 +488,6 @@ mod tests {
             fbest_9: 0,
             fbest_10: 0,
         };
-        assert_eq!(chess(&[zero], "r"), Err(ChessError::NoNodes));
+        assert_eq!(chess(&[zero], "r"), Err(ChessError::NoNodes("r".into())));
     }
 }

@@ -96,6 +96,8 @@ impl PatternSet {
             TrainError::BadPatterns,
             "the first row of {name} must be the root row (level 0) that carries the root type; is this a trainset file? ({name}:2)"
         );
+        // The parent addresses' width: trainset writes depth - 1 moves in each.
+        let width = rows.get(1).map_or(0, |r| r.parent.split('.').count());
         let mut x = Vec::with_capacity(rows.len());
         let mut d = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
@@ -126,9 +128,11 @@ impl PatternSet {
                 )));
             }
             if i == 0 {
+                require!(r.parent.is_empty(), TrainError::BadPatterns, "the root row's parent must be empty, got `{}` {at}", crate::cli::excerpt(&r.parent));
                 continue;
             }
             require!(r.level >= 1, TrainError::BadPatterns, "only the first row may be the root row (level 0) {at}");
+            check_parent(r, width, &at)?;
             require!((1..=r.b).contains(&r.index), TrainError::BadPatterns, "index {} is outside [1, b = {}] {at}", r.index, r.b);
             // A PV parent's first child is on the PV path: trainset no longer
             // writes that pattern (issue 10), so a file with one is from an
@@ -159,6 +163,44 @@ impl PatternSet {
     pub fn is_empty(&self) -> bool {
         self.x.is_empty()
     }
+}
+
+/// Checks a pattern's level and parent address against the file's address
+/// `width` (trainset writes `p_1.p_2...`, depth - 1 moves: the parent's
+/// moves from the root, each in 1..b, then zeros for the levels below it).
+/// `at` is the row's `(file:line)`.
+fn check_parent(r: &PatternRow, width: usize, at: &str) -> Result<()> {
+    let parent = crate::cli::excerpt(&r.parent);
+    let moves: Vec<u32> = match r.parent.split('.').map(str::parse).collect() {
+        Ok(m) => m,
+        Err(_) => {
+            return Err(TrainError::BadPatterns(format!(
+                "parent `{parent}` is not an address p_1.p_2... of move numbers (trainset writes `0.0` for the root's children at depth 3) {at}"
+            )));
+        }
+    };
+    require!(
+        moves.len() == width,
+        TrainError::BadPatterns,
+        "parent `{parent}` has {} moves where the first pattern's has {width} (one depth per file) {at}",
+        moves.len()
+    );
+    require!(
+        (1..=width as u32).contains(&r.level),
+        TrainError::BadPatterns,
+        "level {} is outside [1, {width}] (the parent addresses have {width} moves: trees of depth {}) {at}",
+        r.level,
+        width + 1
+    );
+    let up = r.level as usize - 1;
+    require!(
+        moves[..up].iter().all(|m| (1..=r.b).contains(m)) && moves[up..].iter().all(|&m| m == 0),
+        TrainError::BadPatterns,
+        "parent `{parent}` of a level-{} child must have {up} moves in 1..{} and then zeros {at}",
+        r.level,
+        r.b
+    );
+    Ok(())
 }
 
 /// Training settings.
@@ -333,7 +375,8 @@ mod tests {
             wa: Some(70),
             wb: Some(10),
             level,
-            parent: String::new(),
+            // Depth-4 addresses: the root; its child 2; that one's child 1.
+            parent: ["", "0.0.0", "2.0.0", "2.1.0"][level.min(3) as usize].to_string(),
             pv,
             ty,
             index,

@@ -357,9 +357,10 @@ fn merge_refuses_shards_of_different_runs() {
     // Shards of one run still merge into exactly the single-machine output.
     let single = d.tool("pabsim").args(["t.jsonl", "--procs", "1,4", "--per-tree"]).ok();
     assert_eq!(d.tool("pabsim").args(["--merge", "--per-tree", "t2.csv", "t1.csv"]).ok(), single);
-    let run = single.lines().nth(1).unwrap().split(',').next().unwrap().to_string();
+    // The first column: the run id, then each row's seal (16 hex digits each).
+    let run = single.lines().nth(1).unwrap().split(['-', ',']).next().unwrap().to_string();
     assert_eq!(run.len(), 16, "a run id in the first column: {single}");
-    assert!(single.lines().skip(1).all(|l| l.starts_with(&format!("{run},"))));
+    assert!(single.lines().skip(1).all(|l| l.starts_with(&format!("{run}-")) && l.split(',').next().unwrap().len() == 33));
 }
 
 /// A value given twice is refused, the same way in every tool.

@@ -137,3 +137,118 @@ fn outputs_commit_together() {
     assert_eq!(d.read("c.csv"), "old curve\n");
     assert_eq!(d.files(), vec!["c.csv", "p.csv"]);
 }
+
+/// Every tool's command line with a long piece of work (minutes at least:
+/// a b = 32 tree of depth 12, ten million training iterations, a million
+/// positions), writing to `out`, run in a directory holding `big.jsonl`
+/// and `p.csv` ([`long_work_inputs`]).
+fn long_commands(out: &str) -> Vec<(&'static str, Vec<String>)> {
+    let cmd = |tool, args: &[&str]| (tool, args.iter().map(|a| a.to_string()).chain(["-o".to_string(), out.to_string()]).collect());
+    vec![
+        cmd("treegen", &["--ordering", "32,79,5", "--depth", "12"]),
+        cmd("positions", &["--game", "chess", "--count", "1000000", "--seed", "1", "--plies", "16..40"]),
+        cmd("fbest", &["big.jsonl"]),
+        cmd("trainset", &["big.jsonl"]),
+        cmd("classify", &["big.jsonl", "--scheme", "a"]),
+        cmd("nntrain", &["p.csv", "--iterations", "100000000"]),
+        cmd("nntrain", &["p.csv", "--iterations", "100000000", "--curve", "c.csv"]),
+        cmd("pabsim", &["big.jsonl", "--procs", "1,64"]),
+        cmd("pabsim", &["--machine", "cluster", "big.jsonl", "--procs", "1,8", "--algorithm", "even-split"]),
+        cmd("pabsim", &["--machine", "cluster", "big.jsonl", "--leaf-factors", "--master-depth", "2"]),
+        cmd("pabsim", &["--merge", "missing-shard.csv"]),
+        cmd("psearch", &["big.jsonl", "--threads", "1"]),
+    ]
+}
+
+/// `big.jsonl` (one tree of b = 32 at depth 12) and `p.csv` (a small
+/// training set) in `d`.
+fn long_work_inputs(d: &Dir) {
+    artificial_trees(d, "big.jsonl", "32,79,5", 12, 1);
+    patterns(d);
+}
+
+/// Runs `tool args` in `d` and waits at most 30 s: a run still at work
+/// then checks its output only after the work (it is killed).
+fn ends_within_30s(d: &Dir, tool: &str, args: &[String]) {
+    let mut child = Command::new(bin(tool)).args(args).current_dir(&d.path).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`{tool} {}` still at work after 30 s: its output is checked only after the work", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `psearch T -o nodir/x.csv` failed after the whole search (hours in real
+/// use), and so did every other tool: an output that cannot be written is
+/// refused before any work, in one line naming it, and nothing is left
+/// behind.
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_the_work() {
+    let d = Dir::new("d9");
+    long_work_inputs(&d);
+    d.write("file.txt", "not a directory\n");
+    for (out, needle) in
+        [("nodir/x.csv", "cannot create output nodir/x.csv: directory nodir does not exist"), ("file.txt/x.csv", "cannot create output file.txt/x.csv")]
+    {
+        for (tool, args) in long_commands(out) {
+            ends_within_30s(&d, tool, &args);
+            d.tool(tool).args(&args).fails(needle);
+        }
+    }
+    // nntrain's other outputs: --curve, and --out-dir (made at the end).
+    let nntrain = |extra: &[&str]| d.tool("nntrain").args(["p.csv", "--iterations", "100000000"]).args(extra);
+    for extra in [&["--curve", "nodir/c.csv"][..], &["--out-dir", "file.txt/w"], &["--out-dir", "file.txt"]] {
+        let args: Vec<String> = ["p.csv", "--iterations", "100000000"].iter().chain(extra).map(|a| a.to_string()).collect();
+        ends_within_30s(&d, "nntrain", &args);
+        nntrain(extra).fails(extra[1].split('/').next().unwrap());
+    }
+    nntrain(&["--out-dir", "file.txt/w"]).fails("cannot create --out-dir file.txt/w: file.txt is not a directory");
+    assert_eq!(d.files(), vec!["big.jsonl", "file.txt", "p.csv"]);
+    // A directory to be made is no error: nntrain makes it at the end.
+    d.tool("nntrain").args(["p.csv", "--iterations", "2", "--out-dir", "new/w"]).ok();
+    assert_eq!(names(&d.join("new/w")), vec!["20-69-19-curve.csv", "20-69-19.json"]);
+}
+
+/// The names in directory `p`, sorted.
+fn names(p: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(p).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+/// `-o a` with `a → b → a` replaced the link with a file and exited 0, in
+/// every tool: a loop of links is refused in one line (before the work),
+/// both links stay. A valid link is written through, as `> link` in a
+/// shell: its target gets the output, the link stays a link.
+#[test]
+fn a_loop_of_links_is_refused_and_a_valid_link_is_written_through() {
+    let d = Dir::new("d10");
+    long_work_inputs(&d);
+    std::os::unix::fs::symlink("b", d.join("a")).unwrap();
+    std::os::unix::fs::symlink("a", d.join("b")).unwrap();
+    std::os::unix::fs::symlink("self", d.join("self")).unwrap();
+    for out in ["a", "self"] {
+        for (tool, args) in long_commands(out) {
+            ends_within_30s(&d, tool, &args);
+            d.tool(tool).args(&args).fails(&format!("cannot create output {out}: it is a loop of symbolic links"));
+        }
+    }
+    for l in ["a", "b", "self"] {
+        assert!(std::fs::symlink_metadata(d.join(l)).unwrap().file_type().is_symlink(), "{l} is still a link");
+    }
+    assert_eq!(d.files(), vec!["a", "b", "big.jsonl", "p.csv", "self"]);
+    // Through a link to a file, and a dangling link (its target is made).
+    d.write("real.jsonl", "old\n");
+    std::os::unix::fs::symlink("real.jsonl", d.join("link.jsonl")).unwrap();
+    std::os::unix::fs::symlink("made.jsonl", d.join("dangling.jsonl")).unwrap();
+    let want = d.tool("treegen").args(["--ordering", "4,50,10", "--depth", "3", "--count", "2"]).ok();
+    for (link, target) in [("link.jsonl", "real.jsonl"), ("dangling.jsonl", "made.jsonl")] {
+        d.tool("treegen").args(["--ordering", "4,50,10", "--depth", "3", "--count", "2", "-o", link]).ok();
+        assert!(std::fs::symlink_metadata(d.join(link)).unwrap().file_type().is_symlink(), "{link} is still a link");
+        assert_eq!(d.read(target), want);
+    }
+}

@@ -12,6 +12,7 @@ mod chapter5;
 mod cluster;
 mod games;
 mod incremental;
+mod integrity;
 mod ura2014;
 
 mod algorithms;

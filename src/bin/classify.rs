@@ -53,6 +53,7 @@ fn main() {
     let args: Args = cli::parse("classify");
     cli::main("classify", || {
         cli::threads(args.threads)?;
+        cli::check_outputs(&[("-o", args.output.as_deref())])?;
         let mut schemes: Vec<String> = args.scheme.iter().map(|s| s.trim().to_lowercase()).collect();
         if schemes.is_empty() {
             schemes = vec!["a".into(), "b".into()];

@@ -117,6 +117,7 @@ fn main() {
     let args: Args = cli::parse("fbest");
     cli::main("fbest", || {
         cli::threads(args.threads)?;
+        cli::check_outputs(&[("-o", args.output.as_deref())])?;
         // These modes read no tree specs: an input file given with one of
         // them would be ignored without a word (even a missing one).
         let mode = [(args.analytic, "--analytic"), (args.rajahx.is_some(), "--rajahx"), (args.fit.is_some(), "--fit")].into_iter().find(|m| m.0);

@@ -69,9 +69,12 @@ fn main() {
             curve_every: args.curve_every,
         };
         cfg.check()?;
-        if args.curve.is_some() {
-            // Before hours of training: `-o w.json --curve w.json` would lose the weights.
-            cli::distinct_outputs(&[("-o", args.output.as_deref()), ("--curve", args.curve.as_deref())])?;
+        // Before hours of training: an output that cannot be written, or
+        // `-o w.json --curve w.json` (which would lose the weights).
+        match (&args.out_dir, &args.curve) {
+            (Some(dir), _) => cli::check_dir(dir, "--out-dir")?,
+            (None, Some(curve)) => cli::check_outputs(&[("-o", args.output.as_deref()), ("--curve", Some(curve))])?,
+            (None, None) => cli::check_outputs(&[("-o", args.output.as_deref())])?,
         }
         let inputs: Vec<Option<PathBuf>> = if args.inputs.is_empty() { vec![None] } else { args.inputs.iter().cloned().map(Some).collect() };
         anyhow::ensure!(inputs.len() == 1 || args.out_dir.is_some(), "several pattern files need --out-dir (one network per file)");

@@ -204,6 +204,7 @@ fn main() {
     let args: Args = cli::parse("pabsim");
     cli::main("pabsim", || {
         cli::threads(args.threads)?;
+        cli::check_outputs(&[("-o", args.output.as_deref())])?;
         if args.machine == MachineKind::Cluster {
             return cluster(&args);
         }

@@ -39,6 +39,7 @@ struct Args {
 fn main() {
     let args: Args = cli::parse("positions");
     cli::main("positions", || {
+        cli::check_outputs(&[("-o", args.output.as_deref())])?;
         let plies = cli::bounded_range(&args.plies, "--plies", 0, 1000)?;
         let req = RandomPlay { game: args.game, count: args.count, seed: args.seed, plies: (*plies.start(), *plies.end()) };
         let lines = random_positions(&req)?;

@@ -78,6 +78,7 @@ fn main() {
         mpi_main(&args);
     }
     cli::main("psearch", || {
+        cli::check_outputs(&[("-o", args.output.as_deref())])?;
         if let Some((name, _)) = args.cluster.given().iter().find(|o| o.1) {
             bail!("{name} applies to --mpi only");
         }

@@ -35,6 +35,7 @@ fn main() {
     let args: Args = cli::parse("trainset");
     cli::main("trainset", || {
         cli::threads(args.threads)?;
+        cli::check_outputs(&[("-o", args.output.as_deref())])?;
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
         let set = trainset::training_set(&trees)?;
         let mut out = Output::create(args.output.as_deref())?;

@@ -87,6 +87,7 @@ const DEFAULT_SCALE: u32 = 100;
 fn main() {
     let args: Args = cli::parse("treegen");
     cli::main("treegen", || {
+        cli::check_outputs(&[("-o", args.output.as_deref())])?;
         anyhow::ensure!(args.depth <= MAX_DEPTH, "--depth {} is larger than {MAX_DEPTH}", args.depth);
         if let (Some(game), Some(path)) = (args.game, &args.positions) {
             anyhow::ensure!(args.depth >= 1, "--depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)");

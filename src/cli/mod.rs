@@ -35,7 +35,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 
 mod output;
-pub use output::{CreatedDirs, Output, distinct_outputs, finish_all, say_on_signal};
+pub use output::{CreatedDirs, Output, check_dir, check_outputs, distinct_outputs, finish_all, say_on_signal};
 
 /// What can go wrong with the command line's inputs and outputs.
 #[derive(Debug, thiserror::Error)]

@@ -69,18 +69,21 @@ fn install_cleanup() {
 }
 
 /// Follows a chain of symlinks, also when the last target does not exist yet
-/// (a dangling link): the output replaces the link's target, not the link.
-fn resolve_links(p: &Path) -> PathBuf {
-    let mut p = p.to_path_buf();
-    // As the kernel does: give up after 40 links (a loop).
-    for _ in 0..40 {
+/// (a dangling link): the output replaces the link's target, not the link,
+/// as `> link` in a shell writes through it. A chain that never ends (a loop,
+/// `a → b → a`) is refused: no file is its target, and renaming onto the
+/// last link read would replace a link with a file.
+fn resolve_links(given: &Path) -> std::result::Result<PathBuf, Error> {
+    let mut p = given.to_path_buf();
+    // As the kernel does: a chain of more than 40 links is a loop.
+    for _ in 0..=40 {
         match std::fs::read_link(&p) {
             Ok(t) if t.is_absolute() => p = t,
             Ok(t) => p = p.parent().unwrap_or(Path::new("")).join(t),
-            Err(_) => break,
+            Err(_) => return Ok(p),
         }
     }
-    p
+    Err(Error::Create { path: given.display().to_string(), reason: "it is a loop of symbolic links (point the link at a file, or give another name)".into() })
 }
 
 /// What makes two paths one file: the same device and inode for a file that
@@ -101,7 +104,8 @@ fn identity(p: &Path) -> Option<Identity> {
         Ok(m) if m.is_file() => Some(Identity::Inode(m.dev(), m.ino())),
         Ok(_) => None,
         Err(_) => {
-            let p = resolve_links(p);
+            // A loop: its own name (creating the output refuses it).
+            let p = resolve_links(p).unwrap_or_else(|_| p.to_path_buf());
             let dir = match p.parent() {
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
@@ -137,6 +141,43 @@ pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> std::result::Resul
             }
         }
     }
+    Ok(())
+}
+
+/// Refuses, before any work, outputs that could not be written when the work
+/// is done (hours later, for a long search): two naming one file
+/// ([`distinct_outputs`]), or a file that cannot be created (its directory
+/// missing or not writable, a directory as the target, a loop of links).
+/// Each file output is created as its temporary file and removed again at
+/// once; a device or FIFO is not opened here (opening a FIFO would wait for
+/// its reader, and closing it would end the reader's input).
+pub fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> std::result::Result<(), Error> {
+    distinct_outputs(outputs)?;
+    for (_, p) in outputs {
+        if p.is_some_and(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir())) {
+            continue;
+        }
+        drop(Output::create(*p)?);
+    }
+    Ok(())
+}
+
+/// Refuses, before any work, a directory for outputs (`what` names its
+/// option) that could not be made or written in when the work is done: its
+/// deepest existing ancestor must be a directory in which a file can be
+/// created. Nothing is made or left behind.
+pub fn check_dir(dir: &Path, what: &str) -> std::result::Result<(), Error> {
+    let fail = |reason: String| Error::CreateDir { what: what.into(), path: dir.display().to_string(), reason };
+    let mut base = dir;
+    while !base.as_os_str().is_empty() && std::fs::symlink_metadata(base).is_err() {
+        base = base.parent().unwrap_or(Path::new(""));
+    }
+    let base = if base.as_os_str().is_empty() { Path::new(".") } else { base };
+    if !base.is_dir() {
+        return Err(fail(format!("{} is not a directory", base.display())));
+    }
+    // Removed when dropped, at once.
+    tempfile::Builder::new().prefix(".parab-").tempfile_in(base).map_err(|e| fail(reason(&e)))?;
     Ok(())
 }
 
@@ -191,7 +232,7 @@ impl Output {
             }
         }
         let id = identity(p).unwrap_or_else(|| Identity::Name(p.to_path_buf()));
-        let p = resolve_links(p);
+        let p = resolve_links(p)?;
         let name = p.display().to_string();
         let existing = std::fs::metadata(&p).ok();
         let dir = match p.parent() {
@@ -216,7 +257,8 @@ impl Output {
         // leave the file behind (the handler takes the same lock).
         let tmp =
             tempfile::Builder::new().prefix(".parab-").suffix(&suffix).permissions(std::fs::Permissions::from_mode(0o666)).tempfile_in(dir).map_err(|e| {
-                let why = if e.kind() == io::ErrorKind::NotFound { format!("{} (does its directory exist?)", reason(&e)) } else { reason(&e) };
+                let why =
+                    if e.kind() == io::ErrorKind::NotFound { format!("directory {} does not exist (create it first)", dir.display()) } else { reason(&e) };
                 Error::Create { path: name.clone(), reason: why }
             })?;
         let (f, tmp_path) = tmp.into_parts();

@@ -85,6 +85,7 @@ macro_rules! fbest_rows {
 mod cluster;
 mod incremental;
 mod rows;
+pub mod seal;
 pub use cluster::*;
 pub use incremental::*;
 pub use rows::*;

@@ -15,7 +15,7 @@
 use super::engine::SimError;
 use super::engine::{MachineSpec, State, TreeStats, simulate};
 use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SMP_REAL_ONLY, Scheme, Walk};
-use crate::formats::SimRow;
+use crate::formats::{SimRow, seal};
 use crate::game::TreeSource;
 use crate::macros::require;
 use crate::nn::Network;
@@ -264,7 +264,7 @@ impl Plan {
                 let stats = simulate_one(tree, &c, net)?;
                 progress.inc(1);
                 let mut r = row(i as u64, self.items.len() as u64, tree, &c, &stats);
-                r.run = Some(self.run.clone());
+                r.run = Some(seal::sealed_run(&self.run, &r));
                 Ok(r)
             })
             .collect()
@@ -493,27 +493,41 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Res
         .collect())
 }
 
+/// A per-tree row as sealed ([`seal`]): without its `run` column and the
+/// columns [`finish`] recomputes (t1, n1, SU, SO, CSS).
+fn as_sealed(r: &SimRow) -> SimRow {
+    SimRow { run: None, t1_ticks: None, n1_nodes: None, su: None, so: None, css: None, ..r.clone() }
+}
+
 /// Merges the per-tree rows of all shards of one run into item order,
-/// checking that every part comes from the same run (the `run` column) and
-/// that every item is there exactly once. `parts`: (file name, rows).
+/// checking that every part comes from the same run (the `run` column's run
+/// id), that no row was changed since it was written (its seal), and that
+/// every item is there exactly once. `parts`: (file name, rows).
 pub fn merge(parts: Vec<(String, Vec<SimRow>)>) -> Result<Vec<SimRow>> {
     let mut first: Option<(String, String, u64)> = None;
     for (name, rows) in &parts {
-        for r in rows {
-            let (Some(_), Some(n)) = (r.item, r.items) else {
+        for (j, r) in rows.iter().enumerate() {
+            let (Some(item), Some(n)) = (r.item, r.items) else {
                 return Err(RunError::Merge(format!("{name}: merge needs per-tree rows (pabsim --per-tree): a row has no item number")));
             };
-            let Some(run) = &r.run else {
-                return Err(RunError::Merge(format!("{name}: a row has no run id (written by an older pabsim? run the shard again)")));
+            let Some((run, sealed)) = r.run.as_deref().and_then(seal::split_run) else {
+                return Err(RunError::Merge(format!("{name}: a row has no sealed run id (written by an older pabsim? run the shard again)")));
             };
             match &first {
-                None => first = Some((name.clone(), run.clone(), n)),
+                None => first = Some((name.clone(), run.to_string(), n)),
                 Some((f, id, t)) => require!(
                     id == run && *t == n,
                     RunError::Merge,
                     "{f} and {name} come from different runs (run {id} and {run}: other trees, processors, schemes or parameters); merge the shards of one run"
                 ),
             }
+            // Line j + 2: the header is line 1.
+            require!(
+                seal::seal_matches(run, sealed, &as_sealed(r)),
+                RunError::Merge,
+                "the row of item {item} was changed after pabsim wrote it (its seal in the run column does not match its columns): run the shard again ({name}:{})",
+                j + 2
+            );
         }
     }
     let mut rows: Vec<SimRow> = parts.into_iter().flat_map(|(_, r)| r).collect();

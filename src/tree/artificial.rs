@@ -633,6 +633,10 @@ impl super::TreeFamily for Shape {
     fn key(spec: &super::TreeSpec) -> super::TreeKey {
         super::TreeKey::Artificial { model: spec.model, ordering: spec.ordering(), depth: spec.depth }
     }
+    fn identity(spec: &super::TreeSpec) -> super::TreeSpec {
+        // The root's seed and pscore, the model and ordering, the depth.
+        super::TreeSpec { set: String::new(), index: 0, ..spec.clone() }
+    }
     fn seed(spec: &super::TreeSpec) -> Option<u64> {
         Some(spec.seed)
     }

@@ -40,6 +40,10 @@ pub trait TreeFamily: TreeSource + Clone + std::fmt::Debug + 'static {
     fn head(spec: &Self::Spec) -> SpecHead<'_>;
     /// The group the tree belongs to in every table.
     fn key(spec: &Self::Spec) -> TreeKey;
+    /// What the tree is: the spec with its labels cleared (the set's name,
+    /// the index, a position's id), which name a tree but do not change it.
+    /// Two specs of one identity are one tree, searched and counted once.
+    fn identity(spec: &Self::Spec) -> Self::Spec;
     /// The root seed of a synthetic tree.
     fn seed(_spec: &Self::Spec) -> Option<u64> {
         None
@@ -206,6 +210,14 @@ macro_rules! families {
                         let (source, root) = <$s as $crate::tree::family::TreeFamily>::check(s)?;
                         Ok(Tree::$v($crate::tree::family::Checked { spec: s.clone(), source, root }))
                     })+
+                }
+            }
+
+            /// What the tree is: the spec with its labels cleared (its
+            /// family's `TreeFamily::identity`).
+            pub fn identity(&self) -> Spec {
+                match self {
+                    $(Spec::$v(s) => Spec::$v(<$s as $crate::tree::family::TreeFamily>::identity(s)),)+
                 }
             }
 

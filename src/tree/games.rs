@@ -38,6 +38,19 @@ fn position_digest(spec: &GameSpec) -> u64 {
     Sha256::digest(spec.position.as_bytes()).iter().take(6).fold(0u64, |a, &b| a << 8 | b as u64)
 }
 
+/// What a position is, for [`TreeFamily::identity`]: its fields, one space
+/// apart; for chess only the first four (the board, the side to move,
+/// castling and en passant), as the position files' reader compares them:
+/// the search knows no fifty-move rule, so the clocks do not change the tree.
+fn board(spec: &GameSpec) -> String {
+    let fields = spec.position.split_whitespace();
+    let fields: Vec<&str> = match spec.game {
+        Game::Chess => fields.take(4).collect(),
+        Game::Othello => fields.collect(),
+    };
+    fields.join(" ")
+}
+
 /// The trait's members that are the same for every game: `$game`'s
 /// source, position type and move names.
 macro_rules! game_family {
@@ -59,6 +72,9 @@ macro_rules! game_family {
             }
             fn key(spec: &GameSpec) -> TreeKey {
                 TreeKey::Game { game: $game, depth: spec.depth }
+            }
+            fn identity(spec: &GameSpec) -> GameSpec {
+                GameSpec { set: String::new(), index: 0, id: String::new(), position: board(spec), ..spec.clone() }
             }
             fn row_seed(spec: &GameSpec) -> u64 {
                 position_digest(spec)

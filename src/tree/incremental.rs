@@ -287,6 +287,11 @@ impl super::TreeFamily for Incremental {
     fn key(spec: &super::IncrementalSpec) -> super::TreeKey {
         super::TreeKey::Incremental { b: spec.b, scale: spec.scale, depth: spec.depth }
     }
+    fn identity(spec: &super::IncrementalSpec) -> super::IncrementalSpec {
+        // The root's seed, b, the scale and the depth: the set and index
+        // only name the seed (the root's key hashes the seed alone).
+        super::IncrementalSpec { set: String::new(), index: 0, ..spec.clone() }
+    }
     fn seed(spec: &super::IncrementalSpec) -> Option<u64> {
         Some(spec.seed)
     }

@@ -65,8 +65,9 @@ pub enum TreeFileError {
         /// Why.
         source: SpecError,
     },
-    /// The same tree twice.
-    #[error("tree spec repeats line {first} ({name}:{line}): give each tree once")]
+    /// The same tree twice (also under another set name, index or id:
+    /// those name a tree, they do not change it).
+    #[error("tree spec repeats line {first} ({name}:{line}): {}give each tree once", relabel_hint(*.relabelled))]
     Repeated {
         /// The input.
         name: String,
@@ -74,6 +75,8 @@ pub enum TreeFileError {
         line: usize,
         /// 1-based line of the first.
         first: usize,
+        /// Whether the two lines differ (in their labels only).
+        relabelled: bool,
     },
     /// No tree specs at all.
     #[error("no tree specs in {0} (make some with `treegen --set tg1 --ordering 32,79,5 --depth 6`)")]
@@ -94,6 +97,11 @@ pub enum TreeFileError {
 }
 
 type Result<T, E = TreeFileError> = std::result::Result<T, E>;
+
+/// What [`TreeFileError::Repeated`] adds when the two lines differ.
+fn relabel_hint(relabelled: bool) -> &'static str {
+    if relabelled { "the same tree under another set, index or id (these only name it); " } else { "" }
+}
 
 /// One tree: everything needed to regenerate and search it (`treegen`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -195,7 +203,8 @@ impl GameSpec {
 pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
     let name = input.name.clone();
     let mut trees = vec![];
-    let mut seen: std::collections::HashMap<Spec, usize> = std::collections::HashMap::new();
+    // Each tree by what it is (`TreeFamily::identity`), with its line and spec.
+    let mut seen: std::collections::HashMap<Spec, (usize, Spec)> = std::collections::HashMap::new();
     for (i, line) in input.numbered_lines() {
         let line = line.map_err(|why| InputError::at(&name, i, why))?;
         if line.trim().is_empty() {
@@ -210,11 +219,12 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
         let keys: SpecKeys = serde_json::from_str(&line).map_err(syntax)?;
         let spec = Spec::read(&line, &keys).map_err(syntax)?;
         // The same tree twice would be counted twice in every sum and average.
-        if let Some(first) = seen.get(&spec) {
-            return Err(TreeFileError::Repeated { name, line: i, first: *first });
+        let identity = spec.identity();
+        if let Some((first, first_spec)) = seen.get(&identity) {
+            return Err(TreeFileError::Repeated { name, line: i, first: *first, relabelled: *first_spec != spec });
         }
         trees.push(spec.check().map_err(|source| TreeFileError::Spec { name: name.clone(), line: i, source })?);
-        seen.insert(spec, i);
+        seen.insert(identity, (i, spec));
     }
     if trees.is_empty() {
         return Err(TreeFileError::NoTrees(name));
