@@ -76,7 +76,7 @@ fn treegen_refuses_a_scale_it_would_drop() {
         .args(["--scale", "5", "--ordering", "32,79,5", "--depth", "3", "-o", "t.jsonl"])
         .fails("treegen: --scale (the edge distribution's step) goes with --model incremental, --ordering with the other models");
     d.tool("treegen")
-        .args(["--scale", "5", "--depth", "3", "-o", "t.jsonl"])
+        .args(["--model", "strong", "--scale", "5", "--depth", "3", "-o", "t.jsonl"])
         .fails("treegen: --scale (the edge distribution's step) goes with --model incremental");
     let bk = repo("data/positions/bratko-kopec.epd");
     d.tool("treegen")
@@ -97,7 +97,7 @@ fn treegen_and_the_spec_reader_ask_for_what_each_model_needs() {
         .args(["--model", "incremental", "--depth", "3", "-o", "t.jsonl"])
         .fails("treegen: --model incremental needs --branching B (children per node; incremental trees take no --ordering)");
     d.tool("treegen")
-        .args(["--depth", "3", "-o", "t.jsonl"])
+        .args(["--model", "exponential", "--depth", "3", "-o", "t.jsonl"])
         .fails("treegen: --ordering B,WA,WB is needed (e.g. --ordering 32,79,5), or --model incremental with --branching B, or --game with --positions");
     d.tool("treegen")
         .args(["--model", "Incremental", "--branching", "5", "--depth", "3"])

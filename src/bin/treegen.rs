@@ -36,7 +36,7 @@ struct Args {
     set: Option<String>,
     /// Ordering B,WA,WB (repeatable), e.g. 32,79,5 (artificial trees:
     /// needed unless --game or --model incremental).
-    #[arg(long, conflicts_with_all = ["game", "branching"])]
+    #[arg(long, required_unless_present_any = ["game", "branching", "model"], conflicts_with_all = ["game", "branching"])]
     ordering: Vec<Ordering>,
     /// --model incremental: children per node.
     #[arg(long, conflicts_with = "game")]
