@@ -151,6 +151,17 @@ impl Scheme {
     pub fn same_kind(&self, other: &Scheme) -> bool {
         std::mem::discriminant(self) == std::mem::discriminant(other)
     }
+
+    /// The options the scheme reads: an option no chosen scheme (of an
+    /// algorithm that takes one) or algorithm reads is refused
+    /// ([`crate::request::Request::check_given`]).
+    pub fn options(&self) -> &'static [&'static str] {
+        match self {
+            Scheme::A { .. } => &[LIMITS_M_A.0, LIMITS_PV_WAIT.0, "--thesis-params"],
+            Scheme::B { .. } => &[LIMITS_M_B.0, LIMITS_PV_WAIT.0, "--thesis-params"],
+            Scheme::C { .. } => &[LIMITS_M_CA.0, LIMITS_M_CC.0, LIMITS_CUT_WIDTH.0, "--weights", "--thesis-params"],
+        }
+    }
 }
 
 impl std::str::FromStr for Scheme {
@@ -273,6 +284,18 @@ impl Algorithm {
     /// Whether `other` is the same algorithm (whatever its parameters).
     pub fn same_kind(&self, other: &Algorithm) -> bool {
         std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+
+    /// The options the algorithm reads itself (its scheme's are
+    /// [`Scheme::options`]): an option no chosen algorithm or scheme
+    /// reads is refused ([`crate::request::Request::check_given`]).
+    pub fn options(&self) -> &'static [&'static str] {
+        match self {
+            Algorithm::Dts { .. } => &["--scheme", "--split-walk"],
+            Algorithm::PvSplit | Algorithm::LazySmp => &[],
+            Algorithm::Steal { .. } => &["--scheme", "--steal-seed"],
+            Algorithm::Active { .. } => &["--scheme", LIMITS_MIN_SPLIT_DEPTH.0, LIMITS_SPLIT_GROUP.0],
+        }
     }
 }
 

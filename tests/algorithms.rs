@@ -89,11 +89,17 @@ fn bad_policy_arguments_fail_cleanly() {
     let cases: [(&[&str], &str); 9] = [
         (&["t.jsonl", "--procs", "4", "--policy", "ybw", "-o", "out.csv"], "unknown policy `ybw`"),
         (&["t.jsonl", "--procs", "4", "--policy", "ybwc", "-o", "out.csv"], "--algorithm ybwc is a cluster algorithm (give --machine cluster"),
-        (&["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--scheme", "b", "-o", "out.csv"], "--scheme does not apply to --policy pvsplit"),
-        (&["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--m-a", "3", "-o", "out.csv"], "--m-a does not apply"),
-        (&["t.jsonl", "--procs", "4", "--policy", "dts", "--min-split-depth", "2", "-o", "out.csv"], "--min-split-depth applies to --policy active only"),
-        (&["t.jsonl", "--procs", "4", "--policy", "dts,pvsplit", "--steal-seed", "2", "-o", "out.csv"], "--steal-seed applies to --policy steal only"),
-        (&["t.jsonl", "--procs", "4", "--policy", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --policy dts only"),
+        (
+            &["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--scheme", "b", "-o", "out.csv"],
+            "--scheme applies to --algorithm dts, steal or active only (this run: --algorithm pvsplit, no scheme)",
+        ),
+        (
+            &["t.jsonl", "--procs", "4", "--policy", "pvsplit", "--m-a", "3", "-o", "out.csv"],
+            "--m-a applies to --scheme a only (this run: --algorithm pvsplit, no scheme)",
+        ),
+        (&["t.jsonl", "--procs", "4", "--policy", "dts", "--min-split-depth", "2", "-o", "out.csv"], "--min-split-depth applies to --algorithm active only"),
+        (&["t.jsonl", "--procs", "4", "--policy", "dts,pvsplit", "--steal-seed", "2", "-o", "out.csv"], "--steal-seed applies to --algorithm steal only"),
+        (&["t.jsonl", "--procs", "4", "--policy", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --algorithm dts only"),
         (&["t.jsonl", "--procs", "4", "--policy", "active", "--split-group", "1", "-o", "out.csv"], "--split-group must lie in 2..1024"),
         (&["t.jsonl", "--procs", "1,2048", "-o", "out.csv"], "--procs 2048: the machine has 1..1024 processors"),
     ];

@@ -243,3 +243,24 @@ fn pabsim_on_chess_positions() {
     // The thesis's parameters are for its orderings only.
     d.tool("pabsim").args(["bk.jsonl", "--procs", "12", "--thesis-params"]).fails("no parameters for chess depth 4 trees");
 }
+
+/// Issue 32: a game's root value is in the game's own units in every
+/// tool's rows (`docs/formats.md`): the cluster's as `fbest`'s, `pabsim`'s
+/// and `psearch`'s, not on the score scale.
+#[test]
+fn every_tool_writes_a_games_root_value_in_its_units() {
+    let d = Dir::new("game-values");
+    game_trees(&d, "bk.jsonl", "chess", 2, Some(2));
+    game_trees(&d, "ot.jsonl", "othello", 3, Some(2));
+    for (file, want) in [("bk.jsonl", ["-225", "-70"]), ("ot.jsonl", ["20", "-60"])] {
+        let fbest = d.tool("fbest").args([file, "--per-tree"]).ok();
+        let sim = d.tool("pabsim").args([file, "--procs", "1", "--per-tree"]).ok();
+        let cluster = d.tool("pabsim").args([file, "--machine", "cluster", "--procs", "1,2", "--per-tree"]).ok();
+        let real = d.tool("psearch").args([file, "--per-tree"]).ok();
+        for out in [&fbest, &sim, &real] {
+            assert_eq!(column(out, "root_value"), want, "{file}: {out}");
+        }
+        assert_eq!(column(&cluster, "root_value"), [want, want, want].concat(), "{file}: {cluster}");
+        assert_eq!(column(&cluster, "b"), ["", "", "", "", "", ""]);
+    }
+}

@@ -66,3 +66,65 @@ fn incremental_requests_are_one_line_errors() {
     d.tool("fbest").args(["wa.jsonl"]).fails("bad tree spec (wa.jsonl:1)");
     d.tool("fbest").args(["--accuracy", "0"]).stdin(&inc).fails("--accuracy 0");
 }
+
+/// Issue 32: `treegen` refuses `--scale` where it would be dropped
+/// (artificial trees, games), as it refuses `--branching` there.
+#[test]
+fn treegen_refuses_a_scale_it_would_drop() {
+    let d = Dir::new("incremental-scale");
+    d.tool("treegen")
+        .args(["--scale", "5", "--ordering", "32,79,5", "--depth", "3", "-o", "t.jsonl"])
+        .fails("treegen: --scale (the edge distribution's step) goes with --model incremental, --ordering with the other models");
+    d.tool("treegen")
+        .args(["--model", "strong", "--scale", "5", "--depth", "3", "-o", "t.jsonl"])
+        .fails("treegen: --scale (the edge distribution's step) goes with --model incremental");
+    let bk = repo("data/positions/bratko-kopec.epd");
+    d.tool("treegen")
+        .args(["--game", "chess", "--positions", bk.to_str().unwrap(), "--scale", "5", "--depth", "2", "-o", "t.jsonl"])
+        .fails("treegen: --scale (the edge distribution's step) goes with --model incremental, not with --game");
+    // --scale still goes with incremental trees.
+    let inc = d.tool("treegen").args(["--model", "incremental", "--branching", "3", "--scale", "7", "--depth", "2", "--count", "1"]).ok();
+    assert!(inc.contains("\"b\":3,\"scale\":7,\"depth\":2"), "{inc}");
+}
+
+/// Issue 32: `treegen` asks an incremental tree for `--branching` (not the
+/// `--ordering` it refuses), and a spec whose model is misspelt is told
+/// every model, incremental too.
+#[test]
+fn treegen_and_the_spec_reader_ask_for_what_each_model_needs() {
+    let d = Dir::new("incremental-shape");
+    d.tool("treegen")
+        .args(["--model", "incremental", "--depth", "3", "-o", "t.jsonl"])
+        .fails("treegen: --model incremental needs --branching B (children per node; incremental trees take no --ordering)");
+    d.tool("treegen")
+        .args(["--model", "exponential", "--depth", "3", "-o", "t.jsonl"])
+        .fails("treegen: --ordering B,WA,WB is needed (e.g. --ordering 32,79,5), or --model incremental with --branching B, or --game with --positions");
+    d.tool("treegen")
+        .args(["--model", "Incremental", "--branching", "5", "--depth", "3"])
+        .fails_with(2, "unknown tree model `Incremental` (expected `exponential`, `strong` or `incremental`)");
+    // The same in a spec, read by every tool.
+    let spec = r#"{"set":"tg1","index":1,"seed":5,"model":"Incremental","b":5,"scale":100,"depth":4}"#;
+    d.write("bad.jsonl", &format!("{spec}\n"));
+    for tool in ["fbest", "pabsim", "psearch"] {
+        d.tool(tool)
+            .args(["bad.jsonl", "-o", "out.csv"])
+            .fails("bad tree spec (bad.jsonl:1): unknown tree model `Incremental` (expected `exponential`, `strong` or `incremental`)");
+    }
+}
+
+/// Issue 32: `psearch` writes an incremental tree's branching factor in
+/// `b`, as `pabsim` on either machine does, and every tool writes its root
+/// value on the score scale (`docs/formats.md`).
+#[test]
+fn every_tool_writes_b_and_the_root_value_of_incremental_trees_alike() {
+    let d = Dir::new("incremental-columns");
+    incremental_trees(&d, "t.jsonl", 5, 4, 2);
+    let real = d.tool("psearch").args(["t.jsonl", "--per-tree"]).ok();
+    let sim = d.tool("pabsim").args(["t.jsonl", "--procs", "1", "--per-tree"]).ok();
+    let cluster = d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "1", "--per-tree"]).ok();
+    let fbest = d.tool("fbest").args(["t.jsonl", "--per-tree"]).ok();
+    for out in [&real, &sim, &cluster, &fbest] {
+        assert_eq!(column(out, "b"), ["5", "5"], "{out}");
+        assert_eq!(column(out, "root_value"), ["1073741927", "1073741899"], "{out}");
+    }
+}

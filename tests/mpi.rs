@@ -71,8 +71,8 @@ fn rows(dir: &Path, np: usize, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The sequential search's root value of every tree on the score scale
-/// (the simulated cluster's baseline, per tree).
+/// The sequential search's root value of every tree as rows write it (a
+/// game's in its own units; the simulated cluster's baseline, per tree).
 fn root_values(dir: &Path, trees: &str) -> Vec<String> {
     let per = Tool::new("pabsim").current_dir(dir).args([trees, "--machine", "cluster", "--procs", "1", "--per-tree"]).ok();
     column(&per, "root_value")

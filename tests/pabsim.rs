@@ -109,7 +109,10 @@ fn pv_wait_is_recorded_and_changes_only_the_split_rule() {
     assert_eq!(&ticks[4], &column(&base, "tp_ticks")[2]);
     assert!(ticks[1] != ticks[2] || nodes[1] != nodes[2], "--pv-wait 0 changed nothing for scheme a");
     assert!(ticks[3] != ticks[4] || nodes[3] != nodes[4], "--pv-wait 0 changed nothing for scheme b");
-    d.tool("pabsim").args(["--procs", "8", "--scheme", "c", "--weights", &w, "--pv-wait", "0"]).stdin(&trees).fails("--pv-wait applies to schemes a and b");
+    d.tool("pabsim")
+        .args(["--procs", "8", "--scheme", "c", "--weights", &w, "--pv-wait", "0"])
+        .stdin(&trees)
+        .fails("--pv-wait applies to --scheme a or b only");
     d.tool("pabsim").args(["--procs", "8", "--pv-wait", "65"]).stdin(&trees).fails("--pv-wait must lie in 0..64");
     d.tool("pabsim").args(["--merge", "x.csv", "--pv-wait", "0"]).fails_with(2, "--pv-wait");
     // Two networks for the trees' ordering: which one is meant is not ours to guess.

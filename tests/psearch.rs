@@ -149,8 +149,11 @@ fn bad_inputs_are_refused_in_one_line_and_leave_no_file() {
         (&["t.jsonl", "--threads", "2000", "-o", "out.csv"], "--threads 2000"),
         (&["t.jsonl", "--algorithm", "ybw", "-o", "out.csv"], "dts, pvsplit, steal, active or lazy-smp"),
         (&["t.jsonl", "--threads", "2", "--scheme", "c", "-o", "out.csv"], "scheme c needs the network"),
-        (&["t.jsonl", "--threads", "2", "--algorithm", "lazy-smp", "--m-a", "3", "-o", "out.csv"], "--m-a does not apply"),
-        (&["t.jsonl", "--threads", "2", "--algorithm", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --policy dts only"),
+        (
+            &["t.jsonl", "--threads", "2", "--algorithm", "lazy-smp", "--m-a", "3", "-o", "out.csv"],
+            "--m-a applies to --scheme a only (this run: --algorithm lazy-smp, no scheme)",
+        ),
+        (&["t.jsonl", "--threads", "2", "--algorithm", "steal", "--split-walk", "level", "-o", "out.csv"], "--split-walk applies to --algorithm dts only"),
         (&["t.jsonl", "--repeat", "0", "-o", "out.csv"], "--repeat 0"),
         (&["bad.jsonl", "-o", "out.csv"], "bad.jsonl"),
         (&["empty.jsonl", "-o", "out.csv"], "no tree specs"),

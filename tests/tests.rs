@@ -18,5 +18,6 @@ mod ura2014;
 mod algorithms;
 
 mod bad_input;
+mod options;
 mod outputs;
 mod repository;

@@ -59,14 +59,14 @@ struct Args {
     search: SearchArgs,
     /// How processors wait for locks: `tas` (test-and-set retried, the
     /// thesis's machine) or `queue` (a queue lock: each waiter spins on its
-    /// own flag until the lock is handed to it).
-    #[arg(long, default_value = "tas", help_heading = "The shared machine (--machine shared)")]
-    lock: LockKind,
+    /// own flag until the lock is handed to it); default tas.
+    #[arg(long, help_heading = "The shared machine (--machine shared)")]
+    lock: Option<LockKind>,
     /// When processors interleave: `access` (every access with a delay is a
     /// scheduling point, as on the thesis's machine) or `state` (a state runs
-    /// as one step; the earlier model, for comparison).
-    #[arg(long, default_value = "access", help_heading = "The shared machine (--machine shared)")]
-    interleave: Interleave,
+    /// as one step; the earlier model, for comparison); default access.
+    #[arg(long, help_heading = "The shared machine (--machine shared)")]
+    interleave: Option<Interleave>,
     /// Per-tree pabsim output with p = 1 rows of the same trees, for SU/SO/CSS.
     #[arg(long, help_heading = "The shared machine (--machine shared)")]
     baseline: Option<PathBuf>,
@@ -153,6 +153,8 @@ fn cluster(args: &Args) -> Result<()> {
     use parab::cluster::run::{ClusterRequest, Procs, configs, run};
     use parab::cluster::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS};
     let mut shared_only = args.search.given().to_vec();
+    // The lock and the interleaving are the shared machine's own: the cluster has neither.
+    shared_only.extend([("--lock", args.lock.is_some()), ("--interleave", args.interleave.is_some())]);
     shared_only.extend([("--baseline", args.baseline.is_some()), ("--shard", args.shard.is_some()), ("--merge", args.merge)]);
     if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
         bail!("{name} applies to --machine shared only");
@@ -246,8 +248,8 @@ fn main() {
         let req = args.search.request(Request {
             policies,
             shard: args.shard.as_deref().map(run::parse_shard).transpose()?,
-            interleave: args.interleave,
-            lock: args.lock,
+            interleave: args.interleave.unwrap_or_default(),
+            lock: args.lock.unwrap_or_default(),
             ..Request::new(args.procs.clone())
         })?;
         // Before any input is read: the simulator cannot run Lazy SMP.

@@ -99,9 +99,6 @@ fn main() {
         cli::no_repeats("--scheme", &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
         cli::no_repeats("--algorithm", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         let nets: Vec<Network> = Network::load_each(&args.search.weights)?.into_iter().map(|(_, n)| n).collect();
-        if !nets.is_empty() && !req.schemes.iter().flatten().any(|s| s.name() == "c") {
-            bail!("--weights is for scheme c only (give --scheme c)");
-        }
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
         let plan = Plan::new(&trees, &req, &nets)?;
         let progress = Progress::new("psearch", plan.len() as u64, "searches");

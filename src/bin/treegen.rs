@@ -34,14 +34,15 @@ struct Args {
     /// Seed set: tg1 (default), tg2, or a path to a file with one seed a line.
     #[arg(long)]
     set: Option<String>,
-    /// Ordering B,WA,WB (repeatable), e.g. 32,79,5.
-    #[arg(long, required_unless_present_any = ["game", "branching"], conflicts_with_all = ["game", "branching"])]
+    /// Ordering B,WA,WB (repeatable), e.g. 32,79,5 (artificial trees:
+    /// needed unless --game or --model incremental).
+    #[arg(long, required_unless_present_any = ["game", "branching", "model"], conflicts_with_all = ["game", "branching"])]
     ordering: Vec<Ordering>,
     /// --model incremental: children per node.
     #[arg(long, conflicts_with = "game")]
     branching: Option<u32>,
     /// --model incremental: the edge distribution's step (default 100).
-    #[arg(long, requires = "branching")]
+    #[arg(long)]
     scale: Option<u32>,
     /// A real game instead of artificial trees: chess or othello (needs --positions).
     #[arg(long, requires = "positions", conflicts_with_all = ["set", "model"])]
@@ -76,9 +77,32 @@ impl std::str::FromStr for TreeModel {
     fn from_str(s: &str) -> Result<TreeModel, String> {
         match s {
             "incremental" => Ok(TreeModel::Incremental),
-            _ => s.parse().map(TreeModel::Artificial).map_err(|_| format!("unknown tree model `{s}` (expected `exponential`, `strong` or `incremental`)")),
+            _ => s.parse().map(TreeModel::Artificial).map_err(|e: parab::tree::artificial::TreeError| e.to_string()),
         }
     }
+}
+
+/// Refuses shape options the chosen kind of tree does not take, and asks
+/// for the one it needs, each in one line: `--branching` and `--scale`
+/// (incremental trees) beside `--ordering` (the other models) or `--game`,
+/// where they would be dropped; an incremental tree without `--branching`
+/// (not `--ordering`, which it refuses), an artificial one without
+/// `--ordering`.
+fn shape_options(args: &Args) -> anyhow::Result<()> {
+    let incremental = args.model == Some(TreeModel::Incremental);
+    let artificial = if args.game.is_some() { "not with --game" } else { "--ordering with the other models" };
+    anyhow::ensure!(incremental || args.branching.is_none(), "--branching goes with --model incremental, {artificial}");
+    anyhow::ensure!(incremental || args.scale.is_none(), "--scale (the edge distribution's step) goes with --model incremental, {artificial}");
+    anyhow::ensure!(!incremental || args.ordering.is_empty(), "--branching goes with --model incremental, --ordering with the other models");
+    anyhow::ensure!(
+        !incremental || args.branching.is_some(),
+        "--model incremental needs --branching B (children per node; incremental trees take no --ordering)"
+    );
+    anyhow::ensure!(
+        incremental || args.game.is_some() || !args.ordering.is_empty(),
+        "--ordering B,WA,WB is needed (e.g. --ordering 32,79,5), or --model incremental with --branching B, or --game with --positions"
+    );
+    Ok(())
 }
 
 /// The default edge scale of incremental trees.
@@ -89,6 +113,7 @@ fn main() {
     cli::main("treegen", || {
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
         anyhow::ensure!(args.depth <= MAX_DEPTH, "--depth {} is larger than {MAX_DEPTH}", args.depth);
+        shape_options(&args)?;
         if let (Some(game), Some(path)) = (args.game, &args.positions) {
             anyhow::ensure!(args.depth >= 1, "--depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)");
             let lines = read_positions(game, Input::open(Some(path))?)?;
@@ -110,8 +135,6 @@ fn main() {
         let n = args.count.unwrap_or(set.seeds.len());
         anyhow::ensure!(n >= 1, "--count must be at least 1");
         anyhow::ensure!(n <= set.seeds.len(), "--count {n} but set {} has only {} seeds", set.name, set.seeds.len());
-        let incremental = args.model == Some(TreeModel::Incremental);
-        anyhow::ensure!(incremental == args.branching.is_some(), "--branching goes with --model incremental, --ordering with the other models");
         if let Some(b) = args.branching {
             let mut specs = vec![];
             for (i, &seed) in set.seeds[..n].iter().enumerate() {

@@ -36,6 +36,8 @@ use std::path::Path;
 
 mod output;
 pub use output::{CreatedDirs, Output, check_dir, check_outputs, distinct_outputs, finish_all, say_on_signal};
+mod uses;
+pub use uses::{Reader, or_list, refuse_unread};
 
 /// What can go wrong with the command line's inputs and outputs.
 #[derive(Debug, thiserror::Error)]

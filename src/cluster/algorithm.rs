@@ -123,11 +123,7 @@ impl ClusterAlgorithm {
     /// The names [`FromStr`](std::str::FromStr) takes, for messages: `a,
     /// b or c`.
     pub fn expected() -> String {
-        let names: Vec<&str> = ClusterAlgorithm::ALL.iter().map(|a| a.name()).collect();
-        match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => names.join(""),
-        }
+        crate::cli::or_list(&ClusterAlgorithm::ALL.iter().map(|a| a.name()).collect::<Vec<_>>())
     }
 
     /// Whether its processes search whole tasks (the root-splitting
@@ -139,6 +135,22 @@ impl ClusterAlgorithm {
     /// Whether it is one of Ura et al.'s master-worker configurations.
     pub fn is_master_worker(&self) -> bool {
         matches!(self, ClusterAlgorithm::MasterWorker { .. })
+    }
+
+    /// The options of [`super::args::ClusterArgs`] the algorithm reads
+    /// (`--tt-slots`, every process's table, is the machine's): an option
+    /// no chosen algorithm reads is refused ([`crate::cli::refuse_unread`]).
+    pub fn options(&self) -> &'static [&'static str] {
+        match self {
+            ClusterAlgorithm::Sequential => &[],
+            ClusterAlgorithm::EvenSplit { .. } | ClusterAlgorithm::MasterSlave { .. } => &["--split-ply"],
+            ClusterAlgorithm::MasterWorker { variant, .. } => match variant {
+                MwVariant::Updates | MwVariant::NoUpdate => &["--master-depth", "--slice-nodes", "--master-cost"],
+                MwVariant::Share { .. } => &["--master-depth", "--slice-nodes", "--master-cost", "--share-depth"],
+                MwVariant::NegaScout { .. } => &["--master-depth", "--slice-nodes", "--master-cost", "--epsilon"],
+            },
+            ClusterAlgorithm::Ybwc { .. } => &["--slice-nodes"],
+        }
     }
 
     /// Whether it runs on `procs` processes: the sequential baseline on

@@ -7,6 +7,7 @@
 //! tools cannot drift apart in names, ranges or defaults.
 
 use super::{ClusterAlgorithm, ClusterSettings, MwVariant, master_worker, search::DEFAULT_TT_SLOTS};
+use crate::cli::{Reader, refuse_unread};
 use anyhow::{Result, ensure};
 
 /// The algorithms' parameters on a cluster.
@@ -98,9 +99,23 @@ impl ClusterArgs {
         if algorithms.is_empty() {
             algorithms = default.to_vec();
         }
+        self.check_read_by(&algorithms)?;
         let slice = self.slice_nodes.unwrap_or(master_worker::DEFAULT_SLICE_NODES);
         ensure!(slice >= 1, "--slice-nodes 0: a worker would never search");
         Ok(algorithms.into_iter().map(|a| self.parameters(a, slice)).collect())
+    }
+
+    /// Refuses an option given here that none of `chosen` reads
+    /// ([`ClusterAlgorithm::options`]; `--epsilon` with even-split only),
+    /// before any tree is read: one line naming it and the algorithms
+    /// that read it.
+    fn check_read_by(&self, chosen: &[ClusterAlgorithm]) -> Result<()> {
+        let readers: Vec<Reader> = ClusterAlgorithm::ALL
+            .iter()
+            .map(|a| Reader { flag: "--algorithm", name: a.name(), options: a.options(), chosen: chosen.iter().any(|c| c.name() == a.name()) })
+            .collect();
+        let run = format!("--algorithm {}", chosen.iter().map(|a| a.name()).collect::<Vec<_>>().join(","));
+        Ok(refuse_unread(&self.given(), &readers, &run)?)
     }
 
     /// `a` with the parameters given here that it takes.
@@ -120,5 +135,76 @@ impl ClusterArgs {
             },
             ClusterAlgorithm::Ybwc { granularity, .. } => ClusterAlgorithm::Ybwc { granularity, slice },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &str) -> Vec<String> {
+        list.split(',').map(String::from).collect()
+    }
+
+    /// Issue 32: an option none of the chosen algorithms reads is refused
+    /// in one line naming the ones that read it; one that some chosen
+    /// algorithm reads passes, whatever the others.
+    #[test]
+    fn an_option_no_chosen_algorithm_reads_is_refused() {
+        let default = ClusterAlgorithm::DEFAULT;
+        let eps = ClusterArgs { epsilon: Some(5), ..ClusterArgs::default() };
+        let depth = ClusterArgs { master_depth: Some(2), ..ClusterArgs::default() };
+        let slice = ClusterArgs { slice_nodes: Some(64), ..ClusterArgs::default() };
+        let ply = ClusterArgs { split_ply: Some(2), ..ClusterArgs::default() };
+        let share = ClusterArgs { share_depth: Some(1), ..ClusterArgs::default() };
+        let cost = ClusterArgs { master_cost: Some(0.25), ..ClusterArgs::default() };
+        let refused = [
+            (&eps, "even-split", "--epsilon applies to --algorithm master-worker-negascout only (this run: --algorithm even-split)"),
+            (&eps, "", "--epsilon applies to --algorithm master-worker-negascout only (this run: --algorithm even-split,master-slave)"),
+            (
+                &depth,
+                "even-split",
+                "--master-depth applies to --algorithm master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout only (this run: --algorithm even-split)",
+            ),
+            (
+                &slice,
+                "even-split,master-slave",
+                "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc only (this run: --algorithm even-split,master-slave)",
+            ),
+            (&ply, "master-worker", "--split-ply applies to --algorithm even-split or master-slave only (this run: --algorithm master-worker)"),
+            (&share, "master-worker", "--share-depth applies to --algorithm master-worker-share only (this run: --algorithm master-worker)"),
+            (
+                &cost,
+                "ybwc",
+                "--master-cost applies to --algorithm master-worker, master-worker-noupdate, master-worker-share or master-worker-negascout only (this run: --algorithm ybwc)",
+            ),
+        ];
+        for (args, list, want) in refused {
+            let given = if list.is_empty() { vec![] } else { names(list) };
+            assert_eq!(args.algorithms(&given, &default).map(|_| ()).map_err(|e| e.to_string()), Err(want.to_string()), "{list}");
+        }
+        let all = ClusterArgs {
+            epsilon: Some(5),
+            master_depth: Some(2),
+            slice_nodes: Some(64),
+            split_ply: Some(2),
+            share_depth: Some(1),
+            master_cost: Some(0.25),
+            tt_slots: Some(1024),
+        };
+        let got = all.algorithms(&names("even-split,master-worker-share,master-worker-negascout"), &default).unwrap();
+        assert_eq!(got[0], ClusterAlgorithm::EvenSplit { split: Some(2) });
+        assert_eq!(got[2], ClusterAlgorithm::MasterWorker { master_depth: Some(2), slice: 64, variant: MwVariant::NegaScout { epsilon: Some(5) } });
+        assert!(ply.algorithms(&names("seq"), &default).is_err());
+        assert!(ClusterArgs { tt_slots: Some(1024), ..ClusterArgs::default() }.algorithms(&names("seq"), &default).is_ok());
+    }
+
+    /// The options the algorithms declare are this struct's, spelt alike,
+    /// and each but the machine's `--tt-slots` is read by some algorithm.
+    #[test]
+    fn every_option_but_the_tables_has_a_reader() {
+        let declared: std::collections::BTreeSet<&str> = ClusterAlgorithm::ALL.iter().flat_map(|a| a.options()).copied().collect();
+        let options: std::collections::BTreeSet<&str> = ClusterArgs::default().given().iter().map(|g| g.0).filter(|&o| o != "--tt-slots").collect();
+        assert_eq!(declared, options);
     }
 }

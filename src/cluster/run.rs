@@ -210,7 +210,7 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         procs: cfg.procs as u32,
         // The split ply where every tree of the row has the same.
         split: if splits.iter().all(|s| *s == splits[0]) { splits[0] } else { None },
-        root_value: per_tree.then(|| ds[0].stats.value),
+        root_value: per_tree.then(|| t0.row_value(ds[0].stats.value)),
         time_ns: time,
         speedup: if time > 0.0 { t1 / time } else { 0.0 },
         leaves,

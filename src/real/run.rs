@@ -255,7 +255,9 @@ fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Outcome, s: &Sett
         tree: Some(tree.index()),
         seed: Some(row_seed(tree)),
         model: key.family(),
-        b: o.map(|o| o.b),
+        // Every tree with one branching factor has it here (incremental
+        // trees too), as in pabsim's rows: the report joins the two by it.
+        b: key.b(),
         wa: o.map(|o| o.wa),
         wb: o.map(|o| o.wb),
         depth: key.depth(),
@@ -278,7 +280,7 @@ fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Outcome, s: &Sett
         wall_ns: r.wall_ns,
         nodes: r.nodes,
         leaves: r.leaves,
-        root_value: Some(if tree.is_game() { crate::value::off_scale(r.value) } else { r.value }),
+        root_value: Some(tree.row_value(r.value)),
         root_move: Some(r.root_move),
         time_search_ns: r.search_ns,
         time_idle_ns: r.idle_ns,

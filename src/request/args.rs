@@ -85,9 +85,11 @@ impl SearchArgs {
     }
 
     /// `req` with these options' schemes and parameter ranges, checked
-    /// against their limits.
+    /// against their limits; an option that none of `req`'s algorithms (or
+    /// their schemes) reads is refused here, before any tree is read
+    /// ([`Request::check_given`]).
     pub fn request(&self, req: Request) -> Result<Request> {
-        Ok(Request {
+        let req = Request {
             schemes: self.scheme.clone(),
             m_a: range(&self.m_a, LIMITS_M_A)?,
             m_b: range(&self.m_b, LIMITS_M_B)?,
@@ -101,7 +103,9 @@ impl SearchArgs {
             split_group: range(&self.split_group, LIMITS_SPLIT_GROUP)?,
             steal_seed: self.steal_seed,
             ..req
-        })
+        };
+        req.check_given(&self.given())?;
+        Ok(req)
     }
 }
 
@@ -139,8 +143,9 @@ mod tests {
     /// refused with the option's name; `given` names what was given.
     #[test]
     fn options_become_the_requests_ranges() {
-        let t = Tool::parse_from(["tool", "--scheme", "a,B", "--m-a", "1..3", "--m-ca", "-2", "--split-group", "4"]);
-        let req = t.search.request(Request::new(vec![1, 2])).unwrap();
+        let t = Tool::parse_from(["tool", "--scheme", "a,C", "--m-a", "1..3", "--m-ca", "-2", "--split-group", "4"]);
+        let active = Request { policies: vec!["active".parse().unwrap()], ..Request::new(vec![1, 2]) };
+        let req = t.search.request(active).unwrap();
         assert_eq!(req.m_a, Some(IntRange { lo: 1, hi: 3 }));
         assert_eq!(req.m_ca, Some(IntRange { lo: -2, hi: -2 }));
         assert_eq!(req.split_group, Some(IntRange { lo: 4, hi: 4 }));
@@ -150,5 +155,48 @@ mod tests {
         assert_eq!(given, ["--scheme", "--split-group", "--m-a", "--m-ca"]);
         let bad = Tool::parse_from(["tool", "--m-b", "0"]);
         assert_eq!(bad.search.request(Request::new(vec![2])).unwrap_err().to_string(), "--m-b must lie in 1..64, got 0");
+    }
+
+    /// Issue 32: one rule for every option, the networks too: an option is
+    /// refused when no chosen algorithm, nor any chosen scheme of an
+    /// algorithm that takes one, reads it; one that some chosen one reads
+    /// passes (`--scheme a,b --m-a 3 --m-b 2`).
+    #[test]
+    fn an_option_no_chosen_algorithm_or_scheme_reads_is_refused() {
+        let run = |args: &[&str], policies: &str| {
+            let t = Tool::parse_from([&["tool"], args].concat());
+            let policies = policies.split(',').map(|p| p.parse().unwrap()).collect();
+            t.search.request(Request { policies, ..Request::new(vec![1, 4]) }).map(|_| ()).map_err(|e| e.to_string())
+        };
+        let refused = [
+            (&["--scheme", "a", "--m-b", "2"][..], "dts", "--m-b applies to --scheme b only (this run: --algorithm dts, --scheme a)"),
+            (&["--scheme", "b", "--m-a", "2"], "steal", "--m-a applies to --scheme a only (this run: --algorithm steal, --scheme b)"),
+            (&["--cut-width", "5"], "dts,active", "--cut-width applies to --scheme c only (this run: --algorithm dts,active, --scheme a)"),
+            (&["--m-ca", "-1"], "dts", "--m-ca applies to --scheme c only (this run: --algorithm dts, --scheme a)"),
+            (&["--weights", "w.json"], "dts", "--weights applies to --scheme c only (this run: --algorithm dts, --scheme a)"),
+            (&["--scheme", "c", "--pv-wait", "0"], "dts", "--pv-wait applies to --scheme a or b only (this run: --algorithm dts, --scheme c)"),
+            (&["--steal-seed", "3"], "dts,pvsplit", "--steal-seed applies to --algorithm steal only (this run: --algorithm dts,pvsplit, --scheme a)"),
+            (
+                &["--scheme", "b"],
+                "pvsplit,lazy-smp",
+                "--scheme applies to --algorithm dts, steal or active only (this run: --algorithm pvsplit,lazy-smp, no scheme)",
+            ),
+            (&["--m-a", "3"], "pvsplit", "--m-a applies to --scheme a only (this run: --algorithm pvsplit, no scheme)"),
+            (&["--thesis-params"], "lazy-smp", "--thesis-params applies to --scheme a, b or c only (this run: --algorithm lazy-smp, no scheme)"),
+            (&["--split-walk", "level"], "steal", "--split-walk applies to --algorithm dts only (this run: --algorithm steal, --scheme a)"),
+            (&["--split-group", "4"], "dts", "--split-group applies to --algorithm active only (this run: --algorithm dts, --scheme a)"),
+        ];
+        for (args, policies, want) in refused {
+            assert_eq!(run(args, policies), Err(want.to_string()), "{args:?} {policies}");
+        }
+        for (args, policies) in [
+            (&["--scheme", "a,b", "--m-a", "3", "--m-b", "2"][..], "dts"),
+            (&["--scheme", "a,c", "--pv-wait", "0", "--cut-width", "5", "--m-cc", "1"], "steal"),
+            (&["--m-a", "3", "--steal-seed", "2", "--split-walk", "level", "--min-split-depth", "3"], "dts,pvsplit,steal,active"),
+            (&["--thesis-params", "--scheme", "b"], "pvsplit,active"),
+            (&[], "pvsplit,lazy-smp"),
+        ] {
+            assert_eq!(run(args, policies), Ok(()), "{args:?} {policies}");
+        }
     }
 }

@@ -21,6 +21,7 @@ use crate::algorithm::{
     Algorithm, ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP, DEFAULT_STEAL_SEED,
     Scheme, Walk,
 };
+use crate::cli::{Reader, refuse_unread};
 use crate::macros::{named, require};
 use crate::nn::Network;
 use crate::tree::artificial::Ordering;
@@ -198,48 +199,62 @@ impl Request {
         self.schemes.clone().unwrap_or(vec![Scheme::default()])
     }
 
-    /// Refuses parameters that no requested policy takes.
+    /// Refuses parameters that no requested algorithm or scheme reads
+    /// ([`Request::check_given`] with the request's own options).
     pub fn check_applies(&self) -> Result<()> {
-        let has = |name: &str| self.policies.iter().any(|p| p.name() == name);
-        require!(!self.policies.is_empty(), RequestError::BadArgument, "--policy: give at least one policy");
-        let names = self.policies.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
-        let scheme_params = [
+        self.check_given(&self.given())
+    }
+
+    /// The request's options, each with whether it was set (the names of
+    /// [`SearchArgs::given`], less `--weights`: the networks are not part
+    /// of a request).
+    fn given(&self) -> [(&'static str, bool); 12] {
+        [
             ("--scheme", self.schemes.is_some()),
+            ("--min-split-depth", self.min_split_depth.is_some()),
+            ("--split-group", self.split_group.is_some()),
+            ("--steal-seed", self.steal_seed.is_some()),
             ("--m-a", self.m_a.is_some()),
             ("--m-b", self.m_b.is_some()),
             ("--m-ca", self.m_ca.is_some()),
             ("--m-cc", self.m_cc.is_some()),
-            ("--cut-width", self.cut_width.is_some()),
             ("--pv-wait", self.pv_wait.is_some()),
+            ("--cut-width", self.cut_width.is_some()),
+            ("--split-walk", self.walk.is_some()),
             ("--thesis-params", self.thesis),
-        ];
-        if self.policies.iter().all(|k| k.scheme().is_none()) {
-            for (name, given) in scheme_params {
-                require!(
-                    !given,
-                    RequestError::BadArgument,
-                    "{name} does not apply to --policy {names} (PV splitting splits at PV nodes only; Lazy SMP never splits)"
-                );
-            }
-        }
-        require!(
-            self.pv_wait.is_none() || self.schemes().iter().any(|s| !matches!(s, Scheme::C { .. })),
-            RequestError::BadArgument,
-            "--pv-wait applies to schemes a and b only (scheme c's PV nodes wait w + m_Ca moves)"
-        );
-        require!(self.walk.is_none() || has("dts"), RequestError::BadArgument, "--split-walk applies to --policy dts only (got --policy {names})");
-        require!(
-            self.min_split_depth.is_none() || has("active"),
-            RequestError::BadArgument,
-            "--min-split-depth applies to --policy active only (got --policy {names})"
-        );
-        require!(
-            self.split_group.is_none() || has("active"),
-            RequestError::BadArgument,
-            "--split-group applies to --policy active only (got --policy {names})"
-        );
-        require!(self.steal_seed.is_none() || has("steal"), RequestError::BadArgument, "--steal-seed applies to --policy steal only (got --policy {names})");
-        Ok(())
+        ]
+    }
+
+    /// Refuses an option of `given` (names, and whether each was given)
+    /// that none of the request's algorithms reads ([`Algorithm::options`]),
+    /// nor any of its schemes where an algorithm takes one
+    /// ([`Scheme::options`]): one rule for every option of the shared
+    /// machine and the real threads, `--m-b` under scheme a as
+    /// `--steal-seed` with dts ([`crate::cli::refuse_unread`]).
+    pub fn check_given(&self, given: &[(&'static str, bool)]) -> Result<()> {
+        require!(!self.policies.is_empty(), RequestError::BadArgument, "--algorithm: give at least one algorithm");
+        let takes_scheme = self.policies.iter().any(|a| a.scheme().is_some());
+        let schemes = self.schemes();
+        let algorithms = Algorithm::ALL.iter().map(|a| Reader {
+            flag: "--algorithm",
+            name: a.name(),
+            options: a.options(),
+            chosen: self.policies.iter().any(|p| p.same_kind(a)),
+        });
+        let scheme_readers = Scheme::ALL.iter().map(|s| Reader {
+            flag: "--scheme",
+            name: s.name(),
+            options: s.options(),
+            chosen: takes_scheme && schemes.iter().any(|c| c.same_kind(s)),
+        });
+        let readers: Vec<Reader> = algorithms.chain(scheme_readers).collect();
+        let names = |v: Vec<&str>| v.join(",");
+        let policies = names(self.policies.iter().map(|a| a.name()).collect());
+        let run = match takes_scheme {
+            true => format!("--algorithm {policies}, --scheme {}", names(schemes.iter().map(|s| s.name()).collect())),
+            false => format!("--algorithm {policies}, no scheme"),
+        };
+        refuse_unread(given, &readers, &run).map_err(|e| RequestError::BadArgument(e.to_string()))
     }
 }
 
@@ -381,6 +396,21 @@ mod tests {
         assert_eq!(err.to_string(), "unknown lock `MCS` (expected tas or queue)");
     }
 
+    /// Issue 32: the options the algorithms and schemes declare are the
+    /// options of the command line, spelt alike: a reader's typo, or an
+    /// option added to [`SearchArgs`] that no algorithm declares (which the
+    /// rule would then never refuse), fails here.
+    #[test]
+    fn every_option_has_a_reader_and_every_reader_an_option() {
+        let declared: std::collections::BTreeSet<&str> =
+            Algorithm::ALL.iter().flat_map(|a| a.options()).chain(Scheme::ALL.iter().flat_map(|s| s.options())).copied().collect();
+        let options: std::collections::BTreeSet<&str> = SearchArgs::default().given().iter().map(|g| g.0).collect();
+        assert_eq!(declared, options);
+        let of_request: Vec<&str> = Request::default().given().iter().map(|g| g.0).collect();
+        let without_weights: Vec<&str> = SearchArgs::default().given().iter().map(|g| g.0).filter(|&o| o != "--weights").collect();
+        assert_eq!(of_request, without_weights);
+    }
+
     /// Processor counts times algorithms times their parameters, in row
     /// order, the sequential run alone at 1; parameters no algorithm takes
     /// are refused.
@@ -403,10 +433,7 @@ mod tests {
             ]
         );
         req.policies = vec![Algorithm::PvSplit];
-        assert_eq!(
-            configurations(&req, &key).unwrap_err().to_string(),
-            "--m-a does not apply to --policy pvsplit (PV splitting splits at PV nodes only; Lazy SMP never splits)"
-        );
+        assert_eq!(configurations(&req, &key).unwrap_err().to_string(), "--m-a applies to --scheme a only (this run: --algorithm pvsplit, no scheme)");
         assert!(matches!(network_for(&key, &[]), Err(RequestError::NoNetwork(_))));
     }
 }

@@ -333,7 +333,7 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         cut_width: k.cut_width,
         interleave: c.interleave.name().to_string(),
         split_walk: k.split_walk,
-        root_value: Some(if tree.is_game() { crate::value::off_scale(s.value) } else { s.value }),
+        root_value: Some(tree.row_value(s.value)),
         tp_ticks: s.ticks,
         np_nodes: s.nodes,
         leaves: s.leaves,

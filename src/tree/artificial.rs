@@ -27,8 +27,11 @@ const STREAM_MUL_2: u64 = (STREAM_MUL * STREAM_MUL) % LIMIT;
 /// What is wrong with a tree's parameters or seed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TreeError {
-    /// `--model` or a spec's `model` is neither model.
-    #[error("unknown tree model `{0}` (expected `exponential` or `strong`)")]
+    /// `--model` or a spec's `model` names no model. The message lists
+    /// every model a spec's `model` may name, the incremental trees' too
+    /// (whose lines are read by their own family), so that a misspelt
+    /// `Incremental` is not told it may only be `exponential` or `strong`.
+    #[error("unknown tree model `{0}` (expected `exponential`, `strong` or `incremental`)")]
     UnknownModel(String),
     /// b = 0.
     #[error("branching factor b must be at least 1, got 0")]
@@ -73,8 +76,9 @@ type Result<T> = std::result::Result<T, TreeError>;
 /// Marks a child pscore that has not been computed yet (scores are < 2^31).
 const PENDING: u32 = u32::MAX;
 
-/// How a node's children are ordered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How a node's children are ordered (read from a spec by its
+/// [`FromStr`](std::str::FromStr), whose message names every model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Model {
     /// The thesis's exponential model with weights `w_a`, `w_b`.
@@ -91,6 +95,13 @@ impl Model {
             Model::Exponential => "exponential",
             Model::Strong => "strong",
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Model {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Model, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -270,6 +270,15 @@ impl Tree {
         self.info().row_seed()
     }
 
+    /// A root value `v` of a search of this tree as every tool's rows write
+    /// it (`root_value`; `docs/formats.md`): a game's in the game's own
+    /// units, from the root player's point of view
+    /// ([`crate::value::off_scale`]); an artificial or incremental tree's on
+    /// the score scale, where its root's pscore is its minimax value.
+    pub fn row_value(&self, v: i64) -> i64 {
+        if self.is_game() { crate::value::off_scale(v) } else { v }
+    }
+
     /// The width `fbest` counts move positions up to ([`TreeFamily::fbest_width`]).
     pub fn fbest_width(&self) -> usize {
         self.info().fbest_width()
