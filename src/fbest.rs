@@ -162,7 +162,7 @@ pub fn per_position(trees: &[Tree], results: &[TreeFbest]) -> Vec<GamePerTreeRow
         Some(per_tree_row!(
             r,
             GamePerTreeRow {
-                game: s.game,
+                game: t.key().family(),
                 set: s.set.clone(),
                 index: s.index,
                 id: s.id.clone(),
@@ -226,7 +226,8 @@ pub fn summarize_incremental(trees: &[Tree], results: &[TreeFbest]) -> Vec<Incre
 pub fn summarize_games(trees: &[Tree], results: &[TreeFbest]) -> Vec<GameFbestRow> {
     let mut rows = vec![];
     for (key, trees, c) in groups(trees, results) {
-        let TreeKey::Game { game, depth } = key else { continue };
+        let TreeKey::Game { depth, .. } = key else { continue };
+        let game = key.family();
         let b = if c.contributing == 0 { 0.0 } else { c.moves as f64 / c.contributing as f64 };
         for (i, &f) in c.fbest.iter().enumerate() {
             rows.push(GameFbestRow { game, depth, trees, b, n: i as u32 + 1, fbest: f, pbest: pbest(f, &c) });

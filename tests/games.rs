@@ -263,4 +263,87 @@ fn every_tool_writes_a_games_root_value_in_its_units() {
         assert_eq!(column(&cluster, "root_value"), [want, want, want].concat(), "{file}: {cluster}");
         assert_eq!(column(&cluster, "b"), ["", "", "", "", "", ""]);
     }
+
+/// The N × N Othello generator (`game::othello_n`) against the 8 × 8 one
+/// on every position of the shipped files: the same move lists in the same
+/// order, the same children, the same horizon and final values, node by
+/// node to depth 4 (about 1.3 M nodes); and the same perft to depth 5.
+#[test]
+fn othello_on_any_board_agrees_with_the_eight_by_eight_source_on_every_shipped_position() {
+    use parab::game::othello_n::{self, OthelloN};
+    fn walk(a: &othello::Position, b: &othello_n::Position, depth: u32, max: bool) -> u64 {
+        assert_eq!(a.text(), b.text());
+        assert_eq!(Othello.horizon_value(a, max), OthelloN.horizon_value(b, max), "{}", a.text());
+        assert_eq!(a.no_moves(), b.no_moves(), "{}", a.text());
+        if a.no_moves().is_some() {
+            assert_eq!(Othello.terminal_value(a, max, 0), OthelloN.terminal_value(b, max, 0));
+        }
+        if depth == 0 {
+            return 1;
+        }
+        let (mut ba, mut bb) = (vec![0u32; 64], vec![0u32; 144]);
+        let (mut ma, mut mb) = (Othello.moves(a, max, &mut ba), OthelloN.moves(b, max, &mut bb));
+        assert_eq!(ma.len(), mb.len(), "{}", a.text());
+        let mut n = 1;
+        while let Some(ka) = ma.next() {
+            let kb = mb.next().unwrap();
+            assert_eq!(othello::square_name(ka), othello_n::square_name(8, kb), "{}", a.text());
+            assert_eq!(ma.leaf_value(a, ka), mb.leaf_value(b, kb));
+            n += walk(&ma.child(a, ka), &mb.child(b, kb), depth - 1, !max);
+        }
+        assert!(mb.next().is_none());
+        n
+    }
+    let (mut nodes, mut count) = (0, 0);
+    for path in [OTHELLO_TEST, concat!(env!("CARGO_MANIFEST_DIR"), "/data/positions/othello-train.txt")] {
+        for text in positions(path, parab::game::Game::Othello) {
+            let (a, b) = (othello::Position::parse(&text).unwrap(), othello_n::Position::parse(&text).unwrap());
+            nodes += walk(&a, &b, 4, true);
+            count += 1;
+        }
+    }
+    assert_eq!(count, 224);
+    assert!(nodes > 1_000_000, "{nodes}");
+}
+
+/// Othello on 6 × 6, 10 × 10 and 12 × 12 through the tools: `treegen
+/// --board` writes the start position, whose searched value (fbest) is the
+/// plain minimax value, and whose parallel searches (the simulated shared
+/// machine, real threads, the simulated cluster) return it; positions by
+/// random play on each board read back; the rows name the board
+/// (`othello6` ...); a board of no size, or of chess, is refused.
+#[test]
+fn othello_on_every_board_through_the_tools() {
+    use parab::game::othello_n::{self, OthelloN};
+    let d = Dir::new("othello-boards");
+    for n in [6u32, 10, 12] {
+        let file = format!("o{n}.jsonl");
+        let specs = d.tool("treegen").args(["--game", "othello", "--board", &n.to_string(), "--depth", "5", "-o", &file]).ok();
+        assert!(specs.is_empty());
+        let start = othello_n::Position::start(n).unwrap();
+        let value = parab::search::minimax(&OthelloN, &start, true, 5, 0);
+        let fb = d.tool("fbest").args(["--per-tree", &file]).ok();
+        assert_eq!(column(&fb, "game"), [format!("othello{n}")]);
+        let eval = |v: i64| parab::value::on_scale(v, true);
+        let root: i64 = column(&fb, "root_value")[0].parse().unwrap();
+        assert_eq!(eval(root), value, "{n} × {n}");
+        let sim = d.tool("pabsim").args(["--procs", "1,8", "--per-tree", &file]).ok();
+        assert_eq!(column(&sim, "model"), [format!("othello{n}"), format!("othello{n}")]);
+        let roots = column(&sim, "root_value");
+        assert_eq!(roots[0], roots[1]);
+        d.tool("psearch").args([&file, "--threads", "1,2"]).ok();
+        d.tool("pabsim").args(["--machine", "cluster", "--procs", "1,8", "--algorithm", "even-split,master-worker,ybwc", "--master-depth", "2", &file]).ok();
+        let pos = d.tool("positions").args(["--game", "othello", "--board", &n.to_string(), "--count", "3", "--seed", "1", "--plies", "6..10"]).ok();
+        assert!(pos.starts_with(&format!("# 3 positions by random play: positions --game othello --board {n} ")), "{pos}");
+        d.write(&format!("p{n}.txt"), &pos);
+        let trees = d.tool("treegen").args(["--game", "othello", "--positions", &format!("p{n}.txt"), "--depth", "3"]).ok();
+        assert_eq!(trees.lines().count(), 3);
+    }
+    d.tool("treegen").args(["--game", "othello", "--board", "7", "--depth", "3"]).fails("an Othello board of 7 × 7: give 6, 8, 10 or 12");
+    d.tool("treegen").args(["--game", "chess", "--board", "10", "--depth", "3"]).fails("--board 10: boards of other sizes are Othello's");
+    d.tool("positions").args(["--game", "othello", "--board", "9", "--count", "3", "--seed", "1", "--plies", "6"]).fails("give 6, 8, 10 or 12");
+    // The 8 × 8 start through --board is the usual Othello.
+    let o8 = d.tool("treegen").args(["--game", "othello", "--board", "8", "--depth", "3"]).ok();
+    assert!(o8.contains(&othello::Position::start().text()));
+    assert_eq!(column(&d.tool("fbest").args(["--per-tree"]).stdin(&o8).ok(), "game"), ["othello"]);
 }

@@ -22,6 +22,9 @@ struct Args {
     /// chess or othello.
     #[arg(long)]
     game: Game,
+    /// Othello: the side of the board, 6, 8 (default), 10 or 12.
+    #[arg(long, default_value_t = 8)]
+    board: u32,
     /// Positions to write.
     #[arg(long)]
     count: usize,
@@ -41,12 +44,13 @@ fn main() {
     cli::main("positions", || {
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
         let plies = cli::bounded_range(&args.plies, "--plies", 0, 1000)?;
-        let req = RandomPlay { game: args.game, count: args.count, seed: args.seed, plies: (*plies.start(), *plies.end()) };
+        let req = RandomPlay { game: args.game, board: args.board, count: args.count, seed: args.seed, plies: (*plies.start(), *plies.end()) };
         let lines = random_positions(&req)?;
         let mut out = Output::create(args.output.as_deref())?;
+        let board = if args.board == 8 { String::new() } else { format!(" --board {}", args.board) };
         writeln!(
             out,
-            "# {} positions by random play: positions --game {} --count {} --seed {} --plies {}",
+            "# {} positions by random play: positions --game {}{board} --count {} --seed {} --plies {}",
             args.count, args.game, args.count, args.seed, args.plies
         )?;
         for l in lines {

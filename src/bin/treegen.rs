@@ -28,7 +28,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 20,69,19 --ordering 32,79,5 --depth 5 --count 10 -o /tmp/trees.jsonl\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest\n  treegen --game othello --positions data/positions/othello-test.txt --depth 8\n  treegen --model incremental --branching 5 --depth 10 --count 32"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 7 | fbest\n  treegen --set tg1 --ordering 20,69,19 --ordering 32,79,5 --depth 5 --count 10 -o /tmp/trees.jsonl\n  treegen --game chess --positions data/positions/bratko-kopec.epd --depth 6 | fbest\n  treegen --game othello --positions data/positions/othello-test.txt --depth 8\n  treegen --game othello --board 10 --depth 6 | pabsim --machine cluster --procs 1,8\n  treegen --model incremental --branching 5 --depth 10 --count 32"
 )]
 struct Args {
     /// Seed set: tg1 (default), tg2, or a path to a file with one seed a line.
@@ -44,12 +44,17 @@ struct Args {
     /// --model incremental: the edge distribution's step (default 100).
     #[arg(long)]
     scale: Option<u32>,
-    /// A real game instead of artificial trees: chess or othello (needs --positions).
-    #[arg(long, requires = "positions", conflicts_with_all = ["set", "model"])]
+    /// A real game instead of artificial trees: chess or othello (needs
+    /// --positions, or --board for Othello's start position).
+    #[arg(long, required_unless_present_any = ["ordering", "branching"], conflicts_with_all = ["set", "model"])]
     game: Option<Game>,
     /// The position file of --game.
-    #[arg(long, requires = "game")]
+    #[arg(long, requires = "game", required_unless_present_any = ["board", "ordering", "branching"])]
     positions: Option<PathBuf>,
+    /// --game othello without --positions: one tree, the usual start
+    /// position of an N × N board (6, 8, 10 or 12).
+    #[arg(long, requires = "game", conflicts_with = "positions")]
+    board: Option<u32>,
     /// Search depth.
     #[arg(long)]
     depth: u32,
@@ -100,7 +105,7 @@ fn shape_options(args: &Args) -> anyhow::Result<()> {
     );
     anyhow::ensure!(
         incremental || args.game.is_some() || !args.ordering.is_empty(),
-        "--ordering B,WA,WB is needed (e.g. --ordering 32,79,5), or --model incremental with --branching B, or --game with --positions"
+        "--ordering B,WA,WB is needed (e.g. --ordering 32,79,5), or --model incremental with --branching B, or --game with --positions (or --board for Othello)"
     );
     Ok(())
 }
@@ -114,6 +119,17 @@ fn main() {
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
         anyhow::ensure!(args.depth <= MAX_DEPTH, "--depth {} is larger than {MAX_DEPTH}", args.depth);
         shape_options(&args)?;
+        if let (Some(game), Some(n)) = (args.game, args.board) {
+            anyhow::ensure!(game == Game::Othello, "--board {n}: boards of other sizes are Othello's (give --game othello)");
+            anyhow::ensure!(args.depth >= 1, "--depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)");
+            anyhow::ensure!(args.count.is_none_or(|c| c == 1), "--count with --board: the start position is one tree");
+            let start = parab::game::othello_n::Position::start(n)?;
+            let spec = GameSpec { game, set: "start".into(), index: 1, id: format!("{n}x{n}"), position: start.text(), depth: args.depth };
+            spec.check()?;
+            let mut out = Output::create(args.output.as_deref())?;
+            write_json_lines(&mut out, &[spec])?;
+            return Ok(out.finish()?);
+        }
         if let (Some(game), Some(path)) = (args.game, &args.positions) {
             anyhow::ensure!(args.depth >= 1, "--depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)");
             let lines = read_positions(game, Input::open(Some(path))?)?;

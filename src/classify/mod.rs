@@ -498,7 +498,7 @@ pub fn classify(trees: &[Tree], cfg: &Scoring, progress: &crate::progress::Progr
         match key {
             TreeKey::Artificial { .. } => out.artificial.extend(rows),
             TreeKey::Incremental { b, scale, .. } => out.incremental.extend(rows.into_iter().map(|r| IncrementalClassifyRow::with_tree(*b, *scale, r))),
-            TreeKey::Game { game, .. } => out.games.extend(rows.into_iter().map(|r| GameClassifyRow::with_tree(*game, r))),
+            TreeKey::Game { .. } => out.games.extend(rows.into_iter().map(|r| GameClassifyRow::with_tree(key.family(), r))),
         }
     }
     Ok((out, warnings))

@@ -8,7 +8,6 @@
 //! the games ([`crate::game::read_positions`]).
 
 use crate::cli::{Input, InputError};
-use crate::game::Game;
 use crate::tree::Family;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize, Serializer};

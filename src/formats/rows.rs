@@ -121,8 +121,9 @@ row! {
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct GameFbestRow {
-        /// The game.
-        pub game: Game,
+        /// The game, with the board's side where it is not the usual
+        /// one (`othello6`, `othello10`, `othello12`).
+        pub game: Family,
         /// Search depth.
         pub depth: u32,
         /// Positions searched.
@@ -139,8 +140,9 @@ row! {
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct GamePerTreeRow {
-        /// The game.
-        pub game: Game,
+        /// The game, with the board's side where it is not the usual
+        /// one (`othello6`, `othello10`, `othello12`).
+        pub game: Family,
         /// The position file's name.
         pub set: String,
         /// 1-based index of the position in its file.
@@ -343,8 +345,9 @@ classify_row! {
     /// `classify` output for game positions: the columns of [`ClassifyRow`]
     /// with the game in place of the ordering.
     GameClassifyRow {
-        /// The game.
-        game: Game,
+        /// The game, with the board's side where it is not the usual
+        /// one (`othello6`, `othello10`, `othello12`).
+        game: Family,
     }
     /// 1 on the lowest error of the game and scheme, else 0.
 }

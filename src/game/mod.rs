@@ -21,6 +21,7 @@
 
 pub mod chess;
 pub mod othello;
+pub mod othello_n;
 mod position_file;
 pub mod positions;
 

@@ -3,7 +3,7 @@
 //! of a FEN, or a whole FEN, then operations such as `id "BK.01";`);
 //! Othello lines are 64 squares and the side to move, then operations.
 
-use super::{Game, GameError, chess, othello};
+use super::{Game, GameError, chess, othello, othello_n};
 use crate::cli::{Input, InputError};
 
 /// What is wrong with a position file. Messages name the file and line;
@@ -75,8 +75,13 @@ pub fn read_positions(game: Game, input: Input) -> Result<Vec<PositionLine>, Pos
                 let p = chess::Position::parse(position).map_err(bad)?;
                 (p.fen(), p.no_moves())
             }
-            Game::Othello => {
+            // 8 × 8 by the 8 × 8 source, the other boards by the N × N one.
+            Game::Othello if othello_n::board_side(position) == Some(8) => {
                 let p = othello::Position::parse(position).map_err(bad)?;
+                (p.text(), p.no_moves())
+            }
+            Game::Othello => {
+                let p = othello_n::Position::parse(position).map_err(bad)?;
                 (p.text(), p.no_moves())
             }
         };

@@ -13,7 +13,7 @@
 //!
 //! Draws: `uniform(n) = (next_u32 * n) >> 32` (multiply-shift, no modulo).
 
-use super::{Game, GameError, MoveList, TreeSource, chess, othello};
+use super::{Game, GameError, MoveList, TreeSource, chess, othello, othello_n};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use std::collections::HashSet;
@@ -29,6 +29,8 @@ pub const RNG: &str = "ChaCha8";
 pub struct RandomPlay {
     /// The game.
     pub game: Game,
+    /// The side of the board (8; Othello also 6, 10 or 12).
+    pub board: u32,
     /// Positions.
     pub count: usize,
     /// The generator's seed.
@@ -73,6 +75,12 @@ pub fn random_positions(req: &RandomPlay) -> Result<Vec<String>, GameError> {
     if !(1..=100_000).contains(&req.count) {
         return Err(GameError::Request(format!("--count {} must lie in 1..100000", req.count)));
     }
+    if req.board != 8 {
+        if req.game != Game::Othello {
+            return Err(GameError::Request(format!("--board {}: boards of other sizes are Othello's", req.board)));
+        }
+        othello_n::check_size(req.board, || format!("--board {}", req.board))?;
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(req.seed);
     let mut seen = HashSet::new();
     let mut out = vec![];
@@ -96,7 +104,13 @@ pub fn random_positions(req: &RandomPlay) -> Result<Vec<String>, GameError> {
             Game::Chess => walk(&chess::Chess, &chess::Position::new(cozy_chess::Board::default()), plies, &mut rng)
                 .filter(|p| p.no_moves().is_none())
                 .map(|p| p.fen().split(' ').take(4).collect::<Vec<_>>().join(" ")),
-            Game::Othello => walk(&othello::Othello, &othello::Position::start(), plies, &mut rng).filter(|p| p.no_moves().is_none()).map(|p| p.text()),
+            Game::Othello if req.board == 8 => {
+                walk(&othello::Othello, &othello::Position::start(), plies, &mut rng).filter(|p| p.no_moves().is_none()).map(|p| p.text())
+            }
+            Game::Othello => {
+                let start = othello_n::Position::start(req.board)?;
+                walk(&othello_n::OthelloN, &start, plies, &mut rng).filter(|p| p.no_moves().is_none()).map(|p| p.text())
+            }
         };
         let Some(text) = text else { continue };
         if !seen.insert(text.clone()) {
@@ -123,7 +137,7 @@ mod tests {
     #[test]
     fn same_request_same_positions_and_every_one_reads_back() {
         for game in [Game::Chess, Game::Othello] {
-            let req = RandomPlay { game, count: 20, seed: 7, plies: (6, 14) };
+            let req = RandomPlay { game, board: 8, count: 20, seed: 7, plies: (6, 14) };
             let a = random_positions(&req).unwrap();
             assert_eq!(a, random_positions(&req).unwrap());
             assert_eq!(a.len(), 20);
@@ -137,10 +151,33 @@ mod tests {
 
     #[test]
     fn impossible_requests_are_refused() {
-        let req = RandomPlay { game: Game::Othello, count: 2, seed: 1, plies: (0, 0) };
+        let req = RandomPlay { game: Game::Othello, board: 8, count: 2, seed: 1, plies: (0, 0) };
         assert!(random_positions(&req).unwrap_err().to_string().contains("only 1 distinct"), "{}", random_positions(&req).unwrap_err());
         assert!(random_positions(&RandomPlay { plies: (5, 4), ..req.clone() }).is_err());
         assert!(random_positions(&RandomPlay { count: 0, ..req.clone() }).is_err());
-        assert!(random_positions(&RandomPlay { count: usize::MAX, ..req }).is_err());
+        assert!(random_positions(&RandomPlay { count: usize::MAX, ..req.clone() }).is_err());
+        let e = |r: RandomPlay| random_positions(&r).unwrap_err().to_string();
+        assert!(e(RandomPlay { board: 7, plies: (4, 4), ..req.clone() }).contains("give 6, 8, 10 or 12"));
+        assert!(e(RandomPlay { game: Game::Chess, board: 10, ..req }).contains("Othello's"));
+    }
+
+    /// Othello on 6 × 6 and 12 × 12 by random play: positions of that
+    /// size, read back by the position file's reader; on 8 × 8 the N × N
+    /// source walks exactly as the 8 × 8 one (the same moves in the same order).
+    #[test]
+    fn othello_boards_of_every_size() {
+        for board in [6, 10, 12] {
+            let req = RandomPlay { game: Game::Othello, board, count: 5, seed: 3, plies: (8, 12) };
+            let lines = random_positions(&req).unwrap();
+            let read = crate::game::read_positions(Game::Othello, crate::cli::Input::from_string("p", &lines.join("\n"))).unwrap();
+            assert!(read.iter().all(|p| othello_n::board_side(&p.position) == Some(board)));
+        }
+        let mut a = ChaCha8Rng::seed_from_u64(9);
+        let mut b = ChaCha8Rng::seed_from_u64(9);
+        for plies in [5, 20, 40] {
+            let x = walk(&othello::Othello, &othello::Position::start(), plies, &mut a).map(|p| p.text());
+            let y = walk(&othello_n::OthelloN, &othello_n::Position::start(8).unwrap(), plies, &mut b).map(|p| p.text());
+            assert_eq!(x, y);
+        }
     }
 }

@@ -170,7 +170,7 @@ fn ordering_mismatch_is_refused() {
     let n = net();
     let key = |o| TreeKey::Artificial { model: Model::Exponential, ordering: o, depth: 4 };
     n.check_trees(&key(Ordering { b: 4, wa: 50, wb: 10 })).unwrap();
-    assert!(n.check_trees(&TreeKey::Game { game: crate::game::Game::Chess, depth: 4 }).is_err());
+    assert!(n.check_trees(&TreeKey::Game { game: crate::game::Game::Chess, board: 8, depth: 4 }).is_err());
     let NnError::WrongOrdering { trained, trees } = n.check_trees(&key(Ordering { b: 4, wa: 50, wb: 11 })).unwrap_err() else { panic!("not WrongOrdering") };
     assert_eq!((trained.as_str(), trees.as_str()), ("exponential (4,50,10)", "exponential (4,50,11)"));
 }

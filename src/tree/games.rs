@@ -6,7 +6,7 @@
 //! table key ([`crate::game::TreeSource::tt_key`]).
 
 use super::{GameSpec, MAX_DEPTH, SpecError, SpecHead, SpecKeys, TreeFamily, TreeKey, TreeKind};
-use crate::game::{Game, GameError, chess, othello};
+use crate::game::{Game, GameError, chess, othello, othello_n};
 
 /// Checks a game spec's numbers (the position is the game's to parse).
 fn check_head(spec: &GameSpec) -> Result<(), SpecError> {
@@ -54,7 +54,7 @@ fn board(spec: &GameSpec) -> String {
 /// The trait's members that are the same for every game: `$game`'s
 /// source, position type and move names.
 macro_rules! game_family {
-    ($src:ty, $game:expr, $module:ident, $claims:expr) => {
+    ($src:ty, $game:expr, $module:ident, $board:expr, $claims:expr) => {
         impl TreeFamily for $src {
             type Spec = GameSpec;
             const KIND: TreeKind = TreeKind::Game;
@@ -71,7 +71,7 @@ macro_rules! game_family {
                 SpecHead { set: &spec.set, index: spec.index, depth: spec.depth }
             }
             fn key(spec: &GameSpec) -> TreeKey {
-                TreeKey::Game { game: $game, depth: spec.depth }
+                TreeKey::Game { game: $game, board: $board(spec), depth: spec.depth }
             }
             fn identity(spec: &GameSpec) -> GameSpec {
                 GameSpec { set: String::new(), index: 0, id: String::new(), position: board(spec), ..spec.clone() }
@@ -86,9 +86,16 @@ macro_rules! game_family {
     };
 }
 
-// Othello claims its own lines; chess, registered after it, every other
-// line with a `game` field, so that an unknown game is refused by the game
-// spec's reader (`unknown variant`). A new game claims its own lines and
-// is registered before chess.
-game_family!(othello::Othello, Game::Othello, othello, |l: &SpecKeys| l.str("game") == Some(Game::Othello.name()));
-game_family!(chess::Chess, Game::Chess, chess, |l: &SpecKeys| l.has("game"));
+// Othello claims its own lines: those of 64 squares the 8 × 8 source
+// (registered after the N × N one, which claims the rest, so that a board
+// of no size is refused by its reader); chess, registered after them,
+// every other line with a `game` field, so that an unknown game is refused
+// by the game spec's reader (`unknown variant`). A new game claims its own
+// lines and is registered before chess.
+fn othello_side(l: &SpecKeys) -> Option<u32> {
+    (l.str("game") == Some(Game::Othello.name())).then(|| l.str("position").and_then(othello_n::board_side).unwrap_or(0))
+}
+game_family!(othello_n::OthelloN, Game::Othello, othello_n, |s: &GameSpec| othello_n::board_side(&s.position).unwrap_or(0), |l: &SpecKeys| othello_side(l)
+    .is_some_and(|n| n != 8));
+game_family!(othello::Othello, Game::Othello, othello, |_: &GameSpec| 8, |l: &SpecKeys| othello_side(l) == Some(8));
+game_family!(chess::Chess, Game::Chess, chess, |_: &GameSpec| 8, |l: &SpecKeys| l.has("game"));

@@ -27,7 +27,7 @@ mod spec;
 pub use family::{Checked, SpecHead, SpecKeys, TreeFamily};
 pub use spec::{GameSpec, IncrementalSpec, MAX_DEPTH, SpecError, TreeFileError, TreeKind, TreeSpec, kind_only, read_trees};
 
-use crate::game::{Game, TreeSource, chess, othello};
+use crate::game::{Game, TreeSource, chess, othello, othello_n};
 use crate::search::{Observer, SearchResult, search};
 use artificial::{Model, Ordering, Shape};
 use family::families;
@@ -50,6 +50,12 @@ pub enum Family {
     Chess,
     /// Othello.
     Othello,
+    /// Othello on a 6 × 6 board.
+    Othello6,
+    /// Othello on a 10 × 10 board.
+    Othello10,
+    /// Othello on a 12 × 12 board.
+    Othello12,
 }
 
 impl Family {
@@ -61,6 +67,9 @@ impl Family {
             Family::Incremental => "incremental",
             Family::Chess => "chess",
             Family::Othello => "othello",
+            Family::Othello6 => "othello6",
+            Family::Othello10 => "othello10",
+            Family::Othello12 => "othello12",
         }
     }
 
@@ -74,8 +83,19 @@ impl Family {
     pub fn game(self) -> Option<Game> {
         match self {
             Family::Chess => Some(Game::Chess),
-            Family::Othello => Some(Game::Othello),
+            Family::Othello | Family::Othello6 | Family::Othello10 | Family::Othello12 => Some(Game::Othello),
             _ => None,
+        }
+    }
+
+    /// The family of a game's positions on a board of side `board` (the
+    /// usual board, 8, is the game's own name).
+    pub fn of_game(game: Game, board: u32) -> Family {
+        match (game, board) {
+            (Game::Othello, 6) => Family::Othello6,
+            (Game::Othello, 10) => Family::Othello10,
+            (Game::Othello, 12) => Family::Othello12,
+            _ => game.into(),
         }
     }
 }
@@ -130,6 +150,8 @@ pub enum TreeKey {
     Game {
         /// The game.
         game: Game,
+        /// The side of the board (8 for chess; 6 to 12 for Othello).
+        board: u32,
         /// Search depth.
         depth: u32,
     },
@@ -141,7 +163,7 @@ impl TreeKey {
         match *self {
             TreeKey::Artificial { model, .. } => model.into(),
             TreeKey::Incremental { .. } => Family::Incremental,
-            TreeKey::Game { game, .. } => game.into(),
+            TreeKey::Game { game, board, .. } => Family::of_game(game, board),
         }
     }
     /// The ordering of artificial trees.
@@ -172,7 +194,7 @@ impl TreeKey {
         match self {
             TreeKey::Artificial { model, ordering, .. } => TreeKey::Artificial { model, ordering, depth },
             TreeKey::Incremental { b, scale, .. } => TreeKey::Incremental { b, scale, depth },
-            TreeKey::Game { game, .. } => TreeKey::Game { game, depth },
+            TreeKey::Game { game, board, .. } => TreeKey::Game { game, board, depth },
         }
     }
     /// Search depth.
@@ -188,7 +210,8 @@ impl std::fmt::Display for TreeKey {
         match self {
             TreeKey::Artificial { model, ordering, depth } => write!(f, "{} ({ordering}) depth {depth}", model.name()),
             TreeKey::Incremental { b, scale, depth } => write!(f, "incremental (b {b}, scale {scale}) depth {depth}"),
-            TreeKey::Game { game, depth } => write!(f, "{game} depth {depth}"),
+            TreeKey::Game { game, board: 8, depth } => write!(f, "{game} depth {depth}"),
+            TreeKey::Game { game, board, depth } => write!(f, "{game} {board} × {board} depth {depth}"),
         }
     }
 }
@@ -198,6 +221,8 @@ impl std::fmt::Display for TreeKey {
 // spec line is read by the first family here that claims it (artificial
 // trees, last, claim the rest).
 families! {
+    /// An Othello position on a board other than 8 × 8.
+    OthelloN: othello_n::OthelloN,
     /// An Othello position.
     Othello: othello::Othello,
     /// A chess position (and a line naming an unknown game, which the
@@ -304,6 +329,7 @@ impl Tree {
         match self {
             Tree::Chess(t) => Some(&t.spec),
             Tree::Othello(t) => Some(&t.spec),
+            Tree::OthelloN(t) => Some(&t.spec),
             _ => None,
         }
     }

@@ -167,7 +167,8 @@ pub struct GameSpec {
     pub index: u32,
     /// The position's `id` in its file (empty if it has none).
     pub id: String,
-    /// The position: a FEN (chess) or 64 squares and the side to move (Othello).
+    /// The position: a FEN (chess) or the squares (64 on the usual board;
+    /// 36, 100 or 144 on the others) and the side to move (Othello).
     pub position: String,
     /// Search depth, 1..64.
     pub depth: u32,
@@ -191,7 +192,8 @@ impl GameSpec {
     pub fn check(&self) -> Result<Tree, SpecError> {
         match self.game {
             Game::Chess => Spec::Chess(self.clone()),
-            Game::Othello => Spec::Othello(self.clone()),
+            Game::Othello if crate::game::othello_n::board_side(&self.position) == Some(8) => Spec::Othello(self.clone()),
+            Game::Othello => Spec::OthelloN(self.clone()),
         }
         .check()
     }
