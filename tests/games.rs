@@ -263,6 +263,7 @@ fn every_tool_writes_a_games_root_value_in_its_units() {
         assert_eq!(column(&cluster, "root_value"), [want, want, want].concat(), "{file}: {cluster}");
         assert_eq!(column(&cluster, "b"), ["", "", "", "", "", ""]);
     }
+}
 
 /// The N × N Othello generator (`game::othello_n`) against the 8 × 8 one
 /// on every position of the shipped files: the same move lists in the same
@@ -341,6 +342,7 @@ fn othello_on_every_board_through_the_tools() {
     }
     d.tool("treegen").args(["--game", "othello", "--board", "7", "--depth", "3"]).fails("an Othello board of 7 × 7: give 6, 8, 10 or 12");
     d.tool("treegen").args(["--game", "chess", "--board", "10", "--depth", "3"]).fails("--board 10: boards of other sizes are Othello's");
+    d.tool("treegen").args(["--game", "othello", "--depth", "3"]).fails("--game needs --positions FILE (or, for Othello, --board N");
     d.tool("positions").args(["--game", "othello", "--board", "9", "--count", "3", "--seed", "1", "--plies", "6"]).fails("give 6, 8, 10 or 12");
     // The 8 × 8 start through --board is the usual Othello.
     let o8 = d.tool("treegen").args(["--game", "othello", "--board", "8", "--depth", "3"]).ok();

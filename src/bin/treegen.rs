@@ -46,10 +46,10 @@ struct Args {
     scale: Option<u32>,
     /// A real game instead of artificial trees: chess or othello (needs
     /// --positions, or --board for Othello's start position).
-    #[arg(long, required_unless_present_any = ["ordering", "branching"], conflicts_with_all = ["set", "model"])]
+    #[arg(long, conflicts_with_all = ["set", "model"])]
     game: Option<Game>,
     /// The position file of --game.
-    #[arg(long, requires = "game", required_unless_present_any = ["board", "ordering", "branching"])]
+    #[arg(long, requires = "game")]
     positions: Option<PathBuf>,
     /// --game othello without --positions: one tree, the usual start
     /// position of an N × N board (6, 8, 10 or 12).
@@ -119,6 +119,10 @@ fn main() {
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
         anyhow::ensure!(args.depth <= MAX_DEPTH, "--depth {} is larger than {MAX_DEPTH}", args.depth);
         shape_options(&args)?;
+        anyhow::ensure!(
+            args.game.is_none() || args.positions.is_some() || args.board.is_some(),
+            "--game needs --positions FILE (or, for Othello, --board N: the start position of an N × N board)"
+        );
         if let (Some(game), Some(n)) = (args.game, args.board) {
             anyhow::ensure!(game == Game::Othello, "--board {n}: boards of other sizes are Othello's (give --game othello)");
             anyhow::ensure!(args.depth >= 1, "--depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)");
