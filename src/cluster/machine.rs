@@ -104,6 +104,12 @@ struct ProcState {
 /// (to, from, message; `None` is a process's own wake-up).
 type Event<N> = (usize, usize, Option<Msg<N>>);
 
+/// The bytes one message in flight holds on the simulated cluster (the
+/// memory estimate's, [`super::memory`]).
+pub const fn message_bytes<N>() -> u64 {
+    Events::<Event<N>>::bytes_per_item()
+}
+
 struct Net<'a, N> {
     rank: usize,
     procs: usize,
