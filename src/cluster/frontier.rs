@@ -64,7 +64,7 @@ const COUNTED: usize = 1 << 14;
 
 /// How many nodes the frontier at ply `split` has (as [`frontier`] builds
 /// it), without building it: counted ply by ply while a ply has at most
-/// [`COUNTED`] nodes, then extrapolated with the mean moves per node of the
+/// 2^14 nodes (`COUNTED`), then extrapolated with the mean moves per node of the
 /// nodes expanded last (exact on trees of uniform branching; on a game,
 /// what the tree really has near the root). Milliseconds at any ply, for
 /// the memory estimate ([`super::memory`]).
