@@ -125,8 +125,9 @@ fn the_cluster_refuses_costs_epsilons_and_shards_it_cannot_take() {
 }
 
 /// `--leaf-factors` is the sequential search alone: it checks its table
-/// size as the cluster's runs do, refuses every option it does not use,
-/// and a master depth beyond the trees' (its row's d′ is the one searched).
+/// size as the cluster's runs do (its range, and its memory against
+/// `--memory`), refuses every option it does not use, and a master depth
+/// beyond the trees' (its row's d′ is the one searched).
 #[test]
 fn leaf_factors_take_only_their_options() {
     let d = Dir::new("leaf-factors-options");
@@ -142,7 +143,6 @@ fn leaf_factors_take_only_their_options() {
         ("--recv-ns", "5"),
         ("--latency-ns", "5"),
         ("--bandwidth", "0"),
-        ("--memory", "1G"),
         ("--split-ply", "2"),
         ("--slice-nodes", "0"),
         ("--epsilon", "3"),
@@ -154,6 +154,10 @@ fn leaf_factors_take_only_their_options() {
             .fails(&format!("{option} does not apply to --leaf-factors (the sequential search alone"));
     }
     d.tool("pabsim").args(lf).args(["--master-depth", "99"]).fails("--master-depth 99 is deeper than the trees (depth 4): give at most 4");
+    // Two tables of 2^30 entries (24 and 16 bytes an entry): 40 GiB.
+    d.tool("pabsim").args(lf).args(["--master-depth", "2", "--tt-slots", "1073741824", "--threads", "1", "--memory", "1G"]).fails(
+        "the leaf counts need about 42.9 GB (two tables of 1073741824 entries, 1 at once), more than --memory 1.0 GB: lower --tt-slots, or raise --memory",
+    );
     let f = d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--leaf-factors", "--master-depth", "4"]).ok();
     assert_eq!(column(&f, "master_depth"), ["4"]);
     assert_eq!(column(&f, "leaves"), ["203"]);

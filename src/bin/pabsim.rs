@@ -107,7 +107,8 @@ struct Args {
     /// (the sequential search with the master's table, with tables not
     /// shared between tasks, with the partial share of --share-depth, with
     /// full task windows); needs --master-depth (at most the trees' depth)
-    /// and takes --share-depth and --tt-slots, no other cluster option.
+    /// and takes --share-depth, --tt-slots and --memory, no other cluster
+    /// option.
     #[arg(long, conflicts_with_all = ["algorithm", "per_tree"], help_heading = "The cluster (--machine cluster)")]
     leaf_factors: bool,
 }
@@ -212,7 +213,7 @@ fn cluster(args: &Args) -> Result<()> {
 /// for the cluster's runs, and the master depth is at most every tree's
 /// depth (the row's d′ is the one searched).
 fn leaf_factors(args: &Args) -> Result<()> {
-    use parab::cluster::factors;
+    use parab::cluster::{factors, memory};
     let c = &args.cluster;
     let unused = [
         ("--procs", args.procs != [1]),
@@ -221,14 +222,13 @@ fn leaf_factors(args: &Args) -> Result<()> {
         ("--recv-ns", args.recv_ns.is_some()),
         ("--latency-ns", args.latency_ns.is_some()),
         ("--bandwidth", args.bandwidth.is_some()),
-        ("--memory", args.memory.is_some()),
         ("--split-ply", c.split_ply.is_some()),
         ("--slice-nodes", c.slice_nodes.is_some()),
         ("--epsilon", c.epsilon.is_some()),
         ("--master-cost", c.master_cost.is_some()),
     ];
     if let Some((name, _)) = unused.iter().find(|o| o.1) {
-        bail!("{name} does not apply to --leaf-factors (the sequential search alone; it takes --master-depth, --share-depth and --tt-slots)");
+        bail!("{name} does not apply to --leaf-factors (the sequential search alone; it takes --master-depth, --share-depth, --tt-slots and --memory)");
     }
     let Some(dm) = c.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
     let slots = c.settings()?.tt_slots;
@@ -236,6 +236,17 @@ fn leaf_factors(args: &Args) -> Result<()> {
     ensure!(!trees.is_empty(), "no trees in the input");
     if let Some(d) = trees.iter().map(|t| t.depth()).min().filter(|&d| dm > d) {
         bail!("--master-depth {dm} is deeper than the trees (depth {d}): give at most {d}");
+    }
+    // Two tables a tree, the trees counted on the threads at once.
+    let at_once = rayon::current_num_threads().min(trees.len());
+    let need = factors::memory(slots, at_once);
+    if let Some(budget) = args.memory.or_else(memory::available).filter(|&b| need > b) {
+        bail!(
+            "the leaf counts need about {} (two tables of {slots} entries, {at_once} at once), more than --memory {}: lower --tt-slots{}, or raise --memory",
+            memory::human(need),
+            memory::human(budget),
+            if at_once > 1 { " or --threads" } else { "" }
+        );
     }
     let row = factors::leaf_factors(&trees, dm, c.share_depth, slots)?;
     let mut out = Output::create(args.output.as_deref())?;
