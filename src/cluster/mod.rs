@@ -116,7 +116,7 @@ pub enum ClusterError {
         at_once: usize,
     },
     /// A run whose simulated time would pass 2^64 ns ([`machine::TimeOverflow`]).
-    #[error("{algorithm} on {procs} processes: the simulated time passed 2^64 ns; lower --node-ns, --send-ns, --recv-ns or --latency-ns")]
+    #[error("{algorithm} on {procs} processes: the simulated time passed 2^64 ns; lower --node-ns, --send-ns, --recv-ns, --latency-ns or --master-cost")]
     TimeOverflow {
         /// The algorithm.
         algorithm: ClusterAlgorithm,
