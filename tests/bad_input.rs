@@ -401,7 +401,7 @@ fn missing_arguments_are_named() {
     t_and_u(&d);
     d.tool("fbest").args(["--analytic"]).fails_with(2, "not provided: --ordering <ORDERING>");
     d.tool("treegen").args(["--depth", "3"]).fails_with(2, "not provided: --ordering <ORDERING>");
-    d.tool("pabsim").args(["t.jsonl", "--procs", "1,4", "--shard", "1/2"]).fails_with(2, "not provided: --per-tree");
+    d.tool("pabsim").args(["t.jsonl", "--procs", "1,4", "--shard", "1/2"]).fails("--shard needs --per-tree");
 }
 
 /// Inputs that used to be accepted silently.

@@ -74,12 +74,93 @@ fn runs_beyond_the_memory_budget_are_refused_up_front() {
     d.tool("pabsim").args(cluster).args(["--procs", "1,1536", "--algorithm", "master-worker", "--tt-slots", "1048576", "--memory", "12G"]).fails(
         "the run needs about 25.8 GB (1536 processes: tables 25.8 GB, master's tree 640 kB; 1 at once), more than --memory 12.0 GB: lower --tt-slots or --procs, or raise --memory",
     );
-    d.tool("pabsim")
-        .args(cluster)
-        .args(["--procs", "1,2", "--algorithm", "even-split", "--split-ply", "14", "--tt-slots", "1024"])
-        .fails("(2 processes: tables 33 kB, frontier 244.1 GB; 1 at once), more than --memory");
+    // A deep split ply: the frontier of 5^14 nodes, 48 bytes each and a
+    // result in flight for the worker's half (the even split) or not
+    // (master-slave); 5^18 at P = 4,096, every leaf. Each refused at once.
+    for (procs, algorithm, split, frontier) in
+        [("1,2", "even-split", "14", "708.0 GB"), ("1,2", "master-slave", "14", "293.0 GB"), ("4096", "master-slave", "18", "183105.5 GB")]
+    {
+        let start = std::time::Instant::now();
+        d.tool("pabsim")
+            .args(cluster)
+            .args(["--procs", procs, "--algorithm", algorithm, "--split-ply", split, "--tt-slots", "1024", "--memory", "12G"])
+            .fails(&format!("frontier {frontier}; 1 at once), more than --memory 12.0 GB: lower --split-ply, or raise --memory"));
+        assert!(start.elapsed().as_millis() < 1000, "{algorithm} --split-ply {split}: refused after {:?}", start.elapsed());
+    }
     d.tool("pabsim").args(cluster).args(["--procs", "1", "--memory", "12X"]).fails_with(2, "`X` is not a unit of memory");
     d.tool("pabsim").args(["t.jsonl", "--memory", "1G"]).fails("--memory applies to --machine cluster only");
+}
+
+/// What the cluster cannot do is refused in one line before any search,
+/// naming the option and its range: costs that would wrap the simulated
+/// clock, an ε that would invert the scout windows, shards (the cluster's
+/// runs are not sharded). The largest cost is taken, and exact: the
+/// baseline's time is its nodes times one second.
+#[test]
+fn the_cluster_refuses_costs_epsilons_and_shards_it_cannot_take() {
+    let d = Dir::new("cluster-ranges");
+    incremental_trees(&d, "t.jsonl", 5, 4, 2);
+    let run = ["t.jsonl", "--machine", "cluster", "--procs", "1,4", "-o", "out.csv"];
+    for (option, value) in [
+        ("--node-ns", "10000000000000000"),
+        ("--node-ns", "18446744073709551615"),
+        ("--send-ns", "18446744073709551615"),
+        ("--recv-ns", "18446744073709551615"),
+        ("--latency-ns", "18446744073709551615"),
+        ("--latency-ns", "1000000001"),
+    ] {
+        d.tool("pabsim").args(run).args([option, value]).fails(&format!("{option} {value} must lie in 0..1000000000 (ns, at most one second)"));
+    }
+    let max = d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "1", "--per-tree", "--node-ns", "1000000000"]).rows::<ClusterRow>();
+    assert_eq!(max.iter().map(|r| (r.time_ns, r.nodes)).collect::<Vec<_>>(), [(144e9, 144), (195e9, 195)]);
+    let negascout = ["t.jsonl", "--machine", "cluster", "--procs", "1,4", "--algorithm", "master-worker-negascout", "-o", "out.csv"];
+    for e in ["-5", "-9223372036854775808", "0", "2147483649"] {
+        d.tool("pabsim").args(negascout).arg(format!("--epsilon={e}")).fails(&format!("--epsilon {e} must lie in 1..2147483648 (score units"));
+    }
+    d.tool("pabsim").args(negascout).args(["--epsilon", "-5"]).fails("--epsilon -5 must lie in 1..2147483648");
+    d.tool("pabsim").args(negascout).args(["--epsilon", "2147483648"]).ok();
+    for extra in [&["--shard", "1/2"][..], &["--shard", "1/2", "--per-tree"]] {
+        d.tool("pabsim").args(run).args(extra).fails("--shard applies to --machine shared only (the cluster's runs are not sharded");
+    }
+}
+
+/// `--leaf-factors` is the sequential search alone: it checks its table
+/// size as the cluster's runs do (its range, and its memory against
+/// `--memory`), refuses every option it does not use, and a master depth
+/// beyond the trees' (its row's d′ is the one searched).
+#[test]
+fn leaf_factors_take_only_their_options() {
+    let d = Dir::new("leaf-factors-options");
+    incremental_trees(&d, "t.jsonl", 5, 4, 2);
+    let lf = ["t.jsonl", "--machine", "cluster", "--leaf-factors", "-o", "out.csv"];
+    d.tool("pabsim").args(lf).args(["--master-depth", "2", "--tt-slots", "0"]).fails("--tt-slots 0 must lie in 1..2^30");
+    d.tool("pabsim").args(lf).args(["--master-depth", "2", "--tt-slots", "1099511627776"]).fails("--tt-slots 1099511627776 must lie in 1..2^30");
+    for (option, value) in [
+        ("--procs", "0"),
+        ("--procs", "8"),
+        ("--node-ns", "5"),
+        ("--send-ns", "5"),
+        ("--recv-ns", "5"),
+        ("--latency-ns", "5"),
+        ("--bandwidth", "0"),
+        ("--split-ply", "2"),
+        ("--slice-nodes", "0"),
+        ("--epsilon", "3"),
+        ("--master-cost", "0.5"),
+    ] {
+        d.tool("pabsim")
+            .args(lf)
+            .args(["--master-depth", "2", option, value])
+            .fails(&format!("{option} does not apply to --leaf-factors (the sequential search alone"));
+    }
+    d.tool("pabsim").args(lf).args(["--master-depth", "99"]).fails("--master-depth 99 is deeper than the trees (depth 4): give at most 4");
+    // Two tables of 2^30 entries (24 and 16 bytes an entry): 40 GiB.
+    d.tool("pabsim").args(lf).args(["--master-depth", "2", "--tt-slots", "1073741824", "--threads", "1", "--memory", "1G"]).fails(
+        "the leaf counts need about 42.9 GB (two tables of 1073741824 entries, 1 at once), more than --memory 1.0 GB: lower --tt-slots, or raise --memory",
+    );
+    let f = d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--leaf-factors", "--master-depth", "4"]).ok();
+    assert_eq!(column(&f, "master_depth"), ["4"]);
+    assert_eq!(column(&f, "leaves"), ["203"]);
 }
 
 /// `psearch` runs the cluster's algorithms only under `mpirun` with

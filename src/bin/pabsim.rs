@@ -71,7 +71,7 @@ struct Args {
     #[arg(long, help_heading = "The shared machine (--machine shared)")]
     baseline: Option<PathBuf>,
     /// Run only shard K of N (1-based) of the (tree, configuration) items; needs --per-tree.
-    #[arg(long, requires = "per_tree", help_heading = "The shared machine (--machine shared)")]
+    #[arg(long, help_heading = "The shared machine (--machine shared)")]
     shard: Option<String>,
     /// Merge the per-tree outputs of all shards into the single-machine result.
     /// The configuration comes from the shards: options that choose one are refused.
@@ -80,16 +80,16 @@ struct Args {
         "m_a", "m_b", "m_ca", "m_cc", "cut_width", "pv_wait", "interleave", "split_walk",
     ])]
     merge: bool,
-    /// Search time per node, ns.
+    /// Search time per node, ns (0..10^9).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     node_ns: Option<u64>,
-    /// The sender's time per message, ns.
+    /// The sender's time per message, ns (0..10^9).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     send_ns: Option<u64>,
-    /// The receiver's time per message, ns.
+    /// The receiver's time per message, ns (0..10^9).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     recv_ns: Option<u64>,
-    /// Network latency, ns.
+    /// Network latency, ns (0..10^9).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     latency_ns: Option<u64>,
     /// Bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
@@ -106,7 +106,9 @@ struct Args {
     /// Instead of parallel runs, one row of Ura et al.'s §5.2 leaf counts
     /// (the sequential search with the master's table, with tables not
     /// shared between tasks, with the partial share of --share-depth, with
-    /// full task windows); needs --master-depth.
+    /// full task windows); needs --master-depth (at most the trees' depth)
+    /// and takes --share-depth, --tt-slots and --memory, no other cluster
+    /// option.
     #[arg(long, conflicts_with_all = ["algorithm", "per_tree"], help_heading = "The cluster (--machine cluster)")]
     leaf_factors: bool,
 }
@@ -147,11 +149,38 @@ enum MachineKind {
     Cluster,
 }
 
+/// The simulated cluster's costs, each within its range (so that no
+/// cost alone can wrap the clock: `docs/model.md` §9.1).
+fn costs(args: &Args) -> Result<parab::cluster::machine::Costs> {
+    use parab::cluster::machine::{Costs, MAX_COST_NS};
+    let d = Costs::default();
+    let ns = |name: &str, given: Option<u64>, default: u64| {
+        let v = given.unwrap_or(default);
+        ensure!(v <= MAX_COST_NS, "{name} {v} must lie in 0..{MAX_COST_NS} (ns, at most one second)");
+        Ok(v)
+    };
+    let costs = Costs {
+        node_ns: ns("--node-ns", args.node_ns, d.node_ns)?,
+        send_ns: ns("--send-ns", args.send_ns, d.send_ns)?,
+        recv_ns: ns("--recv-ns", args.recv_ns, d.recv_ns)?,
+        latency_ns: ns("--latency-ns", args.latency_ns, d.latency_ns)?,
+        bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
+        master_ppm: args.cluster.master_ppm()?,
+    };
+    ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
+    Ok(costs)
+}
+
 /// `pabsim --machine cluster`.
 fn cluster(args: &Args) -> Result<()> {
-    use parab::cluster::machine::Costs;
     use parab::cluster::run::{ClusterRequest, Procs, configs, run};
     use parab::cluster::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS};
+    // Before clap's pairing of --shard with --per-tree (checked for the
+    // shared machine in main): the cluster has no shards at all.
+    ensure!(
+        args.shard.is_none(),
+        "--shard applies to --machine shared only (the cluster's runs are not sharded: give each machine its own tree specs, as make ura2014 SHARD=K/N does)"
+    );
     let mut shared_only = args.search.given().to_vec();
     // The lock and the interleaving are the shared machine's own: the cluster has neither.
     shared_only.extend([("--lock", args.lock.is_some()), ("--interleave", args.interleave.is_some())]);
@@ -168,17 +197,7 @@ fn cluster(args: &Args) -> Result<()> {
     for &p in &args.procs {
         ensure!((1..=MAX_CLUSTER_PROCS).contains(&p), "--procs {p}: the cluster has 1..{MAX_CLUSTER_PROCS} processes");
     }
-    let d = Costs::default();
-    let costs = Costs {
-        node_ns: args.node_ns.unwrap_or(d.node_ns),
-        send_ns: args.send_ns.unwrap_or(d.send_ns),
-        recv_ns: args.recv_ns.unwrap_or(d.recv_ns),
-        latency_ns: args.latency_ns.unwrap_or(d.latency_ns),
-        bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
-        master_ppm: args.cluster.master_ppm()?,
-    };
-    ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
-    let settings = ClusterSettings { costs, ..args.cluster.settings()? };
+    let settings = ClusterSettings { costs: costs(args)?, ..args.cluster.settings()? };
     let req = ClusterRequest { procs: Procs::Counts(args.procs.clone()), algorithms, settings, per_tree: args.per_tree };
     let n = configs(&req)?.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
@@ -190,13 +209,48 @@ fn cluster(args: &Args) -> Result<()> {
     Ok(out.finish()?)
 }
 
-/// `--leaf-factors`: Ura et al.'s §5.2 counts, one row for the input's trees.
+/// `--leaf-factors`: Ura et al.'s §5.2 counts, one row for the input's
+/// trees. The sequential search alone: the options of parallel runs and of
+/// the simulated machine's costs are refused, the table size is checked as
+/// for the cluster's runs, and the master depth is at most every tree's
+/// depth (the row's d′ is the one searched).
 fn leaf_factors(args: &Args) -> Result<()> {
-    use parab::cluster::{factors, search::DEFAULT_TT_SLOTS};
-    let Some(dm) = args.cluster.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
+    use parab::cluster::{factors, memory};
+    let c = &args.cluster;
+    let unused = [
+        ("--procs", args.procs != [1]),
+        ("--node-ns", args.node_ns.is_some()),
+        ("--send-ns", args.send_ns.is_some()),
+        ("--recv-ns", args.recv_ns.is_some()),
+        ("--latency-ns", args.latency_ns.is_some()),
+        ("--bandwidth", args.bandwidth.is_some()),
+        ("--split-ply", c.split_ply.is_some()),
+        ("--slice-nodes", c.slice_nodes.is_some()),
+        ("--epsilon", c.epsilon.is_some()),
+        ("--master-cost", c.master_cost.is_some()),
+    ];
+    if let Some((name, _)) = unused.iter().find(|o| o.1) {
+        bail!("{name} does not apply to --leaf-factors (the sequential search alone; it takes --master-depth, --share-depth, --tt-slots and --memory)");
+    }
+    let Some(dm) = c.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
+    let slots = c.settings()?.tt_slots;
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     ensure!(!trees.is_empty(), "no trees in the input");
-    let row = factors::leaf_factors(&trees, dm, args.cluster.share_depth, args.cluster.tt_slots.unwrap_or(DEFAULT_TT_SLOTS))?;
+    if let Some(d) = trees.iter().map(|t| t.depth()).min().filter(|&d| dm > d) {
+        bail!("--master-depth {dm} is deeper than the trees (depth {d}): give at most {d}");
+    }
+    // Two tables a tree, the trees counted on the threads at once.
+    let at_once = rayon::current_num_threads().min(trees.len());
+    let need = factors::memory(slots, at_once);
+    if let Some(budget) = args.memory.or_else(memory::available).filter(|&b| need > b) {
+        bail!(
+            "the leaf counts need about {} (two tables of {slots} entries, {at_once} at once), more than --memory {}: lower --tt-slots{}, or raise --memory",
+            memory::human(need),
+            memory::human(budget),
+            if at_once > 1 { " or --threads" } else { "" }
+        );
+    }
+    let row = factors::leaf_factors(&trees, dm, c.share_depth, slots)?;
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, [row])?;
     Ok(out.finish()?)
@@ -223,6 +277,7 @@ fn main() {
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");
         }
+        ensure!(args.shard.is_none() || args.per_tree, "--shard needs --per-tree (a shard's rows are per tree, for --merge)");
         let policies = parab::request::parse_algorithms(
             "--algorithm",
             &args.algorithm,

@@ -6,7 +6,8 @@
 //! machine's settings ([`ClusterArgs::settings`]) in one place, so the two
 //! tools cannot drift apart in names, ranges or defaults.
 
-use super::{ClusterAlgorithm, ClusterSettings, MwVariant, master_worker, search::DEFAULT_TT_SLOTS};
+use super::master_worker::{self, MAX_EPSILON};
+use super::{ClusterAlgorithm, ClusterSettings, MwVariant, search::DEFAULT_TT_SLOTS};
 use crate::cli::{Reader, refuse_unread};
 use anyhow::{Result, ensure};
 
@@ -37,8 +38,8 @@ pub struct ClusterArgs {
     pub share_depth: Option<u32>,
     /// Master-worker-negascout's ε, the width of the scout windows
     /// in score units (default: the mean |static value change| of the
-    /// root's moves).
-    #[arg(long)]
+    /// root's moves; 1..2^31).
+    #[arg(long, allow_negative_numbers = true)]
     pub epsilon: Option<i64>,
     /// The master-worker's master's time per node of its passes over its
     /// in-memory tree, as a fraction of --node-ns (default: this host's
@@ -102,6 +103,11 @@ impl ClusterArgs {
         self.check_read_by(&algorithms)?;
         let slice = self.slice_nodes.unwrap_or(master_worker::DEFAULT_SLICE_NODES);
         ensure!(slice >= 1, "--slice-nodes 0: a worker would never search");
+        if let Some(e) = self.epsilon {
+            // Below 1 the scout windows would be empty or inverted; above the
+            // score scale's width no window is ever narrowed.
+            ensure!((1..=MAX_EPSILON).contains(&e), "--epsilon {e} must lie in 1..{MAX_EPSILON} (score units, the width of a scout window)");
+        }
         Ok(algorithms.into_iter().map(|a| self.parameters(a, slice)).collect())
     }
 

@@ -77,6 +77,15 @@ impl SourceVisitor for Count {
     }
 }
 
+/// The memory the counts need with `at_once` trees counted together, each
+/// by one simulation at a time with `slots` entries a table: the deep
+/// table (with the tags of the tasks that stored its entries) and the
+/// master's.
+pub fn memory(slots: usize, at_once: usize) -> u64 {
+    let tables = crate::tt::ProcessTable::bytes(slots, true) + crate::tt::ProcessTable::bytes(slots, false);
+    tables.saturating_mul(at_once.max(1) as u64)
+}
+
 /// The default sharing depth of a tree ([`default_share_depth`]).
 struct ShareDepth;
 

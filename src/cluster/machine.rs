@@ -13,6 +13,10 @@
 //!
 //! One run is one sequential loop over the events ([`super::events`]), so
 //! its result does not depend on how many runs go on at once (`--threads`).
+//!
+//! Time is checked arithmetic: each cost is at most [`MAX_COST_NS`] (the
+//! tools refuse more up front), and a run whose clocks or idle sums would
+//! still pass 2^64 ns stops with [`TimeOverflow`] rather than wrap.
 
 use super::events::{Delivery, Events};
 use super::transport::{Msg, Process, Transport};
@@ -43,6 +47,17 @@ impl Default for Costs {
         Costs { node_ns: DEFAULT_NODE_NS, send_ns: 1_000, recv_ns: 1_000, latency_ns: 20_000, bytes_per_us: 1_250, master_ppm: DEFAULT_MASTER_PPM }
     }
 }
+
+/// The largest cost of one node, send, receive or latency the tools take:
+/// one second (`--node-ns` and the others refuse more, in one line). The
+/// default node costs 380 ns; at one second a node, 2^64 ns is 1.8 × 10^10
+/// nodes away, and a run that gets there is stopped ([`TimeOverflow`]).
+pub const MAX_COST_NS: u64 = 1_000_000_000;
+
+/// A run whose simulated time, or a sum of its idle times, passed 2^64 ns
+/// (costs too large for its size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeOverflow;
 
 /// The default search cost per node: this host's own sequential search
 /// (the baseline of `super::search`) on incremental b = 5 trees, measured
@@ -89,6 +104,12 @@ struct ProcState {
 /// (to, from, message; `None` is a process's own wake-up).
 type Event<N> = (usize, usize, Option<Msg<N>>);
 
+/// The bytes one message in flight holds on the simulated cluster (the
+/// memory estimate's, [`super::memory`]).
+pub const fn message_bytes<N>() -> u64 {
+    Events::<Event<N>>::bytes_per_item()
+}
+
 struct Net<'a, N> {
     rank: usize,
     procs: usize,
@@ -97,6 +118,7 @@ struct Net<'a, N> {
     events: &'a mut Events<Event<N>>,
     stats: &'a mut ClusterStats,
     done: &'a mut Option<(i64, u64)>,
+    overflow: &'a mut bool,
 }
 
 impl<N> Transport<N> for Net<'_, N> {
@@ -109,21 +131,23 @@ impl<N> Transport<N> for Net<'_, N> {
     fn send(&mut self, to: usize, msg: Msg<N>) {
         debug_assert!(to != self.rank && to < self.procs);
         let bytes = msg.bytes();
-        self.st.clock += self.costs.send_ns;
-        let wire = bytes * 1_000 / self.costs.bytes_per_us.max(1);
-        self.events.push(self.st.clock + self.costs.latency_ns + wire, (to, self.rank, Some(msg)));
+        self.advance(Some(self.costs.send_ns));
+        let wire = bytes.checked_mul(1_000).map(|b| b / self.costs.bytes_per_us.max(1));
+        let arrival = wire.and_then(|w| self.st.clock.checked_add(self.costs.latency_ns)?.checked_add(w));
+        self.overflowed(arrival.is_none());
+        self.events.push(arrival.unwrap_or(u64::MAX), (to, self.rank, Some(msg)));
         self.stats.messages += 1;
         self.stats.bytes += bytes;
     }
     fn searched(&mut self, c: NodeCounts) {
-        self.st.clock += c.nodes * self.costs.node_ns;
+        self.advance(c.nodes.checked_mul(self.costs.node_ns));
         self.count(c);
     }
     fn walked(&mut self, c: NodeCounts) {
         // Millionths of a ns, the remainder carried: a pass charges its
         // nodes in many small pieces (before each task it sends).
         let t = (c.nodes as u128 * self.costs.node_ns as u128 * self.costs.master_ppm as u128) + self.st.walk_rem as u128;
-        self.st.clock += (t / 1_000_000) as u64;
+        self.advance(u64::try_from(t / 1_000_000).ok());
         self.st.walk_rem = (t % 1_000_000) as u64;
         self.count(c);
     }
@@ -140,6 +164,17 @@ impl<N> Transport<N> for Net<'_, N> {
 }
 
 impl<N> Net<'_, N> {
+    /// Moves the clock on by `by` (`None`: a product that overflowed).
+    fn advance(&mut self, by: Option<u64>) {
+        let clock = by.and_then(|b| self.st.clock.checked_add(b));
+        self.overflowed(clock.is_none());
+        self.st.clock = clock.unwrap_or(u64::MAX);
+    }
+
+    fn overflowed(&mut self, yes: bool) {
+        *self.overflow |= yes;
+    }
+
     fn count(&mut self, c: NodeCounts) {
         self.stats.counts.nodes += c.nodes;
         self.stats.counts.leaves += c.leaves;
@@ -148,15 +183,17 @@ impl<N> Net<'_, N> {
 }
 
 /// Runs processes `procs` (one per rank) on the simulated cluster until
-/// no message is in flight; `None` if the master never reported a value.
-pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs, delivery: Delivery) -> Option<ClusterStats> {
+/// no message is in flight; `None` if the master never reported a value,
+/// [`TimeOverflow`] (at once) if time passed 2^64 ns.
+pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs, delivery: Delivery) -> Result<Option<ClusterStats>, TimeOverflow> {
     let n = procs.len();
     let mut states = vec![ProcState::default(); n];
     let mut events: Events<Event<S::Node>> = Events::new(delivery);
     let mut stats = ClusterStats::default();
     let mut done = None;
+    let mut overflow = false;
     for (r, p) in procs.iter_mut().enumerate() {
-        let mut net = Net { rank: r, procs: n, costs, st: &mut states[r], events: &mut events, stats: &mut stats, done: &mut done };
+        let mut net = Net { rank: r, procs: n, costs, st: &mut states[r], events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow };
         p.start(src, &mut net);
     }
     // A process whose start did something has begun: its later waits are
@@ -165,39 +202,44 @@ pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs,
         s.started = s.clock > 0;
     }
     while let Some((t, (to, from, msg))) = events.pop() {
+        if overflow {
+            return Err(TimeOverflow);
+        }
         let st = &mut states[to];
         if st.clock < t {
             // Idle time counts up to the search time only.
             let idle = done.map_or(t, |(_, end)| t.min(end)).saturating_sub(st.clock);
-            if st.started {
-                stats.other_idle_ns += idle
-            } else {
-                stats.startup_idle_ns += idle
-            }
+            add_idle(&mut stats, st.started, idle)?;
             st.clock = t;
         }
         let Some(msg) = msg else {
-            let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done };
+            let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow };
             procs[to].resume(src, &mut net);
             continue;
         };
         st.started = true;
-        st.clock += costs.recv_ns;
-        let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done };
+        let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow };
+        net.advance(Some(costs.recv_ns));
         procs[to].receive(src, &mut net, from, msg);
     }
-    let (value, time) = done?;
+    if overflow {
+        return Err(TimeOverflow);
+    }
+    let Some((value, time)) = done else { return Ok(None) };
     stats.value = value;
     stats.time_ns = time;
     // Idle to the end of the search: the processes that finished early (or
     // never began). Time past the search (late messages) is not counted.
     for s in &states {
-        let busy_until = s.clock.min(time);
-        if s.started {
-            stats.other_idle_ns += time - busy_until;
-        } else {
-            stats.startup_idle_ns += time - busy_until;
-        }
+        add_idle(&mut stats, s.started, time - s.clock.min(time))?;
     }
-    Some(stats)
+    Ok(Some(stats))
+}
+
+/// Adds `idle` ns to the other idle time of a process that has `started`,
+/// to its start-up idle time if not.
+fn add_idle(stats: &mut ClusterStats, started: bool, idle: u64) -> Result<(), TimeOverflow> {
+    let sum = if started { &mut stats.other_idle_ns } else { &mut stats.startup_idle_ns };
+    *sum = sum.checked_add(idle).ok_or(TimeOverflow)?;
+    Ok(())
 }

@@ -115,6 +115,14 @@ pub enum ClusterError {
         /// Runs at once.
         at_once: usize,
     },
+    /// A run whose simulated time would pass 2^64 ns ([`machine::TimeOverflow`]).
+    #[error("{algorithm} on {procs} processes: the simulated time passed 2^64 ns; lower --node-ns, --send-ns, --recv-ns, --latency-ns or --master-cost")]
+    TimeOverflow {
+        /// The algorithm.
+        algorithm: ClusterAlgorithm,
+        /// Processes.
+        procs: usize,
+    },
     /// A run that ended without the root's value, or with a wrong one.
     #[error("{algorithm} on {procs} processes: root value {got:?}, the sequential search's is {want} (a defect: please report it)")]
     Inexact {
@@ -218,8 +226,8 @@ struct OnMachine {
 }
 
 impl<S: TreeSource> Launch<S> for OnMachine {
-    type Output = Option<ClusterStats>;
-    fn launch<P: Process<S>>(self, src: &S, procs: usize, make: impl FnMut(usize) -> P) -> Option<ClusterStats> {
+    type Output = Result<Option<ClusterStats>, machine::TimeOverflow>;
+    fn launch<P: Process<S>>(self, src: &S, procs: usize, make: impl FnMut(usize) -> P) -> Self::Output {
         let mut p: Vec<P> = (0..procs).map(make).collect();
         machine::run(src, &mut p, self.costs, self.delivery)
     }
@@ -239,7 +247,8 @@ impl SourceVisitor for Simulate<'_> {
             Some(v) => v,
             None => Searcher::new(c.settings.tt_slots).search(src, root, true, depth, 0, Window::ROOT),
         };
-        match run.output {
+        let output = run.output.map_err(|_| ClusterError::TimeOverflow { algorithm: c.algorithm, procs: c.procs })?;
+        match output {
             Some(s) if s.value == want => Ok(Launched { output: s, algorithm: run.algorithm }),
             s => Err(ClusterError::Inexact { algorithm: c.algorithm, procs: c.procs, got: s.map(|s| s.value), want }),
         }

@@ -194,6 +194,8 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let time = geomean(ds.iter().map(|d| d.stats.time_ns as f64));
     let t1 = geomean(base.iter().map(|b| b.time_ns as f64));
     let sum = |f: fn(&ClusterStats) -> u64| ds.iter().map(|d| f(&d.stats)).sum::<u64>();
+    // Idle times, each below 2^64 ns, are summed wide: many trees' could pass it.
+    let wide = |f: fn(&ClusterStats) -> u64| ds.iter().map(|d| f(&d.stats) as u128).sum::<u128>() as f64;
     let leaves = sum(|s| s.counts.leaves);
     let base_leaves: u64 = base.iter().map(|b| b.counts.leaves).sum();
     let per_proc = (cfg.procs * ds.len()) as f64;
@@ -216,8 +218,8 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         leaves,
         nodes: sum(|s| s.counts.nodes),
         leaf_ratio: if base_leaves > 0 { leaves as f64 / base_leaves as f64 } else { 0.0 },
-        startup_idle_ns: sum(|s| s.startup_idle_ns) as f64 / per_proc,
-        other_idle_ns: sum(|s| s.other_idle_ns) as f64 / per_proc,
+        startup_idle_ns: wide(|s| s.startup_idle_ns) / per_proc,
+        other_idle_ns: wide(|s| s.other_idle_ns) / per_proc,
         messages: sum(|s| s.messages),
         bytes: sum(|s| s.bytes),
         transport: match source {

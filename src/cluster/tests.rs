@@ -210,3 +210,31 @@ fn every_master_depth_is_exact() {
         }
     }
 }
+
+/// Costs the tools refuse (above [`machine::MAX_COST_NS`]) are still
+/// checked in the library: a run whose clock would pass 2^64 ns stops with
+/// an error instead of wrapping (a search of 142 nodes at 2^64 / 100 ns a
+/// node, a message's latency of 2^64 − 1 ns, a walk of the master's tree
+/// past 2^64 ns at 1,000 times the node's cost).
+#[test]
+fn time_that_would_pass_2_to_the_64_is_an_error() {
+    let t = &incremental(5, 4, 1)[0];
+    let at = |algorithm: ClusterAlgorithm, procs: usize, costs: Costs| {
+        simulate(t, &ClusterConfig { settings: ClusterSettings { costs, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) }, None)
+    };
+    let d = Costs::default();
+    let ms = ClusterAlgorithm::MasterSlave { split: None };
+    let mw = ClusterAlgorithm::ALL[3];
+    for (algorithm, procs, costs) in [
+        (ClusterAlgorithm::Sequential, 1, Costs { node_ns: u64::MAX / 100, ..d }),
+        (ms, 4, Costs { latency_ns: u64::MAX, ..d }),
+        (ms, 4, Costs { send_ns: u64::MAX, ..d }),
+        (ms, 4, Costs { recv_ns: u64::MAX / 2, ..d }),
+        (mw, 4, Costs { node_ns: u64::MAX / 500, master_ppm: 1_000_000_000, ..d }),
+    ] {
+        assert_eq!(at(algorithm, procs, costs).map(|r| r.output), Err(ClusterError::TimeOverflow { algorithm, procs }), "{costs:?}");
+    }
+    // The sequential search's 142 nodes at 10^9 ns: exact.
+    let s = at(ClusterAlgorithm::Sequential, 1, Costs { node_ns: machine::MAX_COST_NS, ..d }).map(|r| r.output);
+    assert_eq!(s.map(|s| (s.counts.nodes, s.time_ns)), Ok((142, 142_000_000_000)));
+}

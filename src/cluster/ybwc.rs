@@ -577,7 +577,7 @@ mod tests {
         let root = t.root(1);
         let mut p: Vec<Ybwc<Incremental>> = (0..2).map(Ybwc::maker(&root, 2, 0, 1024, 1 << 10)).collect();
         let costs = Costs { node_ns: 100_000, ..Costs::default() };
-        let s = machine::run(&t, &mut p, costs, Delivery::Timed).unwrap();
+        let s = machine::run(&t, &mut p, costs, Delivery::Timed).expect("time within 2^64 ns").expect("a value");
         assert_eq!(s.value, OFF + 466);
         assert_eq!((p[0].given, p[1].taken, p[1].passed), (2, 2, 3));
         assert_eq!(s.messages, 3 + 2 + 2 + 1);
@@ -604,7 +604,7 @@ mod tests {
                         for delivery in [Delivery::Timed, Delivery::Adversarial(seed), Delivery::Adversarial(77)] {
                             for slice in [4, 1024] {
                                 let mut p: Vec<Ybwc<Incremental>> = (0..procs).map(Ybwc::maker(&root, *depth, g, slice, 1 << 10)).collect();
-                                let s = machine::run(t, &mut p, Costs::default(), delivery);
+                                let s = machine::run(t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
                                 assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} depth {depth} g {g} procs {procs} {delivery:?}");
                                 aborts += p.iter().map(|q| q.aborts).sum::<u64>();
                                 // Tasks in flight at the stop are never taken.

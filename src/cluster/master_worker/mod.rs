@@ -112,6 +112,11 @@ pub fn default_share_depth<S: TreeSource>(src: &S, root: &S::Node) -> u32 {
     k.max(1)
 }
 
+/// The widest ε of the NegaScout master, the score scale's width
+/// (`ROOT_BETA − ROOT_ALPHA`, 2^31): a wider window is never narrower than
+/// the pass's, so it would never scout (`--epsilon` takes 1..this).
+pub const MAX_EPSILON: i64 = crate::value::ROOT_BETA - crate::value::ROOT_ALPHA;
+
 /// The default ε of the NegaScout master: the mean absolute difference
 /// between the root's static value and its children's (the typical size
 /// of one move's effect on the evaluation), at least 1.

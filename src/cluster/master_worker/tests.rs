@@ -185,7 +185,7 @@ fn the_masters_tree_is_compact_and_its_estimate_covers_it() {
     for seed in 1..=4 {
         let root = t.root(seed);
         let mut p: Vec<MasterWorker<Incremental>> = (0..64).map(MasterWorker::maker(&root, 9, 64, 1 << 12, MwOptions::new(4))).collect();
-        let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed);
+        let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed).expect("time within 2^64 ns");
         assert_eq!(s.map(|s| s.value), Some(crate::search::minimax(&t, &root, true, 9, 0)));
         let MasterWorker::Master(m) = &p[0] else { panic!("rank 0 is the master") };
         assert!(m.tree_bytes() <= est, "seed {seed}: {} > {est}", m.tree_bytes());
@@ -206,7 +206,7 @@ fn workers_cut_into_tiny_slices_still_return_the_minimax_value() {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(seed)] {
                     let opts = MwOptions { updates, slice: 3, ..MwOptions::new(dm) };
                     let mut p: Vec<MasterWorker<Incremental>> = (0..procs).map(MasterWorker::maker(&root, 7, procs, 1 << 10, opts)).collect();
-                    let s = machine::run(&t, &mut p, Costs::default(), delivery);
+                    let s = machine::run(&t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
                     assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} procs {procs} updates {updates} {delivery:?}");
                     let aborts: u64 = p.iter().map(|q| if let MasterWorker::Worker(w) = q { w.aborts } else { 0 }).sum();
                     assert!(aborts > 10, "{aborts}");
@@ -267,7 +267,7 @@ fn workers_with_share_absorb_the_rings_entries() {
     for share in [Some(4), None] {
         let opts = MwOptions { share, ..MwOptions::new(2) };
         let mut p: Vec<MasterWorker<Incremental>> = (0..5).map(MasterWorker::maker(&root, 9, 5, 1 << 16, opts)).collect();
-        let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed);
+        let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed).expect("time within 2^64 ns");
         assert_eq!(s.map(|s| s.value), Some(want));
         let absorbed: Vec<u64> = p.iter().filter_map(|q| if let MasterWorker::Worker(w) = q { Some(w.absorbed) } else { None }).collect();
         if share.is_some() {
