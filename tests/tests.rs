@@ -17,5 +17,6 @@ mod ura2014;
 mod algorithms;
 
 mod bad_input;
+mod library;
 mod outputs;
 mod repository;
