@@ -96,7 +96,7 @@ fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, 
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed,threads,thread_algorithm"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
     );
     let algs: Vec<&str> = policies.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();
