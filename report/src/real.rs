@@ -171,7 +171,7 @@ fn free_cores(runs: impl Iterator<Item = (bool, Option<u32>)>, what: &str, per: 
     match over {
         0 => format!("Every one of the {n} {what} had a free core per {per} ({basis})."),
         _ => format!(
-            "{over} of the {n} {what} ran without a free core per {per} ({basis}): marked oversubscribed, their timings measure sharing with other work, not speed, and the rankings below leave them out."
+            "{over} of the {n} {what} ran without a free core per {per} ({basis}): marked oversubscribed, their timings measure sharing with other work, not speed."
         ),
     }
 }
@@ -272,7 +272,7 @@ mod tests {
         let t = |runs: &[(bool, Option<u32>)]| free_cores(runs.iter().copied(), "configurations of real threads", "thread");
         assert_eq!(
             t(&[(false, Some(2)), (true, Some(1)), (true, Some(0))]),
-            "2 of the 3 configurations of real threads ran without a free core per thread (its free cores: the cores less the host's other runnable work just before the run): marked oversubscribed, their timings measure sharing with other work, not speed, and the rankings below leave them out."
+            "2 of the 3 configurations of real threads ran without a free core per thread (its free cores: the cores less the host's other runnable work just before the run): marked oversubscribed, their timings measure sharing with other work, not speed."
         );
         assert_eq!(
             t(&[(false, None), (false, None)]),

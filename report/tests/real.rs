@@ -54,3 +54,20 @@ fn a_real_section_not_run_is_optional_in_the_contents() {
     let html = d.read("results/report/index.html");
     assert!(html.contains("<li><a href=\"#real-processors\">Real processors</a> (optional, not run)</li>"));
 }
+
+/// Real rows written before the host columns: the report names the file,
+/// the column and how to redo it.
+#[test]
+fn real_rows_without_the_host_columns_say_to_rerun() {
+    let d = Dir::new("report-real-old");
+    real(&d);
+    let text = d.read("results/real/psearch.csv");
+    // Drop host_load and free_cores, as psearch wrote them before.
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len()).filter(|&i| header[i] != "host_load" && header[i] != "free_cores").collect();
+    let old: String = text.lines().map(|l| keep.iter().map(|&i| l.split(',').nth(i).unwrap()).collect::<Vec<_>>().join(",") + "\n").collect();
+    d.write("results/real/psearch.csv", &old);
+    let p = crate::report::published();
+    let err = d.tool("report").args(["--published", &p]).fails("missing column `host_load`");
+    assert!(err.contains("psearch.csv (written by an older version of the tools: rerun the make target that writes it)"), "{err}");
+}

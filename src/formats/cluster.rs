@@ -59,7 +59,8 @@ pub struct ClusterRow {
     /// `simulated` (`pabsim --machine cluster`) or `mpi` (a real run,
     /// `psearch --mpi`).
     pub transport: String,
-    /// A real run: the cores of the busiest host (empty for simulated rows).
+    /// A real run: the fewest CPUs online of the job's hosts (empty for
+    /// simulated rows).
     pub cores: Option<u32>,
     /// A real run: the busiest host's 1-minute load average before the job's
     /// searches (`crate::real::host`; empty for simulated rows, or where it

@@ -45,7 +45,7 @@ pub fn parse_loadavg(text: &str) -> Option<LoadSample> {
 
 /// The host's load now (Linux: `/proc/loadavg`; `None` elsewhere or where
 /// it cannot be read): the last sample's load average, the median of
-/// [`SAMPLES`] runnable counts.
+/// `SAMPLES` runnable counts.
 pub fn sample() -> Option<LoadSample> {
     let mut seen = Vec::with_capacity(SAMPLES);
     for i in 0..SAMPLES {
