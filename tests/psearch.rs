@@ -83,7 +83,7 @@ fn every_algorithm_is_exact_on_chess_and_othello() {
 
 /// Rows: the columns `pabsim` has, the new ones, the sequential root value
 /// and move on every per-tree row, SU and SO against the one-thread rows,
-/// and runs above the host's cores marked.
+/// and runs above the host's free cores marked.
 #[test]
 fn psearch_rows_line_up_with_pabsims() {
     let d = Dir::new("psearch-rows");
