@@ -89,6 +89,7 @@ test: test-setup
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p parab
 	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
+	$(CARGO) run --release --example small_game
 	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
 test-setup:
 	@scripts/test-setup.sh $(TEST_ENV)

@@ -2,8 +2,9 @@
 # `make real`'s MPI runs (issue 26): the cluster's algorithms on real MPI
 # ranks, `psearch --mpi` under `mpirun -np N` for each N of RANKS (1: the
 # sequential baseline alone), on the trees of `make real`, into one table
-# (each count's rows begin with its own baseline; `oversubscribed` says
-# where ranks outnumbered the cores). Builds the MPI tools in target/mpi/
+# (each count's rows begin with its own baseline; `host_load` and
+# `free_cores` say how busy the host was, `oversubscribed` where ranks
+# outnumbered the free cores). Builds the MPI tools in target/mpi/
 # (`--features mpi`; quick when `make test` has built them).
 #
 # Where Open MPI or libclang is missing it prints one line and writes

@@ -96,7 +96,7 @@ fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, 
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed,threads,thread_algorithm"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
     );
     let algs: Vec<&str> = policies.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();
@@ -109,13 +109,20 @@ fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, 
         assert_eq!((alg[i].as_str(), procs[i].parse::<usize>().unwrap()), (a, p));
     }
     assert!(column(&out, "transport").iter().all(|t| t == "mpi"));
-    // One host here: more threads than its CPUs is oversubscribed; fewer
-    // may be too where mpirun bound a rank to fewer cores than its threads
-    // (its policy, not asserted).
-    let over = column(&out, "oversubscribed");
-    assert!(over.iter().all(|o| *o == over[0]), "{out}");
-    if threads == 1 || np * threads > host_cpus() {
-        assert_eq!(over[0], (np * threads > host_cpus()).to_string(), "{out}");
+    // One host here, sampled once per job: more threads than its free
+    // cores (its CPUs where the load cannot be read) is oversubscribed;
+    // fewer may be too where mpirun bound a rank to fewer cores than its
+    // threads (its policy, not asserted).
+    let (over, free, load, cores) = (column(&out, "oversubscribed"), column(&out, "free_cores"), column(&out, "host_load"), column(&out, "cores"));
+    for c in [&over, &free, &load, &cores] {
+        assert!(c.iter().all(|o| *o == c[0]), "{out}");
+    }
+    assert_eq!(cores[0], host_cpus().to_string(), "{out}");
+    let linux = std::path::Path::new("/proc/loadavg").exists();
+    assert_eq!((load[0].parse::<f64>().is_ok(), free[0].parse::<usize>().is_ok()), (linux, linux), "{out}");
+    let limit = free[0].parse::<usize>().unwrap_or_else(|_| host_cpus());
+    if threads == 1 || np * threads > limit {
+        assert_eq!(over[0], (np * threads > limit).to_string(), "{out}");
     }
     // The baseline on one thread; the others on `threads`, with their algorithm.
     let (ts, ta) = (column(&out, "threads"), column(&out, "thread_algorithm"));

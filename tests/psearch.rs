@@ -83,7 +83,7 @@ fn every_algorithm_is_exact_on_chess_and_othello() {
 
 /// Rows: the columns `pabsim` has, the new ones, the sequential root value
 /// and move on every per-tree row, SU and SO against the one-thread rows,
-/// and runs above the host's cores marked.
+/// and runs above the host's free cores marked.
 #[test]
 fn psearch_rows_line_up_with_pabsims() {
     let d = Dir::new("psearch-rows");
@@ -94,7 +94,20 @@ fn psearch_rows_line_up_with_pabsims() {
     for c in ["tree", "seed", "model", "b", "wa", "wb", "depth", "trees", "procs", "policy", "scheme", "m_a", "m_b", "su", "so", "root_value"] {
         assert!(header.split(',').any(|h| h == c), "pabsim's column {c} missing: {header}");
     }
-    for c in ["wall_ns", "nodes", "leaves", "root_move", "node_cost_ns", "time_search_ns", "time_idle_ns", "time_lock_ns", "cores", "oversubscribed"] {
+    for c in [
+        "wall_ns",
+        "nodes",
+        "leaves",
+        "root_move",
+        "node_cost_ns",
+        "time_search_ns",
+        "time_idle_ns",
+        "time_lock_ns",
+        "cores",
+        "host_load",
+        "free_cores",
+        "oversubscribed",
+    ] {
         assert!(header.split(',').any(|h| h == c), "column {c} missing: {header}");
     }
     // 3 trees x (1 + 2 x (dts a, dts b, lazy-smp)).
@@ -107,9 +120,22 @@ fn psearch_rows_line_up_with_pabsims() {
         assert!(mv[i].parse::<u32>().unwrap() >= 1);
     }
     assert_eq!(column(&out, "node_cost_ns").iter().filter(|c| *c == "10").count(), policy.len());
+    // Beside every timing the host's load and free cores just before it;
+    // oversubscribed: more threads than free cores (than cores, where the
+    // load cannot be read: not Linux).
     let cores = std::thread::available_parallelism().unwrap().get();
-    for (p, o) in procs.iter().zip(column(&out, "oversubscribed")) {
-        assert_eq!(o == "true", p.parse::<usize>().unwrap() > cores);
+    let linux = std::path::Path::new("/proc/loadavg").exists();
+    let (load, free) = (column(&out, "host_load"), column(&out, "free_cores"));
+    for (i, (p, o)) in procs.iter().zip(column(&out, "oversubscribed")).enumerate() {
+        assert_eq!(load[i].parse::<f64>().is_ok_and(|l| l >= 0.0), linux, "row {i}: {out}");
+        let free = free[i].parse::<usize>().ok();
+        assert_eq!(free.is_some(), linux, "row {i}");
+        assert!(free.is_none_or(|f| f <= cores), "row {i}");
+        assert_eq!(o == "true", p.parse::<usize>().unwrap() > free.unwrap_or(cores), "row {i}: {out}");
+    }
+    // 17 threads exceed any free cores of a host of 16 or fewer.
+    if cores < 17 {
+        assert!(procs.iter().zip(column(&out, "oversubscribed")).all(|(p, o)| p != "17" || o == "true"));
     }
     assert!(column(&out, "so").iter().all(|s| s.parse::<f64>().is_ok()));
     assert!(column(&out, "su").iter().take(3).all(|s| s == "1.0"));

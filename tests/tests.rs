@@ -18,6 +18,7 @@ mod ura2014;
 mod algorithms;
 
 mod bad_input;
+mod library;
 mod options;
 mod outputs;
 mod repository;

@@ -173,6 +173,22 @@ pub struct Section {
     pub figures: Vec<Figure>,
 }
 
+impl Section {
+    /// What the contents list says beside the title: what the section
+    /// shows, not only what it lacks. A section with results and an
+    /// optional part not run (the real threads' runs without the MPI runs)
+    /// is not "not run".
+    pub fn contents_note(&self) -> &'static str {
+        let shows = !(self.tables.is_empty() && self.figures.is_empty() && self.findings.is_empty());
+        match (self.missing.is_empty(), self.optional.is_empty(), shows) {
+            (false, _, _) => " (incomplete)",
+            (true, true, _) => "",
+            (true, false, false) => " (optional, not run)",
+            (true, false, true) => " (an optional part not run)",
+        }
+    }
+}
+
 /// The page's header facts.
 #[derive(Clone, Debug, Default)]
 pub struct Meta {
@@ -374,14 +390,7 @@ pub fn html(meta: &Meta, intro: &[String], glance: &[Table], sections: &[Section
     }
     o.push_str("<nav><ol>\n");
     for s in sections {
-        let state = if !s.missing.is_empty() {
-            " (incomplete)"
-        } else if !s.optional.is_empty() {
-            " (optional, not run)"
-        } else {
-            ""
-        };
-        let _ = writeln!(o, "<li><a href=\"#{}\">{}</a>{state}</li>", esc(&s.id), esc(&s.title));
+        let _ = writeln!(o, "<li><a href=\"#{}\">{}</a>{}</li>", esc(&s.id), esc(&s.title), s.contents_note());
     }
     o.push_str("</ol></nav>\n");
     let mut chapter = u32::MAX;

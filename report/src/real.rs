@@ -88,8 +88,8 @@ pub fn sections(data: Option<&Real>, b: &mut Builder) -> Result<()> {
     let mut t = Table {
         id: "real-vs-simulated".into(),
         caption: "Real threads against the simulator's prediction, per algorithm and processor count".into(),
-        header: ["trees", "algorithm", "p", "SU real", "SU simulated", "SO real", "SO simulated", "idle share", "lock share", "note"].map(String::from).to_vec(),
-        note: "Idle and lock shares: the threads' summed time idle (looking for or waiting for work) and waiting on contended locks, as a share of p · t_p. Oversubscribed: more threads than the host's cores (run for correctness; its timing says little).".into(),
+        header: ["trees", "algorithm", "p", "SU real", "SU simulated", "SO real", "SO simulated", "idle share", "lock share", "host load", "free cores", "note"].map(String::from).to_vec(),
+        note: "Idle and lock shares: the threads' summed time idle (looking for or waiting for work) and waiting on contended locks, as a share of p · t_p. Host load: the 1-minute load average just before the timed runs (the highest over the row's trees); free cores: the host's cores less the other work runnable then (the fewest). Oversubscribed: more threads than free cores (run for correctness; its timing measures sharing, not speed).".into(),
         ..Default::default()
     };
     let mut held = vec![];
@@ -110,6 +110,8 @@ pub fn sections(data: Option<&Real>, b: &mut Builder) -> Result<()> {
             Cell::number(sim.and_then(|s| s.so), 3),
             Cell::number(share(r.time_idle_ns), 3),
             Cell::number(share(r.time_lock_ns), 3),
+            Cell::number(r.host_load, 2),
+            Cell::Text(r.free_cores.map_or("—".into(), |f| format!("{f} of {}", r.cores))),
             Cell::Text(if r.oversubscribed { "oversubscribed".into() } else { String::new() }),
         ]);
         if r.procs > 1
@@ -120,6 +122,7 @@ pub fn sections(data: Option<&Real>, b: &mut Builder) -> Result<()> {
         }
     }
     s.tables.push(t);
+    s.findings.push(free_cores(data.real.iter().map(|r| (r.oversubscribed, r.free_cores)), "configurations of real threads", "thread"));
     // Which algorithm wins here, at the largest p the host runs without oversubscription.
     if let Some(pmax) = held.iter().map(|h| h.1).max() {
         let mut at: Vec<&(String, u32, f64, f64)> = held.iter().filter(|h| h.1 == pmax).collect();
@@ -154,6 +157,25 @@ pub fn sections(data: Option<&Real>, b: &mut Builder) -> Result<()> {
     Ok(())
 }
 
+/// How many timed runs lacked a free core per thread (or rank): `runs`
+/// gives each row's `oversubscribed` and `free_cores`.
+fn free_cores(runs: impl Iterator<Item = (bool, Option<u32>)>, what: &str, per: &str) -> String {
+    let (mut n, mut over, mut known) = (0, 0, 0);
+    for (o, f) in runs {
+        n += 1;
+        over += usize::from(o);
+        known += usize::from(f.is_some());
+    }
+    let basis =
+        if known == n { "its free cores: the cores less the host's other runnable work just before the run" } else { "the host's cores, its load unknown" };
+    match over {
+        0 => format!("Every one of the {n} {what} had a free core per {per} ({basis})."),
+        _ => format!(
+            "{over} of the {n} {what} ran without a free core per {per} ({basis}): marked oversubscribed, their timings measure sharing with other work, not speed."
+        ),
+    }
+}
+
 /// The cluster's algorithms on real MPI ranks beside the simulated
 /// cluster's prediction for the same trees and counts (issue 26).
 fn mpi_table(data: &Real, s: &mut Section) {
@@ -164,8 +186,8 @@ fn mpi_table(data: &Real, s: &mut Section) {
     let mut t = Table {
         id: "real-mpi".into(),
         caption: "The message-passing searches on real MPI ranks against the simulated cluster's prediction (the same trees, with this host's measured costs per node and per message)".into(),
-        header: ["algorithm", "ranks", "time real (ms)", "time predicted (ms)", "speed-up real", "speed-up predicted", "nodes real / predicted", "messages real", "messages predicted", "note"].map(String::from).to_vec(),
-        note: "Speed-up against the one-rank sequential baseline of the same run (real) or of the simulation (predicted). Oversubscribed: more ranks than the host's cores; the simulator gives every process a core of its own, so there the prediction is not the host's.".into(),
+        header: ["algorithm", "ranks", "time real (ms)", "time predicted (ms)", "speed-up real", "speed-up predicted", "nodes real / predicted", "messages real", "messages predicted", "host load", "free cores", "note"].map(String::from).to_vec(),
+        note: "Speed-up against the one-rank sequential baseline of the same run (real) or of the simulation (predicted). Host load and free cores: the busiest host's just before the job's searches. Oversubscribed: more ranks × threads than a host's free cores; the simulator gives every process a core of its own, so there the prediction is not the host's.".into(),
         ..Default::default()
     };
     for r in data.mpi.iter().filter(|r| r.procs > 1) {
@@ -182,10 +204,14 @@ fn mpi_table(data: &Real, s: &mut Section) {
             Cell::number(p.map(|p| r.nodes as f64 / p.nodes.max(1) as f64), 3),
             Cell::Int(r.messages as i64),
             Cell::number(p.map(|p| p.messages as f64), 0),
+            Cell::number(r.host_load, 2),
+            Cell::Text(r.free_cores.zip(r.cores).map_or("—".into(), |(f, c)| format!("{f} of {c}"))),
             Cell::Text(if r.oversubscribed == Some(true) { "oversubscribed".into() } else { String::new() }),
         ]);
     }
     s.tables.push(t);
+    let ranks = data.mpi.iter().filter(|r| r.procs > 1);
+    s.findings.push(free_cores(ranks.map(|r| (r.oversubscribed == Some(true), r.free_cores)), "runs on MPI ranks", "rank and thread"));
 }
 
 #[cfg(test)]
@@ -214,6 +240,9 @@ mod tests {
             messages: 10 * procs as u64,
             bytes: 0,
             transport: transport.into(),
+            cores: (transport == "mpi").then_some(2),
+            host_load: (transport == "mpi").then_some(0.5),
+            free_cores: (transport == "mpi").then_some(2),
             oversubscribed: (transport == "mpi").then_some(procs > 2),
             threads: (transport == "mpi").then_some(1),
             thread_algorithm: None,
@@ -232,8 +261,23 @@ mod tests {
         mpi_table(&data, &mut s);
         let rows: Vec<Vec<String>> = s.tables[0].rows.iter().map(|r| r.iter().map(|c| c.plain()).collect()).collect();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0][..9], ["ybwc", "2", "1.00", "1.25", "2.00", "1.60", "1.100", "20", "15"]);
-        assert_eq!((rows[1][3].as_str(), rows[1][9].as_str()), ("—", "oversubscribed"));
+        assert_eq!(rows[0][..11], ["ybwc", "2", "1.00", "1.25", "2.00", "1.60", "1.100", "20", "15", "0.50", "2 of 2"]);
+        assert_eq!((rows[1][3].as_str(), rows[1][11].as_str()), ("—", "oversubscribed"));
+        assert!(s.findings[0].starts_with("1 of the 2 runs on MPI ranks ran without a free core per rank and thread (its free cores:"), "{}", s.findings[0]);
+    }
+
+    /// The sentence counts the rows flagged, and says what it counted by.
+    #[test]
+    fn runs_without_a_free_core_are_counted() {
+        let t = |runs: &[(bool, Option<u32>)]| free_cores(runs.iter().copied(), "configurations of real threads", "thread");
+        assert_eq!(
+            t(&[(false, Some(2)), (true, Some(1)), (true, Some(0))]),
+            "2 of the 3 configurations of real threads ran without a free core per thread (its free cores: the cores less the host's other runnable work just before the run): marked oversubscribed, their timings measure sharing with other work, not speed."
+        );
+        assert_eq!(
+            t(&[(false, None), (false, None)]),
+            "Every one of the 2 configurations of real threads had a free core per thread (the host's cores, its load unknown)."
+        );
     }
 
     #[test]

@@ -462,12 +462,12 @@ fn chromium_renders_every_table_and_figure() {
 fn the_simulated_cluster_gets_its_figures_and_tables() {
     let d = Dir::new("report-distributed");
     chapter4(&d);
-    let head = "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,oversubscribed,threads,thread_algorithm\n";
+    let head = "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm\n";
     let rows = [
-        ",,incremental,5,9,4,seq,1,,,4000000.00,1.000000000,25000,42000,1.000000000,0.00,0.00,0,0,simulated,,,",
-        ",,incremental,5,9,4,master-worker,2,,,2000000.00,2.000000000,30000,50000,1.200000000,10.00,20.00,40,1440,simulated,,,",
-        ",,incremental,5,9,4,master-worker,64,,,500000.00,8.000000000,100000,150000,4.000000000,10.00,20.00,2560,9000,simulated,,,",
-        ",,incremental,5,9,4,even-split,64,3,,1000000.00,4.000000000,250000,400000,10.000000000,0.00,20.00,256,900,simulated,,,",
+        ",,incremental,5,9,4,seq,1,,,4000000.00,1.000000000,25000,42000,1.000000000,0.00,0.00,0,0,simulated,,,,,,",
+        ",,incremental,5,9,4,master-worker,2,,,2000000.00,2.000000000,30000,50000,1.200000000,10.00,20.00,40,1440,simulated,,,,,,",
+        ",,incremental,5,9,4,master-worker,64,,,500000.00,8.000000000,100000,150000,4.000000000,10.00,20.00,2560,9000,simulated,,,,,,",
+        ",,incremental,5,9,4,even-split,64,3,,1000000.00,4.000000000,250000,400000,10.000000000,0.00,20.00,256,900,simulated,,,,,,",
     ];
     std::fs::create_dir_all(d.join("results/distributed")).unwrap();
     d.write("results/distributed/distributed.csv", &format!("{head}{}\n", rows.join("\n")));

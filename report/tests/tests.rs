@@ -6,5 +6,6 @@ mod util;
 
 mod files;
 mod published;
+mod real;
 mod report;
 mod runs;

@@ -241,17 +241,7 @@ struct Simulate<'a> {
 impl SourceVisitor for Simulate<'_> {
     type Output = Result<Launched<ClusterStats>, ClusterError>;
     fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
-        let c = self.cfg;
-        let run = launch(src, root, depth, c, OnMachine { costs: c.settings.costs, delivery: c.settings.delivery })?;
-        let want = match self.want {
-            Some(v) => v,
-            None => Searcher::new(c.settings.tt_slots).search(src, root, true, depth, 0, Window::ROOT),
-        };
-        let output = run.output.map_err(|_| ClusterError::TimeOverflow { algorithm: c.algorithm, procs: c.procs })?;
-        match output {
-            Some(s) if s.value == want => Ok(Launched { output: s, algorithm: run.algorithm }),
-            s => Err(ClusterError::Inexact { algorithm: c.algorithm, procs: c.procs, got: s.map(|s| s.value), want }),
-        }
+        simulate_source(src, root, depth, self.cfg, self.want)
     }
 }
 
@@ -260,6 +250,29 @@ impl SourceVisitor for Simulate<'_> {
 /// algorithm as it ran.
 pub fn simulate(tree: &Tree, cfg: &ClusterConfig, want: Option<i64>) -> Result<Launched<ClusterStats>, ClusterError> {
     tree.visit(Simulate { cfg, want })
+}
+
+/// [`simulate`] on any [`TreeSource`] (a library user's own game): `cfg`
+/// on the simulated cluster for the search of `root` (a MAX node) to
+/// `depth`, its root value checked against `want` (the sequential
+/// baseline's, searched here if `None`).
+pub fn simulate_source<S: TreeSource>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    cfg: &ClusterConfig,
+    want: Option<i64>,
+) -> Result<Launched<ClusterStats>, ClusterError> {
+    let run = launch(src, root, depth, cfg, OnMachine { costs: cfg.settings.costs, delivery: cfg.settings.delivery })?;
+    let want = match want {
+        Some(v) => v,
+        None => Searcher::new(cfg.settings.tt_slots).search(src, root, true, depth, 0, Window::ROOT),
+    };
+    let output = run.output.map_err(|_| ClusterError::TimeOverflow { algorithm: cfg.algorithm, procs: cfg.procs })?;
+    match output {
+        Some(s) if s.value == want => Ok(Launched { output: s, algorithm: run.algorithm }),
+        s => Err(ClusterError::Inexact { algorithm: cfg.algorithm, procs: cfg.procs, got: s.map(|s| s.value), want }),
+    }
 }
 
 #[cfg(test)]

@@ -53,14 +53,15 @@ pub(crate) struct Done {
 }
 
 /// Where rows come from: the simulated cluster, or a real transport.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RowSource {
     /// `pabsim --machine cluster`.
     Simulated,
-    /// `psearch --mpi`; whether some host ran more ranks than its cores.
+    /// `psearch --mpi`; the busiest host before the job's searches.
     Mpi {
-        /// Ranks above a host's cores.
-        oversubscribed: bool,
+        /// Its load, cores, free cores, and whether some host ran more
+        /// threads than its free cores.
+        host: crate::real::host::Occupancy,
     },
 }
 
@@ -201,6 +202,10 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let per_proc = (cfg.procs * ds.len()) as f64;
     let splits: Vec<Option<u32>> = ds.iter().map(|d| d.ran.split_column()).collect();
     let threads = cfg.settings.threads;
+    let host = match source {
+        RowSource::Simulated => None,
+        RowSource::Mpi { host } => Some(host),
+    };
     ClusterRow {
         tree: per_tree.then(|| t0.index()),
         seed: per_tree.then(|| crate::request::row_seed(t0)),
@@ -227,10 +232,10 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
             RowSource::Mpi { .. } => "mpi",
         }
         .into(),
-        oversubscribed: match source {
-            RowSource::Simulated => None,
-            RowSource::Mpi { oversubscribed } => Some(oversubscribed),
-        },
+        cores: host.map(|h| h.cores),
+        host_load: host.and_then(|h| h.host_load),
+        free_cores: host.and_then(|h| h.free_cores),
+        oversubscribed: host.map(|h| h.oversubscribed),
         // Real ranks say how many threads each ran (1: the sequential search).
         threads: (source != RowSource::Simulated).then(|| threads.map_or(1, |t| t.threads as u32)),
         thread_algorithm: threads.map(|t| t.algorithm.name().to_string()),

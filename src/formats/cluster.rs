@@ -59,8 +59,19 @@ pub struct ClusterRow {
     /// `simulated` (`pabsim --machine cluster`) or `mpi` (a real run,
     /// `psearch --mpi`).
     pub transport: String,
-    /// A real run: whether some host ran more ranks than it has cores
-    /// (empty for simulated rows).
+    /// A real run: the fewest CPUs online of the job's hosts (empty for
+    /// simulated rows).
+    pub cores: Option<u32>,
+    /// A real run: the busiest host's 1-minute load average before the job's
+    /// searches (`crate::real::host`; empty for simulated rows, or where it
+    /// cannot be read).
+    pub host_load: Option<f64>,
+    /// A real run: the fewest cores any host had free of other work before
+    /// the job's searches (empty as `host_load`).
+    pub free_cores: Option<u32>,
+    /// A real run: whether some host ran more ranks × threads than its free
+    /// cores (its cores, where they cannot be read), or some rank more
+    /// threads than the cores it was bound to (empty for simulated rows).
     pub oversubscribed: Option<bool>,
     /// A real run: threads inside each process (1: the sequential search;
     /// empty for simulated rows).

@@ -21,6 +21,8 @@
 //!   [`idle::active`]), and the one place an algorithm chooses its policy
 //!   ([`idle::run`]).
 //! - [`lazy`]: Lazy SMP with a lock-free shared transposition table.
+//! - [`host`]: the host's load and free cores sampled before every timed
+//!   run, and whether the run's threads each had a free core.
 //! - [`run`]: a request expanded into configurations as `pabsim` does,
 //!   every (tree, configuration) run on a fresh pool of threads, the
 //!   exactness check, rows with SU and SO against the one-thread run.
@@ -31,6 +33,7 @@
 //! [`Candidate::better`](crate::schemes::Candidate::better).
 
 pub mod heap;
+pub mod host;
 pub mod idle;
 pub mod lazy;
 pub mod local;

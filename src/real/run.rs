@@ -9,6 +9,7 @@
 //! Items run in `pabsim`'s order: for every group of trees with the same
 //! model, ordering and depth, for every configuration, for every tree.
 
+use super::host::Occupancy;
 use super::{Options, Outcome, RealError};
 use crate::algorithm::{Algorithm, Columns};
 use crate::macros::row;
@@ -105,7 +106,14 @@ row! {
         pub so: Option<f64>,
         /// The host's cores (available parallelism).
         pub cores: u32,
-        /// More threads than cores.
+        /// The host's 1-minute load average just before the timed run
+        /// ([`host`](super::host); empty where it cannot be read).
+        pub host_load: Option<f64>,
+        /// Cores not busy with other work just before the timed run (empty
+        /// where it cannot be read).
+        pub free_cores: Option<u32>,
+        /// More threads than free cores (than cores, where `free_cores` is
+        /// empty): the timing measures sharing.
         pub oversubscribed: bool,
     }
 }
@@ -115,11 +123,15 @@ impl RealRow {
     pub fn columns(&self) -> Columns {
         crate::algorithm::columns_of!(self)
     }
-}
 
-/// The host's cores.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    /// The host columns.
+    pub fn host(&self) -> Occupancy {
+        Occupancy { host_load: self.host_load, cores: self.cores, free_cores: self.free_cores, oversubscribed: self.oversubscribed }
+    }
+
+    fn set_host(&mut self, h: Occupancy) {
+        (self.host_load, self.cores, self.free_cores, self.oversubscribed) = (h.host_load, h.cores, h.free_cores, h.oversubscribed);
+    }
 }
 
 /// How the runs are made.
@@ -197,6 +209,8 @@ impl Plan {
                     let opts = Options { threads, node_cost_ns: s.node_cost_ns, delays: s.delays };
                     let mut runs = vec![];
                     for _ in 0..s.repeats.max(1) {
+                        // The host just before the timed run, beside its timing.
+                        let host = Occupancy::now(threads);
                         let r = super::search_tree(tree, algorithm, &opts, net).map_err(|source| PsearchError::Search {
                             tree: tree.index(),
                             seed: row_seed(tree),
@@ -206,10 +220,11 @@ impl Plan {
                         })?;
                         let want = *seq.entry(t).or_insert(want.unwrap_or(r));
                         check(tree, threads, &config, &want, &r)?;
-                        runs.push(r);
+                        runs.push((r, host));
                     }
-                    runs.sort_by_key(|r| r.wall_ns);
-                    rows.push(row(tree, threads, algorithm.as_ref(), &runs[(runs.len() - 1) / 2], s));
+                    runs.sort_by_key(|r| r.0.wall_ns);
+                    let (median, host) = &runs[(runs.len() - 1) / 2];
+                    rows.push(row(tree, threads, algorithm.as_ref(), median, host, s));
                     progress.inc(1);
                 }
             }
@@ -246,11 +261,10 @@ fn describe(a: Option<Algorithm>) -> String {
     }
 }
 
-fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Outcome, s: &Settings) -> RealRow {
+fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Outcome, host: &Occupancy, s: &Settings) -> RealRow {
     let key = tree.key();
     let o = key.ordering();
     let k = Columns::of(a);
-    let cores = cores();
     RealRow {
         tree: Some(tree.index()),
         seed: Some(row_seed(tree)),
@@ -289,8 +303,10 @@ fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Outcome, s: &Sett
         n1_nodes: None,
         su: None,
         so: None,
-        cores: cores as u32,
-        oversubscribed: threads > cores,
+        cores: host.cores,
+        host_load: host.host_load,
+        free_cores: host.free_cores,
+        oversubscribed: host.oversubscribed,
     }
 }
 
@@ -342,6 +358,8 @@ pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, Ps
                 a.time_search_ns += r.time_search_ns;
                 a.time_idle_ns += r.time_idle_ns;
                 a.time_lock_ns += r.time_lock_ns;
+                // The worst host any of its trees ran on.
+                a.set_host(a.host().worst(r.host()));
                 *base = base.zip(t1n1).map(|((t, n), (t2, n2))| (t + t2, n + n2));
             }
         }
@@ -397,6 +415,13 @@ mod tests {
         let e = check(&trees[0], 2, "dts", &want, &Outcome { root_move: 3, ..want }).unwrap_err().to_string();
         assert_eq!(e, "not exact: tree 1 (seed 1), 2 threads, dts: root value 10, move 3; the sequential search gives 10, move 2");
         assert!(check(&trees[0], 2, "dts", &want, &Outcome { value: 11, ..want }).is_err());
+        // Every row says the host beside its timing, consistently; a
+        // summed row keeps the worst of its trees'.
+        for r in per.iter().chain(&sums) {
+            assert_eq!(r.host_load.is_some(), std::path::Path::new("/proc/loadavg").exists());
+            assert_eq!(r.oversubscribed, r.procs > r.free_cores.unwrap_or(r.cores), "{r:?}");
+        }
+        assert_eq!(sums[1].free_cores, rows[2].free_cores.zip(rows[3].free_cores).map(|(a, b)| a.min(b)));
         // Without the one-thread rows: no ratios.
         let without = finish(rows[2..].to_vec(), false).unwrap();
         assert!(without.iter().all(|r| r.su.is_none()));

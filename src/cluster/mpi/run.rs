@@ -7,8 +7,9 @@
 //! algorithm on all N ranks. Rank 0 checks each run's root value against
 //! the baseline's — a difference ends the job with one line — and writes
 //! the rows: the same [`ClusterRow`]s as `pabsim --machine cluster`, with
-//! measured wall times, `transport` = `mpi` and whether some host ran more
-//! ranks than it has cores.
+//! measured wall times, `transport` = `mpi`, the busiest host's load and
+//! free cores before the searches, and whether some host ran more ranks
+//! than it had free cores.
 //!
 //! The job is asked a [`ClusterRequest`] of [`Procs::Ranks`], the request
 //! type of the simulated cluster. With threads inside the ranks (its
@@ -27,6 +28,7 @@ use crate::cluster::machine::ClusterStats;
 use crate::cluster::run::{ClusterRequest, Done, Procs, RowSource, configs, rows};
 use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
 use crate::formats::ClusterRow;
+use crate::real::host::Occupancy;
 use crate::tree::Tree;
 use anyhow::{Result, anyhow, ensure};
 use mpi::traits::*;
@@ -115,24 +117,63 @@ pub fn share_input(job: Job<'_>, path: Option<&Path>) -> Result<Input> {
     Ok(Input::from_bytes(&name, buf))
 }
 
-/// Whether some host runs more of the job's threads than it has CPUs
-/// online (its ranks times `threads` each; its own count, not the ranks'
-/// bindings: `mpirun` binds each rank to a core when it can), or some rank
-/// runs more threads than the CPUs it is bound to. Every rank must call it;
-/// rank 0 has the answer.
-pub fn oversubscribed(job: Job<'_>, threads: usize) -> bool {
-    let local = job.world.split_shared(0).size() as usize;
-    let bound = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mine = u8::from(local * threads > host_cpus() || threads > bound);
-    let root = job.world.process_at_rank(0);
-    if job.rank == 0 {
-        let mut all = vec![0u8; job.size];
-        root.gather_into_root(&mine, &mut all[..]);
-        all.contains(&1)
-    } else {
-        root.gather_into(&mine);
-        false
+/// The busiest host of the job just before its searches
+/// ([`crate::real::host`]): on each host its first rank samples the load
+/// while the host's other ranks wait in a barrier (running: MPI polls), so
+/// the host's ranks are its own running threads; rank 0 gathers the worst
+/// (the highest load, the fewest free cores). Oversubscribed: some host
+/// runs more of the job's threads (its ranks times `threads` each) than
+/// its free cores (its CPUs online where the load cannot be read; its own
+/// count, not the ranks' bindings: `mpirun` binds each rank to a core when
+/// it can), or some rank runs more threads than the CPUs it is bound to.
+/// Every rank must call it; rank 0 has the answer.
+pub fn host(job: Job<'_>, threads: usize) -> Occupancy {
+    let shared = job.world.split_shared(0);
+    let local = shared.size() as usize;
+    let first = shared.rank() == 0;
+    if !first {
+        shared.barrier();
     }
+    let sample = if first { crate::real::host::sample() } else { None };
+    if first {
+        shared.barrier();
+    }
+    let mine = Occupancy::new(sample, host_cpus(), local as u32, local * threads);
+    let bound = threads > crate::real::host::cores();
+    // Sent as numbers: the load (−1: none), the cores, the free cores
+    // (−1: none), oversubscribed, whether this rank sampled, over its binding.
+    let enc = [
+        mine.host_load.unwrap_or(-1.0),
+        f64::from(mine.cores),
+        mine.free_cores.map_or(-1.0, f64::from),
+        f64::from(u8::from(mine.oversubscribed)),
+        f64::from(u8::from(first)),
+        f64::from(u8::from(bound)),
+    ];
+    let root = job.world.process_at_rank(0);
+    if job.rank != 0 {
+        root.gather_into(&enc[..]);
+        return mine;
+    }
+    let mut all = vec![0f64; enc.len() * job.size];
+    root.gather_into_root(&enc[..], &mut all[..]);
+    let mut worst: Option<Occupancy> = None;
+    let mut over = false;
+    for r in all.chunks_exact(enc.len()) {
+        over |= r[5] == 1.0;
+        if r[4] == 1.0 {
+            let o = Occupancy {
+                host_load: (r[0] >= 0.0).then_some(r[0]),
+                cores: r[1] as u32,
+                free_cores: (r[2] >= 0.0).then_some(r[2] as u32),
+                oversubscribed: r[3] == 1.0,
+            };
+            worst = Some(worst.map_or(o, |w| w.worst(o)));
+        }
+    }
+    let mut w = worst.unwrap_or(mine);
+    w.oversubscribed |= over;
+    w
 }
 
 /// The host's CPUs online (Linux: `/sys/devices/system/cpu/online`, e.g.
@@ -174,7 +215,7 @@ impl crate::tree::SourceVisitor for OnTree<'_, '_> {
 pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<Vec<ClusterRow>>> {
     ensure!(req.procs == Procs::Ranks(job.size), "a request for {:?} run on a job of {} ranks", req.procs, job.size);
     let cfgs = configs(req)?;
-    let over = oversubscribed(job, req.settings.threads.map_or(1, |t| t.threads));
+    let host = host(job, req.settings.threads.map_or(1, |t| t.threads));
     let mut base = vec![];
     let mut done = vec![];
     for (t, tree) in trees.iter().enumerate() {
@@ -196,5 +237,5 @@ pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<
             done.push(Done { cfg: c, tree: t, ran, stats });
         }
     }
-    Ok((job.rank == 0).then(|| rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Mpi { oversubscribed: over })))
+    Ok((job.rank == 0).then(|| rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Mpi { host })))
 }
