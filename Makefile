@@ -272,8 +272,9 @@ $(GAMES): $(BIN)/.built $(POSITIONS) data/rajahx-fbest.csv pipelines/beyond-game
 # on the same trees ((32, 79, 5) at depth 7), processor counts and algorithms; psearch
 # with --node-cost NODE_COST ns of busy work per node (an engine's node), each row the
 # median of REPEAT runs; bare.csv is the one-thread search without busy work (the
-# host's own cost per node). PROCS must hold 1 (the baseline of SU and SO); counts above
-# the host's cores run and are marked oversubscribed. The recipe is the same on any
+# host's own cost per node). PROCS must hold 1 (the baseline of SU and SO); rows record
+# the host's load and free cores, and counts above the free cores are marked
+# oversubscribed. The recipe is the same on any
 # machine: `make real PROCS=1,2,4,8,16,32,64`. In `make all` (about a minute here,
 # BENCHMARKS.md) when its results are missing or the tools changed; `make real` redoes it.
 # With Open MPI installed, also the cluster's algorithms on MPI_RANKS real MPI ranks
