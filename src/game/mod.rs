@@ -24,6 +24,7 @@ pub mod othello;
 pub mod othello_n;
 mod position_file;
 pub mod positions;
+pub mod square_moves;
 
 pub use position_file::{PositionFileError, PositionLine, read_positions};
 use serde::{Deserialize, Serialize};

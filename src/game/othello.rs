@@ -17,6 +17,7 @@
 //! Squares are numbered a1 = 0, b1 = 1, …, h8 = 63 (rank-major, rank 1 at
 //! the top as Othello boards are printed); magpie keeps a1 in the top bit.
 
+use super::square_moves::{Cursor, SquareMoves, SquareRules, entry};
 use super::{GameError, MoveList, TreeSource};
 use crate::value::on_scale;
 use magpie::othello::{Board, Stone};
@@ -179,64 +180,27 @@ impl Position {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Othello;
 
-/// An Othello node's moves: handed out best first. An entry is the
-/// ordering score (offset) above the square code.
-#[derive(Debug)]
-pub struct OthelloMoves<'a> {
-    buf: &'a mut [u32],
-    cur: Cursor,
-}
-
-/// An [`OthelloMoves`] without its buffer.
-#[derive(Clone, Copy, Debug)]
-pub struct Cursor {
-    len: u8,
-    next: u8,
-    max: bool,
-}
-
-impl MoveList<Othello> for OthelloMoves<'_> {
-    type Handle = u32;
-    #[inline(always)]
-    fn len(&self) -> u32 {
-        self.cur.len as u32
+impl SquareRules for Othello {
+    #[inline]
+    fn play(node: &Position, sq: u32) -> Position {
+        node.play(sq)
     }
     #[inline]
-    fn next(&mut self) -> Option<u32> {
-        let (i, len) = (self.cur.next as usize, self.cur.len as usize);
-        if i >= len {
-            return None;
-        }
-        let mut best = i;
-        for j in i + 1..len {
-            if self.buf[j] > self.buf[best] {
-                best = j;
-            }
-        }
-        self.buf.swap(i, best);
-        self.cur.next += 1;
-        Some(self.buf[i] & 0xff)
-    }
-    #[inline]
-    fn child(&mut self, parent: &Position, sq: u32) -> Position {
-        parent.play(sq)
-    }
-    #[inline]
-    fn leaf_value(&mut self, parent: &Position, sq: u32) -> i64 {
-        Othello.horizon_value(&parent.play(sq), !self.cur.max)
+    fn evaluate(node: &Position) -> i64 {
+        node.evaluate()
     }
 }
 
 impl TreeSource for Othello {
     type Node = Position;
     type Slot = u32;
-    type Moves<'a> = OthelloMoves<'a>;
+    type Moves<'a> = SquareMoves<'a, Othello>;
     type Cursor = Cursor;
 
     fn slots(&self) -> usize {
         64
     }
-    fn moves<'a>(&'a self, node: &Position, max: bool, buf: &'a mut [u32]) -> OthelloMoves<'a> {
+    fn moves<'a>(&'a self, node: &Position, max: bool, buf: &'a mut [u32]) -> SquareMoves<'a, Othello> {
         let (mine, theirs) = node.mobility();
         let mut n = 0;
         if mine != 0 {
@@ -244,15 +208,14 @@ impl TreeSource for Othello {
             while m != 0 {
                 let sq = m.leading_zeros();
                 m &= !bit(sq);
-                // Higher entries first: the score, then the lower square.
-                buf[n] = (((SQUARE_SCORE[sq as usize] + 32768) as u32) << 16) | ((255 - sq) << 8) | sq;
+                buf[n] = entry(SQUARE_SCORE[sq as usize], sq);
                 n += 1;
             }
         } else if theirs != 0 {
             buf[0] = PASS;
             n = 1;
         }
-        OthelloMoves { buf, cur: Cursor { len: n as u8, next: 0, max } }
+        SquareMoves::new(buf, n, max)
     }
     fn horizon_value(&self, node: &Position, max: bool) -> i64 {
         on_scale(node.evaluate(), max)
@@ -260,14 +223,14 @@ impl TreeSource for Othello {
     fn terminal_value(&self, node: &Position, max: bool, _ply: u32) -> i64 {
         on_scale(node.final_value(), max)
     }
-    fn detach(&self, m: OthelloMoves<'_>) -> Cursor {
-        m.cur
+    fn detach(&self, m: SquareMoves<'_, Othello>) -> Cursor {
+        m.detach()
     }
-    fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [u32]) -> OthelloMoves<'a> {
-        OthelloMoves { buf, cur: c }
+    fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [u32]) -> SquareMoves<'a, Othello> {
+        SquareMoves::resume(buf, c)
     }
     fn handed_out(c: &Cursor) -> u32 {
-        c.next as u32
+        SquareMoves::<Othello>::handed_out(c)
     }
     fn root_key(&self, node: &Position) -> u64 {
         let (b, w) = (node.board.bits_for(Stone::Black).raw(), node.board.bits_for(Stone::White).raw());

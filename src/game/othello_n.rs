@@ -17,6 +17,7 @@
 //! Squares are numbered row-major from a1 = 0 at the top left, as
 //! [`super::othello`] prints them; the side to move follows the squares.
 
+use super::square_moves::{Cursor, SquareMoves, SquareRules, entry};
 use super::{GameError, MoveList, TreeSource};
 use crate::value::on_scale;
 use serde::{Deserialize, Serialize};
@@ -353,77 +354,39 @@ pub fn check_size(n: u32, what: impl Fn() -> String) -> Result<(), GameError> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OthelloN;
 
-/// A node's moves: handed out best first. An entry is the ordering score
-/// (offset) above the square code.
-#[derive(Debug)]
-pub struct Moves<'a> {
-    buf: &'a mut [u32],
-    cur: Cursor,
-}
-
-/// A [`Moves`] without its buffer.
-#[derive(Clone, Copy, Debug)]
-pub struct Cursor {
-    len: u8,
-    next: u8,
-    max: bool,
-}
-
-impl MoveList<OthelloN> for Moves<'_> {
-    type Handle = u32;
-    #[inline(always)]
-    fn len(&self) -> u32 {
-        self.cur.len as u32
+impl SquareRules for OthelloN {
+    #[inline]
+    fn play(node: &Position, sq: u32) -> Position {
+        node.play(sq)
     }
     #[inline]
-    fn next(&mut self) -> Option<u32> {
-        let (i, len) = (self.cur.next as usize, self.cur.len as usize);
-        if i >= len {
-            return None;
-        }
-        let mut best = i;
-        for j in i + 1..len {
-            if self.buf[j] > self.buf[best] {
-                best = j;
-            }
-        }
-        self.buf.swap(i, best);
-        self.cur.next += 1;
-        Some(self.buf[i] & 0xff)
-    }
-    #[inline]
-    fn child(&mut self, parent: &Position, sq: u32) -> Position {
-        parent.play(sq)
-    }
-    #[inline]
-    fn leaf_value(&mut self, parent: &Position, sq: u32) -> i64 {
-        OthelloN.horizon_value(&parent.play(sq), !self.cur.max)
+    fn evaluate(node: &Position) -> i64 {
+        node.evaluate()
     }
 }
 
 impl TreeSource for OthelloN {
     type Node = Position;
     type Slot = u32;
-    type Moves<'a> = Moves<'a>;
+    type Moves<'a> = SquareMoves<'a, OthelloN>;
     type Cursor = Cursor;
 
     fn slots(&self) -> usize {
         MAX_SQUARES
     }
-    fn moves<'a>(&'a self, node: &Position, max: bool, buf: &'a mut [u32]) -> Moves<'a> {
+    fn moves<'a>(&'a self, node: &Position, max: bool, buf: &'a mut [u32]) -> SquareMoves<'a, OthelloN> {
         let (mine, theirs) = node.mobility();
         let mut n = 0;
         if !mine.is_empty() {
             for sq in mine.squares() {
-                // Higher entries first: the score, then the lower square.
-                buf[n] = (((square_score(node.n, sq) + 32768) as u32) << 16) | ((255 - sq) << 8) | sq;
+                buf[n] = entry(square_score(node.n, sq), sq);
                 n += 1;
             }
         } else if !theirs.is_empty() {
             buf[0] = PASS;
             n = 1;
         }
-        Moves { buf, cur: Cursor { len: n as u8, next: 0, max } }
+        SquareMoves::new(buf, n, max)
     }
     fn horizon_value(&self, node: &Position, max: bool) -> i64 {
         on_scale(node.evaluate(), max)
@@ -431,14 +394,14 @@ impl TreeSource for OthelloN {
     fn terminal_value(&self, node: &Position, max: bool, _ply: u32) -> i64 {
         on_scale(node.final_value(), max)
     }
-    fn detach(&self, m: Moves<'_>) -> Cursor {
-        m.cur
+    fn detach(&self, m: SquareMoves<'_, OthelloN>) -> Cursor {
+        m.detach()
     }
-    fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [u32]) -> Moves<'a> {
-        Moves { buf, cur: c }
+    fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [u32]) -> SquareMoves<'a, OthelloN> {
+        SquareMoves::resume(buf, c)
     }
     fn handed_out(c: &Cursor) -> u32 {
-        c.next as u32
+        SquareMoves::<OthelloN>::handed_out(c)
     }
     fn root_key(&self, node: &Position) -> u64 {
         // Fold both sides' discs, the side to move and the size into one word.
