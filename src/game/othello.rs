@@ -17,9 +17,8 @@
 //! Squares are numbered a1 = 0, b1 = 1, …, h8 = 63 (rank-major, rank 1 at
 //! the top as Othello boards are printed); magpie keeps a1 in the top bit.
 
-use super::square_moves::{Cursor, SquareMoves, SquareRules, entry};
+use super::square_moves::{Cursor, SquareMoves, SquareRules, entry, square_source};
 use super::{GameError, MoveList, TreeSource};
-use crate::value::on_scale;
 use magpie::othello::{Board, Stone};
 
 /// Static score of a move to each square (a1 first).
@@ -189,6 +188,9 @@ impl SquareRules for Othello {
     fn evaluate(node: &Position) -> i64 {
         node.evaluate()
     }
+    fn final_value(node: &Position) -> i64 {
+        node.final_value()
+    }
 }
 
 impl TreeSource for Othello {
@@ -217,21 +219,7 @@ impl TreeSource for Othello {
         }
         SquareMoves::new(buf, n, max)
     }
-    fn horizon_value(&self, node: &Position, max: bool) -> i64 {
-        on_scale(node.evaluate(), max)
-    }
-    fn terminal_value(&self, node: &Position, max: bool, _ply: u32) -> i64 {
-        on_scale(node.final_value(), max)
-    }
-    fn detach(&self, m: SquareMoves<'_, Othello>) -> Cursor {
-        m.detach()
-    }
-    fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [u32]) -> SquareMoves<'a, Othello> {
-        SquareMoves::resume(buf, c)
-    }
-    fn handed_out(c: &Cursor) -> u32 {
-        SquareMoves::<Othello>::handed_out(c)
-    }
+    square_source!();
     fn root_key(&self, node: &Position) -> u64 {
         let (b, w) = (node.board.bits_for(Stone::Black).raw(), node.board.bits_for(Stone::White).raw());
         // Fold both discs' sets and the side to move into one word (splitmix-style).

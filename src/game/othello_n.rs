@@ -17,9 +17,8 @@
 //! Squares are numbered row-major from a1 = 0 at the top left, as
 //! [`super::othello`] prints them; the side to move follows the squares.
 
-use super::square_moves::{Cursor, SquareMoves, SquareRules, entry};
+use super::square_moves::{Cursor, SquareMoves, SquareRules, entry, square_source};
 use super::{GameError, MoveList, TreeSource};
-use crate::value::on_scale;
 use serde::{Deserialize, Serialize};
 
 /// The board sizes (an even side: the four centre squares exist).
@@ -363,6 +362,9 @@ impl SquareRules for OthelloN {
     fn evaluate(node: &Position) -> i64 {
         node.evaluate()
     }
+    fn final_value(node: &Position) -> i64 {
+        node.final_value()
+    }
 }
 
 impl TreeSource for OthelloN {
@@ -388,21 +390,7 @@ impl TreeSource for OthelloN {
         }
         SquareMoves::new(buf, n, max)
     }
-    fn horizon_value(&self, node: &Position, max: bool) -> i64 {
-        on_scale(node.evaluate(), max)
-    }
-    fn terminal_value(&self, node: &Position, max: bool, _ply: u32) -> i64 {
-        on_scale(node.final_value(), max)
-    }
-    fn detach(&self, m: SquareMoves<'_, OthelloN>) -> Cursor {
-        m.detach()
-    }
-    fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [u32]) -> SquareMoves<'a, OthelloN> {
-        SquareMoves::resume(buf, c)
-    }
-    fn handed_out(c: &Cursor) -> u32 {
-        SquareMoves::<OthelloN>::handed_out(c)
-    }
+    square_source!();
     fn root_key(&self, node: &Position) -> u64 {
         // Fold both sides' discs, the side to move and the size into one word.
         let (b, w) = (node.black.0, node.white.0);

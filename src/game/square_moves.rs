@@ -19,7 +19,33 @@ pub trait SquareRules: TreeSource<Slot = u32> {
     fn play(node: &Self::Node, sq: u32) -> Self::Node;
     /// The static evaluation from the side to move's point of view.
     fn evaluate(node: &Self::Node) -> i64;
+    /// The value of a finished game from the side to move's point of view.
+    fn final_value(node: &Self::Node) -> i64;
 }
+
+/// The members of [`TreeSource`] that every [`SquareRules`] source has
+/// alike (inside its `impl TreeSource`): its values on the value scale and
+/// the move list's detaching.
+macro_rules! square_source {
+    () => {
+        fn horizon_value(&self, node: &Self::Node, max: bool) -> i64 {
+            $crate::value::on_scale(<Self as $crate::game::square_moves::SquareRules>::evaluate(node), max)
+        }
+        fn terminal_value(&self, node: &Self::Node, max: bool, _ply: u32) -> i64 {
+            $crate::value::on_scale(<Self as $crate::game::square_moves::SquareRules>::final_value(node), max)
+        }
+        fn detach(&self, m: Self::Moves<'_>) -> Self::Cursor {
+            m.detach()
+        }
+        fn resume<'a>(&'a self, c: Self::Cursor, buf: &'a mut [u32]) -> Self::Moves<'a> {
+            $crate::game::square_moves::SquareMoves::resume(buf, c)
+        }
+        fn handed_out(c: &Self::Cursor) -> u32 {
+            $crate::game::square_moves::SquareMoves::<Self>::handed_out(c)
+        }
+    };
+}
+pub(crate) use square_source;
 
 /// The buffer entry of a move to `sq` (below 256) with ordering score `score`.
 #[inline(always)]
