@@ -1,4 +1,4 @@
-//! The simulated cluster's network topology (`docs/model.md` §9.10,
+//! The simulated cluster's network topology (`docs/model.md` §9.1,
 //! beyond the thesis): how many links (hops) a message crosses between
 //! its two ends, so that its latency depends on who talks to whom.
 //!
