@@ -230,6 +230,8 @@ beyond-algorithms: $(BIN)/.built
 # (pipelines/distributed.sh; not part of `make all`; BENCHMARKS.md gives its cost).
 # Split over N machines: `make distributed SHARD=K/N STEP=items` on machine K, copy
 # every machine's results/distributed/run into one, then `make distributed STEP=summary`.
+# TOPOLOGIES="flat hypercube fat-tree" (NET_ARGS: their --hop-ns, --node-cores) runs
+# the other simulated networks too, each about the flat run's cost again.
 .PHONY: distributed
 distributed: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/distributed.sh

@@ -8,6 +8,13 @@
 # 2. run: one item per (tree group, process count): `pabsim --machine
 #    cluster` with every algorithm of POLICIES, one row per algorithm
 #    (geometric mean of times over the trees, as Ura et al.'s tables).
+#    TOPOLOGIES (default flat) lists the simulated networks
+#    (`docs/model.md` §9.1): each other than flat runs every count above 1
+#    again with `--topology T` (and NET_ARGS, e.g. `--hop-ns 5000
+#    --node-cores 4`, given to those runs only) into run-T/, its summary
+#    distributed-T.csv beside distributed.csv (the baseline's rows are
+#    flat's: it sends no message). Each topology costs about the flat run
+#    again (BENCHMARKS.md), so the default runs flat alone.
 # 3. factors: Ura et al.'s §5.2 leaf counts (`pabsim --machine cluster
 #    --leaf-factors`), the sequential search made to behave like the
 #    workers, with d − d′ fixed and d growing: FACTORS lists
@@ -27,6 +34,8 @@ COUNT=${COUNT:-32}
 PROCS=${PROCS:-"2 4 8 16 32 64 128 256 512 1024 1536 4096"}
 POLICIES=${POLICIES:-even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout,ybwc}
 FACTORS=${FACTORS:-"incremental:5:6,8,10,12:4 incremental:20:3,4,5,6:2 chess:data/positions/bratko-kopec.epd:3,4,5:2 othello:data/positions/othello-test.txt:4,5,6,7:3"}
+TOPOLOGIES=${TOPOLOGIES:-flat}
+NET_ARGS=${NET_ARGS:-}
 SHARD=${SHARD:-1/1}
 STEP=${STEP:-all}
 k=${SHARD%/*}; n=${SHARD#*/}
@@ -36,6 +45,9 @@ say() { echo "distributed: $*" >&2; }
 factor_file() { echo "$B/factors/$1-$(basename "$2" | sed 's/\..*//')-d$3.csv"; }
 
 mkdir -p "$B/trees" "$B/run" "$B/factors"
+for top in $TOPOLOGIES; do
+  [[ $top = flat ]] || mkdir -p "$B/run-$top"
+done
 if [[ $STEP != summary ]]; then
   i=0
   for g in $GRID; do
@@ -58,6 +70,19 @@ if [[ $STEP != summary ]]; then
         "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$POLICIES" "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
         mv "$f.tmp" "$f"
       fi
+    done
+    for top in $TOPOLOGIES; do
+      [[ $top = flat ]] && continue
+      for p in $PROCS; do
+        i=$((i + 1))
+        (( (i - 1) % n == k - 1 )) || continue
+        f=$B/run-$top/b$b-d$depth-n$COUNT-p$p.csv
+        [[ -e $f ]] && continue
+        say "$f"
+        # shellcheck disable=SC2086 # NET_ARGS is a list of options
+        "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$POLICIES" --topology "$top" $NET_ARGS "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
+        mv "$f.tmp" "$f"
+      done
     done
   done
   for g in $FACTORS; do
@@ -84,6 +109,14 @@ fi
 find "$B/run" -name '*.csv' | sort -V | { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; }; } > "$B/distributed.csv.tmp"
 mv "$B/distributed.csv.tmp" "$B/distributed.csv"
 say "$B/distributed.csv"
+# Each other topology: its rows after the baseline's (the p = 1 files).
+for top in $TOPOLOGIES; do
+  [[ $top = flat ]] && continue
+  { find "$B/run" -name '*-p1.csv' | sort -V; find "$B/run-$top" -name '*.csv' | sort -V; } |
+    { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; }; } > "$B/distributed-$top.csv.tmp"
+  mv "$B/distributed-$top.csv.tmp" "$B/distributed-$top.csv"
+  say "$B/distributed-$top.csv"
+done
 # Factor rows in FACTORS' order.
 {
   echo model,b,depth,master_depth,share_depth,trees,leaves,leaves_unshared,leaves_partial,leaves_full_window

@@ -2,8 +2,8 @@
 //! `pabsim --machine cluster` (Ura et al.'s master-worker family, the
 //! root-splitting baselines and YBWC on simulated processes) returns the
 //! sequential search's root value at every process count, for any thread
-//! count; its leaf factors (Ura et al. §5.2); and what `pabsim` and
-//! `psearch` refuse about the cluster in one line. `mpi` runs the same
+//! count, on every network topology; its leaf factors (Ura et al. §5.2);
+//! and what `pabsim` and `psearch` refuse about the cluster in one line. `mpi` runs the same
 //! rows on real ranks.
 
 use crate::util::*;
@@ -147,6 +147,8 @@ fn leaf_factors_take_only_their_options() {
         ("--slice-nodes", "0"),
         ("--epsilon", "3"),
         ("--master-cost", "0.5"),
+        ("--topology", "hypercube"),
+        ("--hop-ns", "5"),
     ] {
         d.tool("pabsim")
             .args(lf)
@@ -175,6 +177,9 @@ fn psearch_refuses_the_cluster_without_mpi() {
     }
     d.tool("psearch").args(["t.jsonl", "--master-depth", "2", "-o", "out.csv"]).fails("--master-depth applies to --mpi only");
     d.tool("psearch").args(["t.jsonl", "--split-ply", "2", "-o", "out.csv"]).fails("--split-ply applies to --mpi only");
+    d.tool("psearch")
+        .args(["t.jsonl", "--topology", "hypercube", "-o", "out.csv"])
+        .fails("--topology applies to the simulated cluster; MPI ranks run on the real network");
     d.tool("psearch").args(["t.jsonl", "--mpi-timeout", "5", "-o", "out.csv"]).fails_with(2, "required arguments were not provided: --mpi");
 }
 
@@ -203,4 +208,69 @@ fn leaf_factors_separate_sharing_from_windows() {
     assert_eq!(c, format!("{header}chess,,4,2,1,24,138175,145839,138175,287412\n"));
     assert_eq!(c, d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "--master-depth", "2", "c.jsonl", "--threads", "2"]).ok());
     d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "t.jsonl"]).fails("--leaf-factors needs --master-depth");
+}
+
+/// The network's topology changes latency only. At P = 8, every
+/// algorithm: a hypercube whose hops cost 100 µs each is slower than the
+/// flat network (ranks up to 3 hops apart, every message 100 to 300 µs
+/// later), a fat tree of 2-core nodes too (2 hops between the nodes; with
+/// 4-core nodes YBWC on these small trees takes the flat network's time:
+/// the messages between the two nodes are off its critical path), and
+/// every root value is still the sequential search's. A hypercube whose
+/// hops cost nothing, or a fat tree whose one node holds every process,
+/// gives the flat network's rows but for the network's name; `--topology
+/// flat` is the default's output. Parameters a topology does not read,
+/// and costs beyond one second, are refused in one line.
+#[test]
+fn topologies_change_latency_only() {
+    let d = Dir::new("cluster-topology");
+    incremental_trees(&d, "t.jsonl", 5, 6, 3);
+    let all = "even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout,ybwc";
+    let run = |net: &[&str]| d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "1,8", "--per-tree", "--algorithm", all]).args(net).ok();
+    let flat = run(&[]);
+    assert_eq!(flat, run(&["--topology", "flat"]));
+    let roots: Vec<i64> = d.tool("fbest").args(["t.jsonl", "--per-tree"]).rows::<IncrementalPerTreeRow>().iter().map(|r| r.root_value).collect();
+    let flat_rows: Vec<ClusterRow> = rows_of("flat", &flat);
+    assert_eq!(flat_rows.len(), 3 + 7 * 3);
+    exact(&flat_rows, &roots);
+    // Per algorithm, the search times summed over the trees.
+    let times = |rows: &[ClusterRow]| {
+        let mut t: Vec<(String, f64)> = vec![];
+        for r in rows.iter().filter(|r| r.procs == 8) {
+            match t.iter_mut().find(|x| x.0 == r.algorithm) {
+                Some(x) => x.1 += r.time_ns,
+                None => t.push((r.algorithm.clone(), r.time_ns)),
+            }
+        }
+        t
+    };
+    for (net, name) in [
+        (&["--topology", "hypercube", "--hop-ns", "100000"][..], "simulated/hypercube"),
+        (&["--topology", "fat-tree", "--node-cores", "2", "--hop-ns", "100000"], "simulated/fat-tree-2"),
+    ] {
+        let rows: Vec<ClusterRow> = rows_of(name, &run(net));
+        exact(&rows, &roots);
+        assert!(rows.iter().all(|r| r.transport == name), "{name}");
+        // The baseline sends nothing: its rows are the flat network's.
+        assert_eq!(rows[..3].iter().map(|r| r.time_ns).collect::<Vec<_>>(), flat_rows[..3].iter().map(|r| r.time_ns).collect::<Vec<_>>());
+        for ((a, slow), (_, fast)) in times(&rows).into_iter().zip(times(&flat_rows)) {
+            assert!(slow > fast, "{a} on {name}: {slow} ns, flat {fast} ns");
+        }
+    }
+    // Hops that cost nothing: the flat network's rows, named otherwise.
+    for (net, name) in
+        [(&["--topology", "hypercube", "--hop-ns", "0"][..], "simulated/hypercube"), (&["--topology", "fat-tree", "--node-cores", "8"], "simulated/fat-tree-8")]
+    {
+        assert_eq!(run(net), flat.replace(",simulated,", &format!(",{name},")), "{name}");
+    }
+    let one = ["t.jsonl", "--machine", "cluster", "--procs", "8", "-o", "out.csv"];
+    for (net, want) in [
+        (&["--hop-ns", "5"][..], "--hop-ns applies to --topology hypercube or fat-tree (the flat network's one latency is --latency-ns)"),
+        (&["--topology", "hypercube", "--node-cores", "4"], "--node-cores applies to --topology fat-tree only"),
+        (&["--topology", "fat-tree", "--node-cores", "0"], "--node-cores 0 must lie in 1..4096 (processes per node)"),
+        (&["--topology", "hypercube", "--hop-ns", "1000000001"], "--hop-ns 1000000001 must lie in 0..1000000000 (ns, at most one second)"),
+    ] {
+        d.tool("pabsim").args(one).args(net).fails(want);
+    }
+    d.tool("pabsim").args(["t.jsonl", "--topology", "hypercube"]).fails("--topology applies to --machine cluster only");
 }

@@ -152,13 +152,9 @@ enum MachineKind {
 /// The simulated cluster's costs, each within its range (so that no
 /// cost alone can wrap the clock: `docs/model.md` §9.1).
 fn costs(args: &Args) -> Result<parab::cluster::machine::Costs> {
-    use parab::cluster::machine::{Costs, MAX_COST_NS};
+    use parab::cluster::{args::cost_ns, machine::Costs};
     let d = Costs::default();
-    let ns = |name: &str, given: Option<u64>, default: u64| {
-        let v = given.unwrap_or(default);
-        ensure!(v <= MAX_COST_NS, "{name} {v} must lie in 0..{MAX_COST_NS} (ns, at most one second)");
-        Ok(v)
-    };
+    let ns = |name: &str, given: Option<u64>, default: u64| cost_ns(name, given.unwrap_or(default));
     let costs = Costs {
         node_ns: ns("--node-ns", args.node_ns, d.node_ns)?,
         send_ns: ns("--send-ns", args.send_ns, d.send_ns)?,
@@ -166,6 +162,7 @@ fn costs(args: &Args) -> Result<parab::cluster::machine::Costs> {
         latency_ns: ns("--latency-ns", args.latency_ns, d.latency_ns)?,
         bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
         master_ppm: args.cluster.master_ppm()?,
+        topology: args.cluster.network.topology()?,
     };
     ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
     Ok(costs)
@@ -229,7 +226,7 @@ fn leaf_factors(args: &Args) -> Result<()> {
         ("--epsilon", c.epsilon.is_some()),
         ("--master-cost", c.master_cost.is_some()),
     ];
-    if let Some((name, _)) = unused.iter().find(|o| o.1) {
+    if let Some((name, _)) = unused.iter().chain(&c.network.given()).find(|o| o.1) {
         bail!("{name} does not apply to --leaf-factors (the sequential search alone; it takes --master-depth, --share-depth, --tt-slots and --memory)");
     }
     let Some(dm) = c.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
@@ -274,6 +271,7 @@ fn main() {
             ("--leaf-factors", args.leaf_factors),
         ];
         cluster_only.extend(args.cluster.given());
+        cluster_only.extend(args.cluster.network.given());
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");
         }

@@ -79,6 +79,7 @@ fn main() {
     }
     cli::main("psearch", || {
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
+        args.cluster.network.real_network()?;
         if let Some((name, _)) = args.cluster.given().iter().find(|o| o.1) {
             bail!("{name} applies to --mpi only");
         }
@@ -134,6 +135,7 @@ fn mpi_main(args: &Args) -> ! {
         if let Some((name, _)) = shared_only.iter().find(|o| o.1) {
             bail!("{name} does not apply to --mpi (the ranks are the processes: mpirun -np N)");
         }
+        args.cluster.network.real_network()?;
         let threads = match args.threads[..] {
             [] => 1,
             [t] => t,

@@ -6,10 +6,12 @@
 //! machine's settings ([`ClusterArgs::settings`]) in one place, so the two
 //! tools cannot drift apart in names, ranges or defaults.
 
+use super::machine::MAX_COST_NS;
 use super::master_worker::{self, MAX_EPSILON};
-use super::{ClusterAlgorithm, ClusterSettings, MwVariant, search::DEFAULT_TT_SLOTS};
+use super::topology::{DEFAULT_HOP_NS, DEFAULT_NODE_CORES, Topology};
+use super::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS, MwVariant, search::DEFAULT_TT_SLOTS};
 use crate::cli::{Reader, refuse_unread};
-use anyhow::{Result, ensure};
+use anyhow::{Result, bail, ensure};
 
 /// The algorithms' parameters on a cluster.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -46,6 +48,88 @@ pub struct ClusterArgs {
     /// measured ratio, 0.5; the simulated cluster only).
     #[arg(long)]
     pub master_cost: Option<f64>,
+    /// The simulated cluster's network (read by no algorithm: the machine's).
+    #[command(flatten)]
+    pub network: NetworkArgs,
+}
+
+/// The simulated network's shape (`super::topology`): options of the
+/// machine, not of an algorithm, so `psearch --mpi` (real ranks on a real
+/// network) refuses them ([`NetworkArgs::real_network`]).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct NetworkArgs {
+    /// The network (the simulated cluster only): flat (one latency for
+    /// every pair; default), hypercube (Fox et al.'s nCUBE: a message
+    /// crosses as many links as its ends' ranks differ in bits) or
+    /// fat-tree (nodes of --node-cores processes; 2 links between nodes,
+    /// none inside one). Latency: --latency-ns plus links × --hop-ns.
+    #[arg(long)]
+    pub topology: Option<TopologyKind>,
+    /// The cost of one link (hop) of a hypercube or fat tree, ns
+    /// (0..10^9; default 1000).
+    #[arg(long)]
+    pub hop_ns: Option<u64>,
+    /// A fat tree's processes per node (1..4096; default 8): ranks r with
+    /// the same r / k share a node.
+    #[arg(long)]
+    pub node_cores: Option<usize>,
+}
+
+/// `--topology`'s names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TopologyKind {
+    /// One latency for every pair.
+    Flat,
+    /// Fox et al.'s hypercube.
+    Hypercube,
+    /// A two-level fat tree.
+    FatTree,
+}
+
+/// A cost of the simulated cluster, checked: `name`'s value `v` within
+/// 0..[`MAX_COST_NS`], or one line saying so.
+pub fn cost_ns(name: &str, v: u64) -> Result<u64> {
+    ensure!(v <= MAX_COST_NS, "{name} {v} must lie in 0..{MAX_COST_NS} (ns, at most one second)");
+    Ok(v)
+}
+
+impl NetworkArgs {
+    /// The option names, each with whether it was given.
+    pub fn given(&self) -> [(&'static str, bool); 3] {
+        [("--topology", self.topology.is_some()), ("--hop-ns", self.hop_ns.is_some()), ("--node-cores", self.node_cores.is_some())]
+    }
+
+    /// The topology asked, checked: each parameter within its range and
+    /// read by the topology chosen.
+    pub fn topology(&self) -> Result<Topology> {
+        let kind = self.topology.unwrap_or(TopologyKind::Flat);
+        if kind == TopologyKind::Flat
+            && let Some((name, _)) = self.given()[1..].iter().find(|o| o.1)
+        {
+            bail!("{name} applies to --topology hypercube or fat-tree (the flat network's one latency is --latency-ns)");
+        }
+        if kind != TopologyKind::FatTree && self.node_cores.is_some() {
+            bail!("--node-cores applies to --topology fat-tree only");
+        }
+        let hop_ns = cost_ns("--hop-ns", self.hop_ns.unwrap_or(DEFAULT_HOP_NS))?;
+        Ok(match kind {
+            TopologyKind::Flat => Topology::Flat,
+            TopologyKind::Hypercube => Topology::Hypercube { hop_ns },
+            TopologyKind::FatTree => {
+                let node_cores = self.node_cores.unwrap_or(DEFAULT_NODE_CORES);
+                ensure!((1..=MAX_CLUSTER_PROCS).contains(&node_cores), "--node-cores {node_cores} must lie in 1..{MAX_CLUSTER_PROCS} (processes per node)");
+                Topology::FatTree { node_cores, hop_ns }
+            }
+        })
+    }
+
+    /// Refuses every network option, for runs on real ranks.
+    pub fn real_network(&self) -> Result<()> {
+        if let Some((name, _)) = self.given().iter().find(|o| o.1) {
+            bail!("{name} applies to the simulated cluster; MPI ranks run on the real network");
+        }
+        Ok(())
+    }
 }
 
 impl ClusterArgs {
@@ -197,12 +281,50 @@ mod tests {
             share_depth: Some(1),
             master_cost: Some(0.25),
             tt_slots: Some(1024),
+            network: NetworkArgs::default(),
         };
         let got = all.algorithms(&names("even-split,master-worker-share,master-worker-negascout"), &default).unwrap();
         assert_eq!(got[0], ClusterAlgorithm::EvenSplit { split: Some(2) });
         assert_eq!(got[2], ClusterAlgorithm::MasterWorker { master_depth: Some(2), slice: 64, variant: MwVariant::NegaScout { epsilon: Some(5) } });
         assert!(ply.algorithms(&names("seq"), &default).is_err());
         assert!(ClusterArgs { tt_slots: Some(1024), ..ClusterArgs::default() }.algorithms(&names("seq"), &default).is_ok());
+    }
+
+    /// The network's options: each read by its topology only, each within
+    /// its range, all refused on real ranks.
+    #[test]
+    fn the_network_options_by_topology() {
+        use super::super::topology::Topology;
+        let net = |topology, hop_ns, node_cores| NetworkArgs { topology, hop_ns, node_cores };
+        let ok = [
+            (net(None, None, None), Topology::Flat),
+            (net(Some(TopologyKind::Flat), None, None), Topology::Flat),
+            (net(Some(TopologyKind::Hypercube), None, None), Topology::Hypercube { hop_ns: 1_000 }),
+            (net(Some(TopologyKind::Hypercube), Some(0), None), Topology::Hypercube { hop_ns: 0 }),
+            (net(Some(TopologyKind::FatTree), None, None), Topology::FatTree { node_cores: 8, hop_ns: 1_000 }),
+            (net(Some(TopologyKind::FatTree), Some(MAX_COST_NS), Some(4096)), Topology::FatTree { node_cores: 4096, hop_ns: MAX_COST_NS }),
+        ];
+        for (args, want) in ok {
+            assert_eq!(args.topology().unwrap(), want, "{args:?}");
+        }
+        let refused = [
+            (net(None, Some(5), None), "--hop-ns applies to --topology hypercube or fat-tree (the flat network's one latency is --latency-ns)"),
+            (
+                net(Some(TopologyKind::Flat), None, Some(4)),
+                "--node-cores applies to --topology hypercube or fat-tree (the flat network's one latency is --latency-ns)",
+            ),
+            (net(Some(TopologyKind::Hypercube), None, Some(4)), "--node-cores applies to --topology fat-tree only"),
+            (net(Some(TopologyKind::FatTree), None, Some(4097)), "--node-cores 4097 must lie in 1..4096 (processes per node)"),
+            (net(Some(TopologyKind::Hypercube), Some(MAX_COST_NS + 1), None), "--hop-ns 1000000001 must lie in 0..1000000000 (ns, at most one second)"),
+        ];
+        for (args, want) in refused {
+            assert_eq!(args.topology().map_err(|e| e.to_string()), Err(want.to_string()), "{args:?}");
+        }
+        assert!(net(None, None, None).real_network().is_ok());
+        assert_eq!(
+            net(None, None, Some(4)).real_network().map_err(|e| e.to_string()),
+            Err("--node-cores applies to the simulated cluster; MPI ranks run on the real network".to_string())
+        );
     }
 
     /// The options the algorithms declare are this struct's, spelt alike,

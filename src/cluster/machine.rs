@@ -8,8 +8,9 @@
 //!   that per node;
 //! - sending costs the sender `send_ns`, receiving costs the receiver
 //!   `recv_ns` (software overhead per message);
-//! - a message arrives `latency_ns` plus its bytes over `bandwidth` after
-//!   it is sent.
+//! - a message arrives its latency plus its bytes over `bandwidth` after
+//!   it is sent: `latency_ns` on the flat network, plus its hops times
+//!   the hop cost on another [`Topology`] (`super::topology`).
 //!
 //! One run is one sequential loop over the events ([`super::events`]), so
 //! its result does not depend on how many runs go on at once (`--threads`).
@@ -19,6 +20,7 @@
 //! still pass 2^64 ns stops with [`TimeOverflow`] rather than wrap.
 
 use super::events::{Delivery, Events};
+use super::topology::Topology;
 use super::transport::{Msg, Process, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
@@ -32,7 +34,8 @@ pub struct Costs {
     pub send_ns: u64,
     /// Receiver's time per message, ns.
     pub recv_ns: u64,
-    /// Network latency, ns.
+    /// Network latency, ns: every message's on the flat network, the ends'
+    /// share on another topology (its hops cost more).
     pub latency_ns: u64,
     /// Bandwidth, bytes per µs (1,250 = 10 Gbit/s).
     pub bytes_per_us: u64,
@@ -40,11 +43,21 @@ pub struct Costs {
     /// in-memory tree, in millionths of `node_ns`
     /// ([`DEFAULT_MASTER_PPM`]).
     pub master_ppm: u64,
+    /// The network: which pairs are how many hops apart, and a hop's cost.
+    pub topology: Topology,
 }
 
 impl Default for Costs {
     fn default() -> Costs {
-        Costs { node_ns: DEFAULT_NODE_NS, send_ns: 1_000, recv_ns: 1_000, latency_ns: 20_000, bytes_per_us: 1_250, master_ppm: DEFAULT_MASTER_PPM }
+        Costs {
+            node_ns: DEFAULT_NODE_NS,
+            send_ns: 1_000,
+            recv_ns: 1_000,
+            latency_ns: 20_000,
+            bytes_per_us: 1_250,
+            master_ppm: DEFAULT_MASTER_PPM,
+            topology: Topology::Flat,
+        }
     }
 }
 
@@ -133,7 +146,8 @@ impl<N> Transport<N> for Net<'_, N> {
         let bytes = msg.bytes();
         self.advance(Some(self.costs.send_ns));
         let wire = bytes.checked_mul(1_000).map(|b| b / self.costs.bytes_per_us.max(1));
-        let arrival = wire.and_then(|w| self.st.clock.checked_add(self.costs.latency_ns)?.checked_add(w));
+        let latency = self.costs.topology.latency_ns(self.costs.latency_ns, self.rank, to);
+        let arrival = wire.and_then(|w| self.st.clock.checked_add(latency?)?.checked_add(w));
         self.overflowed(arrival.is_none());
         self.events.push(arrival.unwrap_or(u64::MAX), (to, self.rank, Some(msg)));
         self.stats.messages += 1;

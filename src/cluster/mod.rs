@@ -9,6 +9,8 @@
 //!   per-node search cost, per-message send and receive costs, latency and
 //!   bandwidth ([`machine::Costs`]), over the executor [`events`] (which
 //!   also delivers messages in adversarial orders for the tests).
+//! - [`topology`]: the simulated network's shape (flat, Fox et al.'s
+//!   hypercube, a two-level fat tree): a message's hops between its ends.
 //! - [`search`]: the sequential baseline, alpha-beta with internal
 //!   iterative deepening and a transposition table (Ura et al. 2014,
 //!   Fig. 1); every worker searches with it.
@@ -56,6 +58,7 @@ pub mod mpi;
 pub mod root_split;
 pub mod run;
 pub mod search;
+pub mod topology;
 pub mod transport;
 pub mod ybwc;
 
@@ -116,7 +119,9 @@ pub enum ClusterError {
         at_once: usize,
     },
     /// A run whose simulated time would pass 2^64 ns ([`machine::TimeOverflow`]).
-    #[error("{algorithm} on {procs} processes: the simulated time passed 2^64 ns; lower --node-ns, --send-ns, --recv-ns, --latency-ns or --master-cost")]
+    #[error(
+        "{algorithm} on {procs} processes: the simulated time passed 2^64 ns; lower --node-ns, --send-ns, --recv-ns, --latency-ns, --hop-ns or --master-cost"
+    )]
     TimeOverflow {
         /// The algorithm.
         algorithm: ClusterAlgorithm,

@@ -11,6 +11,7 @@
 //! thread count.
 
 use super::machine::ClusterStats;
+use super::topology::Topology;
 use super::{ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, simulate};
 use crate::formats::ClusterRow;
 use crate::tree::Tree;
@@ -227,11 +228,12 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         other_idle_ns: wide(|s| s.other_idle_ns) / per_proc,
         messages: sum(|s| s.messages),
         bytes: sum(|s| s.bytes),
-        transport: match source {
-            RowSource::Simulated => "simulated",
-            RowSource::Mpi { .. } => "mpi",
-        }
-        .into(),
+        // The flat network's rows as before; another topology is named.
+        transport: match (source, cfg.settings.costs.topology) {
+            (RowSource::Simulated, Topology::Flat) => "simulated".into(),
+            (RowSource::Simulated, t) => format!("simulated/{t}"),
+            (RowSource::Mpi { .. }, _) => "mpi".into(),
+        },
         cores: host.map(|h| h.cores),
         host_load: host.and_then(|h| h.host_load),
         free_cores: host.and_then(|h| h.free_cores),
