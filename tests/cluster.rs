@@ -204,3 +204,28 @@ fn leaf_factors_separate_sharing_from_windows() {
     assert_eq!(c, d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "--master-depth", "2", "c.jsonl", "--threads", "2"]).ok());
     d.tool("pabsim").args(["--machine", "cluster", "--leaf-factors", "t.jsonl"]).fails("--leaf-factors needs --master-depth");
 }
+
+/// The PV split through the tool: exact at every count, its split ply in
+/// the `split` column (by default depth 7 − YBWC's granularity 6 = 1), and
+/// 2 (b − 1) messages for each split PV node (s = 3, b = 5: 24), whatever
+/// the count; a name for the cluster only.
+#[test]
+fn pabsim_runs_the_pv_split() {
+    let d = Dir::new("cluster-pv-split");
+    incremental_trees(&d, "t.jsonl", 5, 7, 3);
+    let roots: Vec<i64> = d.tool("fbest").args(["t.jsonl", "--per-tree"]).rows::<IncrementalPerTreeRow>().iter().map(|r| r.root_value).collect();
+    let run = |extra: &[&str]| {
+        d.tool("pabsim")
+            .args(["t.jsonl", "--machine", "cluster", "--procs", "1,2,3,64,4096", "--policy", "pv-split", "--per-tree"])
+            .args(extra)
+            .rows::<ClusterRow>()
+            .split_off(3)
+    };
+    let default = run(&[]);
+    assert!(default.iter().all(|r| r.algorithm == "pv-split" && r.split == Some(1) && r.messages == 8), "{default:?}");
+    exact(&default, &roots);
+    let deep = run(&["--split-ply", "3"]);
+    assert_eq!(deep.iter().map(|r| (r.split, r.messages)).collect::<Vec<_>>(), [(Some(3), 24); 12]);
+    exact(&deep, &roots);
+    d.tool("pabsim").args(["t.jsonl", "--policy", "pv-split"]).fails("--algorithm pv-split is a cluster algorithm (give --machine cluster");
+}

@@ -213,10 +213,10 @@ mod tests {
                 }
             }
         }
-        // Split ply 1 on 2 processes, b = 3, depth 2: the master searches
-        // the first child (1 + 3 nodes at most, fewer with cut-offs) and
-        // walks the root (1); the worker gets the root's two other
-        // children, one after the other.
+        // Split ply 1 on 2 processes, b = 3, depth 2: the master walks the
+        // root and searches its first child; the one worker gets the
+        // root's two other children, one after the other: 2 tasks, 2
+        // results.
         let mut p = processes(&t, 1, 2, 1, 2);
         let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed).expect("time").expect("a value");
         assert_eq!((s.value, p[0].handed, s.messages), (minimax(&t, &t.root(1), true, 2, 0), 2, 4));
