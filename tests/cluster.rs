@@ -274,3 +274,28 @@ fn topologies_change_latency_only() {
     }
     d.tool("pabsim").args(["t.jsonl", "--topology", "hypercube"]).fails("--topology applies to --machine cluster only");
 }
+
+/// The PV split through the tool: exact at every count, its split ply in
+/// the `split` column (by default depth 7 − YBWC's granularity 6 = 1), and
+/// 2 (b − 1) messages for each split PV node (s = 3, b = 5: 24), whatever
+/// the count; a name for the cluster only.
+#[test]
+fn pabsim_runs_the_pv_split() {
+    let d = Dir::new("cluster-pv-split");
+    incremental_trees(&d, "t.jsonl", 5, 7, 3);
+    let roots: Vec<i64> = d.tool("fbest").args(["t.jsonl", "--per-tree"]).rows::<IncrementalPerTreeRow>().iter().map(|r| r.root_value).collect();
+    let run = |extra: &[&str]| {
+        d.tool("pabsim")
+            .args(["t.jsonl", "--machine", "cluster", "--procs", "1,2,3,64,4096", "--policy", "pv-split", "--per-tree"])
+            .args(extra)
+            .rows::<ClusterRow>()
+            .split_off(3)
+    };
+    let default = run(&[]);
+    assert!(default.iter().all(|r| r.algorithm == "pv-split" && r.split == Some(1) && r.messages == 8), "{default:?}");
+    exact(&default, &roots);
+    let deep = run(&["--split-ply", "3"]);
+    assert_eq!(deep.iter().map(|r| (r.split, r.messages)).collect::<Vec<_>>(), [(Some(3), 24); 12]);
+    exact(&deep, &roots);
+    d.tool("pabsim").args(["t.jsonl", "--policy", "pv-split"]).fails("--algorithm pv-split is a cluster algorithm (give --machine cluster");
+}

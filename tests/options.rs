@@ -39,7 +39,7 @@ fn the_cluster_refuses_options_no_chosen_algorithm_reads() {
             &["--algorithm", "even-split", "--slice-nodes", "64"],
             "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc only (this run: --algorithm even-split)".into(),
         ),
-        (&["--algorithm", "master-worker", "--split-ply", "2"], "--split-ply applies to --algorithm even-split or master-slave only (this run: --algorithm master-worker)".into()),
+        (&["--algorithm", "master-worker", "--split-ply", "2"], "--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm master-worker)".into()),
         (&["--algorithm", "master-worker", "--share-depth", "1"], "--share-depth applies to --algorithm master-worker-share only (this run: --algorithm master-worker)".into()),
         (&["--epsilon", "5"], "--epsilon applies to --algorithm master-worker-negascout only (this run: --algorithm even-split,master-slave)".into()),
         (&["--algorithm", "ybwc", "--master-cost", "0.25"], format!("--master-cost applies to --algorithm {mw} only (this run: --algorithm ybwc)")),

@@ -14,6 +14,7 @@
 
 use super::frontier::default_split;
 use super::master_worker::{self, MasterWorker, MwOptions};
+use super::pv_split::{self, PvSplit};
 use super::root_split::{EvenSplit, MasterSlave, Shared, TaskSearch};
 use super::search::Searcher;
 use super::transport::{Msg, Process, Transport};
@@ -81,6 +82,12 @@ pub enum ClusterAlgorithm {
         /// Nodes a process searches before it looks at its inbox.
         slice: u64,
     },
+    /// OthelloX's PV splitting over messages (`pv-split`).
+    PvSplit {
+        /// The ply of the deepest PV node searched whole: the PV nodes
+        /// above it are split (`None`: [`pv_split::default_split_ply`]).
+        split: Option<u32>,
+    },
 }
 
 /// A master-worker configuration with the defaults of everything but its variant.
@@ -90,7 +97,7 @@ const fn mw(variant: MwVariant) -> ClusterAlgorithm {
 
 impl ClusterAlgorithm {
     /// Every algorithm with its defaults, in table order.
-    pub const ALL: [ClusterAlgorithm; 8] = [
+    pub const ALL: [ClusterAlgorithm; 9] = [
         ClusterAlgorithm::Sequential,
         ClusterAlgorithm::EvenSplit { split: None },
         ClusterAlgorithm::MasterSlave { split: None },
@@ -99,6 +106,7 @@ impl ClusterAlgorithm {
         mw(MwVariant::Share { depth: None }),
         mw(MwVariant::NegaScout { epsilon: None }),
         ClusterAlgorithm::Ybwc { granularity: None, slice: master_worker::DEFAULT_SLICE_NODES },
+        ClusterAlgorithm::PvSplit { split: None },
     ];
 
     /// The algorithms run when none is asked for (p > 1).
@@ -117,6 +125,7 @@ impl ClusterAlgorithm {
                 MwVariant::NegaScout { .. } => "master-worker-negascout",
             },
             ClusterAlgorithm::Ybwc { .. } => "ybwc",
+            ClusterAlgorithm::PvSplit { .. } => "pv-split",
         }
     }
 
@@ -143,7 +152,7 @@ impl ClusterAlgorithm {
     pub fn options(&self) -> &'static [&'static str] {
         match self {
             ClusterAlgorithm::Sequential => &[],
-            ClusterAlgorithm::EvenSplit { .. } | ClusterAlgorithm::MasterSlave { .. } => &["--split-ply"],
+            ClusterAlgorithm::EvenSplit { .. } | ClusterAlgorithm::MasterSlave { .. } | ClusterAlgorithm::PvSplit { .. } => &["--split-ply"],
             ClusterAlgorithm::MasterWorker { variant, .. } => match variant {
                 MwVariant::Updates | MwVariant::NoUpdate => &["--master-depth", "--slice-nodes", "--master-cost"],
                 MwVariant::Share { .. } => &["--master-depth", "--slice-nodes", "--master-cost", "--share-depth"],
@@ -178,13 +187,15 @@ impl ClusterAlgorithm {
     /// The rows' `split` column of a resolved algorithm (as
     /// [`launch_with`] returns it): the split ply of the
     /// root-splitting baselines, the master depth of the master-worker, the
-    /// granularity of YBWC; none for the sequential baseline.
+    /// granularity of YBWC, the deepest PV node's ply of the PV split; none
+    /// for the sequential baseline.
     pub fn split_column(&self) -> Option<u32> {
         match *self {
             ClusterAlgorithm::Sequential => None,
             ClusterAlgorithm::EvenSplit { split } | ClusterAlgorithm::MasterSlave { split } => split,
             ClusterAlgorithm::MasterWorker { master_depth, .. } => master_depth,
             ClusterAlgorithm::Ybwc { granularity, .. } => granularity,
+            ClusterAlgorithm::PvSplit { split } => split,
         }
     }
 }
@@ -270,6 +281,10 @@ pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
         ClusterAlgorithm::Ybwc { granularity, slice } => {
             let g = granularity.unwrap_or_else(|| ybwc::default_granularity(src, root, depth));
             (l.launch(src, procs, Ybwc::maker(root, depth, g, slice, slots)), ClusterAlgorithm::Ybwc { granularity: Some(g), slice })
+        }
+        ClusterAlgorithm::PvSplit { split } => {
+            let s = split.unwrap_or_else(|| pv_split::default_split_ply(src, root, depth)).min(depth);
+            (l.launch(src, procs, |_| PvSplit::new(root, depth, s, tasks())), ClusterAlgorithm::PvSplit { split: Some(s) })
         }
     };
     Ok(Launched { output, algorithm })

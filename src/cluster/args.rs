@@ -22,7 +22,8 @@ pub struct ClusterArgs {
     #[arg(long)]
     pub tt_slots: Option<usize>,
     /// The ply even-split and master-slave split the tree at
-    /// (default: the shallowest with at least p nodes).
+    /// (default: the shallowest with at least p nodes); pv-split's deepest
+    /// PV node (default: depth minus ybwc's granularity).
     #[arg(long)]
     pub split_ply: Option<u32>,
     /// The master-worker's master depth d' (default: the
@@ -224,6 +225,7 @@ impl ClusterArgs {
                 },
             },
             ClusterAlgorithm::Ybwc { granularity, .. } => ClusterAlgorithm::Ybwc { granularity, slice },
+            ClusterAlgorithm::PvSplit { .. } => ClusterAlgorithm::PvSplit { split: self.split_ply },
         }
     }
 }
@@ -261,7 +263,7 @@ mod tests {
                 "even-split,master-slave",
                 "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc only (this run: --algorithm even-split,master-slave)",
             ),
-            (&ply, "master-worker", "--split-ply applies to --algorithm even-split or master-slave only (this run: --algorithm master-worker)"),
+            (&ply, "master-worker", "--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm master-worker)"),
             (&share, "master-worker", "--share-depth applies to --algorithm master-worker-share only (this run: --algorithm master-worker)"),
             (
                 &cost,

@@ -25,6 +25,8 @@
 //! - [`ybwc`]: the Young Brothers Wait Concept over messages (Feldmann;
 //!   OthelloX's MPI version): every process the same code, work requests,
 //!   aborts.
+//! - [`pv_split`]: OthelloX's PV splitting over messages: the master backs
+//!   up the leftmost branch, handing each PV node's other children out.
 //! - [`algorithm`]: the algorithms with their parameters
 //!   ([`ClusterAlgorithm`]), and the one place that resolves their defaults
 //!   and builds their processes ([`launch_with`]).
@@ -55,6 +57,7 @@ pub mod master_worker;
 pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod pv_split;
 pub mod root_split;
 pub mod run;
 pub mod search;

@@ -134,6 +134,15 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for EvenSplit<'_, S, Q> {
     }
 }
 
+/// A worker's side of a master handing out tasks (master-slave, the PV
+/// split): `job` searched with `q`, its value sent back to `from`.
+pub(super) fn answer<S: TreeSource, Q: TaskSearch<S>, T: Transport<S::Node>>(src: &S, q: &mut Q, t: &mut T, from: usize, job: Job<S::Node>) {
+    let Job { id, node, max, ply, depth, window } = job;
+    let (value, counts) = q.task(src, &node, max, depth, ply, window);
+    t.searched(counts);
+    t.send(from, Msg::Result { id, value });
+}
+
 fn diff(a: NodeCounts, b: NodeCounts) -> NodeCounts {
     NodeCounts { nodes: a.nodes - b.nodes, leaves: a.leaves - b.leaves, internal: a.internal - b.internal }
 }
@@ -185,11 +194,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for MasterSlave<'_, S, Q> {
 
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>) {
         match msg {
-            Msg::Task(Job { id, node, max, ply, depth, window }) => {
-                let (value, counts) = self.tasks.task(src, &node, max, depth, ply, window);
-                t.searched(counts);
-                t.send(from, Msg::Result { id, value });
-            }
+            Msg::Task(job) => answer(src, &mut self.tasks, t, from, job),
             Msg::Result { id, value } => {
                 if let Some(slot @ None) = self.values.get_mut(id as usize) {
                     *slot = Some(value);
