@@ -12,7 +12,7 @@ fn trees(text: &str) -> Vec<Tree> {
     read_trees(Input::from_string("t", text)).unwrap()
 }
 
-fn incremental(b: u32, depth: u32, n: u64) -> Vec<Tree> {
+pub(super) fn incremental(b: u32, depth: u32, n: u64) -> Vec<Tree> {
     trees(
         &(1..=n)
             .map(|i| format!("{{\"set\":\"t\",\"index\":{i},\"seed\":{},\"model\":\"incremental\",\"b\":{b},\"scale\":100,\"depth\":{depth}}}\n", 7 * i))
@@ -131,6 +131,9 @@ fn the_machine_charges_its_documented_costs() {
     // Process 0 waits from 200 to the arrival; process 1 is idle from 1,200.
     assert_eq!(s.other_idle_ns, (21_224 - 200) + (s.time_ns - 1_200));
     assert_eq!(s.startup_idle_ns, 0);
+    // Busy: process 0 searched 200 and received 2,000; process 1 searched
+    // 200 and sent 1,000. Their loads are 2,200 and 1,200 over 23,224.
+    assert_eq!(s.busy_ns, [2_200, 1_200]);
 }
 
 /// The rows do not depend on the host: the same on 1 and on 3 of rayon's
