@@ -272,9 +272,6 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
 mod tests {
     use super::*;
     use crate::cli::Input;
-    use crate::cluster::events::Delivery;
-    use crate::cluster::machine::Costs;
-    use crate::cluster::tests::incremental;
 
     #[test]
     fn rows_per_configuration_and_per_tree() {
@@ -309,80 +306,5 @@ mod tests {
         let job = configs(&ClusterRequest { procs: Procs::Ranks(4), ..req.clone() }).unwrap();
         assert_eq!(job.iter().map(|c| (c.algorithm.name(), c.procs)).collect::<Vec<_>>(), [("seq", 1), ("even-split", 4), ("master-slave", 4)]);
         assert!(configs(&ClusterRequest { procs: Procs::Ranks(1), ..req }).is_err(), "master-slave needs 2 ranks");
-    }
-
-    /// The even split on 2 processes of a b = 2, depth 1 tree (the machine
-    /// test `the_machine_charges_its_documented_costs`): search time
-    /// 23,224 ns; process 0 busy 2,200 (its leaf, the result's receipt),
-    /// process 1 busy 1,200 (its leaf, the send).
-    #[test]
-    fn a_hand_worked_load() {
-        let trees = incremental(2, 1, 1);
-        let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
-        let req = ClusterRequest {
-            procs: Procs::Counts(vec![1, 2]),
-            algorithms: vec![ClusterAlgorithm::EvenSplit { split: Some(1) }],
-            settings: ClusterSettings { costs, ..ClusterSettings::default() },
-            per_tree: true,
-        };
-        let rows = run(&trees, &req, None, &crate::progress::Progress::hidden()).unwrap();
-        assert_eq!((rows[0].load_mean, rows[0].load_min, rows[0].load_sd), (1.0, 1.0, 0.0));
-        let r = &rows[1];
-        let near = |x: f64, y: f64| (x - y).abs() < 1e-12;
-        // (A geometric mean of one time: 23,224 to rounding.)
-        assert!((r.time_ns - 23_224.0).abs() < 1e-6, "{r:?}");
-        assert!(near(r.load_mean, 1_700.0 / 23_224.0), "{r:?}");
-        assert!(near(r.load_min, 1_200.0 / 23_224.0) && near(r.load_sd, 500.0 / 23_224.0), "{r:?}");
-        // The idle columns say the same: 1 − (0 + 21,762) / 23,224.
-        assert!(near(r.load_mean, 1.0 - (r.startup_idle_ns + r.other_idle_ns) / r.time_ns), "{r:?}");
-    }
-
-    /// A row of several trees weighs each process's load by the trees'
-    /// search times: its busy times summed over its search times summed.
-    #[test]
-    fn loads_over_trees_are_time_weighted() {
-        let done = |tree, time_ns, busy_ns: Vec<u64>| Done {
-            cfg: 0,
-            tree,
-            ran: ClusterAlgorithm::EvenSplit { split: Some(1) },
-            stats: ClusterStats { time_ns, busy_ns, ..ClusterStats::default() },
-        };
-        // Process 0: (100 + 300) / 400 = 1; process 1: (20 + 180) / 400 = 0.5.
-        let (a, b) = (done(0, 100, vec![100, 20]), done(1, 300, vec![300, 180]));
-        assert_eq!(loads(&[&a, &b], 2), (0.75, 0.5, 0.25));
-        // One tree alone: 1 and 0.2.
-        let (m, least, sd) = loads(&[&a], 2);
-        assert_eq!((m, least), (0.6, 0.2));
-        assert!((sd - 0.4).abs() < 1e-15);
-        // A search that took no time waited for nothing.
-        assert_eq!(loads(&[&done(0, 0, vec![0, 0])], 2), (1.0, 1.0, 0.0));
-    }
-
-    /// Every algorithm at every count: each process busy at most the search
-    /// time, busy and idle times adding up to P × the search time, the
-    /// baseline busy throughout; in any delivery order, loads within 0..=1.
-    #[test]
-    fn busy_and_idle_times_add_up() {
-        let mut trees = incremental(5, 5, 3);
-        trees.extend(incremental(3, 6, 2));
-        for t in &trees {
-            let seq = simulate(t, &ClusterConfig::new(ClusterAlgorithm::Sequential, 1), None).unwrap().output;
-            assert_eq!(seq.busy_ns, [seq.time_ns]);
-            for a in ClusterAlgorithm::ALL.into_iter().filter(|&a| a != ClusterAlgorithm::Sequential) {
-                for procs in [2, 3, 8, 64] {
-                    for delivery in [Delivery::Timed, Delivery::Adversarial(3)] {
-                        let cfg = ClusterConfig { settings: ClusterSettings { delivery, ..ClusterSettings::default() }, ..ClusterConfig::new(a, procs) };
-                        let s = simulate(t, &cfg, None).unwrap().output;
-                        assert_eq!(s.busy_ns.len(), procs);
-                        assert!(s.busy_ns.iter().all(|&b| b <= s.time_ns), "{a} on {procs}: {s:?}");
-                        assert!(s.busy_ns[0] > 0, "{a} on {procs}: the master works");
-                        if delivery == Delivery::Timed {
-                            let busy: u64 = s.busy_ns.iter().sum();
-                            assert_eq!(busy + s.startup_idle_ns + s.other_idle_ns, procs as u64 * s.time_ns, "{a} on {procs}");
-                        }
-                    }
-                }
-            }
-        }
     }
 }
