@@ -10,7 +10,7 @@ use crate::util::*;
 use parab::formats::{ClusterRow, IncrementalPerTreeRow};
 
 /// The header of the cluster's rows (simulated and real).
-const HEADER: &str = "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm";
+const HEADER: &str = "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm";
 
 /// Each row's root value is its tree's in `roots` (the sequential search's).
 fn exact(rows: &[ClusterRow], roots: &[i64]) {
@@ -35,6 +35,16 @@ fn pabsim_on_the_cluster() {
     let roots: Vec<i64> = d.tool("fbest").args(["t.jsonl", "--per-tree"]).rows::<IncrementalPerTreeRow>().iter().map(|r| r.root_value).collect();
     assert_eq!(roots.len(), 4);
     exact(&rows, &roots);
+    // Processor load: 1 for the baseline; per tree, the mean is what the
+    // idle columns leave of the search time (to the rounding of the CSV).
+    for r in &rows {
+        let idle = (r.startup_idle_ns + r.other_idle_ns) / r.time_ns;
+        assert!((r.load_mean - (1.0 - idle)).abs() < 1e-6, "{r:?}");
+        assert!(0.0 <= r.load_min && r.load_min <= r.load_mean && r.load_mean <= 1.0 && r.load_sd >= 0.0, "{r:?}");
+        if r.procs == 1 {
+            assert_eq!((r.load_mean, r.load_min, r.load_sd), (1.0, 1.0, 0.0));
+        }
+    }
     // The master-worker and its variant: d' in the split column, exact.
     let mw_args =
         ["t.jsonl", "--machine", "cluster", "--procs", "1,8", "--policy", "master-worker,master-worker-noupdate", "--master-depth", "2", "--per-tree"];

@@ -96,7 +96,7 @@ fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, 
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
     );
     let algs: Vec<&str> = policies.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();
@@ -130,6 +130,13 @@ fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, 
     assert!(ts[n..].iter().all(|x| *x == t), "{out}");
     let name = if threads > 1 { inner.unwrap_or("steal") } else { "" };
     assert!(ta[n..].iter().all(|a| a == name), "{out}");
+    // Processor load: the baseline's rank busy throughout; every run's
+    // mean above 0 (rank 0 searches) and no rank's above 1.
+    let num = |c: &str| column(&out, c).iter().map(|x| x.parse::<f64>().unwrap()).collect::<Vec<f64>>();
+    let (mean, least, sd) = (num("load_mean"), num("load_min"), num("load_sd"));
+    assert!((0..n).all(|i| (mean[i], least[i], sd[i]) == (1.0, 1.0, 0.0)), "{out}");
+    assert!((n..mean.len()).all(|i| 0.0 <= least[i] && least[i] <= mean[i] && 0.0 < mean[i] && mean[i] <= 1.0 && sd[i] >= 0.0), "{out}");
+    assert!((n..mean.len()).all(|i| np > 1 || sd[i] == 0.0), "{out}");
     // Runs on several ranks send messages; one rank sends none.
     let msgs = column(&out, "messages");
     assert!(msgs[..n].iter().all(|m| m == "0"));

@@ -141,9 +141,9 @@ pub fn sections(data: Option<&Distributed>, b: &mut Builder) -> Result<()> {
         header.extend(["best speed-up (P)", "messages per process, largest P"].map(String::from));
         let mut t = Table {
             id: id.clone(),
-            caption: format!("{}: speed-up / leaf ratio by algorithm and process count", label(g)),
+            caption: format!("{}: speed-up / leaf ratio / processor load by algorithm and process count", label(g)),
             header,
-            note: "Each cell: speed-up / leaves over the sequential baseline's. Messages per process: messages sent by all processes over the trees, per process and tree.".into(),
+            note: "Each cell: speed-up / leaves over the sequential baseline's / processor load (OthelloX's LD: the mean share of the search time a process was busy, time-weighted over the trees; docs/formats.md). Messages per process: messages sent by all processes over the trees, per process and tree.".into(),
             ..Default::default()
         };
         let mut best: Vec<(u32, String, f64)> = vec![];
@@ -151,7 +151,11 @@ pub fn sections(data: Option<&Distributed>, b: &mut Builder) -> Result<()> {
             let mine: Vec<&&ClusterRow> = rows.iter().filter(|r| &r.algorithm == a).collect();
             let mut row = vec![Cell::Text(name(a))];
             for p in &procs {
-                row.push(mine.iter().find(|r| r.procs == *p).map_or(Cell::Empty, |r| Cell::Text(format!("{:.2} / {:.2}", r.speedup, r.leaf_ratio))));
+                row.push(
+                    mine.iter()
+                        .find(|r| r.procs == *p)
+                        .map_or(Cell::Empty, |r| Cell::Text(format!("{:.2} / {:.2} / {:.2}", r.speedup, r.leaf_ratio, r.load_mean))),
+                );
             }
             let top = mine.iter().max_by(|x, y| x.speedup.total_cmp(&y.speedup));
             row.push(top.map_or(Cell::Empty, |r| Cell::Text(format!("{:.2} ({})", r.speedup, r.procs))));
@@ -242,6 +246,9 @@ mod tests {
             leaf_ratio: 1.0,
             startup_idle_ns: 0.0,
             other_idle_ns: 0.0,
+            load_mean: 1.0,
+            load_min: 1.0,
+            load_sd: 0.0,
             messages: 0,
             bytes: 0,
             transport: "simulated".into(),

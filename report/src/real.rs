@@ -186,8 +186,8 @@ fn mpi_table(data: &Real, s: &mut Section) {
     let mut t = Table {
         id: "real-mpi".into(),
         caption: "The message-passing searches on real MPI ranks against the simulated cluster's prediction (the same trees, with this host's measured costs per node and per message)".into(),
-        header: ["algorithm", "ranks", "time real (ms)", "time predicted (ms)", "speed-up real", "speed-up predicted", "nodes real / predicted", "messages real", "messages predicted", "host load", "free cores", "note"].map(String::from).to_vec(),
-        note: "Speed-up against the one-rank sequential baseline of the same run (real) or of the simulation (predicted). Host load and free cores: the busiest host's just before the job's searches. Oversubscribed: more ranks × threads than a host's free cores; the simulator gives every process a core of its own, so there the prediction is not the host's.".into(),
+        header: ["algorithm", "ranks", "time real (ms)", "time predicted (ms)", "speed-up real", "speed-up predicted", "nodes real / predicted", "messages real", "messages predicted", "load real / predicted", "host load", "free cores", "note"].map(String::from).to_vec(),
+        note: "Speed-up against the one-rank sequential baseline of the same run (real) or of the simulation (predicted). Load: OthelloX's LD, the mean share of the search time a process was busy (a rank: its time not waiting for a message; docs/formats.md). Host load and free cores: the busiest host's just before the job's searches. Oversubscribed: more ranks × threads than a host's free cores; the simulator gives every process a core of its own, so there the prediction is not the host's.".into(),
         ..Default::default()
     };
     for r in data.mpi.iter().filter(|r| r.procs > 1) {
@@ -204,6 +204,7 @@ fn mpi_table(data: &Real, s: &mut Section) {
             Cell::number(p.map(|p| r.nodes as f64 / p.nodes.max(1) as f64), 3),
             Cell::Int(r.messages as i64),
             Cell::number(p.map(|p| p.messages as f64), 0),
+            Cell::Text(format!("{:.2} / {}", r.load_mean, p.map_or("—".into(), |p| format!("{:.2}", p.load_mean)))),
             Cell::number(r.host_load, 2),
             Cell::Text(r.free_cores.zip(r.cores).map_or("—".into(), |(f, c)| format!("{f} of {c}"))),
             Cell::Text(if r.oversubscribed == Some(true) { "oversubscribed".into() } else { String::new() }),
@@ -237,6 +238,9 @@ mod tests {
             leaf_ratio: 1.0,
             startup_idle_ns: 0.0,
             other_idle_ns: 0.0,
+            load_mean: 1.0 / procs as f64 + 0.5,
+            load_min: 0.5,
+            load_sd: 0.25,
             messages: 10 * procs as u64,
             bytes: 0,
             transport: transport.into(),
@@ -261,8 +265,8 @@ mod tests {
         mpi_table(&data, &mut s);
         let rows: Vec<Vec<String>> = s.tables[0].rows.iter().map(|r| r.iter().map(|c| c.plain()).collect()).collect();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0][..11], ["ybwc", "2", "1.00", "1.25", "2.00", "1.60", "1.100", "20", "15", "0.50", "2 of 2"]);
-        assert_eq!((rows[1][3].as_str(), rows[1][11].as_str()), ("—", "oversubscribed"));
+        assert_eq!(rows[0][..12], ["ybwc", "2", "1.00", "1.25", "2.00", "1.60", "1.100", "20", "15", "1.00 / 1.00", "0.50", "2 of 2"]);
+        assert_eq!((rows[1][3].as_str(), rows[1][9].as_str(), rows[1][12].as_str()), ("—", "0.75 / —", "oversubscribed"));
         assert!(s.findings[0].starts_with("1 of the 2 runs on MPI ranks ran without a free core per rank and thread (its free cores:"), "{}", s.findings[0]);
     }
 

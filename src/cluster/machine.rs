@@ -87,7 +87,7 @@ pub const DEFAULT_NODE_NS: u64 = 380;
 pub const DEFAULT_MASTER_PPM: u64 = 500_000;
 
 /// What a run measured.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClusterStats {
     /// The root's value the master reported.
     pub value: i64,
@@ -100,6 +100,10 @@ pub struct ClusterStats {
     pub startup_idle_ns: u64,
     /// Every other idle time up to the search time, summed, ns.
     pub other_idle_ns: u64,
+    /// Each process's busy time up to the search time, ns, by rank: the
+    /// search time less the process's idle time (its share of the two sums
+    /// above); its processor load (OthelloX's LD) over the search time.
+    pub busy_ns: Vec<u64>,
     /// Messages sent.
     pub messages: u64,
     /// Bytes sent.
@@ -110,6 +114,8 @@ pub struct ClusterStats {
 struct ProcState {
     clock: u64,
     started: bool,
+    /// Idle time up to the search time, ns (start-up and other).
+    idle: u64,
     /// Walked time not yet charged, in millionths of a ns.
     walk_rem: u64,
 }
@@ -223,7 +229,7 @@ pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs,
         if st.clock < t {
             // Idle time counts up to the search time only.
             let idle = done.map_or(t, |(_, end)| t.min(end)).saturating_sub(st.clock);
-            add_idle(&mut stats, st.started, idle)?;
+            add_idle(&mut stats, st, idle)?;
             st.clock = t;
         }
         let Some(msg) = msg else {
@@ -244,16 +250,20 @@ pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs,
     stats.time_ns = time;
     // Idle to the end of the search: the processes that finished early (or
     // never began). Time past the search (late messages) is not counted.
-    for s in &states {
-        add_idle(&mut stats, s.started, time - s.clock.min(time))?;
+    for s in &mut states {
+        add_idle(&mut stats, s, time - s.clock.min(time))?;
     }
+    // Busy is the rest of the search time. (An adversarial delivery,
+    // ignoring times, may count more idle than that: none busy then.)
+    stats.busy_ns = states.iter().map(|s| time.saturating_sub(s.idle)).collect();
     Ok(Some(stats))
 }
 
-/// Adds `idle` ns to the other idle time of a process that has `started`,
-/// to its start-up idle time if not.
-fn add_idle(stats: &mut ClusterStats, started: bool, idle: u64) -> Result<(), TimeOverflow> {
-    let sum = if started { &mut stats.other_idle_ns } else { &mut stats.startup_idle_ns };
+/// Adds `idle` ns to process `s`'s own idle time, and to the run's other
+/// idle time if the process has started, to its start-up idle time if not.
+fn add_idle(stats: &mut ClusterStats, s: &mut ProcState, idle: u64) -> Result<(), TimeOverflow> {
+    let sum = if s.started { &mut stats.other_idle_ns } else { &mut stats.startup_idle_ns };
     *sum = sum.checked_add(idle).ok_or(TimeOverflow)?;
+    s.idle = s.idle.checked_add(idle).ok_or(TimeOverflow)?;
     Ok(())
 }

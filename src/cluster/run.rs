@@ -126,7 +126,7 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
         .map(|&(c, t)| {
             let cfg = &cfgs[c];
             let (stats, ran) = if cfg.algorithm == ClusterAlgorithm::Sequential {
-                (base[t], ClusterAlgorithm::Sequential)
+                (base[t].clone(), ClusterAlgorithm::Sequential)
             } else {
                 let r = simulate(&trees[t], cfg, Some(base[t].value))?;
                 (r.output, r.algorithm)
@@ -173,7 +173,7 @@ pub(crate) fn rows(trees: &[Tree], cfgs: &[ClusterConfig], done: &[Done], base: 
             for (_, idx) in groups {
                 let ds: Vec<&Done> = idx.iter().map(|&i| mine[i]).collect();
                 let ts: Vec<Tree> = idx.iter().map(|&i| trees[i].clone()).collect();
-                let bs: Vec<ClusterStats> = idx.iter().map(|&i| base[i]).collect();
+                let bs: Vec<ClusterStats> = idx.iter().map(|&i| base[i].clone()).collect();
                 rows.push(row(&ts, cfg, &ds, &bs, false, source));
             }
         }
@@ -190,6 +190,28 @@ fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
     if n == 0.0 { 0.0 } else { (s / n).exp() }
 }
 
+/// The processor load of a row's runs `ds` on `procs` processes: (mean,
+/// least, standard deviation) over the processes of each one's busy time
+/// summed over the runs over their search times summed (OthelloX's LD,
+/// `docs/formats.md`). A row whose search time is nil waited for nothing:
+/// load 1.
+pub(crate) fn loads(ds: &[&Done], procs: usize) -> (f64, f64, f64) {
+    let time: u128 = ds.iter().map(|d| d.stats.time_ns as u128).sum();
+    if time == 0 || procs == 0 {
+        return (1.0, 1.0, 0.0);
+    }
+    let load: Vec<f64> = (0..procs)
+        .map(|r| {
+            let busy: u128 = ds.iter().map(|d| d.stats.busy_ns.get(r).copied().unwrap_or(0) as u128).sum();
+            (busy as f64 / time as f64).min(1.0)
+        })
+        .collect();
+    let n = procs as f64;
+    let mean = load.iter().sum::<f64>() / n;
+    let var = load.iter().map(|l| (l - mean) * (l - mean)).sum::<f64>() / n;
+    (mean, load.iter().copied().fold(f64::INFINITY, f64::min), var.sqrt())
+}
+
 fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats], per_tree: bool, source: RowSource) -> ClusterRow {
     let t0 = &trees[0];
     let key = t0.key();
@@ -203,6 +225,7 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let per_proc = (cfg.procs * ds.len()) as f64;
     let splits: Vec<Option<u32>> = ds.iter().map(|d| d.ran.split_column()).collect();
     let threads = cfg.settings.threads;
+    let (load_mean, load_min, load_sd) = loads(ds, cfg.procs);
     let host = match source {
         RowSource::Simulated => None,
         RowSource::Mpi { host } => Some(host),
@@ -226,6 +249,9 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         leaf_ratio: if base_leaves > 0 { leaves as f64 / base_leaves as f64 } else { 0.0 },
         startup_idle_ns: wide(|s| s.startup_idle_ns) / per_proc,
         other_idle_ns: wide(|s| s.other_idle_ns) / per_proc,
+        load_mean,
+        load_min,
+        load_sd,
         messages: sum(|s| s.messages),
         bytes: sum(|s| s.bytes),
         // The flat network's rows as before; another topology is named.

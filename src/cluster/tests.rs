@@ -1,7 +1,7 @@
 //! Exactness of every cluster algorithm: many trees, process counts 2, 3,
 //! 8, 64 and 4,096, messages delivered by time and in adversarial orders;
 //! the defaults each run resolves; rows that do not depend on the host's
-//! threads.
+//! threads; the processor load, by hand and against the idle times.
 
 use super::*;
 use crate::cli::Input;
@@ -134,6 +134,9 @@ fn the_machine_charges_its_documented_costs() {
     // Process 0 waits from 200 to the arrival; process 1 is idle from 1,200.
     assert_eq!(s.other_idle_ns, (21_224 - 200) + (s.time_ns - 1_200));
     assert_eq!(s.startup_idle_ns, 0);
+    // Busy: process 0 searched 200 and received 2,000; process 1 searched
+    // 200 and sent 1,000. Their loads are 2,200 and 1,200 over 23,224.
+    assert_eq!(s.busy_ns, [2_200, 1_200]);
 }
 
 /// The rows do not depend on the host: the same on 1 and on 3 of rayon's
@@ -240,4 +243,79 @@ fn time_that_would_pass_2_to_the_64_is_an_error() {
     // The sequential search's 142 nodes at 10^9 ns: exact.
     let s = at(ClusterAlgorithm::Sequential, 1, Costs { node_ns: machine::MAX_COST_NS, ..d }).map(|r| r.output);
     assert_eq!(s.map(|s| (s.counts.nodes, s.time_ns)), Ok((142, 142_000_000_000)));
+}
+
+/// The even split on 2 processes of a b = 2, depth 1 tree (the machine
+/// test `the_machine_charges_its_documented_costs`): search time
+/// 23,224 ns; process 0 busy 2,200 (its leaf, the result's receipt),
+/// process 1 busy 1,200 (its leaf, the send).
+#[test]
+fn a_hand_worked_load() {
+    let trees = incremental(2, 1, 1);
+    let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
+    let req = ClusterRequest {
+        procs: Procs::Counts(vec![1, 2]),
+        algorithms: vec![ClusterAlgorithm::EvenSplit { split: Some(1) }],
+        settings: ClusterSettings { costs, ..ClusterSettings::default() },
+        per_tree: true,
+    };
+    let rows = run::run(&trees, &req, None, &crate::progress::Progress::hidden()).unwrap();
+    assert_eq!((rows[0].load_mean, rows[0].load_min, rows[0].load_sd), (1.0, 1.0, 0.0));
+    let r = &rows[1];
+    let near = |x: f64, y: f64| (x - y).abs() < 1e-12;
+    // (A geometric mean of one time: 23,224 to rounding.)
+    assert!((r.time_ns - 23_224.0).abs() < 1e-6, "{r:?}");
+    assert!(near(r.load_mean, 1_700.0 / 23_224.0), "{r:?}");
+    assert!(near(r.load_min, 1_200.0 / 23_224.0) && near(r.load_sd, 500.0 / 23_224.0), "{r:?}");
+    // The idle columns say the same: 1 − (0 + 21,762) / 23,224.
+    assert!(near(r.load_mean, 1.0 - (r.startup_idle_ns + r.other_idle_ns) / r.time_ns), "{r:?}");
+}
+
+/// A row of several trees weighs each process's load by the trees'
+/// search times: its busy times summed over its search times summed.
+#[test]
+fn loads_over_trees_are_time_weighted() {
+    let done = |tree, time_ns, busy_ns: Vec<u64>| run::Done {
+        cfg: 0,
+        tree,
+        ran: ClusterAlgorithm::EvenSplit { split: Some(1) },
+        stats: ClusterStats { time_ns, busy_ns, ..ClusterStats::default() },
+    };
+    // Process 0: (100 + 300) / 400 = 1; process 1: (20 + 180) / 400 = 0.5.
+    let (a, b) = (done(0, 100, vec![100, 20]), done(1, 300, vec![300, 180]));
+    assert_eq!(run::loads(&[&a, &b], 2), (0.75, 0.5, 0.25));
+    // One tree alone: 1 and 0.2.
+    let (m, least, sd) = run::loads(&[&a], 2);
+    assert_eq!((m, least), (0.6, 0.2));
+    assert!((sd - 0.4).abs() < 1e-15);
+    // A search that took no time waited for nothing.
+    assert_eq!(run::loads(&[&done(0, 0, vec![0, 0])], 2), (1.0, 1.0, 0.0));
+}
+
+/// Every algorithm at every count: each process busy at most the search
+/// time, busy and idle times adding up to P × the search time, the
+/// baseline busy throughout; in any delivery order, loads within 0..=1.
+#[test]
+fn busy_and_idle_times_add_up() {
+    let mut trees = incremental(5, 5, 3);
+    trees.extend(incremental(3, 6, 2));
+    for t in &trees {
+        let seq = simulate(t, &ClusterConfig::new(ClusterAlgorithm::Sequential, 1), None).unwrap().output;
+        assert_eq!(seq.busy_ns, [seq.time_ns]);
+        for a in ClusterAlgorithm::ALL.into_iter().filter(|&a| a != ClusterAlgorithm::Sequential) {
+            for procs in [2, 3, 8, 64] {
+                for delivery in [Delivery::Timed, Delivery::Adversarial(3)] {
+                    let cfg = ClusterConfig { settings: ClusterSettings { delivery, ..ClusterSettings::default() }, ..ClusterConfig::new(a, procs) };
+                    let s = simulate(t, &cfg, None).unwrap().output;
+                    assert_eq!(s.busy_ns.len(), procs);
+                    assert!(s.busy_ns.iter().all(|&b| b <= s.time_ns), "{a} on {procs}: {s:?}");
+                    assert!(s.busy_ns[0] > 0, "{a} on {procs}: the master works");
+                    if delivery == Delivery::Timed {
+                        let busy: u64 = s.busy_ns.iter().sum();
+                        assert_eq!(busy + s.startup_idle_ns + s.other_idle_ns, procs as u64 * s.time_ns, "{a} on {procs}");
+                    }
+                }
+            }
+        }
+    }
 }

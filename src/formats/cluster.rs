@@ -1,9 +1,9 @@
 //! The table of `pabsim --machine cluster` (`docs/formats.md`): the
 //! columns of Ura et al.'s tables (search time, speed-up, leaves, start-up
-//! idle, other idle) plus messages and bytes, per tree or per
-//! configuration. The same rows come from real runs over MPI (`psearch
-//! --mpi`, issue 26): `transport` says which, and their times are measured
-//! wall times.
+//! idle, other idle) plus OthelloX's processor load, messages and bytes,
+//! per tree or per configuration. The same rows come from real runs over
+//! MPI (`psearch --mpi`, issue 26): `transport` says which, and their
+//! times are measured wall times.
 
 use super::rows::{prob, two};
 use serde::{Deserialize, Serialize};
@@ -52,6 +52,20 @@ pub struct ClusterRow {
     /// Mean other idle time per process up to the search time, ns.
     #[serde(serialize_with = "two")]
     pub other_idle_ns: f64,
+    /// Processor load (OthelloX's LD, as a fraction): each process's busy
+    /// time over the search time, summed over the trees before the
+    /// division (time-weighted), then the mean over the processes. 1 for
+    /// the sequential baseline; on the simulated cluster, per tree, 1 −
+    /// (start-up + other idle) / time.
+    #[serde(serialize_with = "prob")]
+    pub load_mean: f64,
+    /// The least loaded process's load (as `load_mean`).
+    #[serde(serialize_with = "prob")]
+    pub load_min: f64,
+    /// The standard deviation of the processes' loads (population: over
+    /// the row's P processes).
+    #[serde(serialize_with = "prob")]
+    pub load_sd: f64,
     /// Messages sent (summed).
     pub messages: u64,
     /// Bytes sent (summed).

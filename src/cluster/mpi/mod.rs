@@ -35,7 +35,9 @@
 //! **What a rank measures**: nodes (`searched`), messages and their bytes
 //! on the wire (the encoded message, [`wire`]), and the time it waited:
 //! before its first message (start-up idle: a rank whose start did nothing
-//! waits for its first message) and any other wait up to the stop.
+//! waits for its first message) and any other wait up to the stop; its busy
+//! time is the rest of its time up to the stop (searching, handling and
+//! sending), counted up to the search time (its processor load).
 
 pub mod run;
 pub mod wire;
@@ -183,6 +185,9 @@ struct RankStats {
     bytes: u64,
     startup_idle_ns: u64,
     other_idle_ns: u64,
+    /// The rank's time from the clock's start to leaving its loop, less
+    /// its waits: searching, handling and sending messages.
+    busy_ns: u64,
 }
 
 /// What a received message was.
@@ -358,7 +363,12 @@ impl<S: TreeSource> Launch<S> for OnMpi<'_> {
         let t0 = Instant::now();
         let mut inbox = Inbox::new(job);
         let done = match &mut process {
-            Some(p) => run_rank(src, p, &mut inbox, procs, t0),
+            Some(p) => {
+                let done = run_rank(src, p, &mut inbox, procs, t0);
+                let st = &mut inbox.stats;
+                st.busy_ns = (t0.elapsed().as_nanos() as u64).saturating_sub(st.startup_idle_ns + st.other_idle_ns);
+                done
+            }
             None => {
                 while let Got::Msg(..) = inbox.take::<S::Node>(inbox.job.wait()) {}
                 None
@@ -367,6 +377,9 @@ impl<S: TreeSource> Launch<S> for OnMpi<'_> {
         let all = inbox.finish()?;
         let (value, time_ns) = done.unwrap_or_else(|| job.fatal("the master stopped without the root's value"));
         let mut s = ClusterStats { value, time_ns, ..ClusterStats::default() };
+        // Busy up to the search time: a rank that was still in a handler
+        // when the master had the value counts it up to that time only.
+        s.busy_ns = all[..procs].iter().map(|r| r.busy_ns.min(time_ns)).collect();
         for r in &all[..procs] {
             s.counts.nodes += r.nodes;
             s.counts.leaves += r.leaves;

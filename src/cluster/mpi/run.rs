@@ -226,7 +226,7 @@ pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<
             match want {
                 None => {
                     want = Some(stats.value);
-                    base.push(stats);
+                    base.push(stats.clone());
                 }
                 Some(v) if v != stats.value => {
                     let e = ClusterError::Inexact { algorithm: cfg.algorithm, procs: cfg.procs, got: Some(stats.value), want: v };
