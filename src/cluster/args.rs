@@ -174,7 +174,7 @@ impl ClusterArgs {
         for p in names {
             let a = p.parse::<ClusterAlgorithm>().map_err(|e| {
                 if p.parse::<crate::algorithm::Algorithm>().is_ok() {
-                    anyhow::anyhow!("--algorithm {p} is a --machine shared algorithm (the cluster runs even-split, master-slave and the master-worker family)")
+                    anyhow::anyhow!("--algorithm {p} is a --machine shared algorithm (the cluster runs {})", ClusterAlgorithm::expected())
                 } else {
                     e.into()
                 }
