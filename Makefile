@@ -152,7 +152,7 @@ $(R)/classify/tg1-%-d6.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/weights/%.json
 all: report
 report: $(R)/report/index.html
 .SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(REAL) $(BIN)/.built-report
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv) $$(REAL) $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
 report-now: $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
@@ -235,6 +235,18 @@ beyond-algorithms: $(BIN)/.built
 .PHONY: distributed
 distributed: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/distributed.sh
+
+# ---- OthelloX's grid on the simulated cluster (issue 33) ---------------------------
+# PV split, YBWC (plain, without and with the helpful master), even split, master-slave
+# and Fox et al.'s master/slave at P = 2 .. 256 on Othello boards 6, 8, 10, 12 at depths
+# 5 .. 8, on the flat, hypercube and fat-tree networks (pipelines/othellox.sh; not part
+# of `make all`; BENCHMARKS.md gives its cost). BOARDS, DEPTHS, COUNT, PROCS, ALGORITHMS,
+# TOPOLOGIES and NET_ARGS narrow or widen it; SHARD=K/N STEP=items splits it over
+# machines, then copy every machine's results/othellox/run into one and run
+# `make othellox STEP=summary`.
+.PHONY: othellox
+othellox: $(BIN)/.built
+	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/othellox.sh
 
 # ---- Ura et al. (2014) at the paper's size: their Table 1 and Table 6 ---------------
 # 32 incremental trees each of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6: the

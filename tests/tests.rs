@@ -13,6 +13,7 @@ mod cluster;
 mod games;
 mod incremental;
 mod integrity;
+mod othellox;
 mod ura2014;
 
 mod algorithms;

@@ -19,6 +19,7 @@ pub mod doc;
 pub mod figures;
 pub mod games;
 pub mod load;
+pub mod othellox;
 pub mod published;
 pub mod real;
 pub mod ura2014;
@@ -346,6 +347,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let beyond = beyond::load(&cfg.results)?;
     let real = real::load(&cfg.results)?;
     let distributed = distributed::load(&cfg.results)?;
+    let othellox = othellox::load(&cfg.results)?;
     let games = games::load(&cfg.results)?;
     let ura = ura2014::load(&cfg.results, &cfg.published)?;
     let mut pool: Vec<Measures> = vec![];
@@ -370,6 +372,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     beyond::sections(beyond.as_ref(), &mut b)?;
     real::sections(real.as_ref(), &mut b)?;
     distributed::sections(distributed.as_ref(), &mut b)?;
+    othellox::sections(othellox.as_deref(), &mut b)?;
     ura2014::sections(&ura, &mut b)?;
     games::sections(&games, chapter4::artificial_pbest(&ch4)?, &mut b)?;
     let rest = published.rest();

@@ -490,6 +490,39 @@ fn the_simulated_cluster_gets_its_figures_and_tables() {
     assert!(html.contains("incremental, b = 5, depth 9, 4 trees, P = 64: master-worker (Ura et al.) is fastest"));
 }
 
+/// OthelloX's grid (`make othellox`): a figure per network, the grid's
+/// table per network with SPE / SO / LD, the networks side by side, and
+/// the helpful master's finding counted over the grid.
+#[test]
+fn othellox_grid_gets_its_tables_and_findings() {
+    let d = Dir::new("report-othellox");
+    chapter4(&d);
+    let head = "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm\n";
+    let r = |model: &str, alg: &str, p: u32, t: f64, nodes: u64, load: f64, net: &str| {
+        format!(",,{model},,5,4,{alg},{p},,,{t:.2},{:.9},{nodes},{nodes},1.000000000,100.00,0.00,{load:.9},{load:.9},0.000000000,0,0,{net},,,,,,", 8000.0 / t)
+    };
+    let rows = [
+        r("othello", "seq", 1, 8000.0, 1000, 1.0, "simulated"),
+        r("othello", "ybwc-nohelp", 8, 4000.0, 1500, 0.5, "simulated"),
+        r("othello", "ybwc-full", 8, 2000.0, 1250, 0.75, "simulated"),
+        r("othello", "seq", 1, 8000.0, 1000, 1.0, "simulated/hypercube"),
+        r("othello", "ybwc-nohelp", 8, 5000.0, 1500, 0.5, "simulated/hypercube"),
+        r("othello", "ybwc-full", 8, 2500.0, 1250, 0.75, "simulated/hypercube"),
+    ];
+    std::fs::create_dir_all(d.join("results/othellox")).unwrap();
+    d.write("results/othellox/othellox.csv", &format!("{head}{}\n", rows.join("\n")));
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    let t = table(&html, "othellox-grid-flat");
+    assert_eq!(row(&t, "8 × 8")[col(&t, "YBWC, helpful master")], "4.00 / 25 / 75");
+    assert_eq!(row(&t, "8 × 8")[col(&t, "YBWC, no helpful master")], "2.00 / 50 / 50");
+    let n = table(&html, "othellox-networks");
+    let full: Vec<&Vec<String>> = n.iter().filter(|r| r.iter().any(|c| c == "YBWC, helpful master")).collect();
+    assert_eq!((full[0][col(&n, "flat")].as_str(), full[0][col(&n, "hypercube")].as_str()), ("4.00", "3.20"));
+    assert!(html.contains("The helpful master (YBWC with it against YBWC without it): faster in 2 of 2 configurations; median speed-up ratio 2.00."));
+    assert!(html.contains("<figure class=\"plot\" id=\"othellox-speedup-hypercube\">"));
+}
+
 /// Ura et al.'s Tables 1 and 6 (`make ura2014`): the paper's rows, each
 /// followed by ours of the same b, P and method at every depth run, the
 /// trend figure per b, and one line when ours are missing.

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# OthelloX's grid on the simulated cluster (issue 33, `docs/model.md` §9):
+# its message-passing algorithms — PV splitting, YBWC with and without the
+# helpful master, even split and master-slave at the root — and Fox et
+# al.'s hash-table-guided master/slave beside them, on Othello boards of
+# every size OthelloX measured, at several depths, on every simulated
+# network.
+#
+# 1. positions: COUNT positions for each board of BOARDS, reached by seeded
+#    random play (PLIES plies) from the board's usual starting square
+#    (`positions --game othello --board N`).
+# 2. run: one item per (board, depth, topology): `pabsim --machine cluster
+#    --topology T` with every algorithm of ALGORITHMS at P = 1 and every
+#    count of PROCS, one row per (algorithm, P) over the board's positions
+#    (geometric mean of times, as every cluster table). NET_ARGS (e.g.
+#    `--hop-ns 5000 --node-cores 4`) is given to the runs off the flat
+#    network.
+# 3. summary: `results/othellox/othellox.csv`, every item's rows in the
+#    order of the grid.
+#
+# One output file per item; files that exist are skipped, so an interrupted
+# run resumes where it stopped. SHARD=K/N runs every N-th item (every machine
+# writes the same position files itself); merge the machines'
+# results/othellox/run directories, then run STEP=summary once.
+set -euo pipefail
+BIN=${BIN:-target/release}
+R=${R:-results}
+BOARDS=${BOARDS:-"6 8 10 12"}
+DEPTHS=${DEPTHS:-"5 6 7 8"}
+COUNT=${COUNT:-4}
+SEED=${SEED:-1}
+PLIES=${PLIES:-8..12}
+PROCS=${PROCS:-"2 4 8 16 32 64 128 256"}
+ALGORITHMS=${ALGORITHMS:-pv-split,ybwc,ybwc-nohelp,ybwc-full,even-split,master-slave,fox}
+TOPOLOGIES=${TOPOLOGIES:-"flat hypercube fat-tree"}
+NET_ARGS=${NET_ARGS:-}
+SHARD=${SHARD:-1/1}
+STEP=${STEP:-all}
+k=${SHARD%/*}; n=${SHARD#*/}
+B=$R/othellox
+say() { echo "othellox: $*" >&2; }
+item() { echo "$B/run/board$1-d$2-$3.csv"; }
+
+mkdir -p "$B/positions" "$B/run"
+procs=1,${PROCS// /,}
+if [[ $STEP != summary ]]; then
+  i=0
+  for board in $BOARDS; do
+    pos=$B/positions/board$board-n$COUNT-s$SEED.txt
+    if [[ ! -e $pos ]]; then
+      "$BIN/positions" --game othello --board "$board" --count "$COUNT" --seed "$SEED" --plies "$PLIES" -o "$pos"
+    fi
+    for depth in $DEPTHS; do
+      for top in $TOPOLOGIES; do
+        i=$((i + 1))
+        (( (i - 1) % n == k - 1 )) || continue
+        f=$(item "$board" "$depth" "$top")
+        [[ -e $f ]] && continue
+        say "$f"
+        net=(--topology "$top")
+        if [[ $top != flat ]]; then
+          # shellcheck disable=SC2206 # NET_ARGS is a list of options
+          net+=($NET_ARGS)
+        fi
+        "$BIN/treegen" --game othello --positions "$pos" --depth "$depth" |
+          "$BIN/pabsim" --machine cluster --procs "$procs" --algorithm "$ALGORITHMS" "${net[@]}" -o "$f.tmp"
+        mv "$f.tmp" "$f"
+      done
+    done
+  done
+fi
+
+# ---- 3. summary: everything finished so far, in the grid's order -----------------
+[[ $STEP = items ]] && exit 0
+{
+  head=
+  for board in $BOARDS; do
+    for depth in $DEPTHS; do
+      for top in $TOPOLOGIES; do
+        f=$(item "$board" "$depth" "$top")
+        [[ -e $f ]] || continue
+        if [[ -z $head ]]; then
+          head=1
+          cat "$f"
+        else
+          tail -n +2 "$f"
+        fi
+      done
+    done
+  done
+} > "$B/othellox.csv.tmp"
+mv "$B/othellox.csv.tmp" "$B/othellox.csv"
+say "$B/othellox.csv"

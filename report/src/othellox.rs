@@ -1,0 +1,420 @@
+//! OthelloX's grid on the simulated cluster (`make othellox`,
+//! `pipelines/othellox.sh`, `docs/model.md` §9): the message-passing
+//! algorithms OthelloX (2017) compared — PV splitting, YBWC with and
+//! without the helpful master, even split and master-slave at the root —
+//! with Fox et al.'s hash-table-guided master/slave beside them, on Othello
+//! boards of 6 × 6 to 12 × 12 at several depths, from 2 to 256 processes,
+//! on every simulated network. The columns are OthelloX's: speed-up (SPE),
+//! search overhead (SO), the idle share and processor load (LD).
+//!
+//! Input: `othellox/othellox.csv` (per-configuration cluster rows: one per
+//! board, depth, network, algorithm and process count, the sequential
+//! baseline's row once per board, depth and network).
+
+use super::doc::{Cell, Section, Table};
+use super::figures::{Plot, Series};
+use super::load::rows;
+use super::{Builder, figure};
+use anyhow::Result;
+use parab::formats::ClusterRow;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The algorithms in the order of the legends, with their names there.
+const LINES: [(&str, &str); 7] = [
+    ("pv-split", "PV split"),
+    ("ybwc", "YBWC (plain)"),
+    ("ybwc-nohelp", "YBWC, no helpful master"),
+    ("ybwc-full", "YBWC, helpful master"),
+    ("even-split", "even split"),
+    ("master-slave", "master-slave"),
+    ("fox", "Fox et al. master/slave"),
+];
+
+/// What the section says before the experiment has run.
+pub const OPTIONAL: &str = "This experiment is not part of `make all`: it runs OthelloX's algorithms and Fox et al.'s on four board sizes, four depths and three networks at 2 to 256 processes (BENCHMARKS.md gives its cost). To add it to this page, run `make othellox`, then `make report`.";
+
+/// Reads the experiment's rows; `None` when it has not run.
+pub fn load(results: &Path) -> Result<Option<Vec<ClusterRow>>> {
+    let path = results.join("othellox").join("othellox.csv");
+    if !path.exists() {
+        return Ok(None);
+    }
+    Ok(Some(rows(&path, false)?))
+}
+
+/// The board side of a row's family (`othello` is 8 × 8).
+fn board(r: &ClusterRow) -> u32 {
+    r.model.strip_prefix("othello").and_then(|s| s.parse().ok()).unwrap_or(8)
+}
+
+/// The network of a row: `flat`, `hypercube` or `fat-tree` (its cores per
+/// node dropped: one grid uses one).
+fn network(r: &ClusterRow) -> String {
+    let t = r.transport.strip_prefix("simulated/").unwrap_or("flat");
+    t.split_once("-tree").map_or_else(|| t.to_string(), |(a, _)| format!("{a}-tree"))
+}
+
+/// The name of an algorithm in legends and tables.
+fn name(a: &str) -> String {
+    LINES.iter().find(|l| l.0 == a).map_or_else(|| a.to_string(), |l| l.1.to_string())
+}
+
+/// The algorithms of some rows, in legend order (unknown ones last, by name).
+fn algorithms(rows: &[&ClusterRow]) -> Vec<String> {
+    let mut out: Vec<String> = LINES.iter().map(|l| l.0.to_string()).filter(|a| rows.iter().any(|r| &r.algorithm == a)).collect();
+    let rest: BTreeSet<String> = rows.iter().map(|r| r.algorithm.clone()).filter(|a| a != "seq" && !out.contains(a)).collect();
+    out.extend(rest);
+    out
+}
+
+/// One configuration's numbers against its baseline.
+struct Cellv {
+    speedup: f64,
+    /// Nodes over the baseline's, minus one (OthelloX's SO as a fraction).
+    so: f64,
+    load: f64,
+    startup: f64,
+}
+
+/// The grid's rows indexed by (board, depth, network).
+struct Grid<'a> {
+    rows: &'a [ClusterRow],
+}
+
+impl<'a> Grid<'a> {
+    fn at(&self, board_: u32, depth: u32, net: &str) -> impl Iterator<Item = &'a ClusterRow> + '_ {
+        let net = net.to_string();
+        self.rows.iter().filter(move |r| board(r) == board_ && r.depth == depth && network(r) == net)
+    }
+
+    fn cell(&self, board_: u32, depth: u32, net: &str, alg: &str, procs: u32) -> Option<Cellv> {
+        let base = self.at(board_, depth, net).find(|r| r.algorithm == "seq")?;
+        let r = self.at(board_, depth, net).find(|r| r.algorithm == alg && r.procs == procs)?;
+        let time = r.time_ns.max(f64::MIN_POSITIVE);
+        Some(Cellv { speedup: r.speedup, so: r.nodes as f64 / base.nodes.max(1) as f64 - 1.0, load: r.load_mean, startup: r.startup_idle_ns / time })
+    }
+}
+
+fn sorted<T: Ord + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
+    it.collect::<BTreeSet<T>>().into_iter().collect()
+}
+
+/// The section "OthelloX's grid".
+pub fn sections(data: Option<&[ClusterRow]>, b: &mut Builder) -> Result<()> {
+    let mut s = Section {
+        id: "othellox".into(),
+        chapter: 7,
+        title: "OthelloX's grid: boards, depths, networks".into(),
+        what: "The message-passing algorithms OthelloX (2017) compared — PV splitting, YBWC with and without the helpful master, even split and master-slave at the root — and Fox et al.'s hash-table-guided master/slave, on the simulated cluster (docs/model.md §9) at 2 to 256 processes, on Othello boards of 6 × 6 to 12 × 12 at several depths, on a flat network, a hypercube and a two-level fat tree. Speed-up (OthelloX's SPE) is the sequential baseline's time over the parallel one's (geometric means over the positions), search overhead (SO) the nodes over the baseline's less one, LD the mean share of the search time a process was busy; the idle share is 1 − LD. Every run returned the baseline's root value.".into(),
+        ..Default::default()
+    };
+    let Some(rows) = data.filter(|r| !r.is_empty()) else {
+        s.optional.push(OPTIONAL.into());
+        b.sections.push(s);
+        return Ok(());
+    };
+    let grid = Grid { rows };
+    let all: Vec<&ClusterRow> = rows.iter().collect();
+    let algs = algorithms(&all);
+    let boards = sorted(rows.iter().map(board));
+    let depths = sorted(rows.iter().map(|r| r.depth));
+    let mut nets: Vec<String> = vec![];
+    for r in rows {
+        let n = network(r);
+        if !nets.contains(&n) {
+            nets.push(n);
+        }
+    }
+    let procs = sorted(rows.iter().filter(|r| r.procs > 1).map(|r| r.procs));
+    let (Some(&pmax), Some(&dmax)) = (procs.last(), depths.last()) else {
+        s.optional.push(OPTIONAL.into());
+        b.sections.push(s);
+        return Ok(());
+    };
+    let pos = rows.first().map_or(0, |r| r.trees);
+
+    // Speed-up against P at the deepest depth, a panel per board, per network.
+    for net in &nets {
+        let panels: Vec<Plot> = boards
+            .iter()
+            .enumerate()
+            .map(|(i, &bd)| {
+                let series = algs
+                    .iter()
+                    .map(|a| {
+                        let pts: Vec<(f64, f64)> =
+                            procs.iter().filter_map(|&p| grid.cell(bd, dmax, net, a, p).map(|c| (p as f64, c.speedup))).filter(|x| x.1 > 0.0).collect();
+                        Series { name: name(a), points: pts }
+                    })
+                    .filter(|s| !s.points.is_empty())
+                    .collect();
+                Plot::LogLines {
+                    title: format!("{bd} × {bd}"),
+                    x_label: "processes".into(),
+                    y_label: "speed-up".into(),
+                    log_y: true,
+                    series,
+                    anchors: vec![],
+                    legend: i == 0,
+                }
+            })
+            .collect();
+        let id = format!("othellox-speedup-{net}");
+        let f = figure(
+            &id,
+            &format!("Speed-up against processes at depth {dmax} on the {net} network, one panel per board, one line per algorithm (log axes)."),
+            Plot::Row(panels),
+        )?;
+        b.add_figure(&mut s, f);
+    }
+
+    // The grid at the largest P, per network: SPE / SO / LD.
+    for net in &nets {
+        let mut header = vec!["board".to_string(), "depth".to_string()];
+        header.extend(algs.iter().map(|a| name(a)));
+        let mut t = Table {
+            id: format!("othellox-grid-{net}"),
+            caption: format!("{net} network, P = {pmax}: speed-up / search overhead / processor load by board, depth and algorithm"),
+            header,
+            note: format!(
+                "Each cell: SPE / SO (nodes over the sequential baseline's, less one, %) / LD (%), over {pos} positions a board; the idle share is 100 % − LD."
+            ),
+            ..Default::default()
+        };
+        for &bd in &boards {
+            for &d in &depths {
+                let mut row = vec![Cell::Text(format!("{bd} × {bd}")), Cell::Int(d as i64)];
+                let mut any = false;
+                for a in &algs {
+                    row.push(grid.cell(bd, d, net, a, pmax).map_or(Cell::Empty, |c| {
+                        any = true;
+                        Cell::Text(format!("{:.2} / {:.0} / {:.0}", c.speedup, 100.0 * c.so, 100.0 * c.load))
+                    }));
+                }
+                if any {
+                    t.rows.push(row);
+                }
+            }
+        }
+        s.tables.push(t);
+    }
+
+    // Where the idle time goes at the largest P and depth (first network).
+    if let Some(net) = nets.first() {
+        let mut header = vec!["board".to_string()];
+        header.extend(algs.iter().map(|a| name(a)));
+        let mut t = Table {
+            id: "othellox-idle".into(),
+            caption: format!("{net} network, P = {pmax}, depth {dmax}: idle share, start-up / all (%)"),
+            header,
+            note: "Start-up: the time before a process's first message, over the search time; all: 100 % − LD.".into(),
+            ..Default::default()
+        };
+        for &bd in &boards {
+            let mut row = vec![Cell::Text(format!("{bd} × {bd}"))];
+            for a in &algs {
+                row.push(
+                    grid.cell(bd, dmax, net, a, pmax).map_or(Cell::Empty, |c| Cell::Text(format!("{:.0} / {:.0}", 100.0 * c.startup, 100.0 * (1.0 - c.load)))),
+                );
+            }
+            t.rows.push(row);
+        }
+        s.tables.push(t);
+    }
+
+    // The networks side by side at the largest P and depth.
+    if nets.len() > 1 {
+        let mut header = vec!["board".to_string(), "algorithm".to_string()];
+        header.extend(nets.iter().map(|n| format!("{n}")));
+        let mut t = Table {
+            id: "othellox-networks".into(),
+            caption: format!("Speed-up by network at P = {pmax}, depth {dmax}"),
+            header,
+            note: "The networks change only the latency of a message (docs/model.md §9.1): a flat one, a hypercube (a cost per hop between the two ranks' cube corners) and a two-level fat tree (cheap inside a node, switch hops between).".into(),
+            ..Default::default()
+        };
+        for &bd in &boards {
+            for a in &algs {
+                let mut row = vec![Cell::Text(format!("{bd} × {bd}")), Cell::Text(name(a))];
+                row.extend(nets.iter().map(|n| Cell::number(grid.cell(bd, dmax, n, a, pmax).map(|c| c.speedup), 2)));
+                t.rows.push(row);
+            }
+        }
+        s.tables.push(t);
+    }
+
+    s.findings.extend(findings(&grid, &algs, &boards, &depths, &nets, &procs));
+    s.settings.push("Machine: the simulated cluster's default costs (docs/model.md §9.1), the hypercube's and fat tree's per-hop cost and cores per node at their defaults unless NET_ARGS set them.".into());
+    s.settings.push(format!("Positions: {pos} a board, by seeded random play from the board's starting square (`positions --game othello --board N`)."));
+    s.settings.push("Commands: `make othellox` (pipelines/othellox.sh; BOARDS, DEPTHS, COUNT, PROCS, ALGORITHMS and TOPOLOGIES set the grid; SHARD=K/N splits it over machines).".into());
+    b.sections.push(s);
+    Ok(())
+}
+
+/// What the grid shows, computed: the fastest algorithm at the largest P
+/// and depth, the helpful master's effect, PV split against YBWC, depth
+/// and network.
+fn findings(grid: &Grid, algs: &[String], boards: &[u32], depths: &[u32], nets: &[String], procs: &[u32]) -> Vec<String> {
+    let mut out = vec![];
+    let (Some(&pmax), Some(&dmax), Some(&dmin)) = (procs.last(), depths.last(), depths.first()) else { return out };
+    for net in nets {
+        let mut parts = vec![];
+        for &bd in boards {
+            let best = algs.iter().filter_map(|a| grid.cell(bd, dmax, net, a, pmax).map(|c| (a, c.speedup))).max_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((a, su)) = best {
+                parts.push(format!("{bd} × {bd}: {} ({su:.2})", name(a)));
+            }
+        }
+        if !parts.is_empty() {
+            out.push(format!("Fastest at P = {pmax}, depth {dmax}, {net} network: {}.", parts.join("; ")));
+        }
+    }
+    // Pairs compared over every cell of the grid (board, depth, network, P).
+    let mut pair = |a: &str, b_: &str, what: &str| {
+        let (mut wins, mut n, mut ratios) = (0, 0, vec![]);
+        for &bd in boards {
+            for &d in depths {
+                for net in nets {
+                    for &p in procs {
+                        if let (Some(x), Some(y)) = (grid.cell(bd, d, net, a, p), grid.cell(bd, d, net, b_, p)) {
+                            n += 1;
+                            wins += usize::from(x.speedup > y.speedup);
+                            ratios.push(x.speedup / y.speedup.max(f64::MIN_POSITIVE));
+                        }
+                    }
+                }
+            }
+        }
+        if n > 0 {
+            ratios.sort_by(f64::total_cmp);
+            out.push(format!("{what}: faster in {wins} of {n} configurations; median speed-up ratio {:.2}.", ratios[n / 2]));
+        }
+    };
+    pair("ybwc-full", "ybwc-nohelp", "The helpful master (YBWC with it against YBWC without it)");
+    pair("ybwc-full", "ybwc", "OthelloX's and Feldmann's YBWC against the plain one");
+    pair("pv-split", "ybwc", "PV split against the plain YBWC");
+    pair("fox", "ybwc", "Fox et al.'s master/slave against the plain YBWC");
+    // Depth: does the speed-up at the largest P grow from the shallowest
+    // depth to the deepest, board by board?
+    if dmax > dmin {
+        for a in algs {
+            let (mut grew, mut n) = (0, 0);
+            for &bd in boards {
+                for net in nets.iter().take(1) {
+                    if let (Some(x), Some(y)) = (grid.cell(bd, dmin, net, a, pmax), grid.cell(bd, dmax, net, a, pmax)) {
+                        n += 1;
+                        grew += usize::from(y.speedup > x.speedup);
+                    }
+                }
+            }
+            if n > 0 {
+                out.push(format!("{}: speed-up at P = {pmax} grows from depth {dmin} to {dmax} on {grew} of {n} boards ({} network).", name(a), nets[0]));
+            }
+        }
+    }
+    // Networks: the largest change of speed-up against the flat network.
+    if let Some(flat) = nets.iter().find(|n| *n == "flat") {
+        for net in nets.iter().filter(|n| *n != flat) {
+            let mut worst: Option<(f64, String)> = None;
+            for &bd in boards {
+                for a in algs {
+                    if let (Some(x), Some(y)) = (grid.cell(bd, dmax, flat, a, pmax), grid.cell(bd, dmax, net, a, pmax)) {
+                        let change = y.speedup / x.speedup.max(f64::MIN_POSITIVE) - 1.0;
+                        if worst.as_ref().is_none_or(|w| change.abs() > w.0.abs()) {
+                            worst = Some((change, format!("{} on {bd} × {bd}", name(a))));
+                        }
+                    }
+                }
+            }
+            if let Some((c, what)) = worst {
+                out.push(format!(
+                    "The {net} network against the flat one at P = {pmax}, depth {dmax}: the largest change of speed-up is {:+.1} % ({what}).",
+                    100.0 * c
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(model: &str, transport: &str, algorithm: &str, procs: u32, speedup: f64, nodes: u64, load: f64) -> ClusterRow {
+        ClusterRow {
+            tree: None,
+            seed: None,
+            model: model.into(),
+            b: None,
+            depth: 6,
+            trees: 4,
+            algorithm: algorithm.into(),
+            procs,
+            split: None,
+            root_value: None,
+            time_ns: 1000.0 / speedup,
+            speedup,
+            leaves: nodes,
+            nodes,
+            leaf_ratio: 1.0,
+            startup_idle_ns: 10.0,
+            other_idle_ns: 0.0,
+            load_mean: load,
+            load_min: load,
+            load_sd: 0.0,
+            messages: 0,
+            bytes: 0,
+            transport: transport.into(),
+            cores: None,
+            host_load: None,
+            free_cores: None,
+            oversubscribed: None,
+            threads: None,
+            thread_algorithm: None,
+        }
+    }
+
+    #[test]
+    fn boards_and_networks_come_from_the_rows() {
+        assert_eq!(board(&row("othello", "simulated", "seq", 1, 1.0, 1, 1.0)), 8);
+        assert_eq!(board(&row("othello12", "simulated", "seq", 1, 1.0, 1, 1.0)), 12);
+        assert_eq!(network(&row("othello", "simulated", "seq", 1, 1.0, 1, 1.0)), "flat");
+        assert_eq!(network(&row("othello", "simulated/hypercube", "seq", 1, 1.0, 1, 1.0)), "hypercube");
+        assert_eq!(network(&row("othello", "simulated/fat-tree-8", "seq", 1, 1.0, 1, 1.0)), "fat-tree");
+    }
+
+    #[test]
+    fn cells_and_findings_by_hand() {
+        // Board 6, depth 6, flat: the baseline visits 100 nodes; PV split
+        // at P = 4 visits 150 (SO 50 %) at speed-up 2, YBWC 120 at 3.
+        let rows = vec![
+            row("othello6", "simulated", "seq", 1, 1.0, 100, 1.0),
+            row("othello6", "simulated", "pv-split", 4, 2.0, 150, 0.5),
+            row("othello6", "simulated", "ybwc", 4, 3.0, 120, 0.75),
+        ];
+        let g = Grid { rows: &rows };
+        let c = g.cell(6, 6, "flat", "pv-split", 4).unwrap();
+        assert_eq!((c.speedup, c.so, c.load, c.startup), (2.0, 0.5, 0.5, 10.0 / 500.0));
+        assert!(g.cell(6, 6, "hypercube", "pv-split", 4).is_none());
+        let algs = algorithms(&rows.iter().collect::<Vec<_>>());
+        assert_eq!(algs, ["pv-split", "ybwc"]);
+        let f = findings(&g, &algs, &[6], &[6], &["flat".into()], &[4]);
+        assert_eq!(
+            f,
+            [
+                "Fastest at P = 4, depth 6, flat network: 6 × 6: YBWC (plain) (3.00).",
+                "PV split against the plain YBWC: faster in 0 of 1 configurations; median speed-up ratio 0.67."
+            ]
+        );
+    }
+
+    #[test]
+    fn a_missing_experiment_says_how_to_run_it() {
+        let mut b = Builder::default();
+        sections(None, &mut b).unwrap();
+        assert!(b.sections[0].optional[0].contains("`make othellox`"));
+        assert!(b.sections[0].missing.is_empty());
+    }
+}

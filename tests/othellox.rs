@@ -1,0 +1,59 @@
+//! `make othellox` (`pipelines/othellox.sh`, issue 33's grid) on a small
+//! grid: every algorithm of its default list runs on every board size and
+//! network (each run checks its root value against the sequential
+//! search's), the summary has one row per configuration in the grid's
+//! order, sharded items give the unsharded summary byte for byte, and a
+//! rerun skips every item.
+
+use crate::util::*;
+use std::process::Command;
+
+/// Two boards, two depths, P = 2 and 3, every network, two positions.
+const GRID: [(&str, &str); 5] = [("BOARDS", "6 10"), ("DEPTHS", "3 4"), ("PROCS", "2 3"), ("COUNT", "2"), ("TOPOLOGIES", "flat hypercube fat-tree")];
+
+/// Runs the pipeline on the small grid with `env`, results under `d`: its
+/// stderr (it must succeed).
+fn ok(d: &Dir, env: &[(&str, &str)]) -> String {
+    let tools = bin("pabsim").parent().unwrap().to_path_buf();
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo("pipelines/othellox.sh")).current_dir(&d.path).env("BIN", tools).env("R", d.join("results"));
+    for (k, v) in GRID.iter().chain(env) {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "othellox.sh {env:?} failed ({}): {err}", out.status);
+    err
+}
+
+#[test]
+fn othellox_grid_runs_every_algorithm_and_shards() {
+    let d = Dir::new("othellox");
+    let err = ok(&d, &[]);
+    assert_eq!(err.matches("othellox: ").count(), 2 * 2 * 3 + 1, "{err}");
+    let csv = d.read("results/othellox/othellox.csv");
+    let rows = table(&csv);
+    // Per (board, depth, network): the baseline and 7 algorithms at 2 P.
+    assert_eq!(rows.len(), 2 * 2 * 3 * (1 + 7 * 2));
+    let algs: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["algorithm"].as_str()).collect();
+    assert_eq!(algs.into_iter().collect::<Vec<_>>(), ["even-split", "fox", "master-slave", "pv-split", "seq", "ybwc", "ybwc-full", "ybwc-nohelp"]);
+    // The grid's order: board, depth, network; the board in the family.
+    assert_eq!(rows[0]["model"], "othello6");
+    assert_eq!((rows[0]["depth"].as_str(), rows[0]["transport"].as_str()), ("3", "simulated"));
+    assert_eq!(rows[15]["transport"], "simulated/hypercube");
+    assert!(rows[30]["transport"].starts_with("simulated/fat-tree"), "{}", rows[30]["transport"]);
+    assert_eq!(rows.last().unwrap()["model"], "othello10");
+    assert!(rows.iter().all(|r| r["trees"] == "2"));
+    // A rerun skips every item and writes the same summary.
+    let again = ok(&d, &[]);
+    assert_eq!(again.matches("othellox: ").count(), 1, "{again}");
+    assert_eq!(d.read("results/othellox/othellox.csv"), csv);
+    // Two shards' items, then the summary: the same file.
+    let split = Dir::new("othellox-shards");
+    for shard in ["1/2", "2/2"] {
+        let err = ok(&split, &[("STEP", "items"), ("SHARD", shard)]);
+        assert_eq!(err.matches("othellox: ").count(), 6, "{err}");
+    }
+    ok(&split, &[("STEP", "summary")]);
+    assert_eq!(split.read("results/othellox/othellox.csv"), csv);
+}
