@@ -6,7 +6,9 @@
 //! Input: `distributed/distributed.csv` (per-configuration rows, one per
 //! algorithm and process count, with the sequential baseline's row once per
 //! tree group) and, when present, `distributed/factors.csv`, both written by
-//! `pipelines/distributed.sh` (`make distributed`).
+//! `pipelines/distributed.sh` (`make distributed`); with `TOPOLOGIES`,
+//! `distributed/distributed-T.csv` for each other network T, shown as
+//! groups of their own.
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
@@ -48,20 +50,35 @@ pub fn load(results: &Path) -> Result<Option<Distributed>> {
     if !path.exists() {
         return Ok(None);
     }
-    Ok(Some(Distributed { rows: rows(&path, false)?, factors: rows(&dir.join("factors.csv"), true)? }))
+    let mut all: Vec<ClusterRow> = rows(&path, false)?;
+    // The other networks' files (`TOPOLOGIES`): their parallel rows, after
+    // the flat network's (their baseline rows are the flat file's).
+    for f in super::load::files(&dir, |n| n.starts_with("distributed-") && n.ends_with(".csv")) {
+        all.extend(rows::<ClusterRow>(&f, false)?.into_iter().filter(|r| r.procs > 1));
+    }
+    Ok(Some(Distributed { rows: all, factors: rows(&dir.join("factors.csv"), true)? }))
 }
 
-/// A group of trees: (model, b, depth, trees).
-type Group = (String, Option<u32>, u32, u32);
+/// A group of trees on one network: (model, b, depth, trees, transport).
+type Group = (String, Option<u32>, u32, u32, String);
 
 fn group_of(r: &ClusterRow) -> Group {
-    (r.model.clone(), r.b, r.depth, r.trees)
+    (r.model.clone(), r.b, r.depth, r.trees, r.transport.clone())
+}
+
+/// The network of a group's rows, none for the flat one (`simulated`).
+fn network(g: &Group) -> Option<&str> {
+    g.4.strip_prefix("simulated/")
 }
 
 fn label(g: &Group) -> String {
-    match g.1 {
+    let trees = match g.1 {
         Some(b) => format!("{}, b = {b}, depth {}, {} trees", g.0, g.2, g.3),
         None => format!("{}, depth {}, {} positions", g.0, g.2, g.3),
+    };
+    match network(g) {
+        Some(n) => format!("{trees}, {n} network"),
+        None => trees,
     }
 }
 
@@ -125,7 +142,10 @@ pub fn sections(data: Option<&Distributed>, b: &mut Builder) -> Result<()> {
             anchors: vec![],
             legend,
         };
-        let id = format!("distributed-{}-b{}-d{}", g.0, g.1.map_or("-".into(), |b| b.to_string()), g.2);
+        let mut id = format!("distributed-{}-b{}-d{}", g.0, g.1.map_or("-".into(), |b| b.to_string()), g.2);
+        if let Some(n) = network(g) {
+            id = format!("{id}-{n}");
+        }
         let plot = Plot::Row(vec![
             // The legend where the lines are not: the leaf ratios start low
             // at small P, so the leaf panel's upper left is free.

@@ -475,8 +475,16 @@ fn the_simulated_cluster_gets_its_figures_and_tables() {
         "results/distributed/factors.csv",
         "model,b,depth,master_depth,share_depth,trees,leaves,leaves_unshared,leaves_partial,leaves_full_window\nchess,,4,2,1,24,100000,104700,100000,206400\n",
     );
+    // The hypercube's file (`TOPOLOGIES`): the flat baseline's row, then its
+    // own; a group of its own, the baseline's row not shown twice.
+    let hyper = ",,incremental,5,9,4,master-worker,64,,,1000000.00,4.000000000,100000,150000,4.000000000,10.00,20.00,0.999940000,0.999000000,0.000100000,2560,9000,simulated/hypercube,,,,,,";
+    d.write("results/distributed/distributed-hypercube.csv", &format!("{head}{}\n{hyper}\n", rows[0]));
     report(&d, &[]);
     let html = d.read("results/report/index.html");
+    let h = table(&html, "distributed-incremental-b5-d9-hypercube");
+    assert_eq!(row(&h, "master-worker (Ura et al.)")[col(&h, "P = 64")], "4.00 / 4.00 / 1.00");
+    assert_eq!(h.len(), 2, "{h:?}");
+    assert!(html.contains("incremental, b = 5, depth 9, 4 trees, hypercube network, P = 64: master-worker (Ura et al.) is fastest"));
     let t = table(&html, "distributed-incremental-b5-d9");
     assert_eq!(row(&t, "master-worker (Ura et al.)")[col(&t, "P = 64")], "8.00 / 4.00 / 1.00");
     assert_eq!(row(&t, "even split at the root")[col(&t, "P = 64")], "4.00 / 10.00 / 0.72");
