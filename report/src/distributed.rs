@@ -248,37 +248,7 @@ mod tests {
 
     #[test]
     fn legends_follow_the_table_order_and_keep_unknown_algorithms() {
-        let row = |a: &str| ClusterRow {
-            tree: None,
-            seed: None,
-            model: "incremental".into(),
-            b: Some(5),
-            depth: 9,
-            trees: 4,
-            algorithm: a.into(),
-            procs: 8,
-            split: None,
-            root_value: None,
-            time_ns: 1.0,
-            speedup: 2.0,
-            leaves: 1,
-            nodes: 1,
-            leaf_ratio: 1.0,
-            startup_idle_ns: 0.0,
-            other_idle_ns: 0.0,
-            load_mean: 1.0,
-            load_min: 1.0,
-            load_sd: 0.0,
-            messages: 0,
-            bytes: 0,
-            transport: "simulated".into(),
-            cores: None,
-            host_load: None,
-            free_cores: None,
-            oversubscribed: None,
-            threads: None,
-            thread_algorithm: None,
-        };
+        let row = |a: &str| ClusterRow { b: Some(5), speedup: 2.0, ..crate::cluster_row("incremental", a, 8) };
         let rows = [row("even-split"), row("zeta"), row("master-worker"), row("seq")];
         let refs: Vec<&ClusterRow> = rows.iter().collect();
         assert_eq!(algorithms(&refs), ["master-worker", "even-split", "zeta"]);

@@ -465,6 +465,43 @@ pub fn missing(what: &str, pattern: &str, command: &str) -> String {
     format!("Missing input: {what} (`{pattern}`). Produce it with `{command}`, then run `make report` again.")
 }
 
+/// A simulated cluster row for the sections' unit tests: one
+/// configuration over 4 trees, every number a placeholder to set.
+#[cfg(test)]
+pub(crate) fn cluster_row(model: &str, algorithm: &str, procs: u32) -> parab::formats::ClusterRow {
+    parab::formats::ClusterRow {
+        tree: None,
+        seed: None,
+        model: model.into(),
+        b: None,
+        depth: 9,
+        trees: 4,
+        algorithm: algorithm.into(),
+        procs,
+        split: None,
+        root_value: None,
+        time_ns: 1.0,
+        speedup: 1.0,
+        leaves: 1,
+        nodes: 1,
+        leaf_ratio: 1.0,
+        startup_idle_ns: 0.0,
+        other_idle_ns: 0.0,
+        load_mean: 1.0,
+        load_min: 1.0,
+        load_sd: 0.0,
+        messages: 0,
+        bytes: 0,
+        transport: "simulated".into(),
+        cores: None,
+        host_load: None,
+        free_cores: None,
+        oversubscribed: None,
+        threads: None,
+        thread_algorithm: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -226,7 +226,7 @@ pub fn sections(data: Option<&[ClusterRow]>, b: &mut Builder) -> Result<()> {
     // The networks side by side at the largest P and depth.
     if nets.len() > 1 {
         let mut header = vec!["board".to_string(), "algorithm".to_string()];
-        header.extend(nets.iter().map(|n| format!("{n}")));
+        header.extend(nets.iter().cloned());
         let mut t = Table {
             id: "othellox-networks".into(),
             caption: format!("Speed-up by network at P = {pmax}, depth {dmax}"),
@@ -344,35 +344,16 @@ mod tests {
 
     fn row(model: &str, transport: &str, algorithm: &str, procs: u32, speedup: f64, nodes: u64, load: f64) -> ClusterRow {
         ClusterRow {
-            tree: None,
-            seed: None,
-            model: model.into(),
-            b: None,
             depth: 6,
-            trees: 4,
-            algorithm: algorithm.into(),
-            procs,
-            split: None,
-            root_value: None,
             time_ns: 1000.0 / speedup,
             speedup,
             leaves: nodes,
             nodes,
-            leaf_ratio: 1.0,
             startup_idle_ns: 10.0,
-            other_idle_ns: 0.0,
             load_mean: load,
             load_min: load,
-            load_sd: 0.0,
-            messages: 0,
-            bytes: 0,
             transport: transport.into(),
-            cores: None,
-            host_load: None,
-            free_cores: None,
-            oversubscribed: None,
-            threads: None,
-            thread_algorithm: None,
+            ..crate::cluster_row(model, algorithm, procs)
         }
     }
 
