@@ -36,7 +36,7 @@ fn othellox_grid_runs_every_algorithm_and_shards() {
     // Per (board, depth, network): the baseline and 7 algorithms at 2 P.
     assert_eq!(rows.len(), 2 * 2 * 3 * (1 + 7 * 2));
     let algs: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["algorithm"].as_str()).collect();
-    assert_eq!(algs.into_iter().collect::<Vec<_>>(), ["even-split", "fox", "master-slave", "pv-split", "seq", "ybwc", "ybwc-full", "ybwc-nohelp"]);
+    assert_eq!(algs.into_iter().collect::<Vec<_>>(), ["even-split", "fox", "master-slave", "pv-split", "seq", "ybwc", "ybwc-full", "ybwc-full-no-helpful"]);
     // The grid's order: board, depth, network; the board in the family.
     assert_eq!(rows[0]["model"], "othello6");
     assert_eq!((rows[0]["depth"].as_str(), rows[0]["transport"].as_str()), ("3", "simulated"));

@@ -24,8 +24,8 @@ use std::path::Path;
 const LINES: [(&str, &str); 7] = [
     ("pv-split", "PV split"),
     ("ybwc", "YBWC (plain)"),
-    ("ybwc-nohelp", "YBWC, no helpful master"),
-    ("ybwc-full", "YBWC, helpful master"),
+    ("ybwc-full-no-helpful", "full YBWC, no helpful master"),
+    ("ybwc-full", "full YBWC (helpful master)"),
     ("even-split", "even split"),
     ("master-slave", "master-slave"),
     ("fox", "Fox et al. master/slave"),
@@ -291,7 +291,7 @@ fn findings(grid: &Grid, algs: &[String], boards: &[u32], depths: &[u32], nets: 
             out.push(format!("{what}: faster in {wins} of {n} configurations; median speed-up ratio {:.2}.", ratios[n / 2]));
         }
     };
-    pair("ybwc-full", "ybwc-nohelp", "The helpful master (YBWC with it against YBWC without it)");
+    pair("ybwc-full", "ybwc-full-no-helpful", "The helpful master (YBWC with it against YBWC without it)");
     pair("ybwc-full", "ybwc", "OthelloX's and Feldmann's YBWC against the plain one");
     pair("pv-split", "ybwc", "PV split against the plain YBWC");
     pair("fox", "ybwc", "Fox et al.'s master/slave against the plain YBWC");
