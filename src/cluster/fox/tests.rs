@@ -85,19 +85,32 @@ fn a_game_tree_is_exact() {
     }
 }
 
-/// Rank 0 of four, recording what it sends.
+/// One process's transport, recording what it sends.
 struct Record {
+    rank: usize,
+    procs: usize,
     sent: Vec<(usize, Msg<INode>)>,
     done: Option<i64>,
     nodes: u64,
 }
 
+impl Record {
+    fn new(rank: usize, procs: usize) -> Record {
+        Record { rank, procs, sent: vec![], done: None, nodes: 0 }
+    }
+
+    /// What was sent since the last call.
+    fn take(&mut self) -> Vec<(usize, Msg<INode>)> {
+        std::mem::take(&mut self.sent)
+    }
+}
+
 impl Transport<INode> for Record {
     fn rank(&self) -> usize {
-        0
+        self.rank
     }
     fn procs(&self) -> usize {
-        4
+        self.procs
     }
     fn send(&mut self, to: usize, msg: Msg<INode>) {
         self.sent.push((to, msg));
@@ -109,4 +122,103 @@ impl Transport<INode> for Record {
         self.done = Some(v);
     }
     fn wake(&mut self) {}
+}
+
+const OFF: i64 = 1 << 30;
+
+fn task(id: u32, node: INode, max: bool, ply: u32, depth: u32, alpha: i64, beta: i64) -> Msg<INode> {
+    Msg::Task(Task { id, node, max, ply, depth, window: Window { alpha, beta } })
+}
+
+/// One search by hand: b = 3, depth 3, g = 1, seed 1 (values relative to
+/// 2^30). The root (MAX) has children A, B, C (MIN); A's children A0, A1,
+/// A2 are worth 541, 722, 1,053 at depth 1, B's 13, 383, 261, C's −225,
+/// 86, 80: the root is worth 541. On 4 processes rank 0's slaves are 1 and
+/// 2 (2 masters 3).
+#[test]
+fn the_suggested_move_is_followed_with_the_slaves_then_the_rest_self_scheduled() {
+    let t = Incremental::new(3, 100).unwrap();
+    let root = t.root(1);
+    assert_eq!(minimax(&t, &root, true, 3, 0), OFF + 541);
+    let kids = children(&t, &root, true);
+    let a = children(&t, &kids[0], false);
+    let (lo, hi) = (Window::ROOT.alpha, Window::ROOT.beta);
+    let mut p = Fox::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(0);
+    let mut r = Record::new(0, 4);
+    // The root (depth 3) has no table entry: it is first searched to depth
+    // 1, a piece (the root and its 3 leaves).
+    p.start(&t, &mut r);
+    assert_eq!((r.nodes, p.deepened, r.take()), (1, 1, vec![]));
+    // That search stores A as best (A's static value 502 beats 106 and 97):
+    // the table suggests A. The master goes down A with its slaves: A
+    // (depth 2) has no entry and is farmed out, A0 to the largest sub-cube
+    // (rank 2), A1 to rank 1, and A2 (a piece: depth 1 ≤ g) the master
+    // searches itself.
+    p.resume(&t, &mut r);
+    assert_eq!((r.nodes, p.followed, p.own), (1 + 4 + 1, 1, 1));
+    assert_eq!(r.take(), [(2, task(0, a[0], true, 2, 1, lo, hi)), (1, task(1, a[1], true, 2, 1, lo, hi))]);
+    // A2 = 1,053 (its 3 leaves); then A0 = 541 and A1 = 722: A = 541, which
+    // does not cut the root off. B and C are farmed, self-scheduled, with the
+    // window (541, ∞); the master takes neither (depth 2 > g: its slaves'
+    // sub-cubes search them).
+    p.resume(&t, &mut r);
+    p.receive(&t, &mut r, 2, Msg::Result { id: 0, value: OFF + 541 });
+    assert_eq!(r.take(), []);
+    p.receive(&t, &mut r, 1, Msg::Result { id: 1, value: OFF + 722 });
+    assert_eq!(r.take(), [(2, task(2, kids[1], false, 1, 2, OFF + 541, hi)), (1, task(3, kids[2], false, 1, 2, OFF + 541, hi))]);
+    // Both fail low (541): the root is worth 541, the slaves are stopped.
+    p.receive(&t, &mut r, 1, Msg::Result { id: 3, value: OFF + 541 });
+    p.receive(&t, &mut r, 2, Msg::Result { id: 2, value: OFF + 541 });
+    assert_eq!((r.done, r.take()), (Some(OFF + 541), vec![(1, Msg::Stop), (2, Msg::Stop)]));
+    assert_eq!((r.nodes, p.given, p.aborts), (10, 4, 0));
+    // What the next search of the root would be told: exactly 541, best A.
+    let e = p.searcher.as_ref().and_then(|s| s.entry(&t, &root, 0)).expect("the root's entry");
+    assert_eq!((e.value, e.bound, e.depth, e.best), (OFF + 541, Bound::Exact, 3, 0));
+
+    // A slave with slaves of its own: rank 4 of 8 (slaves 5 and 6) is given
+    // B with (541, ∞). B (depth 2) is farmed: B0 to 6, B1 to 5, B2 its own.
+    let b = children(&t, &kids[1], false);
+    let mut q = Fox::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(4);
+    let mut r = Record::new(4, 8);
+    q.start(&t, &mut r);
+    q.receive(&t, &mut r, 0, task(7, kids[1], false, 1, 2, OFF + 541, hi));
+    assert_eq!(r.take(), [(6, task(0, b[0], true, 2, 1, OFF + 541, hi)), (5, task(1, b[1], true, 2, 1, OFF + 541, hi))]);
+    // B0 fails low (13 ≤ 541): B is cut off. B1 is aborted, the master's
+    // own B2 dropped, and B's fail-hard value goes up to rank 0.
+    q.receive(&t, &mut r, 6, Msg::Result { id: 0, value: OFF + 541 });
+    assert_eq!(r.take(), [(5, Msg::Abort { id: 1 }), (0, Msg::Result { id: 7, value: OFF + 541 })]);
+    assert_eq!((r.nodes, q.taken, q.given, q.own, q.aborts), (1, 1, 2, 1, 1));
+    // Rank 5 says it is free: B2 was never searched, and rank 4 waits idle.
+    q.receive(&t, &mut r, 5, Msg::Request { origin: 5 });
+    q.resume(&t, &mut r);
+    assert_eq!((r.nodes, r.take()), (1, vec![]));
+}
+
+/// A slave answers every task once: its value, or a word that it is free
+/// when the task is aborted, even when the abort overtakes the task.
+#[test]
+fn an_aborted_task_is_answered_once() {
+    let t = Incremental::new(3, 100).unwrap();
+    let root = t.root(1);
+    let kids = children(&t, &root, true);
+    let mut q = Fox::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(1);
+    let mut r = Record::new(1, 4);
+    q.start(&t, &mut r);
+    // Aborted while searching: one Request back, nothing searched after.
+    q.receive(&t, &mut r, 0, task(3, kids[0], false, 1, 2, Window::ROOT.alpha, Window::ROOT.beta));
+    q.receive(&t, &mut r, 0, Msg::Abort { id: 3 });
+    assert_eq!(r.take(), [(0, Msg::Request { origin: 1 })]);
+    q.resume(&t, &mut r);
+    assert_eq!(r.nodes, 0);
+    // An abort of a finished task is ignored; one that overtook its task
+    // answers the task at once, unsearched.
+    q.receive(&t, &mut r, 0, Msg::Abort { id: 2 });
+    q.receive(&t, &mut r, 0, Msg::Abort { id: 5 });
+    assert_eq!(r.take(), []);
+    q.receive(&t, &mut r, 0, task(5, kids[1], false, 1, 2, Window::ROOT.alpha, Window::ROOT.beta));
+    assert_eq!((r.take(), q.taken), (vec![(0, Msg::Request { origin: 1 })], 1));
+    // The next task is searched (rank 1 has no slaves: one piece) and answered.
+    q.receive(&t, &mut r, 0, task(6, kids[2], false, 1, 2, Window::ROOT.alpha, Window::ROOT.beta));
+    q.resume(&t, &mut r);
+    assert_eq!(r.take(), [(0, Msg::Result { id: 6, value: minimax(&t, &kids[2], false, 2, 1) })]);
 }
