@@ -27,11 +27,14 @@
 //!   strategy (the baseline's internal iterative deepening, §9.2), whose
 //!   best move is then the suggestion. Its nodes are counted.
 //! - **Does the master search moves itself?** The source says the work is
-//!   farmed out to the slaves. Our master also takes moves of a node whose
-//!   children are at or below g (pieces as large as a slave's); above g it
-//!   only schedules, since a master searching a big move alone (its
-//!   sub-cube has nobody else left) would hold up the node's end while its
-//!   slaves' sub-cubes sit idle.
+//!   farmed out to the slaves; it does not say the master waits. Ours
+//!   takes the next move itself once every slave is busy, and searches it
+//!   by the same strategy: a slave that comes free is given the next move
+//!   of the deepest node the master is at (its own move's, first), so the
+//!   master again takes her free slaves with her. Without it half the
+//!   processes (every master: rank 0 and the even ranks) would only
+//!   schedule, and P = 2 would search with one process (measured,
+//!   `docs/model.md` §9.11).
 //! - **Pieces.** At or below g, and for a process with no slaves, a node is
 //!   searched sequentially by the [`Searcher`] in slices of a node budget,
 //!   a [`Transport::wake`] between slices so messages are answered, as
@@ -358,13 +361,9 @@ impl<S: TreeSource> Fox<S> {
                     (top.kids[h].clone(), !top.max, top.ply + 1, top.window())
                 }
                 Stage::Farm => {
-                    let top_depth = top.depth;
                     self.farm(t);
-                    // The master takes a move itself only where it is a piece.
+                    // Every slave busy: the master takes the next move itself.
                     let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return };
-                    if top_depth - 1 > self.granularity {
-                        return;
-                    }
                     let Some(k) = top.todo.pop_front() else { return };
                     self.own += 1;
                     top.own = k;

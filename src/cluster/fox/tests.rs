@@ -159,8 +159,8 @@ fn the_suggested_move_is_followed_with_the_slaves_then_the_rest_self_scheduled()
     assert_eq!(r.take(), [(2, task(0, a[0], true, 2, 1, lo, hi)), (1, task(1, a[1], true, 2, 1, lo, hi))]);
     // A2 = 1,053 (its 3 leaves); then A0 = 541 and A1 = 722: A = 541, which
     // does not cut the root off. B and C are farmed, self-scheduled, with the
-    // window (541, ∞); the master takes neither (depth 2 > g: its slaves'
-    // sub-cubes search them).
+    // window (541, ∞), to the two free slaves (rank 2's sub-cube first):
+    // none is left for the master.
     p.resume(&t, &mut r);
     p.receive(&t, &mut r, 2, Msg::Result { id: 0, value: OFF + 541 });
     assert_eq!(r.take(), []);
