@@ -65,7 +65,7 @@ fn pabsim_on_the_cluster() {
     exact(&yb, &roots);
     d.tool("pabsim").args(["t.jsonl", "--master-depth", "2"]).fails("--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
-    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm (the cluster runs seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc or pv-split)");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm (the cluster runs seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, pv-split or fox)");
     d.tool("pabsim").args(["t.jsonl", "--policy", "master-slave"]).fails("--algorithm master-slave is a cluster algorithm (give --machine cluster");
     d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--scheme", "a"]).fails("--scheme applies to --machine shared only");
     d.tool("pabsim").args(["t.jsonl", "--split-ply", "2"]).fails("--split-ply applies to --machine cluster only");
@@ -308,4 +308,32 @@ fn pabsim_runs_the_pv_split() {
     assert_eq!(deep.iter().map(|r| (r.split, r.messages)).collect::<Vec<_>>(), [(Some(3), 24); 12]);
     exact(&deep, &roots);
     d.tool("pabsim").args(["t.jsonl", "--policy", "pv-split"]).fails("--algorithm pv-split is a cluster algorithm (give --machine cluster");
+}
+
+/// Fox et al.'s master/slave through the tool: exact at every count on
+/// every network, its granularity in the `split` column (b = 5: 7, at
+/// most depth 7 − 1 = 6). Every message goes between a master and its
+/// slave, one bit apart: on a hypercube each crosses exactly one link, so
+/// the rows are the flat network's with --latency-ns raised by one hop's
+/// cost (20 µs + 1 µs), but for the network's name.
+#[test]
+fn pabsim_runs_fox_on_every_network() {
+    let d = Dir::new("cluster-fox");
+    incremental_trees(&d, "t.jsonl", 5, 7, 3);
+    let roots: Vec<i64> = d.tool("fbest").args(["t.jsonl", "--per-tree"]).rows::<IncrementalPerTreeRow>().iter().map(|r| r.root_value).collect();
+    let run = |extra: &[&str]| {
+        d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "1,2,3,8,64,4096", "--algorithm", "fox", "--per-tree"]).args(extra).ok()
+    };
+    for net in [&[][..], &["--topology", "hypercube"], &["--topology", "fat-tree", "--node-cores", "4"]] {
+        let rows: Vec<ClusterRow> = rows_of("fox", &run(net)).split_off(3);
+        assert_eq!(rows.len(), 5 * 3);
+        assert!(rows.iter().all(|r| r.algorithm == "fox" && r.split == Some(6) && r.messages > 0), "{rows:?}");
+        exact(&rows, &roots);
+    }
+    let cube = run(&["--topology", "hypercube", "--hop-ns", "1000"]);
+    assert_eq!(cube, run(&["--latency-ns", "21000"]).replace(",simulated,", ",simulated/hypercube,"));
+    assert_ne!(cube, run(&["--topology", "hypercube", "--hop-ns", "0"]));
+    d.tool("pabsim")
+        .args(["t.jsonl", "--machine", "cluster", "--algorithm", "fox", "--split-ply", "2"])
+        .fails("--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm fox)");
 }

@@ -38,7 +38,8 @@ struct Args {
     /// Parallel search algorithms for more than one thread: dts (default),
     /// pvsplit, steal, active, lazy-smp. With --mpi the cluster's: even-split,
     /// master-slave (default both), master-worker, master-worker-noupdate,
-    /// master-worker-share, master-worker-negascout, ybwc, pv-split; seq on one rank.
+    /// master-worker-share, master-worker-negascout, ybwc, pv-split, fox; seq on
+    /// one rank.
     #[arg(long, visible_alias = "policy", value_delimiter = ',')]
     algorithm: Vec<String>,
     /// One row per (tree, configuration).

@@ -12,6 +12,7 @@
 //! also the algorithms' one registration: the names, the process counts
 //! each runs on, and the arm that builds its processes.
 
+use super::fox::Fox;
 use super::frontier::default_split;
 use super::master_worker::{self, MasterWorker, MwOptions};
 use super::pv_split::{self, PvSplit};
@@ -88,6 +89,15 @@ pub enum ClusterAlgorithm {
         /// above it are split (`None`: [`pv_split::default_split_ply`]).
         split: Option<u32>,
     },
+    /// Fox et al.'s hash-table-guided master/slave on the hypercube's
+    /// sub-cubes (`fox`).
+    Fox {
+        /// The remaining depth at or below which a node is searched
+        /// sequentially (`None`: [`ybwc::default_granularity`]).
+        granularity: Option<u32>,
+        /// Nodes a process searches before it looks at its inbox.
+        slice: u64,
+    },
 }
 
 /// A master-worker configuration with the defaults of everything but its variant.
@@ -97,7 +107,7 @@ const fn mw(variant: MwVariant) -> ClusterAlgorithm {
 
 impl ClusterAlgorithm {
     /// Every algorithm with its defaults, in table order.
-    pub const ALL: [ClusterAlgorithm; 9] = [
+    pub const ALL: [ClusterAlgorithm; 10] = [
         ClusterAlgorithm::Sequential,
         ClusterAlgorithm::EvenSplit { split: None },
         ClusterAlgorithm::MasterSlave { split: None },
@@ -107,6 +117,7 @@ impl ClusterAlgorithm {
         mw(MwVariant::NegaScout { epsilon: None }),
         ClusterAlgorithm::Ybwc { granularity: None, slice: master_worker::DEFAULT_SLICE_NODES },
         ClusterAlgorithm::PvSplit { split: None },
+        ClusterAlgorithm::Fox { granularity: None, slice: master_worker::DEFAULT_SLICE_NODES },
     ];
 
     /// The algorithms run when none is asked for (p > 1).
@@ -126,6 +137,7 @@ impl ClusterAlgorithm {
             },
             ClusterAlgorithm::Ybwc { .. } => "ybwc",
             ClusterAlgorithm::PvSplit { .. } => "pv-split",
+            ClusterAlgorithm::Fox { .. } => "fox",
         }
     }
 
@@ -158,7 +170,7 @@ impl ClusterAlgorithm {
                 MwVariant::Share { .. } => &["--master-depth", "--slice-nodes", "--master-cost", "--share-depth"],
                 MwVariant::NegaScout { .. } => &["--master-depth", "--slice-nodes", "--master-cost", "--epsilon"],
             },
-            ClusterAlgorithm::Ybwc { .. } => &["--slice-nodes"],
+            ClusterAlgorithm::Ybwc { .. } | ClusterAlgorithm::Fox { .. } => &["--slice-nodes"],
         }
     }
 
@@ -187,14 +199,14 @@ impl ClusterAlgorithm {
     /// The rows' `split` column of a resolved algorithm (as
     /// [`launch_with`] returns it): the split ply of the
     /// root-splitting baselines, the master depth of the master-worker, the
-    /// granularity of YBWC, the deepest PV node's ply of the PV split; none
+    /// granularity of YBWC and Fox's, the deepest PV node's ply of the PV split; none
     /// for the sequential baseline.
     pub fn split_column(&self) -> Option<u32> {
         match *self {
             ClusterAlgorithm::Sequential => None,
             ClusterAlgorithm::EvenSplit { split } | ClusterAlgorithm::MasterSlave { split } => split,
             ClusterAlgorithm::MasterWorker { master_depth, .. } => master_depth,
-            ClusterAlgorithm::Ybwc { granularity, .. } => granularity,
+            ClusterAlgorithm::Ybwc { granularity, .. } | ClusterAlgorithm::Fox { granularity, .. } => granularity,
             ClusterAlgorithm::PvSplit { split } => split,
         }
     }
@@ -285,6 +297,10 @@ pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
         ClusterAlgorithm::PvSplit { split } => {
             let s = split.unwrap_or_else(|| pv_split::default_split_ply(src, root, depth)).min(depth);
             (l.launch(src, procs, |_| PvSplit::new(root, depth, s, tasks())), ClusterAlgorithm::PvSplit { split: Some(s) })
+        }
+        ClusterAlgorithm::Fox { granularity, slice } => {
+            let g = granularity.unwrap_or_else(|| ybwc::default_granularity(src, root, depth));
+            (l.launch(src, procs, Fox::maker(root, depth, g, slice, slots)), ClusterAlgorithm::Fox { granularity: Some(g), slice })
         }
     };
     Ok(Launched { output, algorithm })

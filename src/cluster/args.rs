@@ -225,6 +225,7 @@ impl ClusterArgs {
                 },
             },
             ClusterAlgorithm::Ybwc { granularity, .. } => ClusterAlgorithm::Ybwc { granularity, slice },
+            ClusterAlgorithm::Fox { granularity, .. } => ClusterAlgorithm::Fox { granularity, slice },
             ClusterAlgorithm::PvSplit { .. } => ClusterAlgorithm::PvSplit { split: self.split_ply },
         }
     }
@@ -261,7 +262,7 @@ mod tests {
             (
                 &slice,
                 "even-split,master-slave",
-                "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout or ybwc only (this run: --algorithm even-split,master-slave)",
+                "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc or fox only (this run: --algorithm even-split,master-slave)",
             ),
             (&ply, "master-worker", "--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm master-worker)"),
             (&share, "master-worker", "--share-depth applies to --algorithm master-worker-share only (this run: --algorithm master-worker)"),

@@ -84,7 +84,7 @@ pub fn estimate<N>(cfg: &ClusterConfig, b: u64, depth: u32, frontier_nodes: u64)
         _ => procs,
     };
     let tree = match cfg.algorithm {
-        ClusterAlgorithm::Sequential | ClusterAlgorithm::Ybwc { .. } | ClusterAlgorithm::PvSplit { .. } => 0,
+        ClusterAlgorithm::Sequential | ClusterAlgorithm::Ybwc { .. } | ClusterAlgorithm::PvSplit { .. } | ClusterAlgorithm::Fox { .. } => 0,
         ClusterAlgorithm::EvenSplit { .. } | ClusterAlgorithm::MasterSlave { .. } => frontier_bytes::<N>(&cfg.algorithm, frontier_nodes, cfg.procs),
         ClusterAlgorithm::MasterWorker { master_depth, .. } => super::master_worker::master_memory::<N>(b, depth, master_depth.unwrap_or(0), cfg.procs),
     };

@@ -27,6 +27,9 @@
 //!   aborts.
 //! - [`pv_split`]: OthelloX's PV splitting over messages: the master backs
 //!   up the leftmost branch, handing each PV node's other children out.
+//! - [`fox`]: Fox et al.'s hash-table-guided master/slave on the
+//!   hypercube's sub-cubes: the table's move followed with the slaves, the
+//!   rest self-scheduled.
 //! - [`algorithm`]: the algorithms with their parameters
 //!   ([`ClusterAlgorithm`]), and the one place that resolves their defaults
 //!   and builds their processes ([`launch_with`]).
@@ -50,6 +53,7 @@ pub mod algorithm;
 pub mod args;
 pub mod events;
 pub mod factors;
+pub mod fox;
 pub mod frontier;
 pub mod hybrid;
 pub mod machine;

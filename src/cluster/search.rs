@@ -192,6 +192,21 @@ impl<S: TreeSource> Searcher<S> {
         value
     }
 
+    /// The entry the table holds for `node` at `ply`, if any: a search
+    /// run above the searcher's pieces (Fox et al.'s master, `super::fox`)
+    /// reads the best move the pieces stored.
+    pub fn entry(&self, src: &S, node: &S::Node, ply: u32) -> Option<Entry> {
+        self.find(src, node, ply)
+    }
+
+    /// Stores what a search run above the searcher's pieces found for
+    /// `node` at `ply` (its fail-hard value, bound, depth and best move).
+    pub fn remember(&mut self, src: &S, node: &S::Node, ply: u32, e: Entry) {
+        let key = src.tt_key(node, ply);
+        let tag = self.task;
+        self.table(ply).store(key, ply, Entry { tag, ..e });
+    }
+
     /// Stores an entry another process found (every entry is the
     /// fixed-depth value of its node, whoever found it).
     pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {

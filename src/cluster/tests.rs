@@ -67,7 +67,7 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
 fn each_run_returns_the_parameters_it_resolved() {
     let t = &incremental(5, 6, 1)[0];
     let ran = |a: ClusterAlgorithm, procs| simulate(t, &ClusterConfig::new(a, procs), None).unwrap().algorithm;
-    let [_, even, slave, mw, noupdate, share, negascout, ybwc, pv] = ClusterAlgorithm::ALL;
+    let [_, even, slave, mw, noupdate, share, negascout, ybwc, pv, fox] = ClusterAlgorithm::ALL;
     let slice = master_worker::DEFAULT_SLICE_NODES;
     // The split ply: 1 (5 nodes) for 4 processes, 2 (25) for 8.
     assert_eq!(ran(even, 4), ClusterAlgorithm::EvenSplit { split: Some(1) });
@@ -90,6 +90,9 @@ fn each_run_returns_the_parameters_it_resolved() {
     // The PV split's deepest PV node: depth 6 − granularity 5; capped at the depth.
     assert_eq!(ran(pv, 3), ClusterAlgorithm::PvSplit { split: Some(1) });
     assert_eq!(ran(ClusterAlgorithm::PvSplit { split: Some(9) }, 2), ClusterAlgorithm::PvSplit { split: Some(6) });
+    // Fox's granularity: YBWC's rule.
+    assert_eq!(ran(fox, 8), ClusterAlgorithm::Fox { granularity: Some(5), slice });
+    assert_eq!(ran(ClusterAlgorithm::Fox { granularity: Some(2), slice: 64 }, 2).split_column(), Some(2));
     assert_eq!(ran(ClusterAlgorithm::Sequential, 1).split_column(), None);
 }
 
@@ -107,7 +110,7 @@ fn each_machine_refuses_what_it_cannot_run() {
     assert!(matches!(on_threads("ybwc").check(), Err(ClusterError::Threads { .. })));
     assert_eq!(
         "ybw".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc or pv-split)".into())
+        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, pv-split or fox)".into())
     );
     for a in ClusterAlgorithm::ALL {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));
@@ -157,7 +160,7 @@ fn runs_are_deterministic() {
         pool.install(|| run::run(&trees, &req, None, &crate::progress::Progress::hidden())).unwrap()
     };
     let one = on(1);
-    assert_eq!(one.len(), 3 * (1 + 2 * 8));
+    assert_eq!(one.len(), 3 * (1 + 2 * 9));
     assert_eq!(one, on(3));
     let t = &trees[0];
     let ms = simulate(t, &ClusterConfig::new(ClusterAlgorithm::MasterSlave { split: None }, 8), None).unwrap().output;
