@@ -192,6 +192,13 @@ impl<S: TreeSource> Searcher<S> {
         value
     }
 
+    /// The best move the table holds for `node` at `ply` (its place in the
+    /// source's order), whatever depth it was searched to: what YBWC's
+    /// frames order and wait by (`super::ybwc`).
+    pub fn best_move(&self, src: &S, node: &S::Node, ply: u32) -> Option<u32> {
+        self.find(src, node, ply).map(|e| e.best)
+    }
+
     /// Stores an entry another process found (every entry is the
     /// fixed-depth value of its node, whoever found it).
     pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {
