@@ -159,3 +159,171 @@ fn every_granularity_is_exact_and_aborts_happen() {
     }
     assert!(aborts > 100, "{aborts}");
 }
+
+/// Each switch alone and all together.
+fn switch_sets() -> Vec<Switches> {
+    let mut sets: Vec<Switches> = (0..5).map(|i| Switches::from_bits(1 << i)).collect();
+    sets.push(Switches { helpful: false, ..Switches::ALL });
+    sets.push(Switches::ALL);
+    sets
+}
+
+/// Runs `sw` on `procs` processes: the value, and the processes.
+fn run_switched<S: TreeSource>(src: &S, root: &S::Node, depth: u32, g: u32, procs: usize, sw: Switches, net: Topology, delivery: Delivery) -> (Option<i64>, Vec<Ybwc<S>>) {
+    let mut p: Vec<Ybwc<S>> = (0..procs).map(Ybwc::maker(root, depth, g, 16, 1 << 10, sw, net)).collect();
+    let costs = Costs { topology: net, ..Costs::default() };
+    let s = machine::run(src, &mut p, costs, delivery).expect("time within 2^64 ns");
+    (s.map(|s| s.value), p)
+}
+
+#[test]
+fn every_switch_is_exact_and_each_does_its_work() {
+    // Incremental trees b = 3, 5, 20 at small granularities, every process
+    // count, adversarial deliveries, flat and hypercube networks.
+    let mut trees: Vec<(Incremental, u32)> = vec![];
+    for (b, depth) in [(3, 7), (5, 6), (20, 3)] {
+        trees.push((Incremental::new(b, 100).unwrap(), depth));
+    }
+    let mut nested = 0;
+    let mut narrowed = 0;
+    let mut aborts = 0;
+    for sw in switch_sets() {
+        for (t, depth) in &trees {
+            for seed in 1..=2 {
+                let root = t.root(seed);
+                let want = minimax(t, &root, true, *depth, 0);
+                for g in [0, 2] {
+                    for procs in [2, 3, 8, 64, 4096] {
+                        for delivery in [Delivery::Timed, Delivery::Adversarial(seed), Delivery::Adversarial(77)] {
+                            // Only the walk depends on the network.
+                            let nets: &[Topology] = if sw.three_stage { &[Topology::Flat, Topology::Hypercube { hop_ns: 500 }] } else { &[Topology::Flat] };
+                            for &net in nets {
+                                let (v, p) = run_switched(t, &root, *depth, g, procs, sw, net, delivery);
+                                assert_eq!(v, Some(want), "{} seed {seed} depth {depth} g {g} procs {procs} {delivery:?} {net}", sw.name());
+                                nested += p.iter().map(|q| q.nested).sum::<u64>();
+                                narrowed += p.iter().map(|q| q.narrowed).sum::<u64>();
+                                aborts += p.iter().map(|q| q.aborts).sum::<u64>();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The helpful master searched tasks over its waiting jobs, owners sent
+    // narrowed windows, and cut-offs aborted work.
+    assert!(nested > 100 && narrowed > 100 && aborts > 100, "{nested} {narrowed} {aborts}");
+}
+
+#[test]
+fn every_switch_is_exact_on_a_game() {
+    use crate::game::othello::{Othello, Position};
+    let src = Othello;
+    let root = Position::start();
+    let want = minimax(&src, &root, true, 5, 0);
+    for sw in switch_sets() {
+        for procs in [2, 3, 8, 64, 4096] {
+            for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
+                let (v, _) = run_switched(&src, &root, 5, 2, procs, sw, Topology::Flat, delivery);
+                assert_eq!(v, Some(want), "{} procs {procs} {delivery:?}", sw.name());
+            }
+        }
+    }
+}
+
+/// The helpful master by hand: b = 3, depth 3, g = 0, rank 0 of two.
+/// Process 1 takes A0's last leaf, then A1 (a frame); rank 0 searches A2
+/// (cut at its first leaf) and then waits for A1 alone: it asks process 1
+/// for work in A1's subtree, searches the leaf it gets over its waiting
+/// job and returns it; asks again (a task arrived meanwhile), is told no
+/// work and asks no more; A1's result then closes A and B opens.
+#[test]
+fn the_helpful_master_by_hand() {
+    let t = Incremental::new(3, 100).unwrap();
+    let root = t.root(1);
+    let sw = Switches { helpful: true, ..Switches::NONE };
+    let mut p = Ybwc::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
+    let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
+    let task = |m: &Msg<INode>| match m {
+        Msg::Task(j) => j.clone(),
+        m => panic!("{m:?}"),
+    };
+    let value = |j: &crate::cluster::transport::Job<INode>| minimax(&t, &j.node, j.max, j.depth, j.ply).clamp(j.window.alpha, j.window.beta);
+    p.start(&t, &mut r);
+    p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+    p.resume(&t, &mut r);
+    let a02 = task(&r.sent[0].1);
+    assert_eq!((r.sent.len(), a02.ply, a02.depth), (1, 3, 0));
+    r.sent.clear();
+    // A01 here; A0 waits for a piece's helper, which has nothing to give.
+    p.resume(&t, &mut r);
+    assert_eq!(r.sent, []);
+    p.receive(&t, &mut r, 1, Msg::Result { id: 0, value: value(&a02) });
+    p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+    let a1 = task(&r.sent[0].1);
+    assert_eq!((r.sent.len(), a1.id, a1.ply, a1.depth), (1, 1, 2, 1));
+    r.sent.clear();
+    // A2's first leaf cuts it: A waits for A1 alone and rank 0 asks its helper.
+    p.resume(&t, &mut r);
+    assert_eq!(r.sent, [(1, Msg::Help { origin: 0, id: 1 })]);
+    r.sent.clear();
+    // The helper gives a leaf of A1 (its id 7 there): searched over the
+    // waiting job, its value returned to the helper.
+    let leaf = children(&t, &a1.node, true)[1];
+    let nested = crate::cluster::transport::Job { id: 7, node: leaf, max: false, ply: 3, depth: 0, window: a1.window };
+    p.receive(&t, &mut r, 1, Msg::Task(nested.clone()));
+    assert_eq!((p.jobs.len(), p.nested), (2, 1));
+    p.resume(&t, &mut r);
+    // (A leaf's value is exact, unclamped.)
+    let leaf_value = minimax(&t, &leaf, false, 0, 3);
+    assert_eq!(r.sent, [(1, Msg::Result { id: 7, value: leaf_value }), (1, Msg::Help { origin: 0, id: 1 })]);
+    r.sent.clear();
+    assert_eq!(p.jobs.len(), 1);
+    // No work: no more asking until a result arrives.
+    p.receive(&t, &mut r, 1, Msg::NoWork);
+    assert_eq!(r.sent, []);
+    // A1's result closes A; B opens here (its first leaf a piece to search).
+    let woken = r.woken;
+    p.receive(&t, &mut r, 1, Msg::Result { id: 1, value: value(&a1) });
+    assert_eq!((r.sent.len(), r.woken), (0, woken + 1));
+    assert_eq!(p.jobs[0].frames.len(), 3);
+}
+
+/// The promising rule by hand: b = 3, depth 2, g = 0, rank 0 of two, an
+/// empty table. The root and its first child A are type 1: as the plain
+/// search, A's last leaf goes out once A0 is done (its id carries type 2).
+/// B is type 2 with no table move: its children are available at once,
+/// before B0 is done — where the plain search keeps the request.
+#[test]
+fn the_promising_rule_by_hand() {
+    let t = Incremental::new(3, 100).unwrap();
+    let root = t.root(1);
+    let kids = children(&t, &root, true);
+    let b = children(&t, &kids[1], false);
+    for (sw, gives) in [(Switches::NONE, false), (Switches { promising: true, ..Switches::NONE }, true)] {
+        let mut p = Ybwc::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
+        let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
+        p.start(&t, &mut r);
+        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+        p.resume(&t, &mut r);
+        let Msg::Task(a2) = r.sent[0].1.clone() else { panic!("{:?}", r.sent) };
+        assert_eq!((r.sent.len(), a2.id), (1, if gives { 2 } else { 0 }));
+        r.sent.clear();
+        p.resume(&t, &mut r);
+        // A2's value closes A (A1 done): B opens with B0 here; C, the root's
+        // next child, goes to the asker first.
+        p.receive(&t, &mut r, 1, Msg::Result { id: a2.id, value: OFF + 670 });
+        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+        let Msg::Task(c) = r.sent[0].1.clone() else { panic!("{:?}", r.sent) };
+        assert_eq!((c.node, c.id), (kids[2], if gives { 4 | 2 } else { 1 }));
+        r.sent.clear();
+        // A second request: B1 at once (type 2, id 8 | 2) or kept.
+        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+        if gives {
+            let Msg::Task(b1) = r.sent[0].1.clone() else { panic!("{:?}", r.sent) };
+            assert_eq!((b1.node, b1.id, b1.max), (b[1], 8 | 2, true));
+        } else {
+            assert_eq!(r.sent, []);
+        }
+    }
+}
