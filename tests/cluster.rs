@@ -333,9 +333,7 @@ fn pabsim_runs_ybwc_with_its_switches() {
         assert_eq!(got, want);
         exact(&rows, &roots);
     }
-    d.tool("pabsim")
-        .args(["t.jsonl", "--machine", "cluster", "--policy", "ybwc+windows+order"])
-        .fails("unknown cluster algorithm `ybwc+windows+order`");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "ybwc+windows+order"]).fails("unknown cluster algorithm `ybwc+windows+order`");
     d.tool("pabsim")
         .args(["t.jsonl", "--machine", "cluster", "--policy", "ybwc-full", "--split-ply", "2"])
         .fails("--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm ybwc-full)");

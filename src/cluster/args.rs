@@ -203,7 +203,12 @@ impl ClusterArgs {
     fn check_read_by(&self, chosen: &[ClusterAlgorithm]) -> Result<()> {
         let readers: Vec<Reader> = ClusterAlgorithm::ALL
             .iter()
-            .map(|a| Reader { flag: "--algorithm", name: a.name(), options: a.options(), chosen: chosen.iter().any(|c| c.name() == a.name() || both_ybwc(c, a)) })
+            .map(|a| Reader {
+                flag: "--algorithm",
+                name: a.name(),
+                options: a.options(),
+                chosen: chosen.iter().any(|c| c.name() == a.name() || both_ybwc(c, a)),
+            })
             .collect();
         let run = format!("--algorithm {}", chosen.iter().map(|a| a.name()).collect::<Vec<_>>().join(","));
         Ok(refuse_unread(&self.given(), &readers, &run)?)

@@ -20,7 +20,7 @@
 //! - **Three-stage load distribution** (`three_stage`): see [`Ybwc::seek`].
 //! - **Helpful master** (`helpful`): see [`Ybwc::help_out`].
 
-use super::{Ask, Frame, Switches, Ybwc, walk};
+use super::{Ask, Frame, Piece, Switches, Ybwc, walk};
 use crate::cluster::search::Searcher;
 use crate::cluster::transport::{Msg, Transport};
 use crate::game::TreeSource;
@@ -28,22 +28,14 @@ use crate::search::NodeCounts;
 use crate::value::Window;
 
 impl<S: TreeSource> Ybwc<S> {
-    /// The frame's promising child with the `promising` switch; with the
-    /// `order` switch the table's move is moved to the front of `kids`
-    /// (after the ordering search if the table has none). `None` with
-    /// neither switch, or when the table has no move.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn table_move<T: Transport<S::Node>>(
-        &mut self,
-        src: &S,
-        t: &mut T,
-        node: &S::Node,
-        max: bool,
-        ply: u32,
-        depth: u32,
-        window: Window,
-        kids: &mut Vec<S::Node>,
-    ) -> Option<usize> {
+    /// The promising child of the frame `p` opens (its children `kids`)
+    /// with the `promising` switch; with the `order` switch the table's
+    /// move is moved to the front of `kids` (after the ordering search if
+    /// the table has none). `None` with neither switch, or when the table
+    /// has no move.
+    pub(super) fn table_move<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: &Piece<S::Node>, kids: &mut Vec<S::Node>) -> Option<usize> {
+        let Piece { node, max, ply, depth, window, .. } = p;
+        let (max, ply, depth, window) = (*max, *ply, *depth, *window);
         let Switches { order, promising, .. } = self.switches;
         if !order && !promising {
             return None;

@@ -37,6 +37,10 @@
 //! - **No helpful master.** A process whose frames wait only for other
 //!   processes' children waits (it answers requests meanwhile); it does not
 //!   take other work.
+//! - **The full version** (`full.rs`): Feldmann's helpful master, the
+//!   three-stage load distribution, the promising-successor rule, frames in
+//!   the table's order and windows sent to helpers, each a [`Switches`]
+//!   switch; with all off, the search above and its messages unchanged.
 
 mod full;
 mod switches;
@@ -312,16 +316,32 @@ impl<S: TreeSource> Ybwc<S> {
             self.jobs.last_mut()?.piece = Some(p);
             return None;
         }
-        let Piece { node, max, ply, depth, window, kind, .. } = p;
-        let mut kids = children(src, &node, max);
+        let mut kids = children(src, &p.node, p.max);
         if kids.is_empty() {
             t.searched(NodeCounts { nodes: 1, leaves: 1, internal: 0 });
-            return Some(src.terminal_value(&node, max, ply));
+            return Some(src.terminal_value(&p.node, p.max, p.ply));
         }
         t.searched(NodeCounts { nodes: 1, leaves: 0, internal: 1 });
-        let promising = self.table_move(src, t, &node, max, ply, depth, window, &mut kids);
+        let promising = self.table_move(src, t, &p, &mut kids);
+        let Piece { max, ply, depth, window, kind, .. } = p;
         let Window { alpha: a, beta: b } = window;
-        let f = Frame { max, ply, depth, a, b, kids, next: 0, local: false, local_child: 0, first_done: false, cut: false, remote: vec![], kind, promising, promising_done: false };
+        let f = Frame {
+            max,
+            ply,
+            depth,
+            a,
+            b,
+            kids,
+            next: 0,
+            local: false,
+            local_child: 0,
+            first_done: false,
+            cut: false,
+            remote: vec![],
+            kind,
+            promising,
+            promising_done: false,
+        };
         self.jobs.last_mut()?.frames.push(f);
         None
     }
@@ -423,7 +443,8 @@ impl<S: TreeSource> Ybwc<S> {
                 top.local = true;
                 top.local_child = i;
                 let kind = child_kind(top.kind, i);
-                let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice, kind };
+                let p =
+                    Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice, kind };
                 if let Some(v) = self.open(src, t, p) {
                     self.deliver(t, v);
                 }
@@ -473,7 +494,10 @@ impl<S: TreeSource> Ybwc<S> {
         self.next_id += 1;
         f.remote.push((id, o, i));
         self.given += 1;
-        t.send(o, Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() }));
+        t.send(
+            o,
+            Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() }),
+        );
         if self.switches.three_stage {
             if self.worked.len() <= o {
                 self.worked.resize(o + 1, false);
@@ -526,9 +550,11 @@ impl<S: TreeSource> Ybwc<S> {
 
     fn result<T: Transport<S::Node>>(&mut self, t: &mut T, from: usize, id: u32, value: i64) {
         self.refused.clear();
-        let Some((j, k, r)) = self.jobs.iter().enumerate().rev().find_map(|(j, job)| {
-            job.frames.iter().enumerate().find_map(|(k, f)| f.remote.iter().position(|r| r.0 == id && r.1 == from).map(|r| (j, k, r)))
-        }) else {
+        let Some((j, k, r)) =
+            self.jobs.iter().enumerate().rev().find_map(|(j, job)| {
+                job.frames.iter().enumerate().find_map(|(k, f)| f.remote.iter().position(|r| r.0 == id && r.1 == from).map(|r| (j, k, r)))
+            })
+        else {
             return;
         };
         let f = &mut self.jobs[j].frames[k];

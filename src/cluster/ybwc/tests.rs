@@ -80,10 +80,7 @@ fn which_child_is_given_and_when_by_hand() {
     // A's window (−∞, 466).
     p.resume(&t, &mut r);
     let w = |alpha, beta| Window { alpha, beta };
-    assert_eq!(
-        r.sent,
-        [(1, Msg::Task(crate::cluster::transport::Job { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) }))]
-    );
+    assert_eq!(r.sent, [(1, Msg::Task(crate::cluster::transport::Job { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) }))]);
     r.sent.clear();
     // A1 = 467: A waits for A2 alone.
     p.resume(&t, &mut r);
@@ -145,7 +142,8 @@ fn every_granularity_is_exact_and_aborts_happen() {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(seed), Delivery::Adversarial(77)] {
                         for slice in [4, 1024] {
-                            let mut p: Vec<Ybwc<Incremental>> = (0..procs).map(Ybwc::maker(&root, *depth, g, slice, 1 << 10, Switches::NONE, Topology::Flat)).collect();
+                            let mut p: Vec<Ybwc<Incremental>> =
+                                (0..procs).map(Ybwc::maker(&root, *depth, g, slice, 1 << 10, Switches::NONE, Topology::Flat)).collect();
                             let s = machine::run(t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
                             assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} depth {depth} g {g} procs {procs} {delivery:?}");
                             aborts += p.iter().map(|q| q.aborts).sum::<u64>();
@@ -168,8 +166,9 @@ fn switch_sets() -> Vec<Switches> {
     sets
 }
 
-/// Runs `sw` on `procs` processes: the value, and the processes.
-fn run_switched<S: TreeSource>(src: &S, root: &S::Node, depth: u32, g: u32, procs: usize, sw: Switches, net: Topology, delivery: Delivery) -> (Option<i64>, Vec<Ybwc<S>>) {
+/// Runs `sw` on `on` (processes, network, delivery): the value, and the processes.
+fn run_switched<S: TreeSource>(src: &S, root: &S::Node, depth: u32, g: u32, sw: Switches, on: (usize, Topology, Delivery)) -> (Option<i64>, Vec<Ybwc<S>>) {
+    let (procs, net, delivery) = on;
     let mut p: Vec<Ybwc<S>> = (0..procs).map(Ybwc::maker(root, depth, g, 16, 1 << 10, sw, net)).collect();
     let costs = Costs { topology: net, ..Costs::default() };
     let s = machine::run(src, &mut p, costs, delivery).expect("time within 2^64 ns");
@@ -198,7 +197,7 @@ fn every_switch_is_exact_and_each_does_its_work() {
                             // Only the walk depends on the network.
                             let nets: &[Topology] = if sw.three_stage { &[Topology::Flat, Topology::Hypercube { hop_ns: 500 }] } else { &[Topology::Flat] };
                             for &net in nets {
-                                let (v, p) = run_switched(t, &root, *depth, g, procs, sw, net, delivery);
+                                let (v, p) = run_switched(t, &root, *depth, g, sw, (procs, net, delivery));
                                 assert_eq!(v, Some(want), "{} seed {seed} depth {depth} g {g} procs {procs} {delivery:?} {net}", sw.name());
                                 nested += p.iter().map(|q| q.nested).sum::<u64>();
                                 narrowed += p.iter().map(|q| q.narrowed).sum::<u64>();
@@ -224,7 +223,7 @@ fn every_switch_is_exact_on_a_game() {
     for sw in switch_sets() {
         for procs in [2, 3, 8, 64, 4096] {
             for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
-                let (v, _) = run_switched(&src, &root, 5, 2, procs, sw, Topology::Flat, delivery);
+                let (v, _) = run_switched(&src, &root, 5, 2, sw, (procs, Topology::Flat, delivery));
                 assert_eq!(v, Some(want), "{} procs {procs} {delivery:?}", sw.name());
             }
         }
@@ -325,5 +324,32 @@ fn the_promising_rule_by_hand() {
         } else {
             assert_eq!(r.sent, []);
         }
+    }
+}
+
+/// Windows sent to a helper by hand: b = 3, depth 3, g = 0. A helper given
+/// A (a MIN node, the root window) narrows A's frame, A0's frame above it
+/// and the piece to the window its owner sends; its result is the
+/// fail-hard value in the narrowed window: A's value when the new α is
+/// below it, α when above (A fails low).
+#[test]
+fn a_helper_narrows_its_frames_by_hand() {
+    let t = Incremental::new(3, 100).unwrap();
+    let root = t.root(1);
+    let a = children(&t, &root, true)[0];
+    let v = minimax(&t, &a, false, 2, 1);
+    let sw = Switches { windows: true, ..Switches::NONE };
+    for alpha in [v - 5, v + 5] {
+        let mut p = Ybwc::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(1);
+        let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
+        p.receive(&t, &mut r, 0, Msg::Task(crate::cluster::transport::Job { id: 3, node: a, max: false, ply: 1, depth: 2, window: Window::ROOT }));
+        let w = Window { alpha, beta: ROOT_BETA };
+        p.receive(&t, &mut r, 0, Msg::Narrow { id: 3, window: w });
+        let job = &p.jobs[0];
+        assert_eq!((job.frames[0].a, job.frames[1].a, job.piece.as_ref().map(|q| q.window)), (alpha, alpha, Some(w)));
+        while r.sent.is_empty() {
+            p.resume(&t, &mut r);
+        }
+        assert_eq!(r.sent[0], (0, Msg::Result { id: 3, value: v.max(alpha) }));
     }
 }
