@@ -65,7 +65,7 @@ fn pabsim_on_the_cluster() {
     exact(&yb, &roots);
     d.tool("pabsim").args(["t.jsonl", "--master-depth", "2"]).fails("--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
-    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm (the cluster runs seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, pv-split or fox)");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm (the cluster runs seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox)");
     d.tool("pabsim").args(["t.jsonl", "--policy", "master-slave"]).fails("--algorithm master-slave is a cluster algorithm (give --machine cluster");
     d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--scheme", "a"]).fails("--scheme applies to --machine shared only");
     d.tool("pabsim").args(["t.jsonl", "--split-ply", "2"]).fails("--split-ply applies to --machine cluster only");
@@ -336,4 +336,33 @@ fn pabsim_runs_fox_on_every_network() {
     d.tool("pabsim")
         .args(["t.jsonl", "--machine", "cluster", "--algorithm", "fox", "--split-ply", "2"])
         .fails("--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm fox)");
+}
+
+/// YBWC's full version through the tool: the three runs of the
+/// experiment in one `--algorithm` list, each exact at every count and on
+/// the hypercube, each row naming its switches; any subset by name, with
+/// `--slice-nodes` read by all; a misspelt subset refused in one line.
+#[test]
+fn pabsim_runs_ybwc_with_its_switches() {
+    let d = Dir::new("cluster-ybwc-full");
+    incremental_trees(&d, "t.jsonl", 5, 7, 3);
+    let roots: Vec<i64> = d.tool("fbest").args(["t.jsonl", "--per-tree"]).rows::<IncrementalPerTreeRow>().iter().map(|r| r.root_value).collect();
+    let names = ["ybwc", "ybwc-full-no-helpful", "ybwc-full", "ybwc+order+windows"];
+    for net in [&[][..], &["--topology", "hypercube"][..]] {
+        let rows = d
+            .tool("pabsim")
+            .args(["t.jsonl", "--machine", "cluster", "--procs", "1,2,64", "--policy", &names.join(","), "--slice-nodes", "256", "--per-tree"])
+            .args(net)
+            .rows::<ClusterRow>()
+            .split_off(3);
+        // For each count, each algorithm's 3 trees, in the list's order.
+        let got: Vec<&str> = rows.iter().map(|r| r.algorithm.as_str()).collect();
+        let want: Vec<&str> = [2, 64].iter().flat_map(|_| names.iter().flat_map(|&n| [n; 3])).collect();
+        assert_eq!(got, want);
+        exact(&rows, &roots);
+    }
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "ybwc+windows+order"]).fails("unknown cluster algorithm `ybwc+windows+order`");
+    d.tool("pabsim")
+        .args(["t.jsonl", "--machine", "cluster", "--policy", "ybwc-full", "--split-ply", "2"])
+        .fails("--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm ybwc-full)");
 }

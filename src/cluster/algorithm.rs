@@ -19,7 +19,7 @@ use super::pv_split::{self, PvSplit};
 use super::root_split::{EvenSplit, MasterSlave, Shared, TaskSearch};
 use super::search::Searcher;
 use super::transport::{Msg, Process, Transport};
-use super::ybwc::{self, Ybwc};
+use super::ybwc::{self, Switches, Ybwc};
 use super::{ClusterConfig, ClusterError, Launch, Launched, MAX_CLUSTER_PROCS};
 use crate::game::TreeSource;
 use crate::value::Window;
@@ -75,13 +75,17 @@ pub enum ClusterAlgorithm {
         /// Which of the paper's configurations.
         variant: MwVariant,
     },
-    /// The Young Brothers Wait Concept over messages (`ybwc`).
+    /// The Young Brothers Wait Concept over messages (`ybwc`; with
+    /// Feldmann's refinements `ybwc-full` and the names of
+    /// [`Switches::name`]).
     Ybwc {
         /// The remaining depth at or below which a piece is searched
         /// sequentially (`None`: [`ybwc::default_granularity`]).
         granularity: Option<u32>,
         /// Nodes a process searches before it looks at its inbox.
         slice: u64,
+        /// The full version's refinements on (none: the plain `ybwc`).
+        switches: Switches,
     },
     /// OthelloX's PV splitting over messages (`pv-split`).
     PvSplit {
@@ -105,9 +109,14 @@ const fn mw(variant: MwVariant) -> ClusterAlgorithm {
     ClusterAlgorithm::MasterWorker { master_depth: None, slice: master_worker::DEFAULT_SLICE_NODES, variant }
 }
 
+/// YBWC with `switches` and the defaults of everything else.
+const fn ybwc(switches: Switches) -> ClusterAlgorithm {
+    ClusterAlgorithm::Ybwc { granularity: None, slice: master_worker::DEFAULT_SLICE_NODES, switches }
+}
+
 impl ClusterAlgorithm {
     /// Every algorithm with its defaults, in table order.
-    pub const ALL: [ClusterAlgorithm; 10] = [
+    pub const ALL: [ClusterAlgorithm; 11] = [
         ClusterAlgorithm::Sequential,
         ClusterAlgorithm::EvenSplit { split: None },
         ClusterAlgorithm::MasterSlave { split: None },
@@ -115,7 +124,8 @@ impl ClusterAlgorithm {
         mw(MwVariant::NoUpdate),
         mw(MwVariant::Share { depth: None }),
         mw(MwVariant::NegaScout { epsilon: None }),
-        ClusterAlgorithm::Ybwc { granularity: None, slice: master_worker::DEFAULT_SLICE_NODES },
+        ybwc(Switches::NONE),
+        ybwc(Switches::ALL),
         ClusterAlgorithm::PvSplit { split: None },
         ClusterAlgorithm::Fox { granularity: None, slice: master_worker::DEFAULT_SLICE_NODES },
     ];
@@ -135,7 +145,7 @@ impl ClusterAlgorithm {
                 MwVariant::Share { .. } => "master-worker-share",
                 MwVariant::NegaScout { .. } => "master-worker-negascout",
             },
-            ClusterAlgorithm::Ybwc { .. } => "ybwc",
+            ClusterAlgorithm::Ybwc { switches, .. } => switches.name(),
             ClusterAlgorithm::PvSplit { .. } => "pv-split",
             ClusterAlgorithm::Fox { .. } => "fox",
         }
@@ -290,9 +300,10 @@ pub fn launch_with<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(
             let resolved = ClusterAlgorithm::MasterWorker { master_depth: Some(dm), slice, variant };
             (l.launch(src, procs, MasterWorker::maker(root, depth, procs, slots, opts)), resolved)
         }
-        ClusterAlgorithm::Ybwc { granularity, slice } => {
+        ClusterAlgorithm::Ybwc { granularity, slice, switches } => {
             let g = granularity.unwrap_or_else(|| ybwc::default_granularity(src, root, depth));
-            (l.launch(src, procs, Ybwc::maker(root, depth, g, slice, slots)), ClusterAlgorithm::Ybwc { granularity: Some(g), slice })
+            let make = Ybwc::maker(root, depth, g, slice, slots, switches, c.settings.costs.topology);
+            (l.launch(src, procs, make), ClusterAlgorithm::Ybwc { granularity: Some(g), slice, switches })
         }
         ClusterAlgorithm::PvSplit { split } => {
             let s = split.unwrap_or_else(|| pv_split::default_split_ply(src, root, depth)).min(depth);
@@ -314,9 +325,11 @@ impl std::fmt::Display for ClusterAlgorithm {
 
 impl std::str::FromStr for ClusterAlgorithm {
     type Err = ClusterError;
-    /// A name of [`ClusterAlgorithm::ALL`], with the algorithm's defaults.
+    /// A name of [`ClusterAlgorithm::ALL`] or of YBWC's switches
+    /// ([`Switches::name`]), with the algorithm's defaults.
     fn from_str(s: &str) -> Result<ClusterAlgorithm, ClusterError> {
-        ClusterAlgorithm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| ClusterError::Unknown(s.to_string()))
+        let named = ClusterAlgorithm::ALL.into_iter().find(|a| a.name() == s);
+        named.or_else(|| Switches::parse(s).map(ybwc)).ok_or_else(|| ClusterError::Unknown(s.to_string()))
     }
 }
 

@@ -203,7 +203,12 @@ impl ClusterArgs {
     fn check_read_by(&self, chosen: &[ClusterAlgorithm]) -> Result<()> {
         let readers: Vec<Reader> = ClusterAlgorithm::ALL
             .iter()
-            .map(|a| Reader { flag: "--algorithm", name: a.name(), options: a.options(), chosen: chosen.iter().any(|c| c.name() == a.name()) })
+            .map(|a| Reader {
+                flag: "--algorithm",
+                name: a.name(),
+                options: a.options(),
+                chosen: chosen.iter().any(|c| c.name() == a.name() || both_ybwc(c, a)),
+            })
             .collect();
         let run = format!("--algorithm {}", chosen.iter().map(|a| a.name()).collect::<Vec<_>>().join(","));
         Ok(refuse_unread(&self.given(), &readers, &run)?)
@@ -224,11 +229,16 @@ impl ClusterArgs {
                     v => v,
                 },
             },
-            ClusterAlgorithm::Ybwc { granularity, .. } => ClusterAlgorithm::Ybwc { granularity, slice },
+            ClusterAlgorithm::Ybwc { granularity, switches, .. } => ClusterAlgorithm::Ybwc { granularity, slice, switches },
             ClusterAlgorithm::Fox { granularity, .. } => ClusterAlgorithm::Fox { granularity, slice },
             ClusterAlgorithm::PvSplit { .. } => ClusterAlgorithm::PvSplit { split: self.split_ply },
         }
     }
+}
+
+/// Whether both are YBWC (whatever the switches: they read the same options).
+fn both_ybwc(a: &ClusterAlgorithm, b: &ClusterAlgorithm) -> bool {
+    matches!((a, b), (ClusterAlgorithm::Ybwc { .. }, ClusterAlgorithm::Ybwc { .. }))
 }
 
 #[cfg(test)]
@@ -262,7 +272,7 @@ mod tests {
             (
                 &slice,
                 "even-split,master-slave",
-                "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc or fox only (this run: --algorithm even-split,master-slave)",
+                "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full or fox only (this run: --algorithm even-split,master-slave)",
             ),
             (&ply, "master-worker", "--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm master-worker)"),
             (&share, "master-worker", "--share-depth applies to --algorithm master-worker-share only (this run: --algorithm master-worker)"),

@@ -207,6 +207,13 @@ impl<S: TreeSource> Searcher<S> {
         self.table(ply).store(key, ply, Entry { tag, ..e });
     }
 
+    /// The best move the table holds for `node` at `ply` (its place in the
+    /// source's order), whatever depth it was searched to: what YBWC's
+    /// frames order and wait by (`super::ybwc`).
+    pub fn best_move(&self, src: &S, node: &S::Node, ply: u32) -> Option<u32> {
+        self.entry(src, node, ply).map(|e| e.best)
+    }
+
     /// Stores an entry another process found (every entry is the
     /// fixed-depth value of its node, whoever found it).
     pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {

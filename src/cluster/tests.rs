@@ -67,7 +67,7 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
 fn each_run_returns_the_parameters_it_resolved() {
     let t = &incremental(5, 6, 1)[0];
     let ran = |a: ClusterAlgorithm, procs| simulate(t, &ClusterConfig::new(a, procs), None).unwrap().algorithm;
-    let [_, even, slave, mw, noupdate, share, negascout, ybwc, pv, fox] = ClusterAlgorithm::ALL;
+    let [_, even, slave, mw, noupdate, share, negascout, ybwc, _, pv, fox] = ClusterAlgorithm::ALL;
     let slice = master_worker::DEFAULT_SLICE_NODES;
     // The split ply: 1 (5 nodes) for 4 processes, 2 (25) for 8.
     assert_eq!(ran(even, 4), ClusterAlgorithm::EvenSplit { split: Some(1) });
@@ -86,7 +86,7 @@ fn each_run_returns_the_parameters_it_resolved() {
     assert!(matches!(ran(eps, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(1) }, .. }));
     assert!(matches!(ran(negascout, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(e) }, .. } if e >= 1));
     // YBWC's granularity: 7 for b = 5 (749 minimal-tree leaves), at most depth − 1.
-    assert_eq!(ran(ybwc, 3), ClusterAlgorithm::Ybwc { granularity: Some(5), slice });
+    assert_eq!(ran(ybwc, 3), ClusterAlgorithm::Ybwc { granularity: Some(5), slice, switches: crate::cluster::ybwc::Switches::NONE });
     // The PV split's deepest PV node: depth 6 − granularity 5; capped at the depth.
     assert_eq!(ran(pv, 3), ClusterAlgorithm::PvSplit { split: Some(1) });
     assert_eq!(ran(ClusterAlgorithm::PvSplit { split: Some(9) }, 2), ClusterAlgorithm::PvSplit { split: Some(6) });
@@ -110,7 +110,7 @@ fn each_machine_refuses_what_it_cannot_run() {
     assert!(matches!(on_threads("ybwc").check(), Err(ClusterError::Threads { .. })));
     assert_eq!(
         "ybw".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, pv-split or fox)".into())
+        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox)".into())
     );
     for a in ClusterAlgorithm::ALL {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));
@@ -160,7 +160,7 @@ fn runs_are_deterministic() {
         pool.install(|| run::run(&trees, &req, None, &crate::progress::Progress::hidden())).unwrap()
     };
     let one = on(1);
-    assert_eq!(one.len(), 3 * (1 + 2 * 9));
+    assert_eq!(one.len(), 3 * (1 + 2 * (ClusterAlgorithm::ALL.len() - 1)));
     assert_eq!(one, on(3));
     let t = &trees[0];
     let ms = simulate(t, &ClusterConfig::new(ClusterAlgorithm::MasterSlave { split: None }, 8), None).unwrap().output;

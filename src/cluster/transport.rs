@@ -95,6 +95,36 @@ pub enum Msg<N> {
         /// The task.
         id: u32,
     },
+    /// Full YBWC, three-stage load distribution: process `origin` has no
+    /// work; `seen` processes besides it have been asked. Answered by a
+    /// [`Msg::Task`] to `origin`, or passed to the next process of the
+    /// walk, or, once every process has seen it, by a [`Msg::NoWork`].
+    Seek {
+        /// The process that asks.
+        origin: u32,
+        /// The processes asked so far.
+        seen: u32,
+    },
+    /// Full YBWC, the helpful master: `origin`, whose frames wait for the
+    /// receiver's task `id` (its name there) among others, asks for work
+    /// in that task's subtree: a [`Msg::Task`] to `origin` or a
+    /// [`Msg::NoWork`].
+    Help {
+        /// The process that asks.
+        origin: u32,
+        /// The receiver's task, as its owner names it.
+        id: u32,
+    },
+    /// Full YBWC: the [`Msg::Seek`] or [`Msg::Help`] found no work.
+    NoWork,
+    /// Full YBWC: the window of task `id` the sender gave has narrowed to
+    /// `window`.
+    Narrow {
+        /// The task.
+        id: u32,
+        /// Its new window.
+        window: Window,
+    },
 }
 
 /// A transposition-table entry as one worker shares it with the others.
@@ -133,7 +163,10 @@ impl<N> Msg<N> {
                 Msg::Task(_) => std::mem::size_of::<N>() as u64 + 16,
                 Msg::Result { .. } => 8,
                 // A request's origin and an abort's task travel in the header's id.
-                Msg::Stop | Msg::Pass { .. } | Msg::Request { .. } | Msg::Abort { .. } => 0,
+                Msg::Stop | Msg::Pass { .. } | Msg::Request { .. } | Msg::Abort { .. } | Msg::NoWork => 0,
+                // The count seen and the task beside the origin in the header.
+                Msg::Seek { .. } | Msg::Help { .. } => 4,
+                Msg::Narrow { .. } => 16,
                 // The window, the pass number and 2 bytes per signature entry.
                 Msg::Work { sig, .. } => std::mem::size_of::<N>() as u64 + 16 + 4 + 2 * sig.len() as u64,
                 Msg::Report { .. } => 16 + 8,

@@ -33,13 +33,17 @@ mod tests {
             Msg::Report { id: 2, depth: 4, window: w, value: -17 },
             Msg::Pass { pass: 3 },
             Msg::Share { entries: vec![SharedEntry { node, ply: 1, depth: 2, value: 3, bound: -1, best: 4, origin: 5 }] },
+            Msg::Seek { origin: 4095, seen: 12 },
+            Msg::Help { origin: 3, id: 1 << 20 },
+            Msg::NoWork,
+            Msg::Narrow { id: 9, window: w },
         ];
         msgs.iter()
             .map(|m| {
                 let b = encode(m).unwrap();
                 assert_eq!(&decode::<N>(&b).unwrap(), m);
                 // One byte short is an error, never another message.
-                assert!(b.len() < 2 || decode::<N>(&b[..b.len() - 1]).is_err() || matches!(m, Msg::Stop));
+                assert!(b.len() < 2 || decode::<N>(&b[..b.len() - 1]).is_err() || matches!(m, Msg::Stop | Msg::NoWork));
                 b.len()
             })
             .collect()

@@ -37,8 +37,19 @@
 //! - **No helpful master.** A process whose frames wait only for other
 //!   processes' children waits (it answers requests meanwhile); it does not
 //!   take other work.
+//! - **The full version** (`full.rs`): Feldmann's helpful master, the
+//!   three-stage load distribution, the promising-successor rule, frames in
+//!   the table's order and windows sent to helpers, each a [`Switches`]
+//!   switch; with all off, the search above and its messages unchanged.
+
+mod full;
+mod switches;
+mod walk;
+
+pub use switches::Switches;
 
 use super::search::Searcher;
+use super::topology::Topology;
 use super::transport::{Msg, Process, Transport};
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
@@ -76,7 +87,8 @@ struct Frame<N> {
     ply: u32,
     depth: u32,
     /// The window as it narrows: a MAX frame raises `a`, a MIN frame lowers
-    /// `b`; the other bound is the one the frame was opened with.
+    /// `b`; the other bound is the one the frame was opened with (or a
+    /// narrower one its owner sent, with the `windows` switch).
     a: i64,
     b: i64,
     kids: Vec<N>,
@@ -86,11 +98,20 @@ struct Frame<N> {
     /// A child is being searched by this process (the frame above, or the
     /// piece).
     local: bool,
+    /// Which child that is.
+    local_child: usize,
     /// The first child is evaluated: the others are available (YBW).
     first_done: bool,
     cut: bool,
-    /// Children out with other processes: (task id, helper).
-    remote: Vec<(u32, usize)>,
+    /// Children out with other processes: (task id, helper, child).
+    remote: Vec<(u32, usize, usize)>,
+    /// Knuth and Moore's node type, 1 (PV), 2 or 3 (the `promising`
+    /// switch; 1 otherwise).
+    kind: u8,
+    /// The child the table suggests (the `promising` switch) and whether
+    /// it is evaluated.
+    promising: Option<usize>,
+    promising_done: bool,
 }
 
 impl<N> Frame<N> {
@@ -98,13 +119,22 @@ impl<N> Frame<N> {
         Window { alpha: self.a, beta: self.b }
     }
 
-    fn combine(&mut self, v: i64) {
+    /// Combines a child's value; whether the window narrowed.
+    fn combine(&mut self, v: i64) -> bool {
+        let before = (self.a, self.b);
         if self.max {
             self.a = self.a.max(v);
         } else {
             self.b = self.b.min(v);
         }
         self.cut |= self.a >= self.b;
+        (self.a, self.b) != before
+    }
+
+    /// Child `i`'s value is in: the YBW and promising rules' state.
+    fn evaluated(&mut self, i: usize) {
+        self.first_done |= i == 0;
+        self.promising_done |= self.promising == Some(i);
     }
 
     fn finished(&self) -> bool {
@@ -121,8 +151,35 @@ impl<N> Frame<N> {
         }
     }
 
-    fn available(&self) -> bool {
-        self.first_done && !self.cut && self.next < self.kids.len()
+    /// Whether this process may start its next child: the first at once,
+    /// the others once the first is evaluated.
+    fn can_start(&self) -> bool {
+        self.next < self.kids.len() && (self.next == 0 || self.first_done)
+    }
+
+    /// Whether other processes may take its children: after the first
+    /// (YBW); with the promising rule, by node type: type 1 after the
+    /// first, type 2 after the promising one (at once if the table has
+    /// none), type 3 at once.
+    fn available(&self, promising: bool) -> bool {
+        let open = match (promising, self.kind) {
+            (false, _) | (true, 1) => self.first_done,
+            (true, 2) => self.promising.is_none() || self.promising_done,
+            _ => true,
+        };
+        open && !self.cut && self.next < self.kids.len()
+    }
+}
+
+/// Knuth and Moore's type of child `i` (in the frame's order) of a node of
+/// type `kind` (OthelloX §4.4): a type-1 node's first child is type 1, the
+/// others type 2; a type-2 node's first child is type 3, the others type 2;
+/// every child of a type-3 node is type 2.
+fn child_kind(kind: u8, i: usize) -> u8 {
+    match (kind, i) {
+        (1, 0) => 1,
+        (2, 0) => 3,
+        _ => 2,
     }
 }
 
@@ -136,6 +193,8 @@ struct Piece<N> {
     window: Window,
     /// Nodes of the next slice (doubling while the piece does not finish).
     budget: u64,
+    /// Its node type (for a frame it opens).
+    kind: u8,
 }
 
 /// What a process is searching: the root (rank 0) or a task.
@@ -148,6 +207,17 @@ struct Job<N> {
     piece: Option<Piece<N>>,
 }
 
+/// A request this process has out (one at a time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// The plain request, answered by a task only.
+    Request,
+    /// The three-stage walk, answered by a task or no work.
+    Seek,
+    /// The helpful master's, answered by a task or no work.
+    Help,
+}
+
 /// One process of the YBWC search.
 pub struct Ybwc<S: TreeSource> {
     /// Rank 0's root and depth until it starts.
@@ -155,8 +225,13 @@ pub struct Ybwc<S: TreeSource> {
     granularity: u32,
     slice: u64,
     slots: usize,
+    switches: Switches,
+    /// The network, for the three-stage walk.
+    net: Topology,
     searcher: Option<Searcher<S>>,
-    job: Option<Job<S::Node>>,
+    /// The jobs, the one searched on top: the helpful master searches a
+    /// task of a helper's over its own waiting job (one job otherwise).
+    jobs: Vec<Job<S::Node>>,
     /// Requests kept until there is work to give (origins, oldest first).
     parked: VecDeque<u32>,
     next_id: u32,
@@ -164,6 +239,16 @@ pub struct Ybwc<S: TreeSource> {
     cursor: usize,
     waking: bool,
     stopped: bool,
+    /// The request out, if any.
+    asking: Option<Ask>,
+    /// The owner of the last task finished (where a plain request goes).
+    last_owner: usize,
+    /// Helpers that had nothing for the helpful master since its last
+    /// result: (task id, helper).
+    refused: Vec<(u32, usize)>,
+    /// Processes that took a task from this one (the global stage's
+    /// preference).
+    worked: Vec<bool>,
     /// Tasks this process gave.
     pub given: u64,
     /// Tasks it received.
@@ -172,30 +257,43 @@ pub struct Ybwc<S: TreeSource> {
     pub aborts: u64,
     /// Requests it passed on (to a helper, an owner or rank 0).
     pub passed: u64,
+    /// Tasks it searched over a waiting job of its own (helpful master).
+    pub nested: u64,
+    /// Narrowed windows it sent.
+    pub narrowed: u64,
 }
 
 impl<S: TreeSource> Ybwc<S> {
     /// What builds rank r's process of a run searching `root` to `depth`
-    /// with granularity `granularity`, slices of `slice` nodes and `slots`
-    /// table entries per process.
-    pub fn maker(root: &S::Node, depth: u32, granularity: u32, slice: u64, slots: usize) -> impl FnMut(usize) -> Ybwc<S> {
+    /// with granularity `granularity`, slices of `slice` nodes, `slots`
+    /// table entries per process, the refinements `switches` and the
+    /// network `net` (the three-stage walk's).
+    pub fn maker(root: &S::Node, depth: u32, granularity: u32, slice: u64, slots: usize, switches: Switches, net: Topology) -> impl FnMut(usize) -> Ybwc<S> {
         let root = root.clone();
         move |r| Ybwc {
             root: (r == 0).then(|| (root.clone(), depth)),
             granularity,
             slice: slice.max(1),
             slots,
+            switches,
+            net,
             searcher: None,
-            job: None,
+            jobs: vec![],
             parked: VecDeque::new(),
             next_id: 0,
             cursor: 0,
             waking: false,
             stopped: false,
+            asking: None,
+            last_owner: 0,
+            refused: vec![],
+            worked: vec![],
             given: 0,
             taken: 0,
             aborts: 0,
             passed: 0,
+            nested: 0,
+            narrowed: 0,
         }
     }
 
@@ -214,34 +312,56 @@ impl<S: TreeSource> Ybwc<S> {
     /// Starts searching `p` as the next local child of the top frame (or as
     /// the job itself): a piece, a frame, or a terminal node's value.
     fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>) -> Option<i64> {
-        let job = self.job.as_mut()?;
         if p.depth <= self.granularity {
-            job.piece = Some(p);
+            self.jobs.last_mut()?.piece = Some(p);
             return None;
         }
-        let Piece { node, max, ply, depth, window, .. } = p;
-        let kids = children(src, &node, max);
+        let mut kids = children(src, &p.node, p.max);
         if kids.is_empty() {
             t.searched(NodeCounts { nodes: 1, leaves: 1, internal: 0 });
-            return Some(src.terminal_value(&node, max, ply));
+            return Some(src.terminal_value(&p.node, p.max, p.ply));
         }
         t.searched(NodeCounts { nodes: 1, leaves: 0, internal: 1 });
+        let promising = self.table_move(src, t, &p, &mut kids);
+        let Piece { max, ply, depth, window, kind, .. } = p;
         let Window { alpha: a, beta: b } = window;
-        job.frames.push(Frame { max, ply, depth, a, b, kids, next: 0, local: false, first_done: false, cut: false, remote: vec![] });
+        let f = Frame {
+            max,
+            ply,
+            depth,
+            a,
+            b,
+            kids,
+            next: 0,
+            local: false,
+            local_child: 0,
+            first_done: false,
+            cut: false,
+            remote: vec![],
+            kind,
+            promising,
+            promising_done: false,
+        };
+        self.jobs.last_mut()?.frames.push(f);
         None
     }
 
     /// The value of the top frame's local child (or of the job).
     fn deliver<T: Transport<S::Node>>(&mut self, t: &mut T, v: i64) {
-        let Some(job) = self.job.as_mut() else { return };
+        let j = self.jobs.len().wrapping_sub(1);
+        let Some(job) = self.jobs.last_mut() else { return };
+        let k = job.frames.len().wrapping_sub(1);
         if let Some(f) = job.frames.last_mut() {
             f.local = false;
-            f.first_done = true;
-            f.combine(v);
+            let i = f.local_child;
+            f.evaluated(i);
+            if f.combine(v) && self.switches.windows {
+                self.tighten(t, j, k);
+            }
             return;
         }
         let owner = job.owner;
-        self.job = None;
+        self.jobs.pop();
         match owner {
             None => {
                 t.done(v);
@@ -253,33 +373,48 @@ impl<S: TreeSource> Ybwc<S> {
             }
             Some((to, id)) => {
                 t.send(to, Msg::Result { id, value: v });
-                self.idle(t, to);
+                self.last_owner = to;
+                if self.jobs.is_empty() {
+                    self.idle(t);
+                }
             }
         }
     }
 
-    /// The job is over: this process asks `to` (the job's owner, whose frame
-    /// has just changed) for work; the requests it keeps stay with it and
-    /// are served from its next task.
-    fn idle<T: Transport<S::Node>>(&mut self, t: &mut T, to: usize) {
-        let me = t.rank() as u32;
-        self.pass(t, to, me);
+    /// This process has no job: it asks for work, unless a request of its
+    /// is out already. The plain request goes to the last task's owner
+    /// (whose frame has just changed); the requests it keeps stay with it
+    /// and are served from its next task.
+    fn idle<T: Transport<S::Node>>(&mut self, t: &mut T) {
+        if self.asking.is_some() {
+            return;
+        }
+        let me = t.rank();
+        if self.switches.three_stage && t.procs() > 1 {
+            self.asking = Some(Ask::Seek);
+            self.passed += 1;
+            t.send(walk::next(self.net, me, t.procs()), Msg::Seek { origin: me as u32, seen: 1 });
+        } else {
+            self.asking = Some(Ask::Request);
+            let to = self.last_owner;
+            self.pass(t, to, me as u32);
+        }
     }
 
     /// Aborts the outstanding children of `f`.
     fn abort_remote<T: Transport<S::Node>>(&mut self, t: &mut T, f: &mut Frame<S::Node>) {
-        for (id, h) in f.remote.drain(..) {
+        for (id, h, _) in f.remote.drain(..) {
             self.aborts += 1;
             t.send(h, Msg::Abort { id });
         }
     }
 
-    /// Drops the frames above frame `k` (and the piece), aborting their
-    /// helpers' work.
-    fn truncate<T: Transport<S::Node>>(&mut self, t: &mut T, k: usize) {
-        let Some(job) = self.job.as_mut() else { return };
+    /// Drops the frames of job `j` above frame `k` (and the piece),
+    /// aborting their helpers' work.
+    fn truncate<T: Transport<S::Node>>(&mut self, t: &mut T, j: usize, k: usize) {
+        let Some(job) = self.jobs.get_mut(j) else { return };
         job.piece = None;
-        let mut above = job.frames.split_off(k);
+        let mut above = job.frames.split_off(k.min(job.frames.len()));
         for f in &mut above {
             self.abort_remote(t, f);
         }
@@ -290,7 +425,7 @@ impl<S: TreeSource> Ybwc<S> {
     /// asked for) or the frames wait for other processes.
     fn advance<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         loop {
-            let Some(job) = self.job.as_mut() else { return };
+            let Some(job) = self.jobs.last_mut() else { return };
             if job.piece.is_some() {
                 self.wake(t);
                 return;
@@ -302,11 +437,14 @@ impl<S: TreeSource> Ybwc<S> {
                 self.deliver(t, f.value());
                 continue;
             }
-            if top.next < top.kids.len() && (top.next == 0 || top.first_done) {
+            if top.can_start() {
                 let i = top.next;
                 top.next += 1;
                 top.local = true;
-                let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice };
+                top.local_child = i;
+                let kind = child_kind(top.kind, i);
+                let p =
+                    Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice, kind };
                 if let Some(v) = self.open(src, t, p) {
                     self.deliver(t, v);
                 }
@@ -318,7 +456,7 @@ impl<S: TreeSource> Ybwc<S> {
 
     /// One slice of the piece.
     fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
-        let Some(p) = self.job.as_mut().and_then(|j| j.piece.as_mut()) else { return };
+        let Some(p) = self.jobs.last_mut().and_then(|j| j.piece.as_mut()) else { return };
         let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
         let before = s.counts;
         s.limit = before.nodes.saturating_add(p.budget);
@@ -331,37 +469,69 @@ impl<S: TreeSource> Ybwc<S> {
             p.budget = p.budget.saturating_mul(2);
             return;
         }
-        if let Some(j) = self.job.as_mut() {
+        if let Some(j) = self.jobs.last_mut() {
             j.piece = None;
         }
         self.deliver(t, v);
     }
 
+    /// The shallowest frame with a child available to others, in the jobs
+    /// from `from` up: (job, frame).
+    fn find_available(&self, from: usize) -> Option<(usize, usize)> {
+        let promising = self.switches.promising;
+        self.jobs.iter().enumerate().skip(from).find_map(|(j, job)| job.frames.iter().position(|f| f.available(promising)).map(|k| (j, k)))
+    }
+
+    /// Gives the next child of frame `k` of job `j` to process `o`.
+    fn give<T: Transport<S::Node>>(&mut self, t: &mut T, j: usize, k: usize, o: usize) {
+        let promising = self.switches.promising;
+        let Some(f) = self.jobs.get_mut(j).and_then(|job| job.frames.get_mut(k)) else { return };
+        let i = f.next;
+        f.next += 1;
+        // With the promising rule, the child's node type travels in its
+        // task id's two low bits (the id is the owner's name, echoed back).
+        let id = if promising { self.next_id << 2 | u32::from(child_kind(f.kind, i)) } else { self.next_id };
+        self.next_id += 1;
+        f.remote.push((id, o, i));
+        self.given += 1;
+        t.send(
+            o,
+            Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() }),
+        );
+        if self.switches.three_stage {
+            if self.worked.len() <= o {
+                self.worked.resize(o + 1, false);
+            }
+            self.worked[o] = true;
+        }
+    }
+
+    /// Helpers searching frames of their own (above the granularity) in
+    /// the jobs from `from` up: (task id, helper). A piece's helper has
+    /// nothing to give until it is idle again.
+    fn frame_helpers(&self, from: usize) -> Vec<(u32, usize)> {
+        let g = self.granularity;
+        self.jobs.iter().skip(from).flat_map(|j| j.frames.iter()).filter(|f| f.depth - 1 > g).flat_map(|f| f.remote.iter().map(|r| (r.0, r.1))).collect()
+    }
+
     /// Gives kept requests the available children, shallowest frame first;
     /// passes those left to helpers if there are any.
     fn serve<T: Transport<S::Node>>(&mut self, t: &mut T) {
-        let Some(job) = self.job.as_mut() else { return };
-        while let Some(&o) = self.parked.front() {
-            let Some(f) = job.frames.iter_mut().find(|f| f.available()) else { break };
-            self.parked.pop_front();
-            let i = f.next;
-            f.next += 1;
-            let id = self.next_id;
-            self.next_id += 1;
-            f.remote.push((id, o as usize));
-            self.given += 1;
-            t.send(
-                o as usize,
-                Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() }),
-            );
+        if self.jobs.is_empty() {
+            return;
+        }
+        while !self.parked.is_empty() {
+            let Some((j, k)) = self.find_available(0) else { break };
+            // The global stage: a process that worked for this one before
+            // goes first.
+            let at = if self.switches.three_stage { self.parked.iter().position(|&o| self.worked.get(o as usize) == Some(&true)).unwrap_or(0) } else { 0 };
+            let Some(o) = self.parked.remove(at) else { break };
+            self.give(t, j, k, o as usize);
         }
         if self.parked.is_empty() {
             return;
         }
-        // Helpers searching frames of their own (above the granularity): a
-        // piece's helper has nothing to give until it is idle again.
-        let g = self.granularity;
-        let helpers: Vec<usize> = job.frames.iter().filter(|f| f.depth - 1 > g).flat_map(|f| f.remote.iter().map(|r| r.1)).collect();
+        let helpers: Vec<usize> = self.frame_helpers(0).into_iter().map(|h| h.1).collect();
         let mut keep = VecDeque::new();
         while let Some(o) = self.parked.pop_front() {
             // Never back to the process that asks (its result may still be
@@ -379,14 +549,34 @@ impl<S: TreeSource> Ybwc<S> {
     }
 
     fn result<T: Transport<S::Node>>(&mut self, t: &mut T, from: usize, id: u32, value: i64) {
-        let Some(job) = self.job.as_mut() else { return };
-        let Some(k) = job.frames.iter().position(|f| f.remote.contains(&(id, from))) else { return };
-        let f = &mut job.frames[k];
-        f.remote.retain(|&r| r != (id, from));
-        f.combine(value);
+        self.refused.clear();
+        let Some((j, k, r)) =
+            self.jobs.iter().enumerate().rev().find_map(|(j, job)| {
+                job.frames.iter().enumerate().find_map(|(k, f)| f.remote.iter().position(|r| r.0 == id && r.1 == from).map(|r| (j, k, r)))
+            })
+        else {
+            return;
+        };
+        let f = &mut self.jobs[j].frames[k];
+        let (_, _, i) = f.remote.remove(r);
+        f.evaluated(i);
+        let narrowed = f.combine(value);
         if f.cut {
             f.local = false;
-            self.truncate(t, k + 1);
+            self.truncate(t, j, k + 1);
+        } else if narrowed && self.switches.windows {
+            self.tighten(t, j, k);
+        }
+    }
+
+    /// Drops job `m` and those searched over it, aborting their helpers'
+    /// work (the jobs over it lie in its subtree: their owners are aborted
+    /// with it).
+    fn drop_jobs<T: Transport<S::Node>>(&mut self, t: &mut T, m: usize) {
+        while self.jobs.len() > m {
+            let j = self.jobs.len() - 1;
+            self.truncate(t, j, 0);
+            self.jobs.pop();
         }
     }
 }
@@ -395,14 +585,16 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         match self.root.take() {
             Some((root, depth)) => {
-                self.job = Some(Job { owner: None, frames: vec![], piece: None });
-                let p = Piece { node: root, max: true, ply: 0, depth, window: Window::ROOT, budget: self.slice };
+                self.jobs.push(Job { owner: None, frames: vec![], piece: None });
+                let p = Piece { node: root, max: true, ply: 0, depth, window: Window::ROOT, budget: self.slice, kind: 1 };
                 if let Some(v) = self.open(src, t, p) {
                     self.deliver(t, v);
                 }
                 self.advance(src, t);
             }
             None => {
+                // At the start only rank 0 has work: every mode asks it.
+                self.asking = Some(Ask::Request);
                 let me = t.rank() as u32;
                 self.pass(t, 0, me);
             }
@@ -415,37 +607,50 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
         }
         match msg {
             Msg::Task(crate::cluster::transport::Job { id, node, max, ply, depth, window }) => {
-                // Only ever sent to a process that asked and is idle.
-                debug_assert!(self.job.is_none());
+                // Sent to a process that asked: idle, or (helpful master)
+                // waiting, the task in its waiting job's subtree.
+                self.asking = None;
+                self.refused.clear();
                 self.taken += 1;
-                self.job = Some(Job { owner: Some((from, id)), frames: vec![], piece: None });
-                if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice }) {
+                self.nested += u64::from(!self.jobs.is_empty());
+                let kind = if self.switches.promising { (id & 3) as u8 } else { 1 };
+                self.jobs.push(Job { owner: Some((from, id)), frames: vec![], piece: None });
+                if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice, kind }) {
                     self.deliver(t, v);
                 }
             }
             Msg::Result { id, value } => self.result(t, from, id, value),
             Msg::Request { origin } => {
-                if self.job.is_some() {
+                if !self.jobs.is_empty() {
                     self.parked.push_back(origin);
                 } else {
                     // Idle: rank 0 owns the root and has work until the end.
                     self.pass(t, 0, origin);
                 }
             }
-            Msg::Abort { id } if self.job.as_ref().is_some_and(|j| j.owner == Some((from, id))) => {
-                self.truncate(t, 0);
-                self.job = None;
-                self.idle(t, from);
+            Msg::Abort { id } => {
+                if let Some(m) = self.jobs.iter().position(|j| j.owner == Some((from, id))) {
+                    self.drop_jobs(t, m);
+                    if self.jobs.is_empty() {
+                        self.last_owner = from;
+                        self.idle(t);
+                    }
+                }
             }
             Msg::Stop => {
                 self.stopped = true;
-                self.job = None;
+                self.jobs.clear();
                 self.parked.clear();
             }
+            Msg::Seek { origin, seen } => self.seek(t, origin, seen),
+            Msg::Help { origin, id } => self.help(t, from, origin, id),
+            Msg::NoWork => self.no_work(t),
+            Msg::Narrow { id, window } => self.narrow(t, from, id, window),
             _ => {}
         }
         self.advance(src, t);
         self.serve(t);
+        self.help_out(t);
     }
 
     fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
@@ -456,165 +661,9 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
         self.slice(src, t);
         self.advance(src, t);
         self.serve(t);
+        self.help_out(t);
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cluster::events::Delivery;
-    use crate::cluster::machine::{self, Costs};
-    use crate::search::minimax;
-    use crate::tree::incremental::{INode, Incremental};
-    use crate::value::{ROOT_ALPHA, ROOT_BETA};
-
-    /// Rank 0 of two, recording what it sends.
-    struct Record {
-        sent: Vec<(usize, Msg<INode>)>,
-        done: Option<i64>,
-        woken: u32,
-        nodes: u64,
-    }
-
-    impl Transport<INode> for Record {
-        fn rank(&self) -> usize {
-            0
-        }
-        fn procs(&self) -> usize {
-            2
-        }
-        fn send(&mut self, to: usize, msg: Msg<INode>) {
-            self.sent.push((to, msg));
-        }
-        fn searched(&mut self, c: NodeCounts) {
-            self.nodes += c.nodes;
-        }
-        fn done(&mut self, v: i64) {
-            self.done = Some(v);
-        }
-        fn wake(&mut self) {
-            self.woken += 1;
-        }
-    }
-
-    const OFF: i64 = 1 << 30;
-
-    #[test]
-    fn default_granularity_keeps_pieces_near_a_thousand_minimal_leaves() {
-        // b = 5: 5^4 + 5^3 − 1 = 749 leaves at g = 7, 5^4 + 5^4 − 1 = 1,249
-        // at 8; b = 20: 20^2 + 20^2 − 1 = 799 at g = 4, 8,399 at 5.
-        assert_eq!((minimal_leaves(5, 7), minimal_leaves(5, 8), minimal_leaves(20, 4), minimal_leaves(20, 5)), (749, 1_249, 799, 8_399));
-        let b5 = Incremental::new(5, 100).unwrap();
-        let b20 = Incremental::new(20, 100).unwrap();
-        assert_eq!(default_granularity(&b5, &b5.root(1), 12), 7);
-        assert_eq!(default_granularity(&b20, &b20.root(1), 6), 4);
-        // Never the whole tree: the root is a frame.
-        assert_eq!(default_granularity(&b5, &b5.root(1), 5), 4);
-        assert_eq!(default_granularity(&b5, &b5.root(1), 1), 0);
-    }
-
-    #[test]
-    fn which_child_is_given_and_when_by_hand() {
-        // b = 3, depth 2, g = 0 (every leaf a piece), values relative to
-        // 2^30. The root (MAX) has A, B, C (MIN, in the source's order);
-        // A's leaves are 466, 467, 670, B's 43, …, C's −369, …: the root is
-        // worth 466.
-        let t = Incremental::new(3, 100).unwrap();
-        let root = t.root(1);
-        assert_eq!(minimax(&t, &root, true, 2, 0), OFF + 466);
-        let kids = children(&t, &root, true);
-        let a = children(&t, &kids[0], false);
-        let mut p = Ybwc::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10)(0);
-        let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
-        // Start: the root's frame, A's, and A0 as a piece (one wake-up).
-        p.start(&t, &mut r);
-        assert_eq!((r.nodes, r.woken), (2, 1));
-        // Process 1 asks: nothing is available (no first child is done), so
-        // the request is kept.
-        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
-        assert_eq!(r.sent, []);
-        // A0 = 466: A's first child is done, A1 starts here, and A2 — of the
-        // shallowest frame with an available child — goes to process 1 with
-        // A's window (−∞, 466).
-        p.resume(&t, &mut r);
-        let w = |alpha, beta| Window { alpha, beta };
-        assert_eq!(
-            r.sent,
-            [(1, Msg::Task(crate::cluster::transport::Job { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) }))]
-        );
-        r.sent.clear();
-        // A1 = 467: A waits for A2 alone.
-        p.resume(&t, &mut r);
-        assert_eq!((r.sent.len(), r.woken), (0, 2));
-        // A2's result (670) closes A (466); B opens here with (466, ∞); the
-        // process asks again and gets C, the root's next child.
-        p.receive(&t, &mut r, 1, Msg::Result { id: 0, value: OFF + 670 });
-        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
-        assert_eq!(
-            r.sent,
-            [(1, Msg::Task(crate::cluster::transport::Job { id: 1, node: kids[2], max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) }))]
-        );
-        r.sent.clear();
-        // B0 = 43 ≤ 466 cuts B; the root waits for C, whose value in its
-        // window is 466 (C0 = −369 fails low); then the run is over.
-        p.resume(&t, &mut r);
-        assert_eq!((r.sent.len(), r.done), (0, None));
-        p.receive(&t, &mut r, 1, Msg::Result { id: 1, value: OFF + 466 });
-        assert_eq!(r.done, Some(OFF + 466));
-        assert_eq!(r.sent, [(1, Msg::Stop)]);
-        // Root, A, B frames and the leaves A0, A1, B0.
-        assert_eq!(r.nodes, 6);
-        assert_eq!((p.given, p.aborts), (2, 0));
-    }
-
-    #[test]
-    fn two_processes_on_the_same_tree_by_messages() {
-        // The tree above on the simulated machine with 100 µs per node: the
-        // request arrives while A0 is searched, so the same two tasks go to
-        // process 1, which asks three times (at the start and after each
-        // task): 3 requests, 2 tasks, 2 results and the stop.
-        let t = Incremental::new(3, 100).unwrap();
-        let root = t.root(1);
-        let mut p: Vec<Ybwc<Incremental>> = (0..2).map(Ybwc::maker(&root, 2, 0, 1024, 1 << 10)).collect();
-        let costs = Costs { node_ns: 100_000, ..Costs::default() };
-        let s = machine::run(&t, &mut p, costs, Delivery::Timed).expect("time within 2^64 ns").expect("a value");
-        assert_eq!(s.value, OFF + 466);
-        assert_eq!((p[0].given, p[1].taken, p[1].passed), (2, 2, 3));
-        assert_eq!(s.messages, 3 + 2 + 2 + 1);
-        // Process 1: C's frame and C0.
-        assert_eq!(s.counts.nodes, 6 + 1 + 2);
-    }
-
-    #[test]
-    fn every_granularity_is_exact_and_aborts_happen() {
-        // Small granularities (every internal node a frame at g = 0) on
-        // b = 3, 5 and 20 trees, tiny slices, every process count and
-        // adversarial deliveries.
-        let mut trees: Vec<(Incremental, u32)> = vec![];
-        for (b, depth) in [(3, 7), (5, 6), (20, 3)] {
-            trees.push((Incremental::new(b, 100).unwrap(), depth));
-        }
-        let mut aborts = 0;
-        for (t, depth) in &trees {
-            for seed in 1..=3 {
-                let root = t.root(seed);
-                let want = minimax(t, &root, true, *depth, 0);
-                for g in [0, 1, 2] {
-                    for procs in [2, 3, 8, 64, 4096] {
-                        for delivery in [Delivery::Timed, Delivery::Adversarial(seed), Delivery::Adversarial(77)] {
-                            for slice in [4, 1024] {
-                                let mut p: Vec<Ybwc<Incremental>> = (0..procs).map(Ybwc::maker(&root, *depth, g, slice, 1 << 10)).collect();
-                                let s = machine::run(t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
-                                assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} depth {depth} g {g} procs {procs} {delivery:?}");
-                                aborts += p.iter().map(|q| q.aborts).sum::<u64>();
-                                // Tasks in flight at the stop are never taken.
-                                assert!(p.iter().map(|q| q.taken).sum::<u64>() <= p.iter().map(|q| q.given).sum::<u64>());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assert!(aborts > 100, "{aborts}");
-    }
-}
+mod tests;
