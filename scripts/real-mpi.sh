@@ -32,7 +32,7 @@ CARGO_TARGET_DIR=target/mpi ${CARGO:-cargo} build --release -p parab --features 
 bin=target/mpi/release
 root=()
 [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
-all=even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout,ybwc
+all=even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout,ybwc,ybwc-full,pv-split,fox
 tmp=$(mktemp -d /tmp/parab-real-mpi.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 first=1

@@ -19,12 +19,15 @@ use parab::formats::{ClusterRow, FactorRow};
 use std::path::Path;
 
 /// The algorithms in the order of the legends, with their names there.
-const LINES: [(&str, &str); 7] = [
+const LINES: [(&str, &str); 10] = [
     ("master-worker", "master-worker (Ura et al.)"),
     ("master-worker-noupdate", "without updates"),
     ("master-worker-share", "with share"),
     ("master-worker-negascout", "NegaScout master, ε-windows"),
     ("ybwc", "YBWC"),
+    ("ybwc-full", "full YBWC (Feldmann, OthelloX)"),
+    ("pv-split", "PV split"),
+    ("fox", "Fox et al. master/slave"),
     ("master-slave", "master-slave at the root"),
     ("even-split", "even split at the root"),
 ];
@@ -103,7 +106,7 @@ pub fn sections(data: Option<&Distributed>, b: &mut Builder) -> Result<()> {
         id: "message-passing".into(),
         chapter: 7,
         title: "Message passing: the simulated cluster".into(),
-        what: "Parallel searches whose processes share no memory and exchange messages, on a simulated cluster (a cost per node searched, per message sent and received, latency and bandwidth; docs/model.md §9) from 2 to 4,096 processes, on incremental random trees (Ura, Tsuruoka and Chikayama 2014): their master-worker with dynamic updates and its variants, YBWC over messages, and OthelloX's root-splitting baselines. Speed-up is the sequential baseline's time (alpha-beta with internal iterative deepening and a table) over the parallel one's, both geometric means over the trees; leaves are over the baseline's. Every run returned the baseline's root value.".into(),
+        what: "Parallel searches whose processes share no memory and exchange messages, on a simulated cluster (a cost per node searched, per message sent and received, latency and bandwidth; docs/model.md §9) from 2 to 4,096 processes, on incremental random trees (Ura, Tsuruoka and Chikayama 2014): their master-worker with dynamic updates and its variants, YBWC over messages (plain and with Feldmann's and OthelloX's refinements), OthelloX's PV split and root-splitting baselines, and Fox et al.'s hash-table-guided master/slave. Speed-up is the sequential baseline's time (alpha-beta with internal iterative deepening and a table) over the parallel one's, both geometric means over the trees; leaves are over the baseline's. Every run returned the baseline's root value.".into(),
         ..Default::default()
     };
     let Some(data) = data else {

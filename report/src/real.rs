@@ -220,36 +220,26 @@ mod tests {
     use super::*;
 
     fn cluster_row(algorithm: &str, procs: u32, time_ns: f64, nodes: u64, transport: &str) -> ClusterRow {
+        let mpi = transport == "mpi";
         ClusterRow {
-            tree: None,
-            seed: None,
-            model: "exponential".into(),
             b: Some(32),
             depth: 5,
             trees: 2,
-            algorithm: algorithm.into(),
-            procs,
-            split: None,
-            root_value: None,
             time_ns,
             speedup: 2e6 / time_ns,
             leaves: nodes / 2,
             nodes,
-            leaf_ratio: 1.0,
-            startup_idle_ns: 0.0,
-            other_idle_ns: 0.0,
             load_mean: 1.0 / procs as f64 + 0.5,
             load_min: 0.5,
             load_sd: 0.25,
             messages: 10 * procs as u64,
-            bytes: 0,
             transport: transport.into(),
-            cores: (transport == "mpi").then_some(2),
-            host_load: (transport == "mpi").then_some(0.5),
-            free_cores: (transport == "mpi").then_some(2),
-            oversubscribed: (transport == "mpi").then_some(procs > 2),
-            threads: (transport == "mpi").then_some(1),
-            thread_algorithm: None,
+            cores: mpi.then_some(2),
+            host_load: mpi.then_some(0.5),
+            free_cores: mpi.then_some(2),
+            oversubscribed: mpi.then_some(procs > 2),
+            threads: mpi.then_some(1),
+            ..crate::cluster_row("exponential", algorithm, procs)
         }
     }
 
