@@ -65,7 +65,7 @@ fn pabsim_on_the_cluster() {
     exact(&yb, &roots);
     d.tool("pabsim").args(["t.jsonl", "--master-depth", "2"]).fails("--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
-    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm (the cluster runs seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox)");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm (the cluster runs seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox; YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order)");
     d.tool("pabsim").args(["t.jsonl", "--policy", "master-slave"]).fails("--algorithm master-slave is a cluster algorithm (give --machine cluster");
     d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--scheme", "a"]).fails("--scheme applies to --machine shared only");
     d.tool("pabsim").args(["t.jsonl", "--split-ply", "2"]).fails("--split-ply applies to --machine cluster only");

@@ -16,10 +16,13 @@ use std::time::{Duration, Instant};
 use util::{Dir, Tool, bin, column, game_trees, incremental_trees};
 
 /// Every parallel algorithm of the cluster, from its one list (a new policy
-/// is tested on real ranks without a line here).
+/// is tested on real ranks without a line here), and the full YBWC
+/// without its helpful master (the other half of OthelloX's comparison).
 fn policies() -> String {
     use parab::cluster::ClusterAlgorithm;
-    ClusterAlgorithm::ALL.iter().filter(|&&a| a != ClusterAlgorithm::Sequential).map(|a| a.name()).collect::<Vec<_>>().join(",")
+    let mut names: Vec<&str> = ClusterAlgorithm::ALL.iter().filter(|&&a| a != ClusterAlgorithm::Sequential).map(|a| a.name()).collect();
+    names.push("ybwc-full-no-helpful");
+    names.join(",")
 }
 
 /// `mpirun -np N psearch --mpi` in `dir` (see [`mpirun_command`]), to

@@ -152,9 +152,10 @@ impl ClusterAlgorithm {
     }
 
     /// The names [`FromStr`](std::str::FromStr) takes, for messages: `a,
-    /// b or c`.
+    /// b or c`, and YBWC's other sets of switches by their rule.
     pub fn expected() -> String {
-        crate::cli::or_list(&ClusterAlgorithm::ALL.iter().map(|a| a.name()).collect::<Vec<_>>())
+        let names = crate::cli::or_list(&ClusterAlgorithm::ALL.iter().map(|a| a.name()).collect::<Vec<_>>());
+        format!("{names}; YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order")
     }
 
     /// Whether its processes search whole tasks (the root-splitting

@@ -110,7 +110,7 @@ fn each_machine_refuses_what_it_cannot_run() {
     assert!(matches!(on_threads("ybwc").check(), Err(ClusterError::Threads { .. })));
     assert_eq!(
         "ybw".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox)".into())
+        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox; YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order)".into())
     );
     for a in ClusterAlgorithm::ALL {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));
