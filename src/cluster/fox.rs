@@ -49,6 +49,7 @@
 //! node's window only narrows, and values combine as the sequential
 //! search's (as YBWC's frames, [`super::ybwc`]).
 
+use super::piece::Piece;
 use super::search::Searcher;
 use super::transport::{Job as Task, Msg, Process, Transport};
 use crate::game::{TreeSource, children};
@@ -131,17 +132,6 @@ impl<N> Frame<N> {
     fn value(&self) -> i64 {
         if self.max != self.cut { self.a } else { self.b }
     }
-}
-
-/// A node to search sequentially, in slices.
-struct Piece<N> {
-    node: N,
-    max: bool,
-    ply: u32,
-    depth: u32,
-    window: Window,
-    /// Nodes of the next slice (doubling while the piece does not finish).
-    budget: u64,
 }
 
 /// What a process is searching: the root (rank 0) or its master's task.
@@ -401,18 +391,7 @@ impl<S: TreeSource> Fox<S> {
     fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         let slots = self.slots;
         let Some(p) = self.job.as_mut().and_then(|j| j.piece.as_mut()) else { return };
-        let s = self.searcher.get_or_insert_with(|| Searcher::new(slots));
-        let before = s.counts;
-        s.limit = before.nodes.saturating_add(p.budget);
-        let v = s.search(src, &p.node, p.max, p.depth, p.ply, p.window);
-        s.limit = u64::MAX;
-        let aborted = std::mem::take(&mut s.aborted);
-        let c = s.counts;
-        t.searched(NodeCounts { nodes: c.nodes - before.nodes, leaves: c.leaves - before.leaves, internal: c.internal - before.internal });
-        if aborted {
-            p.budget = p.budget.saturating_mul(2);
-            return;
-        }
+        let Some(v) = p.slice(self.searcher.get_or_insert_with(|| Searcher::new(slots)), src, t) else { return };
         if let Some(j) = self.job.as_mut() {
             j.piece = None;
         }

@@ -61,6 +61,7 @@ pub mod master_worker;
 pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod piece;
 pub mod pv_split;
 pub mod root_split;
 pub mod run;

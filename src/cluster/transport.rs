@@ -213,3 +213,56 @@ pub trait Process<S: crate::game::TreeSource> {
     /// The wake-up this process asked for ([`Transport::wake`]).
     fn resume<T: Transport<S::Node>>(&mut self, _src: &S, _t: &mut T) {}
 }
+
+/// One process's transport for hand-worked tests of a policy: it records
+/// what the process sends, its nodes, its value and its wake-ups.
+#[cfg(test)]
+pub(crate) struct Record<N> {
+    /// The process's rank.
+    pub rank: usize,
+    /// Processes in the run.
+    pub procs: usize,
+    /// What it sent, in order: (to, message).
+    pub sent: Vec<(usize, Msg<N>)>,
+    /// The root's value, once the master has it.
+    pub done: Option<i64>,
+    /// Wake-ups asked for.
+    pub woken: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+#[cfg(test)]
+impl<N> Record<N> {
+    /// Rank `rank` of `procs`, nothing recorded yet.
+    pub fn new(rank: usize, procs: usize) -> Record<N> {
+        Record { rank, procs, sent: vec![], done: None, woken: 0, nodes: 0 }
+    }
+
+    /// What was sent since the last call.
+    pub fn take(&mut self) -> Vec<(usize, Msg<N>)> {
+        std::mem::take(&mut self.sent)
+    }
+}
+
+#[cfg(test)]
+impl<N> Transport<N> for Record<N> {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn procs(&self) -> usize {
+        self.procs
+    }
+    fn send(&mut self, to: usize, msg: Msg<N>) {
+        self.sent.push((to, msg));
+    }
+    fn searched(&mut self, c: NodeCounts) {
+        self.nodes += c.nodes;
+    }
+    fn done(&mut self, v: i64) {
+        self.done = Some(v);
+    }
+    fn wake(&mut self) {
+        self.woken += 1;
+    }
+}

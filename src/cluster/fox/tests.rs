@@ -85,44 +85,7 @@ fn a_game_tree_is_exact() {
     }
 }
 
-/// One process's transport, recording what it sends.
-struct Record {
-    rank: usize,
-    procs: usize,
-    sent: Vec<(usize, Msg<INode>)>,
-    done: Option<i64>,
-    nodes: u64,
-}
-
-impl Record {
-    fn new(rank: usize, procs: usize) -> Record {
-        Record { rank, procs, sent: vec![], done: None, nodes: 0 }
-    }
-
-    /// What was sent since the last call.
-    fn take(&mut self) -> Vec<(usize, Msg<INode>)> {
-        std::mem::take(&mut self.sent)
-    }
-}
-
-impl Transport<INode> for Record {
-    fn rank(&self) -> usize {
-        self.rank
-    }
-    fn procs(&self) -> usize {
-        self.procs
-    }
-    fn send(&mut self, to: usize, msg: Msg<INode>) {
-        self.sent.push((to, msg));
-    }
-    fn searched(&mut self, c: NodeCounts) {
-        self.nodes += c.nodes;
-    }
-    fn done(&mut self, v: i64) {
-        self.done = Some(v);
-    }
-    fn wake(&mut self) {}
-}
+type Record = crate::cluster::transport::Record<INode>;
 
 const OFF: i64 = 1 << 30;
 

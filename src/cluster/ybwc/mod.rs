@@ -48,6 +48,7 @@ mod walk;
 
 pub use switches::Switches;
 
+use super::piece::Piece;
 use super::search::Searcher;
 use super::topology::Topology;
 use super::transport::{Msg, Process, Transport};
@@ -183,20 +184,6 @@ fn child_kind(kind: u8, i: usize) -> u8 {
     }
 }
 
-/// A node to search: at or below the granularity, a piece searched
-/// sequentially in slices.
-struct Piece<N> {
-    node: N,
-    max: bool,
-    ply: u32,
-    depth: u32,
-    window: Window,
-    /// Nodes of the next slice (doubling while the piece does not finish).
-    budget: u64,
-    /// Its node type (for a frame it opens).
-    kind: u8,
-}
-
 /// What a process is searching: the root (rank 0) or a task.
 struct Job<N> {
     /// Who gave it and its id there (`None`: the root).
@@ -309,9 +296,10 @@ impl<S: TreeSource> Ybwc<S> {
         t.send(to, Msg::Request { origin });
     }
 
-    /// Starts searching `p` as the next local child of the top frame (or as
-    /// the job itself): a piece, a frame, or a terminal node's value.
-    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>) -> Option<i64> {
+    /// Starts searching `p`, of node type `kind`, as the next local child
+    /// of the top frame (or as the job itself): a piece, a frame, or a
+    /// terminal node's value.
+    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>, kind: u8) -> Option<i64> {
         if p.depth <= self.granularity {
             self.jobs.last_mut()?.piece = Some(p);
             return None;
@@ -323,7 +311,7 @@ impl<S: TreeSource> Ybwc<S> {
         }
         t.searched(NodeCounts { nodes: 1, leaves: 0, internal: 1 });
         let promising = self.table_move(src, t, &p, &mut kids);
-        let Piece { max, ply, depth, window, kind, .. } = p;
+        let Piece { max, ply, depth, window, .. } = p;
         let Window { alpha: a, beta: b } = window;
         let f = Frame {
             max,
@@ -443,9 +431,8 @@ impl<S: TreeSource> Ybwc<S> {
                 top.local = true;
                 top.local_child = i;
                 let kind = child_kind(top.kind, i);
-                let p =
-                    Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice, kind };
-                if let Some(v) = self.open(src, t, p) {
+                let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice };
+                if let Some(v) = self.open(src, t, p, kind) {
                     self.deliver(t, v);
                 }
                 continue;
@@ -457,18 +444,7 @@ impl<S: TreeSource> Ybwc<S> {
     /// One slice of the piece.
     fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         let Some(p) = self.jobs.last_mut().and_then(|j| j.piece.as_mut()) else { return };
-        let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
-        let before = s.counts;
-        s.limit = before.nodes.saturating_add(p.budget);
-        let v = s.search(src, &p.node, p.max, p.depth, p.ply, p.window);
-        s.limit = u64::MAX;
-        let aborted = std::mem::take(&mut s.aborted);
-        let c = s.counts;
-        t.searched(NodeCounts { nodes: c.nodes - before.nodes, leaves: c.leaves - before.leaves, internal: c.internal - before.internal });
-        if aborted {
-            p.budget = p.budget.saturating_mul(2);
-            return;
-        }
+        let Some(v) = p.slice(self.searcher.get_or_insert_with(|| Searcher::new(self.slots)), src, t) else { return };
         if let Some(j) = self.jobs.last_mut() {
             j.piece = None;
         }
@@ -586,8 +562,8 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
         match self.root.take() {
             Some((root, depth)) => {
                 self.jobs.push(Job { owner: None, frames: vec![], piece: None });
-                let p = Piece { node: root, max: true, ply: 0, depth, window: Window::ROOT, budget: self.slice, kind: 1 };
-                if let Some(v) = self.open(src, t, p) {
+                let p = Piece { node: root, max: true, ply: 0, depth, window: Window::ROOT, budget: self.slice };
+                if let Some(v) = self.open(src, t, p, 1) {
                     self.deliver(t, v);
                 }
                 self.advance(src, t);
@@ -615,7 +591,7 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
                 self.nested += u64::from(!self.jobs.is_empty());
                 let kind = if self.switches.promising { (id & 3) as u8 } else { 1 };
                 self.jobs.push(Job { owner: Some((from, id)), frames: vec![], piece: None });
-                if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice, kind }) {
+                if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice }, kind) {
                     self.deliver(t, v);
                 }
             }

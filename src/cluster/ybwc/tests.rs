@@ -10,34 +10,7 @@ use crate::search::minimax;
 use crate::tree::incremental::{INode, Incremental};
 use crate::value::{ROOT_ALPHA, ROOT_BETA};
 
-/// Rank 0 of two, recording what it sends.
-struct Record {
-    sent: Vec<(usize, Msg<INode>)>,
-    done: Option<i64>,
-    woken: u32,
-    nodes: u64,
-}
-
-impl Transport<INode> for Record {
-    fn rank(&self) -> usize {
-        0
-    }
-    fn procs(&self) -> usize {
-        2
-    }
-    fn send(&mut self, to: usize, msg: Msg<INode>) {
-        self.sent.push((to, msg));
-    }
-    fn searched(&mut self, c: NodeCounts) {
-        self.nodes += c.nodes;
-    }
-    fn done(&mut self, v: i64) {
-        self.done = Some(v);
-    }
-    fn wake(&mut self) {
-        self.woken += 1;
-    }
-}
+type Record = crate::cluster::transport::Record<INode>;
 
 const OFF: i64 = 1 << 30;
 
@@ -67,7 +40,7 @@ fn which_child_is_given_and_when_by_hand() {
     let kids = children(&t, &root, true);
     let a = children(&t, &kids[0], false);
     let mut p = Ybwc::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, Switches::NONE, Topology::Flat)(0);
-    let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
+    let mut r = Record::new(0, 2);
     // Start: the root's frame, A's, and A0 as a piece (one wake-up).
     p.start(&t, &mut r);
     assert_eq!((r.nodes, r.woken), (2, 1));
@@ -242,7 +215,7 @@ fn the_helpful_master_by_hand() {
     let root = t.root(1);
     let sw = Switches { helpful: true, ..Switches::NONE };
     let mut p = Ybwc::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
-    let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
+    let mut r = Record::new(0, 2);
     let task = |m: &Msg<INode>| match m {
         Msg::Task(j) => j.clone(),
         m => panic!("{m:?}"),
@@ -301,7 +274,7 @@ fn the_promising_rule_by_hand() {
     let b = children(&t, &kids[1], false);
     for (sw, gives) in [(Switches::NONE, false), (Switches { promising: true, ..Switches::NONE }, true)] {
         let mut p = Ybwc::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
-        let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
+        let mut r = Record::new(0, 2);
         p.start(&t, &mut r);
         p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
         p.resume(&t, &mut r);
@@ -341,7 +314,7 @@ fn a_helper_narrows_its_frames_by_hand() {
     let sw = Switches { windows: true, ..Switches::NONE };
     for alpha in [v - 5, v + 5] {
         let mut p = Ybwc::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(1);
-        let mut r = Record { sent: vec![], done: None, woken: 0, nodes: 0 };
+        let mut r = Record::new(0, 2);
         p.receive(&t, &mut r, 0, Msg::Task(crate::cluster::transport::Job { id: 3, node: a, max: false, ply: 1, depth: 2, window: Window::ROOT }));
         let w = Window { alpha, beta: ROOT_BETA };
         p.receive(&t, &mut r, 0, Msg::Narrow { id: 3, window: w });
