@@ -29,7 +29,8 @@
 #
 # GRID lists b:d:d′ (the paper's `full`, or `quick`: d = 16 … 22 for b = 5
 # and 8, 10 for b = 20, d′ = d/2, with COUNT 2 unless given). PROCS and
-# ALGORITHMS are Table 1's, EPSILON_PROCS and EPSILON Table 6's. ARGS is
+# ALGORITHMS are Table 1's (any cluster algorithm may join them: d′ goes
+# to the master-worker's only), EPSILON_PROCS and EPSILON Table 6's. ARGS is
 # added to every pabsim run (e.g. `--tt-slots N`, a machine cost): one
 # variable for any further flag. A change of ARGS, EPSILON or the trees
 # needs a fresh R (or run/ removed): item names do not carry them. A larger
@@ -194,9 +195,13 @@ if [[ $STEP = all || $STEP = parallel ]]; then
         (((i - 1) % n == k - 1)) || continue
         eps=()
         [[ $e = - ]] || eps=(--epsilon "$e")
+        # d′ is the master-worker's: another algorithm of ALGORITHMS (ybwc,
+        # fox, …) runs with its own defaults beside it.
+        master=()
+        [[ $a = master-worker* ]] && master=(--master-depth "$dm")
         # shellcheck disable=SC2086 # ARGS is a list of options
         item "$B/run/$(group "$b" "$d" "$dm")/t$(printf %02d "$t")-$name.csv" "$(tree_file "$b" "$d")" "$t" \
-          --procs "$p" --algorithm "$a" --master-depth "$dm" --node-ns "$ns" "${eps[@]}" $ARGS
+          --procs "$p" --algorithm "$a" "${master[@]}" --node-ns "$ns" "${eps[@]}" $ARGS
       done < <(configs)
     done
   done

@@ -191,6 +191,19 @@ fn ura2014_refuses_a_parallel_step_before_the_sequential_items() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// Other cluster algorithms beside Table 1's: d′ goes to the
+/// master-worker alone (the others would refuse `--master-depth`), and
+/// each gets its summary row, named by its algorithm.
+#[test]
+fn ura2014_runs_any_cluster_algorithm_beside_the_master_worker() {
+    let d = Dir::new("ura2014-others");
+    ok(&d, &[("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("ALGORITHMS", "master-worker ybwc-full fox")]);
+    let t1 = table(&d.read("results/ura2014/table1.csv"));
+    let methods: Vec<&str> = t1.iter().map(|r| r["method"].as_str()).collect();
+    assert_eq!(methods, ["sequential", "with updates", "ybwc-full", "fox"]);
+    assert!(t1.iter().all(|r| num(r, "speedup") > 0.0 && r["trees"] == "1"), "{t1:?}");
+}
+
 /// A `pabsim` that writes part of its output, then fails (or, with
 /// FAKE_KILL=1, kills its process group, as a cancelled job is).
 const FAKE_PABSIM: &str = "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho partial > \"$out\"\n[ \"${FAKE_KILL:-}\" = 1 ] && { kill -TERM 0; sleep 5; }\necho 'pabsim: failing on purpose' >&2\nexit 1\n";
