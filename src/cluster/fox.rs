@@ -51,7 +51,7 @@
 
 use super::piece::Piece;
 use super::search::Searcher;
-use super::transport::{Job as Task, Msg, Process, Transport};
+use super::transport::{Job as Task, Msg, Process, Transport, abort_out};
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::tt::{Bound, Entry};
@@ -302,10 +302,7 @@ impl<S: TreeSource> Fox<S> {
 
     /// Aborts the moves `f` has out.
     fn abort_remote<T: Transport<S::Node>>(&mut self, t: &mut T, f: &mut Frame<S::Node>) {
-        for (id, s, _) in f.remote.drain(..) {
-            self.aborts += 1;
-            t.send(s, Msg::Abort { id });
-        }
+        self.aborts += abort_out(t, &mut f.remote);
     }
 
     /// Drops the frames above frame `k` (and the piece), aborting their moves out.

@@ -204,6 +204,17 @@ pub trait Transport<N> {
     fn wake(&mut self);
 }
 
+/// Sends an [`Msg::Abort`] for each task in `out` (task id, process,
+/// child index: a frame's work out with other processes, YBWC's and
+/// Fox's), which it empties: the number of aborts sent.
+pub fn abort_out<N, T: Transport<N>>(t: &mut T, out: &mut Vec<(u32, usize, usize)>) -> u64 {
+    let n = out.len() as u64;
+    for (id, to, _) in out.drain(..) {
+        t.send(to, Msg::Abort { id });
+    }
+    n
+}
+
 /// One process of a policy: handlers that run to completion.
 pub trait Process<S: crate::game::TreeSource> {
     /// The machine starts (every process, rank order).

@@ -51,7 +51,7 @@ pub use switches::Switches;
 use super::piece::Piece;
 use super::search::Searcher;
 use super::topology::Topology;
-use super::transport::{Msg, Process, Transport};
+use super::transport::{Msg, Process, Transport, abort_out};
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -391,10 +391,7 @@ impl<S: TreeSource> Ybwc<S> {
 
     /// Aborts the outstanding children of `f`.
     fn abort_remote<T: Transport<S::Node>>(&mut self, t: &mut T, f: &mut Frame<S::Node>) {
-        for (id, h, _) in f.remote.drain(..) {
-            self.aborts += 1;
-            t.send(h, Msg::Abort { id });
-        }
+        self.aborts += abort_out(t, &mut f.remote);
     }
 
     /// Drops the frames of job `j` above frame `k` (and the piece),
