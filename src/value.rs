@@ -54,6 +54,31 @@ impl Window {
     pub fn child(self, max: bool, score: i64) -> Window {
         if max { Window { alpha: score, beta: self.beta } } else { Window { alpha: self.alpha, beta: score } }
     }
+
+    /// A node's window once a child's fail-hard value `v` is in: a MAX node
+    /// (`max`) raises alpha to it, a MIN node lowers beta (a window only
+    /// narrows). The message-passing searches' nodes combine their
+    /// children's values with it, whichever process searched them.
+    pub fn raise(self, max: bool, v: i64) -> Window {
+        if max { self.child(true, self.alpha.max(v)) } else { self.child(false, self.beta.min(v)) }
+    }
+
+    /// Both windows at once: the narrower bound of each end.
+    pub fn meet(self, w: Window) -> Window {
+        Window { alpha: self.alpha.max(w.alpha), beta: self.beta.min(w.beta) }
+    }
+
+    /// Whether the window has closed (alpha ≥ beta): the node is cut off.
+    pub fn closed(self) -> bool {
+        self.alpha >= self.beta
+    }
+
+    /// The fail-hard value of a node whose window narrowed to this one as
+    /// its children came in (as the sequential search returns it): a MAX
+    /// node's alpha, a MIN node's beta; the other bound when cut off.
+    pub fn value(self, max: bool) -> i64 {
+        if max != self.closed() { self.alpha } else { self.beta }
+    }
 }
 
 /// Places a game's evaluation `v_stm`, from the side to move's point of
@@ -81,6 +106,24 @@ mod tests {
         assert!(Window::ROOT.is_root() && !Window { alpha: 0, ..Window::ROOT }.is_root());
         assert_eq!(Window::ROOT.child(true, 5), Window { alpha: 5, beta: ROOT_BETA });
         assert_eq!(Window::ROOT.child(false, 5), Window { alpha: ROOT_ALPHA, beta: 5 });
+    }
+
+    /// A node's window as its children's values come in, by hand: (2, 9)
+    /// at a MAX node takes 5 (alpha 5), ignores 3, closes at 9 (cut off:
+    /// the value is beta, 9); at a MIN node 5 lowers beta, 1 closes it
+    /// (value alpha, 2).
+    #[test]
+    fn a_window_narrows_and_gives_the_fail_hard_value() {
+        let w = Window { alpha: 2, beta: 9 };
+        assert_eq!(w.raise(true, 5), Window { alpha: 5, beta: 9 });
+        assert_eq!(w.raise(true, 5).raise(true, 3), Window { alpha: 5, beta: 9 });
+        assert_eq!((w.raise(true, 5).value(true), w.raise(true, 5).closed()), (5, false));
+        assert_eq!((w.raise(true, 9).closed(), w.raise(true, 9).value(true)), (true, 9));
+        assert_eq!((w.raise(false, 5), w.raise(false, 5).value(false)), (Window { alpha: 2, beta: 5 }, 5));
+        assert_eq!((w.raise(false, 1).closed(), w.raise(false, 1).value(false)), (true, 2));
+        // Nothing in: a MAX node fails low at alpha, a MIN node high at beta.
+        assert_eq!((w.value(true), w.value(false)), (2, 9));
+        assert_eq!(w.meet(Window { alpha: 4, beta: 20 }), Window { alpha: 4, beta: 9 });
         assert_eq!(off_scale(on_scale(-30, true)), -30);
         assert_eq!(off_scale(on_scale(-30, false)), 30);
     }

@@ -90,9 +90,9 @@ struct Frame<N> {
     depth: u32,
     /// The window the node was opened with (for the bound it is stored with).
     open: Window,
-    /// The window as it narrows (a MAX frame raises `a`, a MIN frame lowers `b`).
-    a: i64,
-    b: i64,
+    /// The window as it narrows (a MAX frame raises alpha, a MIN frame
+    /// lowers beta); closed: the frame is cut off.
+    w: Window,
     kids: Vec<N>,
     stage: Stage,
     /// Moves still to farm out, in the order they go.
@@ -106,31 +106,24 @@ struct Frame<N> {
     remote: Vec<(u32, usize, usize)>,
     /// The best (or cut-off) move so far, in the source's order.
     best: usize,
-    cut: bool,
 }
 
 impl<N> Frame<N> {
-    fn window(&self) -> Window {
-        Window { alpha: self.a, beta: self.b }
-    }
-
     /// Child `kid`'s value, fail-hard: the window narrows, the best move follows.
     fn combine(&mut self, v: i64, kid: usize) {
-        if self.max && v > self.a {
-            (self.a, self.best) = (v, kid);
-        } else if !self.max && v < self.b {
-            (self.b, self.best) = (v, kid);
+        let w = self.w.raise(self.max, v);
+        if w != self.w {
+            (self.w, self.best) = (w, kid);
         }
-        self.cut |= self.a >= self.b;
+    }
+
+    /// Cut off: the window has closed.
+    fn cut(&self) -> bool {
+        self.w.closed()
     }
 
     fn finished(&self) -> bool {
-        self.cut || (self.stage == Stage::Farm && self.todo.is_empty() && !self.busy && self.remote.is_empty())
-    }
-
-    /// The fail-hard value in the opening window (as the sequential search's).
-    fn value(&self) -> i64 {
-        if self.max != self.cut { self.a } else { self.b }
+        self.cut() || (self.stage == Stage::Farm && self.todo.is_empty() && !self.busy && self.remote.is_empty())
     }
 }
 
@@ -234,15 +227,13 @@ impl<S: TreeSource> Fox<S> {
             return Some(src.terminal_value(&node, max, ply));
         }
         t.searched(NodeCounts { nodes: 1, leaves: 0, internal: 1 });
-        let Window { alpha: a, beta: b } = window;
         let mut f = Frame {
             node,
             max,
             ply,
             depth,
             open: window,
-            a,
-            b,
+            w: window,
             kids,
             stage: Stage::Deepening,
             todo: VecDeque::new(),
@@ -250,7 +241,6 @@ impl<S: TreeSource> Fox<S> {
             own: 0,
             remote: vec![],
             best: 0,
-            cut: false,
         };
         match entry.map(|e| e.best) {
             Some(h) => suggest(&mut f, Some(h)),
@@ -329,7 +319,7 @@ impl<S: TreeSource> Fox<S> {
             if top.finished() {
                 let Some(mut f) = job.frames.pop() else { return };
                 self.abort_remote(t, &mut f);
-                let value = f.value();
+                let value = f.w.value(f.max);
                 let entry = Entry { value, bound: Bound::of(value, f.open), depth: f.depth, best: f.best as u32, tag: 0 };
                 self.searcher().remember(src, &f.node, f.ply, entry);
                 self.deliver(src, t, value);
@@ -345,7 +335,7 @@ impl<S: TreeSource> Fox<S> {
                 }
                 Stage::First(h) => {
                     self.followed += 1;
-                    (top.kids[h].clone(), !top.max, top.ply + 1, top.window())
+                    (top.kids[h].clone(), !top.max, top.ply + 1, top.w)
                 }
                 Stage::Farm => {
                     self.farm(t);
@@ -354,7 +344,7 @@ impl<S: TreeSource> Fox<S> {
                     let Some(k) = top.todo.pop_front() else { return };
                     self.own += 1;
                     top.own = k;
-                    (top.kids[k].clone(), !top.max, top.ply + 1, top.window())
+                    (top.kids[k].clone(), !top.max, top.ply + 1, top.w)
                 }
             };
             let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return };
@@ -380,7 +370,7 @@ impl<S: TreeSource> Fox<S> {
             self.owed[k] = Some(id);
             f.remote.push((id, s, kid));
             self.given += 1;
-            t.send(s, Msg::Task(Task { id, node: f.kids[kid].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() }));
+            t.send(s, Msg::Task(Task { id, node: f.kids[kid].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.w }));
         }
     }
 
@@ -403,12 +393,12 @@ impl<S: TreeSource> Fox<S> {
         }
         let (Some(id), Some(value)) = (id, value) else { return };
         let Some(job) = self.job.as_mut() else { return };
-        let Some(i) = job.frames.iter().position(|f| f.remote.iter().any(|r| (r.0, r.1) == (id, from))) else { return };
+        let out = job.frames.iter().enumerate().find_map(|(i, f)| f.remote.iter().position(|r| (r.0, r.1) == (id, from)).map(|at| (i, at)));
+        let Some((i, at)) = out else { return };
         let f = &mut job.frames[i];
-        let Some(at) = f.remote.iter().position(|r| (r.0, r.1) == (id, from)) else { return };
         let (_, _, kid) = f.remote.remove(at);
         f.combine(value, kid);
-        if f.cut {
+        if f.cut() {
             f.busy = false;
             self.truncate(t, i + 1);
         }

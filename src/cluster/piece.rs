@@ -11,7 +11,6 @@
 use super::search::Searcher;
 use super::transport::Transport;
 use crate::game::TreeSource;
-use crate::search::NodeCounts;
 use crate::value::Window;
 
 /// A node to search sequentially, in slices.
@@ -40,8 +39,7 @@ impl<N> Piece<N> {
         let v = s.search(src, &self.node, self.max, self.depth, self.ply, self.window);
         s.limit = u64::MAX;
         let aborted = std::mem::take(&mut s.aborted);
-        let c = s.counts;
-        t.searched(NodeCounts { nodes: c.nodes - before.nodes, leaves: c.leaves - before.leaves, internal: c.internal - before.internal });
+        t.searched(s.counts - before);
         if aborted {
             self.budget = self.budget.saturating_mul(2);
             return None;

@@ -64,11 +64,11 @@ impl<N> PvNode<N> {
     /// A child's value, fail-hard in the window: a MAX node raises α, a
     /// MIN node lowers β.
     fn combine(&mut self, v: i64) {
-        self.window = self.window.child(self.max, if self.max { self.window.alpha.max(v) } else { self.window.beta.min(v) });
+        self.window = self.window.raise(self.max, v);
     }
 
     fn cut(&self) -> bool {
-        self.window.alpha >= self.window.beta
+        self.window.closed()
     }
 
     /// Every child searched (or the window closed) and no task out.
@@ -79,7 +79,7 @@ impl<N> PvNode<N> {
     /// The fail-hard value, as the sequential search's: a MAX node's α (β
     /// if cut off), a MIN node's β (α if cut off).
     fn value(&self) -> i64 {
-        if self.max != self.cut() { self.window.alpha } else { self.window.beta }
+        self.window.value(self.max)
     }
 }
 

@@ -71,7 +71,7 @@ impl<S: TreeSource> TaskSearch<S> for Searcher<S> {
     fn task(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> (i64, NodeCounts) {
         let before = self.counts;
         let v = self.search(src, node, max, depth, ply, w);
-        (v, diff(self.counts, before))
+        (v, self.counts - before)
     }
 }
 
@@ -141,10 +141,6 @@ pub(super) fn answer<S: TreeSource, Q: TaskSearch<S>, T: Transport<S::Node>>(src
     let (value, counts) = q.task(src, &node, max, depth, ply, window);
     t.searched(counts);
     t.send(from, Msg::Result { id, value });
-}
-
-fn diff(a: NodeCounts, b: NodeCounts) -> NodeCounts {
-    NodeCounts { nodes: a.nodes - b.nodes, leaves: a.leaves - b.leaves, internal: a.internal - b.internal }
 }
 
 /// One process of the master-slave search: the master (rank 0) or a

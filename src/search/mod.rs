@@ -121,6 +121,15 @@ pub struct NodeCounts {
     pub internal: u64,
 }
 
+impl std::ops::Sub for NodeCounts {
+    type Output = NodeCounts;
+    /// The nodes counted between two moments of one searcher (`self` the
+    /// later): what a slice or a task of it searched.
+    fn sub(self, before: NodeCounts) -> NodeCounts {
+        NodeCounts { nodes: self.nodes - before.nodes, leaves: self.leaves - before.leaves, internal: self.internal - before.internal }
+    }
+}
+
 impl NodeCounts {
     /// Counts a node the search enters (`v.leaf`: a leaf, else internal).
     #[inline(always)]

@@ -11,7 +11,6 @@ use super::MwOptions;
 use crate::cluster::search::Searcher;
 use crate::cluster::transport::{Msg, SharedEntry, Transport};
 use crate::game::TreeSource;
-use crate::search::NodeCounts;
 use crate::value::Window;
 use std::collections::BTreeMap;
 
@@ -121,8 +120,7 @@ impl<S: TreeSource> Worker<S> {
         let value = s.search(src, &task.node, task.max, depth, task.ply, task.window);
         s.limit = u64::MAX;
         let aborted = std::mem::take(&mut s.aborted);
-        let c = s.counts;
-        t.searched(NodeCounts { nodes: c.nodes - before.nodes, leaves: c.leaves - before.leaves, internal: c.internal - before.internal });
+        t.searched(s.counts - before);
         if aborted {
             self.aborts += 1;
             self.last = Some((id, depth));

@@ -24,7 +24,6 @@ use super::{Ask, Frame, Piece, Switches, Ybwc, walk};
 use crate::cluster::search::Searcher;
 use crate::cluster::transport::{Msg, Transport};
 use crate::game::TreeSource;
-use crate::search::NodeCounts;
 use crate::value::Window;
 
 impl<S: TreeSource> Ybwc<S> {
@@ -45,8 +44,7 @@ impl<S: TreeSource> Ybwc<S> {
         if order && hint.is_none() && depth >= 3 {
             let before = s.counts;
             s.search(src, node, max, (depth - 2).min(self.granularity.max(1)), ply, window);
-            let c = s.counts;
-            t.searched(NodeCounts { nodes: c.nodes - before.nodes, leaves: c.leaves - before.leaves, internal: c.internal - before.internal });
+            t.searched(s.counts - before);
             hint = s.best_move(src, node, ply);
         }
         let hint = hint.map(|h| h as usize).filter(|&h| h < kids.len());
@@ -68,12 +66,12 @@ impl<S: TreeSource> Ybwc<S> {
         loop {
             let Some(job) = self.jobs.get_mut(j) else { return };
             let Some(f) = job.frames.get_mut(k) else { return };
-            if f.cut {
+            if f.cut() {
                 f.local = false;
                 self.truncate(t, j, k + 1);
                 return;
             }
-            let w = f.window();
+            let w = f.w;
             let sends: Vec<(u32, usize)> = f.remote.iter().map(|r| (r.0, r.1)).collect();
             for (id, h) in sends {
                 self.narrowed += 1;
@@ -89,7 +87,7 @@ impl<S: TreeSource> Ybwc<S> {
                 }
                 None => {
                     if let Some(p) = job.piece.as_mut() {
-                        p.window = meet(p.window, w);
+                        p.window = p.window.meet(w);
                     }
                     return;
                 }
@@ -110,7 +108,7 @@ impl<S: TreeSource> Ybwc<S> {
             }
             None => {
                 if let Some(p) = job.piece.as_mut() {
-                    p.window = meet(p.window, w);
+                    p.window = p.window.meet(w);
                 }
             }
         }
@@ -211,16 +209,7 @@ impl<S: TreeSource> Ybwc<S> {
     }
 }
 
-/// The intersection of two windows.
-fn meet(a: Window, b: Window) -> Window {
-    Window { alpha: a.alpha.max(b.alpha), beta: a.beta.min(b.beta) }
-}
-
 /// Narrows frame `f` to `w`; whether its window changed.
 fn clip<N>(f: &mut Frame<N>, w: Window) -> bool {
-    let before = (f.a, f.b);
-    f.a = f.a.max(w.alpha);
-    f.b = f.b.min(w.beta);
-    f.cut |= f.a >= f.b;
-    (f.a, f.b) != before
+    f.narrow_to(f.w.meet(w))
 }

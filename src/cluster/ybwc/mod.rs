@@ -34,9 +34,9 @@
 //!   frame above it that it drops; a helper that receives one drops its task
 //!   and aborts its own helpers' work; results for tasks no longer known are
 //!   ignored.
-//! - **No helpful master.** A process whose frames wait only for other
-//!   processes' children waits (it answers requests meanwhile); it does not
-//!   take other work.
+//! - **No helpful master** (without the `helpful` switch). A process whose
+//!   frames wait only for other processes' children waits (it answers
+//!   requests meanwhile); it does not take other work.
 //! - **The full version** (`full.rs`): Feldmann's helpful master, the
 //!   three-stage load distribution, the promising-successor rule, frames in
 //!   the table's order and windows sent to helpers, each a [`Switches`]
@@ -87,11 +87,11 @@ struct Frame<N> {
     max: bool,
     ply: u32,
     depth: u32,
-    /// The window as it narrows: a MAX frame raises `a`, a MIN frame lowers
-    /// `b`; the other bound is the one the frame was opened with (or a
-    /// narrower one its owner sent, with the `windows` switch).
-    a: i64,
-    b: i64,
+    /// The window as it narrows: a MAX frame raises alpha, a MIN frame
+    /// lowers beta; the other bound is the one the frame was opened with
+    /// (or a narrower one its owner sent, with the `windows` switch).
+    /// Closed: the frame is cut off.
+    w: Window,
     kids: Vec<N>,
     /// The next child to start (children before it are done, in progress
     /// here, or out with a helper).
@@ -103,7 +103,6 @@ struct Frame<N> {
     local_child: usize,
     /// The first child is evaluated: the others are available (YBW).
     first_done: bool,
-    cut: bool,
     /// Children out with other processes: (task id, helper, child).
     remote: Vec<(u32, usize, usize)>,
     /// Knuth and Moore's node type, 1 (PV), 2 or 3 (the `promising`
@@ -116,20 +115,22 @@ struct Frame<N> {
 }
 
 impl<N> Frame<N> {
-    fn window(&self) -> Window {
-        Window { alpha: self.a, beta: self.b }
+    /// Cut off: the window has closed.
+    fn cut(&self) -> bool {
+        self.w.closed()
+    }
+
+    /// Narrows the window to `w` (a child's value raised into it, or an
+    /// owner's narrower window); whether it changed.
+    fn narrow_to(&mut self, w: Window) -> bool {
+        let before = self.w;
+        self.w = w;
+        self.w != before
     }
 
     /// Combines a child's value; whether the window narrowed.
     fn combine(&mut self, v: i64) -> bool {
-        let before = (self.a, self.b);
-        if self.max {
-            self.a = self.a.max(v);
-        } else {
-            self.b = self.b.min(v);
-        }
-        self.cut |= self.a >= self.b;
-        (self.a, self.b) != before
+        self.narrow_to(self.w.raise(self.max, v))
     }
 
     /// Child `i`'s value is in: the YBW and promising rules' state.
@@ -139,17 +140,12 @@ impl<N> Frame<N> {
     }
 
     fn finished(&self) -> bool {
-        self.cut || (self.next == self.kids.len() && !self.local && self.remote.is_empty())
+        self.cut() || (self.next == self.kids.len() && !self.local && self.remote.is_empty())
     }
 
     /// The fail-hard value in the frame's window (as the sequential search's).
     fn value(&self) -> i64 {
-        match (self.max, self.cut) {
-            (true, true) => self.b,
-            (true, false) => self.a,
-            (false, true) => self.a,
-            (false, false) => self.b,
-        }
+        self.w.value(self.max)
     }
 
     /// Whether this process may start its next child: the first at once,
@@ -168,7 +164,7 @@ impl<N> Frame<N> {
             (true, 2) => self.promising.is_none() || self.promising_done,
             _ => true,
         };
-        open && !self.cut && self.next < self.kids.len()
+        open && !self.cut() && self.next < self.kids.len()
     }
 }
 
@@ -312,19 +308,16 @@ impl<S: TreeSource> Ybwc<S> {
         t.searched(NodeCounts { nodes: 1, leaves: 0, internal: 1 });
         let promising = self.table_move(src, t, &p, &mut kids);
         let Piece { max, ply, depth, window, .. } = p;
-        let Window { alpha: a, beta: b } = window;
         let f = Frame {
             max,
             ply,
             depth,
-            a,
-            b,
+            w: window,
             kids,
             next: 0,
             local: false,
             local_child: 0,
             first_done: false,
-            cut: false,
             remote: vec![],
             kind,
             promising,
@@ -428,7 +421,7 @@ impl<S: TreeSource> Ybwc<S> {
                 top.local = true;
                 top.local_child = i;
                 let kind = child_kind(top.kind, i);
-                let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.window(), budget: self.slice };
+                let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.w, budget: self.slice };
                 if let Some(v) = self.open(src, t, p, kind) {
                     self.deliver(t, v);
                 }
@@ -467,10 +460,7 @@ impl<S: TreeSource> Ybwc<S> {
         self.next_id += 1;
         f.remote.push((id, o, i));
         self.given += 1;
-        t.send(
-            o,
-            Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.window() }),
-        );
+        t.send(o, Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.w }));
         if self.switches.three_stage {
             if self.worked.len() <= o {
                 self.worked.resize(o + 1, false);
@@ -534,7 +524,7 @@ impl<S: TreeSource> Ybwc<S> {
         let (_, _, i) = f.remote.remove(r);
         f.evaluated(i);
         let narrowed = f.combine(value);
-        if f.cut {
+        if f.cut() {
             f.local = false;
             self.truncate(t, j, k + 1);
         } else if narrowed && self.switches.windows {

@@ -319,7 +319,7 @@ fn a_helper_narrows_its_frames_by_hand() {
         let w = Window { alpha, beta: ROOT_BETA };
         p.receive(&t, &mut r, 0, Msg::Narrow { id: 3, window: w });
         let job = &p.jobs[0];
-        assert_eq!((job.frames[0].a, job.frames[1].a, job.piece.as_ref().map(|q| q.window)), (alpha, alpha, Some(w)));
+        assert_eq!((job.frames[0].w.alpha, job.frames[1].w.alpha, job.piece.as_ref().map(|q| q.window)), (alpha, alpha, Some(w)));
         while r.sent.is_empty() {
             p.resume(&t, &mut r);
         }
