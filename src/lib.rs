@@ -87,7 +87,7 @@
 //!   parameters ([`cluster::ClusterAlgorithm`]) mapped to its processes in
 //!   one place; `pabsim --machine cluster`;
 //!   with the feature `mpi`, the real transport on MPI ranks
-//!   (`cluster::mpi`, `psearch --mpi`).
+//!   (`cluster::exec::mpi`, `psearch --mpi`).
 //! - [`formats`]: the tables the tools exchange (CSV rows, JSON lines), as
 //!   serde types with strict readers (`docs/formats.md`); tree specs are
 //!   read by [`tree`], position files by [`game`].

@@ -151,8 +151,8 @@ enum MachineKind {
 
 /// The simulated cluster's costs, each within its range (so that no
 /// cost alone can wrap the clock: `docs/model.md` §9.1).
-fn costs(args: &Args) -> Result<parab::cluster::machine::Costs> {
-    use parab::cluster::{args::cost_ns, machine::Costs};
+fn costs(args: &Args) -> Result<parab::cluster::exec::machine::Costs> {
+    use parab::cluster::{args::cost_ns, exec::machine::Costs};
     let d = Costs::default();
     let ns = |name: &str, given: Option<u64>, default: u64| cost_ns(name, given.unwrap_or(default));
     let costs = Costs {

@@ -125,10 +125,10 @@ fn mpi_main(_: &Args) -> ! {
 /// `psearch --mpi`: this rank's part of the job.
 #[cfg(feature = "mpi")]
 fn mpi_main(args: &Args) -> ! {
-    use parab::cluster::mpi::run as mpi_run;
+    use parab::cluster::exec::mpi::run as mpi_run;
     use parab::cluster::run::{ClusterRequest, Procs};
     use parab::cluster::{ClusterAlgorithm, ClusterSettings};
-    let timeout = std::time::Duration::from_secs(args.mpi_timeout.unwrap_or(parab::cluster::mpi::DEFAULT_TIMEOUT.as_secs()));
+    let timeout = std::time::Duration::from_secs(args.mpi_timeout.unwrap_or(parab::cluster::exec::mpi::DEFAULT_TIMEOUT.as_secs()));
     mpi_run::main("psearch", timeout, |job| {
         // The same checks on every rank: each stops alike, rank 0 says why.
         let mut shared_only = args.search.given().to_vec();

@@ -12,15 +12,15 @@
 //! also the algorithms' one registration: the names, the process counts
 //! each runs on, and the arm that builds its processes.
 
-use super::fox::Fox;
-use super::frontier::default_split;
-use super::master_worker::{self, MasterWorker, MwOptions};
-use super::pv_split::{self, PvSplit};
-use super::root_split::{EvenSplit, MasterSlave, Shared, TaskSearch};
 use super::search::Searcher;
-use super::transport::{Msg, Process, Transport};
-use super::ybwc::{self, Switches, Ybwc};
 use super::{ClusterConfig, ClusterError, Launch, Launched, MAX_CLUSTER_PROCS};
+use crate::cluster::algorithms::fox::Fox;
+use crate::cluster::algorithms::frontier::default_split;
+use crate::cluster::algorithms::master_worker::{self, MasterWorker, MwOptions};
+use crate::cluster::algorithms::pv_split::{self, PvSplit};
+use crate::cluster::algorithms::root_split::{EvenSplit, MasterSlave, Shared, TaskSearch};
+use crate::cluster::algorithms::ybwc::{self, Switches, Ybwc};
+use crate::cluster::exec::transport::{Msg, Process, Transport};
 use crate::game::TreeSource;
 use crate::value::Window;
 

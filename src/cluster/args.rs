@@ -6,11 +6,11 @@
 //! machine's settings ([`ClusterArgs::settings`]) in one place, so the two
 //! tools cannot drift apart in names, ranges or defaults.
 
-use super::machine::MAX_COST_NS;
-use super::master_worker::{self, MAX_EPSILON};
-use super::topology::{DEFAULT_HOP_NS, DEFAULT_NODE_CORES, Topology};
 use super::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS, MwVariant, search::DEFAULT_TT_SLOTS};
 use crate::cli::{Reader, refuse_unread};
+use crate::cluster::algorithms::master_worker::{self, MAX_EPSILON};
+use crate::cluster::exec::machine::MAX_COST_NS;
+use crate::cluster::exec::topology::{DEFAULT_HOP_NS, DEFAULT_NODE_CORES, Topology};
 use anyhow::{Result, bail, ensure};
 
 /// The algorithms' parameters on a cluster.
@@ -54,7 +54,7 @@ pub struct ClusterArgs {
     pub network: NetworkArgs,
 }
 
-/// The simulated network's shape (`super::topology`): options of the
+/// The simulated network's shape (`crate::cluster::exec::topology`): options of the
 /// machine, not of an algorithm, so `psearch --mpi` (real ranks on a real
 /// network) refuses them ([`NetworkArgs::real_network`]).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -157,10 +157,10 @@ impl ClusterArgs {
     }
 
     /// The master's cost per pass node in millionths of the search's
-    /// ([`super::machine::Costs::master_ppm`]), checked: `--master-cost`,
+    /// ([`crate::cluster::exec::machine::Costs::master_ppm`]), checked: `--master-cost`,
     /// or the measured default.
     pub fn master_ppm(&self) -> Result<u64> {
-        let Some(r) = self.master_cost else { return Ok(super::machine::DEFAULT_MASTER_PPM) };
+        let Some(r) = self.master_cost else { return Ok(crate::cluster::exec::machine::DEFAULT_MASTER_PPM) };
         ensure!(r.is_finite() && (0.0..=1_000.0).contains(&r), "--master-cost {r} must lie in 0..1000 (a fraction of --node-ns)");
         Ok((r * 1e6).round() as u64)
     }
@@ -307,7 +307,7 @@ mod tests {
     /// its range, all refused on real ranks.
     #[test]
     fn the_network_options_by_topology() {
-        use super::super::topology::Topology;
+        use crate::cluster::exec::topology::Topology;
         let net = |topology, hop_ns, node_cores| NetworkArgs { topology, hop_ns, node_cores };
         let ok = [
             (net(None, None, None), Topology::Flat),

@@ -17,8 +17,8 @@
 //! input; `make distributed` runs it with d − d′ fixed and d growing, as
 //! the paper's figure does.
 
-use super::master_worker::default_share_depth;
 use super::search::{Searcher, Sharing, Tasks};
+use crate::cluster::algorithms::master_worker::default_share_depth;
 use crate::formats::FactorRow;
 use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};

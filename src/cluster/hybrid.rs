@@ -1,7 +1,7 @@
 //! The hybrid machine (issue 26; `docs/model.md` §9.8): threads inside each
 //! process, messages between processes, as OthelloX tried (one process per
 //! node, several threads per process). The root-splitting policies
-//! ([`super::root_split`]) hand whole frontier nodes to their processes;
+//! ([`crate::cluster::algorithms::root_split`]) hand whole frontier nodes to their processes;
 //! here a process searches each of them with one of `psearch`'s real-thread
 //! searches ([`crate::real::search`]) on [`RankThreads::threads`] threads
 //! instead of the sequential [`super::search::Searcher`].
@@ -16,8 +16,8 @@
 //! inner search is exact; its value, mirrored back and clamped to the
 //! task's window, keeps the fail-hard contract of [`TaskSearch`].
 
-use super::root_split::TaskSearch;
 use crate::algorithm::Algorithm;
+use crate::cluster::algorithms::root_split::TaskSearch;
 use crate::game::{MoveList, TreeSource};
 use crate::real::Options;
 use crate::search::NodeCounts;

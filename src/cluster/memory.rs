@@ -11,12 +11,12 @@
 //! - **the frontier** of the root-splitting baselines: every node at the
 //!   split ply (b^split for a tree of b moves a node; counted, or
 //!   extrapolated from the plies near the root, by
-//!   [`super::frontier::size`]), each with process 0's slot for its value
+//!   [`crate::cluster::algorithms::frontier::size`]), each with process 0's slot for its value
 //!   and, with the even split, a result in flight for every node of a
 //!   worker's share ([`frontier_bytes`]);
 //! - **the master's tree** of the master-worker: the nodes its passes
 //!   expand, bounded by a measured model
-//!   ([`super::master_worker::master_memory`]);
+//!   ([`crate::cluster::algorithms::master_worker::master_memory`]);
 //! - a fixed amount per process (its state, queues, messages in flight).
 //!
 //! Runs of one request go on `threads` at a time (rayon), so the request
@@ -60,12 +60,12 @@ impl Estimate {
 /// 114 bytes a node on incremental trees, 9,765,625 nodes at split ply 10:
 /// the estimate is within 2% of the peak resident size.)
 pub fn frontier_bytes<N>(algorithm: &ClusterAlgorithm, nodes: u64, procs: usize) -> u64 {
-    let node = (std::mem::size_of::<super::frontier::Leaf<N>>() + std::mem::size_of::<Option<i64>>() + std::mem::size_of::<i64>()) as u64;
+    let node = (std::mem::size_of::<crate::cluster::algorithms::frontier::Leaf<N>>() + std::mem::size_of::<Option<i64>>() + std::mem::size_of::<i64>()) as u64;
     let held = nodes.saturating_mul(node);
     match algorithm {
         ClusterAlgorithm::EvenSplit { .. } => {
             let sent = (nodes as u128 * (procs.max(1) - 1) as u128 / procs.max(1) as u128).min(u64::MAX as u128) as u64;
-            held.saturating_add(sent.saturating_mul(super::machine::message_bytes::<N>()))
+            held.saturating_add(sent.saturating_mul(crate::cluster::exec::machine::message_bytes::<N>()))
         }
         _ => held,
     }
@@ -86,7 +86,9 @@ pub fn estimate<N>(cfg: &ClusterConfig, b: u64, depth: u32, frontier_nodes: u64)
     let tree = match cfg.algorithm {
         ClusterAlgorithm::Sequential | ClusterAlgorithm::Ybwc { .. } | ClusterAlgorithm::PvSplit { .. } | ClusterAlgorithm::Fox { .. } => 0,
         ClusterAlgorithm::EvenSplit { .. } | ClusterAlgorithm::MasterSlave { .. } => frontier_bytes::<N>(&cfg.algorithm, frontier_nodes, cfg.procs),
-        ClusterAlgorithm::MasterWorker { master_depth, .. } => super::master_worker::master_memory::<N>(b, depth, master_depth.unwrap_or(0), cfg.procs),
+        ClusterAlgorithm::MasterWorker { master_depth, .. } => {
+            crate::cluster::algorithms::master_worker::master_memory::<N>(b, depth, master_depth.unwrap_or(0), cfg.procs)
+        }
     };
     Estimate { tables: searchers.saturating_mul(table), tree, processes: procs.saturating_mul(PER_PROCESS) }
 }
@@ -100,7 +102,9 @@ pub fn of_tree(cfg: &ClusterConfig, tree: &Tree) -> Estimate {
             let b = children(src, root, true).len().max(1) as u64;
             let cfg = ClusterConfig { algorithm: self.0.algorithm.with_plies(src, root, depth, self.0.procs), ..*self.0 };
             let nodes = match cfg.algorithm {
-                ClusterAlgorithm::EvenSplit { split } | ClusterAlgorithm::MasterSlave { split } => super::frontier::size(src, root, split.unwrap_or(0)),
+                ClusterAlgorithm::EvenSplit { split } | ClusterAlgorithm::MasterSlave { split } => {
+                    crate::cluster::algorithms::frontier::size(src, root, split.unwrap_or(0))
+                }
                 _ => 0,
             };
             estimate::<S::Node>(&cfg, b, depth, nodes)
@@ -206,7 +210,7 @@ mod tests {
         // Depth 24 at P = 1,536 with 2^18 entries: 1,535 tables of 4 MiB
         // and the master's tree of d′ = 12.
         let e = estimate::<N>(&cfg(mw, 1536, 1 << 18), 5, 24, 0);
-        let master = crate::cluster::master_worker::master_memory::<N>(5, 24, 12, 1536);
+        let master = crate::cluster::algorithms::master_worker::master_memory::<N>(5, 24, 12, 1536);
         assert_eq!(e, Estimate { tables: 1535 << 22, tree: master, processes: 1536 << 14 });
         assert!(master < 200_000_000, "{master}");
         // A deep split ply: 5^14 frontier nodes of 48 bytes (the node 24,
@@ -216,7 +220,7 @@ mod tests {
         let ms = estimate::<N>(&cfg(ClusterAlgorithm::MasterSlave { split: Some(14) }, 2, 1 << 10), 5, 18, n14);
         assert_eq!(ms.tree, n14 * 48);
         let es = estimate::<N>(&cfg(ClusterAlgorithm::EvenSplit { split: Some(14) }, 2, 1 << 10), 5, 18, n14);
-        assert_eq!(es.tree, n14 * 48 + n14 / 2 * crate::cluster::machine::message_bytes::<N>());
+        assert_eq!(es.tree, n14 * 48 + n14 / 2 * crate::cluster::exec::machine::message_bytes::<N>());
         // The default split ply is worked out as a run does: the shallowest
         // with at least 64 nodes, 3 (125 nodes).
         let t = crate::tree::read_trees(crate::cli::Input::from_string(

@@ -7,7 +7,7 @@
 //!   the messages and the policy's side ([`transport::Process`]).
 //! - [`machine`]: the simulated cluster, a discrete-event machine with a
 //!   per-node search cost, per-message send and receive costs, latency and
-//!   bandwidth ([`machine::Costs`]), over the executor [`events`] (which
+//!   bandwidth ([`exec::machine::Costs`]), over the executor [`events`] (which
 //!   also delivers messages in adversarial orders for the tests).
 //! - [`topology`]: the simulated network's shape (flat, Fox et al.'s
 //!   hypercube, a two-level fat tree): a message's hops between its ends.
@@ -50,35 +50,24 @@
 //! sequential baseline's ([`simulate`]).
 
 pub mod algorithm;
+pub mod algorithms;
 pub mod args;
-pub mod events;
+pub mod exec;
 pub mod factors;
-pub mod fox;
-pub mod frontier;
 pub mod hybrid;
-pub mod machine;
-pub mod master_worker;
 pub mod memory;
-#[cfg(feature = "mpi")]
-pub mod mpi;
-pub mod piece;
-pub mod pv_split;
-pub mod root_split;
 pub mod run;
 pub mod search;
-pub mod topology;
-pub mod transport;
-pub mod ybwc;
 
 use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};
 use crate::value::Window;
 pub use algorithm::{ClusterAlgorithm, MwVariant, launch_with};
-use events::Delivery;
+use exec::events::Delivery;
+use exec::machine::{ClusterStats, Costs};
+use exec::transport::Process;
 use hybrid::RankThreads;
-use machine::{ClusterStats, Costs};
 use search::Searcher;
-use transport::Process;
 
 /// The most processes of the simulated cluster.
 pub const MAX_CLUSTER_PROCS: usize = 4096;
@@ -126,7 +115,7 @@ pub enum ClusterError {
         /// Runs at once.
         at_once: usize,
     },
-    /// A run whose simulated time would pass 2^64 ns ([`machine::TimeOverflow`]).
+    /// A run whose simulated time would pass 2^64 ns ([`exec::machine::TimeOverflow`]).
     #[error(
         "{algorithm} on {procs} processes: the simulated time passed 2^64 ns; lower --node-ns, --send-ns, --recv-ns, --latency-ns, --hop-ns or --master-cost"
     )]
@@ -239,10 +228,10 @@ struct OnMachine {
 }
 
 impl<S: TreeSource> Launch<S> for OnMachine {
-    type Output = Result<Option<ClusterStats>, machine::TimeOverflow>;
+    type Output = Result<Option<ClusterStats>, exec::machine::TimeOverflow>;
     fn launch<P: Process<S>>(self, src: &S, procs: usize, make: impl FnMut(usize) -> P) -> Self::Output {
         let mut p: Vec<P> = (0..procs).map(make).collect();
-        machine::run(src, &mut p, self.costs, self.delivery)
+        exec::machine::run(src, &mut p, self.costs, self.delivery)
     }
 }
 

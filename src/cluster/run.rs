@@ -10,9 +10,9 @@
 //! and each is one sequential simulation, so the rows are the same for any
 //! thread count.
 
-use super::machine::ClusterStats;
-use super::topology::Topology;
 use super::{ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, simulate};
+use crate::cluster::exec::machine::ClusterStats;
+use crate::cluster::exec::topology::Topology;
 use crate::formats::ClusterRow;
 use crate::tree::Tree;
 use rayon::prelude::*;

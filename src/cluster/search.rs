@@ -21,7 +21,7 @@
 //! order, children made one at a time and leaves valued inline, unless the
 //! table's best move is another: then they are all generated first.
 
-use super::transport::SharedEntry;
+use crate::cluster::exec::transport::SharedEntry;
 use crate::game::TreeSource;
 use crate::search::{Hooks, NodeCounts, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Bound, Entry, ProcessTable, Table};
@@ -193,7 +193,7 @@ impl<S: TreeSource> Searcher<S> {
     }
 
     /// The entry the table holds for `node` at `ply`, if any: a search
-    /// run above the searcher's pieces (Fox et al.'s master, `super::fox`)
+    /// run above the searcher's pieces (Fox et al.'s master, `crate::cluster::algorithms::fox`)
     /// reads the best move the pieces stored.
     pub fn entry(&self, src: &S, node: &S::Node, ply: u32) -> Option<Entry> {
         self.find(src, node, ply)
@@ -209,7 +209,7 @@ impl<S: TreeSource> Searcher<S> {
 
     /// The best move the table holds for `node` at `ply` (its place in the
     /// source's order), whatever depth it was searched to: what YBWC's
-    /// frames order and wait by (`super::ybwc`).
+    /// frames order and wait by (`crate::cluster::algorithms::ybwc`).
     pub fn best_move(&self, src: &S, node: &S::Node, ply: u32) -> Option<u32> {
         self.entry(src, node, ply).map(|e| e.best)
     }

@@ -68,7 +68,7 @@ fn each_run_returns_the_parameters_it_resolved() {
     let t = &incremental(5, 6, 1)[0];
     let ran = |a: ClusterAlgorithm, procs| simulate(t, &ClusterConfig::new(a, procs), None).unwrap().algorithm;
     let [_, even, slave, mw, noupdate, share, negascout, ybwc, _, pv, fox] = ClusterAlgorithm::ALL;
-    let slice = master_worker::DEFAULT_SLICE_NODES;
+    let slice = algorithms::master_worker::DEFAULT_SLICE_NODES;
     // The split ply: 1 (5 nodes) for 4 processes, 2 (25) for 8.
     assert_eq!(ran(even, 4), ClusterAlgorithm::EvenSplit { split: Some(1) });
     assert_eq!(ran(slave, 8), ClusterAlgorithm::MasterSlave { split: Some(2) });
@@ -86,7 +86,7 @@ fn each_run_returns_the_parameters_it_resolved() {
     assert!(matches!(ran(eps, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(1) }, .. }));
     assert!(matches!(ran(negascout, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(e) }, .. } if e >= 1));
     // YBWC's granularity: 7 for b = 5 (749 minimal-tree leaves), at most depth − 1.
-    assert_eq!(ran(ybwc, 3), ClusterAlgorithm::Ybwc { granularity: Some(5), slice, switches: crate::cluster::ybwc::Switches::NONE });
+    assert_eq!(ran(ybwc, 3), ClusterAlgorithm::Ybwc { granularity: Some(5), slice, switches: crate::cluster::algorithms::ybwc::Switches::NONE });
     // The PV split's deepest PV node: depth 6 − granularity 5; capped at the depth.
     assert_eq!(ran(pv, 3), ClusterAlgorithm::PvSplit { split: Some(1) });
     assert_eq!(ran(ClusterAlgorithm::PvSplit { split: Some(9) }, 2), ClusterAlgorithm::PvSplit { split: Some(6) });
@@ -184,7 +184,7 @@ fn the_master_worker_is_exact_on_deeper_trees_with_small_slices() {
         for a in ClusterAlgorithm::ALL.into_iter().filter(|a| a.is_master_worker()) {
             for procs in [2, 3, 8, 64, 4096] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
-                    for slice_nodes in [64, master_worker::DEFAULT_SLICE_NODES] {
+                    for slice_nodes in [64, algorithms::master_worker::DEFAULT_SLICE_NODES] {
                         let a = match a {
                             ClusterAlgorithm::MasterWorker { master_depth, variant, .. } => {
                                 ClusterAlgorithm::MasterWorker { master_depth, slice: slice_nodes, variant }
@@ -210,7 +210,11 @@ fn every_master_depth_is_exact() {
         for dm in 0..=6 {
             for procs in [2, 5] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(dm as u64)] {
-                    let a = ClusterAlgorithm::MasterWorker { master_depth: Some(dm), slice: master_worker::DEFAULT_SLICE_NODES, variant: MwVariant::Updates };
+                    let a = ClusterAlgorithm::MasterWorker {
+                        master_depth: Some(dm),
+                        slice: algorithms::master_worker::DEFAULT_SLICE_NODES,
+                        variant: MwVariant::Updates,
+                    };
                     let cfg = ClusterConfig { settings: machine(search::DEFAULT_TT_SLOTS, delivery), ..ClusterConfig::new(a, procs) };
                     let s = simulate(t, &cfg, None).map(|s| (s.output.value, s.algorithm.split_column()));
                     assert_eq!(s, Ok((want, Some(dm.min(5)))), "d' {dm} procs {procs}");
@@ -220,7 +224,7 @@ fn every_master_depth_is_exact() {
     }
 }
 
-/// Costs the tools refuse (above [`machine::MAX_COST_NS`]) are still
+/// Costs the tools refuse (above [`exec::machine::MAX_COST_NS`]) are still
 /// checked in the library: a run whose clock would pass 2^64 ns stops with
 /// an error instead of wrapping (a search of 142 nodes at 2^64 / 100 ns a
 /// node, a message's latency of 2^64 − 1 ns, a walk of the master's tree
@@ -244,7 +248,7 @@ fn time_that_would_pass_2_to_the_64_is_an_error() {
         assert_eq!(at(algorithm, procs, costs).map(|r| r.output), Err(ClusterError::TimeOverflow { algorithm, procs }), "{costs:?}");
     }
     // The sequential search's 142 nodes at 10^9 ns: exact.
-    let s = at(ClusterAlgorithm::Sequential, 1, Costs { node_ns: machine::MAX_COST_NS, ..d }).map(|r| r.output);
+    let s = at(ClusterAlgorithm::Sequential, 1, Costs { node_ns: exec::machine::MAX_COST_NS, ..d }).map(|r| r.output);
     assert_eq!(s.map(|s| (s.counts.nodes, s.time_ns)), Ok((142, 142_000_000_000)));
 }
 

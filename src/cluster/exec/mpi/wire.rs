@@ -2,7 +2,7 @@
 //! compact binary format (serde; variable-length integers), so that a
 //! message variant added to the policies is encoded with no code here.
 
-use crate::cluster::transport::Msg;
+use crate::cluster::exec::transport::Msg;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -19,7 +19,7 @@ pub fn decode<N: DeserializeOwned>(bytes: &[u8]) -> Result<Msg<N>, postcard::Err
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::transport::{Job, SharedEntry};
+    use crate::cluster::exec::transport::{Job, SharedEntry};
     use crate::value::Window;
     use std::fmt::Debug;
 

@@ -68,7 +68,7 @@ impl<E> Events<E> {
 
     /// The bytes one item in flight holds: its slot in the pool, its entry
     /// in the heap and, once handed out, its index on the free list (the
-    /// memory estimate's, [`super::memory`]).
+    /// memory estimate's, [`crate::cluster::memory`]).
     pub const fn bytes_per_item() -> u64 {
         (std::mem::size_of::<Option<(u64, E)>>() + std::mem::size_of::<Reverse<(u64, u64, usize)>>() + std::mem::size_of::<usize>()) as u64
     }

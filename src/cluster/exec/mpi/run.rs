@@ -23,8 +23,8 @@
 
 use super::{Job, MpiOptions, OnMpi};
 use crate::cli::Input;
+use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::hybrid::Threads;
-use crate::cluster::machine::ClusterStats;
 use crate::cluster::run::{ClusterRequest, Done, Procs, RowSource, configs, rows};
 use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
 use crate::formats::ClusterRow;

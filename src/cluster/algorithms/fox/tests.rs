@@ -3,8 +3,8 @@
 //! order on incremental trees and a game.
 
 use super::*;
-use crate::cluster::events::Delivery;
-use crate::cluster::machine::{self, Costs};
+use crate::cluster::exec::events::Delivery;
+use crate::cluster::exec::machine::{self, Costs};
 use crate::search::minimax;
 use crate::tree::incremental::{INode, Incremental};
 
@@ -85,7 +85,7 @@ fn a_game_tree_is_exact() {
     }
 }
 
-type Record = crate::cluster::transport::Record<INode>;
+type Record = crate::cluster::exec::transport::Record<INode>;
 
 const OFF: i64 = 1 << 30;
 

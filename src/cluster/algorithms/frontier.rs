@@ -67,7 +67,7 @@ const COUNTED: usize = 1 << 14;
 /// 2^14 nodes (`COUNTED`), then extrapolated with the mean moves per node of the
 /// nodes expanded last (exact on trees of uniform branching; on a game,
 /// what the tree really has near the root). Milliseconds at any ply, for
-/// the memory estimate ([`super::memory`]).
+/// the memory estimate ([`crate::cluster::memory`]).
 pub fn size<S: TreeSource>(src: &S, root: &S::Node, split: u32) -> u64 {
     let mut level = vec![(root.clone(), true)];
     // Nodes without moves above the split ply: frontier nodes of their own.

@@ -10,7 +10,7 @@
 //! - **Back up the PV.** From the deepest split node up: its first child's
 //!   value (the node below, done) sets its bound; its other children are
 //!   then tasks, handed one at a time to idle workers (master-slave style,
-//!   the worker loop of [`super::root_split`]), each with the node's
+//!   the worker loop of [`crate::cluster::algorithms::root_split`]), each with the node's
 //!   window as it stands (a MAX node's α raised by every value gathered
 //!   so far, a MIN node's β lowered). When every task of the node is
 //!   back, its fail-hard value is the first child's value of the node
@@ -30,9 +30,9 @@
 //! node's, the node's window only narrows, and the node's value combines
 //! its children's as the sequential search does.
 
-use super::root_split::{TaskSearch, answer};
-use super::transport::{Job, Msg, Process, Transport};
-use super::ybwc::default_granularity;
+use crate::cluster::algorithms::root_split::{TaskSearch, answer};
+use crate::cluster::algorithms::ybwc::default_granularity;
+use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -185,8 +185,8 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for PvSplit<S, Q> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::events::Delivery;
-    use crate::cluster::machine::{self, Costs};
+    use crate::cluster::exec::events::Delivery;
+    use crate::cluster::exec::machine::{self, Costs};
     use crate::cluster::search::Searcher;
     use crate::search::minimax;
     use crate::tree::incremental::Incremental;

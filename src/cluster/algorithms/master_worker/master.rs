@@ -19,7 +19,7 @@
 
 use super::tree::MTree;
 use super::{FULL_WINDOW_AFTER, bounds, settled};
-use crate::cluster::transport::{Job, Msg, Transport};
+use crate::cluster::exec::transport::{Job, Msg, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::value::Window;

@@ -3,8 +3,8 @@
 //! ([`Transport`]); the messages ([`Msg`]); and the policy's side
 //! ([`Process`]): handlers run to completion on a start and on every
 //! message. Nothing here knows whether the network is simulated: the
-//! simulated cluster ([`super::machine`]), the test transport with
-//! adversarial delivery and the MPI transport (`super::mpi`, feature `mpi`)
+//! simulated cluster ([`crate::cluster::exec::machine`]), the test transport with
+//! adversarial delivery and the MPI transport (`crate::cluster::exec::mpi`, feature `mpi`)
 //! implement it.
 
 use crate::search::NodeCounts;
@@ -189,7 +189,7 @@ pub trait Transport<N> {
     /// The process has walked `counts` nodes of a tree it keeps in memory
     /// (the master-worker's master, its passes): counted as searched nodes,
     /// but a simulated machine charges them the master's own cost per node
-    /// ([`super::machine::Costs::master_ppm`]); a real one has spent the
+    /// ([`crate::cluster::exec::machine::Costs::master_ppm`]); a real one has spent the
     /// time, as for any search.
     fn walked(&mut self, counts: NodeCounts) {
         self.searched(counts)

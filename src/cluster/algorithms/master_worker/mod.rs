@@ -35,14 +35,14 @@ pub use master::Master;
 pub use tree::{MASTER_TREE_FACTOR, master_memory, master_node_bytes};
 pub use worker::Worker;
 
-use super::frontier::frontier;
-use super::transport::{Job, Msg, Process, Transport};
+use crate::cluster::algorithms::frontier::frontier;
+use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
 use crate::game::{TreeSource, children};
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 use worker::WTask;
 
 /// The master-worker's parameters, every default worked out
-/// ([`super::launch_with`] resolves them from the asked
+/// ([`crate::cluster::launch_with`] resolves them from the asked
 /// configuration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MwOptions {

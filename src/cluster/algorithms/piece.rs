@@ -8,8 +8,8 @@
 //! slice that runs out of budget is searched again with twice the budget
 //! (its table keeps what the slice found).
 
-use super::search::Searcher;
-use super::transport::Transport;
+use crate::cluster::exec::transport::Transport;
+use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 use crate::value::Window;
 

@@ -38,7 +38,7 @@
 //! - **Pieces.** At or below g, and for a process with no slaves, a node is
 //!   searched sequentially by the [`Searcher`] in slices of a node budget,
 //!   a [`Transport::wake`] between slices so messages are answered, as
-//!   [`super::ybwc`] does.
+//!   [`crate::cluster::algorithms::ybwc`] does.
 //! - **Replies.** A slave answers every task once: its value, or, when the
 //!   task is aborted (even before it arrived), a [`Msg::Request`] saying it
 //!   is free. A master gives a slave a task only when it owes none, so
@@ -47,11 +47,11 @@
 //!
 //! Exact: every value is fail-hard in the window it was searched with, a
 //! node's window only narrows, and values combine as the sequential
-//! search's (as YBWC's frames, [`super::ybwc`]).
+//! search's (as YBWC's frames, [`crate::cluster::algorithms::ybwc`]).
 
-use super::piece::Piece;
-use super::search::Searcher;
-use super::transport::{Job as Task, Msg, Process, Transport, abort_out};
+use crate::cluster::algorithms::piece::Piece;
+use crate::cluster::exec::transport::{Job as Task, Msg, Process, Transport, abort_out};
+use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::tt::{Bound, Entry};

@@ -8,8 +8,8 @@
 //! table (the paper's own remark: the effort is not wasted).
 
 use super::MwOptions;
+use crate::cluster::exec::transport::{Msg, SharedEntry, Transport};
 use crate::cluster::search::Searcher;
-use crate::cluster::transport::{Msg, SharedEntry, Transport};
 use crate::game::TreeSource;
 use crate::value::Window;
 use std::collections::BTreeMap;

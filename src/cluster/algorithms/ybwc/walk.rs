@@ -10,7 +10,7 @@
 //! flat network and the fat tree the ring r → r + 1 mod P (inside a node
 //! of the fat tree, then one step to the next node).
 
-use crate::cluster::topology::Topology;
+use crate::cluster::exec::topology::Topology;
 
 /// The rank after `r` on the walk through `procs` processes of `net`.
 pub fn next(net: Topology, r: usize, procs: usize) -> usize {

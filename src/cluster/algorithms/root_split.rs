@@ -16,12 +16,12 @@
 //!
 //! A process searches a whole task at a time, with a [`TaskSearch`]: the
 //! sequential [`Searcher`] (the simulated cluster's, and the default), or
-//! threads inside the process ([`super::hybrid`], `psearch --mpi
+//! threads inside the process ([`crate::cluster::hybrid`], `psearch --mpi
 //! --threads T`).
 
-use super::frontier::{Leaf, back_up, frontier};
-use super::search::Searcher;
-use super::transport::{Job, Msg, Process, Transport};
+use crate::cluster::algorithms::frontier::{Leaf, back_up, frontier};
+use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
+use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};

@@ -21,8 +21,8 @@
 //! - **Helpful master** (`helpful`): see [`Ybwc::help_out`].
 
 use super::{Ask, Frame, Piece, Switches, Ybwc, walk};
+use crate::cluster::exec::transport::{Msg, Transport};
 use crate::cluster::search::Searcher;
-use crate::cluster::transport::{Msg, Transport};
 use crate::game::TreeSource;
 use crate::value::Window;
 

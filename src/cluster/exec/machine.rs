@@ -10,18 +10,18 @@
 //!   `recv_ns` (software overhead per message);
 //! - a message arrives its latency plus its bytes over `bandwidth` after
 //!   it is sent: `latency_ns` on the flat network, plus its hops times
-//!   the hop cost on another [`Topology`] (`super::topology`).
+//!   the hop cost on another [`Topology`] (`crate::cluster::exec::topology`).
 //!
-//! One run is one sequential loop over the events ([`super::events`]), so
+//! One run is one sequential loop over the events ([`crate::cluster::exec::events`]), so
 //! its result does not depend on how many runs go on at once (`--threads`).
 //!
 //! Time is checked arithmetic: each cost is at most [`MAX_COST_NS`] (the
 //! tools refuse more up front), and a run whose clocks or idle sums would
 //! still pass 2^64 ns stops with [`TimeOverflow`] rather than wrap.
 
-use super::events::{Delivery, Events};
-use super::topology::Topology;
-use super::transport::{Msg, Process, Transport};
+use crate::cluster::exec::events::{Delivery, Events};
+use crate::cluster::exec::topology::Topology;
+use crate::cluster::exec::transport::{Msg, Process, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 
@@ -73,7 +73,7 @@ pub const MAX_COST_NS: u64 = 1_000_000_000;
 pub struct TimeOverflow;
 
 /// The default search cost per node: this host's own sequential search
-/// (the baseline of `super::search`) on incremental b = 5 trees, measured
+/// (the baseline of `crate::cluster::search`) on incremental b = 5 trees, measured
 /// as `BENCHMARKS.md` records.
 pub const DEFAULT_NODE_NS: u64 = 380;
 
@@ -124,7 +124,7 @@ struct ProcState {
 type Event<N> = (usize, usize, Option<Msg<N>>);
 
 /// The bytes one message in flight holds on the simulated cluster (the
-/// memory estimate's, [`super::memory`]).
+/// memory estimate's, [`crate::cluster::memory`]).
 pub const fn message_bytes<N>() -> u64 {
     Events::<Event<N>>::bytes_per_item()
 }

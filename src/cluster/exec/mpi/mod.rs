@@ -3,7 +3,7 @@
 //! (Open MPI through rsmpi); the default build has none of it.
 //!
 //! One MPI rank is one process of a policy. [`OnMpi`] is a
-//! [`Launch`](super::Launch): every rank builds only its own process
+//! [`Launch`](crate::cluster::Launch): every rank builds only its own process
 //! (`make(rank)`), all ranks meet at a barrier, the clock starts, the
 //! process's `start` runs, and then the rank loops: it waits for the next
 //! message from any rank and hands it to `receive`; when the process asked
@@ -42,9 +42,9 @@
 pub mod run;
 pub mod wire;
 
-use super::Launch;
-use super::machine::ClusterStats;
-use super::transport::{Msg, Process, Transport};
+use crate::cluster::Launch;
+use crate::cluster::exec::machine::ClusterStats;
+use crate::cluster::exec::transport::{Msg, Process, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use mpi::point_to_point::{MatchedReceiveVec, Message, Status};

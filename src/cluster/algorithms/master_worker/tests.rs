@@ -3,8 +3,8 @@
 //! entries, the master's tree's size and its estimate.
 
 use super::*;
-use crate::cluster::events::Delivery;
-use crate::cluster::machine::{self, Costs};
+use crate::cluster::exec::events::Delivery;
+use crate::cluster::exec::machine::{self, Costs};
 use crate::search::NodeCounts;
 use crate::tree::incremental::Incremental;
 

@@ -8,7 +8,7 @@
 //!   the window as it narrows, the children given to other processes), so
 //!   that it can answer messages between any two steps. At or below g a
 //!   *piece* is searched by the sequential baseline
-//!   ([`super::search::Searcher`], the process's own table) in slices of a
+//!   ([`crate::cluster::search::Searcher`], the process's own table) in slices of a
 //!   node budget, with a [`Transport::wake`] between slices, as the
 //!   master-worker's workers do.
 //! - **The YBW rule.** A frame's children after the first are *available*
@@ -48,10 +48,10 @@ mod walk;
 
 pub use switches::Switches;
 
-use super::piece::Piece;
-use super::search::Searcher;
-use super::topology::Topology;
-use super::transport::{Msg, Process, Transport, abort_out};
+use crate::cluster::algorithms::piece::Piece;
+use crate::cluster::exec::topology::Topology;
+use crate::cluster::exec::transport::{Msg, Process, Transport, abort_out};
+use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -460,7 +460,10 @@ impl<S: TreeSource> Ybwc<S> {
         self.next_id += 1;
         f.remote.push((id, o, i));
         self.given += 1;
-        t.send(o, Msg::Task(crate::cluster::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.w }));
+        t.send(
+            o,
+            Msg::Task(crate::cluster::exec::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.w }),
+        );
         if self.switches.three_stage {
             if self.worked.len() <= o {
                 self.worked.resize(o + 1, false);
@@ -569,7 +572,7 @@ impl<S: TreeSource> Process<S> for Ybwc<S> {
             return;
         }
         match msg {
-            Msg::Task(crate::cluster::transport::Job { id, node, max, ply, depth, window }) => {
+            Msg::Task(crate::cluster::exec::transport::Job { id, node, max, ply, depth, window }) => {
                 // Sent to a process that asked: idle, or (helpful master)
                 // waiting, the task in its waiting job's subtree.
                 self.asking = None;

@@ -1,0 +1,14 @@
+//! The executor of the message-passing searches, kept apart from the
+//! algorithms (`docs/model.md` §9): what a process may use
+//! ([`transport`]), the simulated cluster that runs processes by discrete
+//! events ([`machine`] over [`events`]) on a network of a shape
+//! ([`topology`]), and the real transport on MPI ranks (`mpi`, with the
+//! feature `mpi`). Nothing here names an algorithm: a process is anything
+//! implementing [`transport::Process`].
+
+pub mod events;
+pub mod machine;
+#[cfg(feature = "mpi")]
+pub mod mpi;
+pub mod topology;
+pub mod transport;
