@@ -20,7 +20,7 @@ use util::{Dir, Tool, bin, column, game_trees, incremental_trees};
 /// without its helpful master (the other half of OthelloX's comparison).
 fn policies() -> String {
     use parab::cluster::ClusterAlgorithm;
-    let mut names: Vec<&str> = ClusterAlgorithm::ALL.iter().filter(|&&a| a != ClusterAlgorithm::Sequential).map(|a| a.name()).collect();
+    let mut names: Vec<&str> = ClusterAlgorithm::parallel().iter().map(|a| a.name()).collect();
     names.push("ybwc-full-no-helpful");
     names.join(",")
 }

@@ -25,7 +25,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table\n\nAlgorithms of the cluster (docs/model.md §9):\n  seq                      the sequential baseline (p = 1)\n  even-split               the frontier at --split-ply split evenly among the processes\n  master-slave             the frontier at --split-ply handed out one node at a time\n  master-worker            Ura et al.'s master-worker with dynamic updates (--master-depth, --slice-nodes)\n  master-worker-noupdate   the same, workers reporting full-depth results only\n  master-worker-share      with updates, workers sharing table entries around a ring (--share-depth)\n  master-worker-negascout  with updates and a NegaScout master with ε-windows (--epsilon)\n  ybwc                     the Young Brothers Wait Concept over messages (--slice-nodes)\n  pv-split                 PV splitting: the master backs up the leftmost branch to --split-ply, handing each PV node's other moves to idle processes\n  fox                      Fox et al.'s master/slave on the hypercube's sub-cubes: the table's move followed with the slaves, the rest self-scheduled (--slice-nodes)"
+    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
@@ -39,15 +39,18 @@ struct Args {
     #[arg(short, long, value_delimiter = ',', default_value = "1")]
     procs: Vec<usize>,
     /// Parallel search algorithms for p > 1. The shared machine: dts (the
-    /// thesis's; default), pvsplit, steal, active. The cluster: even-split,
-    /// master-slave (default both), master-worker, master-worker-noupdate,
-    /// master-worker-share, master-worker-negascout, ybwc, pv-split, fox; p = 1 is its
-    /// sequential baseline, seq.
+    /// thesis's; default), pvsplit, steal, active. The cluster: those listed
+    /// below (default even-split, master-slave); p = 1 is its sequential
+    /// baseline, seq.
     #[arg(long, visible_alias = "policy", value_delimiter = ',')]
     algorithm: Vec<String>,
     /// One row per (tree, configuration).
     #[arg(long)]
     per_tree: bool,
+    /// Print the cluster's parallel algorithms, one name a line, and exit
+    /// (the experiment scripts' default list).
+    #[arg(long, conflicts_with_all = ["inputs", "merge", "leaf_factors"])]
+    list_algorithms: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -168,6 +171,20 @@ fn costs(args: &Args) -> Result<parab::cluster::exec::machine::Costs> {
     Ok(costs)
 }
 
+/// `pabsim --list-algorithms`: the cluster's parallel algorithms, one name
+/// a line (what the experiment scripts run by default).
+fn list_algorithms(args: &Args) -> Result<()> {
+    use parab::cluster::{Algorithm, ClusterAlgorithm};
+    ensure!(
+        args.machine == MachineKind::Cluster,
+        "--list-algorithms lists the cluster's algorithms: give --machine cluster (the shared machine's are in --help)"
+    );
+    let names: String = ClusterAlgorithm::parallel().iter().map(|a| format!("{}\n", a.name())).collect();
+    let mut out = Output::create(args.output.as_deref())?;
+    std::io::Write::write_all(&mut out, names.as_bytes())?;
+    Ok(out.finish()?)
+}
+
 /// `pabsim --machine cluster`.
 fn cluster(args: &Args) -> Result<()> {
     use parab::cluster::run::{ClusterRequest, Procs, configs, run};
@@ -189,7 +206,7 @@ fn cluster(args: &Args) -> Result<()> {
     if args.leaf_factors {
         return leaf_factors(args);
     }
-    let algorithms = args.cluster.algorithms(&args.algorithm, &ClusterAlgorithm::DEFAULT)?;
+    let algorithms = args.cluster.algorithms(&args.algorithm, &ClusterAlgorithm::defaults())?;
     cli::no_repeats("--procs", &args.procs)?;
     for &p in &args.procs {
         ensure!((1..=MAX_CLUSTER_PROCS).contains(&p), "--procs {p}: the cluster has 1..{MAX_CLUSTER_PROCS} processes");
@@ -254,8 +271,15 @@ fn leaf_factors(args: &Args) -> Result<()> {
 }
 
 fn main() {
-    let args: Args = cli::parse("pabsim");
+    let args: Args = cli::parse_with("pabsim", |c| {
+        let after = c.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+        let cluster = parab::cluster::ClusterAlgorithm::help();
+        c.after_help(format!("{after}\n\nAlgorithms of the cluster (docs/model.md §9; pabsim --list-algorithms names them):\n{cluster}"))
+    });
     cli::main("pabsim", || {
+        if args.list_algorithms {
+            return list_algorithms(&args);
+        }
         cli::threads(args.threads)?;
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
         if args.machine == MachineKind::Cluster {

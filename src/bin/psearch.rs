@@ -25,7 +25,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n  dts       the thesis's: idle threads take the split-point variable's lock and search the node heap for a split point (--scheme, --split-walk)\n  pvsplit   PV splitting: all threads share each PV node's moves once its first is searched, and wait for the next PV node\n  steal     YBWC with work stealing (crossbeam-deque): eligible nodes go on the owner's deque, idle threads steal from a random victim (--scheme, --steal-seed)\n  active    active splitting: a thread at an eligible node with --min-split-depth plies left recruits the idle threads (--scheme)\n  lazy-smp  Lazy SMP: every thread searches the whole tree, sharing a lock-free transposition table (real threads only)\n\nEvery row records the host's load and free cores (its cores less the other work runnable) just before its timed run; thread counts above the free cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/).\n\nMPI (build: cargo build --release --features mpi):\n  treegen --model incremental --branching 5 --depth 7 --count 2 -o /tmp/inc.jsonl\n  mpirun -np 4 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave,master-worker --per-tree\n  mpirun --bind-to none -np 2 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave --threads 2\nRank 0 reads the input and writes the rows of pabsim --machine cluster (transport mpi, measured wall time): the sequential baseline on rank 0, then each algorithm on all ranks, every root value checked. With --threads T each rank searches its tasks (even-split, master-slave) on T threads with --thread-algorithm (default steal): the hybrid. A rank that waits --mpi-timeout seconds for a message ends the job with one line."
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n  dts       the thesis's: idle threads take the split-point variable's lock and search the node heap for a split point (--scheme, --split-walk)\n  pvsplit   PV splitting: all threads share each PV node's moves once its first is searched, and wait for the next PV node\n  steal     YBWC with work stealing (crossbeam-deque): eligible nodes go on the owner's deque, idle threads steal from a random victim (--scheme, --steal-seed)\n  active    active splitting: a thread at an eligible node with --min-split-depth plies left recruits the idle threads (--scheme)\n  lazy-smp  Lazy SMP: every thread searches the whole tree, sharing a lock-free transposition table (real threads only)\n\nEvery row records the host's load and free cores (its cores less the other work runnable) just before its timed run; thread counts above the free cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/).\n\nMPI (build: cargo build --release --features mpi):\n  treegen --model incremental --branching 5 --depth 7 --count 2 -o /tmp/inc.jsonl\n  mpirun -np 4 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave,master-worker --per-tree\n  mpirun --bind-to none -np 2 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave --threads 2\nRank 0 reads the input and writes the rows of pabsim --machine cluster (transport mpi, measured wall time): the sequential baseline on rank 0, then each algorithm on all ranks, every root value checked. With --threads T each rank searches its tasks (even-split, master-slave) on T threads with --thread-algorithm (default steal): the hybrid. A rank that waits --mpi-timeout seconds for a message ends the job with one line.\n\nAlgorithms of the cluster (with --mpi):\n{cluster}"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen or positions), `-` or absent for stdin.
@@ -36,10 +36,8 @@ struct Args {
     #[arg(short, long, value_delimiter = ',')]
     threads: Vec<usize>,
     /// Parallel search algorithms for more than one thread: dts (default),
-    /// pvsplit, steal, active, lazy-smp. With --mpi the cluster's: even-split,
-    /// master-slave (default both), master-worker, master-worker-noupdate,
-    /// master-worker-share, master-worker-negascout, ybwc, pv-split, fox; seq on
-    /// one rank.
+    /// pvsplit, steal, active, lazy-smp. With --mpi the cluster's (listed
+    /// below; default even-split, master-slave); seq on one rank.
     #[arg(long, visible_alias = "policy", value_delimiter = ',')]
     algorithm: Vec<String>,
     /// One row per (tree, configuration).
@@ -74,7 +72,10 @@ struct Args {
 }
 
 fn main() {
-    let args: Args = cli::parse("psearch");
+    let args: Args = cli::parse_with("psearch", |c| {
+        let after = c.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+        c.after_help(after.replace("{cluster}", &parab::cluster::ClusterAlgorithm::help()))
+    });
     if args.mpi {
         mpi_main(&args);
     }
@@ -148,7 +149,7 @@ fn mpi_main(args: &Args) -> ! {
         let name = args.thread_algorithm.as_deref().unwrap_or(parab::cluster::hybrid::DEFAULT_THREAD_ALGORITHM);
         let thread_algorithm = name.parse::<parab::algorithm::Algorithm>().map_err(|e| anyhow::anyhow!("--thread-algorithm {name}: {e}"))?;
         ensure!(args.mpi_timeout.is_none_or(|t| (1..=86_400).contains(&t)), "--mpi-timeout: give 1..86400 seconds");
-        let default: &[ClusterAlgorithm] = if job.size == 1 { &[ClusterAlgorithm::Sequential] } else { &ClusterAlgorithm::DEFAULT };
+        let default = if job.size == 1 { vec![ClusterAlgorithm::SEQUENTIAL] } else { ClusterAlgorithm::defaults() };
         let algorithms = args.cluster.algorithms(&args.algorithm, default)?;
         let rank_threads = (threads > 1).then_some(parab::cluster::hybrid::RankThreads { threads, algorithm: thread_algorithm });
         let settings = ClusterSettings { threads: rank_threads, ..args.cluster.settings()? };

@@ -106,7 +106,14 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// Parses the command line; `--help`/`--version` print and exit 0, a usage
 /// error prints one line and exits 2.
 pub fn parse<T: Parser>(tool: &str) -> T {
-    match T::try_parse() {
+    parse_with(tool, |c| c)
+}
+
+/// [`parse`], with the command changed by `edit` first (help text made at
+/// run time, e.g. from a registry).
+pub fn parse_with<T: Parser>(tool: &str, edit: impl FnOnce(clap::Command) -> clap::Command) -> T {
+    let parsed = edit(T::command()).try_get_matches().and_then(|mut m| T::from_arg_matches_mut(&mut m));
+    match parsed {
         Ok(t) => t,
         Err(e) => {
             use clap::error::ErrorKind;

@@ -2,7 +2,7 @@
 //! algorithm (and each split-point scheme) declares the options it reads
 //! ([`crate::algorithm::Algorithm::options`],
 //! [`crate::algorithm::Scheme::options`],
-//! [`crate::cluster::ClusterAlgorithm::options`]); an option the command
+//! [`crate::cluster::Algorithm::reads`]); an option the command
 //! line gives that none of the chosen ones reads would change nothing
 //! without a word (`--m-b` under scheme A, `--epsilon` with even-split), so
 //! it is refused, in one line naming it, what reads it and what the run
@@ -12,14 +12,14 @@
 use super::Error;
 
 /// An algorithm or a scheme as a reader of options.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Reader {
     /// The option that chooses it: `--algorithm`, `--scheme`.
     pub flag: &'static str,
     /// Its name there: `steal`, `b`.
     pub name: &'static str,
     /// The options it reads.
-    pub options: &'static [&'static str],
+    pub options: std::borrow::Cow<'static, [&'static str]>,
     /// Whether the command line chose it.
     pub chosen: bool,
 }
@@ -61,10 +61,10 @@ mod tests {
     use super::*;
 
     const READERS: [Reader; 4] = [
-        Reader { flag: "--algorithm", name: "x", options: &["--depth", "--width"], chosen: true },
-        Reader { flag: "--algorithm", name: "y", options: &["--width", "--seed"], chosen: false },
-        Reader { flag: "--algorithm", name: "z", options: &["--seed"], chosen: false },
-        Reader { flag: "--scheme", name: "s", options: &["--seed", "--wait"], chosen: false },
+        Reader { flag: "--algorithm", name: "x", options: std::borrow::Cow::Borrowed(&["--depth", "--width"]), chosen: true },
+        Reader { flag: "--algorithm", name: "y", options: std::borrow::Cow::Borrowed(&["--width", "--seed"]), chosen: false },
+        Reader { flag: "--algorithm", name: "z", options: std::borrow::Cow::Borrowed(&["--seed"]), chosen: false },
+        Reader { flag: "--scheme", name: "s", options: std::borrow::Cow::Borrowed(&["--seed", "--wait"]), chosen: false },
     ];
 
     /// An option read by a chosen reader passes, whoever else reads it; one

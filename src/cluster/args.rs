@@ -6,11 +6,12 @@
 //! machine's settings ([`ClusterArgs::settings`]) in one place, so the two
 //! tools cannot drift apart in names, ranges or defaults.
 
-use super::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS, MwVariant, search::DEFAULT_TT_SLOTS};
+use super::algorithm::{Algorithm, Given, Opt};
+use super::algorithms::master_worker::MAX_EPSILON;
+use super::exec::machine::MAX_COST_NS;
+use super::exec::topology::{DEFAULT_HOP_NS, DEFAULT_NODE_CORES, Topology};
+use super::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS, search::DEFAULT_TT_SLOTS};
 use crate::cli::{Reader, refuse_unread};
-use crate::cluster::algorithms::master_worker::{self, MAX_EPSILON};
-use crate::cluster::exec::machine::MAX_COST_NS;
-use crate::cluster::exec::topology::{DEFAULT_HOP_NS, DEFAULT_NODE_CORES, Topology};
 use anyhow::{Result, bail, ensure};
 
 /// The algorithms' parameters on a cluster.
@@ -134,18 +135,45 @@ impl NetworkArgs {
 }
 
 impl ClusterArgs {
-    /// The option names, each with whether it was given (a tool refuses
-    /// them where they do not apply).
-    pub fn given(&self) -> [(&'static str, bool); 7] {
-        [
-            ("--tt-slots", self.tt_slots.is_some()),
-            ("--split-ply", self.split_ply.is_some()),
-            ("--master-depth", self.master_depth.is_some()),
-            ("--slice-nodes", self.slice_nodes.is_some()),
-            ("--share-depth", self.share_depth.is_some()),
-            ("--epsilon", self.epsilon.is_some()),
-            ("--master-cost", self.master_cost.is_some()),
-        ]
+    /// The algorithms' options, each with whether it was given (a tool
+    /// refuses them where they do not apply).
+    pub fn given_options(&self) -> [(Opt, bool); 6] {
+        Opt::ALL.map(|o| {
+            let on = match o {
+                Opt::SplitPly => self.split_ply.is_some(),
+                Opt::MasterDepth => self.master_depth.is_some(),
+                Opt::SliceNodes => self.slice_nodes.is_some(),
+                Opt::ShareDepth => self.share_depth.is_some(),
+                Opt::Epsilon => self.epsilon.is_some(),
+                Opt::MasterCost => self.master_cost.is_some(),
+            };
+            (o, on)
+        })
+    }
+
+    /// Every option of the algorithms and `--tt-slots`, by spelling, each
+    /// with whether it was given (`psearch` refuses them without `--mpi`).
+    pub fn given(&self) -> Vec<(&'static str, bool)> {
+        let mut g = vec![("--tt-slots", self.tt_slots.is_some())];
+        g.extend(self.given_options().map(|(o, on)| (o.flag(), on)));
+        g
+    }
+
+    /// The algorithms' parameters given here, checked.
+    pub fn parameters(&self) -> Result<Given> {
+        ensure!(self.slice_nodes != Some(0), "--slice-nodes 0: a worker would never search");
+        if let Some(e) = self.epsilon {
+            // Below 1 the scout windows would be empty or inverted; above the
+            // score scale's width no window is ever narrowed.
+            ensure!((1..=MAX_EPSILON).contains(&e), "--epsilon {e} must lie in 1..{MAX_EPSILON} (score units, the width of a scout window)");
+        }
+        Ok(Given {
+            split_ply: self.split_ply,
+            master_depth: self.master_depth,
+            slice_nodes: self.slice_nodes,
+            share_depth: self.share_depth,
+            epsilon: self.epsilon,
+        })
     }
 
     /// The machine every run shares (the simulated machine's costs and
@@ -157,18 +185,18 @@ impl ClusterArgs {
     }
 
     /// The master's cost per pass node in millionths of the search's
-    /// ([`crate::cluster::exec::machine::Costs::master_ppm`]), checked: `--master-cost`,
+    /// ([`super::exec::machine::Costs::master_ppm`]), checked: `--master-cost`,
     /// or the measured default.
     pub fn master_ppm(&self) -> Result<u64> {
-        let Some(r) = self.master_cost else { return Ok(crate::cluster::exec::machine::DEFAULT_MASTER_PPM) };
+        let Some(r) = self.master_cost else { return Ok(super::exec::machine::DEFAULT_MASTER_PPM) };
         ensure!(r.is_finite() && (0.0..=1_000.0).contains(&r), "--master-cost {r} must lie in 0..1000 (a fraction of --node-ns)");
         Ok((r * 1e6).round() as u64)
     }
 
     /// The `--algorithm` names of the cluster's algorithms, in order,
-    /// without repeats, each with the parameters given here (an option
-    /// another algorithm takes leaves it unchanged); `default` if none is
-    /// named. A name of the shared-memory machine is refused with a hint.
+    /// without repeats, each with the parameters given here that it reads;
+    /// `default` if none is named. A name of the shared-memory machine is
+    /// refused with a hint.
     pub fn algorithms(&self, names: &[String], default: &[ClusterAlgorithm]) -> Result<Vec<ClusterAlgorithm>> {
         let mut algorithms = vec![];
         for p in names {
@@ -186,64 +214,36 @@ impl ClusterArgs {
             algorithms = default.to_vec();
         }
         self.check_read_by(&algorithms)?;
-        let slice = self.slice_nodes.unwrap_or(master_worker::DEFAULT_SLICE_NODES);
-        ensure!(slice >= 1, "--slice-nodes 0: a worker would never search");
-        if let Some(e) = self.epsilon {
-            // Below 1 the scout windows would be empty or inverted; above the
-            // score scale's width no window is ever narrowed.
-            ensure!((1..=MAX_EPSILON).contains(&e), "--epsilon {e} must lie in 1..{MAX_EPSILON} (score units, the width of a scout window)");
-        }
-        Ok(algorithms.into_iter().map(|a| self.parameters(a, slice)).collect())
+        let given = self.parameters()?;
+        Ok(algorithms.into_iter().map(|a| a.given(&given)).collect())
     }
 
     /// Refuses an option given here that none of `chosen` reads
-    /// ([`ClusterAlgorithm::options`]; `--epsilon` with even-split only),
-    /// before any tree is read: one line naming it and the algorithms
-    /// that read it.
+    /// ([`Algorithm::reads`]; `--epsilon` with even-split only), before any
+    /// tree is read: one line naming it and the algorithms that read it.
     fn check_read_by(&self, chosen: &[ClusterAlgorithm]) -> Result<()> {
-        let readers: Vec<Reader> = ClusterAlgorithm::ALL
+        let all = ClusterAlgorithm::all();
+        let readers: Vec<Reader> = all
             .iter()
             .map(|a| Reader {
                 flag: "--algorithm",
                 name: a.name(),
-                options: a.options(),
-                chosen: chosen.iter().any(|c| c.name() == a.name() || both_ybwc(c, a)),
+                options: a.reads().iter().map(|o| o.flag()).collect::<Vec<_>>().into(),
+                // An algorithm reads the same options whatever its
+                // parameters (YBWC's switches among them).
+                chosen: chosen.iter().any(|c| std::mem::discriminant(c) == std::mem::discriminant(a) && c.reads() == a.reads()),
             })
             .collect();
         let run = format!("--algorithm {}", chosen.iter().map(|a| a.name()).collect::<Vec<_>>().join(","));
-        Ok(refuse_unread(&self.given(), &readers, &run)?)
+        let given: Vec<(&'static str, bool)> = self.given_options().iter().map(|&(o, on)| (o.flag(), on)).collect();
+        Ok(refuse_unread(&given, &readers, &run)?)
     }
-
-    /// `a` with the parameters given here that it takes.
-    fn parameters(&self, a: ClusterAlgorithm, slice: u64) -> ClusterAlgorithm {
-        match a {
-            ClusterAlgorithm::Sequential => a,
-            ClusterAlgorithm::EvenSplit { .. } => ClusterAlgorithm::EvenSplit { split: self.split_ply },
-            ClusterAlgorithm::MasterSlave { .. } => ClusterAlgorithm::MasterSlave { split: self.split_ply },
-            ClusterAlgorithm::MasterWorker { variant, .. } => ClusterAlgorithm::MasterWorker {
-                master_depth: self.master_depth,
-                slice,
-                variant: match variant {
-                    MwVariant::Share { .. } => MwVariant::Share { depth: self.share_depth },
-                    MwVariant::NegaScout { .. } => MwVariant::NegaScout { epsilon: self.epsilon },
-                    v => v,
-                },
-            },
-            ClusterAlgorithm::Ybwc { granularity, switches, .. } => ClusterAlgorithm::Ybwc { granularity, slice, switches },
-            ClusterAlgorithm::Fox { granularity, .. } => ClusterAlgorithm::Fox { granularity, slice },
-            ClusterAlgorithm::PvSplit { .. } => ClusterAlgorithm::PvSplit { split: self.split_ply },
-        }
-    }
-}
-
-/// Whether both are YBWC (whatever the switches: they read the same options).
-fn both_ybwc(a: &ClusterAlgorithm, b: &ClusterAlgorithm) -> bool {
-    matches!((a, b), (ClusterAlgorithm::Ybwc { .. }, ClusterAlgorithm::Ybwc { .. }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::MwVariant;
 
     fn names(list: &str) -> Vec<String> {
         list.split(',').map(String::from).collect()
@@ -254,7 +254,7 @@ mod tests {
     /// algorithm reads passes, whatever the others.
     #[test]
     fn an_option_no_chosen_algorithm_reads_is_refused() {
-        let default = ClusterAlgorithm::DEFAULT;
+        let default = ClusterAlgorithm::defaults();
         let eps = ClusterArgs { epsilon: Some(5), ..ClusterArgs::default() };
         let depth = ClusterArgs { master_depth: Some(2), ..ClusterArgs::default() };
         let slice = ClusterArgs { slice_nodes: Some(64), ..ClusterArgs::default() };
@@ -297,8 +297,9 @@ mod tests {
             network: NetworkArgs::default(),
         };
         let got = all.algorithms(&names("even-split,master-worker-share,master-worker-negascout"), &default).unwrap();
-        assert_eq!(got[0], ClusterAlgorithm::EvenSplit { split: Some(2) });
-        assert_eq!(got[2], ClusterAlgorithm::MasterWorker { master_depth: Some(2), slice: 64, variant: MwVariant::NegaScout { epsilon: Some(5) } });
+        use crate::cluster::algorithms::{master_worker::MasterWorker, root_split::EvenSplit};
+        assert_eq!(got[0], EvenSplit { split: Some(2) }.into());
+        assert_eq!(got[2], MasterWorker { master_depth: Some(2), slice: Some(64), variant: MwVariant::NegaScout { epsilon: Some(5) } }.into());
         assert!(ply.algorithms(&names("seq"), &default).is_err());
         assert!(ClusterArgs { tt_slots: Some(1024), ..ClusterArgs::default() }.algorithms(&names("seq"), &default).is_ok());
     }
@@ -340,12 +341,21 @@ mod tests {
         );
     }
 
-    /// The options the algorithms declare are this struct's, spelt alike,
-    /// and each but the machine's `--tt-slots` is read by some algorithm.
+    /// Every [`Opt`] is an argument of this struct by its clap id, spelt
+    /// alike on the command line, and read by some registered algorithm;
+    /// the struct has no other argument but the machine's.
     #[test]
-    fn every_option_but_the_tables_has_a_reader() {
-        let declared: std::collections::BTreeSet<&str> = ClusterAlgorithm::ALL.iter().flat_map(|a| a.options()).copied().collect();
-        let options: std::collections::BTreeSet<&str> = ClusterArgs::default().given().iter().map(|g| g.0).filter(|&o| o != "--tt-slots").collect();
-        assert_eq!(declared, options);
+    fn every_option_is_an_argument_with_a_reader() {
+        use clap::{Args, Command};
+        let cmd = ClusterArgs::augment_args(Command::new("t"));
+        for o in Opt::ALL {
+            let arg = cmd.get_arguments().find(|a| a.get_id() == o.id()).unwrap_or_else(|| panic!("{o:?}: no argument {}", o.id()));
+            assert_eq!(format!("--{}", arg.get_long().unwrap()), o.flag());
+            assert!(ClusterAlgorithm::all().iter().any(|a| a.reads().contains(&o)), "{o:?} is read by no algorithm");
+        }
+        let machine = ["tt_slots", "topology", "hop_ns", "node_cores"];
+        let others: Vec<&str> =
+            cmd.get_arguments().map(|a| a.get_id().as_str()).filter(|id| !machine.contains(id) && !Opt::ALL.iter().any(|o| o.id() == *id)).collect();
+        assert!(others.is_empty(), "arguments that are no Opt: {others:?}");
     }
 }

@@ -17,7 +17,7 @@
 //! task's window, keeps the fail-hard contract of [`TaskSearch`].
 
 use crate::algorithm::Algorithm;
-use crate::cluster::algorithms::root_split::TaskSearch;
+use crate::cluster::algorithm::TaskSearch;
 use crate::game::{MoveList, TreeSource};
 use crate::real::Options;
 use crate::search::NodeCounts;

@@ -13,7 +13,7 @@
 //!   extrapolated from the plies near the root, by
 //!   [`crate::cluster::algorithms::frontier::size`]), each with process 0's slot for its value
 //!   and, with the even split, a result in flight for every node of a
-//!   worker's share ([`frontier_bytes`]);
+//!   worker's share ([`super::algorithms::root_split::frontier_bytes`]);
 //! - **the master's tree** of the master-worker: the nodes its passes
 //!   expand, bounded by a measured model
 //!   ([`crate::cluster::algorithms::master_worker::master_memory`]);
@@ -25,8 +25,9 @@
 //! default what the machine has available less a tenth) is refused before
 //! anything runs, in one line naming the estimate and what to lower.
 
-use super::{ClusterAlgorithm, ClusterConfig};
-use crate::game::{TreeSource, children};
+use super::ClusterConfig;
+use super::algorithm::{Algorithm, Run};
+use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};
 use crate::tt::ProcessTable;
 
@@ -35,7 +36,7 @@ use crate::tt::ProcessTable;
 pub const PER_PROCESS: u64 = 16 << 10;
 
 /// What one run needs, by part, in bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Estimate {
     /// The processes' tables.
     pub tables: u64,
@@ -43,6 +44,9 @@ pub struct Estimate {
     pub tree: u64,
     /// Everything else the processes hold.
     pub processes: u64,
+    /// The tree part's name and the option that lowers it
+    /// ([`super::algorithm::Part`]).
+    pub part: (&'static str, &'static str),
 }
 
 impl Estimate {
@@ -52,62 +56,29 @@ impl Estimate {
     }
 }
 
-/// Bytes a root-splitting run of `algorithm` on `procs` processes holds
-/// for a frontier of `nodes` nodes of type `N`: each node (position, side,
-/// ply), process 0's slot for its value and the value's copy when they are
-/// backed up; with the even split, the results of the workers' shares,
-/// which are sent at once and all in flight together. (Measured: 48 and
-/// 114 bytes a node on incremental trees, 9,765,625 nodes at split ply 10:
-/// the estimate is within 2% of the peak resident size.)
-pub fn frontier_bytes<N>(algorithm: &ClusterAlgorithm, nodes: u64, procs: usize) -> u64 {
-    let node = (std::mem::size_of::<crate::cluster::algorithms::frontier::Leaf<N>>() + std::mem::size_of::<Option<i64>>() + std::mem::size_of::<i64>()) as u64;
-    let held = nodes.saturating_mul(node);
-    match algorithm {
-        ClusterAlgorithm::EvenSplit { .. } => {
-            let sent = (nodes as u128 * (procs.max(1) - 1) as u128 / procs.max(1) as u128).min(u64::MAX as u128) as u64;
-            held.saturating_add(sent.saturating_mul(crate::cluster::exec::machine::message_bytes::<N>()))
-        }
-        _ => held,
+/// The estimate of `cfg` on `root` of `src` searched to `depth`: the
+/// algorithm resolved as a run resolves it ([`Algorithm::resolve`]), then
+/// its part ([`Algorithm::memory`]), its tables and every process's fixed
+/// part.
+pub fn estimate<S: TreeSource, A: Algorithm>(cfg: &ClusterConfig<A>, src: &S, root: &S::Node, depth: u32) -> Estimate {
+    let run = Run { src, root, depth, procs: cfg.procs, settings: &cfg.settings };
+    let part = cfg.algorithm.resolve(&run).memory(&run);
+    let table = ProcessTable::bytes(cfg.settings.tt_slots, false);
+    Estimate {
+        tables: part.tables.saturating_mul(table),
+        tree: part.tree,
+        processes: (cfg.procs as u64).saturating_mul(PER_PROCESS),
+        part: (part.name, part.lower),
     }
 }
 
-/// The estimate of `cfg` on a tree of nodes `N` whose root has `b` moves,
-/// searched to `depth`, whose frontier at the split ply has
-/// `frontier_nodes` nodes (the root-splitting baselines'); its master
-/// depth worked out ([`ClusterAlgorithm::with_plies`]: left to its default
-/// it counts as 0).
-pub fn estimate<N>(cfg: &ClusterConfig, b: u64, depth: u32, frontier_nodes: u64) -> Estimate {
-    let procs = cfg.procs as u64;
-    let table = ProcessTable::bytes(cfg.settings.tt_slots, false);
-    let searchers = match cfg.algorithm {
-        ClusterAlgorithm::MasterWorker { .. } => procs - 1,
-        _ => procs,
-    };
-    let tree = match cfg.algorithm {
-        ClusterAlgorithm::Sequential | ClusterAlgorithm::Ybwc { .. } | ClusterAlgorithm::PvSplit { .. } | ClusterAlgorithm::Fox { .. } => 0,
-        ClusterAlgorithm::EvenSplit { .. } | ClusterAlgorithm::MasterSlave { .. } => frontier_bytes::<N>(&cfg.algorithm, frontier_nodes, cfg.procs),
-        ClusterAlgorithm::MasterWorker { master_depth, .. } => {
-            crate::cluster::algorithms::master_worker::master_memory::<N>(b, depth, master_depth.unwrap_or(0), cfg.procs)
-        }
-    };
-    Estimate { tables: searchers.saturating_mul(table), tree, processes: procs.saturating_mul(PER_PROCESS) }
-}
-
 /// The estimate of `cfg` on `tree`.
-pub fn of_tree(cfg: &ClusterConfig, tree: &Tree) -> Estimate {
-    struct V<'a>(&'a ClusterConfig);
-    impl SourceVisitor for V<'_> {
+pub fn of_tree<A: Algorithm>(cfg: &ClusterConfig<A>, tree: &Tree) -> Estimate {
+    struct V<'a, A>(&'a ClusterConfig<A>);
+    impl<A: Algorithm> SourceVisitor for V<'_, A> {
         type Output = Estimate;
         fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Estimate {
-            let b = children(src, root, true).len().max(1) as u64;
-            let cfg = ClusterConfig { algorithm: self.0.algorithm.with_plies(src, root, depth, self.0.procs), ..*self.0 };
-            let nodes = match cfg.algorithm {
-                ClusterAlgorithm::EvenSplit { split } | ClusterAlgorithm::MasterSlave { split } => {
-                    crate::cluster::algorithms::frontier::size(src, root, split.unwrap_or(0))
-                }
-                _ => 0,
-            };
-            estimate::<S::Node>(&cfg, b, depth, nodes)
+            estimate(self.0, src, root, depth)
         }
     }
     tree.visit(V(cfg))
@@ -116,14 +87,14 @@ pub fn of_tree(cfg: &ClusterConfig, tree: &Tree) -> Estimate {
 /// What a request of runs `threads` at a time needs at its peak: the
 /// sequential baselines' tables (one a tree, `threads` at a time) and
 /// `threads` times its largest run, with the part that makes it largest.
-pub fn peak(cfgs: &[ClusterConfig], trees: &[Tree], threads: usize) -> (u64, Option<(ClusterConfig, Estimate)>) {
+pub fn peak<A: Algorithm>(cfgs: &[ClusterConfig<A>], trees: &[Tree], threads: usize) -> (u64, Option<(ClusterConfig<A>, Estimate)>) {
     let at_once = threads.max(1) as u64;
-    let mut worst: Option<(ClusterConfig, Estimate)> = None;
+    let mut worst: Option<(ClusterConfig<A>, Estimate)> = None;
     let mut base = 0;
     for t in trees {
         for c in cfgs {
             let e = of_tree(c, t);
-            if worst.is_none_or(|(_, w)| e.total() > w.total()) {
+            if worst.as_ref().is_none_or(|(_, w)| e.total() > w.total()) {
                 worst = Some((*c, e));
             }
         }
@@ -131,21 +102,14 @@ pub fn peak(cfgs: &[ClusterConfig], trees: &[Tree], threads: usize) -> (u64, Opt
             base = base.max(ProcessTable::bytes(c.settings.tt_slots, false) + PER_PROCESS);
         }
     }
-    let largest = worst.map_or(0, |(_, e)| e.total());
+    let largest = worst.as_ref().map_or(0, |(_, e)| e.total());
     (base.saturating_mul(at_once).max(largest.saturating_mul(at_once)), worst)
 }
 
-/// What to lower when a run of `algorithm` does not fit: the larger part's
-/// parameter, and the runs at once if there are several.
-pub fn advice(algorithm: &ClusterAlgorithm, tables: u64, tree: u64, at_once: usize) -> String {
-    let part = if tree > tables {
-        match algorithm {
-            ClusterAlgorithm::MasterWorker { .. } => "lower --master-depth",
-            _ => "lower --split-ply",
-        }
-    } else {
-        "lower --tt-slots or --procs"
-    };
+/// What to lower when a run does not fit: the larger part's option
+/// (`lower`, the tree part's), and the runs at once if there are several.
+pub fn advice(lower: &str, tables: u64, tree: u64, at_once: usize) -> String {
+    let part = if tree > tables { format!("lower {lower}") } else { "lower --tt-slots or --procs".to_string() };
     let threads = if at_once > 1 { ", or --threads" } else { "" };
     format!("{part}{threads}, or raise --memory")
 }
@@ -197,7 +161,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::{ClusterSettings, MwVariant};
+    use crate::cluster::{ClusterAlgorithm, ClusterSettings, MwVariant};
 
     fn cfg(algorithm: ClusterAlgorithm, procs: usize, tt_slots: usize) -> ClusterConfig {
         ClusterConfig { algorithm, procs, settings: ClusterSettings { tt_slots, ..ClusterSettings::default() } }
@@ -205,36 +169,41 @@ mod tests {
 
     #[test]
     fn estimates_by_hand() {
-        let mw = ClusterAlgorithm::MasterWorker { master_depth: Some(12), slice: 1024, variant: MwVariant::Updates };
+        use crate::cluster::algorithms::master_worker::{MasterWorker, master_memory};
+        use crate::cluster::algorithms::root_split::{EvenSplit, MasterSlave, frontier_bytes};
+        use crate::cluster::algorithms::seq::Sequential;
+        use crate::cluster::exec::machine::message_bytes;
         type N = crate::tree::incremental::INode;
-        // Depth 24 at P = 1,536 with 2^18 entries: 1,535 tables of 4 MiB
-        // and the master's tree of d′ = 12.
-        let e = estimate::<N>(&cfg(mw, 1536, 1 << 18), 5, 24, 0);
-        let master = crate::cluster::algorithms::master_worker::master_memory::<N>(5, 24, 12, 1536);
-        assert_eq!(e, Estimate { tables: 1535 << 22, tree: master, processes: 1536 << 14 });
-        assert!(master < 200_000_000, "{master}");
-        // A deep split ply: 5^14 frontier nodes of 48 bytes (the node 24,
-        // process 0's value 16 and its copy 8); the even split on 2
-        // processes adds half of them as results in flight.
-        let n14 = 5u64.pow(14);
-        let ms = estimate::<N>(&cfg(ClusterAlgorithm::MasterSlave { split: Some(14) }, 2, 1 << 10), 5, 18, n14);
-        assert_eq!(ms.tree, n14 * 48);
-        let es = estimate::<N>(&cfg(ClusterAlgorithm::EvenSplit { split: Some(14) }, 2, 1 << 10), 5, 18, n14);
-        assert_eq!(es.tree, n14 * 48 + n14 / 2 * crate::cluster::exec::machine::message_bytes::<N>());
-        // The default split ply is worked out as a run does: the shallowest
-        // with at least 64 nodes, 3 (125 nodes).
         let t = crate::tree::read_trees(crate::cli::Input::from_string(
             "t",
             r#"{"set":"tg1","index":1,"seed":1335380035,"model":"incremental","b":5,"scale":100,"depth":18}"#,
         ))
         .unwrap();
-        let ms64 = cfg(ClusterAlgorithm::MasterSlave { split: None }, 64, 1 << 10);
+        // Depth 18 at P = 1,536 with 2^18 entries and d′ = 12: 1,535 tables
+        // of 4 MiB and the master's tree.
+        let mw = MasterWorker { master_depth: Some(12), ..MasterWorker::new(MwVariant::Updates) };
+        let e = of_tree(&cfg(mw.into(), 1536, 1 << 18), &t[0]);
+        let master = master_memory::<N>(5, 18, 12, 1536);
+        assert_eq!(e, Estimate { tables: 1535 << 22, tree: master, processes: 1536 << 14, part: ("master's tree", "--master-depth") });
+        assert!(master < 200_000_000, "{master}");
+        // A deep split ply: 5^14 frontier nodes of 48 bytes (the node 24,
+        // process 0's value 16 and its copy 8); the even split on 2
+        // processes adds half of them as results in flight.
+        let n14 = 5u64.pow(14);
+        assert_eq!(frontier_bytes::<N>(false, n14, 2), n14 * 48);
+        assert_eq!(frontier_bytes::<N>(true, n14, 2), n14 * 48 + n14 / 2 * message_bytes::<N>());
+        // The default split ply is worked out as a run does: the shallowest
+        // with at least 64 nodes, 3 (125 nodes).
+        let ms64 = cfg(MasterSlave::default().into(), 64, 1 << 10);
         assert_eq!(of_tree(&ms64, &t[0]).tree, 125 * 48);
+        assert_eq!(of_tree(&ms64, &t[0]).part, ("frontier", "--split-ply"));
+        let es2 = cfg(EvenSplit { split: Some(3) }.into(), 2, 1 << 10);
+        assert_eq!(of_tree(&es2, &t[0]).tree, 125 * 48 + 62 * message_bytes::<N>());
         // A split ply as deep as the tree (18): its frontier is every leaf,
         // 5^18, extrapolated from the plies counted near the root.
-        let deep = cfg(ClusterAlgorithm::MasterSlave { split: Some(18) }, 4096, 1 << 10);
+        let deep = cfg(MasterSlave { split: Some(18) }.into(), 4096, 1 << 10);
         assert_eq!(of_tree(&deep, &t[0]).tree, 5u64.pow(18) * 48);
-        assert_eq!(estimate::<N>(&cfg(ClusterAlgorithm::Sequential, 1, 1 << 20), 5, 18, 0).total(), (16 << 20) + (16 << 10));
+        assert_eq!(of_tree(&cfg(Sequential.into(), 1, 1 << 20), &t[0]).total(), (16 << 20) + (16 << 10));
     }
 
     #[test]

@@ -62,7 +62,9 @@ pub mod search;
 use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};
 use crate::value::Window;
-pub use algorithm::{ClusterAlgorithm, MwVariant, launch_with};
+pub use algorithm::{Algorithm, TaskSearch};
+pub use algorithms::ClusterAlgorithm;
+pub use algorithms::master_worker::MwVariant;
 use exec::events::Delivery;
 use exec::machine::{ClusterStats, Costs};
 use exec::transport::Process;
@@ -79,33 +81,38 @@ pub enum ClusterError {
     #[error("unknown cluster algorithm `{}` (expected {})", crate::cli::excerpt(.0), ClusterAlgorithm::expected())]
     Unknown(String),
     /// A process count the algorithm cannot run on.
-    #[error("{algorithm} cannot run on {procs} processes (seq: 1; even-split: 1..4096; the others: 2..4096)")]
+    #[error("{algorithm} cannot run on {procs} processes ({algorithm}: {}; see pabsim --list-algorithms)", if .range.0 == .range.1 { .range.0.to_string() } else { format!("{}..{}", .range.0, .range.1) })]
     Procs {
-        /// The algorithm.
-        algorithm: ClusterAlgorithm,
+        /// The algorithm's name.
+        algorithm: &'static str,
         /// The count asked.
         procs: usize,
+        /// The counts it runs on, least and most.
+        range: (usize, usize),
     },
     /// Threads inside the processes of an algorithm that searches in slices.
     #[error(
         "{algorithm} cannot search with threads inside its processes: --threads above 1 runs even-split and master-slave only (the others search in slices with a table kept across them)"
     )]
     Threads {
-        /// The algorithm.
-        algorithm: ClusterAlgorithm,
+        /// The algorithm's name.
+        algorithm: &'static str,
     },
     /// A request whose memory estimate exceeds the budget.
     #[error(
         "the run needs about {} ({procs} processes: tables {}, {} {}; {at_once} at once), more than --memory {}: {}",
-        memory::human(*.need), memory::human(*.tables), .algorithm.tree_part(), memory::human(*.tree), memory::human(*.budget), memory::advice(.algorithm, *.tables, *.tree, *.at_once)
+        memory::human(*.need), memory::human(*.tables), .part, memory::human(*.tree), memory::human(*.budget), memory::advice(.lower, *.tables, *.tree, *.at_once)
     )]
     Memory {
         /// The estimate, bytes.
         need: u64,
         /// The budget, bytes.
         budget: u64,
-        /// The largest run's algorithm.
-        algorithm: ClusterAlgorithm,
+        /// What the largest run's algorithm holds besides its tables
+        /// ([`algorithm::Part::name`]).
+        part: &'static str,
+        /// The option that makes it smaller ([`algorithm::Part::lower`]).
+        lower: &'static str,
         /// Its processes.
         procs: usize,
         /// Its tables, bytes.
@@ -120,16 +127,16 @@ pub enum ClusterError {
         "{algorithm} on {procs} processes: the simulated time passed 2^64 ns; lower --node-ns, --send-ns, --recv-ns, --latency-ns, --hop-ns or --master-cost"
     )]
     TimeOverflow {
-        /// The algorithm.
-        algorithm: ClusterAlgorithm,
+        /// The algorithm's name.
+        algorithm: &'static str,
         /// Processes.
         procs: usize,
     },
     /// A run that ended without the root's value, or with a wrong one.
     #[error("{algorithm} on {procs} processes: root value {got:?}, the sequential search's is {want} (a defect: please report it)")]
     Inexact {
-        /// The algorithm.
-        algorithm: ClusterAlgorithm,
+        /// The algorithm's name.
+        algorithm: &'static str,
         /// Processes.
         procs: usize,
         /// What the run returned.
@@ -161,41 +168,45 @@ impl Default for ClusterSettings {
 }
 
 /// One run asked of the cluster: an algorithm (with its parameters) on a
-/// number of processes of a machine.
+/// number of processes of a machine. The algorithm is a registered one
+/// ([`ClusterAlgorithm`]) unless a library user runs their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClusterConfig {
+pub struct ClusterConfig<A = ClusterAlgorithm> {
     /// The algorithm.
-    pub algorithm: ClusterAlgorithm,
+    pub algorithm: A,
     /// Processes.
     pub procs: usize,
     /// The machine.
     pub settings: ClusterSettings,
 }
 
-impl ClusterConfig {
+impl<A: Algorithm> ClusterConfig<A> {
     /// `algorithm` on `procs` processes of the default machine.
-    pub fn new(algorithm: ClusterAlgorithm, procs: usize) -> ClusterConfig {
+    pub fn new(algorithm: A, procs: usize) -> ClusterConfig<A> {
         ClusterConfig { algorithm, procs, settings: ClusterSettings::default() }
     }
 
     /// Whether the configuration can run: the algorithm on its process
     /// count, threads inside the processes only for whole tasks.
     pub fn check(&self) -> Result<(), ClusterError> {
-        self.algorithm.check(self.procs)?;
+        let range = self.algorithm.procs();
+        if !range.contains(&self.procs) {
+            return Err(ClusterError::Procs { algorithm: self.algorithm.name(), procs: self.procs, range: (*range.start(), *range.end()) });
+        }
         match self.settings.threads {
-            Some(_) if !self.algorithm.whole_tasks() => Err(ClusterError::Threads { algorithm: self.algorithm }),
+            Some(_) if !self.algorithm.whole_tasks() => Err(ClusterError::Threads { algorithm: self.algorithm.name() }),
             _ => Ok(()),
         }
     }
 }
 
-/// What runs a policy's processes: the simulated cluster here, the MPI
-/// transport in `mpi`. [`launch_with`] builds the policy and
-/// hands it over.
+/// What runs an algorithm's processes: the simulated cluster here, the MPI
+/// transport in `exec::mpi`. [`launch_with`] builds the processes and
+/// hands them over.
 pub trait Launch<S: TreeSource> {
     /// What a run gives back (the root's value among it).
     type Output;
-    /// Runs `procs` processes of one policy; `make(rank)` builds rank
+    /// Runs `procs` processes of one algorithm; `make(rank)` builds rank
     /// `rank`'s process (a real transport builds its own rank's only).
     fn launch<P: Process<S>>(self, src: &S, procs: usize, make: impl FnMut(usize) -> P) -> Self::Output;
 }
@@ -203,19 +214,42 @@ pub trait Launch<S: TreeSource> {
 /// A run's output and the algorithm it ran, every default of its
 /// parameters worked out (what its rows say).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Launched<O> {
+pub struct Launched<O, A = ClusterAlgorithm> {
     /// What the [`Launch`] gave back.
     pub output: O,
     /// The algorithm as it ran.
-    pub algorithm: ClusterAlgorithm,
+    pub algorithm: A,
 }
 
-/// Builds `cfg`'s policy for a search of `root` to `depth` and runs it
-/// with `l`, every process searching with the sequential search (threads
-/// inside the processes are refused here: [`launch_with`]).
-pub fn launch<S: TreeSource, L: Launch<S>>(src: &S, root: &S::Node, depth: u32, c: &ClusterConfig, l: L) -> Result<Launched<L::Output>, ClusterError> {
+/// Runs `c` for a search of `root` to `depth` with `l`, once `c` is
+/// checked, the processes that search whole tasks searching them with
+/// `tasks()` (one each): the algorithm is resolved here, once
+/// ([`Algorithm::resolve`]), and returned as it ran.
+pub fn launch_with<S: TreeSource, A: Algorithm, L: Launch<S>, Q: TaskSearch<S>>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    c: &ClusterConfig<A>,
+    l: L,
+    tasks: impl Fn() -> Q,
+) -> Result<Launched<L::Output, A>, ClusterError> {
+    c.check()?;
+    let run = algorithm::Run { src, root, depth, procs: c.procs, settings: &c.settings };
+    let algorithm = c.algorithm.resolve(&run);
+    Ok(Launched { output: algorithm.launch(&run, l, tasks), algorithm })
+}
+
+/// [`launch_with`], every process searching with the sequential search
+/// (threads inside the processes are refused here).
+pub fn launch<S: TreeSource, A: Algorithm, L: Launch<S>>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    c: &ClusterConfig<A>,
+    l: L,
+) -> Result<Launched<L::Output, A>, ClusterError> {
     if c.settings.threads.is_some() {
-        return Err(ClusterError::Threads { algorithm: c.algorithm });
+        return Err(ClusterError::Threads { algorithm: c.algorithm.name() });
     }
     launch_with(src, root, depth, c, l, || Searcher::new(c.settings.tt_slots))
 }
@@ -235,13 +269,13 @@ impl<S: TreeSource> Launch<S> for OnMachine {
     }
 }
 
-struct Simulate<'a> {
-    cfg: &'a ClusterConfig,
+struct Simulate<'a, A> {
+    cfg: &'a ClusterConfig<A>,
     want: Option<i64>,
 }
 
-impl SourceVisitor for Simulate<'_> {
-    type Output = Result<Launched<ClusterStats>, ClusterError>;
+impl<A: Algorithm> SourceVisitor for Simulate<'_, A> {
+    type Output = Result<Launched<ClusterStats, A>, ClusterError>;
     fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
         simulate_source(src, root, depth, self.cfg, self.want)
     }
@@ -250,7 +284,7 @@ impl SourceVisitor for Simulate<'_> {
 /// Runs `cfg` on `tree` and checks its root value against `want` (the
 /// sequential baseline's, searched here if `None`); its statistics and the
 /// algorithm as it ran.
-pub fn simulate(tree: &Tree, cfg: &ClusterConfig, want: Option<i64>) -> Result<Launched<ClusterStats>, ClusterError> {
+pub fn simulate<A: Algorithm>(tree: &Tree, cfg: &ClusterConfig<A>, want: Option<i64>) -> Result<Launched<ClusterStats, A>, ClusterError> {
     tree.visit(Simulate { cfg, want })
 }
 
@@ -258,22 +292,23 @@ pub fn simulate(tree: &Tree, cfg: &ClusterConfig, want: Option<i64>) -> Result<L
 /// on the simulated cluster for the search of `root` (a MAX node) to
 /// `depth`, its root value checked against `want` (the sequential
 /// baseline's, searched here if `None`).
-pub fn simulate_source<S: TreeSource>(
+pub fn simulate_source<S: TreeSource, A: Algorithm>(
     src: &S,
     root: &S::Node,
     depth: u32,
-    cfg: &ClusterConfig,
+    cfg: &ClusterConfig<A>,
     want: Option<i64>,
-) -> Result<Launched<ClusterStats>, ClusterError> {
+) -> Result<Launched<ClusterStats, A>, ClusterError> {
     let run = launch(src, root, depth, cfg, OnMachine { costs: cfg.settings.costs, delivery: cfg.settings.delivery })?;
     let want = match want {
         Some(v) => v,
         None => Searcher::new(cfg.settings.tt_slots).search(src, root, true, depth, 0, Window::ROOT),
     };
-    let output = run.output.map_err(|_| ClusterError::TimeOverflow { algorithm: cfg.algorithm, procs: cfg.procs })?;
+    let (algorithm, procs) = (cfg.algorithm.name(), cfg.procs);
+    let output = run.output.map_err(|_| ClusterError::TimeOverflow { algorithm, procs })?;
     match output {
         Some(s) if s.value == want => Ok(Launched { output: s, algorithm: run.algorithm }),
-        s => Err(ClusterError::Inexact { algorithm: cfg.algorithm, procs: cfg.procs, got: s.map(|s| s.value), want }),
+        s => Err(ClusterError::Inexact { algorithm, procs, got: s.map(|s| s.value), want }),
     }
 }
 

@@ -10,7 +10,7 @@
 //! and each is one sequential simulation, so the rows are the same for any
 //! thread count.
 
-use super::{ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, simulate};
+use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, simulate};
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::topology::Topology;
 use crate::formats::ClusterRow;
@@ -74,10 +74,10 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
     let mut out = vec![];
     let mut add = |algorithm: ClusterAlgorithm, procs: usize| {
         let mut settings = req.settings;
-        if algorithm == ClusterAlgorithm::Sequential {
+        if algorithm == ClusterAlgorithm::SEQUENTIAL {
             settings.threads = None;
         }
-        let c = ClusterConfig { algorithm, procs, settings };
+        let c: ClusterConfig = ClusterConfig { algorithm, procs, settings };
         c.check()?;
         out.push(c);
         Ok::<(), ClusterError>(())
@@ -86,7 +86,7 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
         Procs::Counts(ref counts) => {
             for &p in counts {
                 if p == 1 {
-                    add(ClusterAlgorithm::Sequential, 1)?;
+                    add(ClusterAlgorithm::SEQUENTIAL, 1)?;
                 } else {
                     for &a in &req.algorithms {
                         add(a, p)?;
@@ -95,10 +95,10 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
             }
         }
         Procs::Ranks(ranks) => {
-            add(ClusterAlgorithm::Sequential, 1)?;
+            add(ClusterAlgorithm::SEQUENTIAL, 1)?;
             for &a in &req.algorithms {
-                a.check(ranks)?;
-                if a != ClusterAlgorithm::Sequential {
+                ClusterConfig::<ClusterAlgorithm>::new(a, ranks).check()?;
+                if a != ClusterAlgorithm::SEQUENTIAL {
                     add(a, ranks)?;
                 }
             }
@@ -115,9 +115,9 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
     if let Some(budget) = budget {
         check_memory(&cfgs, trees, rayon::current_num_threads().min(cfgs.len() * trees.len()).max(1), budget)?;
     }
-    let seq = ClusterConfig {
+    let seq: ClusterConfig = ClusterConfig {
         settings: ClusterSettings { costs: req.settings.costs, tt_slots: req.settings.tt_slots, ..ClusterSettings::default() },
-        ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1)
+        ..ClusterConfig::new(ClusterAlgorithm::SEQUENTIAL, 1)
     };
     let base: Vec<ClusterStats> = trees.par_iter().map(|t| simulate(t, &seq, None).map(|r| r.output)).collect::<Result<_, _>>()?;
     let items: Vec<(usize, usize)> = (0..cfgs.len()).flat_map(|c| (0..trees.len()).map(move |t| (c, t))).collect();
@@ -125,8 +125,8 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
         .par_iter()
         .map(|&(c, t)| {
             let cfg = &cfgs[c];
-            let (stats, ran) = if cfg.algorithm == ClusterAlgorithm::Sequential {
-                (base[t].clone(), ClusterAlgorithm::Sequential)
+            let (stats, ran) = if cfg.algorithm == ClusterAlgorithm::SEQUENTIAL {
+                (base[t].clone(), ClusterAlgorithm::SEQUENTIAL)
             } else {
                 let r = simulate(&trees[t], cfg, Some(base[t].value))?;
                 (r.output, r.algorithm)
@@ -144,7 +144,7 @@ pub fn check_memory(cfgs: &[ClusterConfig], trees: &[Tree], threads: usize, budg
     let (need, worst) = super::memory::peak(cfgs, trees, threads);
     match worst {
         Some((c, e)) if need > budget => {
-            Err(ClusterError::Memory { need, budget, algorithm: c.algorithm, procs: c.procs, tables: e.tables, tree: e.tree, at_once: threads })
+            Err(ClusterError::Memory { need, budget, part: e.part.0, lower: e.part.1, procs: c.procs, tables: e.tables, tree: e.tree, at_once: threads })
         }
         _ => Ok(()),
     }
@@ -282,7 +282,7 @@ mod tests {
         let trees = crate::tree::read_trees(Input::from_string("t", &text)).unwrap();
         let req = ClusterRequest {
             procs: Procs::Counts(vec![1, 4]),
-            algorithms: ClusterAlgorithm::DEFAULT.to_vec(),
+            algorithms: ClusterAlgorithm::defaults(),
             settings: ClusterSettings { tt_slots: 1 << 12, ..ClusterSettings::default() },
             per_tree: false,
         };
@@ -303,7 +303,7 @@ mod tests {
             [per[0].root_value, per[1].root_value, per[2].root_value].repeat(2)
         );
         assert_eq!(per.iter().map(|r| r.leaves).sum::<u64>(), rows.iter().map(|r| r.leaves).sum::<u64>());
-        assert!(configs(&ClusterRequest { procs: Procs::Counts(vec![1, 2]), algorithms: vec![ClusterAlgorithm::Sequential], ..req.clone() }).is_err());
+        assert!(configs(&ClusterRequest { procs: Procs::Counts(vec![1, 2]), algorithms: vec![ClusterAlgorithm::SEQUENTIAL], ..req.clone() }).is_err());
         // A job of 4 ranks: the baseline on one, then each algorithm on all 4.
         let job = configs(&ClusterRequest { procs: Procs::Ranks(4), ..req.clone() }).unwrap();
         assert_eq!(job.iter().map(|c| (c.algorithm.name(), c.procs)).collect::<Vec<_>>(), [("seq", 1), ("even-split", 4), ("master-slave", 4)]);

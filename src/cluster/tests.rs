@@ -5,6 +5,15 @@
 
 use super::*;
 use crate::cli::Input;
+use crate::cluster::algorithm::DEFAULT_SLICE_NODES;
+use crate::cluster::algorithms::{
+    fox::Fox,
+    master_worker::MasterWorker,
+    pv_split::PvSplit,
+    root_split::{EvenSplit, MasterSlave},
+    seq::Sequential,
+    ybwc::Ybwc,
+};
 use crate::cluster::run::{ClusterRequest, Procs};
 use crate::tree::read_trees;
 
@@ -45,9 +54,9 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
         for t in set.iter() {
             // The plain alpha-beta search's value: the fixed-depth minimax value.
             let want = t.search(&mut ()).value;
-            let seq = ClusterConfig { settings: machine(1 << 10, Delivery::Timed), ..ClusterConfig::new(ClusterAlgorithm::Sequential, 1) };
+            let seq = ClusterConfig { settings: machine(1 << 10, Delivery::Timed), ..ClusterConfig::new(Sequential, 1) };
             assert_eq!(simulate(t, &seq, None).map(|s| s.output.value), Ok(want));
-            for a in ClusterAlgorithm::ALL.into_iter().filter(|&a| a != ClusterAlgorithm::Sequential) {
+            for a in ClusterAlgorithm::parallel() {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(1), Delivery::Adversarial(99)] {
                         let cfg = ClusterConfig { settings: machine(1 << 10, delivery), ..ClusterConfig::new(a, procs) };
@@ -67,52 +76,54 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
 fn each_run_returns_the_parameters_it_resolved() {
     let t = &incremental(5, 6, 1)[0];
     let ran = |a: ClusterAlgorithm, procs| simulate(t, &ClusterConfig::new(a, procs), None).unwrap().algorithm;
-    let [_, even, slave, mw, noupdate, share, negascout, ybwc, _, pv, fox] = ClusterAlgorithm::ALL;
-    let slice = algorithms::master_worker::DEFAULT_SLICE_NODES;
+    let [_, even, slave, mw, noupdate, share, negascout, ybwc, _, pv, fox] = ClusterAlgorithm::all()[..] else { panic!("eleven algorithms") };
+    let slice = Some(DEFAULT_SLICE_NODES);
     // The split ply: 1 (5 nodes) for 4 processes, 2 (25) for 8.
-    assert_eq!(ran(even, 4), ClusterAlgorithm::EvenSplit { split: Some(1) });
-    assert_eq!(ran(slave, 8), ClusterAlgorithm::MasterSlave { split: Some(2) });
-    assert_eq!(ran(ClusterAlgorithm::EvenSplit { split: Some(9) }, 8), ClusterAlgorithm::EvenSplit { split: Some(6) });
+    assert_eq!(ran(even, 4), EvenSplit { split: Some(1) }.into());
+    assert_eq!(ran(slave, 8), MasterSlave { split: Some(2) }.into());
+    assert_eq!(ran(EvenSplit { split: Some(9) }.into(), 8), EvenSplit { split: Some(6) }.into());
     // d': the shallowest ply with 3 leaves per worker: 5 >= 3 for 2
     // processes, 25 >= 21 for 8, 625 >= 189 for 64.
-    assert_eq!(ran(mw, 2), ClusterAlgorithm::MasterWorker { master_depth: Some(1), slice, variant: MwVariant::Updates });
-    assert_eq!(ran(noupdate, 8), ClusterAlgorithm::MasterWorker { master_depth: Some(2), slice, variant: MwVariant::NoUpdate });
+    assert_eq!(ran(mw, 2), MasterWorker { master_depth: Some(1), slice, variant: MwVariant::Updates }.into());
+    assert_eq!(ran(noupdate, 8), MasterWorker { master_depth: Some(2), slice, variant: MwVariant::NoUpdate }.into());
     assert_eq!(ran(mw, 64).split_column(), Some(4));
-    let capped = ClusterAlgorithm::MasterWorker { master_depth: Some(9), slice: 64, variant: MwVariant::Updates };
-    assert_eq!(ran(capped, 2), ClusterAlgorithm::MasterWorker { master_depth: Some(6), slice: 64, variant: MwVariant::Updates });
+    let capped = MasterWorker { master_depth: Some(9), slice: Some(64), variant: MwVariant::Updates }.into();
+    assert_eq!(ran(capped, 2), MasterWorker { master_depth: Some(6), slice: Some(64), variant: MwVariant::Updates }.into());
     // Sharing depth: 5^4 = 625 <= 625; ε at least 1.
-    assert!(matches!(ran(share, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::Share { depth: Some(4) }, .. }));
-    let eps = ClusterAlgorithm::MasterWorker { master_depth: None, slice, variant: MwVariant::NegaScout { epsilon: Some(0) } };
-    assert!(matches!(ran(eps, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(1) }, .. }));
-    assert!(matches!(ran(negascout, 3), ClusterAlgorithm::MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(e) }, .. } if e >= 1));
+    assert!(matches!(ran(share, 3), ClusterAlgorithm::MasterWorker(MasterWorker { variant: MwVariant::Share { depth: Some(4) }, .. })));
+    let eps = MasterWorker { master_depth: None, slice, variant: MwVariant::NegaScout { epsilon: Some(0) } }.into();
+    assert!(matches!(ran(eps, 3), ClusterAlgorithm::MasterWorker(MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(1) }, .. })));
+    assert!(matches!(ran(negascout, 3), ClusterAlgorithm::MasterWorker(MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(e) }, .. }) if e >= 1));
     // YBWC's granularity: 7 for b = 5 (749 minimal-tree leaves), at most depth − 1.
-    assert_eq!(ran(ybwc, 3), ClusterAlgorithm::Ybwc { granularity: Some(5), slice, switches: crate::cluster::algorithms::ybwc::Switches::NONE });
+    assert_eq!(ran(ybwc, 3), Ybwc { granularity: Some(5), slice, switches: crate::cluster::algorithms::ybwc::Switches::NONE }.into());
     // The PV split's deepest PV node: depth 6 − granularity 5; capped at the depth.
-    assert_eq!(ran(pv, 3), ClusterAlgorithm::PvSplit { split: Some(1) });
-    assert_eq!(ran(ClusterAlgorithm::PvSplit { split: Some(9) }, 2), ClusterAlgorithm::PvSplit { split: Some(6) });
+    assert_eq!(ran(pv, 3), PvSplit { split: Some(1) }.into());
+    assert_eq!(ran(PvSplit { split: Some(9) }.into(), 2), PvSplit { split: Some(6) }.into());
     // Fox's granularity: YBWC's rule.
-    assert_eq!(ran(fox, 8), ClusterAlgorithm::Fox { granularity: Some(5), slice });
-    assert_eq!(ran(ClusterAlgorithm::Fox { granularity: Some(2), slice: 64 }, 2).split_column(), Some(2));
-    assert_eq!(ran(ClusterAlgorithm::Sequential, 1).split_column(), None);
+    assert_eq!(ran(fox, 8), Fox { granularity: Some(5), slice }.into());
+    assert_eq!(ran(Fox { granularity: Some(2), slice: Some(64) }.into(), 2).split_column(), Some(2));
+    assert_eq!(ran(ClusterAlgorithm::SEQUENTIAL, 1).split_column(), None);
 }
 
 #[test]
 fn each_machine_refuses_what_it_cannot_run() {
     let t = &incremental(3, 3, 1)[0];
-    let run = |a: &str, p| simulate(t, &ClusterConfig::new(a.parse().unwrap(), p), None).map(|_| ()).map_err(|e| e.to_string());
-    assert_eq!(run("seq", 2), Err("seq cannot run on 2 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
-    assert_eq!(run("master-slave", 1), Err("master-slave cannot run on 1 processes (seq: 1; even-split: 1..4096; the others: 2..4096)".into()));
+    let run = |a: &str, p| simulate(t, &ClusterConfig::new(a.parse::<ClusterAlgorithm>().unwrap(), p), None).map(|_| ()).map_err(|e| e.to_string());
+    assert_eq!(run("seq", 2), Err("seq cannot run on 2 processes (seq: 1; see pabsim --list-algorithms)".into()));
+    assert_eq!(run("master-slave", 1), Err("master-slave cannot run on 1 processes (master-slave: 2..4096; see pabsim --list-algorithms)".into()));
     assert!(run("even-split", 4097).is_err());
     let threads = Some(hybrid::RankThreads { threads: 2, algorithm: crate::algorithm::Algorithm::PvSplit });
-    let on_threads =
-        |a: &str| ClusterConfig { settings: ClusterSettings { threads, ..ClusterSettings::default() }, ..ClusterConfig::new(a.parse().unwrap(), 2) };
+    let on_threads = |a: &str| ClusterConfig {
+        settings: ClusterSettings { threads, ..ClusterSettings::default() },
+        ..ClusterConfig::new(a.parse::<ClusterAlgorithm>().unwrap(), 2)
+    };
     assert!(on_threads("master-slave").check().is_ok());
     assert!(matches!(on_threads("ybwc").check(), Err(ClusterError::Threads { .. })));
     assert_eq!(
         "ybw".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
         Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox; YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order)".into())
     );
-    for a in ClusterAlgorithm::ALL {
+    for a in ClusterAlgorithm::all() {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));
     }
 }
@@ -123,10 +134,7 @@ fn the_machine_charges_its_documented_costs() {
     // leaf (1 node); process 1 sends one 24-byte result.
     let t = &incremental(2, 1, 1)[0];
     let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
-    let cfg = ClusterConfig {
-        settings: ClusterSettings { costs, ..ClusterSettings::default() },
-        ..ClusterConfig::new(ClusterAlgorithm::EvenSplit { split: Some(1) }, 2)
-    };
+    let cfg = ClusterConfig { settings: ClusterSettings { costs, ..ClusterSettings::default() }, ..ClusterConfig::new(EvenSplit { split: Some(1) }, 2) };
     let s = simulate(t, &cfg, None).unwrap().output;
     assert_eq!((s.messages, s.bytes), (1, 24));
     // Both expand the root (100 ns) and search their leaf (100 ns); process
@@ -151,7 +159,7 @@ fn runs_are_deterministic() {
     let trees = incremental(5, 6, 3);
     let req = ClusterRequest {
         procs: Procs::Counts(vec![1, 3, 8]),
-        algorithms: ClusterAlgorithm::ALL[1..].to_vec(),
+        algorithms: ClusterAlgorithm::parallel(),
         settings: machine(1 << 12, Delivery::Timed),
         per_tree: true,
     };
@@ -160,10 +168,10 @@ fn runs_are_deterministic() {
         pool.install(|| run::run(&trees, &req, None, &crate::progress::Progress::hidden())).unwrap()
     };
     let one = on(1);
-    assert_eq!(one.len(), 3 * (1 + 2 * (ClusterAlgorithm::ALL.len() - 1)));
+    assert_eq!(one.len(), 3 * (1 + 2 * ClusterAlgorithm::parallel().len()));
     assert_eq!(one, on(3));
     let t = &trees[0];
-    let ms = simulate(t, &ClusterConfig::new(ClusterAlgorithm::MasterSlave { split: None }, 8), None).unwrap().output;
+    let ms = simulate(t, &ClusterConfig::new(MasterSlave::default(), 8), None).unwrap().output;
     assert_eq!((ms.value, ms.time_ns, ms.counts.nodes, ms.messages, ms.bytes), STORED);
 }
 
@@ -181,19 +189,14 @@ fn the_master_worker_is_exact_on_deeper_trees_with_small_slices() {
     all.extend(incremental(20, 4, 3));
     for t in &all {
         let want = t.search(&mut ()).value;
-        for a in ClusterAlgorithm::ALL.into_iter().filter(|a| a.is_master_worker()) {
+        for a in MasterWorker::registered() {
             for procs in [2, 3, 8, 64, 4096] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
-                    for slice_nodes in [64, algorithms::master_worker::DEFAULT_SLICE_NODES] {
-                        let a = match a {
-                            ClusterAlgorithm::MasterWorker { master_depth, variant, .. } => {
-                                ClusterAlgorithm::MasterWorker { master_depth, slice: slice_nodes, variant }
-                            }
-                            a => a,
-                        };
+                    for slice_nodes in [64, DEFAULT_SLICE_NODES] {
+                        let a = MasterWorker { slice: Some(slice_nodes), ..a };
                         let cfg = ClusterConfig { settings: machine(1 << 12, delivery), ..ClusterConfig::new(a, procs) };
                         let s = simulate(t, &cfg, None).unwrap_or_else(|e| panic!("{e}"));
-                        assert_eq!(s.output.value, want, "{a} on {procs}, {delivery:?}, slices of {slice_nodes}");
+                        assert_eq!(s.output.value, want, "{} on {procs}, {delivery:?}, slices of {slice_nodes}", a.name());
                     }
                 }
             }
@@ -210,11 +213,7 @@ fn every_master_depth_is_exact() {
         for dm in 0..=6 {
             for procs in [2, 5] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(dm as u64)] {
-                    let a = ClusterAlgorithm::MasterWorker {
-                        master_depth: Some(dm),
-                        slice: algorithms::master_worker::DEFAULT_SLICE_NODES,
-                        variant: MwVariant::Updates,
-                    };
+                    let a = MasterWorker { master_depth: Some(dm), ..MasterWorker::new(MwVariant::Updates) };
                     let cfg = ClusterConfig { settings: machine(search::DEFAULT_TT_SLOTS, delivery), ..ClusterConfig::new(a, procs) };
                     let s = simulate(t, &cfg, None).map(|s| (s.output.value, s.algorithm.split_column()));
                     assert_eq!(s, Ok((want, Some(dm.min(5)))), "d' {dm} procs {procs}");
@@ -236,19 +235,19 @@ fn time_that_would_pass_2_to_the_64_is_an_error() {
         simulate(t, &ClusterConfig { settings: ClusterSettings { costs, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) }, None)
     };
     let d = Costs::default();
-    let ms = ClusterAlgorithm::MasterSlave { split: None };
-    let mw = ClusterAlgorithm::ALL[3];
+    let ms = ClusterAlgorithm::from(MasterSlave::default());
+    let mw = ClusterAlgorithm::from(MasterWorker::new(MwVariant::Updates));
     for (algorithm, procs, costs) in [
-        (ClusterAlgorithm::Sequential, 1, Costs { node_ns: u64::MAX / 100, ..d }),
+        (ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ns: u64::MAX / 100, ..d }),
         (ms, 4, Costs { latency_ns: u64::MAX, ..d }),
         (ms, 4, Costs { send_ns: u64::MAX, ..d }),
         (ms, 4, Costs { recv_ns: u64::MAX / 2, ..d }),
         (mw, 4, Costs { node_ns: u64::MAX / 500, master_ppm: 1_000_000_000, ..d }),
     ] {
-        assert_eq!(at(algorithm, procs, costs).map(|r| r.output), Err(ClusterError::TimeOverflow { algorithm, procs }), "{costs:?}");
+        assert_eq!(at(algorithm, procs, costs).map(|r| r.output), Err(ClusterError::TimeOverflow { algorithm: algorithm.name(), procs }), "{costs:?}");
     }
     // The sequential search's 142 nodes at 10^9 ns: exact.
-    let s = at(ClusterAlgorithm::Sequential, 1, Costs { node_ns: exec::machine::MAX_COST_NS, ..d }).map(|r| r.output);
+    let s = at(ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ns: exec::machine::MAX_COST_NS, ..d }).map(|r| r.output);
     assert_eq!(s.map(|s| (s.counts.nodes, s.time_ns)), Ok((142, 142_000_000_000)));
 }
 
@@ -262,7 +261,7 @@ fn a_hand_worked_load() {
     let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
     let req = ClusterRequest {
         procs: Procs::Counts(vec![1, 2]),
-        algorithms: vec![ClusterAlgorithm::EvenSplit { split: Some(1) }],
+        algorithms: vec![EvenSplit { split: Some(1) }.into()],
         settings: ClusterSettings { costs, ..ClusterSettings::default() },
         per_tree: true,
     };
@@ -285,7 +284,7 @@ fn loads_over_trees_are_time_weighted() {
     let done = |tree, time_ns, busy_ns: Vec<u64>| run::Done {
         cfg: 0,
         tree,
-        ran: ClusterAlgorithm::EvenSplit { split: Some(1) },
+        ran: EvenSplit { split: Some(1) }.into(),
         stats: ClusterStats { time_ns, busy_ns, ..ClusterStats::default() },
     };
     // Process 0: (100 + 300) / 400 = 1; process 1: (20 + 180) / 400 = 0.5.
@@ -307,9 +306,9 @@ fn busy_and_idle_times_add_up() {
     let mut trees = incremental(5, 5, 3);
     trees.extend(incremental(3, 6, 2));
     for t in &trees {
-        let seq = simulate(t, &ClusterConfig::new(ClusterAlgorithm::Sequential, 1), None).unwrap().output;
+        let seq = simulate(t, &ClusterConfig::new(Sequential, 1), None).unwrap().output;
         assert_eq!(seq.busy_ns, [seq.time_ns]);
-        for a in ClusterAlgorithm::ALL.into_iter().filter(|&a| a != ClusterAlgorithm::Sequential) {
+        for a in ClusterAlgorithm::parallel() {
             for procs in [2, 3, 8, 64] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(3)] {
                     let cfg = ClusterConfig { settings: ClusterSettings { delivery, ..ClusterSettings::default() }, ..ClusterConfig::new(a, procs) };

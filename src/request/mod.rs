@@ -238,13 +238,13 @@ impl Request {
         let algorithms = Algorithm::ALL.iter().map(|a| Reader {
             flag: "--algorithm",
             name: a.name(),
-            options: a.options(),
+            options: a.options().into(),
             chosen: self.policies.iter().any(|p| p.same_kind(a)),
         });
         let scheme_readers = Scheme::ALL.iter().map(|s| Reader {
             flag: "--scheme",
             name: s.name(),
-            options: s.options(),
+            options: s.options().into(),
             chosen: takes_scheme && schemes.iter().any(|c| c.same_kind(s)),
         });
         let readers: Vec<Reader> = algorithms.chain(scheme_readers).collect();

@@ -49,7 +49,10 @@
 //! node's window only narrows, and values combine as the sequential
 //! search's (as YBWC's frames, [`crate::cluster::algorithms::ybwc`]).
 
+use crate::cluster::Launch;
+use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
 use crate::cluster::algorithms::piece::Piece;
+use crate::cluster::algorithms::ybwc::default_granularity;
 use crate::cluster::exec::transport::{Job as Task, Msg, Process, Transport, abort_out};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
@@ -135,8 +138,52 @@ struct Job<N> {
     piece: Option<Piece<N>>,
 }
 
+/// Fox et al.'s hash-table-guided master/slave on the hypercube's
+/// sub-cubes (`fox`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fox {
+    /// The remaining depth at or below which a node is searched
+    /// sequentially (`None`: YBWC's [`default_granularity`]).
+    pub granularity: Option<u32>,
+    /// Nodes a process searches before it looks at its inbox (`None`:
+    /// [`DEFAULT_SLICE_NODES`]).
+    pub slice: Option<u64>,
+}
+
+impl Algorithm for Fox {
+    fn registered() -> Vec<Fox> {
+        vec![Fox::default()]
+    }
+    fn name(&self) -> &'static str {
+        "fox"
+    }
+    fn label(&self) -> String {
+        "Fox et al. master/slave".into()
+    }
+    fn about(&self) -> &'static str {
+        "Fox et al.'s master/slave on the hypercube's sub-cubes: the table's move followed with the slaves, the rest self-scheduled (--slice-nodes)"
+    }
+    fn reads(&self) -> &'static [Opt] {
+        &[Opt::SliceNodes]
+    }
+    fn given(self, g: &Given) -> Fox {
+        Fox { slice: g.slice_nodes, ..self }
+    }
+    fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Fox {
+        let granularity = self.granularity.unwrap_or_else(|| default_granularity(run.src, run.root, run.depth));
+        Fox { granularity: Some(granularity), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)) }
+    }
+    fn split_column(&self) -> Option<u32> {
+        self.granularity
+    }
+    fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
+        let (g, slice) = (self.granularity.unwrap_or(0), self.slice.unwrap_or(DEFAULT_SLICE_NODES));
+        l.launch(run.src, run.procs, FoxProcess::maker(run.root, run.depth, g, slice, run.settings.tt_slots))
+    }
+}
+
 /// One process of Fox et al.'s search.
-pub struct Fox<S: TreeSource> {
+pub struct FoxProcess<S: TreeSource> {
     /// Rank 0's root and depth until it starts.
     root: Option<(S::Node, u32)>,
     granularity: u32,
@@ -168,13 +215,13 @@ pub struct Fox<S: TreeSource> {
     pub aborts: u64,
 }
 
-impl<S: TreeSource> Fox<S> {
+impl<S: TreeSource> FoxProcess<S> {
     /// What builds rank r's process of a run searching `root` to `depth`
     /// with granularity `granularity`, slices of `slice` nodes and `slots`
     /// table entries per process.
-    pub fn maker(root: &S::Node, depth: u32, granularity: u32, slice: u64, slots: usize) -> impl FnMut(usize) -> Fox<S> {
+    pub fn maker(root: &S::Node, depth: u32, granularity: u32, slice: u64, slots: usize) -> impl FnMut(usize) -> FoxProcess<S> {
         let root = root.clone();
-        move |r| Fox {
+        move |r| FoxProcess {
             root: (r == 0).then(|| (root.clone(), depth)),
             granularity,
             slice: slice.max(1),
@@ -424,7 +471,7 @@ fn suggest<N>(f: &mut Frame<N>, hint: Option<u32>) {
     }
 }
 
-impl<S: TreeSource> Process<S> for Fox<S> {
+impl<S: TreeSource> Process<S> for FoxProcess<S> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         self.slaves = slaves(t.rank(), t.procs());
         self.owed = vec![None; self.slaves.len()];

@@ -30,7 +30,9 @@
 //! node's, the node's window only narrows, and the node's value combines
 //! its children's as the sequential search does.
 
-use crate::cluster::algorithms::root_split::{TaskSearch, answer};
+use crate::cluster::Launch;
+use crate::cluster::algorithm::{Algorithm, Given, Opt, Run, TaskSearch};
+use crate::cluster::algorithms::root_split::answer;
 use crate::cluster::algorithms::ybwc::default_granularity;
 use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
 use crate::game::{TreeSource, children};
@@ -83,9 +85,53 @@ impl<N> PvNode<N> {
     }
 }
 
+/// OthelloX's PV splitting over messages (`pv-split`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PvSplit {
+    /// The ply of the deepest PV node searched whole: the PV nodes above
+    /// it are split (`None`: [`default_split_ply`]; at most the depth).
+    pub split: Option<u32>,
+}
+
+impl Algorithm for PvSplit {
+    fn registered() -> Vec<PvSplit> {
+        vec![PvSplit::default()]
+    }
+    fn name(&self) -> &'static str {
+        "pv-split"
+    }
+    fn label(&self) -> String {
+        "PV split".into()
+    }
+    fn about(&self) -> &'static str {
+        "PV splitting: the master backs up the leftmost branch to --split-ply, handing each PV node's other moves to idle processes"
+    }
+    fn reads(&self) -> &'static [Opt] {
+        &[Opt::SplitPly]
+    }
+    fn given(self, g: &Given) -> PvSplit {
+        PvSplit { split: g.split_ply }
+    }
+    fn whole_tasks(&self) -> bool {
+        // Its workers search whole tasks, but threads inside them are not
+        // offered: the rows of the hybrid are the root-splitting baselines'.
+        false
+    }
+    fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> PvSplit {
+        PvSplit { split: Some(self.split.unwrap_or_else(|| default_split_ply(run.src, run.root, run.depth)).min(run.depth)) }
+    }
+    fn split_column(&self) -> Option<u32> {
+        self.split
+    }
+    fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, tasks: impl Fn() -> Q) -> L::Output {
+        let split = self.split.unwrap_or(run.depth);
+        l.launch(run.src, run.procs, |_| PvSplitProcess::new(run.root, run.depth, split, tasks()))
+    }
+}
+
 /// One process of the PV split: the master (rank 0) or a worker, searching
 /// with `Q`.
-pub struct PvSplit<S: TreeSource, Q> {
+pub struct PvSplitProcess<S: TreeSource, Q> {
     root: S::Node,
     depth: u32,
     split: u32,
@@ -99,11 +145,11 @@ pub struct PvSplit<S: TreeSource, Q> {
     pub handed: u64,
 }
 
-impl<S: TreeSource, Q: TaskSearch<S>> PvSplit<S, Q> {
+impl<S: TreeSource, Q: TaskSearch<S>> PvSplitProcess<S, Q> {
     /// A process of a search of `root` to `depth` splitting the PV down to
     /// ply `split` (at most `depth`), searching with `tasks`.
-    pub fn new(root: &S::Node, depth: u32, split: u32, tasks: Q) -> PvSplit<S, Q> {
-        PvSplit { root: root.clone(), depth, split: split.min(depth), tasks, pv: vec![], idle: VecDeque::new(), handed: 0 }
+    pub fn new(root: &S::Node, depth: u32, split: u32, tasks: Q) -> PvSplitProcess<S, Q> {
+        PvSplitProcess { root: root.clone(), depth, split: split.min(depth), tasks, pv: vec![], idle: VecDeque::new(), handed: 0 }
     }
 
     /// Hands the current PV node's children out to idle workers, and moves
@@ -138,7 +184,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> PvSplit<S, Q> {
     }
 }
 
-impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for PvSplit<S, Q> {
+impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for PvSplitProcess<S, Q> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         if t.rank() != 0 {
             return;
@@ -191,9 +237,9 @@ mod tests {
     use crate::search::minimax;
     use crate::tree::incremental::Incremental;
 
-    fn processes(t: &Incremental, seed: u64, depth: u32, split: u32, procs: usize) -> Vec<PvSplit<Incremental, Searcher<Incremental>>> {
+    fn processes(t: &Incremental, seed: u64, depth: u32, split: u32, procs: usize) -> Vec<PvSplitProcess<Incremental, Searcher<Incremental>>> {
         let root = t.root(seed);
-        (0..procs).map(|_| PvSplit::new(&root, depth, split, Searcher::new(1 << 10))).collect()
+        (0..procs).map(|_| PvSplitProcess::new(&root, depth, split, Searcher::new(1 << 10))).collect()
     }
 
     /// Tasks: (b − 1) a split PV node, s of them; messages: a task and its
@@ -227,7 +273,7 @@ mod tests {
     /// in adversarial delivery orders: the plain alpha-beta search's value.
     #[test]
     fn every_split_ply_is_exact_on_every_tree_family() {
-        use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterSettings, simulate};
+        use crate::cluster::{ClusterConfig, ClusterSettings, simulate};
         let text = concat!(
             r#"{"set":"t","index":1,"seed":7,"model":"incremental","b":5,"scale":100,"depth":5}"#,
             "\n",
@@ -246,7 +292,7 @@ mod tests {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(1), Delivery::Adversarial(99)] {
                         let settings = ClusterSettings { tt_slots: 1 << 10, delivery, ..ClusterSettings::default() };
-                        let cfg = ClusterConfig { settings, ..ClusterConfig::new(ClusterAlgorithm::PvSplit { split: Some(split) }, procs) };
+                        let cfg = ClusterConfig { settings, ..ClusterConfig::new(PvSplit { split: Some(split) }, procs) };
                         let s = simulate(t, &cfg, Some(want)).unwrap_or_else(|e| panic!("{e}"));
                         assert_eq!(s.output.value, want, "split {split} on {procs}, {delivery:?}");
                         handed += s.output.messages / 2;

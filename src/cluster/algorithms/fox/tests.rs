@@ -48,7 +48,7 @@ fn every_granularity_is_exact_and_aborts_happen() {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(seed), Delivery::Adversarial(77)] {
                         for slice in [4, 1024] {
-                            let mut p: Vec<Fox<Incremental>> = (0..procs).map(Fox::maker(&root, *depth, g, slice, 1 << 10)).collect();
+                            let mut p: Vec<FoxProcess<Incremental>> = (0..procs).map(FoxProcess::maker(&root, *depth, g, slice, 1 << 10)).collect();
                             let s = machine::run(t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
                             assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} depth {depth} g {g} procs {procs} {delivery:?}");
                             aborts += p.iter().map(|q| q.aborts).sum::<u64>();
@@ -69,7 +69,7 @@ fn every_granularity_is_exact_and_aborts_happen() {
 /// registration: exact at every granularity and process count.
 #[test]
 fn a_game_tree_is_exact() {
-    use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterSettings, simulate_source};
+    use crate::cluster::{ClusterConfig, ClusterSettings, simulate_source};
     use crate::game::othello::{Othello, Position};
     let root = Position::start();
     let want = minimax(&Othello, &root, true, 5, 0);
@@ -77,7 +77,7 @@ fn a_game_tree_is_exact() {
         for procs in [2, 3, 8, 64] {
             for delivery in [Delivery::Timed, Delivery::Adversarial(5)] {
                 let settings = ClusterSettings { tt_slots: 1 << 10, delivery, ..ClusterSettings::default() };
-                let cfg = ClusterConfig { settings, ..ClusterConfig::new(ClusterAlgorithm::Fox { granularity: Some(g), slice: 64 }, procs) };
+                let cfg = ClusterConfig { settings, ..ClusterConfig::new(Fox { granularity: Some(g), slice: Some(64) }, procs) };
                 let s = simulate_source(&Othello, &root, 5, &cfg, Some(want)).unwrap_or_else(|e| panic!("{e}"));
                 assert_eq!(s.output.value, want, "g {g} on {procs}, {delivery:?}");
             }
@@ -106,7 +106,7 @@ fn the_suggested_move_is_followed_with_the_slaves_then_the_rest_self_scheduled()
     let kids = children(&t, &root, true);
     let a = children(&t, &kids[0], false);
     let (lo, hi) = (Window::ROOT.alpha, Window::ROOT.beta);
-    let mut p = Fox::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(0);
+    let mut p = FoxProcess::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(0);
     let mut r = Record::new(0, 4);
     // The root (depth 3) has no table entry: it is first searched to depth
     // 1, a piece (the root and its 3 leaves).
@@ -141,7 +141,7 @@ fn the_suggested_move_is_followed_with_the_slaves_then_the_rest_self_scheduled()
     // A slave with slaves of its own: rank 4 of 8 (slaves 5 and 6) is given
     // B with (541, ∞). B (depth 2) is farmed: B0 to 6, B1 to 5, B2 its own.
     let b = children(&t, &kids[1], false);
-    let mut q = Fox::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(4);
+    let mut q = FoxProcess::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(4);
     let mut r = Record::new(4, 8);
     q.start(&t, &mut r);
     q.receive(&t, &mut r, 0, task(7, kids[1], false, 1, 2, OFF + 541, hi));
@@ -164,7 +164,7 @@ fn an_aborted_task_is_answered_once() {
     let t = Incremental::new(3, 100).unwrap();
     let root = t.root(1);
     let kids = children(&t, &root, true);
-    let mut q = Fox::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(1);
+    let mut q = FoxProcess::<Incremental>::maker(&root, 3, 1, 1 << 20, 1 << 10)(1);
     let mut r = Record::new(1, 4);
     q.start(&t, &mut r);
     // Aborted while searching: one Request back, nothing searched after.

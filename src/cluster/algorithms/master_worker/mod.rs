@@ -35,6 +35,8 @@ pub use master::Master;
 pub use tree::{MASTER_TREE_FACTOR, master_memory, master_node_bytes};
 pub use worker::Worker;
 
+use crate::cluster::Launch;
+use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch};
 use crate::cluster::algorithms::frontier::frontier;
 use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
 use crate::game::{TreeSource, children};
@@ -71,11 +73,131 @@ impl MwOptions {
     }
 }
 
-/// Nodes per worker slice (about 0.4 ms at the default node cost).
-pub const DEFAULT_SLICE_NODES: u64 = 1024;
-
 /// The default master's tree has at least this many leaves per worker.
 pub const LEAVES_PER_WORKER: usize = 3;
+
+/// Ura et al.'s master-worker configurations (`docs/model.md` §9.5): what
+/// the workers report and what the master does with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MwVariant {
+    /// Dynamic updates: every finished depth is reported (`master-worker`).
+    Updates,
+    /// Workers report full-depth results only (`master-worker-noupdate`).
+    NoUpdate,
+    /// With updates, and the workers share the table entries this many
+    /// plies or fewer below a task's root around a ring
+    /// (`master-worker-share`; `None`: [`default_share_depth`]).
+    Share {
+        /// Plies below a task's root whose entries are shared.
+        depth: Option<u32>,
+    },
+    /// With updates and a NegaScout master with ε-windows
+    /// (`master-worker-negascout`; `None`: [`default_epsilon`]).
+    NegaScout {
+        /// The scout windows' width, score units (at least 1).
+        epsilon: Option<i64>,
+    },
+}
+
+/// Ura et al.'s master-worker (`master-worker`, `master-worker-noupdate`,
+/// `master-worker-share`, `master-worker-negascout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MasterWorker {
+    /// The master's depth d′ (`None`: a few leaves per worker,
+    /// [`default_master_depth`]; at most the search depth).
+    pub master_depth: Option<u32>,
+    /// Nodes a worker searches before it looks at its inbox (`None`:
+    /// [`DEFAULT_SLICE_NODES`]).
+    pub slice: Option<u64>,
+    /// Which of the paper's configurations.
+    pub variant: MwVariant,
+}
+
+impl MasterWorker {
+    /// `variant` with every parameter at its default.
+    pub const fn new(variant: MwVariant) -> MasterWorker {
+        MasterWorker { master_depth: None, slice: None, variant }
+    }
+
+    /// The process options of a resolved value.
+    fn options(&self) -> MwOptions {
+        MwOptions {
+            master_depth: self.master_depth.unwrap_or(0),
+            updates: self.variant != MwVariant::NoUpdate,
+            slice: self.slice.unwrap_or(DEFAULT_SLICE_NODES).max(1),
+            share: if let MwVariant::Share { depth } = self.variant { depth } else { None },
+            epsilon: if let MwVariant::NegaScout { epsilon } = self.variant { epsilon } else { None },
+        }
+    }
+}
+
+impl Algorithm for MasterWorker {
+    fn registered() -> Vec<MasterWorker> {
+        [MwVariant::Updates, MwVariant::NoUpdate, MwVariant::Share { depth: None }, MwVariant::NegaScout { epsilon: None }].map(MasterWorker::new).to_vec()
+    }
+    fn name(&self) -> &'static str {
+        match self.variant {
+            MwVariant::Updates => "master-worker",
+            MwVariant::NoUpdate => "master-worker-noupdate",
+            MwVariant::Share { .. } => "master-worker-share",
+            MwVariant::NegaScout { .. } => "master-worker-negascout",
+        }
+    }
+    fn label(&self) -> String {
+        match self.variant {
+            MwVariant::Updates => "master-worker (Ura et al.)",
+            MwVariant::NoUpdate => "without updates",
+            MwVariant::Share { .. } => "with share",
+            MwVariant::NegaScout { .. } => "NegaScout master, ε-windows",
+        }
+        .into()
+    }
+    fn about(&self) -> &'static str {
+        match self.variant {
+            MwVariant::Updates => "Ura et al.'s master-worker with dynamic updates (--master-depth, --slice-nodes, --master-cost)",
+            MwVariant::NoUpdate => "the same, workers reporting full-depth results only",
+            MwVariant::Share { .. } => "with updates, workers sharing table entries around a ring (--share-depth)",
+            MwVariant::NegaScout { .. } => "with updates and a NegaScout master with ε-windows (--epsilon)",
+        }
+    }
+    fn reads(&self) -> &'static [Opt] {
+        match self.variant {
+            MwVariant::Updates | MwVariant::NoUpdate => &[Opt::MasterDepth, Opt::SliceNodes, Opt::MasterCost],
+            MwVariant::Share { .. } => &[Opt::MasterDepth, Opt::SliceNodes, Opt::MasterCost, Opt::ShareDepth],
+            MwVariant::NegaScout { .. } => &[Opt::MasterDepth, Opt::SliceNodes, Opt::MasterCost, Opt::Epsilon],
+        }
+    }
+    fn given(self, g: &Given) -> MasterWorker {
+        let variant = match self.variant {
+            MwVariant::Share { .. } => MwVariant::Share { depth: g.share_depth },
+            MwVariant::NegaScout { .. } => MwVariant::NegaScout { epsilon: g.epsilon },
+            v => v,
+        };
+        MasterWorker { master_depth: g.master_depth, slice: g.slice_nodes, variant }
+    }
+    fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> MasterWorker {
+        let (src, root) = (run.src, run.root);
+        let master_depth = self.master_depth.map_or_else(|| default_master_depth(src, root, run.depth, run.procs), |d| d.min(run.depth));
+        let variant = match self.variant {
+            MwVariant::Share { depth } => MwVariant::Share { depth: Some(depth.unwrap_or_else(|| default_share_depth(src, root))) },
+            MwVariant::NegaScout { epsilon } => MwVariant::NegaScout { epsilon: Some(epsilon.unwrap_or_else(|| default_epsilon(src, root)).max(1)) },
+            v => v,
+        };
+        MasterWorker { master_depth: Some(master_depth), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)), variant }
+    }
+    fn split_column(&self) -> Option<u32> {
+        self.master_depth
+    }
+    fn memory<S: TreeSource>(&self, run: &Run<'_, S>) -> Part {
+        let b = children(run.src, run.root, true).len().max(1) as u64;
+        let tree = master_memory::<S::Node>(b, run.depth, self.master_depth.unwrap_or(0), run.procs);
+        Part { tables: run.procs as u64 - 1, tree, name: "master's tree", lower: "--master-depth" }
+    }
+    fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
+        let make = MasterWorkerProcess::maker(run.root, run.depth, run.procs, run.settings.tt_slots, self.options());
+        l.launch(run.src, run.procs, make)
+    }
+}
 
 /// A leaf whose full-depth results (this many) still do not settle it is
 /// sent with the full window: its next result is exact, so every leaf is
@@ -155,54 +277,58 @@ fn settled(lo: i64, hi: i64, w: Window) -> Option<i64> {
 }
 
 /// One process of the master-worker search.
-pub enum MasterWorker<S: TreeSource> {
+pub enum MasterWorkerProcess<S: TreeSource> {
     /// Rank 0.
     Master(Master<S>),
     /// The others.
     Worker(Worker<S>),
 }
 
-impl<S: TreeSource> MasterWorker<S> {
+impl<S: TreeSource> MasterWorkerProcess<S> {
     /// What builds rank r's process of a run on `procs` (≥ 2) processes
     /// searching `root` to `depth` with `slots` table entries per worker (a
     /// real transport builds its own rank's only).
-    pub fn maker(root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> impl FnMut(usize) -> MasterWorker<S> {
+    pub fn maker(root: &S::Node, depth: u32, procs: usize, slots: usize, opts: MwOptions) -> impl FnMut(usize) -> MasterWorkerProcess<S> {
         let dm = opts.master_depth;
         let root = root.clone();
         move |r| {
-            if r == 0 { MasterWorker::Master(Master::new(&root, depth, dm, procs, opts.epsilon)) } else { MasterWorker::Worker(Worker::new(slots, opts)) }
+            if r == 0 {
+                MasterWorkerProcess::Master(Master::new(&root, depth, dm, procs, opts.epsilon))
+            } else {
+                MasterWorkerProcess::Worker(Worker::new(slots, opts))
+            }
         }
     }
 }
 
-impl<S: TreeSource> Process<S> for MasterWorker<S> {
+impl<S: TreeSource> Process<S> for MasterWorkerProcess<S> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         match self {
-            MasterWorker::Master(m) => m.run_pass(src, t),
+            MasterWorkerProcess::Master(m) => m.run_pass(src, t),
             // The first worker starts the ring's message (three processes
             // or more: a ring of one worker shares with nobody).
-            MasterWorker::Worker(w) if w.opts.share.is_some() && t.rank() == 1 && t.procs() > 2 => t.send(2, Msg::Share { entries: vec![] }),
-            MasterWorker::Worker(_) => {}
+            MasterWorkerProcess::Worker(w) if w.opts.share.is_some() && t.rank() == 1 && t.procs() > 2 => t.send(2, Msg::Share { entries: vec![] }),
+            MasterWorkerProcess::Worker(_) => {}
         }
     }
 
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
         match (self, msg) {
-            (MasterWorker::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
-            (MasterWorker::Worker(w), Msg::Work { job: Job { id, node, max, ply, depth, window }, pass, sig }) => {
+            (MasterWorkerProcess::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
+            (MasterWorkerProcess::Worker(w), Msg::Work { job: Job { id, node, max, ply, depth, window }, pass, sig }) => {
                 w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig })
             }
-            (MasterWorker::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),
-            (MasterWorker::Worker(w), Msg::Share { entries }) => w.on_share(src, t, entries),
-            (MasterWorker::Worker(w), Msg::Stop) => w.on_stop(),
+            (MasterWorkerProcess::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),
+            (MasterWorkerProcess::Worker(w), Msg::Share { entries }) => w.on_share(src, t, entries),
+            (MasterWorkerProcess::Worker(w), Msg::Stop) => w.on_stop(),
             _ => {}
         }
     }
 
     fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         match self {
-            MasterWorker::Master(m) => m.on_resume(src, t),
-            MasterWorker::Worker(w) => w.on_resume(src, t),
+            MasterWorkerProcess::Master(m) => m.on_resume(src, t),
+            MasterWorkerProcess::Worker(w) => w.on_resume(src, t),
         }
     }
 }

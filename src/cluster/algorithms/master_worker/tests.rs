@@ -184,10 +184,10 @@ fn the_masters_tree_is_compact_and_its_estimate_covers_it() {
     let t = Incremental::new(5, 100).unwrap();
     for seed in 1..=4 {
         let root = t.root(seed);
-        let mut p: Vec<MasterWorker<Incremental>> = (0..64).map(MasterWorker::maker(&root, 9, 64, 1 << 12, MwOptions::new(4))).collect();
+        let mut p: Vec<MasterWorkerProcess<Incremental>> = (0..64).map(MasterWorkerProcess::maker(&root, 9, 64, 1 << 12, MwOptions::new(4))).collect();
         let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed).expect("time within 2^64 ns");
         assert_eq!(s.map(|s| s.value), Some(crate::search::minimax(&t, &root, true, 9, 0)));
-        let MasterWorker::Master(m) = &p[0] else { panic!("rank 0 is the master") };
+        let MasterWorkerProcess::Master(m) = &p[0] else { panic!("rank 0 is the master") };
         assert!(m.tree_bytes() <= est, "seed {seed}: {} > {est}", m.tree_bytes());
         assert!(m.tree_nodes() >= 221, "seed {seed}: {}", m.tree_nodes());
     }
@@ -205,10 +205,10 @@ fn workers_cut_into_tiny_slices_still_return_the_minimax_value() {
             for updates in [true, false] {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(seed)] {
                     let opts = MwOptions { updates, slice: 3, ..MwOptions::new(dm) };
-                    let mut p: Vec<MasterWorker<Incremental>> = (0..procs).map(MasterWorker::maker(&root, 7, procs, 1 << 10, opts)).collect();
+                    let mut p: Vec<MasterWorkerProcess<Incremental>> = (0..procs).map(MasterWorkerProcess::maker(&root, 7, procs, 1 << 10, opts)).collect();
                     let s = machine::run(&t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
                     assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} procs {procs} updates {updates} {delivery:?}");
-                    let aborts: u64 = p.iter().map(|q| if let MasterWorker::Worker(w) = q { w.aborts } else { 0 }).sum();
+                    let aborts: u64 = p.iter().map(|q| if let MasterWorkerProcess::Worker(w) = q { w.aborts } else { 0 }).sum();
                     assert!(aborts > 10, "{aborts}");
                 }
             }
@@ -266,10 +266,10 @@ fn workers_with_share_absorb_the_rings_entries() {
     assert_eq!(default_share_depth(&Incremental::new(20, 100).unwrap(), &Incremental::new(20, 100).unwrap().root(1)), 2);
     for share in [Some(4), None] {
         let opts = MwOptions { share, ..MwOptions::new(2) };
-        let mut p: Vec<MasterWorker<Incremental>> = (0..5).map(MasterWorker::maker(&root, 9, 5, 1 << 16, opts)).collect();
+        let mut p: Vec<MasterWorkerProcess<Incremental>> = (0..5).map(MasterWorkerProcess::maker(&root, 9, 5, 1 << 16, opts)).collect();
         let s = machine::run(&t, &mut p, Costs::default(), Delivery::Timed).expect("time within 2^64 ns");
         assert_eq!(s.map(|s| s.value), Some(want));
-        let absorbed: Vec<u64> = p.iter().filter_map(|q| if let MasterWorker::Worker(w) = q { Some(w.absorbed) } else { None }).collect();
+        let absorbed: Vec<u64> = p.iter().filter_map(|q| if let MasterWorkerProcess::Worker(w) = q { Some(w.absorbed) } else { None }).collect();
         if share.is_some() {
             assert!(absorbed.iter().all(|&a| a > 0), "{absorbed:?}");
         } else {

@@ -17,16 +17,16 @@
 //!   above it (its local child's) narrow with it, and every frame whose
 //!   window changed sends [`Msg::Narrow`] to its helpers, which narrow
 //!   their job's frames and piece alike.
-//! - **Three-stage load distribution** (`three_stage`): see [`Ybwc::seek`].
-//! - **Helpful master** (`helpful`): see [`Ybwc::help_out`].
+//! - **Three-stage load distribution** (`three_stage`): see [`YbwcProcess::seek`].
+//! - **Helpful master** (`helpful`): see [`YbwcProcess::help_out`].
 
-use super::{Ask, Frame, Piece, Switches, Ybwc, walk};
+use super::{Ask, Frame, Piece, Switches, YbwcProcess, walk};
 use crate::cluster::exec::transport::{Msg, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 use crate::value::Window;
 
-impl<S: TreeSource> Ybwc<S> {
+impl<S: TreeSource> YbwcProcess<S> {
     /// The promising child of the frame `p` opens (its children `kids`)
     /// with the `promising` switch; with the `order` switch the table's
     /// move is moved to the front of `kids` (after the ordering search if
@@ -121,7 +121,7 @@ impl<S: TreeSource> Ybwc<S> {
     /// until p processes (the asker too) have seen it; the last tells the
     /// asker [`Msg::NoWork`], and the asker retries once, with the plain
     /// request to the owner of its last task, which is kept until work
-    /// appears ([`Ybwc::no_work`]): an idle period costs at most p + 1
+    /// appears ([`YbwcProcess::no_work`]): an idle period costs at most p + 1
     /// messages and no process polls. *Global*: a process serving kept
     /// requests gives to processes that worked for it before first.
     pub(super) fn seek<T: Transport<S::Node>>(&mut self, t: &mut T, origin: u32, seen: u32) {

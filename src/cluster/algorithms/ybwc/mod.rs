@@ -48,6 +48,8 @@ mod walk;
 
 pub use switches::Switches;
 
+use crate::cluster::Launch;
+use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::topology::Topology;
 use crate::cluster::exec::transport::{Msg, Process, Transport, abort_out};
@@ -79,6 +81,60 @@ pub fn default_granularity<S: TreeSource>(src: &S, root: &S::Node, depth: u32) -
         g += 1;
     }
     g
+}
+
+/// The Young Brothers Wait Concept over messages (`ybwc`; with Feldmann's
+/// refinements `ybwc-full` and the names of [`Switches::name`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ybwc {
+    /// The remaining depth at or below which a piece is searched
+    /// sequentially (`None`: [`default_granularity`]).
+    pub granularity: Option<u32>,
+    /// Nodes a process searches before it looks at its inbox (`None`:
+    /// [`DEFAULT_SLICE_NODES`]).
+    pub slice: Option<u64>,
+    /// The full version's refinements on (none: the plain `ybwc`).
+    pub switches: Switches,
+}
+
+impl Algorithm for Ybwc {
+    fn registered() -> Vec<Ybwc> {
+        [Switches::NONE, Switches::ALL].map(|switches| Ybwc { switches, ..Ybwc::default() }).to_vec()
+    }
+    fn parse_other(name: &str) -> Option<Ybwc> {
+        Switches::parse(name).map(|switches| Ybwc { switches, ..Ybwc::default() })
+    }
+    fn name(&self) -> &'static str {
+        self.switches.name()
+    }
+    fn label(&self) -> String {
+        self.switches.label()
+    }
+    fn about(&self) -> &'static str {
+        if self.switches == Switches::NONE {
+            "the Young Brothers Wait Concept over messages (--slice-nodes)"
+        } else {
+            "YBWC with Feldmann's refinements: helpful master, three-stage load distribution, promising successors, table order, narrowed windows"
+        }
+    }
+    fn reads(&self) -> &'static [Opt] {
+        &[Opt::SliceNodes]
+    }
+    fn given(self, g: &Given) -> Ybwc {
+        Ybwc { slice: g.slice_nodes, ..self }
+    }
+    fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Ybwc {
+        let granularity = self.granularity.unwrap_or_else(|| default_granularity(run.src, run.root, run.depth));
+        Ybwc { granularity: Some(granularity), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)), ..self }
+    }
+    fn split_column(&self) -> Option<u32> {
+        self.granularity
+    }
+    fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
+        let (g, slice) = (self.granularity.unwrap_or(0), self.slice.unwrap_or(DEFAULT_SLICE_NODES));
+        let make = YbwcProcess::maker(run.root, run.depth, g, slice, run.settings.tt_slots, self.switches, run.settings.costs.topology);
+        l.launch(run.src, run.procs, make)
+    }
 }
 
 /// A node above the granularity being searched: its children, which are
@@ -202,7 +258,7 @@ enum Ask {
 }
 
 /// One process of the YBWC search.
-pub struct Ybwc<S: TreeSource> {
+pub struct YbwcProcess<S: TreeSource> {
     /// Rank 0's root and depth until it starts.
     root: Option<(S::Node, u32)>,
     granularity: u32,
@@ -246,14 +302,22 @@ pub struct Ybwc<S: TreeSource> {
     pub narrowed: u64,
 }
 
-impl<S: TreeSource> Ybwc<S> {
+impl<S: TreeSource> YbwcProcess<S> {
     /// What builds rank r's process of a run searching `root` to `depth`
     /// with granularity `granularity`, slices of `slice` nodes, `slots`
     /// table entries per process, the refinements `switches` and the
     /// network `net` (the three-stage walk's).
-    pub fn maker(root: &S::Node, depth: u32, granularity: u32, slice: u64, slots: usize, switches: Switches, net: Topology) -> impl FnMut(usize) -> Ybwc<S> {
+    pub fn maker(
+        root: &S::Node,
+        depth: u32,
+        granularity: u32,
+        slice: u64,
+        slots: usize,
+        switches: Switches,
+        net: Topology,
+    ) -> impl FnMut(usize) -> YbwcProcess<S> {
         let root = root.clone();
-        move |r| Ybwc {
+        move |r| YbwcProcess {
             root: (r == 0).then(|| (root.clone(), depth)),
             granularity,
             slice: slice.max(1),
@@ -547,7 +611,7 @@ impl<S: TreeSource> Ybwc<S> {
     }
 }
 
-impl<S: TreeSource> Process<S> for Ybwc<S> {
+impl<S: TreeSource> Process<S> for YbwcProcess<S> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         match self.root.take() {
             Some((root, depth)) => {

@@ -8,6 +8,9 @@
 //! `helpful`, `three-stage`, `promising`, `order`, `windows`. A name lists
 //! its switches once; rows print the name in this one spelling.
 
+/// The switches' words in names, in bit order.
+const WORDS: [&str; 5] = ["helpful", "three-stage", "promising", "order", "windows"];
+
 /// Which refinements a YBWC run uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Switches {
@@ -83,6 +86,20 @@ impl Switches {
         NAMES[self.bits()]
     }
 
+    /// The rule of the names, for messages and `--help`.
+    pub const RULE: &str = "YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order";
+
+    /// The legend of these switches in the report's figures.
+    pub fn label(self) -> String {
+        let words = |on: bool| (0..5).filter(|i| (self.bits() >> i & 1 == 1) == on).map(|i| WORDS[i]).collect::<Vec<_>>();
+        match words(true).len() {
+            0 => "YBWC (plain)".into(),
+            5 => "full YBWC (Feldmann)".into(),
+            4 => format!("full YBWC, no {}", words(false)[0]),
+            _ => format!("YBWC + {}", words(true).join(" + ")),
+        }
+    }
+
     /// The switches a name says, if it is one of [`Switches::name`]'s.
     pub fn parse(s: &str) -> Option<Switches> {
         NAMES.iter().position(|&n| n == s).map(Switches::from_bits)
@@ -92,9 +109,6 @@ impl Switches {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The switches' words in names, in bit order.
-    const WORDS: [&str; 5] = ["helpful", "three-stage", "promising", "order", "windows"];
 
     /// Every name follows the rule, and names and switches round-trip.
     #[test]
@@ -116,5 +130,8 @@ mod tests {
         assert_eq!((Switches::NONE.name(), Switches::ALL.name()), ("ybwc", "ybwc-full"));
         // One spelling: another order of the words is not a name.
         assert_eq!(Switches::parse("ybwc+order+helpful"), None);
+        let labels =
+            [Switches::NONE, Switches::ALL, Switches { helpful: false, ..Switches::ALL }, Switches { order: true, ..Switches::NONE }].map(Switches::label);
+        assert_eq!(labels, ["YBWC (plain)", "full YBWC (Feldmann)", "full YBWC, no helpful", "YBWC + order"]);
     }
 }

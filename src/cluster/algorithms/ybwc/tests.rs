@@ -39,7 +39,7 @@ fn which_child_is_given_and_when_by_hand() {
     assert_eq!(minimax(&t, &root, true, 2, 0), OFF + 466);
     let kids = children(&t, &root, true);
     let a = children(&t, &kids[0], false);
-    let mut p = Ybwc::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, Switches::NONE, Topology::Flat)(0);
+    let mut p = YbwcProcess::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, Switches::NONE, Topology::Flat)(0);
     let mut r = Record::new(0, 2);
     // Start: the root's frame, A's, and A0 as a piece (one wake-up).
     p.start(&t, &mut r);
@@ -90,7 +90,7 @@ fn two_processes_on_the_same_tree_by_messages() {
     // task): 3 requests, 2 tasks, 2 results and the stop.
     let t = Incremental::new(3, 100).unwrap();
     let root = t.root(1);
-    let mut p: Vec<Ybwc<Incremental>> = (0..2).map(Ybwc::maker(&root, 2, 0, 1024, 1 << 10, Switches::NONE, Topology::Flat)).collect();
+    let mut p: Vec<YbwcProcess<Incremental>> = (0..2).map(YbwcProcess::maker(&root, 2, 0, 1024, 1 << 10, Switches::NONE, Topology::Flat)).collect();
     let costs = Costs { node_ns: 100_000, ..Costs::default() };
     let s = machine::run(&t, &mut p, costs, Delivery::Timed).expect("time within 2^64 ns").expect("a value");
     assert_eq!(s.value, OFF + 466);
@@ -118,8 +118,8 @@ fn every_granularity_is_exact_and_aborts_happen() {
                 for procs in [2, 3, 8, 64, 4096] {
                     for delivery in [Delivery::Timed, Delivery::Adversarial(seed), Delivery::Adversarial(77)] {
                         for slice in [4, 1024] {
-                            let mut p: Vec<Ybwc<Incremental>> =
-                                (0..procs).map(Ybwc::maker(&root, *depth, g, slice, 1 << 10, Switches::NONE, Topology::Flat)).collect();
+                            let mut p: Vec<YbwcProcess<Incremental>> =
+                                (0..procs).map(YbwcProcess::maker(&root, *depth, g, slice, 1 << 10, Switches::NONE, Topology::Flat)).collect();
                             let s = machine::run(t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
                             assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} depth {depth} g {g} procs {procs} {delivery:?}");
                             aborts += p.iter().map(|q| q.aborts).sum::<u64>();
@@ -143,9 +143,16 @@ fn switch_sets() -> Vec<Switches> {
 }
 
 /// Runs `sw` on `on` (processes, network, delivery): the value, and the processes.
-fn run_switched<S: TreeSource>(src: &S, root: &S::Node, depth: u32, g: u32, sw: Switches, on: (usize, Topology, Delivery)) -> (Option<i64>, Vec<Ybwc<S>>) {
+fn run_switched<S: TreeSource>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    g: u32,
+    sw: Switches,
+    on: (usize, Topology, Delivery),
+) -> (Option<i64>, Vec<YbwcProcess<S>>) {
     let (procs, net, delivery) = on;
-    let mut p: Vec<Ybwc<S>> = (0..procs).map(Ybwc::maker(root, depth, g, 16, 1 << 10, sw, net)).collect();
+    let mut p: Vec<YbwcProcess<S>> = (0..procs).map(YbwcProcess::maker(root, depth, g, 16, 1 << 10, sw, net)).collect();
     let costs = Costs { topology: net, ..Costs::default() };
     let s = machine::run(src, &mut p, costs, delivery).expect("time within 2^64 ns");
     (s.map(|s| s.value), p)
@@ -217,7 +224,7 @@ fn the_helpful_master_by_hand() {
     let t = Incremental::new(3, 100).unwrap();
     let root = t.root(1);
     let sw = Switches { helpful: true, ..Switches::NONE };
-    let mut p = Ybwc::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
+    let mut p = YbwcProcess::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
     let mut r = Record::new(0, 2);
     let task = |m: &Msg<INode>| match m {
         Msg::Task(j) => j.clone(),
@@ -276,7 +283,7 @@ fn the_promising_rule_by_hand() {
     let kids = children(&t, &root, true);
     let b = children(&t, &kids[1], false);
     for (sw, gives) in [(Switches::NONE, false), (Switches { promising: true, ..Switches::NONE }, true)] {
-        let mut p = Ybwc::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
+        let mut p = YbwcProcess::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
         let mut r = Record::new(0, 2);
         p.start(&t, &mut r);
         p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
@@ -316,7 +323,7 @@ fn a_helper_narrows_its_frames_by_hand() {
     let v = minimax(&t, &a, false, 2, 1);
     let sw = Switches { windows: true, ..Switches::NONE };
     for alpha in [v - 5, v + 5] {
-        let mut p = Ybwc::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(1);
+        let mut p = YbwcProcess::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(1);
         let mut r = Record::new(0, 2);
         p.receive(&t, &mut r, 0, Msg::Task(crate::cluster::exec::transport::Job { id: 3, node: a, max: false, ply: 1, depth: 2, window: Window::ROOT }));
         let w = Window { alpha, beta: ROOT_BETA };

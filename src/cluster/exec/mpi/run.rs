@@ -196,7 +196,7 @@ struct OnTree<'a, 'w> {
 impl crate::tree::SourceVisitor for OnTree<'_, '_> {
     type Output = Result<Launched<Option<ClusterStats>>, ClusterError>;
     fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
-        let faults = self.cfg.algorithm != ClusterAlgorithm::Sequential;
+        let faults = self.cfg.algorithm != ClusterAlgorithm::SEQUENTIAL;
         let on = OnMpi { job: self.job, faults };
         match self.cfg.settings.threads {
             None => launch(src, root, depth, self.cfg, on),
