@@ -90,6 +90,7 @@ test: test-setup
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p parab
 	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
 	$(CARGO) run --release --example small_game
+	$(CARGO) run --release --example work_stealing
 	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
 test-setup:
 	@scripts/test-setup.sh $(TEST_ENV)
@@ -101,8 +102,10 @@ MPI_TARGET := target/mpi
 mpi-test: test-setup
 	@if grep -q PARAB_SKIP_MPI $(TEST_ENV); then rm -f target/test-mpi.log; else \
 	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) clippy --release -p parab --all-targets --features mpi -- -D warnings && \
-	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::mpi 2>&1 | tee target/test-mpi.log && \
-	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log; fi
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::exec::mpi 2>&1 | tee target/test-mpi.log && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) build --release -p parab --features mpi --example work_stealing && \
+	  mpirun -q --oversubscribe $$([ "$$(id -u)" = 0 ] && echo --allow-run-as-root) -np 3 $(MPI_TARGET)/release/examples/work_stealing --mpi; fi
 test: mpi-test
 # The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing);
 # with the MPI build (mpi-test made it), psearch --mpi over an allocation too.

@@ -6,7 +6,8 @@
 # 1. trees: COUNT trees of each (b, depth) of GRID (b = 5 and b = 20 at
 #    depths a two-core machine affords; the paper's are 24 and 12).
 # 2. run: one item per (tree group, process count): `pabsim --machine
-#    cluster` with every algorithm of POLICIES, one row per algorithm
+#    cluster` with every algorithm of ALGORITHMS (default: every parallel
+#    one of the registry, `pabsim --machine cluster --list-algorithms`), one row per algorithm
 #    (geometric mean of times over the trees, as Ura et al.'s tables).
 #    TOPOLOGIES (default flat) lists the simulated networks
 #    (`docs/model.md` §9.1): each other than flat runs every count above 1
@@ -32,7 +33,9 @@ R=${R:-results}
 GRID=${GRID:-"5:12 20:6"}
 COUNT=${COUNT:-32}
 PROCS=${PROCS:-"2 4 8 16 32 64 128 256 512 1024 1536 4096"}
-POLICIES=${POLICIES:-even-split,master-slave,master-worker,master-worker-noupdate,master-worker-share,master-worker-negascout,ybwc,ybwc-full,pv-split,fox}
+[ -z "${POLICIES:-}" ] || { echo "distributed: POLICIES is now ALGORITHMS" >&2; exit 2; }
+[ -x "$BIN/pabsim" ] || { echo "distributed: BIN=$BIN holds no pabsim (build with cargo build --release)" >&2; exit 2; }
+ALGORITHMS=${ALGORITHMS:-$("$BIN/pabsim" --machine cluster --list-algorithms | paste -sd, -)}
 FACTORS=${FACTORS:-"incremental:5:6,8,10,12:4 incremental:20:3,4,5,6:2 chess:data/positions/bratko-kopec.epd:3,4,5:2 othello:data/positions/othello-test.txt:4,5,6,7:3"}
 TOPOLOGIES=${TOPOLOGIES:-flat}
 NET_ARGS=${NET_ARGS:-}
@@ -41,6 +44,8 @@ STEP=${STEP:-all}
 k=${SHARD%/*}; n=${SHARD#*/}
 B=$R/distributed
 say() { echo "distributed: $*" >&2; }
+# The rows but the sequential baseline's, found by the header's name.
+without_seq() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "algorithm") c = i } NR == 1 || $c != "seq"'; }
 # The factor item of FACTORS' family $1, b or position file $2, depth $3.
 factor_file() { echo "$B/factors/$1-$(basename "$2" | sed 's/\..*//')-d$3.csv"; }
 
@@ -67,7 +72,7 @@ if [[ $STEP != summary ]]; then
         "$BIN/pabsim" --machine cluster --procs 1 "$t" -o "$f"
       else
         # The baseline's row is in the p = 1 file.
-        "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$POLICIES" "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
+        "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$ALGORITHMS" "$t" | without_seq > "$f.tmp"
         mv "$f.tmp" "$f"
       fi
     done
@@ -80,7 +85,7 @@ if [[ $STEP != summary ]]; then
         [[ -e $f ]] && continue
         say "$f"
         # shellcheck disable=SC2086 # NET_ARGS is a list of options
-        "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$POLICIES" --topology "$top" $NET_ARGS "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
+        "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$ALGORITHMS" --topology "$top" $NET_ARGS "$t" | without_seq > "$f.tmp"
         mv "$f.tmp" "$f"
       done
     done

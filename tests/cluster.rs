@@ -366,3 +366,36 @@ fn pabsim_runs_ybwc_with_its_switches() {
         .args(["t.jsonl", "--machine", "cluster", "--policy", "ybwc-full", "--split-ply", "2"])
         .fails("--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm ybwc-full)");
 }
+
+/// Issue 39: what the tools say about the cluster's algorithms comes from
+/// the one registry. `pabsim --help` and `psearch --help` name every
+/// registered algorithm with its line, `--list-algorithms` is the parallel
+/// ones in order, the unknown-name message names them all, the experiment
+/// script's default list is the tool's, and the model's step list for a new
+/// algorithm names the registry's file.
+#[test]
+fn the_registry_is_what_the_tools_say() {
+    use parab::cluster::{Algorithm, ClusterAlgorithm};
+    let all = ClusterAlgorithm::all();
+    for tool in ["pabsim", "psearch"] {
+        let help = Tool::new(tool).arg("--help").ok();
+        for a in &all {
+            assert!(help.lines().any(|l| l.trim_start().starts_with(a.name()) && l.contains(a.about())), "{tool} --help lacks {}: {}", a.name(), a.about());
+        }
+        assert!(help.contains(parab::cluster::algorithms::ybwc::Switches::RULE), "{tool} --help lacks YBWC's switches");
+    }
+    let listed = Tool::new("pabsim").args(["--machine", "cluster", "--list-algorithms"]).ok();
+    let parallel: Vec<&str> = all.iter().map(|a| a.name()).filter(|&n| n != "seq").collect();
+    assert_eq!(listed.lines().collect::<Vec<_>>(), parallel);
+    Tool::new("pabsim").arg("--list-algorithms").fails("give --machine cluster");
+    let d = Dir::new("registry-unknown");
+    incremental_trees(&d, "t.jsonl", 3, 3, 1);
+    let e = d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "2", "--algorithm", "nonesuch"]).fails("unknown cluster algorithm");
+    for n in &parallel {
+        assert!(e.contains(n), "{e}");
+    }
+    let script = std::fs::read_to_string(repo("pipelines/distributed.sh")).unwrap();
+    assert!(script.contains("--list-algorithms"), "pipelines/distributed.sh's default list is not the tool's");
+    let model = std::fs::read_to_string(repo("docs/model.md")).unwrap();
+    assert!(model.contains("src/cluster/algorithms/mod.rs"), "docs/model.md's steps do not name the registry");
+}

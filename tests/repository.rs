@@ -471,18 +471,33 @@ fn no_cycle_between_top_level_modules() {
 
 /// The same inside the three machines: no file (or folder) module of
 /// `src/real/`, `src/sim/`, `src/sim/engine/`, `src/sim/engine/idle/`,
-/// `src/cluster/` or `src/cluster/mpi/` may reach itself through its
-/// siblings, so that each can be read after the ones it uses.
+/// `src/cluster/`, `src/cluster/exec/` (the executor),
+/// `src/cluster/exec/mpi/` or `src/cluster/algorithms/` may reach itself
+/// through its siblings, so that each can be read after the ones it uses.
 #[test]
 fn no_cycle_between_the_modules_of_each_machine() {
     let src = repo("src");
     let mut cycles = vec![];
-    for within in [&["real"][..], &["real", "idle"], &["sim"], &["sim", "engine"], &["sim", "engine", "idle"], &["cluster"], &["cluster", "mpi"]] {
+    for within in [
+        &["real"][..],
+        &["real", "idle"],
+        &["sim"],
+        &["sim", "engine"],
+        &["sim", "engine", "idle"],
+        &["cluster"],
+        &["cluster", "exec"],
+        &["cluster", "exec", "mpi"],
+        &["cluster", "algorithms"],
+    ] {
         let edges = module_edges(&src, within);
         // The scanner sees the uses inside each machine (the folders of
         // the engine's idle rules and of the MPI transport may have none).
         assert!(!edges.is_empty() || within.len() > 1 && within != ["sim", "engine"], "no uses between the modules of src/{}", within.join("/"));
         cycles.extend(module_cycles(&edges).into_iter().map(|c| format!("src/{}: {c}", within.join("/"))));
+        if within == ["cluster"] {
+            // The executor knows no algorithm (issue 39).
+            assert!(!edges.contains_key(&("exec".to_string(), "algorithms".to_string())), "src/cluster/exec uses the algorithms: {edges:#?}");
+        }
     }
     assert!(cycles.is_empty(), "{}", cycles.join("\n"));
 }
@@ -540,4 +555,55 @@ fn module_scanner_finds_uses_between_siblings_in_a_folder() {
     // One level up, the same files make one unit `e` that uses `z`.
     let up = module_edges(&d.join("src"), &["m"]);
     assert_eq!(up.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), [("e", "z"), ("z", "e")]);
+}
+
+/// Issue 39: `docs/architecture.md`, the map a newcomer reads first, names
+/// only what exists: every path it quotes (`src/...`, `tests/...`, ...) is
+/// a file or folder of the repository, and every type it quotes (`Tree`,
+/// `Tree::visit`, `cluster::Algorithm`) is declared in the code, with the
+/// member it names.
+#[test]
+fn the_architecture_map_names_what_exists() {
+    let map = std::fs::read_to_string(repo("docs/architecture.md")).unwrap();
+    let mut files = vec![];
+    for dir in ["src", "tests", "report/src", "report/tests", "examples"] {
+        rust_files(&repo(dir), &mut files);
+    }
+    let code: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect::<Vec<_>>().join("\n");
+    let declared =
+        |name: &str| ["struct", "enum", "trait", "type", "fn", "mod", "const", "static", "macro_rules!"].iter().any(|k| code.contains(&format!("{k} {name}")));
+    let word = |name: &str| code.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == name);
+    let mut missing = vec![];
+    for (i, quoted) in map.split('`').enumerate() {
+        if i % 2 == 0 || quoted.contains(['<', '*', ' ', '(', '{', '…']) || quoted.contains("...") {
+            continue;
+        }
+        let roots = ["src/", "tests/", "report/", "docs/", "pipelines/", "scripts/", "examples/", "data/", "assets/"];
+        if roots.iter().any(|r| quoted.starts_with(r)) {
+            if !repo(quoted.trim_end_matches('/')).exists() {
+                missing.push(format!("no file {quoted}"));
+            }
+            continue;
+        }
+        let parts: Vec<&str> = quoted.split("::").collect();
+        let is_path = parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+        let Some(ty) = parts.iter().position(|p| p.starts_with(char::is_uppercase)) else {
+            // A path of modules and a function (`tree::read_trees`): its last name is declared.
+            if is_path && parts.len() > 1 && !declared(parts[parts.len() - 1]) {
+                missing.push(format!("nothing declares {quoted}"));
+            }
+            continue;
+        };
+        if !is_path || parts[ty].chars().all(|c| c.is_uppercase() || c == '_' || c.is_ascii_digit()) {
+            continue; // not a path, or a constant or an acronym
+        }
+        if !declared(parts[ty]) {
+            missing.push(format!("no type {quoted}"));
+        } else if let Some(member) = parts.get(ty + 1)
+            && !word(member)
+        {
+            missing.push(format!("no member {quoted}"));
+        }
+    }
+    assert!(missing.is_empty(), "docs/architecture.md names what the code does not have:\n{}", missing.join("\n"));
 }

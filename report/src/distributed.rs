@@ -12,25 +12,12 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::legend::{algorithms, name};
 use super::load::rows;
 use super::{Builder, figure};
 use anyhow::Result;
 use parab::formats::{ClusterRow, FactorRow};
 use std::path::Path;
-
-/// The algorithms in the order of the legends, with their names there.
-const LINES: [(&str, &str); 10] = [
-    ("master-worker", "master-worker (Ura et al.)"),
-    ("master-worker-noupdate", "without updates"),
-    ("master-worker-share", "with share"),
-    ("master-worker-negascout", "NegaScout master, ε-windows"),
-    ("ybwc", "YBWC"),
-    ("ybwc-full", "full YBWC (Feldmann, OthelloX)"),
-    ("pv-split", "PV split"),
-    ("fox", "Fox et al. master/slave"),
-    ("master-slave", "master-slave at the root"),
-    ("even-split", "even split at the root"),
-];
 
 /// The process counts the tables show (those the run has).
 const TABLE_PROCS: [u32; 7] = [2, 8, 64, 128, 512, 1536, 4096];
@@ -83,21 +70,6 @@ fn label(g: &Group) -> String {
         Some(n) => format!("{trees}, {n} network"),
         None => trees,
     }
-}
-
-/// The name of an algorithm in legends and tables.
-fn name(a: &str) -> String {
-    LINES.iter().find(|l| l.0 == a).map_or_else(|| a.to_string(), |l| l.1.to_string())
-}
-
-/// The algorithms of some rows, in legend order (unknown ones last, by name).
-fn algorithms(rows: &[&ClusterRow]) -> Vec<String> {
-    let mut out: Vec<String> = LINES.iter().map(|l| l.0.to_string()).filter(|a| rows.iter().any(|r| &r.algorithm == a)).collect();
-    let mut rest: Vec<String> = rows.iter().map(|r| r.algorithm.clone()).filter(|a| a != "seq" && !out.contains(a)).collect();
-    rest.sort();
-    rest.dedup();
-    out.extend(rest);
-    out
 }
 
 /// The section "Message passing: the simulated cluster".

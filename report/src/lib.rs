@@ -18,6 +18,7 @@ pub mod distributed;
 pub mod doc;
 pub mod figures;
 pub mod games;
+pub mod legend;
 pub mod load;
 pub mod othellox;
 pub mod published;

@@ -13,23 +13,13 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::legend::{algorithms, name};
 use super::load::rows;
 use super::{Builder, figure};
 use anyhow::Result;
 use parab::formats::ClusterRow;
 use std::collections::BTreeSet;
 use std::path::Path;
-
-/// The algorithms in the order of the legends, with their names there.
-const LINES: [(&str, &str); 7] = [
-    ("pv-split", "PV split"),
-    ("ybwc", "YBWC (plain)"),
-    ("ybwc-full-no-helpful", "full YBWC, no helpful master"),
-    ("ybwc-full", "full YBWC (helpful master)"),
-    ("even-split", "even split"),
-    ("master-slave", "master-slave"),
-    ("fox", "Fox et al. master/slave"),
-];
 
 /// What the section says before the experiment has run.
 pub const OPTIONAL: &str = "This experiment is not part of `make all`: it runs OthelloX's algorithms and Fox et al.'s on four board sizes, four depths and three networks at 2 to 256 processes (BENCHMARKS.md gives its cost). To add it to this page, run `make othellox`, then `make report`.";
@@ -53,19 +43,6 @@ fn board(r: &ClusterRow) -> u32 {
 fn network(r: &ClusterRow) -> String {
     let t = r.transport.strip_prefix("simulated/").unwrap_or("flat");
     t.split_once("-tree").map_or_else(|| t.to_string(), |(a, _)| format!("{a}-tree"))
-}
-
-/// The name of an algorithm in legends and tables.
-fn name(a: &str) -> String {
-    LINES.iter().find(|l| l.0 == a).map_or_else(|| a.to_string(), |l| l.1.to_string())
-}
-
-/// The algorithms of some rows, in legend order (unknown ones last, by name).
-fn algorithms(rows: &[&ClusterRow]) -> Vec<String> {
-    let mut out: Vec<String> = LINES.iter().map(|l| l.0.to_string()).filter(|a| rows.iter().any(|r| &r.algorithm == a)).collect();
-    let rest: BTreeSet<String> = rows.iter().map(|r| r.algorithm.clone()).filter(|a| a != "seq" && !out.contains(a)).collect();
-    out.extend(rest);
-    out
 }
 
 /// One configuration's numbers against its baseline.

@@ -522,10 +522,10 @@ fn othellox_grid_gets_its_tables_and_findings() {
     report(&d, &[]);
     let html = d.read("results/report/index.html");
     let t = table(&html, "othellox-grid-flat");
-    assert_eq!(row(&t, "8 × 8")[col(&t, "full YBWC (helpful master)")], "4.00 / 25 / 75");
-    assert_eq!(row(&t, "8 × 8")[col(&t, "full YBWC, no helpful master")], "2.00 / 50 / 50");
+    assert_eq!(row(&t, "8 × 8")[col(&t, "full YBWC (Feldmann)")], "4.00 / 25 / 75");
+    assert_eq!(row(&t, "8 × 8")[col(&t, "full YBWC, no helpful")], "2.00 / 50 / 50");
     let n = table(&html, "othellox-networks");
-    let full: Vec<&Vec<String>> = n.iter().filter(|r| r.iter().any(|c| c == "full YBWC (helpful master)")).collect();
+    let full: Vec<&Vec<String>> = n.iter().filter(|r| r.iter().any(|c| c == "full YBWC (Feldmann)")).collect();
     assert_eq!((full[0][col(&n, "flat")].as_str(), full[0][col(&n, "hypercube")].as_str()), ("4.00", "3.20"));
     assert!(html.contains("The helpful master (YBWC with it against YBWC without it): faster in 2 of 2 configurations; median speed-up ratio 2.00."));
     assert!(html.contains("<figure class=\"plot\" id=\"othellox-speedup-hypercube\">"));
