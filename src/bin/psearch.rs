@@ -157,7 +157,7 @@ fn mpi_main(args: &Args) -> ! {
         parab::cluster::run::configs(&req)?;
         let out = mpi_run::agree(job, if job.rank == 0 { Output::create(args.output.as_deref()).map(Some).map_err(Into::into) } else { Ok(None) })?;
         let trees = read_trees(mpi_run::share_input(job, args.input.as_deref())?)?;
-        let rows = mpi_run::run(job, &trees, &req)?;
+        let rows = parab::cluster::run::mpi::run(job, &trees, &req)?;
         if let (Some(mut out), Some(rows)) = (out, rows) {
             write_csv(&mut out, rows)?;
             out.finish()?;

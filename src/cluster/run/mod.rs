@@ -17,6 +17,9 @@ use crate::formats::ClusterRow;
 use crate::tree::Tree;
 use rayon::prelude::*;
 
+#[cfg(feature = "mpi")]
+pub mod mpi;
+
 /// The process counts a request runs on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Procs {
