@@ -36,9 +36,28 @@ POLICIES=${POLICIES:-even-split,master-slave,master-worker,master-worker-noupdat
 FACTORS=${FACTORS:-"incremental:5:6,8,10,12:4 incremental:20:3,4,5,6:2 chess:data/positions/bratko-kopec.epd:3,4,5:2 othello:data/positions/othello-test.txt:4,5,6,7:3"}
 TOPOLOGIES=${TOPOLOGIES:-flat}
 NET_ARGS=${NET_ARGS:-}
-SHARD=${SHARD:-1/1}
-STEP=${STEP:-all}
-k=${SHARD%/*}; n=${SHARD#*/}
+TOOL=distributed
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_shard
+check_step all items summary
+check_dir R
+check_tools treegen pabsim
+check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}' "b:depth entries (e.g. 5:12)"
+check_int COUNT 1
+# P = 1 (the sequential baseline) is run anyway.
+[[ " $PROCS " = *[[:space:]]1[[:space:]]* ]] && refuse PROCS "process counts from 2 to 4096 separated by spaces (P = 1, the baseline, is run anyway)"
+check_ints PROCS 2 4096
+[[ $POLICIES =~ ^[a-z][a-z0-9-]*(,[a-z][a-z0-9-]*)*$ ]] || refuse POLICIES "cluster algorithm names separated by commas (pabsim --help)"
+check_entries FACTORS '(incremental:[1-9][0-9]{0,3}|(chess|othello):[^:]+):[1-9][0-9]{0,2}(,[1-9][0-9]{0,2})*:[1-9][0-9]{0,2}' "family:b:depths:d−d′ entries (family incremental, chess or othello; b a position file for the games)"
+for g in $FACTORS; do
+  IFS=: read -r family b depths task <<< "$g"
+  for depth in ${depths//,/ }; do
+    ((task < depth)) || refuse FACTORS "family:b:depths:d−d′ entries with d−d′ below every depth"
+  done
+  [[ $family = incremental || -f $b ]] || refuse FACTORS "family:b:depths:d−d′ entries whose position files exist (no $b)"
+done
+check_words TOPOLOGIES flat hypercube fat-tree
 B=$R/distributed
 say() { echo "distributed: $*" >&2; }
 # The factor item of FACTORS' family $1, b or position file $2, depth $3.
@@ -54,12 +73,14 @@ if [[ $STEP != summary ]]; then
     IFS=: read -r b depth <<< "$g"
     t=$B/trees/b$b-d$depth-n$COUNT.jsonl
     if [[ ! -e $t ]]; then
+      partial=("$t.$$.tmp")
       "$BIN/treegen" --model incremental --branching "$b" --depth "$depth" --count "$COUNT" -o "$t.$$.tmp"
       mv "$t.$$.tmp" "$t"
+      partial=()
     fi
     for p in 1 $PROCS; do
       i=$((i + 1))
-      (( (i - 1) % n == k - 1 )) || continue
+      mine "$i" || continue
       f=$B/run/b$b-d$depth-n$COUNT-p$p.csv
       [[ -e $f ]] && continue
       say "$f"
@@ -67,21 +88,25 @@ if [[ $STEP != summary ]]; then
         "$BIN/pabsim" --machine cluster --procs 1 "$t" -o "$f"
       else
         # The baseline's row is in the p = 1 file.
+        partial=("$f.tmp")
         "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$POLICIES" "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
         mv "$f.tmp" "$f"
+        partial=()
       fi
     done
     for top in $TOPOLOGIES; do
       [[ $top = flat ]] && continue
       for p in $PROCS; do
         i=$((i + 1))
-        (( (i - 1) % n == k - 1 )) || continue
+        mine "$i" || continue
         f=$B/run-$top/b$b-d$depth-n$COUNT-p$p.csv
         [[ -e $f ]] && continue
         say "$f"
+        partial=("$f.tmp")
         # shellcheck disable=SC2086 # NET_ARGS is a list of options
         "$BIN/pabsim" --machine cluster --procs 1,"$p" --algorithm "$POLICIES" --topology "$top" $NET_ARGS "$t" | awk -F, 'NR == 1 || $7 != "seq"' > "$f.tmp"
         mv "$f.tmp" "$f"
+        partial=()
       done
     done
   done
@@ -89,7 +114,7 @@ if [[ $STEP != summary ]]; then
     IFS=: read -r family b depths task <<< "$g"
     for depth in ${depths//,/ }; do
       i=$((i + 1))
-      (( (i - 1) % n == k - 1 )) || continue
+      mine "$i" || continue
       f=$(factor_file "$family" "$b" "$depth")
       [[ -e $f ]] && continue
       say "$f"
@@ -98,26 +123,33 @@ if [[ $STEP != summary ]]; then
       else
         trees=(--game "$family" --positions "$b")
       fi
+      partial=("$f.tmp")
       "$BIN/treegen" "${trees[@]}" --depth "$depth" | "$BIN/pabsim" --machine cluster --leaf-factors --master-depth $((depth - task)) -o "$f.tmp"
       mv "$f.tmp" "$f"
+      partial=()
     done
   done
 fi
 
 # ---- 4. summary: everything finished so far, in one table ----------------------
 [[ $STEP = items ]] && exit 0
+partial=("$B/distributed.csv.tmp")
 find "$B/run" -name '*.csv' | sort -V | { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; }; } > "$B/distributed.csv.tmp"
 mv "$B/distributed.csv.tmp" "$B/distributed.csv"
+partial=()
 say "$B/distributed.csv"
 # Each other topology: its rows after the baseline's (the p = 1 files).
 for top in $TOPOLOGIES; do
   [[ $top = flat ]] && continue
+  partial=("$B/distributed-$top.csv.tmp")
   { find "$B/run" -name '*-p1.csv' | sort -V; find "$B/run-$top" -name '*.csv' | sort -V; } |
     { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; }; } > "$B/distributed-$top.csv.tmp"
   mv "$B/distributed-$top.csv.tmp" "$B/distributed-$top.csv"
+  partial=()
   say "$B/distributed-$top.csv"
 done
 # Factor rows in FACTORS' order.
+partial=("$B/factors.csv.tmp")
 {
   echo model,b,depth,master_depth,share_depth,trees,leaves,leaves_unshared,leaves_partial,leaves_full_window
   for g in $FACTORS; do
@@ -129,4 +161,5 @@ done
   done
 } > "$B/factors.csv.tmp"
 mv "$B/factors.csv.tmp" "$B/factors.csv"
+partial=()
 say "$B/factors.csv"
