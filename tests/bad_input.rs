@@ -540,3 +540,29 @@ fn board_goes_with_othello_and_small_memory_is_in_bytes() {
         d.tool("pabsim").args(["--machine", "cluster", "--procs", "1,8", "--memory", memory, "t.jsonl"]).fails(quoted);
     }
 }
+
+/// Issue 42: every experiment script of pipelines/ checks its variables
+/// through the one shared helper before it makes a directory or runs a
+/// tool: a BIN without the tools, and in the sharded ones a SHARD or STEP
+/// they cannot do, is refused in one line with nothing made.
+#[test]
+fn every_pipeline_checks_its_variables_before_any_work() {
+    let positions = repo("data/positions");
+    let mut scripts: Vec<String> = std::fs::read_dir(repo("pipelines"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|f| f.strip_suffix(".sh").map(str::to_string))
+        .filter(|f| f != "lib")
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 10, "{scripts:?}");
+    for name in &scripts {
+        let text = std::fs::read_to_string(repo(&format!("pipelines/{name}.sh"))).unwrap();
+        assert!(text.contains("lib.sh\"\n"), "{name}.sh does not source the shared checks");
+        let base = [("POS", positions.to_str().unwrap())];
+        script_refuses(name, &base, &[(&[("BIN", "{dir}")], "BIN must be the directory of the built tools")]);
+        if text.contains("SHARD") {
+            script_refuses(name, &base, &[(&[("SHARD", "2")], "SHARD must be K/N"), (&[("STEP", "bogus")], "STEP must be")]);
+        }
+    }
+}

@@ -305,12 +305,13 @@ pub fn patterns(d: &Dir) {
 /// Experiment script `pipelines/NAME.sh` run by bash in `d`, with the built
 /// tools as its BIN and `d`/results as its R, in a process group of its
 /// own (a test that interrupts the group interrupts only it): a [`Tool`]
-/// named NAME, whose refusals start `NAME: `.
+/// named NAME, whose refusals start `NAME: ` (`games: ` for
+/// beyond-games.sh, as its other lines).
 pub fn script(d: &Dir, name: &str) -> Tool {
     let mut cmd = Command::new("bash");
     cmd.arg(repo(&format!("pipelines/{name}.sh"))).current_dir(&d.path).env("BIN", bin("pabsim").parent().unwrap()).env("R", d.join("results"));
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    Tool::wrapping(name, cmd)
+    Tool::wrapping(if name == "beyond-games" { "games" } else { name }, cmd)
 }
 
 /// Each of `cases` (variables beside `base`) must make script `name`
