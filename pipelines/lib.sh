@@ -43,7 +43,9 @@ one_of() {
   echo "$out"
 }
 
-# A whole number from MIN to MAX ($2, $3; MAX optional): "N >= 1", "N from 2 to 4096".
+# The words of a range from $1 to $2 (no upper bound without $2): ">= 1",
+# "from 2 to 4096"; `in_range V MIN [MAX]` is true for a whole number V
+# written without leading zeros in that range.
 range_text() {
   if [[ -n ${2-} ]]; then echo "from $1 to $2"; else echo ">= $1"; fi
 }
