@@ -36,10 +36,31 @@ ord = $(subst -,$(comma),$(1))
 
 .PHONY: all chapter4 test test-setup slurm-test bench clean build
 
-# Every binary first, the report's (polars) included: a build or download
-# failure shows before the simulations, not after them.
-all: build chapter4
+# ---- the two entry points: `make all` and `make test` -----------------------------
+# `make all`: every binary first, the report's (polars) included (a build or
+# download failure shows before the simulations, not after them), then each
+# chapter, the report, the real games and the real processors (their sections
+# below); it ends by saying where the page is (its recipe runs after every
+# prerequisite).
+REAL := $(R)/real/psearch.csv
+REAL_MPI := $(R)/real/mpi.csv
+all: build chapter4 chapter5 report chapter6 games $(REAL) $(REAL_MPI)
+	@echo "make all: done; the report is $(CURDIR)/$(R)/report/index.html"
 
+# `make test`: what its tests need set up (test-setup), the MPI build's checks and
+# tests (mpi-test), the Slurm recipe (slurm-test) and the smoke run (smoke), then
+# the format check, clippy, the docs, every test and the example.
+TEST_ENV := target/test-skips.env
+test: test-setup mpi-test slurm-test smoke
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p parab
+	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
+	$(CARGO) run --release --example small_game
+	$(CARGO) run --release --example work_stealing
+	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
+
+# ---- build ----------------------------------------------------------------------------
 build: $(BIN)/.built $(BIN)/.built-report
 $(BIN)/.built: $(SRC)
 	$(CARGO) build --release --bins
@@ -81,53 +102,11 @@ $(R)/fbest/rajahx.csv: data/rajahx-fbest.csv $(BIN)/.built
 	@mkdir -p $(@D)
 	$(BIN)/fbest --rajahx $< -o $@
 
-# ---- quality gates ------------------------------------------------------------------
-# `make test` sets up what its tests need (scripts/test-setup.sh), then checks.
-TEST_ENV := target/test-skips.env
-test: test-setup
-	$(CARGO) fmt --all --check
-	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p parab
-	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
-	$(CARGO) run --release --example small_game
-	$(CARGO) run --release --example work_stealing
-	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
-test-setup:
-	@scripts/test-setup.sh $(TEST_ENV)
-# The MPI transport (issue 26): its build (`--features mpi`, in a target directory of
-# its own so that the default build is not rebuilt), clippy for it, its unit tests and
-# tests/mpi.rs under mpirun (skipped where Open MPI is missing, said by test-setup).
-MPI_TARGET := target/mpi
-.PHONY: mpi-test
-mpi-test: test-setup
-	@if grep -q PARAB_SKIP_MPI $(TEST_ENV); then rm -f target/test-mpi.log; else \
-	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) clippy --release -p parab --all-targets --features mpi -- -D warnings && \
-	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::exec::mpi 2>&1 | tee target/test-mpi.log && \
-	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log && \
-	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) build --release -p parab --features mpi --example work_stealing && \
-	  mpirun -q --oversubscribe $$([ "$$(id -u)" = 0 ] && echo --allow-run-as-root) -np 3 $(MPI_TARGET)/release/examples/work_stealing --mpi; fi
-test: mpi-test
-# The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing);
-# with the MPI build (mpi-test made it), psearch --mpi over an allocation too.
-slurm-test: test-setup $(BIN)/.built mpi-test
-	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; \
-	elif grep -q PARAB_SKIP_MPI $(TEST_ENV); then BIN=$(BIN) scripts/slurm-test.sh; \
-	else BIN=$(BIN) MPI_BIN=$(MPI_TARGET)/release scripts/slurm-test.sh; fi
-test: slurm-test
-
-bench: $(BIN)/.built
-	scripts/bench.sh
-
-clean:
-	rm -rf $(R)
-	$(CARGO) clean
-
 # ---- chapter 5: training sets, networks, node classification (thesis §5.3-5.5) -----
 # One training set per ordering from the 200 tg2 trees at depth 4; one network
 # per ordering (all five trained in parallel by one nntrain run); schemes A,
 # B (n = 1..8) and C (m = 0..50, the ordering's own network) on the 100 tg1
 # trees at depth 6.
-all: chapter5
 .PHONY: chapter5
 NN_SEED ?= 1
 NN_ITERATIONS ?= 10000
@@ -147,27 +126,6 @@ $(CH5_NETS) $(CH5_CURVES) &: $(CH5_SETS) $(BIN)/.built
 $(R)/classify/tg1-%-d6.csv: $(R)/trees/tg1-%-d6.jsonl $(R)/weights/%.json
 	@mkdir -p $(@D)
 	$(BIN)/classify $< --scheme a,b,c --n 1..8 --m 0..50 --weights $(R)/weights/$*.json -o $@
-# ---- report (issue 5): every table and figure, ours beside the published ------------
-# The page depends on every stage's outputs ($$(CH5), $$(CH6) expand once the whole
-# Makefile is read, so later sections may define them); `make report-now` renders
-# whatever exists without running any stage.
-.PHONY: report report-now smoke
-all: report
-report: $(R)/report/index.html
-.SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv) $$(REAL) $(BIN)/.built-report
-	$(BIN)/report --results $(R) --published data/published
-report-now: $(BIN)/.built-report
-	$(BIN)/report --results $(R) --published data/published
-# `make all` ends by saying where the page is (its recipe runs after every
-# prerequisite of every `all:` line).
-all:
-	@echo "make all: done; the report is $(CURDIR)/$(R)/report/index.html"
-
-# The whole chain on a tiny configuration in a temporary directory (part of `make test`).
-smoke: $(BIN)/.built $(BIN)/.built-report
-	scripts/smoke.sh
-test: smoke
 # ---- chapter 6: the simulated multiprocessor (pabsim) -------------------------------
 # Per ordering: the p = 1 run per tree (Table 6.3, and the baseline of SU/SO/CSS),
 # schemes A and B at p = 12, 24, 48 with the thesis's parameters, and scheme C with
@@ -175,7 +133,6 @@ test: smoke
 CH6 := $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv $(R)/pabsim/tg1-$(o)-d6-ab.csv $(R)/pabsim/tg1-$(o)-d6-c.csv)
 .PHONY: chapter6 sweep
 chapter6: $(R)/chapter6.csv
-all: chapter6
 
 $(R)/pabsim/tg1-%-d6-p1.csv: $(R)/trees/tg1-%-d6.jsonl
 	@mkdir -p $(@D)
@@ -214,6 +171,63 @@ SLURM_TASKS ?= 16
 .PHONY: sweep-slurm
 sweep-slurm: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
 	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/slurm/sweep.sh $(SLURM_TASKS)
+
+# ---- beyond the thesis: real game trees (issue 14) ----------------------------------
+# Chess (the 24 Bratko-Kopec positions) and Othello through every tool: f_best and
+# the fitted ordering, training sets and networks, schemes A/B/C, the simulated
+# machine at p = 12, 24, 48 (pipelines/beyond-games.sh; about 2 minutes on two
+# cores). The whole set is redone when a tool or a position file changes.
+GAMES := $(R)/games/.done
+.PHONY: games
+games: $(GAMES)
+$(GAMES): $(BIN)/.built $(POSITIONS) data/rajahx-fbest.csv pipelines/beyond-games.sh
+	rm -rf $(R)/games
+	BIN=$(BIN) OUT=$(R)/games pipelines/beyond-games.sh
+	@touch $@
+
+# ---- beyond the thesis: real processors (issue 24) ---------------------------------
+# psearch runs the parallel searches on this machine's threads and pabsim predicts them,
+# on the same trees ((32, 79, 5) at depth 7), processor counts and algorithms; psearch
+# with --node-cost NODE_COST ns of busy work per node (an engine's node), each row the
+# median of REPEAT runs; bare.csv is the one-thread search without busy work (the
+# host's own cost per node). PROCS must hold 1 (the baseline of SU and SO); rows record
+# the host's load and free cores, and counts above the free cores are marked
+# oversubscribed. The recipe is the same on any
+# machine: `make real PROCS=1,2,4,8,16,32,64`. In `make all` (about a minute here,
+# BENCHMARKS.md) when its results are missing or the tools changed; `make real` redoes it.
+# With Open MPI installed, also the cluster's algorithms on MPI_RANKS real MPI ranks
+# (mpi.csv, scripts/real-mpi.sh, issue 26); without it one line says they are skipped.
+REAL_TREES ?= 3
+NODE_COST ?= 1000
+REPEAT ?= 1
+REAL_ALGORITHMS := dts,pvsplit,steal,active
+# REAL and REAL_MPI (the two outputs) are defined with `all:` at the top.
+.PHONY: real
+real: $(BIN)/.built
+	@rm -f $(REAL) $(REAL_MPI)
+	@$(MAKE) --no-print-directory $(REAL) $(REAL_MPI)
+$(REAL): PROCS ?= 1,2
+$(REAL): $(BIN)/.built
+	@mkdir -p $(@D)
+	$(BIN)/treegen --set tg1 --ordering 32,79,5 --depth 7 --count $(REAL_TREES) -o $(@D)/trees.jsonl
+	$(BIN)/pabsim $(@D)/trees.jsonl --procs $(PROCS) --algorithm $(REAL_ALGORITHMS) -o $(@D)/pabsim.csv
+	$(BIN)/psearch $(@D)/trees.jsonl --threads 1 --repeat $(REPEAT) -o $(@D)/bare.csv
+	$(BIN)/psearch $(@D)/trees.jsonl --threads $(PROCS) --algorithm $(REAL_ALGORITHMS),lazy-smp --node-cost $(NODE_COST) --repeat $(REPEAT) -o $@
+MPI_RANKS ?= 1,2,4,8
+$(REAL_MPI): $(REAL)
+	@CARGO=$(CARGO) scripts/real-mpi.sh $(@D)/trees.jsonl $@ $(MPI_RANKS)
+
+# ---- report (issue 5): every table and figure, ours beside the published ------------
+# The page depends on every stage's outputs ($$(CH5), $$(CH6) expand once the whole
+# Makefile is read, so later sections may define them); `make report-now` renders
+# whatever exists without running any stage.
+.PHONY: report report-now
+report: $(R)/report/index.html
+.SECONDEXPANSION:
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv) $$(REAL) $(BIN)/.built-report
+	$(BIN)/report --results $(R) --published data/published
+report-now: $(BIN)/.built-report
+	$(BIN)/report --results $(R) --published data/published
 
 # ---- beyond the thesis: the parallel search algorithms from 2 to 1,024 processors -------
 # (pipelines/beyond-algorithms.sh; not part of `make all`: see BENCHMARKS.md for its
@@ -270,51 +284,37 @@ ura2014: $(BIN)/.built
 ura2014-slurm: $(BIN)/.built
 	BIN=$(BIN) R=$(R) pipelines/slurm/ura2014.sh $(SLURM_TASKS)
 
-# ---- beyond the thesis: real game trees (issue 14) ----------------------------------
-# Chess (the 24 Bratko-Kopec positions) and Othello through every tool: f_best and
-# the fitted ordering, training sets and networks, schemes A/B/C, the simulated
-# machine at p = 12, 24, 48 (pipelines/beyond-games.sh; about 2 minutes on two
-# cores). The whole set is redone when a tool or a position file changes.
-GAMES := $(R)/games/.done
-.PHONY: games
-games: $(GAMES)
-all: games
-$(GAMES): $(BIN)/.built $(POSITIONS) data/rajahx-fbest.csv pipelines/beyond-games.sh
-	rm -rf $(R)/games
-	BIN=$(BIN) OUT=$(R)/games pipelines/beyond-games.sh
-	@touch $@
+# ---- quality gates: what `make test` runs before its checks -------------------------
+# It sets up what its tests need (scripts/test-setup.sh).
+test-setup:
+	@scripts/test-setup.sh $(TEST_ENV)
+# The MPI transport (issue 26): its build (`--features mpi`, in a target directory of
+# its own so that the default build is not rebuilt), clippy for it, its unit tests and
+# tests/mpi.rs under mpirun (skipped where Open MPI is missing, said by test-setup).
+MPI_TARGET := target/mpi
+.PHONY: mpi-test
+mpi-test: test-setup
+	@if grep -q PARAB_SKIP_MPI $(TEST_ENV); then rm -f target/test-mpi.log; else \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) clippy --release -p parab --all-targets --features mpi -- -D warnings && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --lib cluster::exec::mpi 2>&1 | tee target/test-mpi.log && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) test --release -p parab --features mpi --test mpi 2>&1 | tee -a target/test-mpi.log && \
+	  CARGO_TARGET_DIR=$(MPI_TARGET) $(CARGO) build --release -p parab --features mpi --example work_stealing && \
+	  mpirun -q --oversubscribe $$([ "$$(id -u)" = 0 ] && echo --allow-run-as-root) -np 3 $(MPI_TARGET)/release/examples/work_stealing --mpi; fi
+# The Slurm recipe on a one-node cluster of its own (skipped where Slurm is missing);
+# with the MPI build (mpi-test made it), psearch --mpi over an allocation too.
+slurm-test: test-setup $(BIN)/.built mpi-test
+	@if grep -q PARAB_SKIP_SLURM $(TEST_ENV); then :; \
+	elif grep -q PARAB_SKIP_MPI $(TEST_ENV); then BIN=$(BIN) scripts/slurm-test.sh; \
+	else BIN=$(BIN) MPI_BIN=$(MPI_TARGET)/release scripts/slurm-test.sh; fi
 
-# ---- beyond the thesis: real processors (issue 24) ---------------------------------
-# psearch runs the parallel searches on this machine's threads and pabsim predicts them,
-# on the same trees ((32, 79, 5) at depth 7), processor counts and algorithms; psearch
-# with --node-cost NODE_COST ns of busy work per node (an engine's node), each row the
-# median of REPEAT runs; bare.csv is the one-thread search without busy work (the
-# host's own cost per node). PROCS must hold 1 (the baseline of SU and SO); rows record
-# the host's load and free cores, and counts above the free cores are marked
-# oversubscribed. The recipe is the same on any
-# machine: `make real PROCS=1,2,4,8,16,32,64`. In `make all` (about a minute here,
-# BENCHMARKS.md) when its results are missing or the tools changed; `make real` redoes it.
-# With Open MPI installed, also the cluster's algorithms on MPI_RANKS real MPI ranks
-# (mpi.csv, scripts/real-mpi.sh, issue 26); without it one line says they are skipped.
-REAL_TREES ?= 3
-NODE_COST ?= 1000
-REPEAT ?= 1
-REAL_ALGORITHMS := dts,pvsplit,steal,active
-REAL := $(R)/real/psearch.csv
-.PHONY: real
-all: $(REAL)
-real: $(BIN)/.built
-	@rm -f $(REAL) $(REAL_MPI)
-	@$(MAKE) --no-print-directory $(REAL) $(REAL_MPI)
-$(REAL): PROCS ?= 1,2
-$(REAL): $(BIN)/.built
-	@mkdir -p $(@D)
-	$(BIN)/treegen --set tg1 --ordering 32,79,5 --depth 7 --count $(REAL_TREES) -o $(@D)/trees.jsonl
-	$(BIN)/pabsim $(@D)/trees.jsonl --procs $(PROCS) --algorithm $(REAL_ALGORITHMS) -o $(@D)/pabsim.csv
-	$(BIN)/psearch $(@D)/trees.jsonl --threads 1 --repeat $(REPEAT) -o $(@D)/bare.csv
-	$(BIN)/psearch $(@D)/trees.jsonl --threads $(PROCS) --algorithm $(REAL_ALGORITHMS),lazy-smp --node-cost $(NODE_COST) --repeat $(REPEAT) -o $@
-MPI_RANKS ?= 1,2,4,8
-REAL_MPI := $(R)/real/mpi.csv
-all: $(REAL_MPI)
-$(REAL_MPI): $(REAL)
-	@CARGO=$(CARGO) scripts/real-mpi.sh $(@D)/trees.jsonl $@ $(MPI_RANKS)
+# The whole chain on a tiny configuration in a temporary directory (part of `make test`).
+.PHONY: smoke
+smoke: $(BIN)/.built $(BIN)/.built-report
+	scripts/smoke.sh
+
+bench: $(BIN)/.built
+	scripts/bench.sh
+
+clean:
+	rm -rf $(R)
+	$(CARGO) clean

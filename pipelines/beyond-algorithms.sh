@@ -36,9 +36,22 @@ TAS_MAX=${TAS_MAX:-1024}
 DEPTH8_TREES=${DEPTH8_TREES:-1}
 PROCS8=${PROCS8:-"64 256 1024"}
 TUNE_PROCS=${TUNE_PROCS:-64}
-SHARD=${SHARD:-1/1}
-STEP=${STEP:-all}
-k=${SHARD%/*}; n=${SHARD#*/}
+TOOL=beyond-algorithms
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_shard
+check_step all items summary
+check_dir R
+check_tools treegen pabsim
+check_words ORDERINGS 32-79-5 20-69-19 32-66-66 32-33-33 32-0-0
+check_ints PROCS 1 1024
+check_entries COUNTS '(32-79-5|20-69-19|32-66-66|32-33-33|32-0-0):(0|[1-9][0-9]{0,2})' "ordering:count entries (e.g. 32-0-0:3)"
+check_int DEEP_TREES 0
+check_int TUNE_TREES 1
+check_int TAS_MAX 1 1024
+check_int DEPTH8_TREES 0
+check_ints PROCS8 1 1024
+check_int TUNE_PROCS 1 1024
 B=$R/beyond
 mkdir -p "$B/trees" "$B/tune" "$B/run"
 
@@ -64,6 +77,7 @@ best() {
 
 if [[ $STEP != summary ]]; then
   # ---- 1. tune ---------------------------------------------------------------
+  partial=("$B/tuned.csv.tmp")
   echo "ordering,policy,m_a,min_split_depth,split_group,su" > "$B/tuned.csv.tmp"
   for o in $ORDERINGS; do
     t=$(trees "$o" 6 "$TUNE_TREES"); base=$(baseline "$t")
@@ -79,6 +93,7 @@ if [[ $STEP != summary ]]; then
     done
   done
   mv "$B/tuned.csv.tmp" "$B/tuned.csv"
+  partial=()
   tuned() { awk -F, -v o="$1" -v p="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == o && $2 == p { print $c[col] }' "$B/tuned.csv"; }
 
   # ---- 2. run ----------------------------------------------------------------
@@ -94,7 +109,7 @@ if [[ $STEP != summary ]]; then
     for p in $procs; do
       for line in dts-tas dts pvsplit steal active; do
         i=$((i + 1))
-        (( (i - 1) % n == k - 1 )) || continue
+        mine "$i" || continue
         f=$d/p$p-$line.csv
         [[ -e $f ]] && continue
         [[ $line = dts-tas && ( $p -gt $TAS_MAX || $depth = 8 ) ]] && continue
@@ -115,6 +130,8 @@ fi
 
 # ---- 3. summary: everything finished so far, in one table ----------------------
 [[ $STEP = items ]] && exit 0
+partial=("$B/algorithms.csv.tmp")
 find "$B/run" -name 'p*.csv' | sort -V | { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; }; } > "$B/algorithms.csv.tmp"
 mv "$B/algorithms.csv.tmp" "$B/algorithms.csv"
+partial=()
 say "$(($(wc -l < "$B/algorithms.csv") - 1)) rows -> $B/algorithms.csv"

@@ -19,6 +19,17 @@ OTHELLO_FBEST_DEPTH=${OTHELLO_FBEST_DEPTH:-8}
 OTHELLO_TRAIN_DEPTH=${OTHELLO_TRAIN_DEPTH:-4}
 OTHELLO_TEST_DEPTH=${OTHELLO_TEST_DEPTH:-6}
 OTHELLO_SIM_DEPTH=${OTHELLO_SIM_DEPTH:-6}
+TOOL=games
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_dir OUT
+[[ -d $POS ]] || refuse POS "the directory of the position files"
+check_int SEED 0
+check_int ITERATIONS 1
+for v in CHESS_FBEST_DEPTH CHESS_TRAIN_DEPTH CHESS_TEST_DEPTH CHESS_SIM_DEPTH OTHELLO_FBEST_DEPTH OTHELLO_TRAIN_DEPTH OTHELLO_TEST_DEPTH OTHELLO_SIM_DEPTH; do
+  check_int "$v" 1 64
+done
+check_tools treegen fbest trainset nntrain classify pabsim
 mkdir -p "$OUT"/{trees,fbest,fit,fitted,trainset,weights,classify,pabsim}
 
 # Runs "$@" writing to $1's file only if it does not exist yet.

@@ -5,6 +5,11 @@
 set -euo pipefail
 BIN=${BIN:-target/release}
 OUT=${OUT:-results/pipelines}
+TOOL=chapter4
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_dir OUT
+check_tools treegen fbest
 mkdir -p "$OUT"
 
 # Table 4.4: f_best and p_best on the 100 tg1 trees of (32,79,5) at depth 7.

@@ -8,6 +8,12 @@ set -euo pipefail
 BIN=${BIN:-target/release}
 OUT=${OUT:-results/pipelines}
 WEIGHTS=${WEIGHTS:-results/weights}
+TOOL=chapter6
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_dir OUT
+[[ -n $WEIGHTS && ! -f $WEIGHTS ]] || refuse WEIGHTS "a directory of networks (B-WA-WB.json)"
+check_tools treegen pabsim
 mkdir -p "$OUT"
 
 for o in 32,79,5 20,69,19 32,66,66 32,33,33 32,0,0; do

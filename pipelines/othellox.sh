@@ -34,9 +34,23 @@ PROCS=${PROCS:-"2 4 8 16 32 64 128 256"}
 ALGORITHMS=${ALGORITHMS:-pv-split,ybwc,ybwc-full-no-helpful,ybwc-full,even-split,master-slave,fox}
 TOPOLOGIES=${TOPOLOGIES:-"flat hypercube fat-tree"}
 NET_ARGS=${NET_ARGS:-}
-SHARD=${SHARD:-1/1}
-STEP=${STEP:-all}
-k=${SHARD%/*}; n=${SHARD#*/}
+TOOL=othellox
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_shard
+check_step all items summary
+check_dir R
+check_tools positions treegen pabsim
+check_words BOARDS 6 8 10 12
+check_ints DEPTHS 1 64
+check_int COUNT 1
+check_int SEED 0
+[[ $PLIES =~ ^[0-9]{1,4}(\.\.[0-9]{1,4})?$ ]] || refuse PLIES "a number of plies or a range of them (e.g. 8..12)"
+# P = 1 (the sequential baseline) is run anyway.
+[[ " $PROCS " = *[[:space:]]1[[:space:]]* ]] && refuse PROCS "process counts from 2 to 4096 separated by spaces (P = 1, the baseline, is run anyway)"
+check_ints PROCS 2 4096
+[[ $ALGORITHMS =~ ^[a-z][a-z0-9-]*(,[a-z][a-z0-9-]*)*$ ]] || refuse ALGORITHMS "cluster algorithm names separated by commas (pabsim --help)"
+check_words TOPOLOGIES flat hypercube fat-tree
 B=$R/othellox
 say() { echo "othellox: $*" >&2; }
 item() { echo "$B/run/board$1-d$2-$3.csv"; }
@@ -53,7 +67,7 @@ if [[ $STEP != summary ]]; then
     for depth in $DEPTHS; do
       for top in $TOPOLOGIES; do
         i=$((i + 1))
-        (( (i - 1) % n == k - 1 )) || continue
+        mine "$i" || continue
         f=$(item "$board" "$depth" "$top")
         [[ -e $f ]] && continue
         say "$f"
@@ -62,9 +76,11 @@ if [[ $STEP != summary ]]; then
           # shellcheck disable=SC2206 # NET_ARGS is a list of options
           net+=($NET_ARGS)
         fi
+        partial=("$f.tmp")
         "$BIN/treegen" --game othello --positions "$pos" --depth "$depth" |
           "$BIN/pabsim" --machine cluster --procs "$procs" --algorithm "$ALGORITHMS" "${net[@]}" -o "$f.tmp"
         mv "$f.tmp" "$f"
+        partial=()
       done
     done
   done
@@ -72,6 +88,7 @@ fi
 
 # ---- 3. summary: everything finished so far, in the grid's order -----------------
 [[ $STEP = items ]] && exit 0
+partial=("$B/othellox.csv.tmp")
 {
   head=
   for board in $BOARDS; do
@@ -90,4 +107,5 @@ fi
   done
 } > "$B/othellox.csv.tmp"
 mv "$B/othellox.csv.tmp" "$B/othellox.csv"
+partial=()
 say "$B/othellox.csv"

@@ -6,6 +6,11 @@
 set -euo pipefail
 BIN=${BIN:-target/release}
 RESULTS=${RESULTS:-results}
+TOOL=report
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_dir RESULTS
+check_tools report
 args=(--results "$RESULTS" --published data/published)
 if [ -n "${DATE:-}" ]; then args+=(--date "$DATE"); fi
 "$BIN/report" "${args[@]}"

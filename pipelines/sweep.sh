@@ -14,11 +14,18 @@ R=${R:-results}
 ORDERINGS=${ORDERINGS:-"32-79-5 20-69-19 32-66-66 32-33-33 32-0-0"}
 PROCS=${PROCS:-"12 24 48"}
 SCHEMES=${SCHEMES:-"a b c"}
-SHARD=${SHARD:-1/1}
 # STEP=items runs the items only, STEP=summary writes the summary only (a Slurm
 # array's tasks and its final job, pipelines/slurm/sweep.sh); default both.
-STEP=${STEP:-all}
-k=${SHARD%/*}; n=${SHARD#*/}
+TOOL=sweep
+# shellcheck source=pipelines/lib.sh
+source "$(dirname "$0")/lib.sh"
+check_shard
+check_step all items summary
+check_dir R
+check_tools pabsim
+check_words ORDERINGS 32-79-5 20-69-19 32-66-66 32-33-33 32-0-0
+check_ints PROCS 1 1024
+check_words SCHEMES a b c
 i=0
 [ "$STEP" = summary ] && ORDERINGS=""
 for o in $ORDERINGS; do
@@ -33,7 +40,7 @@ for o in $ORDERINGS; do
     for it in "${items[@]}"; do
       [[ " $SCHEMES " == *" ${it%% *} "* ]] || continue
       i=$((i + 1))
-      (( (i - 1) % n == k - 1 )) || continue
+      mine "$i" || continue
       set -- $it
       f=$out/p$p-$1-$2.csv
       [[ -e $f ]] && continue
@@ -52,5 +59,7 @@ done
 # One table of everything finished so far.
 [ "$STEP" = items ] && exit 0
 mkdir -p "$R/sweep"
+partial=("$R/sweep/summary.csv.tmp")
 find "$R/sweep" -name 'p*.csv' | sort | { read -r first || exit 0; { cat "$first"; while read -r f; do tail -n +2 "$f"; done; } ; } > "$R/sweep/summary.csv.tmp"
 mv "$R/sweep/summary.csv.tmp" "$R/sweep/summary.csv"
+partial=()

@@ -56,23 +56,32 @@ EPSILON_PROCS=${EPSILON_PROCS:-512}
 EPSILON=${EPSILON:-200}
 ARGS=${ARGS:-}
 PUBLISHED=${PUBLISHED:-$here/data/published/ura2014/table-1.csv}
-SHARD=${SHARD:-1/1}
-STEP=${STEP:-all}
-k=${SHARD%/*}; n=${SHARD#*/}
-[[ $k =~ ^[1-9][0-9]*$ && $n =~ ^[1-9][0-9]*$ && $k -le $n ]] || { echo "ura2014: SHARD must be K/N with 1 <= K <= N, not $SHARD" >&2; exit 2; }
-case $STEP in all | seq | parallel | summary) ;; *) echo "ura2014: STEP must be all, seq, parallel or summary, not $STEP" >&2; exit 2 ;; esac
+TOOL=ura2014
+# shellcheck source=pipelines/lib.sh
+source "$here/pipelines/lib.sh"
+check_shard
+check_step all seq parallel summary
+check_dir R
+check_tools treegen pabsim
+check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}' "full, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d)"
+for g in $GRID; do
+  IFS=: read -r b d dm <<< "$g"
+  ((b >= 2 && dm < d)) || refuse GRID "full, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d) separated by spaces, each once"
+done
+check_int COUNT 1
+check_ints PROCS 2 4096
+check_entries ALGORITHMS '[a-z][a-z0-9-]*' "cluster algorithm names (pabsim --help)"
+check_ints EPSILON_PROCS 2 4096
+check_int EPSILON 1
+check_file PUBLISHED
 B=$R/ura2014
 # The sequential items' cost per node, ns: their time is then their nodes in µs.
 SEQ_NODE_NS=1000
 say() { echo "ura2014: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-# An item's partial files are removed however the run ends (a failing
-# tool, or a signal: bash runs the EXIT trap once the child has stopped).
-partial=()
-trap 'rm -f "${partial[@]}"' EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
+# An item's partial files (`partial`, pipelines/lib.sh) are removed however
+# the run ends.
 
 # ---- the grid ---------------------------------------------------------------------
 group() { echo "b$1-d$2-m$3"; }
@@ -156,7 +165,6 @@ mkdir -p "$B/trees" "$B/run"
 if [[ $STEP = all || $STEP = seq || $STEP = parallel ]]; then
   for g in $GRID; do
     IFS=: read -r b d dm <<< "$g"
-    [[ $b =~ ^[0-9]+$ && $d =~ ^[0-9]+$ && $dm =~ ^[0-9]+$ && $dm -lt $d ]] || die "GRID entry $g is not b:d:d′ with d′ < d"
     t=$(tree_file "$b" "$d")
     if [[ ! -e $t ]]; then
       partial=("$t.$$.tmp")
@@ -175,7 +183,7 @@ if [[ $STEP = all || $STEP = seq ]]; then
     IFS=: read -r b d dm <<< "$g"
     for t in $(seq 1 "$COUNT"); do
       i=$((i + 1))
-      (((i - 1) % n == k - 1)) || continue
+      mine "$i" || continue
       # shellcheck disable=SC2086 # ARGS is a list of options
       item "$B/run/$(group "$b" "$d" "$dm")/t$(printf %02d "$t")-seq.csv" "$(tree_file "$b" "$d")" "$t" --procs 1 --node-ns "$SEQ_NODE_NS" $ARGS
     done
@@ -192,7 +200,7 @@ if [[ $STEP = all || $STEP = parallel ]]; then
     for t in $(seq 1 "$COUNT"); do
       while read -r name p a e; do
         i=$((i + 1))
-        (((i - 1) % n == k - 1)) || continue
+        mine "$i" || continue
         eps=()
         [[ $e = - ]] || eps=(--epsilon "$e")
         # d′ is the master-worker's: another algorithm of ALGORITHMS (ybwc,
@@ -298,6 +306,7 @@ mv "$t6" "$B/table6.csv"
 partial=()
 say "$B/table1.csv, $B/table6.csv"
 
+partial=("$B/cost.csv.$$.tmp")
 # cost.csv: per configuration, the items' wall and CPU time (user + system)
 # and the largest peak memory (resident set), then the whole grid.
 awk -F, "$AWK_COLS"'
@@ -313,4 +322,5 @@ awk -F, "$AWK_COLS"'
     printf "all,,,,,,%d,%.2f,%.2f,%.4f,%.1f\n", N, W, U, U / 3600, RR / 1024
   }' "$B/items.csv" > "$B/cost.csv.$$.tmp"
 mv "$B/cost.csv.$$.tmp" "$B/cost.csv"
+partial=()
 say "$B/cost.csv"

@@ -97,6 +97,9 @@
 //!   reader shares.
 //! - [`progress`]: progress bars on stderr for the long stages, shown only on
 //!   a terminal.
+//! - [`limits`]: the memory this process may still take (available
+//!   memory, `ulimit -v`, its cgroup's limit), the default budget of
+//!   `pabsim --memory` and `trainset`.
 //! - `macros` (crate-private): `require!`, `named!` and `row!`, one home
 //!   each.
 //!
@@ -113,6 +116,7 @@ pub mod cluster;
 pub mod fbest;
 pub mod formats;
 pub mod game;
+pub mod limits;
 mod macros;
 pub mod nn;
 pub mod nntrain;

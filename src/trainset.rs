@@ -408,26 +408,11 @@ fn gigabytes(x: u64) -> String {
     format!("{:.1} GB", x as f64 / 1e9)
 }
 
-/// Memory the process may still take: the smaller of the machine's
-/// available memory and the address-space limit (`ulimit -v`) less what the
-/// process already maps; `None` where neither can be read.
-pub fn memory_available() -> Option<u64> {
-    let field = |text: &str, key: &str| -> Option<u64> {
-        let line = text.lines().find(|l| l.starts_with(key))?;
-        line[key.len()..].split_whitespace().next()?.parse().ok()
-    };
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| field(&t, "MemAvailable:")).map(|kb| kb * 1024);
-    let limits = std::fs::read_to_string("/proc/self/limits").ok();
-    let status = std::fs::read_to_string("/proc/self/status").ok();
-    let address_space = limits.as_deref().and_then(|t| field(t, "Max address space")).map(|limit| {
-        let used = status.as_deref().and_then(|s| field(s, "VmSize:")).unwrap_or(0) * 1024;
-        limit.saturating_sub(used)
-    });
-    match (meminfo, address_space) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
+/// Memory the process may still take: the least of the machine's
+/// available memory, the address-space limit (`ulimit -v`) less what the
+/// process already maps and its cgroup's limit ([`crate::limits`]); `None`
+/// where none can be read.
+pub use crate::limits::memory_available;
 
 /// About how many addresses the first tree alone enters: searched to
 /// smaller depths until a search enters more than 100,000 internal nodes

@@ -504,3 +504,65 @@ fn the_refusal_rule_catches_each_way_to_break_it() {
     assert!(changed.is_err(), "an -o target rewritten not caught");
     let _ = std::fs::remove_file(d.join("left.csv"));
 }
+
+/// Issue 42: `--memory`'s default is what the process may take, the
+/// address-space limit among it: under `ulimit -v` a run whose tables
+/// alone are four times the limit is refused up front with its estimate
+/// (an old build measured the machine's free memory only, started, and
+/// aborted when an allocation failed).
+#[test]
+fn the_memory_default_is_the_address_space_limit_under_ulimit() {
+    let d = Dir::new("ulimit-memory");
+    incremental_trees(&d, "t.jsonl", 5, 6, 1);
+    let start = Instant::now();
+    // 4,096 tables of 131,072 slots: about 8.6 GB, against 2 GB.
+    let run = format!(
+        "ulimit -v 2000000; exec {} --machine cluster t.jsonl --procs 1,4096 --tt-slots 131072 --algorithm even-split --threads 1",
+        bin("pabsim").display()
+    );
+    let mut sh = Command::new("sh");
+    sh.args(["-c", &run]);
+    let line = Tool::wrapping("pabsim", sh).current_dir(&d.path).fails("more than --memory 1.");
+    assert!(line.starts_with("pabsim: the run needs about 8.") && line.contains("(4096 processes: tables 8.6 GB"), "{line}");
+    assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+}
+
+/// Issue 42: `--board` is Othello's alone (an artificial or incremental
+/// tree ignored it), and `--memory` below 1 kB is quoted in bytes (it
+/// said `--memory 0 kB`).
+#[test]
+fn board_goes_with_othello_and_small_memory_is_in_bytes() {
+    let d = Dir::new("board-memory");
+    d.tool("treegen").args(["--board", "10", "--ordering", "32,79,5", "--depth", "2", "--count", "1"]).fails("--board 10 goes with --game othello only");
+    d.tool("treegen").args(["--board", "10", "--model", "incremental", "--branching", "5", "--depth", "2"]).fails("--board 10 goes with --game othello only");
+    incremental_trees(&d, "t.jsonl", 5, 4, 1);
+    for (memory, quoted) in [("1B", "--memory 1 B:"), ("999", "--memory 999 B:"), ("1k", "--memory 1 kB:")] {
+        d.tool("pabsim").args(["--machine", "cluster", "--procs", "1,8", "--memory", memory, "t.jsonl"]).fails(quoted);
+    }
+}
+
+/// Issue 42: every experiment script of pipelines/ checks its variables
+/// through the one shared helper before it makes a directory or runs a
+/// tool: a BIN without the tools, and in the sharded ones a SHARD or STEP
+/// they cannot do, is refused in one line with nothing made.
+#[test]
+fn every_pipeline_checks_its_variables_before_any_work() {
+    let positions = repo("data/positions");
+    let mut scripts: Vec<String> = std::fs::read_dir(repo("pipelines"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|f| f.strip_suffix(".sh").map(str::to_string))
+        .filter(|f| f != "lib")
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 10, "{scripts:?}");
+    for name in &scripts {
+        let text = std::fs::read_to_string(repo(&format!("pipelines/{name}.sh"))).unwrap();
+        assert!(text.contains("lib.sh\"\n"), "{name}.sh does not source the shared checks");
+        let base = [("POS", positions.to_str().unwrap())];
+        script_refuses(name, &base, &[(&[("BIN", "{dir}")], "BIN must be the directory of the built tools")]);
+        if text.contains("SHARD") {
+            script_refuses(name, &base, &[(&[("SHARD", "2")], "SHARD must be K/N"), (&[("STEP", "bogus")], "STEP must be")]);
+        }
+    }
+}

@@ -341,7 +341,7 @@ fn othello_on_every_board_through_the_tools() {
         assert_eq!(trees.lines().count(), 3);
     }
     d.tool("treegen").args(["--game", "othello", "--board", "7", "--depth", "3"]).fails("an Othello board of 7 × 7: give 6, 8, 10 or 12");
-    d.tool("treegen").args(["--game", "chess", "--board", "10", "--depth", "3"]).fails("--board 10: boards of other sizes are Othello's");
+    d.tool("treegen").args(["--game", "chess", "--board", "10", "--depth", "3"]).fails("--board 10 goes with --game othello only");
     d.tool("treegen").args(["--game", "othello", "--depth", "3"]).fails("--game needs --positions FILE (or, for Othello, --board N");
     d.tool("positions").args(["--game", "othello", "--board", "9", "--count", "3", "--seed", "1", "--plies", "6"]).fails("give 6, 8, 10 or 12");
     // The 8 × 8 start through --board is the usual Othello.

@@ -57,3 +57,53 @@ fn othellox_grid_runs_every_algorithm_and_shards() {
     ok(&split, &[("STEP", "summary")]);
     assert_eq!(split.read("results/othellox/othellox.csv"), csv);
 }
+
+/// Issue 42: every variable is checked before a directory is made or a
+/// tool runs, in one line naming it and what it accepts (exit code 2).
+#[test]
+fn othellox_refuses_bad_variables_before_making_anything() {
+    let base = [("BOARDS", "6"), ("DEPTHS", "3"), ("COUNT", "1"), ("PROCS", "2 4"), ("TOPOLOGIES", "flat")];
+    let shard = "SHARD must be K/N with 1 <= K <= N";
+    let procs = "PROCS must be whole numbers from 2 to 4096 separated by spaces";
+    script_refuses(
+        "othellox",
+        &base,
+        &[
+            // Not checked before: nothing run and an empty summary, or an
+            // unbound variable after the positions were written.
+            (&[("SHARD", "0/2")], shard),
+            (&[("SHARD", "3/2")], shard),
+            (&[("SHARD", "x/y")], shard),
+            (&[("SHARD", "2")], shard),
+            // The whole grid ran.
+            (&[("STEP", "bogus")], "STEP must be all, items or summary"),
+            (&[("PROCS", "2 junk")], procs),
+            (&[("PROCS", "2,4")], procs),
+            // "`1` is given twice" from pabsim: the script runs P = 1 itself.
+            (&[("PROCS", "1")], "(P = 1, the baseline, is run anyway)"),
+            (&[("PROCS", "2 1")], "(P = 1, the baseline, is run anyway)"),
+            // "pabsim: no tree specs in <stdin>".
+            (&[("DEPTHS", "0")], "DEPTHS must be whole numbers from 1 to 64"),
+            (&[("BOARDS", "7")], "BOARDS must be some of 6, 8, 10 or 12"),
+            (&[("TOPOLOGIES", "ring")], "TOPOLOGIES must be some of flat, hypercube or fat-tree"),
+            (&[("COUNT", "0")], "COUNT must be a whole number >= 1"),
+            (&[("R", "{dir}/a-file")], "R must be a directory (this is a file)"),
+            (&[("BIN", "{dir}")], "BIN must be the directory of the built tools"),
+        ],
+    );
+}
+
+/// Issue 42: a summary interrupted (SIGINT to the process group, as Ctrl-C
+/// sends it) just before `othellox.csv.tmp` is renamed leaves no
+/// temporary file (the script had no exit trap).
+#[test]
+fn othellox_an_interrupted_summary_leaves_no_temporary_file() {
+    let d = Dir::new("othellox-summary-interrupted");
+    let small = [("BOARDS", "6"), ("DEPTHS", "3"), ("COUNT", "1"), ("PROCS", "2"), ("TOPOLOGIES", "flat"), ("ALGORITHMS", "ybwc")];
+    script(&d, "othellox").envs(small.iter()).ok();
+    let path = format!("{}:{}", interrupting_mv(&d).display(), std::env::var("PATH").unwrap_or_default());
+    let out = script(&d, "othellox").envs(small.iter()).env("STEP", "summary").env("PATH", &path).env("STOP_AT", "othellox.csv.tmp").output();
+    let left = tmp_files(&d.join("results"));
+    assert!(left.is_empty(), "{left:?} left");
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+}

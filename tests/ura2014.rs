@@ -227,3 +227,55 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
         assert_eq!(files, ["b20-d4-n2.jsonl", "b5-d6-n2.jsonl"], "FAKE_KILL={kill}");
     }
 }
+
+/// Issue 42: every variable is checked before a directory is made or a
+/// tool runs, in one line naming it and what it accepts (exit code 2).
+#[test]
+fn ura2014_refuses_bad_variables_before_making_anything() {
+    let base = [("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("EPSILON_PROCS", "4")];
+    let grid = "GRID must be full, quick or b:d:d′ entries";
+    let procs = "PROCS must be whole numbers from 2 to 4096 separated by spaces";
+    script_refuses(
+        "ura2014",
+        &base,
+        &[
+            // Read as 2/2 (tree 2 only) before.
+            (&[("SHARD", "2")], "SHARD must be K/N with 1 <= K <= N"),
+            // Header-only tables before.
+            (&[("STEP", "summary"), ("GRID", "bogus")], grid),
+            (&[("GRID", "bogus")], grid),
+            (&[("GRID", "5:6:6")], grid),
+            // Refused, but after the result directories were made.
+            (&[("COUNT", "0")], "COUNT must be a whole number >= 1"),
+            // Items named `p2,4`, Table 1 the sequential row alone.
+            (&[("PROCS", "2,4")], procs),
+            // Refused by pabsim only after items ran, in several lines.
+            (&[("PROCS", "2 junk")], procs),
+            (&[("EPSILON_PROCS", "4 junk")], "EPSILON_PROCS must be whole numbers from 2 to 4096"),
+            (&[("EPSILON", "0")], "EPSILON must be a whole number >= 1"),
+            // Two bare `mkdir` lines.
+            (&[("R", "{dir}/a-file")], "R must be a directory (this is a file)"),
+            (&[("R", "{dir}/a-file/results")], "R must be a directory"),
+            (&[("BIN", "{dir}")], "BIN must be the directory of the built tools"),
+        ],
+    );
+}
+
+/// Issue 42: a summary interrupted (SIGINT to the process group, as Ctrl-C
+/// sends it) just before any of its files is renamed into place leaves no
+/// temporary file; `cost.csv.<pid>.tmp` was written after the exit trap's
+/// list was cleared.
+#[test]
+fn ura2014_an_interrupted_summary_leaves_no_temporary_file() {
+    let d = Dir::new("ura2014-summary-interrupted");
+    let small = [("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("EPSILON_PROCS", "4")];
+    script(&d, "ura2014").envs(small.iter()).ok();
+    assert!(d.join("results/ura2014/table1.csv").exists());
+    let path = format!("{}:{}", interrupting_mv(&d).display(), std::env::var("PATH").unwrap_or_default());
+    for file in ["calibration.csv.", "items.csv.", "table1.csv.", "table6.csv.", "cost.csv."] {
+        let out = script(&d, "ura2014").envs(small.iter()).env("STEP", "summary").env("PATH", &path).env("STOP_AT", file).output();
+        let left = tmp_files(&d.join("results"));
+        assert!(left.is_empty(), "interrupted before renaming {file}tmp: {left:?} left");
+        assert_eq!(out.status.code(), Some(130), "interrupted before renaming {file}tmp: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}

@@ -301,3 +301,64 @@ pub fn patterns(d: &Dir) {
     let trees = d.tool("treegen").args(["--set", "tg2", "--ordering", "20,69,19", "--depth", "3", "--count", "8"]).ok();
     d.write("p.csv", &d.tool("trainset").stdin(&trees).ok());
 }
+
+/// Experiment script `pipelines/NAME.sh` run by bash in `d`, with the built
+/// tools as its BIN and `d`/results as its R, in a process group of its
+/// own (a test that interrupts the group interrupts only it): a [`Tool`]
+/// named NAME, whose refusals start `NAME: ` (`games: ` for
+/// beyond-games.sh, as its other lines).
+pub fn script(d: &Dir, name: &str) -> Tool {
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo(&format!("pipelines/{name}.sh"))).current_dir(&d.path).env("BIN", bin("pabsim").parent().unwrap()).env("R", d.join("results"));
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    Tool::wrapping(if name == "beyond-games" { "games" } else { name }, cmd)
+}
+
+/// Each of `cases` (variables beside `base`) must make script `name`
+/// refuse up front ([`Tool::fails_with`] 2, the line containing the
+/// case's text: nothing made in its fresh directory). Every case is
+/// tried; the ones accepted are named together.
+pub fn script_refuses(name: &str, base: &[(&str, &str)], cases: &[(&[(&str, &str)], &str)]) {
+    let mut accepted = vec![];
+    for (n, (env, needle)) in cases.iter().enumerate() {
+        let d = Dir::new(&format!("{name}-refusal-{n}"));
+        d.write("a-file", "not a directory\n");
+        let tried = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut tool = script(&d, name).envs(base.iter());
+            for (k, v) in env.iter() {
+                tool = tool.env(k, v.replace("{dir}", &d.path.to_string_lossy()));
+            }
+            tool.fails_with(2, needle);
+        }));
+        if tried.is_err() {
+            accepted.push(format!("{env:?}"));
+        }
+    }
+    assert!(accepted.is_empty(), "{name}.sh did not refuse these up front: {accepted:?}");
+}
+
+/// A directory holding an `mv` that moves as `/bin/mv` does, except a file
+/// whose name holds `$STOP_AT`: that move is interrupted as Ctrl-C does,
+/// SIGINT to the whole process group (put it first on PATH).
+pub fn interrupting_mv(d: &Dir) -> PathBuf {
+    let dir = d.join("interrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mv = dir.join("mv");
+    std::fs::write(&mv, "#!/bin/sh\ncase \"$1\" in *\"$STOP_AT\"*) kill -INT 0; sleep 5; exit 1 ;; esac\nexec /bin/mv \"$@\"\n").unwrap();
+    std::fs::set_permissions(&mv, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// The files under `dir` (recursively) whose names end in `.tmp`.
+pub fn tmp_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(tmp_files(&p));
+        } else if p.to_string_lossy().ends_with(".tmp") {
+            out.push(p);
+        }
+    }
+    out
+}

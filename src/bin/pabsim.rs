@@ -98,9 +98,11 @@ struct Args {
     /// Bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     bandwidth: Option<u64>,
-    /// The memory a run may take, e.g. 12G or 800MiB (default: what the
-    /// machine has available, less a tenth); a run estimated to need more
-    /// is refused before it starts.
+    /// The memory a run may take, e.g. 12G or 800MiB (default: what this
+    /// process may take, less a tenth: the least of the machine's available
+    /// memory, the address-space limit of `ulimit -v` and the cgroup's
+    /// memory limit, as a Slurm job's --mem or a container's); a run
+    /// estimated to need more is refused before it starts.
     #[arg(long, value_parser = parab::cluster::memory::parse_bytes, help_heading = "The cluster (--machine cluster)")]
     memory: Option<u64>,
     /// The cluster algorithms' parameters (shared with psearch --mpi).

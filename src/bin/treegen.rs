@@ -118,13 +118,18 @@ fn main() {
     cli::main("treegen", || {
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
         anyhow::ensure!(args.depth <= MAX_DEPTH, "--depth {} is larger than {MAX_DEPTH}", args.depth);
+        if let Some(n) = args.board {
+            anyhow::ensure!(
+                args.game == Some(Game::Othello),
+                "--board {n} goes with --game othello only (the start position of an N × N Othello board; other trees have no board)"
+            );
+        }
         shape_options(&args)?;
         anyhow::ensure!(
             args.game.is_none() || args.positions.is_some() || args.board.is_some(),
             "--game needs --positions FILE (or, for Othello, --board N: the start position of an N × N board)"
         );
         if let (Some(game), Some(n)) = (args.game, args.board) {
-            anyhow::ensure!(game == Game::Othello, "--board {n}: boards of other sizes are Othello's (give --game othello)");
             anyhow::ensure!(args.depth >= 1, "--depth 0: a game tree needs depth 1 or more (at depth 0 the root is its own static evaluation)");
             anyhow::ensure!(args.count.is_none_or(|c| c == 1), "--count with --board: the start position is one tree");
             let start = parab::game::othello_n::Position::start(n)?;

@@ -10,7 +10,7 @@ use super::algorithm::{Algorithm, Given, Opt};
 use super::algorithms::master_worker::MAX_EPSILON;
 use super::exec::machine::MAX_COST_NS;
 use super::exec::topology::{DEFAULT_HOP_NS, DEFAULT_NODE_CORES, Topology};
-use super::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS, search::DEFAULT_TT_SLOTS};
+use super::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS};
 use crate::cli::{Reader, refuse_unread};
 use anyhow::{Result, bail, ensure};
 
@@ -98,7 +98,15 @@ pub fn cost_ns(name: &str, v: u64) -> Result<u64> {
 impl NetworkArgs {
     /// The option names, each with whether it was given.
     pub fn given(&self) -> [(&'static str, bool); 3] {
-        [("--topology", self.topology.is_some()), ("--hop-ns", self.hop_ns.is_some()), ("--node-cores", self.node_cores.is_some())]
+        [("--topology", self.topology.is_some()), self.hop_ns_given(), self.node_cores_given()]
+    }
+
+    fn hop_ns_given(&self) -> (&'static str, bool) {
+        ("--hop-ns", self.hop_ns.is_some())
+    }
+
+    fn node_cores_given(&self) -> (&'static str, bool) {
+        ("--node-cores", self.node_cores.is_some())
     }
 
     /// The topology asked, checked: each parameter within its range and
@@ -106,7 +114,7 @@ impl NetworkArgs {
     pub fn topology(&self) -> Result<Topology> {
         let kind = self.topology.unwrap_or(TopologyKind::Flat);
         if kind == TopologyKind::Flat
-            && let Some((name, _)) = self.given()[1..].iter().find(|o| o.1)
+            && let Some((name, _)) = [self.hop_ns_given(), self.node_cores_given()].into_iter().find(|o| o.1)
         {
             bail!("{name} applies to --topology hypercube or fat-tree (the flat network's one latency is --latency-ns)");
         }
@@ -179,7 +187,7 @@ impl ClusterArgs {
     /// The machine every run shares (the simulated machine's costs and
     /// the ranks' threads to be set by each tool), checked.
     pub fn settings(&self) -> Result<ClusterSettings> {
-        let tt_slots = self.tt_slots.unwrap_or(DEFAULT_TT_SLOTS);
+        let tt_slots = self.tt_slots.unwrap_or(ClusterSettings::default().tt_slots);
         ensure!((1..=1 << 30).contains(&tt_slots), "--tt-slots {tt_slots} must lie in 1..2^30");
         Ok(ClusterSettings { tt_slots, ..ClusterSettings::default() })
     }

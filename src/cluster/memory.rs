@@ -22,8 +22,10 @@
 //! Runs of one request go on `threads` at a time (rayon), so the request
 //! needs its largest run that many times, plus the sequential baselines'
 //! tables. A request whose estimate exceeds the budget (`--memory`, by
-//! default what the machine has available less a tenth) is refused before
-//! anything runs, in one line naming the estimate and what to lower.
+//! default what the process may take less a tenth: the least of the
+//! machine's available memory, its address-space limit and its cgroup's
+//! limit, [`crate::limits`]) is refused before anything runs, in one line
+//! naming the estimate and what to lower.
 
 use super::ClusterConfig;
 use super::algorithm::{Algorithm, Run};
@@ -114,20 +116,22 @@ pub fn advice(lower: &str, tables: u64, tree: u64, at_once: usize) -> String {
     format!("{part}{threads}, or raise --memory")
 }
 
-/// The memory this machine has available now, less a tenth (`None` where
-/// the system does not say: then no budget is enforced by default).
+/// The memory this process may take now, less a tenth: the least of the
+/// machine's available memory, the process's address-space limit and its
+/// cgroup's limit ([`crate::limits::memory_available`]; `None` where the
+/// system says none of them: then no budget is enforced by default).
 pub fn available() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kb: u64 = info.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
-    Some(kb * 1024 / 10 * 9)
+    crate::limits::memory_available().map(|b| b / 10 * 9)
 }
 
-/// A byte count for people: `12.4 GB`, `820 MB` (decimal units).
+/// A byte count for people: `12.4 GB`, `820 MB`, `3 kB` (decimal units),
+/// below 1 kB in bytes (`512 B`).
 pub fn human(bytes: u64) -> String {
     match bytes {
         b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
         b if b >= 1_000_000 => format!("{:.0} MB", b as f64 / 1e6),
-        b => format!("{:.0} kB", b as f64 / 1e3),
+        b if b >= 1_000 => format!("{:.0} kB", b as f64 / 1e3),
+        b => format!("{b} B"),
     }
 }
 
