@@ -75,24 +75,102 @@ pub const DEFAULT_SPLIT_GROUP: u32 = 8;
 /// Work stealing's seed unless given.
 pub const DEFAULT_STEAL_SEED: u64 = 1;
 
+/// An option of the shared-memory searches' algorithms and schemes
+/// (`pabsim --machine shared`, `psearch`), spelled once: what an algorithm
+/// or a scheme reads ([`Algorithm::options`], [`Scheme::options`]), what
+/// the command line and the request say was given
+/// (`crate::request::SearchArgs::given`, `Request::check_applies`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SearchOpt {
+    /// `--scheme`.
+    Scheme,
+    /// `--min-split-depth`.
+    MinSplitDepth,
+    /// `--split-group`.
+    SplitGroup,
+    /// `--steal-seed`.
+    StealSeed,
+    /// `--m-a`.
+    MA,
+    /// `--m-b`.
+    MB,
+    /// `--m-ca`.
+    MCa,
+    /// `--m-cc`.
+    MCc,
+    /// `--pv-wait`.
+    PvWait,
+    /// `--cut-width`.
+    CutWidth,
+    /// `--split-walk`.
+    SplitWalk,
+    /// `--thesis-params`.
+    ThesisParams,
+    /// `--weights` (read by scheme C; the networks are not part of a request).
+    Weights,
+}
+
+impl SearchOpt {
+    /// Every option, in the order of `--help`.
+    pub const ALL: [SearchOpt; 13] = [
+        SearchOpt::Scheme,
+        SearchOpt::MinSplitDepth,
+        SearchOpt::SplitGroup,
+        SearchOpt::StealSeed,
+        SearchOpt::MA,
+        SearchOpt::MB,
+        SearchOpt::MCa,
+        SearchOpt::MCc,
+        SearchOpt::PvWait,
+        SearchOpt::CutWidth,
+        SearchOpt::SplitWalk,
+        SearchOpt::ThesisParams,
+        SearchOpt::Weights,
+    ];
+
+    /// Its spelling on the command line.
+    pub const fn flag(self) -> &'static str {
+        match self {
+            SearchOpt::Scheme => "--scheme",
+            SearchOpt::MinSplitDepth => "--min-split-depth",
+            SearchOpt::SplitGroup => "--split-group",
+            SearchOpt::StealSeed => "--steal-seed",
+            SearchOpt::MA => "--m-a",
+            SearchOpt::MB => "--m-b",
+            SearchOpt::MCa => "--m-ca",
+            SearchOpt::MCc => "--m-cc",
+            SearchOpt::PvWait => "--pv-wait",
+            SearchOpt::CutWidth => "--cut-width",
+            SearchOpt::SplitWalk => "--split-walk",
+            SearchOpt::ThesisParams => "--thesis-params",
+            SearchOpt::Weights => "--weights",
+        }
+    }
+
+    /// The flags of `opts`.
+    pub fn flags(opts: &[SearchOpt]) -> Vec<&'static str> {
+        opts.iter().map(|o| o.flag()).collect()
+    }
+}
+
 /// A parameter's option and its limits: `(option, min, max)`.
 pub type Limits = (&'static str, i64, i64);
 /// Limits of m_A.
-pub const LIMITS_M_A: Limits = ("--m-a", 1, 64);
+pub const LIMITS_M_A: Limits = (SearchOpt::MA.flag(), 1, 64);
 /// Limits of m_B.
-pub const LIMITS_M_B: Limits = ("--m-b", 1, 64);
+pub const LIMITS_M_B: Limits = (SearchOpt::MB.flag(), 1, 64);
 /// Limits of m_Ca.
-pub const LIMITS_M_CA: Limits = ("--m-ca", -64, 64);
+pub const LIMITS_M_CA: Limits = (SearchOpt::MCa.flag(), -64, 64);
 /// Limits of m_Cc.
-pub const LIMITS_M_CC: Limits = ("--m-cc", 0, 64);
+pub const LIMITS_M_CC: Limits = (SearchOpt::MCc.flag(), 0, 64);
 /// Limits of the finished moves a PV node needs in schemes A and B.
-pub const LIMITS_PV_WAIT: Limits = ("--pv-wait", 0, 64);
+pub const LIMITS_PV_WAIT: Limits = (SearchOpt::PvWait.flag(), 0, 64);
 /// Limits of the classification width.
-pub const LIMITS_CUT_WIDTH: Limits = ("--cut-width", 0, 50);
+pub const LIMITS_CUT_WIDTH: Limits = (SearchOpt::CutWidth.flag(), 0, 50);
 /// Limits of active splitting's minimum split depth.
-pub const LIMITS_MIN_SPLIT_DEPTH: Limits = ("--min-split-depth", 1, 64);
+pub const LIMITS_MIN_SPLIT_DEPTH: Limits = (SearchOpt::MinSplitDepth.flag(), 1, 64);
 /// Limits of active splitting's split group.
-pub const LIMITS_SPLIT_GROUP: Limits = ("--split-group", 2, 1024);
+pub const LIMITS_SPLIT_GROUP: Limits = (SearchOpt::SplitGroup.flag(), 2, 1024);
 
 /// A split-point scheme and its parameters (thesis §6.3; `docs/model.md`
 /// §5.4). The rules themselves are in [`crate::schemes`].
@@ -155,11 +233,11 @@ impl Scheme {
     /// The options the scheme reads: an option no chosen scheme (of an
     /// algorithm that takes one) or algorithm reads is refused
     /// ([`crate::request::Request::check_given`]).
-    pub fn options(&self) -> &'static [&'static str] {
+    pub fn options(&self) -> &'static [SearchOpt] {
         match self {
-            Scheme::A { .. } => &[LIMITS_M_A.0, LIMITS_PV_WAIT.0, "--thesis-params"],
-            Scheme::B { .. } => &[LIMITS_M_B.0, LIMITS_PV_WAIT.0, "--thesis-params"],
-            Scheme::C { .. } => &[LIMITS_M_CA.0, LIMITS_M_CC.0, LIMITS_CUT_WIDTH.0, "--weights", "--thesis-params"],
+            Scheme::A { .. } => &[SearchOpt::MA, SearchOpt::PvWait, SearchOpt::ThesisParams],
+            Scheme::B { .. } => &[SearchOpt::MB, SearchOpt::PvWait, SearchOpt::ThesisParams],
+            Scheme::C { .. } => &[SearchOpt::MCa, SearchOpt::MCc, SearchOpt::CutWidth, SearchOpt::Weights, SearchOpt::ThesisParams],
         }
     }
 }
@@ -289,12 +367,12 @@ impl Algorithm {
     /// The options the algorithm reads itself (its scheme's are
     /// [`Scheme::options`]): an option no chosen algorithm or scheme
     /// reads is refused ([`crate::request::Request::check_given`]).
-    pub fn options(&self) -> &'static [&'static str] {
+    pub fn options(&self) -> &'static [SearchOpt] {
         match self {
-            Algorithm::Dts { .. } => &["--scheme", "--split-walk"],
+            Algorithm::Dts { .. } => &[SearchOpt::Scheme, SearchOpt::SplitWalk],
             Algorithm::PvSplit | Algorithm::LazySmp => &[],
-            Algorithm::Steal { .. } => &["--scheme", "--steal-seed"],
-            Algorithm::Active { .. } => &["--scheme", LIMITS_MIN_SPLIT_DEPTH.0, LIMITS_SPLIT_GROUP.0],
+            Algorithm::Steal { .. } => &[SearchOpt::Scheme, SearchOpt::StealSeed],
+            Algorithm::Active { .. } => &[SearchOpt::Scheme, SearchOpt::MinSplitDepth, SearchOpt::SplitGroup],
         }
     }
 }

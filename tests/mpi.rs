@@ -19,7 +19,7 @@ use util::{Dir, Tool, bin, column, game_trees, incremental_trees};
 /// is tested on real ranks without a line here), and the full YBWC
 /// without its helpful master (the other half of OthelloX's comparison).
 fn policies() -> String {
-    use parab::cluster::ClusterAlgorithm;
+    use parab::cluster::{Algorithm, ClusterAlgorithm};
     let mut names: Vec<&str> = ClusterAlgorithm::parallel().iter().map(|a| a.name()).collect();
     names.push("ybwc-full-no-helpful");
     names.join(",")

@@ -334,7 +334,7 @@ fn main() {
         // Before any input is read: the simulator cannot run Lazy SMP.
         ensure!(!req.policies.contains(&Algorithm::LazySmp), "{}", parab::algorithm::LAZY_SMP_REAL_ONLY);
         cli::no_repeats("--procs", &req.procs)?;
-        cli::no_repeats("--scheme", &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
+        cli::no_repeats(parab::algorithm::SearchOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
         cli::no_repeats("--algorithm", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");

@@ -99,7 +99,7 @@ fn main() {
         ensure!(args.node_cost <= 1_000_000_000, "--node-cost {}: at most 1,000,000,000 ns (one second) per node", args.node_cost);
         let req = args.search.request(Request { policies: algorithms, ..Request::new(threads) })?;
         cli::no_repeats("--threads", &req.procs)?;
-        cli::no_repeats("--scheme", &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
+        cli::no_repeats(parab::algorithm::SearchOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
         cli::no_repeats("--algorithm", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         let nets: Vec<Network> = Network::load_each(&args.search.weights)?.into_iter().map(|(_, n)| n).collect();
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
@@ -150,7 +150,7 @@ fn mpi_main(args: &Args) -> ! {
         let thread_algorithm = name.parse::<parab::algorithm::Algorithm>().map_err(|e| anyhow::anyhow!("--thread-algorithm {name}: {e}"))?;
         ensure!(args.mpi_timeout.is_none_or(|t| (1..=86_400).contains(&t)), "--mpi-timeout: give 1..86400 seconds");
         let default = if job.size == 1 { vec![ClusterAlgorithm::SEQUENTIAL] } else { ClusterAlgorithm::defaults() };
-        let algorithms = args.cluster.algorithms(&args.algorithm, default)?;
+        let algorithms = args.cluster.algorithms(&args.algorithm, &default)?;
         let rank_threads = (threads > 1).then_some(parab::cluster::hybrid::RankThreads { threads, algorithm: thread_algorithm });
         let settings = ClusterSettings { threads: rank_threads, ..args.cluster.settings()? };
         let req = ClusterRequest { procs: Procs::Ranks(job.size), algorithms, settings, per_tree: args.per_tree };

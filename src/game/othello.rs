@@ -17,7 +17,7 @@
 //! Squares are numbered a1 = 0, b1 = 1, …, h8 = 63 (rank-major, rank 1 at
 //! the top as Othello boards are printed); magpie keeps a1 in the top bit.
 
-use super::square_moves::{Cursor, SquareMoves, SquareRules, entry, square_source};
+use super::square_moves::{Cursor, SquareMoves, entry, square_source};
 use super::{GameError, MoveList, TreeSource};
 use magpie::othello::{Board, Stone};
 
@@ -179,19 +179,7 @@ impl Position {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Othello;
 
-impl SquareRules for Othello {
-    #[inline]
-    fn play(node: &Position, sq: u32) -> Position {
-        node.play(sq)
-    }
-    #[inline]
-    fn evaluate(node: &Position) -> i64 {
-        node.evaluate()
-    }
-    fn final_value(node: &Position) -> i64 {
-        node.final_value()
-    }
-}
+super::square_moves::square_rules_of_position!(Othello);
 
 impl TreeSource for Othello {
     type Node = Position;

@@ -17,7 +17,7 @@
 //! Squares are numbered row-major from a1 = 0 at the top left, as
 //! [`super::othello`] prints them; the side to move follows the squares.
 
-use super::square_moves::{Cursor, SquareMoves, SquareRules, entry, square_source};
+use super::square_moves::{Cursor, SquareMoves, entry, square_source};
 use super::{GameError, MoveList, TreeSource};
 use serde::{Deserialize, Serialize};
 
@@ -353,19 +353,7 @@ pub fn check_size(n: u32, what: impl Fn() -> String) -> Result<(), GameError> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OthelloN;
 
-impl SquareRules for OthelloN {
-    #[inline]
-    fn play(node: &Position, sq: u32) -> Position {
-        node.play(sq)
-    }
-    #[inline]
-    fn evaluate(node: &Position) -> i64 {
-        node.evaluate()
-    }
-    fn final_value(node: &Position) -> i64 {
-        node.final_value()
-    }
-}
+super::square_moves::square_rules_of_position!(OthelloN);
 
 impl TreeSource for OthelloN {
     type Node = Position;

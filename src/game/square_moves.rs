@@ -23,6 +23,27 @@ pub trait SquareRules: TreeSource<Slot = u32> {
     fn final_value(node: &Self::Node) -> i64;
 }
 
+/// [`SquareRules`] for a source whose position type has the rules as its
+/// own methods (`play`, `evaluate`, `final_value`): both Othello sources.
+macro_rules! square_rules_of_position {
+    ($source:ty) => {
+        impl $crate::game::square_moves::SquareRules for $source {
+            #[inline]
+            fn play(node: &Self::Node, sq: u32) -> Self::Node {
+                node.play(sq)
+            }
+            #[inline]
+            fn evaluate(node: &Self::Node) -> i64 {
+                node.evaluate()
+            }
+            fn final_value(node: &Self::Node) -> i64 {
+                node.final_value()
+            }
+        }
+    };
+}
+pub(crate) use square_rules_of_position;
+
 /// The members of [`TreeSource`] that every [`SquareRules`] source has
 /// alike (inside its `impl TreeSource`): its values on the value scale and
 /// the move list's detaching.

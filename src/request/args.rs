@@ -6,7 +6,8 @@
 
 use super::{IntRange, Request, Result};
 use crate::algorithm::{
-    LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, Scheme, Walk,
+    LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, Scheme, SearchOpt,
+    Walk,
 };
 use std::path::PathBuf;
 
@@ -66,22 +67,23 @@ fn range(v: &Option<String>, (name, lo, hi): Limits) -> Result<Option<IntRange>>
 impl SearchArgs {
     /// The option names a tool refuses where they do not apply (the
     /// cluster), each with whether it was given.
-    pub fn given(&self) -> [(&'static str, bool); 13] {
-        [
-            ("--scheme", self.scheme.is_some()),
-            ("--min-split-depth", self.min_split_depth.is_some()),
-            ("--split-group", self.split_group.is_some()),
-            ("--steal-seed", self.steal_seed.is_some()),
-            ("--m-a", self.m_a.is_some()),
-            ("--m-b", self.m_b.is_some()),
-            ("--m-ca", self.m_ca.is_some()),
-            ("--m-cc", self.m_cc.is_some()),
-            ("--pv-wait", self.pv_wait.is_some()),
-            ("--cut-width", self.cut_width.is_some()),
-            ("--split-walk", self.split_walk.is_some()),
-            ("--thesis-params", self.thesis_params),
-            ("--weights", !self.weights.is_empty()),
-        ]
+    pub fn given(&self) -> Vec<(&'static str, bool)> {
+        let set = |o: SearchOpt| match o {
+            SearchOpt::Scheme => self.scheme.is_some(),
+            SearchOpt::MinSplitDepth => self.min_split_depth.is_some(),
+            SearchOpt::SplitGroup => self.split_group.is_some(),
+            SearchOpt::StealSeed => self.steal_seed.is_some(),
+            SearchOpt::MA => self.m_a.is_some(),
+            SearchOpt::MB => self.m_b.is_some(),
+            SearchOpt::MCa => self.m_ca.is_some(),
+            SearchOpt::MCc => self.m_cc.is_some(),
+            SearchOpt::PvWait => self.pv_wait.is_some(),
+            SearchOpt::CutWidth => self.cut_width.is_some(),
+            SearchOpt::SplitWalk => self.split_walk.is_some(),
+            SearchOpt::ThesisParams => self.thesis_params,
+            SearchOpt::Weights => !self.weights.is_empty(),
+        };
+        SearchOpt::ALL.into_iter().map(|o| (o.flag(), set(o))).collect()
     }
 
     /// `req` with these options' schemes and parameter ranges, checked

@@ -19,7 +19,7 @@ pub use args::{SearchArgs, parse_algorithms};
 
 use crate::algorithm::{
     Algorithm, ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP, DEFAULT_STEAL_SEED,
-    Scheme, Walk,
+    Scheme, SearchOpt, Walk,
 };
 use crate::cli::{Reader, refuse_unread};
 use crate::macros::{named, require};
@@ -205,24 +205,26 @@ impl Request {
         self.check_given(&self.given())
     }
 
-    /// The request's options, each with whether it was set (the names of
+    /// The request's options, each with whether it was set (those of
     /// [`SearchArgs::given`], less `--weights`: the networks are not part
     /// of a request).
-    fn given(&self) -> [(&'static str, bool); 12] {
-        [
-            ("--scheme", self.schemes.is_some()),
-            ("--min-split-depth", self.min_split_depth.is_some()),
-            ("--split-group", self.split_group.is_some()),
-            ("--steal-seed", self.steal_seed.is_some()),
-            ("--m-a", self.m_a.is_some()),
-            ("--m-b", self.m_b.is_some()),
-            ("--m-ca", self.m_ca.is_some()),
-            ("--m-cc", self.m_cc.is_some()),
-            ("--pv-wait", self.pv_wait.is_some()),
-            ("--cut-width", self.cut_width.is_some()),
-            ("--split-walk", self.walk.is_some()),
-            ("--thesis-params", self.thesis),
-        ]
+    fn given(&self) -> Vec<(&'static str, bool)> {
+        let set = |o: SearchOpt| match o {
+            SearchOpt::Scheme => self.schemes.is_some(),
+            SearchOpt::MinSplitDepth => self.min_split_depth.is_some(),
+            SearchOpt::SplitGroup => self.split_group.is_some(),
+            SearchOpt::StealSeed => self.steal_seed.is_some(),
+            SearchOpt::MA => self.m_a.is_some(),
+            SearchOpt::MB => self.m_b.is_some(),
+            SearchOpt::MCa => self.m_ca.is_some(),
+            SearchOpt::MCc => self.m_cc.is_some(),
+            SearchOpt::PvWait => self.pv_wait.is_some(),
+            SearchOpt::CutWidth => self.cut_width.is_some(),
+            SearchOpt::SplitWalk => self.walk.is_some(),
+            SearchOpt::ThesisParams => self.thesis,
+            SearchOpt::Weights => false,
+        };
+        SearchOpt::ALL.into_iter().filter(|&o| o != SearchOpt::Weights).map(|o| (o.flag(), set(o))).collect()
     }
 
     /// Refuses an option of `given` (names, and whether each was given)
@@ -238,13 +240,13 @@ impl Request {
         let algorithms = Algorithm::ALL.iter().map(|a| Reader {
             flag: "--algorithm",
             name: a.name(),
-            options: a.options().into(),
+            options: SearchOpt::flags(a.options()).into(),
             chosen: self.policies.iter().any(|p| p.same_kind(a)),
         });
         let scheme_readers = Scheme::ALL.iter().map(|s| Reader {
-            flag: "--scheme",
+            flag: SearchOpt::Scheme.flag(),
             name: s.name(),
-            options: s.options().into(),
+            options: SearchOpt::flags(s.options()).into(),
             chosen: takes_scheme && schemes.iter().any(|c| c.same_kind(s)),
         });
         let readers: Vec<Reader> = algorithms.chain(scheme_readers).collect();
@@ -403,7 +405,7 @@ mod tests {
     #[test]
     fn every_option_has_a_reader_and_every_reader_an_option() {
         let declared: std::collections::BTreeSet<&str> =
-            Algorithm::ALL.iter().flat_map(|a| a.options()).chain(Scheme::ALL.iter().flat_map(|s| s.options())).copied().collect();
+            Algorithm::ALL.iter().flat_map(|a| a.options()).chain(Scheme::ALL.iter().flat_map(|s| s.options())).map(|o| o.flag()).collect();
         let options: std::collections::BTreeSet<&str> = SearchArgs::default().given().iter().map(|g| g.0).collect();
         assert_eq!(declared, options);
         let of_request: Vec<&str> = Request::default().given().iter().map(|g| g.0).collect();

@@ -23,7 +23,7 @@ use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::mpi::run::host;
 use crate::cluster::exec::mpi::{Job, OnMpi};
 use crate::cluster::hybrid::Threads;
-use crate::cluster::{ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
+use crate::cluster::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
 use crate::formats::ClusterRow;
 use crate::tree::Tree;
 use anyhow::{Result, ensure};
@@ -69,7 +69,7 @@ pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<
                     base.push(stats.clone());
                 }
                 Some(v) if v != stats.value => {
-                    let e = ClusterError::Inexact { algorithm: cfg.algorithm, procs: cfg.procs, got: Some(stats.value), want: v };
+                    let e = ClusterError::Inexact { algorithm: cfg.algorithm.name(), procs: cfg.procs, got: Some(stats.value), want: v };
                     job.fatal(&format!("tree {}: {e}", t + 1));
                 }
                 Some(_) => {}

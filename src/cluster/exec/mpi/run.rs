@@ -11,7 +11,7 @@
 use super::{Job, MpiOptions};
 use crate::cli::Input;
 use crate::real::host::Occupancy;
-use anyhow::{Result, anyhow, ensure};
+use anyhow::{Result, anyhow};
 use mpi::traits::*;
 use std::io::Read;
 use std::path::Path;
