@@ -371,8 +371,9 @@ fn pabsim_runs_ybwc_with_its_switches() {
 /// the one registry. `pabsim --help` and `psearch --help` name every
 /// registered algorithm with its line, `--list-algorithms` is the parallel
 /// ones in order, the unknown-name message names them all, the experiment
-/// script's default list is the tool's, and the model's step list for a new
-/// algorithm names the registry's file.
+/// script's default list is the tool's, the rows' documentation names every
+/// algorithm, and the model's step list for a new algorithm names the
+/// registry's file.
 #[test]
 fn the_registry_is_what_the_tools_say() {
     use parab::cluster::{Algorithm, ClusterAlgorithm};
@@ -396,6 +397,11 @@ fn the_registry_is_what_the_tools_say() {
     }
     let script = std::fs::read_to_string(repo("pipelines/distributed.sh")).unwrap();
     assert!(script.contains("--list-algorithms"), "pipelines/distributed.sh's default list is not the tool's");
+    let formats = std::fs::read_to_string(repo("docs/formats.md")).unwrap();
+    let column = formats.lines().find(|l| l.starts_with("| `algorithm` |")).expect("formats.md's algorithm column");
+    for a in &all {
+        assert!(column.contains(&format!("`{}`", a.name())), "docs/formats.md's algorithm column lacks {}", a.name());
+    }
     let model = std::fs::read_to_string(repo("docs/model.md")).unwrap();
     assert!(model.contains("src/cluster/algorithms/mod.rs"), "docs/model.md's steps do not name the registry");
 }
