@@ -1,53 +1,51 @@
 //! Message-passing machines (beyond the thesis; `docs/model.md` §9): the
 //! parallel alpha-beta searches of clusters, whose processes share no
-//! memory and talk by messages, written once against a transport.
+//! memory and talk by messages, written once against a transport. Two
+//! halves and the glue between them:
 //!
-//! - [`transport`]: what a policy may use ([`transport::Transport`]: rank,
-//!   process count, send, "I searched this much", "the root is worth v"),
-//!   the messages and the policy's side ([`transport::Process`]).
-//! - [`machine`]: the simulated cluster, a discrete-event machine with a
-//!   per-node search cost, per-message send and receive costs, latency and
-//!   bandwidth ([`exec::machine::Costs`]), over the executor [`events`] (which
-//!   also delivers messages in adversarial orders for the tests).
-//! - [`topology`]: the simulated network's shape (flat, Fox et al.'s
-//!   hypercube, a two-level fat tree): a message's hops between its ends.
-//! - [`search`]: the sequential baseline, alpha-beta with internal
+//! - [`exec`], the executor, which knows no algorithm: what a process may
+//!   use ([`exec::transport::Transport`]: rank, process count, send, "I
+//!   searched this much", "the root is worth v"), the messages and the
+//!   process's side ([`exec::transport::Process`]); the simulated cluster
+//!   ([`exec::machine`], a discrete-event machine with a per-node search
+//!   cost, per-message send and receive costs, latency and bandwidth,
+//!   [`exec::machine::Costs`], over [`exec::events`], which also delivers
+//!   messages in adversarial orders for the tests); the network's shape
+//!   ([`exec::topology`]); and, with the feature `mpi`, the real transport
+//!   on MPI ranks (`exec::mpi`, `docs/model.md` §9.8).
+//! - [`algorithms`], one file or folder per algorithm and the one registry
+//!   ([`ClusterAlgorithm`]): the sequential baseline, OthelloX's even split
+//!   and master-slave at the root, Ura, Tsuruoka and Chikayama's (2014)
+//!   master-worker and its variants, the Young Brothers Wait Concept over
+//!   messages (Feldmann; OthelloX's MPI version) with its refinements as
+//!   switches, OthelloX's PV splitting, Fox et al.'s hash-table-guided
+//!   master/slave; and the pieces they share (the frontier, pieces searched
+//!   in slices).
+//! - [`algorithm`]: what an algorithm is, the one trait [`Algorithm`] every
+//!   one implements (names, options, defaults resolved once, memory,
+//!   processes); [`launch_with`] checks a configuration, resolves its
+//!   algorithm and launches it.
+//! - [`search`]: the sequential baseline search, alpha-beta with internal
 //!   iterative deepening and a transposition table (Ura et al. 2014,
 //!   Fig. 1); every worker searches with it.
-//! - [`frontier`] and [`root_split`]: OthelloX's even split and
-//!   master-slave at the root.
 //! - [`hybrid`]: threads inside each process (`psearch`'s real-thread
-//!   searches) for the root-splitting policies' tasks, on real ranks.
-//! - [`master_worker`]: Ura, Tsuruoka and Chikayama's (2014) master-worker
-//!   with dynamic updates, and its variant without updates.
+//!   searches) for the root-splitting algorithms' tasks, on real ranks.
 //! - [`factors`]: why leaves grow, the sequential search made to behave
 //!   like the workers (Ura et al. §5.2).
-//! - [`ybwc`]: the Young Brothers Wait Concept over messages (Feldmann;
-//!   OthelloX's MPI version): every process the same code, work requests,
-//!   aborts.
-//! - [`pv_split`]: OthelloX's PV splitting over messages: the master backs
-//!   up the leftmost branch, handing each PV node's other children out.
-//! - [`fox`]: Fox et al.'s hash-table-guided master/slave on the
-//!   hypercube's sub-cubes: the table's move followed with the slaves, the
-//!   rest self-scheduled.
-//! - [`algorithm`]: the algorithms with their parameters
-//!   ([`ClusterAlgorithm`]), and the one place that resolves their defaults
-//!   and builds their processes ([`launch_with`]).
 //! - [`memory`]: what a simulated run needs in memory, estimated before it
 //!   starts, and the budget it must fit (`pabsim --memory`).
 //! - [`run`]: what a run of many (tree, configuration) pairs is asked
 //!   ([`run::ClusterRequest`], the same for the simulated cluster and MPI),
-//!   its configurations and its rows (`pabsim --machine cluster`).
+//!   its configurations and its rows (`pabsim --machine cluster`;
+//!   `run::mpi`, `psearch --mpi`).
 //! - [`args`]: the algorithms' command-line options, shared by `pabsim
 //!   --machine cluster` and `psearch --mpi`.
-//! - `mpi` (with the feature `mpi`): the real transport on MPI ranks
-//!   (`docs/model.md` §9.8) and `psearch --mpi`'s runs.
 //!
-//! The algorithms are named by [`ClusterAlgorithm`], a sibling of the
-//! shared-memory [`crate::algorithm::Algorithm`] (`docs/decisions.md`,
-//! issue 25); what every run shares (costs, tables, delivery, threads) is
-//! [`ClusterSettings`]. Every run's root value is checked against the
-//! sequential baseline's ([`simulate`]).
+//! The registry's [`ClusterAlgorithm`] is a sibling of the shared-memory
+//! [`crate::algorithm::Algorithm`] (`docs/decisions.md`); what every run
+//! shares (costs, tables, delivery, threads) is [`ClusterSettings`]. Every
+//! run's root value is checked against the sequential baseline's
+//! ([`simulate`]).
 
 pub mod algorithm;
 pub mod algorithms;
