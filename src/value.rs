@@ -58,17 +58,22 @@ impl Window {
     /// A node's window once a child's fail-hard value `v` is in: a MAX node
     /// (`max`) raises alpha to it, a MIN node lowers beta (a window only
     /// narrows). The message-passing searches' nodes combine their
-    /// children's values with it, whichever process searched them.
+    /// children's values with it, whichever process searched them; the
+    /// simulator and the real heap narrow a node's window with it when a
+    /// bound found elsewhere reaches the node.
+    #[inline(always)]
     pub fn raise(self, max: bool, v: i64) -> Window {
         if max { self.child(true, self.alpha.max(v)) } else { self.child(false, self.beta.min(v)) }
     }
 
     /// Both windows at once: the narrower bound of each end.
+    #[inline(always)]
     pub fn meet(self, w: Window) -> Window {
         Window { alpha: self.alpha.max(w.alpha), beta: self.beta.min(w.beta) }
     }
 
     /// Whether the window has closed (alpha ≥ beta): the node is cut off.
+    #[inline(always)]
     pub fn closed(self) -> bool {
         self.alpha >= self.beta
     }
@@ -76,8 +81,51 @@ impl Window {
     /// The fail-hard value of a node whose window narrowed to this one as
     /// its children came in (as the sequential search returns it): a MAX
     /// node's alpha, a MIN node's beta; the other bound when cut off.
+    #[inline(always)]
     pub fn value(self, max: bool) -> i64 {
         if max != self.closed() { self.alpha } else { self.beta }
+    }
+}
+
+/// A node's best move so far: its value and 1-based index among the moves
+/// handed out (0: none yet), with **the root's tie rule**, one for every
+/// search that may finish the root's moves out of order (the real heap's
+/// root, Lazy SMP's threads). The root's move is the first move in search
+/// order with the best value, as the sequential search finds it; so a move
+/// before the best is searched with alpha one lower (a tie with the best
+/// then comes back exact, not as a fail-low at alpha), and a tie from an
+/// earlier move takes the best's place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Best {
+    /// The best value so far (the window's end at first).
+    pub score: i64,
+    /// Its move, 1-based (0: none yet).
+    pub index: u32,
+}
+
+impl Best {
+    /// Nothing found yet at a node whose score starts at `score`.
+    #[inline(always)]
+    pub fn new(score: i64) -> Best {
+        Best { score, index: 0 }
+    }
+
+    /// The window of root move `index` of a root in window `w` (a MAX
+    /// node): alpha at the best score, one lower for a move before the best.
+    #[inline(always)]
+    pub fn root_window(self, w: Window, index: u32) -> Window {
+        w.child(true, if index < self.index { self.score - 1 } else { self.score })
+    }
+
+    /// Root move `index` came back with `v`: it becomes the best if better,
+    /// or equal and earlier in search order; whether it did.
+    #[inline(always)]
+    pub fn root_offer(&mut self, index: u32, v: i64) -> bool {
+        let better = v > self.score || (v == self.score && index < self.index);
+        if better {
+            *self = Best { score: v, index };
+        }
+        better
     }
 }
 
@@ -124,7 +172,24 @@ mod tests {
         // Nothing in: a MAX node fails low at alpha, a MIN node high at beta.
         assert_eq!((w.value(true), w.value(false)), (2, 9));
         assert_eq!(w.meet(Window { alpha: 4, beta: 20 }), Window { alpha: 4, beta: 9 });
+        assert_eq!(Window { alpha: 2, beta: 9 }.meet(Window { alpha: 0, beta: 5 }), Window { alpha: 2, beta: 5 });
+        assert!(Window { alpha: 4, beta: 4 }.closed() && !Window { alpha: 3, beta: 4 }.closed());
         assert_eq!(off_scale(on_scale(-30, true)), -30);
         assert_eq!(off_scale(on_scale(-30, false)), 30);
+    }
+
+    /// The root's tie rule by hand: moves 3 (value 10) then 1 (10, a tie,
+    /// earlier: it takes the place), then 2 (10 again, but later than 1);
+    /// a move before the best searches with alpha one lower.
+    #[test]
+    fn the_root_keeps_the_first_move_with_the_best_value() {
+        let mut b = Best::new(ROOT_ALPHA);
+        assert_eq!(b.root_window(Window::ROOT, 1), Window::ROOT);
+        assert!(b.root_offer(3, 10) && b == Best { score: 10, index: 3 });
+        assert_eq!(b.root_window(Window::ROOT, 1), Window { alpha: 9, beta: ROOT_BETA });
+        assert_eq!(b.root_window(Window::ROOT, 4), Window { alpha: 10, beta: ROOT_BETA });
+        assert!(b.root_offer(1, 10) && b.index == 1);
+        assert!(!b.root_offer(2, 10) && !b.root_offer(5, 9) && b == Best { score: 10, index: 1 });
+        assert!(b.root_offer(7, 11) && b == Best { score: 11, index: 7 });
     }
 }

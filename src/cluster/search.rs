@@ -24,7 +24,7 @@
 use crate::cluster::exec::transport::SharedEntry;
 use crate::game::TreeSource;
 use crate::search::{Hooks, NodeCounts, Observer, Order, Probe, Visit, alphabeta};
-use crate::tt::{Bound, Entry, ProcessTable, Table};
+use crate::tt::{Entry, ProcessTable, Table};
 use crate::value::Window;
 
 /// Ura et al.'s §5.2 simulations of the workers with the sequential
@@ -93,24 +93,6 @@ pub struct Searcher<S: TreeSource> {
     deep_ply: u32,
     /// The table's size, for the master's.
     slots: usize,
-}
-
-/// A shared entry's bound on the wire (-1: at most, 0: exactly, 1: at least).
-fn wire(b: Bound) -> i8 {
-    match b {
-        Bound::Upper => -1,
-        Bound::Exact => 0,
-        Bound::Lower => 1,
-    }
-}
-
-/// The bound of a shared entry's wire code (the inverse of [`wire`]).
-fn unwire(b: i8) -> Bound {
-    match b {
-        -1 => Bound::Upper,
-        0 => Bound::Exact,
-        _ => Bound::Lower,
-    }
 }
 
 impl<S: TreeSource> Searcher<S> {
@@ -218,7 +200,7 @@ impl<S: TreeSource> Searcher<S> {
     /// fixed-depth value of its node, whoever found it).
     pub fn absorb(&mut self, src: &S, e: &SharedEntry<S::Node>) {
         let key = src.tt_key(&e.node, e.ply);
-        let hit = Entry { value: e.value, bound: unwire(e.bound), depth: e.depth, best: e.best, tag: 0 };
+        let hit = Entry { value: e.value, bound: e.bound, depth: e.depth, best: e.best, tag: 0 };
         self.table(e.ply).store(key, e.ply, hit);
     }
 }
@@ -309,7 +291,7 @@ impl<S: TreeSource> Hooks<S> for Searcher<S> {
     fn store(&mut self, src: &S, node: &S::Node, v: &Visit, e: Entry) {
         let ply = v.ply;
         if self.share_ply.is_some_and(|p| ply <= p) {
-            self.outbox.push(SharedEntry { node: node.clone(), ply, depth: e.depth, value: e.value, bound: wire(e.bound), best: e.best, origin: 0 });
+            self.outbox.push(SharedEntry { node: node.clone(), ply, depth: e.depth, value: e.value, bound: e.bound, best: e.best, origin: 0 });
         }
         let key = src.tt_key(node, ply);
         let tag = self.task;
@@ -401,14 +383,6 @@ mod tests {
             assert_eq!(b.search(&t, &root, true, 6, 0, Window::ROOT), want);
             assert_eq!((b.counts.nodes, b.counts.internal), (1, 0));
         }
-    }
-
-    #[test]
-    fn the_wire_code_of_a_bound_round_trips() {
-        for b in [Bound::Lower, Bound::Upper, Bound::Exact] {
-            assert_eq!(unwire(wire(b)), b);
-        }
-        assert_eq!((wire(Bound::Upper), wire(Bound::Exact), wire(Bound::Lower)), (-1, 0, 1));
     }
 
     #[test]

@@ -12,8 +12,9 @@
 
 use crate::formats::AccuracyRow;
 use crate::game::{MoveList, TreeSource};
+use crate::search::{Visit, alphabeta};
 use crate::tree::{SourceVisitor, Tree, TreeKey};
-use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use crate::value::Window;
 use rayon::prelude::*;
 
 /// The counts of one tree: nodes measured and nodes whose best child stayed.
@@ -23,32 +24,6 @@ pub struct Kept {
     pub nodes: u64,
     /// Those whose best child at depth k is also best at depth k + 2.
     pub kept: u64,
-}
-
-/// Fail-hard alpha-beta from a node of either side, in the source's order.
-fn ab<S: TreeSource>(src: &S, buf: &mut [S::Slot], node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> i64 {
-    if depth == 0 {
-        return src.horizon_value(node, max);
-    }
-    let (mine, rest) = buf.split_at_mut(src.slots());
-    let mut m = src.moves(node, max, mine);
-    if m.is_empty() {
-        return src.terminal_value(node, max, ply);
-    }
-    let Window { mut alpha, mut beta } = w;
-    while let Some(h) = m.next() {
-        let c = m.child(node, h);
-        let v = ab(src, rest, &c, !max, depth - 1, ply + 1, Window { alpha, beta });
-        if max {
-            alpha = alpha.max(v);
-        } else {
-            beta = beta.min(v);
-        }
-        if alpha >= beta {
-            return if max { beta } else { alpha };
-        }
-    }
-    if max { alpha } else { beta }
 }
 
 /// The 0-based search-order position of the best child of `node` searched
@@ -63,11 +38,13 @@ pub fn best_child<S: TreeSource>(src: &S, node: &S::Node, max: bool, depth: u32,
         let c = m.child(node, h);
         // Only a strictly better value matters: search with the window
         // bounded by the best so far, exact whenever the child improves it.
-        let w = match best {
-            None => Window { alpha: ROOT_ALPHA, beta: ROOT_BETA },
+        let window = match best {
+            None => Window::ROOT,
             Some((_, v)) => Window::ROOT.child(max, v),
         };
-        let v = ab(src, rest, &c, !max, depth - 1, ply + 1, w);
+        // The one alpha-beta with no hooks: nothing is counted or kept.
+        let visit = Visit { ply: ply + 1, index: i as u32 + 1, max: !max, window, pv: false, leaf: false, moves: 0 };
+        let v = alphabeta(src, &mut (), rest, &c, depth - 1, visit);
         if best.is_none_or(|(_, b)| if max { v > b } else { v < b }) {
             best = Some((i, v));
         }

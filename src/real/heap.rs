@@ -27,8 +27,7 @@
 //! at their next move (a walk up the parents' done flags) and go idle; a
 //! value returned to a done node is dropped. **The root's move** is the
 //! first move in search order with the best value, as in the sequential
-//! search: a root move before the current best is searched with the window
-//! one lower, so a tie with the best is seen as a tie.
+//! search (the root's tie rule, [`Best`], one with Lazy SMP's).
 //!
 //! Locks are taken one at a time (a node's parent before the node, never
 //! while holding it), except the idle policies' own locks, which are taken
@@ -39,7 +38,7 @@ use super::local::{Local, PanicFlag, join_all, outcome};
 use super::{Options, Outcome, RealError};
 use crate::game::{MoveList, TreeSource};
 use crate::schemes::{SplitScheme, View};
-use crate::value::{ROOT_ALPHA, ROOT_BETA};
+use crate::value::{Best, Window};
 use std::sync::atomic::{AtomicBool, Ordering::*};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -82,10 +81,9 @@ pub struct HState<S: TreeSource, D, P: Policy<S, D>> {
     /// Moves whose value came back.
     pub finished: u32,
     busy: u32,
-    alpha: i64,
-    beta: i64,
-    score: i64,
-    best: u32,
+    window: Window,
+    /// The score and the move that set it.
+    best: Best,
     /// The scheme's data.
     pub data: D,
     /// The idle policy's data.
@@ -116,14 +114,8 @@ impl<S: TreeSource, D, P: Policy<S, D>> HNode<S, D, P> {
     }
 
     /// The window of child `index` from the node's current score.
-    fn child_window(&self, st: &HState<S, D, P>, index: u32) -> (i64, i64) {
-        if self.max {
-            // The root's tie rule (module docs).
-            let lo = if self.ply == 0 && index < st.best { st.score - 1 } else { st.score };
-            (lo, st.beta)
-        } else {
-            (st.alpha, st.score)
-        }
+    fn child_window(&self, st: &HState<S, D, P>, index: u32) -> Window {
+        if self.ply == 0 { st.best.root_window(st.window, index) } else { st.window.child(self.max, st.best.score) }
     }
 }
 
@@ -211,7 +203,7 @@ where
         index: u32,
         max: bool,
         pv: bool,
-        window: (i64, i64),
+        window: Window,
         data: Sc::Data,
     ) -> Result<Node<S, Sc, P>, i64> {
         let mut buf = vec![S::Slot::default(); self.src.slots()];
@@ -221,7 +213,6 @@ where
             return Err(self.src.terminal_value(&node, max, ply));
         }
         let cursor = self.src.detach(m);
-        let (alpha, beta) = window;
         let st = HState {
             buf,
             cursor,
@@ -229,10 +220,8 @@ where
             handed: 0,
             finished: 0,
             busy: 0,
-            alpha,
-            beta,
-            score: if max { alpha } else { beta },
-            best: 0,
+            window,
+            best: Best::new(if max { window.alpha } else { window.beta }),
             data,
             policy: P::NodeState::default(),
         };
@@ -257,17 +246,14 @@ where
             if !cur.open(st) || !cur.alive() {
                 return worked;
             }
-            if let Some((a, b)) = bound {
-                st.alpha = st.alpha.max(a);
-                st.beta = st.beta.min(b);
-                let closed = if cur.max {
-                    st.score = st.score.max(st.alpha);
-                    (st.score >= st.beta).then_some(st.beta)
-                } else {
-                    st.score = st.score.min(st.beta);
-                    (st.score <= st.alpha).then_some(st.alpha)
-                };
-                if let Some(v) = closed {
+            if let Some(b) = bound {
+                st.window = st.window.meet(b);
+                // The score moves with the window's end on the node's side;
+                // a window it closes is a cut-off, worth the other end.
+                let w = st.window.raise(cur.max, st.best.score);
+                st.best.score = if cur.max { w.alpha } else { w.beta };
+                if w.closed() {
+                    let v = w.value(cur.max);
                     cur.done.store(true, Release);
                     drop(g);
                     match self.up(th, &cur, v) {
@@ -290,7 +276,7 @@ where
             st.handed += 1;
             st.busy += 1;
             let child_max = !cur.max;
-            let data = self.scheme.child(&cur.view(st), &st.data, index, child_max, crate::value::Window { alpha: window.0, beta: window.1 });
+            let data = self.scheme.child(&cur.view(st), &st.data, index, child_max, window);
             let mut m = self.src.resume(st.cursor, &mut st.buf);
             let Some(k) = m.next() else {
                 // `handed < moves` was checked: the move list has this move.
@@ -320,7 +306,7 @@ where
                 }
                 Ok(c) => {
                     let buf = &mut th.buf;
-                    super::seq::ab(self.src, &mut th.l, buf, &c, cur.depth - 1, cur.ply + 1, child_max, window.0, window.1)
+                    super::seq::ab(self.src, &mut th.l, buf, &c, cur.depth - 1, cur.ply + 1, child_max, window)
                 }
             };
             match self.report(th, cur, index, value) {
@@ -342,32 +328,32 @@ where
         let v = x.view(&st);
         self.scheme.finished(&v, &mut st.data);
         let cut = if x.max {
-            if value >= st.beta {
-                Some(st.beta)
+            if value >= st.window.beta {
+                Some(st.window.beta)
             } else {
-                if value > st.score || (x.ply == 0 && value == st.score && index < st.best) {
-                    st.score = value;
-                    st.best = index;
+                if x.ply == 0 {
+                    st.best.root_offer(index, value);
+                } else if value > st.best.score {
+                    st.best = Best { score: value, index };
                 }
                 None
             }
-        } else if value <= st.alpha {
-            Some(st.alpha)
+        } else if value <= st.window.alpha {
+            Some(st.window.alpha)
         } else {
-            if value < st.score {
-                st.score = value;
-                st.best = index;
+            if value < st.best.score {
+                st.best = Best { score: value, index };
             }
             None
         };
         let done = match cut {
             Some(c) => c,
-            None if st.handed == st.moves && st.busy == 0 => st.score,
+            None if st.handed == st.moves && st.busy == 0 => st.best.score,
             // Moves left: go on here; none, but others still busy: idle.
             None => return (st.handed < st.moves).then_some(x.clone()),
         };
         if x.parent.is_none() {
-            *th.l.lock(&self.result) = Some((done, st.best));
+            *th.l.lock(&self.result) = Some((done, st.best.index));
             self.over.store(true, Release);
         }
         x.done.store(true, Release);
@@ -394,9 +380,8 @@ where
     fn thread_main(&self, mut th: Thread<S, Sc::Data, P>, root: &S::Node, depth: u32) -> Local {
         let _flag = PanicFlag(&self.over);
         if th.l.id == 0 {
-            let window = (ROOT_ALPHA, ROOT_BETA);
             th.l.enter(false);
-            match self.make(root.clone(), None, depth, 0, 0, true, true, window, self.scheme.root()) {
+            match self.make(root.clone(), None, depth, 0, 0, true, true, Window::ROOT, self.scheme.root()) {
                 Ok(r) => {
                     // Only thread 0 sets the root, once.
                     let _ = self.root.set(r.clone());

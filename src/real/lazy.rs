@@ -30,7 +30,7 @@ use super::{Options, Outcome, RealError};
 use crate::game::{MoveList, TreeSource};
 use crate::search::{Hooks, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, SharedTable, Table};
-use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use crate::value::{Best, ROOT_ALPHA, Window};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::*};
 use std::time::Instant;
@@ -112,30 +112,26 @@ impl<S: TreeSource> Search<'_, S> {
         while let Some(k) = moves.next() {
             hs.push(k);
         }
-        let (mut score, mut best) = (ROOT_ALPHA, 0u32);
+        let mut best = Best::new(ROOT_ALPHA);
         let (n, order) = (hs.len() as u32, rotation(l.id, 0, hs.len() as u32));
         for i in (0..n).map(|i| order.position(i, n) as usize) {
             let index = i as u32 + 1;
-            // The root's tie rule (as in the heap's root).
-            let lo = if index < best { score - 1 } else { score };
             let v = if depth == 1 {
                 l.enter(true);
                 moves.leaf_value(root, hs[i])
             } else {
                 let child = moves.child(root, hs[i]);
-                let v = Visit { ply: 1, index, max: false, window: Window { alpha: lo, beta: ROOT_BETA }, pv: false, leaf: false, moves: 0 };
+                let v = Visit { ply: 1, index, max: false, window: best.root_window(Window::ROOT, index), pv: false, leaf: false, moves: 0 };
                 alphabeta(self.src, &mut Thread { sh: self, l: &mut *l }, rest, &child, depth - 1, v)
             };
             if self.stop.load(Relaxed) {
                 return;
             }
-            if v > score || (v == score && index < best) {
-                (score, best) = (v, index);
-            }
+            best.root_offer(index, v);
         }
         let mut r = l.lock(&self.result);
         if r.is_none() {
-            *r = Some((score, best));
+            *r = Some((best.score, best.index));
             self.stop.store(true, Release);
         }
     }

@@ -61,11 +61,10 @@ impl Observer for Count<'_> {
 impl<S: TreeSource> Hooks<S> for Count<'_> {}
 
 /// Fail-hard alpha-beta of `node` (MAX if `max`, `ply` from the root) to
-/// `depth` in the window `(alpha, beta)`; `buf` holds at least `depth`
-/// move lists.
+/// `depth` in `window`; `buf` holds at least `depth` move lists.
 #[allow(clippy::too_many_arguments)]
-pub fn ab<S: TreeSource>(src: &S, l: &mut Local, buf: &mut [S::Slot], node: &S::Node, depth: u32, ply: u32, max: bool, alpha: i64, beta: i64) -> i64 {
-    let v = Visit { ply, index: 0, max, window: Window { alpha, beta }, pv: false, leaf: false, moves: 0 };
+pub fn ab<S: TreeSource>(src: &S, l: &mut Local, buf: &mut [S::Slot], node: &S::Node, depth: u32, ply: u32, max: bool, window: Window) -> i64 {
+    let v = Visit { ply, index: 0, max, window, pv: false, leaf: false, moves: 0 };
     alphabeta(src, &mut Count(l), buf, node, depth, v)
 }
 
@@ -87,7 +86,7 @@ mod tests {
                 let s = run(&shape, &root, depth, &opts);
                 let mut l = Local::new(0, &opts);
                 let mut buf = vec![0u32; 5 * depth.max(1) as usize];
-                let v = ab(&shape, &mut l, &mut buf, &root, depth, 0, true, crate::value::ROOT_ALPHA, crate::value::ROOT_BETA);
+                let v = ab(&shape, &mut l, &mut buf, &root, depth, 0, true, Window::ROOT);
                 assert_eq!((v, l.nodes, l.leaves), (s.value, s.nodes, s.leaves), "seed {seed} depth {depth}");
                 assert_eq!(s.root_move == 0, depth == 0);
             }
@@ -104,10 +103,11 @@ mod tests {
             let root = t.root(seed);
             for (i, kid) in crate::game::children(&t, &root, true).iter().enumerate() {
                 let want = crate::search::minimax(&t, kid, false, 4, 1);
-                for w in [(want - 20, want + 20), (want, want + 1), (want - 1, want), (want + 1, want + 50)] {
+                for (a, b) in [(want - 20, want + 20), (want, want + 1), (want - 1, want), (want + 1, want + 50)] {
+                    let w = Window { alpha: a, beta: b };
                     let mut l = Local::new(0, &opts);
                     let mut buf = vec![Default::default(); 4 * 4];
-                    assert_eq!(ab(&t, &mut l, &mut buf, kid, 4, 1, false, w.0, w.1), want.clamp(w.0, w.1), "seed {seed} child {i} {w:?}");
+                    assert_eq!(ab(&t, &mut l, &mut buf, kid, 4, 1, false, w), want.clamp(a, b), "seed {seed} child {i} {w:?}");
                     assert!(l.nodes > l.leaves && l.leaves > 0);
                 }
             }

@@ -6,10 +6,10 @@
 //! by the game. Every search of the project is this function with a hook
 //! set: the thesis's search with its observers ([`super::search`]), the
 //! real searches' search below shared nodes (`real::seq::ab`), Lazy SMP's
-//! threads (`real::lazy`: a shared table, a stop flag, rotated moves) and
-//! the cluster's sequential baseline (`cluster::search`: iterative
-//! deepening, a table of its own, best move first, an abort at a node
-//! limit). Hooks are generic parameters with empty defaults marked
+//! threads (`real::lazy`: a shared table, a stop flag, rotated moves), the
+//! cluster's sequential baseline (`cluster::search`: iterative deepening,
+//! a table of its own, best move first, an abort at a node limit) and
+//! `fbest`'s ordering accuracy (`fbest::accuracy`: no hooks at all, `()`). Hooks are generic parameters with empty defaults marked
 //! `#[inline(always)]`: a hook a set leaves out costs nothing (the thesis
 //! search compiles to the loop it was before hooks; `BENCHMARKS.md`).
 //!
@@ -132,6 +132,10 @@ pub trait Hooks<S: TreeSource>: Observer + Sized {
     #[inline(always)]
     fn store(&mut self, _src: &S, _node: &S::Node, _v: &Visit, _e: Entry) {}
 }
+
+/// No hooks: the plain fail-hard search, nothing counted, observed or
+/// stored (the ordering accuracy's children).
+impl<S: TreeSource> Hooks<S> for () {}
 
 /// Enters, values and leaves a leaf.
 #[inline(always)]

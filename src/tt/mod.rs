@@ -32,11 +32,12 @@
 //! depth, a task's own entries) is the search's rule ([`Entry::cut`] and the
 //! searches' hook sets).
 
-use crate::value::{ROOT_ALPHA, Window};
+use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// What a stored value says about the node's minimax value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a stored value says about the node's minimax value. The cluster's
+/// messages carry it as it is (serde: a shared entry, `docs/model.md` §9.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Bound {
     /// The value is at least this.
     Lower = 1,
@@ -58,6 +59,17 @@ impl Bound {
             Bound::Lower
         } else {
             Bound::Exact
+        }
+    }
+
+    /// The range `(lower, upper)` the node's minimax value lies in when
+    /// `value` is this bound (the infinite end the root window's).
+    #[inline]
+    pub fn range(self, value: i64) -> (i64, i64) {
+        match self {
+            Bound::Upper => (ROOT_ALPHA, value),
+            Bound::Lower => (value, ROOT_BETA),
+            Bound::Exact => (value, value),
         }
     }
 }

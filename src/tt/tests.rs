@@ -115,6 +115,7 @@ fn bounds_cut_only_beyond_the_window_at_the_same_depth() {
     let w = Window { alpha: 10, beta: 20 };
     assert_eq!((Bound::of(10, w), Bound::of(15, w), Bound::of(20, w)), (Bound::Upper, Bound::Exact, Bound::Lower));
     assert_eq!((Bound::of(9, w), Bound::of(21, w)), (Bound::Upper, Bound::Lower));
+    assert_eq!((Bound::Upper.range(10), Bound::Exact.range(15), Bound::Lower.range(20)), ((ROOT_ALPHA, 10), (15, 15), (20, ROOT_BETA)));
     assert_eq!(entry(15, Bound::Exact, 3).cut(3, w), Some(15));
     assert_eq!(entry(25, Bound::Exact, 3).cut(3, w), Some(20), "clamped");
     assert_eq!(entry(5, Bound::Exact, 3).cut(3, w), Some(10), "clamped");

@@ -8,6 +8,7 @@
 //! implement it.
 
 use crate::search::NodeCounts;
+use crate::tt::Bound;
 use crate::value::Window;
 use serde::{Deserialize, Serialize};
 
@@ -138,8 +139,8 @@ pub struct SharedEntry<N> {
     pub depth: u32,
     /// Its value.
     pub value: i64,
-    /// -1: at most `value`; 0: exactly; 1: at least.
-    pub bound: i8,
+    /// What `value` is.
+    pub bound: Bound,
     /// The best (or cut-off) move's place in the source's order.
     pub best: u32,
     /// The worker that found it.

@@ -14,7 +14,7 @@ use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
 use crate::schemes::SplitScheme;
 use crate::sim::memory::Proc;
-use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use crate::value::{ROOT_ALPHA, Window};
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// Processor 0 before the search: allocates the root.
@@ -29,8 +29,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             n.value = self.src.horizon_value(&self.root_node, true);
         }
         n.node = Some(self.root_node.clone());
-        n.alpha = ROOT_ALPHA;
-        n.beta = ROOT_BETA;
+        n.window = Window::ROOT;
         n.score = ROOT_ALPHA;
         n.threads = 1;
         n.pv = true;
@@ -81,12 +80,12 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
         {
             let mut w = self.w.borrow_mut();
             let n = &mut w.nodes[c as usize];
-            if n.max && n.score >= n.beta {
-                n.score = n.beta;
+            if n.max && n.score >= n.window.beta {
+                n.score = n.window.beta;
                 return Next::Return(c);
             }
-            if !n.max && n.score <= n.alpha {
-                n.score = n.alpha;
+            if !n.max && n.score <= n.window.alpha {
+                n.score = n.window.alpha;
                 return Next::Return(c);
             }
             if n.left == 0 {
@@ -113,17 +112,15 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             n.cursor = Some(cursor);
             let index = T::handed_out(&cursor);
             // The child's window is the parent's at the moment it is created.
-            let window = Window { alpha: n.alpha, beta: n.beta }.child(n.max, n.score);
-            let Window { alpha, beta } = window;
+            let window = n.window.child(n.max, n.score);
             let child_max = !n.max;
             let pv = n.pv && index == 1;
             let data = self.scheme.child(&n.view(), &n.data, index, child_max, window);
             n.left -= 1;
             let m = &mut w.nodes[id as usize];
             *m = SNode {
-                alpha,
-                beta,
-                score: if child_max { alpha } else { beta },
+                window,
+                score: if child_max { window.alpha } else { window.beta },
                 node,
                 value,
                 parent: c,
@@ -248,7 +245,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             {
                 let w = self.w.borrow();
                 let n = &w.nodes[x as usize];
-                if !n.is(g) || !if from_max { n.alpha < v } else { n.beta > v } {
+                if !n.is(g) || !if from_max { n.window.alpha < v } else { n.window.beta > v } {
                     continue;
                 }
             }
@@ -259,16 +256,10 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                 if !n.is(g) {
                     continue;
                 }
-                if from_max {
-                    n.alpha = n.alpha.max(v);
-                    if n.max && n.score < n.alpha {
-                        n.score = n.alpha;
-                    }
-                } else {
-                    n.beta = n.beta.min(v);
-                    if !n.max && n.score > n.beta {
-                        n.score = n.beta;
-                    }
+                n.window = n.window.raise(from_max, v);
+                // A node on the bound's side keeps its score inside the window.
+                if n.max == from_max {
+                    n.score = if n.max { n.score.max(n.window.alpha) } else { n.score.min(n.window.beta) };
                 }
                 w.stats.told += 1;
                 push_children(&w.nodes, x, &mut stack);

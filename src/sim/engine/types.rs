@@ -8,6 +8,7 @@
 use super::NONE;
 use crate::game::TreeSource;
 use crate::schemes::View;
+use crate::value::Window;
 
 /// How far an access got in one turn of its processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +45,7 @@ pub enum Next {
 /// its counts of moves and processors, and the scheme's data.
 #[derive(Debug)]
 pub(super) struct SNode<D, T: TreeSource> {
-    pub(super) alpha: i64,
-    pub(super) beta: i64,
+    pub(super) window: Window,
     pub(super) score: i64,
     pub(super) cursor: Option<T::Cursor>,
     /// The node's position in its tree source (none for a leaf at the horizon).
@@ -74,8 +74,7 @@ pub(super) struct SNode<D, T: TreeSource> {
 impl<D: Default, T: TreeSource> SNode<D, T> {
     pub(super) fn blank() -> SNode<D, T> {
         SNode {
-            alpha: 0,
-            beta: 0,
+            window: Window { alpha: 0, beta: 0 },
             score: 0,
             cursor: None,
             node: None,
@@ -109,7 +108,7 @@ impl<D, T: TreeSource> SNode<D, T> {
     /// Moves left and the score still inside the window.
     #[inline(always)]
     pub(super) fn open(&self) -> bool {
-        self.left > 0 && if self.max { self.score < self.beta } else { self.score > self.alpha }
+        self.left > 0 && if self.max { self.score < self.window.beta } else { self.score > self.window.alpha }
     }
 
     /// Still the allocation `g` of this node (not freed, not reused).

@@ -18,10 +18,11 @@
 //! charges it [`Transport::walked`]), not a worker's search cost.
 
 use super::tree::MTree;
-use super::{FULL_WINDOW_AFTER, bounds, settled};
+use super::{FULL_WINDOW_AFTER, settled};
 use crate::cluster::exec::transport::{Job, Msg, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
+use crate::tt::Bound;
 use crate::value::Window;
 use std::collections::BTreeSet;
 
@@ -183,7 +184,7 @@ impl<S: TreeSource> Master<S> {
         let n = &mut self.tree.nodes[i];
         n.est = value;
         if all {
-            let (lo, hi) = bounds(value, w1);
+            let (lo, hi) = Bound::of(value, w1).range(value);
             (n.lo, n.hi) = (n.lo.max(lo), n.hi.min(hi));
         }
         (value, all)
@@ -296,7 +297,7 @@ impl<S: TreeSource> Master<S> {
         if self.finished || id as usize >= self.tree.nodes.len() {
             return;
         }
-        let (lo, hi) = bounds(value, window);
+        let (lo, hi) = Bound::of(value, window).range(value);
         let n = &mut self.tree.nodes[id as usize];
         if n.ply + depth >= self.depth {
             (n.lo, n.hi) = (n.lo.max(lo), n.hi.min(hi));

@@ -40,7 +40,7 @@ use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Part
 use crate::cluster::algorithms::frontier::frontier;
 use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
 use crate::game::{TreeSource, children};
-use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use crate::value::Window;
 use worker::WTask;
 
 /// The master-worker's parameters, every default worked out
@@ -250,17 +250,6 @@ pub fn default_epsilon<S: TreeSource>(src: &S, root: &S::Node) -> i64 {
     let r = src.horizon_value(root, true);
     let sum: i64 = kids.iter().map(|k| (src.horizon_value(k, false) - r).abs()).sum();
     (sum / kids.len() as i64).max(1)
-}
-
-/// What `value`, searched fail-hard in `w`, says: (lower, upper) bounds.
-fn bounds(value: i64, w: Window) -> (i64, i64) {
-    if value <= w.alpha {
-        (ROOT_ALPHA, value)
-    } else if value >= w.beta {
-        (value, ROOT_BETA)
-    } else {
-        (value, value)
-    }
 }
 
 /// The fail-hard value in `w` that bounds `(lo, hi)` settle, if they do.

@@ -7,6 +7,7 @@ use crate::cluster::exec::events::Delivery;
 use crate::cluster::exec::machine::{self, Costs};
 use crate::search::NodeCounts;
 use crate::tree::incremental::Incremental;
+use crate::value::{ROOT_ALPHA, ROOT_BETA};
 
 /// A transport that records what the master sends.
 struct Record {

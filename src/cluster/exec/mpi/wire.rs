@@ -32,7 +32,7 @@ mod tests {
             Msg::Work { job: Job { id: 1, node: node.clone(), max: true, ply: 2, depth: 4, window: w }, pass: 12, sig: vec![0, 3, 65535] },
             Msg::Report { id: 2, depth: 4, window: w, value: -17 },
             Msg::Pass { pass: 3 },
-            Msg::Share { entries: vec![SharedEntry { node, ply: 1, depth: 2, value: 3, bound: -1, best: 4, origin: 5 }] },
+            Msg::Share { entries: vec![SharedEntry { node, ply: 1, depth: 2, value: 3, bound: crate::tt::Bound::Upper, best: 4, origin: 5 }] },
             Msg::Seek { origin: 4095, seen: 12 },
             Msg::Help { origin: 3, id: 1 << 20 },
             Msg::NoWork,
