@@ -222,11 +222,11 @@ mod tests {
     }
 
     #[test]
-    fn legends_follow_the_table_order_and_keep_unknown_algorithms() {
+    fn legends_follow_the_registry_order_and_keep_unknown_algorithms() {
         let row = |a: &str| ClusterRow { b: Some(5), speedup: 2.0, ..crate::cluster_row("incremental", a, 8) };
         let rows = [row("even-split"), row("zeta"), row("master-worker"), row("seq")];
         let refs: Vec<&ClusterRow> = rows.iter().collect();
-        assert_eq!(algorithms(&refs), ["master-worker", "even-split", "zeta"]);
+        assert_eq!(algorithms(&refs), ["even-split", "master-worker", "zeta"]);
         assert_eq!(name("master-worker-share"), "with share");
     }
 }

@@ -357,7 +357,7 @@ mod tests {
         assert_eq!((c.speedup, c.so, c.load, c.startup), (2.0, 0.5, 0.5, 10.0 / 500.0));
         assert!(g.cell(6, 6, "hypercube", "pv-split", 4).is_none());
         let algs = algorithms(&rows.iter().collect::<Vec<_>>());
-        assert_eq!(algs, ["pv-split", "ybwc"]);
+        assert_eq!(algs, ["ybwc", "pv-split"]);
         let f = findings(&g, &algs, &[6], &[6], &["flat".into()], &[4]);
         assert_eq!(
             f,
