@@ -81,6 +81,7 @@ macro_rules! fbest_rows {
     };
 }
 
+pub mod aggregate;
 mod cluster;
 mod incremental;
 mod rows;
