@@ -160,7 +160,7 @@ macro_rules! summed {
         sum: [$($sum:ident),* $(,)?],
         sum_all: [$($all:ident),* $(,)?],
         ratio: [$($ratio:ident),* $(,)?],
-        worst: [$($worst:ident),*] => |$a:ident, $r:ident| $combine:expr,
+        $(worst: [$($worst:ident),*] => |$a:ident, $r:ident| $combine:expr,)?
         finish: |$f:ident| $finish:expr $(,)?
     }) => {
         impl Summed for $t {
@@ -170,13 +170,15 @@ macro_rules! summed {
                 $((stringify!($sum), Agg::Sum),)*
                 $((stringify!($all), Agg::SumAll),)*
                 $((stringify!($ratio), Agg::Ratio),)*
-                $((stringify!($worst), Agg::Worst),)*
+                $($((stringify!($worst), Agg::Worst),)*)?
             ];
             fn add(&mut self, other: &Self) {
                 $(self.$sum += other.$sum;)*
                 $(self.$all = sum_all(self.$all, other.$all);)*
-                let ($a, $r) = (self, other);
-                $combine;
+                $(
+                    let ($a, $r) = (self, other);
+                    $combine;
+                )?
             }
             fn finish(&mut self) {
                 $(self.$pt = None;)*
@@ -187,30 +189,33 @@ macro_rules! summed {
     };
 }
 
-summed!(SimRow {
-    key: [model, b, wa, wb, depth, scheme, procs, m_a, m_b, m_ca, m_cc, cut_width, interleave, split_walk, policy, min_split_depth, split_group, steal_seed, lock, pv_wait],
-    per_tree: [run, item, items, tree, seed, root_value],
-    sum: [trees, tp_ticks, np_nodes, leaves, ticks_expand, ticks_search, ticks_eval, ticks_return, ticks_split, ticks_update, ticks_exit, mem_stall, lock_wait,
-          time_expand, time_search, time_eval, time_return, time_split, time_update, time_exit, split_searches, split_examined, told, pool_nodes],
-    sum_all: [t1_ticks, n1_nodes],
-    ratio: [split_share, su, so, css],
-    worst: [] => |_a, _r| (),
-    finish: |r| {
-        r.set_ratios();
-        r.split_share = crate::sim::run::share(r.time_split, r.procs as u64, r.tp_ticks);
-    },
-});
+summed! {
+    SimRow {
+        key: [model, b, wa, wb, depth, scheme, procs, m_a, m_b, m_ca, m_cc, cut_width, interleave, split_walk, policy, min_split_depth, split_group, steal_seed, lock, pv_wait],
+        per_tree: [run, item, items, tree, seed, root_value],
+        sum: [trees, tp_ticks, np_nodes, leaves, ticks_expand, ticks_search, ticks_eval, ticks_return, ticks_split, ticks_update, ticks_exit, mem_stall, lock_wait,
+              time_expand, time_search, time_eval, time_return, time_split, time_update, time_exit, split_searches, split_examined, told, pool_nodes],
+        sum_all: [t1_ticks, n1_nodes],
+        ratio: [split_share, su, so, css],
+        finish: |r| {
+            r.set_ratios();
+            r.split_share = crate::sim::run::share(r.time_split, r.procs as u64, r.tp_ticks);
+        },
+    }
+}
 
-summed!(RealRow {
-    key: [model, b, wa, wb, depth, procs, policy, scheme, m_a, m_b, m_ca, m_cc, cut_width, pv_wait, split_walk, min_split_depth, split_group, steal_seed, node_cost_ns, repeats],
-    per_tree: [tree, seed, root_value, root_move],
-    sum: [trees, wall_ns, nodes, leaves, time_search_ns, time_idle_ns, time_lock_ns],
-    sum_all: [t1_wall_ns, n1_nodes],
-    ratio: [su, so],
-    // The worst host any of its trees ran on.
-    worst: [cores, host_load, free_cores, oversubscribed] => |a, r| a.set_host(a.host().worst(r.host())),
-    finish: |r| r.set_ratios(),
-});
+summed! {
+    RealRow {
+        key: [model, b, wa, wb, depth, procs, policy, scheme, m_a, m_b, m_ca, m_cc, cut_width, pv_wait, split_walk, min_split_depth, split_group, steal_seed, node_cost_ns, repeats],
+        per_tree: [tree, seed, root_value, root_move],
+        sum: [trees, wall_ns, nodes, leaves, time_search_ns, time_idle_ns, time_lock_ns],
+        sum_all: [t1_wall_ns, n1_nodes],
+        ratio: [su, so],
+        // The worst host any of its trees ran on.
+        worst: [cores, host_load, free_cores, oversubscribed] => |a, r| a.set_host(a.host().worst(r.host())),
+        finish: |r| r.set_ratios(),
+    }
+}
 
 impl SimRow {
     /// Speed-up, search overhead and CSS against the baseline's columns

@@ -86,6 +86,7 @@ mod cluster;
 mod incremental;
 mod rows;
 pub mod seal;
+pub mod ura2014;
 pub use cluster::*;
 pub use incremental::*;
 pub use rows::*;
