@@ -31,7 +31,8 @@ use std::path::PathBuf;
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
-    /// --merge, the per-tree CSV files of all shards.
+    /// --merge, the per-tree CSV files of all shards; with --ura2014, the
+    /// pipeline's directory (results/ura2014).
     inputs: Vec<PathBuf>,
     /// The machine: shared (the thesis's multiprocessor) or cluster
     /// (processes that share nothing and send messages).
@@ -121,7 +122,7 @@ struct Args {
     /// table1.csv, table6.csv and cost.csv there. The options the items ran
     /// with name them: --procs and --algorithm Table 1's configurations,
     /// --epsilon Table 6's ε, --node-ns the sequential items' cost per node.
-    #[arg(long, value_enum, help_heading = URA, conflicts_with_all = ["merge", "shard", "baseline", "per_tree", "leaf_factors"])]
+    #[arg(long, value_enum, value_name = "STEP", help_heading = URA, conflicts_with_all = ["merge", "shard", "baseline", "per_tree", "leaf_factors"])]
     ura2014: Option<UraStep>,
     /// The groups of trees, b:d:d′ each (e.g. 5:24:12,20:12:6), in table order.
     #[arg(long, value_delimiter = ',', help_heading = URA, requires = "ura2014")]

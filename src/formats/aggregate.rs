@@ -4,15 +4,15 @@
 //! same), the accumulators of the means ([`Mean`], [`GeoMean`]), and the
 //! grouping that sums rows per configuration ([`summarize`]).
 //!
-//! `pabsim`'s rows ([`SimRow`]) and `psearch`'s ([`RealRow`]) are summed
-//! from their per-tree rows by the table's columns; the cluster's rows
+//! `pabsim`'s rows ([`SimRow`]) and `psearch`'s (`RealRow`, whose table
+//! stands beside it in `crate::real::run`: the rows of a machine are its
+//! own) are summed from their per-tree rows by the table's columns; the cluster's rows
 //! ([`ClusterRow`]) are made from the runs themselves (a geometric mean
 //! needs each tree's time, not a per-tree row's rounded one) with the same
 //! accumulators, and their table says which mean each column is; Ura et
 //! al.'s tables ([`super::ura2014`]) use them too.
 
 use super::{ClusterRow, SimRow};
-use crate::real::run::RealRow;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -145,8 +145,8 @@ pub fn summarize<R: Summed, K: Eq + Hash + Clone, E>(rows: Vec<R>, mut key: impl
         .collect())
 }
 
-/// The sum where both have it.
-fn sum_all(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+/// The sum where both have it ([`Agg::SumAll`]).
+pub fn sum_all(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     a.zip(b).map(|(a, b)| a + b)
 }
 
@@ -163,18 +163,18 @@ macro_rules! summed {
         $(worst: [$($worst:ident),*] => |$a:ident, $r:ident| $combine:expr,)?
         finish: |$f:ident| $finish:expr $(,)?
     }) => {
-        impl Summed for $t {
-            const COLUMNS: &'static [(&'static str, Agg)] = &[
-                $((stringify!($key), Agg::Key),)*
-                $((stringify!($pt), Agg::PerTree),)*
-                $((stringify!($sum), Agg::Sum),)*
-                $((stringify!($all), Agg::SumAll),)*
-                $((stringify!($ratio), Agg::Ratio),)*
-                $($((stringify!($worst), Agg::Worst),)*)?
+        impl $crate::formats::aggregate::Summed for $t {
+            const COLUMNS: &'static [(&'static str, $crate::formats::aggregate::Agg)] = &[
+                $((stringify!($key), $crate::formats::aggregate::Agg::Key),)*
+                $((stringify!($pt), $crate::formats::aggregate::Agg::PerTree),)*
+                $((stringify!($sum), $crate::formats::aggregate::Agg::Sum),)*
+                $((stringify!($all), $crate::formats::aggregate::Agg::SumAll),)*
+                $((stringify!($ratio), $crate::formats::aggregate::Agg::Ratio),)*
+                $($((stringify!($worst), $crate::formats::aggregate::Agg::Worst),)*)?
             ];
             fn add(&mut self, other: &Self) {
                 $(self.$sum += other.$sum;)*
-                $(self.$all = sum_all(self.$all, other.$all);)*
+                $(self.$all = $crate::formats::aggregate::sum_all(self.$all, other.$all);)*
                 $(
                     let ($a, $r) = (self, other);
                     $combine;
@@ -189,6 +189,13 @@ macro_rules! summed {
     };
 }
 
+pub(crate) use summed;
+
+/// `part / (procs * ticks)`, the share of the machine's time (none of no time).
+pub fn share(part: u64, procs: u64, ticks: u64) -> Option<f64> {
+    (ticks > 0).then(|| part as f64 / (procs * ticks) as f64)
+}
+
 summed! {
     SimRow {
         key: [model, b, wa, wb, depth, scheme, procs, m_a, m_b, m_ca, m_cc, cut_width, interleave, split_walk, policy, min_split_depth, split_group, steal_seed, lock, pv_wait],
@@ -199,21 +206,8 @@ summed! {
         ratio: [split_share, su, so, css],
         finish: |r| {
             r.set_ratios();
-            r.split_share = crate::sim::run::share(r.time_split, r.procs as u64, r.tp_ticks);
+            r.split_share = share(r.time_split, r.procs as u64, r.tp_ticks);
         },
-    }
-}
-
-summed! {
-    RealRow {
-        key: [model, b, wa, wb, depth, procs, policy, scheme, m_a, m_b, m_ca, m_cc, cut_width, pv_wait, split_walk, min_split_depth, split_group, steal_seed, node_cost_ns, repeats],
-        per_tree: [tree, seed, root_value, root_move],
-        sum: [trees, wall_ns, nodes, leaves, time_search_ns, time_idle_ns, time_lock_ns],
-        sum_all: [t1_wall_ns, n1_nodes],
-        ratio: [su, so],
-        // The worst host any of its trees ran on.
-        worst: [cores, host_load, free_cores, oversubscribed] => |a, r| a.set_host(a.host().worst(r.host())),
-        finish: |r| r.set_ratios(),
     }
 }
 
@@ -228,16 +222,6 @@ impl SimRow {
                 (Some(su), Some(so), Some(self.procs as f64 / (su * (so + 1.0)) - 1.0))
             }
             None => (None, None, None),
-        };
-    }
-}
-
-impl RealRow {
-    /// Speed-up and search overhead against the one-thread columns (empty without them).
-    pub fn set_ratios(&mut self) {
-        (self.su, self.so) = match self.t1_wall_ns.zip(self.n1_nodes) {
-            Some((t1, n1)) => (Some(t1 as f64 / self.wall_ns.max(1) as f64), Some(self.nodes as f64 / n1.max(1) as f64 - 1.0)),
-            None => (None, None),
         };
     }
 }
@@ -278,35 +262,38 @@ impl ClusterRow {
     ];
 }
 
+/// Checks that `cols` names every field of a row type once and that
+/// `docs/formats.md`'s "Summary rows" table of `tool` gives every column
+/// that is not a key the same kind (tests).
+#[cfg(test)]
+pub(crate) fn check_documented(tool: &str, fields: &[&str], cols: &[(&str, Agg)]) {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/formats.md")).unwrap();
+    let section = docs.split("## Summary rows").nth(1).expect("docs/formats.md has a section \"Summary rows\"");
+    let mut names: Vec<&str> = cols.iter().map(|c| c.0).collect();
+    names.sort();
+    let mut want = fields.to_vec();
+    want.sort();
+    assert_eq!(names, want, "{tool}: every column once");
+    let table = section.split(&format!("### `{tool}`")).nth(1).unwrap_or_else(|| panic!("no table for {tool}"));
+    let table = table.split("###").next().unwrap();
+    for (c, agg) in cols.iter().filter(|c| c.1 != Agg::Key) {
+        let line = table.lines().find(|l| l.starts_with('|') && l.split('|').nth(1).is_some_and(|cell| cell.contains(&format!("`{c}`"))));
+        let line = line.unwrap_or_else(|| panic!("{tool}: docs/formats.md has no row for `{c}`"));
+        assert_eq!(line.split('|').nth(2).map(str::trim), Some(agg.name()), "{tool}: `{c}`");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::formats::struct_fields;
 
-    /// Every column of every row type has its one kind, and
-    /// `docs/formats.md` names the same kind for every column that is not a key.
+    /// Every column of the row types of this module has its one kind,
+    /// and `docs/formats.md` names the same (`psearch`'s: `crate::real::run`).
     #[test]
     fn every_column_has_one_mean_and_the_docs_say_it() {
-        let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/formats.md")).unwrap();
-        let section = docs.split("## Summary rows").nth(1).expect("docs/formats.md has a section \"Summary rows\"");
-        for (tool, fields, cols) in [
-            ("pabsim", struct_fields::<SimRow>(), SimRow::COLUMNS),
-            ("psearch", struct_fields::<RealRow>(), RealRow::COLUMNS),
-            ("pabsim --machine cluster", struct_fields::<ClusterRow>(), ClusterRow::COLUMNS),
-        ] {
-            let mut names: Vec<&str> = cols.iter().map(|c| c.0).collect();
-            names.sort();
-            let mut want = fields.to_vec();
-            want.sort();
-            assert_eq!(names, want, "{tool}: every column once");
-            let table = section.split(&format!("### `{tool}`")).nth(1).unwrap_or_else(|| panic!("no table for {tool}"));
-            let table = table.split("###").next().unwrap();
-            for (c, agg) in cols.iter().filter(|c| c.1 != Agg::Key) {
-                let line = table.lines().find(|l| l.starts_with('|') && l.split('|').nth(1).is_some_and(|cell| cell.contains(&format!("`{c}`"))));
-                let line = line.unwrap_or_else(|| panic!("{tool}: docs/formats.md has no row for `{c}`"));
-                assert_eq!(line.split('|').nth(2).map(str::trim), Some(agg.name()), "{tool}: `{c}`");
-            }
-        }
+        check_documented("pabsim", struct_fields::<SimRow>(), SimRow::COLUMNS);
+        check_documented("pabsim --machine cluster", struct_fields::<ClusterRow>(), ClusterRow::COLUMNS);
     }
 
     #[test]

@@ -129,9 +129,33 @@ impl RealRow {
         Occupancy { host_load: self.host_load, cores: self.cores, free_cores: self.free_cores, oversubscribed: self.oversubscribed }
     }
 
-    /// Sets the host columns.
-    pub(crate) fn set_host(&mut self, h: Occupancy) {
+    fn set_host(&mut self, h: Occupancy) {
         (self.host_load, self.cores, self.free_cores, self.oversubscribed) = (h.host_load, h.cores, h.free_cores, h.oversubscribed);
+    }
+}
+
+// How a summary row forms each column from its trees' rows (`docs/formats.md`,
+// "Summary rows").
+crate::formats::aggregate::summed! {
+    RealRow {
+        key: [model, b, wa, wb, depth, procs, policy, scheme, m_a, m_b, m_ca, m_cc, cut_width, pv_wait, split_walk, min_split_depth, split_group, steal_seed, node_cost_ns, repeats],
+        per_tree: [tree, seed, root_value, root_move],
+        sum: [trees, wall_ns, nodes, leaves, time_search_ns, time_idle_ns, time_lock_ns],
+        sum_all: [t1_wall_ns, n1_nodes],
+        ratio: [su, so],
+        // The worst host any of its trees ran on.
+        worst: [cores, host_load, free_cores, oversubscribed] => |a, r| a.set_host(a.host().worst(r.host())),
+        finish: |r| r.set_ratios(),
+    }
+}
+
+impl RealRow {
+    /// Speed-up and search overhead against the one-thread columns (empty without them).
+    pub fn set_ratios(&mut self) {
+        (self.su, self.so) = match self.t1_wall_ns.zip(self.n1_nodes) {
+            Some((t1, n1)) => (Some(t1 as f64 / self.wall_ns.max(1) as f64), Some(self.nodes as f64 / n1.max(1) as f64 - 1.0)),
+            None => (None, None),
+        };
     }
 }
 
@@ -341,6 +365,13 @@ pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, Ps
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every column has its kind of mean, the one `docs/formats.md` names.
+    #[test]
+    fn every_column_has_one_mean_and_the_docs_say_it() {
+        use crate::formats::aggregate::{Summed, check_documented};
+        check_documented("psearch", crate::formats::struct_fields::<RealRow>(), RealRow::COLUMNS);
+    }
 
     /// Rows of two trees sum per configuration; SU and SO are the sums'
     /// ratios; a configuration without one-thread rows has none.

@@ -15,7 +15,8 @@
 use super::engine::SimError;
 use super::engine::{MachineSpec, State, TreeStats, simulate};
 use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SMP_REAL_ONLY, Scheme, Walk};
-use crate::formats::{SimRow, aggregate, seal};
+use crate::formats::aggregate::{self, share};
+use crate::formats::{SimRow, seal};
 use crate::game::TreeSource;
 use crate::macros::require;
 use crate::nn::Network;
@@ -370,11 +371,6 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         lock: c.lock.name().to_string(),
         pv_wait: k.pv_wait,
     }
-}
-
-/// `part / (procs * ticks)`, the share of the machine's time.
-pub(crate) fn share(part: u64, procs: u64, ticks: u64) -> Option<f64> {
-    (ticks > 0).then(|| part as f64 / (procs * ticks) as f64)
 }
 
 type RowKey = (Family, Option<u32>, Option<u32>, Option<u32>, u32, u64, u32);
