@@ -157,6 +157,15 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
     assert_eq!((d.read("results/ura2014/table1.csv"), d.read("results/ura2014/table6.csv")), (t1_text, t6_text));
 }
 
+/// The arithmetic is pabsim's (`--ura2014`, `parab::formats::ura2014`,
+/// tested on hand-made rows there): none is left in the script.
+#[test]
+fn ura2014_leaves_the_arithmetic_to_pabsim() {
+    let script = std::fs::read_to_string(repo("pipelines/ura2014.sh")).unwrap();
+    assert!(!script.contains("awk"), "pipelines/ura2014.sh computes with awk");
+    assert!(script.contains("--ura2014 \"$@\""), "pipelines/ura2014.sh calls pabsim --ura2014");
+}
+
 #[test]
 fn ura2014_shards_give_the_unsharded_summary() {
     let (one, split) = (Dir::new("ura2014-one"), Dir::new("ura2014-shards"));

@@ -5,12 +5,14 @@ use clap::Parser;
 use parab::algorithm::Algorithm;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::cluster::args::ClusterArgs;
+use parab::formats::ura2014::Group;
 use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
 use parab::progress::Progress;
 use parab::request::{Interleave, LockKind, Request, SearchArgs};
 use parab::sim::run::{self, Plan};
 use parab::tree::read_trees;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Simulate a parallel alpha-beta search of tree specs on a P-processor
@@ -25,11 +27,12 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table"
+    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n  pabsim --ura2014 summary results/ura2014 --grid 5:24:12,20:12:6 --count 32 --procs 512,1536 --algorithm master-worker,master-worker-noupdate --epsilon-procs 512 --epsilon 200 --node-ns 1000 --published data/published/ura2014/table-1.csv\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
-    /// --merge, the per-tree CSV files of all shards.
+    /// --merge, the per-tree CSV files of all shards; with --ura2014, the
+    /// pipeline's directory (results/ura2014).
     inputs: Vec<PathBuf>,
     /// The machine: shared (the thesis's multiprocessor) or cluster
     /// (processes that share nothing and send messages).
@@ -116,6 +119,99 @@ struct Args {
     /// option.
     #[arg(long, conflicts_with_all = ["algorithm", "per_tree"], help_heading = "The cluster (--machine cluster)")]
     leaf_factors: bool,
+    /// Instead of a run, Ura et al.'s Tables 1 and 6 from `make ura2014`'s
+    /// items (docs/formats.md, "make ura2014"): `configs` writes the
+    /// parallel configurations, one a line (name, P, algorithm, ε or `-`);
+    /// `calibration` writes calibration.csv into the one input, the
+    /// pipeline's directory; `summary` writes calibration.csv, items.csv,
+    /// table1.csv, table6.csv and cost.csv there. The options the items ran
+    /// with name them: --procs and --algorithm Table 1's configurations,
+    /// --epsilon Table 6's ε, --node-ns the sequential items' cost per node.
+    #[arg(long, value_enum, value_name = "STEP", help_heading = URA, conflicts_with_all = ["merge", "shard", "baseline", "per_tree", "leaf_factors"])]
+    ura2014: Option<UraStep>,
+    /// The groups of trees, b:d:d′ each (e.g. 5:24:12,20:12:6), in table order.
+    #[arg(long, value_delimiter = ',', help_heading = URA, requires = "ura2014")]
+    grid: Vec<Group>,
+    /// Trees per group.
+    #[arg(long, help_heading = URA, requires = "ura2014")]
+    count: Option<u32>,
+    /// Table 6's process counts.
+    #[arg(long, value_delimiter = ',', help_heading = URA, requires = "ura2014")]
+    epsilon_procs: Vec<u32>,
+    /// The paper's Table 1 (its sequential rows give the time per leaf).
+    #[arg(long, help_heading = URA, requires = "ura2014")]
+    published: Option<PathBuf>,
+}
+
+/// The help heading of `--ura2014`'s options.
+const URA: &str = "Ura et al.'s tables (--ura2014)";
+
+/// What `--ura2014` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum UraStep {
+    /// The parallel configurations, one a line.
+    Configs,
+    /// calibration.csv.
+    Calibration,
+    /// calibration.csv, items.csv, table1.csv, table6.csv, cost.csv.
+    Summary,
+}
+
+/// `--ura2014`: the tables of `make ura2014` (`parab::formats::ura2014`).
+fn ura2014(args: &Args, step: UraStep) -> Result<()> {
+    use parab::formats::ura2014 as ura;
+    let procs = args.procs.iter().map(|&p| u32::try_from(p)).collect::<Result<Vec<u32>, _>>()?;
+    ensure!(args.epsilon_procs.is_empty() || args.cluster.epsilon.is_some(), "--ura2014 needs --epsilon (Table 6's ε) with --epsilon-procs");
+    let grid = ura::Grid {
+        groups: args.grid.clone(),
+        count: args.count.unwrap_or(0),
+        procs,
+        algorithms: args.algorithm.clone(),
+        epsilon_procs: args.epsilon_procs.clone(),
+        epsilon: args.cluster.epsilon.unwrap_or(0),
+        seq_node_ns: args.node_ns.unwrap_or(0),
+    };
+    if step == UraStep::Configs {
+        ensure!(args.inputs.is_empty(), "--ura2014 configs reads no input");
+        let mut out = Output::create(args.output.as_deref())?;
+        for c in grid.configs() {
+            let eps = c.epsilon.map_or("-".to_string(), |e| e.to_string());
+            writeln!(out, "{} {} {} {eps}", c.name, c.procs, c.algorithm)?;
+        }
+        return Ok(out.finish()?);
+    }
+    let [dir] = &args.inputs[..] else { bail!("--ura2014 {step:?}: give the pipeline's directory (results/ura2014), one input") };
+    ensure!(args.output.is_none(), "--ura2014 writes its tables into {} (no -o)", dir.display());
+    ensure!(!grid.groups.is_empty(), "--ura2014 needs --grid (b:d:d′, ...)");
+    ensure!(grid.count > 0, "--ura2014 needs --count (trees per group, at least 1)");
+    let Some(published) = &args.published else { bail!("--ura2014 needs --published (the paper's Table 1)") };
+    let calibration = ura::calibrate(dir, &grid, published)?;
+    let file = |name: &str| Output::create(Some(&dir.join(name)));
+    let mut cal = file("calibration.csv")?;
+    write_csv(&mut cal, &calibration)?;
+    if step == UraStep::Calibration {
+        return Ok(cal.finish()?);
+    }
+    ensure!(grid.seq_node_ns > 0, "--ura2014 summary needs --node-ns (the sequential items' cost per node)");
+    let (items, missing) = ura::items(dir, &grid, &calibration)?;
+    for g in missing {
+        eprintln!("pabsim --ura2014: b = {}, d = {}: sequential items missing, left out of the summary", g.b, g.d);
+    }
+    let mut outs = vec![cal];
+    let mut out = file("items.csv")?;
+    write_csv(&mut out, &items)?;
+    outs.push(out);
+    let items = ura::as_written(&items)?;
+    let mut out = file("table1.csv")?;
+    write_csv(&mut out, ura::table1(&grid, &items))?;
+    outs.push(out);
+    let mut out = file("table6.csv")?;
+    write_csv(&mut out, ura::table6(&grid, &items))?;
+    outs.push(out);
+    let mut out = file("cost.csv")?;
+    write_csv(&mut out, ura::cost(&items))?;
+    outs.push(out);
+    Ok(parab::cli::finish_all(outs)?)
 }
 
 fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {
@@ -284,6 +380,9 @@ fn main() {
         }
         cli::threads(args.threads)?;
         cli::check_outputs(&[("-o", args.output.as_deref())])?;
+        if let Some(step) = args.ura2014 {
+            return ura2014(&args, step);
+        }
         if args.machine == MachineKind::Cluster {
             return cluster(&args);
         }

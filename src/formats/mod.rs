@@ -81,10 +81,12 @@ macro_rules! fbest_rows {
     };
 }
 
+pub mod aggregate;
 mod cluster;
 mod incremental;
 mod rows;
 pub mod seal;
+pub mod ura2014;
 pub use cluster::*;
 pub use incremental::*;
 pub use rows::*;

@@ -134,6 +134,31 @@ impl RealRow {
     }
 }
 
+// How a summary row forms each column from its trees' rows (`docs/formats.md`,
+// "Summary rows").
+crate::formats::aggregate::summed! {
+    RealRow {
+        key: [model, b, wa, wb, depth, procs, policy, scheme, m_a, m_b, m_ca, m_cc, cut_width, pv_wait, split_walk, min_split_depth, split_group, steal_seed, node_cost_ns, repeats],
+        per_tree: [tree, seed, root_value, root_move],
+        sum: [trees, wall_ns, nodes, leaves, time_search_ns, time_idle_ns, time_lock_ns],
+        sum_all: [t1_wall_ns, n1_nodes],
+        ratio: [su, so],
+        // The worst host any of its trees ran on.
+        worst: [cores, host_load, free_cores, oversubscribed] => |a, r| a.set_host(a.host().worst(r.host())),
+        finish: |r| r.set_ratios(),
+    }
+}
+
+impl RealRow {
+    /// Speed-up and search overhead against the one-thread columns (empty without them).
+    pub fn set_ratios(&mut self) {
+        (self.su, self.so) = match self.t1_wall_ns.zip(self.n1_nodes) {
+            Some((t1, n1)) => (Some(t1 as f64 / self.wall_ns.max(1) as f64), Some(self.nodes as f64 / n1.max(1) as f64 - 1.0)),
+            None => (None, None),
+        };
+    }
+}
+
 /// How the runs are made.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Settings {
@@ -316,70 +341,37 @@ fn tree_id(r: &RealRow) -> TreeId {
     (r.model, r.b, r.wa, r.wb, r.depth, r.seed, r.tree)
 }
 
-fn set_ratios(r: &mut RealRow, t1: u64, n1: u64) {
-    r.t1_wall_ns = Some(t1);
-    r.n1_nodes = Some(n1);
-    r.su = Some(t1 as f64 / r.wall_ns.max(1) as f64);
-    r.so = Some(r.nodes as f64 / n1.max(1) as f64 - 1.0);
-}
-
 /// Per-tree rows (in plan order) into the output: per tree, or one row per
-/// configuration and group of trees (in order of first appearance), with
-/// SU and SO wherever every tree has a one-thread row.
+/// configuration and group of trees (summed by `RealRow`'s columns in
+/// [`crate::formats::aggregate`], in order of first appearance), with SU
+/// and SO wherever every tree has a one-thread row.
 pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, PsearchError> {
     let base: HashMap<TreeId, (u64, u64)> = rows.iter().filter(|r| r.procs == 1).map(|r| (tree_id(r), (r.wall_ns, r.nodes))).collect();
     for r in &mut rows {
         if let Some(&(t1, n1)) = base.get(&tree_id(r)) {
-            set_ratios(r, t1, n1);
+            (r.t1_wall_ns, r.n1_nodes) = (Some(t1), Some(n1));
+            r.set_ratios();
         }
     }
     if per_tree {
         return Ok(rows);
     }
-    type Key = ((Family, Option<u32>, Option<u32>, Option<u32>, u32), u32, Option<Algorithm>);
-    let mut order: Vec<Key> = vec![];
-    let mut sums: HashMap<Key, (RealRow, Option<(u64, u64)>)> = HashMap::new();
-    for r in rows {
+    crate::formats::aggregate::summarize(rows, |r| {
         let a = r.columns().algorithm().map_err(RequestError::from)?;
-        let k = ((r.model, r.b, r.wa, r.wb, r.depth), r.procs, a);
-        let t1n1 = r.t1_wall_ns.zip(r.n1_nodes);
-        match sums.get_mut(&k) {
-            None => {
-                order.push(k);
-                let mut a = r;
-                (a.tree, a.seed, a.root_value, a.root_move) = (None, None, None, None);
-                sums.insert(k, (a, t1n1));
-            }
-            Some((a, base)) => {
-                a.trees += r.trees;
-                a.wall_ns += r.wall_ns;
-                a.nodes += r.nodes;
-                a.leaves += r.leaves;
-                a.time_search_ns += r.time_search_ns;
-                a.time_idle_ns += r.time_idle_ns;
-                a.time_lock_ns += r.time_lock_ns;
-                // The worst host any of its trees ran on.
-                a.set_host(a.host().worst(r.host()));
-                *base = base.zip(t1n1).map(|((t, n), (t2, n2))| (t + t2, n + n2));
-            }
-        }
-    }
-    Ok(order
-        .into_iter()
-        .filter_map(|k| sums.remove(&k))
-        .map(|(mut a, base)| {
-            (a.t1_wall_ns, a.n1_nodes, a.su, a.so) = (None, None, None, None);
-            if let Some((t1, n1)) = base {
-                set_ratios(&mut a, t1, n1);
-            }
-            a
-        })
-        .collect())
+        Ok::<_, PsearchError>(((r.model, r.b, r.wa, r.wb, r.depth), r.procs, a))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every column has its kind of mean, the one `docs/formats.md` names.
+    #[test]
+    fn every_column_has_one_mean_and_the_docs_say_it() {
+        use crate::formats::aggregate::{Summed, check_documented};
+        check_documented("psearch", crate::formats::struct_fields::<RealRow>(), RealRow::COLUMNS);
+    }
 
     /// Rows of two trees sum per configuration; SU and SO are the sums'
     /// ratios; a configuration without one-thread rows has none.

@@ -15,6 +15,7 @@
 use super::engine::SimError;
 use super::engine::{MachineSpec, State, TreeStats, simulate};
 use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SMP_REAL_ONLY, Scheme, Walk};
+use crate::formats::aggregate::{self, share};
 use crate::formats::{SimRow, seal};
 use crate::game::TreeSource;
 use crate::macros::require;
@@ -372,11 +373,6 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
     }
 }
 
-/// `part / (procs * ticks)`, the share of the machine's time.
-fn share(part: u64, procs: u64, ticks: u64) -> Option<f64> {
-    (ticks > 0).then(|| part as f64 / (procs * ticks) as f64)
-}
-
 type RowKey = (Family, Option<u32>, Option<u32>, Option<u32>, u32, u64, u32);
 
 fn tree_key(r: &SimRow) -> Option<RowKey> {
@@ -390,20 +386,11 @@ fn config_key(r: &SimRow) -> Result<ConfigKey> {
     Ok(((r.model, r.b, r.wa, r.wb, r.depth), SimConfig::of_row(r)?))
 }
 
-fn set_ratios(r: &mut SimRow, t1: u64, n1: u64) {
-    r.t1_ticks = Some(t1);
-    r.n1_nodes = Some(n1);
-    let su = t1 as f64 / r.tp_ticks as f64;
-    let so = r.np_nodes as f64 / n1 as f64 - 1.0;
-    r.su = Some(su);
-    r.so = Some(so);
-    r.css = Some(r.procs as f64 / (su * (so + 1.0)) - 1.0);
-}
-
 /// Turns per-tree rows (in item order) into the output: per-tree rows, or
-/// one row per configuration (trees summed, in order of first appearance),
-/// with t1, n1, SU, SO and CSS wherever every tree has a p = 1 row among
-/// `rows` or `baseline`.
+/// one row per configuration (trees summed by `SimRow`'s columns in
+/// [`crate::formats::aggregate`], in order of first appearance), with t1,
+/// n1, SU, SO and CSS wherever every tree has a p = 1 row among `rows` or
+/// `baseline`.
 pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Result<Vec<SimRow>> {
     let mut base: HashMap<RowKey, (u64, u64)> = HashMap::new();
     for r in baseline.iter().chain(rows.iter()) {
@@ -414,83 +401,13 @@ pub fn finish(mut rows: Vec<SimRow>, baseline: &[SimRow], per_tree: bool) -> Res
         }
     }
     for r in &mut rows {
-        r.t1_ticks = None;
-        r.n1_nodes = None;
-        r.su = None;
-        r.so = None;
-        r.css = None;
-        if let Some(&(t1, n1)) = tree_key(r).and_then(|k| base.get(&k)) {
-            set_ratios(r, t1, n1);
-        }
+        (r.t1_ticks, r.n1_nodes) = tree_key(r).and_then(|k| base.get(&k)).copied().unzip();
+        r.set_ratios();
     }
     if per_tree {
         return Ok(rows);
     }
-    let mut order: Vec<ConfigKey> = vec![];
-    let mut sums: HashMap<ConfigKey, (SimRow, Option<(u64, u64)>)> = HashMap::new();
-    for r in rows {
-        let k = config_key(&r)?;
-        let t1n1 = r.t1_ticks.zip(r.n1_nodes);
-        match sums.get_mut(&k) {
-            None => {
-                order.push(k);
-                let mut a = r;
-                a.run = None;
-                a.item = None;
-                a.items = None;
-                a.tree = None;
-                a.seed = None;
-                a.root_value = None;
-                sums.insert(k, (a, t1n1));
-            }
-            Some((a, base)) => {
-                a.trees += r.trees;
-                a.tp_ticks += r.tp_ticks;
-                a.np_nodes += r.np_nodes;
-                a.leaves += r.leaves;
-                a.ticks_expand += r.ticks_expand;
-                a.ticks_search += r.ticks_search;
-                a.ticks_eval += r.ticks_eval;
-                a.ticks_return += r.ticks_return;
-                a.ticks_split += r.ticks_split;
-                a.ticks_update += r.ticks_update;
-                a.ticks_exit += r.ticks_exit;
-                a.mem_stall += r.mem_stall;
-                a.lock_wait += r.lock_wait;
-                a.time_expand += r.time_expand;
-                a.time_search += r.time_search;
-                a.time_eval += r.time_eval;
-                a.time_return += r.time_return;
-                a.time_split += r.time_split;
-                a.time_update += r.time_update;
-                a.time_exit += r.time_exit;
-                a.split_searches += r.split_searches;
-                a.split_examined += r.split_examined;
-                a.told += r.told;
-                a.pool_nodes += r.pool_nodes;
-                *base = match (*base, t1n1) {
-                    (Some((t, n)), Some((t2, n2))) => Some((t + t2, n + n2)),
-                    _ => None,
-                };
-            }
-        }
-    }
-    Ok(order
-        .into_iter()
-        .map(|k| {
-            let (mut a, base) = sums.remove(&k).expect("every key was inserted");
-            a.t1_ticks = None;
-            a.n1_nodes = None;
-            a.su = None;
-            a.so = None;
-            a.css = None;
-            if let Some((t1, n1)) = base {
-                set_ratios(&mut a, t1, n1);
-            }
-            a.split_share = share(a.time_split, a.procs as u64, a.tp_ticks);
-            a
-        })
-        .collect())
+    aggregate::summarize(rows, config_key)
 }
 
 /// A per-tree row as sealed ([`seal`]): without its `run` column and the

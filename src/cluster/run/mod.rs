@@ -14,6 +14,7 @@ use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSet
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::topology::Topology;
 use crate::formats::ClusterRow;
+use crate::formats::aggregate::GeoMean;
 use crate::tree::Tree;
 use rayon::prelude::*;
 
@@ -184,13 +185,13 @@ pub(crate) fn rows(trees: &[Tree], cfgs: &[ClusterConfig], done: &[Done], base: 
     rows
 }
 
+/// The geometric mean of times over the trees (`ClusterRow::COLUMNS`:
+/// `time_ns`), a time below 1 ns counted as 1 ns so that one empty run
+/// does not make the mean 0.
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
-    let (mut s, mut n) = (0.0, 0.0);
-    for x in xs {
-        s += x.max(1.0).ln();
-        n += 1.0;
-    }
-    if n == 0.0 { 0.0 } else { (s / n).exp() }
+    let mut g = GeoMean::default();
+    xs.for_each(|x| g.add(x.max(1.0)));
+    g.mean()
 }
 
 /// The processor load of a row's runs `ds` on `procs` processes: (mean,

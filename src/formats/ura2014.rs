@@ -1,0 +1,655 @@
+//! Ura, Tsuruoka and Chikayama (2014)'s Tables 1 and 6 from `make ura2014`'s
+//! items (`pabsim --ura2014`, `docs/formats.md`): the configurations of
+//! the grid ([`Grid::configs`]), the calibration of the cost per node
+//! ([`calibrate`]), one row per item ([`items`]), the two tables
+//! ([`table1`], [`table6`]) and the cost of the runs ([`cost`]).
+//!
+//! The pipeline's items are files, `run/b<b>-d<d>-m<d′>/t<tree>-<configuration>.csv`
+//! (one `pabsim --machine cluster --per-tree` row each) with the wall time
+//! and peak memory of their run in the `.time` beside them. The tables are
+//! computed from the items' rows as `items.csv` holds them (its rounded
+//! values), so that they can be recomputed from that file alone.
+//!
+//! The means each column uses are [`super::aggregate`]'s kinds: search
+//! times are geometric means over the trees (as the paper's), leaves and
+//! idle times arithmetic means, the speed-up the ratio of the geometric
+//! means, the leaf ratio the ratio of the sums. The arithmetic is in the
+//! order the pipeline's summary always used (a sum over the trees in file
+//! order, then one division), so that the tables stay the same to the last
+//! printed digit.
+
+use super::aggregate::{GeoMean, Mean};
+use super::rows::two;
+use super::{ClusterRow, FormatError, read_csv};
+use crate::cli::Input;
+use serde::{Deserialize, Serialize, Serializer};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Why the summary could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum UraError {
+    /// An input that does not read or parse.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// A file or directory that cannot be read.
+    #[error("cannot read {path}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Inputs that do not fit together (the message says how).
+    #[error("{0}")]
+    Bad(String),
+}
+
+type Result<T> = std::result::Result<T, UraError>;
+
+/// One group of trees of the grid: branching factor, depth and the
+/// master-worker's depth d′ (`b:d:d′` on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Group {
+    /// Branching factor.
+    pub b: u32,
+    /// Depth.
+    pub d: u32,
+    /// The master's depth d′.
+    pub d_prime: u32,
+}
+
+impl std::str::FromStr for Group {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Group, String> {
+        let bad = || format!("`{s}` is not b:d:d′ with d′ < d (e.g. 5:24:12)");
+        let n: Vec<u32> = s.split(':').map(|x| x.parse().map_err(|_| bad())).collect::<std::result::Result<_, _>>()?;
+        match n[..] {
+            [b, d, d_prime] if d_prime < d => Ok(Group { b, d, d_prime }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl Group {
+    /// The directory of its items under `run/`.
+    pub fn dir(&self) -> String {
+        format!("b{}-d{}-m{}", self.b, self.d, self.d_prime)
+    }
+}
+
+/// What the tables are made of: the grid and the configurations the items
+/// ran (the pipeline's `GRID`, `COUNT`, `PROCS`, `ALGORITHMS`,
+/// `EPSILON_PROCS`, `EPSILON`, `SEQ_NODE_NS`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    /// The groups of trees, in table order.
+    pub groups: Vec<Group>,
+    /// Trees per group.
+    pub count: u32,
+    /// Table 1's process counts.
+    pub procs: Vec<u32>,
+    /// Table 1's algorithms (names as in the items' rows).
+    pub algorithms: Vec<String>,
+    /// Table 6's process counts.
+    pub epsilon_procs: Vec<u32>,
+    /// Table 6's ε.
+    pub epsilon: i64,
+    /// The sequential items' cost per node, ns.
+    pub seq_node_ns: u64,
+}
+
+/// One parallel configuration of the grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Its items' name (`<algorithm>-p<P>`, `master-worker-negascout-e<ε>-p<P>`).
+    pub name: String,
+    /// Processes.
+    pub procs: u32,
+    /// The algorithm.
+    pub algorithm: String,
+    /// ε, for the NegaScout master.
+    pub epsilon: Option<i64>,
+}
+
+impl Grid {
+    /// The parallel configurations: Table 1's (each P, each algorithm),
+    /// then Table 6's (the plain master-worker and the NegaScout master
+    /// with ε at each of its P), each once (Table 6's plain master-worker
+    /// is Table 1's item where Table 1 has it).
+    pub fn configs(&self) -> Vec<Config> {
+        let mut out: Vec<Config> = vec![];
+        let mut add = |algorithm: &str, procs: u32, epsilon: Option<i64>| {
+            let name = match epsilon {
+                Some(e) => format!("{algorithm}-e{e}-p{procs}"),
+                None => format!("{algorithm}-p{procs}"),
+            };
+            if !out.iter().any(|c| c.name == name) {
+                out.push(Config { name, procs, algorithm: algorithm.to_string(), epsilon });
+            }
+        };
+        for &p in &self.procs {
+            for a in &self.algorithms {
+                add(a, p, None);
+            }
+        }
+        for &p in &self.epsilon_procs {
+            add("master-worker", p, None);
+            add("master-worker-negascout", p, Some(self.epsilon));
+        }
+        out
+    }
+}
+
+/// Writes a number with one decimal.
+fn one<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:.1}"))
+}
+
+/// Writes a number with three decimals.
+fn three<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:.3}"))
+}
+
+/// Writes a number with four decimals.
+fn four<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:.4}"))
+}
+
+/// Writes a number with six decimals.
+fn six<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:.6}"))
+}
+
+/// Writes an optional number with two or six decimals (empty when absent).
+fn opt<const N: usize, S: Serializer>(v: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => s.serialize_str(&format!("{x:.N$}")),
+        None => s.serialize_none(),
+    }
+}
+
+/// `calibration.csv`: one group's sequential items summed, and the cost per
+/// node at which the parallel items run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrationRow {
+    /// Branching factor.
+    pub b: u32,
+    /// Depth.
+    pub d: u32,
+    /// The master's depth.
+    pub d_prime: u32,
+    /// Trees (`COUNT`).
+    pub trees: u32,
+    /// The sequential items' leaves, summed.
+    pub leaves: u64,
+    /// Their nodes, summed.
+    pub nodes: u64,
+    /// The paper's sequential time per leaf at this b, ns.
+    #[serde(serialize_with = "three")]
+    pub paper_ns_per_leaf: f64,
+    /// That time times our leaves per node, rounded (at least 1).
+    pub node_ns: u64,
+}
+
+/// The paper's sequential time per leaf at branching factor `b`, ns, from
+/// its Table 1 (`published`: `b`, `method`, `search_time_s`,
+/// `leaves_millions` among its columns; the last `sequential` row of `b`).
+pub fn paper_ns_per_leaf(published: &Path, b: u32) -> Result<f64> {
+    let name = published.display().to_string();
+    let text = std::fs::read_to_string(published).map_err(|source| UraError::Read { path: name.clone(), source })?;
+    let mut rdr = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
+    let bad = |m: String| UraError::Format(FormatError::Csv { name: name.clone(), line: 1, message: m });
+    let header = rdr.headers().map_err(|e| bad(e.to_string()))?.clone();
+    let col = |c: &str| header.iter().position(|h| h == c).ok_or_else(|| bad(format!("missing column `{c}`")));
+    let (cb, cm, ct, cl) = (col("b")?, col("method")?, col("search_time_s")?, col("leaves_millions")?);
+    let num = |r: &csv::StringRecord, i: usize| r.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    let mut per_leaf = None;
+    for r in rdr.records() {
+        let r = r.map_err(|e| bad(e.to_string()))?;
+        if r.get(cb).and_then(|x| x.parse::<u32>().ok()) == Some(b) && r.get(cm) == Some("sequential") {
+            per_leaf = Some(num(&r, ct) * 1e9 / (num(&r, cl) * 1e6));
+        }
+    }
+    per_leaf.ok_or_else(|| UraError::Bad(format!("no sequential row for b = {b} in {name}")))
+}
+
+/// Reads one item's rows.
+fn item_rows(path: &Path) -> Result<Vec<ClusterRow>> {
+    Ok(read_csv(Input::open(Some(path)).map_err(|e| UraError::Bad(e.to_string()))?)?)
+}
+
+/// The calibration of every group of the grid whose `count` sequential
+/// items are all under `dir` (`run/<group>/t<tree>-seq.csv`); a group with
+/// any missing is left out (the pipeline refuses to run the parallel
+/// items before they are all there).
+pub fn calibrate(dir: &Path, grid: &Grid, published: &Path) -> Result<Vec<CalibrationRow>> {
+    let mut out = vec![];
+    for g in &grid.groups {
+        let files: Vec<PathBuf> = (1..=grid.count).map(|t| dir.join("run").join(g.dir()).join(format!("t{t:02}-seq.csv"))).collect();
+        if !files.iter().all(|f| f.exists()) {
+            continue;
+        }
+        let (mut leaves, mut nodes) = (0u64, 0u64);
+        for f in &files {
+            for r in item_rows(f)? {
+                leaves += r.leaves;
+                nodes += r.nodes;
+            }
+        }
+        let per_leaf = paper_ns_per_leaf(published, g.b)?;
+        if nodes == 0 {
+            return Err(UraError::Bad(format!("b = {}, d = {}: the sequential items searched no node", g.b, g.d)));
+        }
+        // Rounded half up, as the pipeline always did (counts below 2^53: exact as doubles).
+        let ns = (per_leaf * leaves as f64 / nodes as f64 + 0.5).trunc();
+        out.push(CalibrationRow {
+            b: g.b,
+            d: g.d,
+            d_prime: g.d_prime,
+            trees: grid.count,
+            leaves,
+            nodes,
+            paper_ns_per_leaf: per_leaf,
+            node_ns: if ns < 1.0 { 1 } else { ns as u64 },
+        });
+    }
+    Ok(out)
+}
+
+/// `items.csv`: one item, its sequential time at the calibrated cost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemRow {
+    /// Branching factor.
+    pub b: u32,
+    /// Depth.
+    pub d: u32,
+    /// The master's depth.
+    pub d_prime: u32,
+    /// The tree (its number in the item's name).
+    pub tree: u32,
+    /// The algorithm (`seq` for the baseline).
+    pub algorithm: String,
+    /// Processes.
+    pub procs: u32,
+    /// ε (Table 6's NegaScout master; empty otherwise).
+    pub epsilon: Option<i64>,
+    /// Search time, ns (the baseline's: its nodes at the calibrated cost).
+    #[serde(serialize_with = "two")]
+    pub time_ns: f64,
+    /// Leaves.
+    pub leaves: u64,
+    /// Nodes.
+    pub nodes: u64,
+    /// Mean start-up idle time per process, ns.
+    #[serde(serialize_with = "two")]
+    pub startup_idle_ns: f64,
+    /// Mean other idle time per process, ns.
+    #[serde(serialize_with = "two")]
+    pub other_idle_ns: f64,
+    /// The item's wall time, s (empty without `/usr/bin/time`).
+    #[serde(serialize_with = "opt::<2, _>")]
+    pub wall_s: Option<f64>,
+    /// Its user and system time, s.
+    #[serde(serialize_with = "two")]
+    pub cpu_s: f64,
+    /// Its peak resident memory, kB (empty without `/usr/bin/time`).
+    pub max_rss_kb: Option<u64>,
+}
+
+/// The items of configuration `name` under `dir`: (tree, path), in tree order.
+fn item_files(dir: &Path, name: &str) -> Result<Vec<(u32, PathBuf)>> {
+    let read = |e: std::io::Error| UraError::Read { path: dir.display().to_string(), source: e };
+    let mut out = vec![];
+    for e in std::fs::read_dir(dir).map_err(read)? {
+        let e = e.map_err(read)?;
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix('t') else { continue };
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 || rest[digits..] != format!("-{name}.csv") {
+            continue;
+        }
+        let Ok(tree) = rest[..digits].parse::<u32>() else { continue };
+        out.push((tree, e.path()));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// An item's `.time` side file: wall, user and system seconds and peak kB
+/// (its last line; `,,,` when the run had no `/usr/bin/time`).
+fn side_file(path: &Path) -> Result<(Option<f64>, f64, Option<u64>)> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| UraError::Read { path: name.clone(), source })?;
+    let line = text.lines().last().unwrap_or("");
+    let f: Vec<&str> = line.split(',').collect();
+    let bad = || UraError::Bad(format!("{name}: `{line}` is not wall,user,system,kB"));
+    let num = |i: usize| -> Result<Option<f64>> {
+        match f.get(i).copied().unwrap_or("") {
+            "" => Ok(None),
+            x => x.parse().map(Some).map_err(|_| bad()),
+        }
+    };
+    let kb = match f.get(3).copied().unwrap_or("") {
+        "" => None,
+        x => Some(x.parse().map_err(|_| bad())?),
+    };
+    Ok((num(0)?, num(1)?.unwrap_or(0.0) + num(2)?.unwrap_or(0.0), kb))
+}
+
+/// One row per item under `dir` of every calibrated group (in grid order;
+/// the baseline's items, then each configuration's, each in tree order),
+/// the baseline's time its nodes at the calibrated cost; and the groups
+/// left out for want of a calibration.
+pub fn items(dir: &Path, grid: &Grid, calibration: &[CalibrationRow]) -> Result<(Vec<ItemRow>, Vec<Group>)> {
+    let (mut out, mut missing) = (vec![], vec![]);
+    let seq = Config { name: "seq".into(), procs: 1, algorithm: "seq".into(), epsilon: None };
+    for g in &grid.groups {
+        let Some(cal) = calibration.iter().find(|c| (c.b, c.d, c.d_prime) == (g.b, g.d, g.d_prime)) else {
+            missing.push(*g);
+            continue;
+        };
+        let gdir = dir.join("run").join(g.dir());
+        for cfg in std::iter::once(seq.clone()).chain(grid.configs()) {
+            for (tree, f) in item_files(&gdir, &cfg.name)? {
+                let (wall_s, cpu, max_rss_kb) = side_file(&f.with_extension("time"))?;
+                // An item has one row; the last stands for it.
+                let Some(r) = item_rows(&f)?.pop() else { continue };
+                let mut time = r.time_ns;
+                if r.algorithm == "seq" {
+                    // The baseline ran at seq_node_ns per node: its time must
+                    // be its nodes times that, and is its nodes times the
+                    // calibrated cost.
+                    if time != r.nodes as f64 * grid.seq_node_ns as f64 {
+                        return Err(UraError::Bad(format!("{}: time {time:.2} is not nodes x {} ns", f.display(), grid.seq_node_ns)));
+                    }
+                    time = r.nodes as f64 * cal.node_ns as f64;
+                }
+                out.push(ItemRow {
+                    b: g.b,
+                    d: g.d,
+                    d_prime: g.d_prime,
+                    tree,
+                    algorithm: r.algorithm,
+                    procs: r.procs,
+                    epsilon: cfg.epsilon,
+                    time_ns: time,
+                    leaves: r.leaves,
+                    nodes: r.nodes,
+                    startup_idle_ns: r.startup_idle_ns,
+                    other_idle_ns: r.other_idle_ns,
+                    wall_s,
+                    cpu_s: cpu,
+                    max_rss_kb,
+                });
+            }
+        }
+    }
+    Ok((out, missing))
+}
+
+/// The rows as `items.csv` holds them: written and read back, so that the
+/// tables use its rounded values (as they would from the file alone).
+pub fn as_written(rows: &[ItemRow]) -> Result<Vec<ItemRow>> {
+    let mut w = csv::Writer::from_writer(vec![]);
+    for r in rows {
+        w.serialize(r).map_err(|e| UraError::Bad(e.to_string()))?;
+    }
+    let text = w.into_inner().map_err(|e| UraError::Bad(e.to_string()))?;
+    Ok(read_csv(Input::from_bytes("items.csv", text))?)
+}
+
+/// `table1.csv`: one row of Table 1 (the paper's columns, then ours).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table1Row {
+    /// Branching factor.
+    pub b: u32,
+    /// Depth.
+    pub d: u32,
+    /// The master's depth.
+    pub d_prime: u32,
+    /// Processes.
+    pub procs: u32,
+    /// The paper's name of the configuration (`sequential`, `with
+    /// updates`, `without updates`), or the algorithm's.
+    pub method: String,
+    /// Search time, s: the geometric mean over the trees.
+    #[serde(serialize_with = "six")]
+    pub search_time_s: f64,
+    /// The baseline's geometric mean over this one's.
+    #[serde(serialize_with = "three")]
+    pub speedup: f64,
+    /// Leaves, millions: the mean per tree.
+    #[serde(serialize_with = "six")]
+    pub leaves_millions: f64,
+    /// Start-up idle time per process, s: the mean over the trees (empty for the baseline).
+    #[serde(serialize_with = "opt::<6, _>")]
+    pub startup_idle_s: Option<f64>,
+    /// Other idle time per process, s (as `startup_idle_s`).
+    #[serde(serialize_with = "opt::<6, _>")]
+    pub other_idle_s: Option<f64>,
+    /// The algorithm.
+    pub algorithm: String,
+    /// Trees in the row (those with their baseline's item).
+    pub trees: u32,
+    /// Leaves over the baseline's (ratio of the sums).
+    #[serde(serialize_with = "four")]
+    pub leaf_ratio: f64,
+}
+
+/// `table6.csv`: one row of Table 6, Table 1's columns with ε after the method.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table6Row {
+    /// Branching factor.
+    pub b: u32,
+    /// Depth.
+    pub d: u32,
+    /// The master's depth.
+    pub d_prime: u32,
+    /// Processes.
+    pub procs: u32,
+    /// `without epsilon-windows` or `with epsilon-windows`.
+    pub method: String,
+    /// ε (empty without).
+    pub epsilon: Option<i64>,
+    /// As in Table 1.
+    #[serde(serialize_with = "six")]
+    pub search_time_s: f64,
+    /// As in Table 1.
+    #[serde(serialize_with = "three")]
+    pub speedup: f64,
+    /// As in Table 1.
+    #[serde(serialize_with = "six")]
+    pub leaves_millions: f64,
+    /// As in Table 1.
+    #[serde(serialize_with = "opt::<6, _>")]
+    pub startup_idle_s: Option<f64>,
+    /// As in Table 1.
+    #[serde(serialize_with = "opt::<6, _>")]
+    pub other_idle_s: Option<f64>,
+    /// As in Table 1.
+    pub algorithm: String,
+    /// As in Table 1.
+    pub trees: u32,
+    /// As in Table 1.
+    #[serde(serialize_with = "four")]
+    pub leaf_ratio: f64,
+}
+
+impl Table6Row {
+    fn of(r: Table1Row, epsilon: Option<i64>) -> Table6Row {
+        let Table1Row { b, d, d_prime, procs, method, search_time_s, speedup, leaves_millions, startup_idle_s, other_idle_s, algorithm, trees, leaf_ratio } = r;
+        Table6Row { b, d, d_prime, procs, method, epsilon, search_time_s, speedup, leaves_millions, startup_idle_s, other_idle_s, algorithm, trees, leaf_ratio }
+    }
+}
+
+/// One summary row: the items of group `g` and configuration (`algorithm`,
+/// `procs`, `epsilon`) over the trees that also have their baseline's item;
+/// none without such a tree.
+pub fn summary_row(items: &[ItemRow], g: Group, algorithm: &str, procs: u32, epsilon: Option<i64>, method: &str) -> Option<Table1Row> {
+    let mine: Vec<&ItemRow> = items.iter().filter(|r| (r.b, r.d, r.d_prime) == (g.b, g.d, g.d_prime)).collect();
+    let seq: HashMap<u32, &ItemRow> = mine.iter().filter(|r| r.algorithm == "seq").map(|r| (r.tree, *r)).collect();
+    let (mut ts, mut tp) = (GeoMean::default(), GeoMean::default());
+    let (mut ls, mut lp, mut su, mut ot) = (Mean::default(), Mean::default(), Mean::default(), Mean::default());
+    for r in mine.iter().filter(|r| r.algorithm == algorithm && r.procs == procs && r.epsilon == epsilon) {
+        let Some(s) = seq.get(&r.tree) else { continue };
+        ts.add(s.time_ns);
+        tp.add(r.time_ns);
+        ls.add(s.leaves as f64);
+        lp.add(r.leaves as f64);
+        su.add(r.startup_idle_ns);
+        ot.add(r.other_idle_ns);
+    }
+    if tp.n == 0 {
+        return None;
+    }
+    let row = |search_time_s, speedup, leaves: &Mean, idle: Option<(f64, f64)>, leaf_ratio| Table1Row {
+        b: g.b,
+        d: g.d,
+        d_prime: g.d_prime,
+        procs,
+        method: method.to_string(),
+        search_time_s,
+        speedup,
+        leaves_millions: leaves.mean() / 1e6,
+        startup_idle_s: idle.map(|i| i.0),
+        other_idle_s: idle.map(|i| i.1),
+        algorithm: algorithm.to_string(),
+        trees: tp.n,
+        leaf_ratio,
+    };
+    if algorithm == "seq" {
+        return Some(row(ts.mean() / 1e9, 1.0, &ls, None, 1.0));
+    }
+    let t = tp.mean();
+    Some(row(t / 1e9, ts.mean() / t, &lp, Some((su.mean() / 1e9, ot.mean() / 1e9)), lp.sum / ls.sum))
+}
+
+/// The paper's name of a Table 1 configuration (the algorithm's own otherwise).
+pub fn method1(algorithm: &str) -> &str {
+    match algorithm {
+        "master-worker" => "with updates",
+        "master-worker-noupdate" => "without updates",
+        "master-worker-share" => "with share",
+        a => a,
+    }
+}
+
+/// Table 1: per group, the baseline, then each P with each algorithm.
+pub fn table1(grid: &Grid, items: &[ItemRow]) -> Vec<Table1Row> {
+    let mut out = vec![];
+    for &g in &grid.groups {
+        out.extend(summary_row(items, g, "seq", 1, None, "sequential"));
+        for &p in &grid.procs {
+            for a in &grid.algorithms {
+                out.extend(summary_row(items, g, a, p, None, method1(a)));
+            }
+        }
+    }
+    out
+}
+
+/// Table 6: per group and P, the plain master-worker and the NegaScout master with ε.
+pub fn table6(grid: &Grid, items: &[ItemRow]) -> Vec<Table6Row> {
+    let mut out = vec![];
+    for &g in &grid.groups {
+        for &p in &grid.epsilon_procs {
+            out.extend(summary_row(items, g, "master-worker", p, None, "without epsilon-windows").map(|r| Table6Row::of(r, None)));
+            let e = Some(grid.epsilon);
+            out.extend(summary_row(items, g, "master-worker-negascout", p, e, "with epsilon-windows").map(|r| Table6Row::of(r, e)));
+        }
+    }
+    out
+}
+
+/// `cost.csv`: the items of one configuration (or of the whole grid: `b`
+/// is `all`, the other key columns empty).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CostRow {
+    /// Branching factor, or `all`.
+    pub b: String,
+    /// Depth.
+    pub d: Option<u32>,
+    /// The master's depth.
+    pub d_prime: Option<u32>,
+    /// The algorithm.
+    pub algorithm: Option<String>,
+    /// Processes.
+    pub procs: Option<u32>,
+    /// ε.
+    pub epsilon: Option<i64>,
+    /// Items.
+    pub items: u64,
+    /// Their wall time, summed, s.
+    #[serde(serialize_with = "two")]
+    pub wall_s: f64,
+    /// Their user and system time, summed, s.
+    #[serde(serialize_with = "two")]
+    pub cpu_s: f64,
+    /// The same in hours.
+    #[serde(serialize_with = "four")]
+    pub cpu_hours: f64,
+    /// The largest peak resident memory, MB.
+    #[serde(serialize_with = "one")]
+    pub max_rss_mb: f64,
+}
+
+/// The cost of the items: per configuration (in order of first
+/// appearance), then of the whole grid.
+pub fn cost(items: &[ItemRow]) -> Vec<CostRow> {
+    #[derive(Default)]
+    struct Acc {
+        items: u64,
+        wall: f64,
+        cpu: f64,
+        kb: u64,
+    }
+    impl Acc {
+        fn add(&mut self, r: &ItemRow) {
+            self.items += 1;
+            self.wall += r.wall_s.unwrap_or(0.0);
+            self.cpu += r.cpu_s;
+            self.kb = self.kb.max(r.max_rss_kb.unwrap_or(0));
+        }
+        fn row(&self, b: String, k: Option<&ItemRow>) -> CostRow {
+            CostRow {
+                b,
+                d: k.map(|r| r.d),
+                d_prime: k.map(|r| r.d_prime),
+                algorithm: k.map(|r| r.algorithm.clone()),
+                procs: k.map(|r| r.procs),
+                epsilon: k.and_then(|r| r.epsilon),
+                items: self.items,
+                wall_s: self.wall,
+                cpu_s: self.cpu,
+                cpu_hours: self.cpu / 3600.0,
+                max_rss_mb: self.kb as f64 / 1024.0,
+            }
+        }
+    }
+    let key = |r: &ItemRow| (r.b, r.d, r.d_prime, r.algorithm.clone(), r.procs, r.epsilon);
+    let mut order: Vec<(&ItemRow, Acc)> = vec![];
+    let mut all = Acc::default();
+    for r in items {
+        match order.iter_mut().find(|(k, _)| key(k) == key(r)) {
+            Some((_, a)) => a.add(r),
+            None => {
+                let mut a = Acc::default();
+                a.add(r);
+                order.push((r, a));
+            }
+        }
+        all.add(r);
+    }
+    let mut out: Vec<CostRow> = order.iter().map(|(k, a)| a.row(k.b.to_string(), Some(k))).collect();
+    out.push(all.row("all".into(), None));
+    out
+}
+
+#[cfg(test)]
+mod tests;
