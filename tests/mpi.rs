@@ -83,12 +83,12 @@ fn root_values(dir: &Path, trees: &str) -> Vec<String> {
 
 /// Every policy on `np` ranks: each row's value is the tree's, the rows are
 /// the baseline then each policy, per tree, marked `mpi`.
-fn exact(dir: &Path, trees: &str, np: usize, policies: &str) {
+fn exact(dir: &Path, trees: &str, np: usize, algorithms: &str) {
     exact_on(dir, trees, np, policies, 1, None);
 }
 
 /// [`exact`] with `threads` inside each rank running `inner` (`None`: the default).
-fn exact_on(dir: &Path, trees: &str, np: usize, policies: &str, threads: usize, inner: Option<&str>) {
+fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize, inner: Option<&str>) {
     let want = root_values(dir, trees);
     let t = threads.to_string();
     let mut args = vec![trees, "--per-tree", "--policy", policies, "--threads", &t];

@@ -401,7 +401,7 @@ fn main() {
             bail!("{name} applies to --machine cluster only");
         }
         ensure!(args.shard.is_none() || args.per_tree, "--shard needs --per-tree (a shard's rows are per tree, for --merge)");
-        let policies = parab::request::parse_algorithms(
+        let algorithms = parab::request::parse_algorithms(
             "--algorithm",
             &args.algorithm,
             |n| n.parse::<parab::cluster::ClusterAlgorithm>().is_ok(),
@@ -424,17 +424,17 @@ fn main() {
             bail!("one tree-spec input at a time (several files are for --merge)");
         }
         let req = args.search.request(Request {
-            policies,
+            algorithms,
             shard: args.shard.as_deref().map(run::parse_shard).transpose()?,
             interleave: args.interleave.unwrap_or_default(),
             lock: args.lock.unwrap_or_default(),
             ..Request::new(args.procs.clone())
         })?;
         // Before any input is read: the simulator cannot run Lazy SMP.
-        ensure!(!req.policies.contains(&Algorithm::LazySmp), "{}", parab::algorithm::LAZY_SMP_REAL_ONLY);
+        ensure!(!req.algorithms.contains(&Algorithm::LazySmp), "{}", parab::algorithm::LAZY_SMP_REAL_ONLY);
         cli::no_repeats("--procs", &req.procs)?;
         cli::no_repeats(parab::algorithm::SearchOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
-        cli::no_repeats("--algorithm", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
+        cli::no_repeats("--algorithm", &req.algorithms.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");
         }

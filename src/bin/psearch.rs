@@ -97,10 +97,10 @@ fn main() {
         }
         ensure!((1..=1000).contains(&args.repeat), "--repeat {}: give 1..1000 runs", args.repeat);
         ensure!(args.node_cost <= 1_000_000_000, "--node-cost {}: at most 1,000,000,000 ns (one second) per node", args.node_cost);
-        let req = args.search.request(Request { policies: algorithms, ..Request::new(threads) })?;
+        let req = args.search.request(Request { algorithms, ..Request::new(threads) })?;
         cli::no_repeats("--threads", &req.procs)?;
         cli::no_repeats(parab::algorithm::SearchOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
-        cli::no_repeats("--algorithm", &req.policies.iter().map(|k| k.name()).collect::<Vec<_>>())?;
+        cli::no_repeats("--algorithm", &req.algorithms.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         let nets: Vec<Network> = Network::load_each(&args.search.weights)?.into_iter().map(|(_, n)| n).collect();
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
         let plan = Plan::new(&trees, &req, &nets)?;

@@ -387,7 +387,7 @@ mod tests {
         ))
         .unwrap();
         let mut req = Request::new(vec![1, 3]);
-        req.policies = vec!["dts".parse().unwrap(), Algorithm::LazySmp];
+        req.algorithms = vec!["dts".parse().unwrap(), Algorithm::LazySmp];
         let plan = Plan::new(&trees, &req, &[]).unwrap();
         assert_eq!(plan.len(), 2 * 3);
         let rows = plan.run(&trees, &[], &Settings { repeats: 1, ..Settings::default() }, &crate::progress::Progress::hidden()).unwrap();

@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn options_become_the_requests_ranges() {
         let t = Tool::parse_from(["tool", "--scheme", "a,C", "--m-a", "1..3", "--m-ca", "-2", "--split-group", "4"]);
-        let active = Request { policies: vec!["active".parse().unwrap()], ..Request::new(vec![1, 2]) };
+        let active = Request { algorithms: vec!["active".parse().unwrap()], ..Request::new(vec![1, 2]) };
         let req = t.search.request(active).unwrap();
         assert_eq!(req.m_a, Some(IntRange { lo: 1, hi: 3 }));
         assert_eq!(req.m_ca, Some(IntRange { lo: -2, hi: -2 }));
@@ -165,10 +165,10 @@ mod tests {
     /// passes (`--scheme a,b --m-a 3 --m-b 2`).
     #[test]
     fn an_option_no_chosen_algorithm_or_scheme_reads_is_refused() {
-        let run = |args: &[&str], policies: &str| {
+        let run = |args: &[&str], algorithms: &str| {
             let t = Tool::parse_from([&["tool"], args].concat());
-            let policies = policies.split(',').map(|p| p.parse().unwrap()).collect();
-            t.search.request(Request { policies, ..Request::new(vec![1, 4]) }).map(|_| ()).map_err(|e| e.to_string())
+            let algorithms = algorithms.split(',').map(|p| p.parse().unwrap()).collect();
+            t.search.request(Request { algorithms, ..Request::new(vec![1, 4]) }).map(|_| ()).map_err(|e| e.to_string())
         };
         let refused = [
             (&["--scheme", "a", "--m-b", "2"][..], "dts", "--m-b applies to --scheme b only (this run: --algorithm dts, --scheme a)"),

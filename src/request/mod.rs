@@ -155,7 +155,7 @@ pub struct Request {
     pub procs: Vec<usize>,
     /// Parallel search algorithms (for p > 1), with their defaults: the
     /// options below fill in their parameters.
-    pub policies: Vec<Algorithm>,
+    pub algorithms: Vec<Algorithm>,
     /// Schemes (for p > 1; default a), with their defaults.
     pub schemes: Option<Vec<Scheme>>,
     /// m_A values (default 2).
@@ -191,7 +191,7 @@ pub struct Request {
 impl Request {
     /// A request for `procs` with every other setting at its default.
     pub fn new(procs: Vec<usize>) -> Request {
-        Request { procs, policies: vec![Algorithm::default()], ..Request::default() }
+        Request { procs, algorithms: vec![Algorithm::default()], ..Request::default() }
     }
 
     /// The schemes asked for (default a).
@@ -234,14 +234,14 @@ impl Request {
     /// machine and the real threads, `--m-b` under scheme a as
     /// `--steal-seed` with dts ([`crate::cli::refuse_unread`]).
     pub fn check_given(&self, given: &[(&'static str, bool)]) -> Result<()> {
-        require!(!self.policies.is_empty(), RequestError::BadArgument, "--algorithm: give at least one algorithm");
-        let takes_scheme = self.policies.iter().any(|a| a.scheme().is_some());
+        require!(!self.algorithms.is_empty(), RequestError::BadArgument, "--algorithm: give at least one algorithm");
+        let takes_scheme = self.algorithms.iter().any(|a| a.scheme().is_some());
         let schemes = self.schemes();
         let algorithms = Algorithm::ALL.iter().map(|a| Reader {
             flag: "--algorithm",
             name: a.name(),
             options: SearchOpt::flags(a.options()).into(),
-            chosen: self.policies.iter().any(|p| p.same_kind(a)),
+            chosen: self.algorithms.iter().any(|p| p.same_kind(a)),
         });
         let scheme_readers = Scheme::ALL.iter().map(|s| Reader {
             flag: SearchOpt::Scheme.flag(),
@@ -251,16 +251,16 @@ impl Request {
         });
         let readers: Vec<Reader> = algorithms.chain(scheme_readers).collect();
         let names = |v: Vec<&str>| v.join(",");
-        let policies = names(self.policies.iter().map(|a| a.name()).collect());
+        let chosen = names(self.algorithms.iter().map(|a| a.name()).collect());
         let run = match takes_scheme {
-            true => format!("--algorithm {policies}, --scheme {}", names(schemes.iter().map(|s| s.name()).collect())),
-            false => format!("--algorithm {policies}, no scheme"),
+            true => format!("--algorithm {chosen}, --scheme {}", names(schemes.iter().map(|s| s.name()).collect())),
+            false => format!("--algorithm {chosen}, no scheme"),
         };
         refuse_unread(given, &readers, &run).map_err(|e| RequestError::BadArgument(e.to_string()))
     }
 }
 
-/// The configurations `req` asks for on trees of `key`: its policies, each
+/// The configurations `req` asks for on trees of `key`: its algorithms, each
 /// with every value of its parameters and of its scheme's, at every
 /// processor count (the sequential run alone at 1), in row order. Shared
 /// by `pabsim`'s plan and `psearch` (real threads), so both expand a
@@ -332,7 +332,7 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
                 }
             }
         }
-        for &policy in &req.policies {
+        for &policy in &req.algorithms {
             // The algorithm with each value of its own parameters ...
             let variants: Vec<Algorithm> = match policy {
                 Algorithm::Dts { scheme, .. } => vec![Algorithm::Dts { scheme, walk: req.walk.unwrap_or_default() }],
@@ -421,7 +421,7 @@ mod tests {
         let key =
             crate::tree::TreeKey::Artificial { model: crate::tree::artificial::Model::Exponential, ordering: Ordering::new(4, 50, 50).unwrap(), depth: 4 };
         let mut req = Request::new(vec![1, 3]);
-        req.policies = vec!["dts".parse().unwrap(), Algorithm::PvSplit];
+        req.algorithms = vec!["dts".parse().unwrap(), Algorithm::PvSplit];
         req.m_a = Some(IntRange { lo: 1, hi: 2 });
         let points = configurations(&req, &key).unwrap();
         let names: Vec<(usize, String)> = points.iter().map(|(p, a)| (*p, a.map_or("-".into(), |a| format!("{} {:?}", a.name(), a.scheme())))).collect();
@@ -434,7 +434,7 @@ mod tests {
                 (3, "pvsplit None".to_string())
             ]
         );
-        req.policies = vec![Algorithm::PvSplit];
+        req.algorithms = vec![Algorithm::PvSplit];
         assert_eq!(configurations(&req, &key).unwrap_err().to_string(), "--m-a applies to --scheme a only (this run: --algorithm pvsplit, no scheme)");
         assert!(matches!(network_for(&key, &[]), Err(RequestError::NoNetwork(_))));
     }

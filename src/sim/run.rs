@@ -209,7 +209,7 @@ impl Plan {
     /// orderings (scheme C needs one per ordering).
     pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan> {
         require!(!req.procs.is_empty(), RunError::BadArgument, "--procs: give at least one processor count");
-        require!(!req.policies.contains(&Algorithm::LazySmp), RunError::BadArgument, "{LAZY_SMP_REAL_ONLY}");
+        require!(!req.algorithms.contains(&Algorithm::LazySmp), RunError::BadArgument, "{LAZY_SMP_REAL_ONLY}");
         req.check_applies()?;
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
@@ -498,7 +498,7 @@ mod tests {
         ))
         .unwrap();
         let mut req = Request::new(vec![1, 2]);
-        req.policies = "dts,steal,active".split(',').map(|p| p.parse().unwrap()).collect();
+        req.algorithms = "dts,steal,active".split(',').map(|p| p.parse().unwrap()).collect();
         req.schemes = Some(vec![Scheme::default(), "b".parse().unwrap()]);
         req.split_group = Some(IntRange { lo: 2, hi: 3 });
         req.lock = LockKind::Queue;

@@ -1,5 +1,5 @@
 //! The idle state (**split**, thesis §6.2, Figure 6.12) and the idle
-//! policies: the dispatch on the [`Algorithm`] to them, and
+//! algorithms: the dispatch on the [`Algorithm`] to them, and
 //! what they share (joining a node, the end-of-search flag, the mailboxes);
 //! each policy's routines are in a file of their own (`docs/model.md` §5.3
 //! and §5.7; the policies beyond the thesis: `docs/beyond.md`).
