@@ -27,7 +27,7 @@
 use parab::cluster::algorithm::{Algorithm, Given, Opt, Part, Run, TaskSearch};
 use parab::cluster::algorithms::frontier::{Leaf, back_up, frontier, size};
 use parab::cluster::exec::events::Delivery;
-use parab::cluster::exec::transport::{Job, Msg, Process, Transport};
+use parab::cluster::exec::transport::{Msg, Process, Task, Transport};
 use parab::cluster::{ClusterConfig, ClusterSettings, Launch, MAX_CLUSTER_PROCS, simulate};
 use parab::game::TreeSource;
 use parab::search::NodeCounts;
@@ -181,7 +181,8 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for Stealer<'_, S, Q> {
                 for _ in 0..give {
                     let i = self.queue.pop_back().expect("half of the queue");
                     let leaf = &self.f.leaves[i];
-                    let job = Job { id: i as u32, node: leaf.node.clone(), max: leaf.max, ply: leaf.ply, depth: self.f.depth - leaf.ply, window: Window::ROOT };
+                    let job =
+                        Task { id: i as u32, node: leaf.node.clone(), max: leaf.max, ply: leaf.ply, depth: self.f.depth - leaf.ply, window: Window::ROOT };
                     t.send(origin as usize, Msg::Task(job));
                 }
             }

@@ -35,7 +35,7 @@
 //! set and mailboxes), never the other way round.
 
 use super::local::{Local, PanicFlag, join_all, outcome};
-use super::{Options, Outcome, RealError};
+use super::{Measured, Options, RealError};
 use crate::game::{MoveList, TreeSource};
 use crate::schemes::{SplitScheme, View};
 use crate::value::{Best, Window};
@@ -434,7 +434,7 @@ pub fn run<S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>>(
     scheme: &Sc,
     policy: &P,
     opts: &Options,
-) -> Result<Outcome, RealError>
+) -> Result<Measured, RealError>
 where
     Sc::Data: Send + Sync,
     P::Shared: Sync,

@@ -26,7 +26,7 @@
 //! the same bound; results of a thread told to stop are never stored.
 
 use super::local::{Local, PanicFlag, join_all, outcome};
-use super::{Options, Outcome, RealError};
+use super::{Measured, Options, RealError};
 use crate::game::{MoveList, TreeSource};
 use crate::search::{Hooks, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, SharedTable, Table};
@@ -138,7 +138,7 @@ impl<S: TreeSource> Search<'_, S> {
 }
 
 /// Searches `src` from `root` to `depth` with Lazy SMP on `opts.threads` threads.
-pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Result<Outcome, RealError> {
+pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Result<Measured, RealError> {
     {
         let mut buf = vec![S::Slot::default(); src.slots()];
         if depth == 0 || src.moves(root, true, &mut buf).is_empty() {

@@ -119,13 +119,22 @@ impl Totals {
 /// The outcome of a parallel run from its threads' locals, the root's
 /// `(value, move)` its threads agreed on (`what` names the search in the
 /// error if none was set) and its wall time.
-pub fn outcome(locals: &[Local], result: Option<(i64, u32)>, wall_ns: u64, what: &str) -> Result<super::Outcome, super::RealError> {
+pub fn outcome(locals: &[Local], result: Option<(i64, u32)>, wall_ns: u64, what: &str) -> Result<super::Measured, super::RealError> {
     let mut tot = Totals::default();
     locals.iter().for_each(|l| tot.add(l));
     let Some((value, root_move)) = result else {
         return Err(super::RealError::Internal(format!("{what} ended without a root value")));
     };
-    Ok(super::Outcome { value, root_move, nodes: tot.nodes, leaves: tot.leaves, wall_ns, search_ns: tot.search_ns, idle_ns: tot.idle_ns, lock_ns: tot.lock_ns })
+    Ok(super::Measured {
+        value,
+        root_move,
+        nodes: tot.nodes,
+        leaves: tot.leaves,
+        wall_ns,
+        search_ns: tot.search_ns,
+        idle_ns: tot.idle_ns,
+        lock_ns: tot.lock_ns,
+    })
 }
 
 /// Sets `flag` if the thread unwinds, so that the others stop waiting for

@@ -58,7 +58,7 @@ pub struct Options {
 
 /// What one search returned and measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Measured {
     /// The root's minimax value (on the common scale).
     pub value: i64,
     /// The 1-based position, in search order, of the first root move with
@@ -102,7 +102,7 @@ pub fn search<S: TreeSource>(
     algorithm: Option<Algorithm>,
     opts: &Options,
     net: Option<&crate::nn::Network>,
-) -> Result<Outcome, RealError> {
+) -> Result<Measured, RealError> {
     use crate::algorithm::Scheme;
     use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
     let Some(a) = algorithm.filter(|_| opts.threads > 1) else {
@@ -124,11 +124,11 @@ pub fn search<S: TreeSource>(
 }
 
 /// The sequential search of a tree spec, without busy work.
-pub fn seq_tree(tree: &crate::tree::Tree) -> Outcome {
+pub fn seq_tree(tree: &crate::tree::Tree) -> Measured {
     struct V(Options);
     impl crate::tree::SourceVisitor for V {
-        type Output = Outcome;
-        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Outcome {
+        type Output = Measured;
+        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Measured {
             seq::run(src, root, depth, &self.0)
         }
     }
@@ -136,10 +136,10 @@ pub fn seq_tree(tree: &crate::tree::Tree) -> Outcome {
 }
 
 /// [`search`] on a tree spec.
-pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Algorithm>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Outcome, RealError> {
+pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Algorithm>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Measured, RealError> {
     struct V<'a>(Option<Algorithm>, &'a Options, Option<&'a crate::nn::Network>);
     impl crate::tree::SourceVisitor for V<'_> {
-        type Output = Result<Outcome, RealError>;
+        type Output = Result<Measured, RealError>;
         fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
             search(src, root, depth, self.0, self.1, self.2)
         }

@@ -10,7 +10,7 @@
 //! model, ordering and depth, for every configuration, for every tree.
 
 use super::host::Occupancy;
-use super::{Options, Outcome, RealError};
+use super::{Measured, Options, RealError};
 use crate::algorithm::{Algorithm, Columns};
 use crate::macros::row;
 use crate::nn::Network;
@@ -216,7 +216,7 @@ impl Plan {
     /// against the sequential search of its tree; per-tree rows in plan order.
     pub fn run(&self, trees: &[Tree], nets: &[Network], s: &Settings, progress: &crate::progress::Progress) -> Result<Vec<RealRow>, PsearchError> {
         // The sequential result of each tree, once.
-        let mut seq: HashMap<usize, Outcome> = HashMap::new();
+        let mut seq: HashMap<usize, Measured> = HashMap::new();
         let mut rows = vec![];
         for (_, members, configs, net) in &self.groups {
             let net = net.map(|k| &nets[k]);
@@ -259,7 +259,7 @@ impl Plan {
 }
 
 /// Refuses a run whose root value or move differs from the sequential search's.
-fn check(tree: &Tree, threads: usize, config: &str, want: &Outcome, got: &Outcome) -> Result<(), PsearchError> {
+fn check(tree: &Tree, threads: usize, config: &str, want: &Measured, got: &Measured) -> Result<(), PsearchError> {
     if (got.value, got.root_move) == (want.value, want.root_move) {
         return Ok(());
     }
@@ -286,7 +286,7 @@ fn describe(a: Option<Algorithm>) -> String {
     }
 }
 
-fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Outcome, host: &Occupancy, s: &Settings) -> RealRow {
+fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Measured, host: &Occupancy, s: &Settings) -> RealRow {
     let key = tree.key();
     let o = key.ordering();
     let k = Columns::of(a);
@@ -402,11 +402,11 @@ mod tests {
         assert_eq!(sums[1].t1_wall_ns, Some(rows[0].wall_ns + rows[1].wall_ns));
         assert_eq!(sums[0].so, Some(0.0));
         // A run that differs from the sequential search in value or move is an error.
-        let want = Outcome { value: 10, root_move: 2, ..Outcome::default() };
+        let want = Measured { value: 10, root_move: 2, ..Measured::default() };
         assert!(check(&trees[0], 2, "dts", &want, &want).is_ok());
-        let e = check(&trees[0], 2, "dts", &want, &Outcome { root_move: 3, ..want }).unwrap_err().to_string();
+        let e = check(&trees[0], 2, "dts", &want, &Measured { root_move: 3, ..want }).unwrap_err().to_string();
         assert_eq!(e, "not exact: tree 1 (seed 1), 2 threads, dts: root value 10, move 3; the sequential search gives 10, move 2");
-        assert!(check(&trees[0], 2, "dts", &want, &Outcome { value: 11, ..want }).is_err());
+        assert!(check(&trees[0], 2, "dts", &want, &Measured { value: 11, ..want }).is_err());
         // Every row says the host beside its timing, consistently; a
         // summed row keeps the worst of its trees'.
         for r in per.iter().chain(&sums) {

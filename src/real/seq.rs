@@ -11,9 +11,9 @@
 //! hook set that counts into the thread's [`Local`].
 
 use super::local::Local;
-use super::{Options, Outcome};
+use super::{Measured, Options};
 use crate::game::TreeSource;
-use crate::search::{Hooks, Observer, Outcome as NodeOutcome, Visit, alphabeta};
+use crate::search::{Hooks, Observer, Outcome, Visit, alphabeta};
 use crate::value::Window;
 
 /// Busy work per node and the root's move, for the sequential search.
@@ -30,7 +30,7 @@ impl Observer for Watch {
         }
     }
     #[inline(always)]
-    fn leave(&mut self, v: &Visit, o: &NodeOutcome) {
+    fn leave(&mut self, v: &Visit, o: &Outcome) {
         if v.ply == 0 {
             // The full window: the root never cuts off, and its last score
             // update is the first move with the best value.
@@ -40,12 +40,12 @@ impl Observer for Watch {
 }
 
 /// The sequential search of `src` from `root` to `depth`, timed.
-pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Outcome {
+pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -> Measured {
     let t = std::time::Instant::now();
     let mut w = Watch { cost_ns: opts.node_cost_ns, root_move: 0 };
     let r = crate::search::search(src, root, depth, &mut w);
     let wall_ns = t.elapsed().as_nanos() as u64;
-    Outcome { value: r.value, root_move: w.root_move, nodes: r.counts.nodes, leaves: r.counts.leaves, wall_ns, search_ns: wall_ns, idle_ns: 0, lock_ns: 0 }
+    Measured { value: r.value, root_move: w.root_move, nodes: r.counts.nodes, leaves: r.counts.leaves, wall_ns, search_ns: wall_ns, idle_ns: 0, lock_ns: 0 }
 }
 
 /// The hook set of [`ab`]: nodes counted into the thread's [`Local`].

@@ -51,9 +51,10 @@
 
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
+use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, Step};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::algorithms::ybwc::default_granularity;
-use crate::cluster::exec::transport::{Job as Task, Msg, Process, Transport, abort_out};
+use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
@@ -124,19 +125,21 @@ impl<N> Frame<N> {
     fn cut(&self) -> bool {
         self.w.closed()
     }
+}
 
+impl<N> StackFrame for Frame<N> {
     fn finished(&self) -> bool {
         self.cut() || (self.stage == Stage::Farm && self.todo.is_empty() && !self.busy && self.remote.is_empty())
     }
+
+    fn remote(&mut self) -> &mut Vec<(u32, usize, usize)> {
+        &mut self.remote
+    }
 }
 
-/// What a process is searching: the root (rank 0) or its master's task.
-struct Job<N> {
-    /// The task's id at the master (`None`: the root).
-    owner: Option<u32>,
-    frames: Vec<Frame<N>>,
-    piece: Option<Piece<N>>,
-}
+/// What a process is searching: the root (rank 0) or its master's task
+/// (owned by the task's id at the master).
+type Stack<N> = FrameStack<N, Frame<N>, u32>;
 
 /// Fox et al.'s hash-table-guided master/slave on the hypercube's
 /// sub-cubes (`fox`).
@@ -194,7 +197,7 @@ pub struct FoxProcess<S: TreeSource> {
     /// The task each slave owes a reply for (`None`: free).
     owed: Vec<Option<u32>>,
     searcher: Option<Searcher<S>>,
-    job: Option<Job<S::Node>>,
+    job: Option<Stack<S::Node>>,
     next_id: u32,
     /// The last task taken from the master, and an abort that overtook its task.
     last_taken: Option<u32>,
@@ -246,13 +249,6 @@ impl<S: TreeSource> FoxProcess<S> {
 
     fn searcher(&mut self) -> &mut Searcher<S> {
         self.searcher.get_or_insert_with(|| Searcher::new(self.slots))
-    }
-
-    fn wake<T: Transport<S::Node>>(&mut self, t: &mut T) {
-        if !self.waking {
-            self.waking = true;
-            t.wake();
-        }
     }
 
     /// Starts searching `p` for the top frame (or as the job itself): a
@@ -337,19 +333,10 @@ impl<S: TreeSource> FoxProcess<S> {
         }
     }
 
-    /// Aborts the moves `f` has out.
-    fn abort_remote<T: Transport<S::Node>>(&mut self, t: &mut T, f: &mut Frame<S::Node>) {
-        self.aborts += abort_out(t, &mut f.remote);
-    }
-
     /// Drops the frames above frame `k` (and the piece), aborting their moves out.
     fn truncate<T: Transport<S::Node>>(&mut self, t: &mut T, k: usize) {
         let Some(job) = self.job.as_mut() else { return };
-        job.piece = None;
-        let mut above = job.frames.split_off(k);
-        for f in &mut above {
-            self.abort_remote(t, f);
-        }
+        self.aborts += job.truncate(t, k);
     }
 
     /// Everything but a slice: closes finished frames (storing their
@@ -358,20 +345,18 @@ impl<S: TreeSource> FoxProcess<S> {
     fn advance<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         loop {
             let Some(job) = self.job.as_mut() else { return };
-            if job.piece.is_some() {
-                self.wake(t);
-                return;
+            match job.step(t, &mut self.waking, &mut self.aborts) {
+                Step::Wait => return,
+                Step::Closed(f) => {
+                    let value = f.w.value(f.max);
+                    let entry = Entry { value, bound: Bound::of(value, f.open), depth: f.depth, best: f.best as u32, tag: 0 };
+                    self.searcher().remember(src, &f.node, f.ply, entry);
+                    self.deliver(src, t, value);
+                    continue;
+                }
+                Step::Open => {}
             }
             let Some(top) = job.frames.last_mut() else { return };
-            if top.finished() {
-                let Some(mut f) = job.frames.pop() else { return };
-                self.abort_remote(t, &mut f);
-                let value = f.w.value(f.max);
-                let entry = Entry { value, bound: Bound::of(value, f.open), depth: f.depth, best: f.best as u32, tag: 0 };
-                self.searcher().remember(src, &f.node, f.ply, entry);
-                self.deliver(src, t, value);
-                continue;
-            }
             if top.busy {
                 return;
             }
@@ -423,12 +408,8 @@ impl<S: TreeSource> FoxProcess<S> {
 
     /// One slice of the piece.
     fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
-        let slots = self.slots;
-        let Some(p) = self.job.as_mut().and_then(|j| j.piece.as_mut()) else { return };
-        let Some(v) = p.slice(self.searcher.get_or_insert_with(|| Searcher::new(slots)), src, t) else { return };
-        if let Some(j) = self.job.as_mut() {
-            j.piece = None;
-        }
+        let Some(job) = self.job.as_mut() else { return };
+        let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
         self.deliver(src, t, v);
     }
 
@@ -476,7 +457,7 @@ impl<S: TreeSource> Process<S> for FoxProcess<S> {
         self.slaves = slaves(t.rank(), t.procs());
         self.owed = vec![None; self.slaves.len()];
         if let Some((root, depth)) = self.root.take() {
-            self.job = Some(Job { owner: None, frames: vec![], piece: None });
+            self.job = Some(Stack::new(None));
             if let Some(v) = self.open(src, t, Piece { node: root, max: true, ply: 0, depth, window: Window::ROOT, budget: self.slice }) {
                 self.deliver(src, t, v);
             }
@@ -497,7 +478,7 @@ impl<S: TreeSource> Process<S> for FoxProcess<S> {
                     t.send(from, Msg::Request { origin: t.rank() as u32 });
                 } else {
                     self.taken += 1;
-                    self.job = Some(Job { owner: Some(id), frames: vec![], piece: None });
+                    self.job = Some(Stack::new(Some(id)));
                     if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice }) {
                         self.deliver(src, t, v);
                     }

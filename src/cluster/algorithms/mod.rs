@@ -8,7 +8,7 @@
 //!
 //! Besides the algorithms, the pieces several of them share: the frontier
 //! of the root-splitting baselines ([`frontier`]), a node searched in
-//! slices ([`piece`]).
+//! slices ([`piece`]), the frame stack of YBWC and Fox ([`frames`]).
 
 use super::Launch;
 use super::algorithm::{Algorithm, Given, Opt, Part, Run, TaskSearch};
@@ -16,6 +16,7 @@ use crate::game::TreeSource;
 use std::ops::RangeInclusive;
 
 pub mod fox;
+pub mod frames;
 pub mod frontier;
 pub mod master_worker;
 pub mod piece;

@@ -34,7 +34,7 @@ use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Given, Opt, Run, TaskSearch};
 use crate::cluster::algorithms::root_split::answer;
 use crate::cluster::algorithms::ybwc::default_granularity;
-use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
+use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -158,7 +158,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> PvSplitProcess<S, Q> {
         while let Some(top) = self.pv.last_mut() {
             while !top.cut() && top.next < top.kids.len() {
                 let Some(w) = self.idle.pop_front() else { break };
-                let job = Job {
+                let job = Task {
                     id: top.next as u32,
                     node: top.kids[top.next].clone(),
                     max: !top.max,

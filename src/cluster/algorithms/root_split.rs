@@ -22,7 +22,7 @@
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Given, Opt, Part, Run, TaskSearch};
 use crate::cluster::algorithms::frontier::{self, Leaf, back_up, default_split, frontier};
-use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
+use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
@@ -30,7 +30,7 @@ use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
 
 /// The frontier every process of a run builds from the root: built once
 /// by the simulator and shared (each process is charged its expansion).
-pub struct Shared<S: TreeSource> {
+pub struct SplitFrontier<S: TreeSource> {
     /// The root.
     pub root: S::Node,
     /// The search depth.
@@ -43,11 +43,11 @@ pub struct Shared<S: TreeSource> {
     pub expanded: u64,
 }
 
-impl<S: TreeSource> Shared<S> {
+impl<S: TreeSource> SplitFrontier<S> {
     /// The frontier of `root` at ply `split`, for a search to `depth`.
-    pub fn new(src: &S, root: &S::Node, depth: u32, split: u32) -> Shared<S> {
+    pub fn new(src: &S, root: &S::Node, depth: u32, split: u32) -> SplitFrontier<S> {
         let (leaves, expanded) = frontier(src, root, split);
-        Shared { root: root.clone(), depth, split, leaves, expanded }
+        SplitFrontier { root: root.clone(), depth, split, leaves, expanded }
     }
 
     fn built<T: Transport<S::Node>>(&self, t: &mut T) {
@@ -140,7 +140,7 @@ impl Algorithm for EvenSplit {
         frontier_part(self.split, true, run)
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, tasks: impl Fn() -> Q) -> L::Output {
-        let f = Shared::new(run.src, run.root, run.depth, split_ply(self.split, run));
+        let f = SplitFrontier::new(run.src, run.root, run.depth, split_ply(self.split, run));
         l.launch(run.src, run.procs, |_| EvenSplitProcess::new(&f, tasks()))
     }
 }
@@ -177,7 +177,7 @@ impl Algorithm for MasterSlave {
         frontier_part(self.split, false, run)
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, tasks: impl Fn() -> Q) -> L::Output {
-        let f = Shared::new(run.src, run.root, run.depth, split_ply(self.split, run));
+        let f = SplitFrontier::new(run.src, run.root, run.depth, split_ply(self.split, run));
         l.launch(run.src, run.procs, |_| MasterSlaveProcess::new(&f, tasks()))
     }
 }
@@ -193,7 +193,7 @@ impl<S: TreeSource> TaskSearch<S> for Searcher<S> {
 
 /// One process of the even split, searching its tasks with `Q`.
 pub struct EvenSplitProcess<'f, S: TreeSource, Q> {
-    f: &'f Shared<S>,
+    f: &'f SplitFrontier<S>,
     tasks: Q,
     values: Vec<Option<i64>>,
     missing: usize,
@@ -201,7 +201,7 @@ pub struct EvenSplitProcess<'f, S: TreeSource, Q> {
 
 impl<'f, S: TreeSource, Q: TaskSearch<S>> EvenSplitProcess<'f, S, Q> {
     /// A process of a run over frontier `f`, searching with `tasks`.
-    pub fn new(f: &'f Shared<S>, tasks: Q) -> EvenSplitProcess<'f, S, Q> {
+    pub fn new(f: &'f SplitFrontier<S>, tasks: Q) -> EvenSplitProcess<'f, S, Q> {
         EvenSplitProcess { f, tasks, values: vec![], missing: 0 }
     }
 }
@@ -252,8 +252,8 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for EvenSplitProcess<'_, S, Q> 
 
 /// A worker's side of a master handing out tasks (master-slave, the PV
 /// split): `job` searched with `q`, its value sent back to `from`.
-pub(super) fn answer<S: TreeSource, Q: TaskSearch<S>, T: Transport<S::Node>>(src: &S, q: &mut Q, t: &mut T, from: usize, job: Job<S::Node>) {
-    let Job { id, node, max, ply, depth, window } = job;
+pub(super) fn answer<S: TreeSource, Q: TaskSearch<S>, T: Transport<S::Node>>(src: &S, q: &mut Q, t: &mut T, from: usize, job: Task<S::Node>) {
+    let Task { id, node, max, ply, depth, window } = job;
     let (value, counts) = q.task(src, &node, max, depth, ply, window);
     t.searched(counts);
     t.send(from, Msg::Result { id, value });
@@ -262,7 +262,7 @@ pub(super) fn answer<S: TreeSource, Q: TaskSearch<S>, T: Transport<S::Node>>(src
 /// One process of the master-slave search: the master (rank 0) or a
 /// worker, searching its tasks with `Q`.
 pub struct MasterSlaveProcess<'f, S: TreeSource, Q> {
-    f: &'f Shared<S>,
+    f: &'f SplitFrontier<S>,
     tasks: Q,
     values: Vec<Option<i64>>,
     next: usize,
@@ -272,7 +272,7 @@ pub struct MasterSlaveProcess<'f, S: TreeSource, Q> {
 
 impl<'f, S: TreeSource, Q: TaskSearch<S>> MasterSlaveProcess<'f, S, Q> {
     /// A process of a run over frontier `f`, a worker searching with `tasks`.
-    pub fn new(f: &'f Shared<S>, tasks: Q) -> MasterSlaveProcess<'f, S, Q> {
+    pub fn new(f: &'f SplitFrontier<S>, tasks: Q) -> MasterSlaveProcess<'f, S, Q> {
         MasterSlaveProcess { f, tasks, values: vec![], next: 0, missing: 0, best: ROOT_ALPHA }
     }
 
@@ -287,7 +287,7 @@ impl<'f, S: TreeSource, Q: TaskSearch<S>> MasterSlaveProcess<'f, S, Q> {
         // At ply 1 the root's best so far bounds the task: a lower value
         // cannot change the root's maximum.
         let window = if f.split == 1 { Window { alpha: self.best, beta: ROOT_BETA } } else { Window::ROOT };
-        t.send(worker, Msg::Task(Job { id: i as u32, node: l.node.clone(), max: l.max, ply: l.ply, depth: f.depth - l.ply, window }));
+        t.send(worker, Msg::Task(Task { id: i as u32, node: l.node.clone(), max: l.max, ply: l.ply, depth: f.depth - l.ply, window }));
     }
 }
 

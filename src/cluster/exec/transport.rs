@@ -12,13 +12,10 @@ use crate::tt::Bound;
 use crate::value::Window;
 use serde::{Deserialize, Serialize};
 
-/// A message between processes. `N` is the tree source's node (a position).
-/// Serde types: a real transport encodes them (the MPI transport, §9.8), and
-/// a new variant is encoded with no more code.
 /// A search one process asks of another: `node` (a MAX node if `max`, at
 /// `ply`) to `depth` in `window`, fail-hard; `id` is the asker's name for it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Job<N> {
+pub struct Task<N> {
     /// The asker's name for the search.
     pub id: u32,
     /// The position.
@@ -33,10 +30,13 @@ pub struct Job<N> {
     pub window: Window,
 }
 
+/// A message between processes. `N` is the tree source's node (a position).
+/// Serde types: a real transport encodes them (the MPI transport, §9.8), and
+/// a new variant is encoded with no more code.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Msg<N> {
-    /// Search the job; answer with a [`Msg::Result`] of the same `id`.
-    Task(Job<N>),
+    /// Search the task; answer with a [`Msg::Result`] of the same `id`.
+    Task(Task<N>),
     /// The value of task `id` (fail-hard in its window).
     Result {
         /// The task.
@@ -53,7 +53,7 @@ pub enum Msg<N> {
     /// the master's order).
     Work {
         /// The search asked.
-        job: Job<N>,
+        job: Task<N>,
         /// The master's pass.
         pass: u32,
         /// The signature.

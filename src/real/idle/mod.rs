@@ -21,14 +21,21 @@ pub mod pvsplit;
 pub mod steal;
 
 use super::heap;
-use super::{Options, Outcome, RealError};
+use super::{Measured, Options, RealError};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
 use crate::schemes::SplitScheme;
 
 /// Searches `src` from `root` to `depth` with the split-based `algorithm`,
 /// its split points chosen by `scheme`'s rules, on the shared heap.
-pub fn run<S: TreeSource, Sc: SplitScheme>(src: &S, root: &S::Node, depth: u32, scheme: &Sc, algorithm: Algorithm, opts: &Options) -> Result<Outcome, RealError>
+pub fn run<S: TreeSource, Sc: SplitScheme>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    scheme: &Sc,
+    algorithm: Algorithm,
+    opts: &Options,
+) -> Result<Measured, RealError>
 where
     Sc::Data: Send + Sync,
 {

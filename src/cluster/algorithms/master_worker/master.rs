@@ -19,7 +19,7 @@
 
 use super::tree::MTree;
 use super::{FULL_WINDOW_AFTER, settled};
-use crate::cluster::exec::transport::{Job, Msg, Transport};
+use crate::cluster::exec::transport::{Msg, Task, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::tt::Bound;
@@ -284,7 +284,7 @@ impl<S: TreeSource> Master<S> {
         n.owner = w;
         let window = if n.tries as u32 >= FULL_WINDOW_AFTER { Window::ROOT } else { w2 };
         let msg = Msg::Work {
-            job: Job { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window },
+            job: Task { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window },
             pass: self.pass,
             sig: self.sig.clone(),
         };

@@ -38,7 +38,7 @@ pub use worker::Worker;
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch};
 use crate::cluster::algorithms::frontier::frontier;
-use crate::cluster::exec::transport::{Job, Msg, Process, Transport};
+use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::game::{TreeSource, children};
 use crate::value::Window;
 use worker::WTask;
@@ -304,7 +304,7 @@ impl<S: TreeSource> Process<S> for MasterWorkerProcess<S> {
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
         match (self, msg) {
             (MasterWorkerProcess::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
-            (MasterWorkerProcess::Worker(w), Msg::Work { job: Job { id, node, max, ply, depth, window }, pass, sig }) => {
+            (MasterWorkerProcess::Worker(w), Msg::Work { job: Task { id, node, max, ply, depth, window }, pass, sig }) => {
                 w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig })
             }
             (MasterWorkerProcess::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),

@@ -21,6 +21,7 @@
 //! - **Helpful master** (`helpful`): see [`YbwcProcess::help_out`].
 
 use super::{Ask, Frame, Piece, Switches, YbwcProcess, walk};
+use crate::cluster::algorithms::frames::StackFrame;
 use crate::cluster::exec::transport::{Msg, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;

@@ -50,9 +50,10 @@ pub use switches::Switches;
 
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
+use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, Step};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::topology::Topology;
-use crate::cluster::exec::transport::{Msg, Process, Transport, abort_out};
+use crate::cluster::exec::transport::{Msg, Process, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
@@ -161,9 +162,9 @@ struct Frame<N> {
     first_done: bool,
     /// Children out with other processes: (task id, helper, child).
     remote: Vec<(u32, usize, usize)>,
-    /// Knuth and Moore's node type, 1 (PV), 2 or 3 (the `promising`
-    /// switch; 1 otherwise).
-    kind: u8,
+    /// Knuth and Moore's node type (the `promising` switch; PV
+    /// otherwise).
+    kind: NodeType,
     /// The child the table suggests (the `promising` switch) and whether
     /// it is evaluated.
     promising: Option<usize>,
@@ -195,10 +196,6 @@ impl<N> Frame<N> {
         self.promising_done |= self.promising == Some(i);
     }
 
-    fn finished(&self) -> bool {
-        self.cut() || (self.next == self.kids.len() && !self.local && self.remote.is_empty())
-    }
-
     /// The fail-hard value in the frame's window (as the sequential search's).
     fn value(&self) -> i64 {
         self.w.value(self.max)
@@ -216,35 +213,64 @@ impl<N> Frame<N> {
     /// none), type 3 at once.
     fn available(&self, promising: bool) -> bool {
         let open = match (promising, self.kind) {
-            (false, _) | (true, 1) => self.first_done,
-            (true, 2) => self.promising.is_none() || self.promising_done,
+            (false, _) | (true, NodeType::Pv) => self.first_done,
+            (true, NodeType::Cut) => self.promising.is_none() || self.promising_done,
             _ => true,
         };
         open && !self.cut() && self.next < self.kids.len()
     }
 }
 
-/// Knuth and Moore's type of child `i` (in the frame's order) of a node of
-/// type `kind` (OthelloX §4.4): a type-1 node's first child is type 1, the
-/// others type 2; a type-2 node's first child is type 3, the others type 2;
-/// every child of a type-3 node is type 2.
-fn child_kind(kind: u8, i: usize) -> u8 {
-    match (kind, i) {
-        (1, 0) => 1,
-        (2, 0) => 3,
-        _ => 2,
+impl<N> StackFrame for Frame<N> {
+    fn finished(&self) -> bool {
+        self.cut() || (self.next == self.kids.len() && !self.local && self.remote.is_empty())
+    }
+
+    fn remote(&mut self) -> &mut Vec<(u32, usize, usize)> {
+        &mut self.remote
     }
 }
 
-/// What a process is searching: the root (rank 0) or a task.
-struct Job<N> {
-    /// Who gave it and its id there (`None`: the root).
-    owner: Option<(usize, u32)>,
-    frames: Vec<Frame<N>>,
-    /// The piece on top of the frames (or the job itself, if it is at or
-    /// below the granularity).
-    piece: Option<Piece<N>>,
+/// Knuth and Moore's node types (OthelloX §4.4). The discriminant is the
+/// type's number, which travels in a task id's two low bits (so the wire
+/// size the simulated machine charges is the id's, as before).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum NodeType {
+    /// Type 1: on the principal variation.
+    Pv = 1,
+    /// Type 2: expected to cut off (one child suffices).
+    Cut = 2,
+    /// Type 3: every child is searched.
+    All = 3,
 }
+
+impl NodeType {
+    /// The type numbered `bits` (a task id's two low bits); PV for 0,
+    /// which no id carries under the `promising` switch.
+    fn from_bits(bits: u32) -> NodeType {
+        match bits & 3 {
+            2 => NodeType::Cut,
+            3 => NodeType::All,
+            _ => NodeType::Pv,
+        }
+    }
+
+    /// Knuth and Moore's type of child `i` (in the frame's order): a PV
+    /// node's first child is PV, the others CUT; a CUT node's first child
+    /// is ALL, the others CUT; every child of an ALL node is CUT.
+    fn child(self, i: usize) -> NodeType {
+        match (self, i) {
+            (NodeType::Pv, 0) => NodeType::Pv,
+            (NodeType::Cut, 0) => NodeType::All,
+            _ => NodeType::Cut,
+        }
+    }
+}
+
+/// What a process is searching: the root (rank 0) or a task (owned by
+/// its giver's rank and id there).
+type Stack<N> = FrameStack<N, Frame<N>, (usize, u32)>;
 
 /// A request this process has out (one at a time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,7 +296,7 @@ pub struct YbwcProcess<S: TreeSource> {
     searcher: Option<Searcher<S>>,
     /// The jobs, the one searched on top: the helpful master searches a
     /// task of a helper's over its own waiting job (one job otherwise).
-    jobs: Vec<Job<S::Node>>,
+    jobs: Vec<Stack<S::Node>>,
     /// Requests kept until there is work to give (origins, oldest first).
     parked: VecDeque<u32>,
     next_id: u32,
@@ -344,13 +370,6 @@ impl<S: TreeSource> YbwcProcess<S> {
         }
     }
 
-    fn wake<T: Transport<S::Node>>(&mut self, t: &mut T) {
-        if !self.waking {
-            self.waking = true;
-            t.wake();
-        }
-    }
-
     fn pass<T: Transport<S::Node>>(&mut self, t: &mut T, to: usize, origin: u32) {
         self.passed += 1;
         t.send(to, Msg::Request { origin });
@@ -359,7 +378,7 @@ impl<S: TreeSource> YbwcProcess<S> {
     /// Starts searching `p`, of node type `kind`, as the next local child
     /// of the top frame (or as the job itself): a piece, a frame, or a
     /// terminal node's value.
-    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>, kind: u8) -> Option<i64> {
+    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>, kind: NodeType) -> Option<i64> {
         if p.depth <= self.granularity {
             self.jobs.last_mut()?.piece = Some(p);
             return None;
@@ -446,20 +465,11 @@ impl<S: TreeSource> YbwcProcess<S> {
         }
     }
 
-    /// Aborts the outstanding children of `f`.
-    fn abort_remote<T: Transport<S::Node>>(&mut self, t: &mut T, f: &mut Frame<S::Node>) {
-        self.aborts += abort_out(t, &mut f.remote);
-    }
-
     /// Drops the frames of job `j` above frame `k` (and the piece),
     /// aborting their helpers' work.
     fn truncate<T: Transport<S::Node>>(&mut self, t: &mut T, j: usize, k: usize) {
         let Some(job) = self.jobs.get_mut(j) else { return };
-        job.piece = None;
-        let mut above = job.frames.split_off(k.min(job.frames.len()));
-        for f in &mut above {
-            self.abort_remote(t, f);
-        }
+        self.aborts += job.truncate(t, k);
     }
 
     /// Does everything but searching a slice: closes finished frames,
@@ -468,23 +478,21 @@ impl<S: TreeSource> YbwcProcess<S> {
     fn advance<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         loop {
             let Some(job) = self.jobs.last_mut() else { return };
-            if job.piece.is_some() {
-                self.wake(t);
-                return;
+            match job.step(t, &mut self.waking, &mut self.aborts) {
+                Step::Wait => return,
+                Step::Closed(f) => {
+                    self.deliver(t, f.value());
+                    continue;
+                }
+                Step::Open => {}
             }
             let Some(top) = job.frames.last_mut() else { return };
-            if top.finished() {
-                let Some(mut f) = job.frames.pop() else { return };
-                self.abort_remote(t, &mut f);
-                self.deliver(t, f.value());
-                continue;
-            }
             if top.can_start() {
                 let i = top.next;
                 top.next += 1;
                 top.local = true;
                 top.local_child = i;
-                let kind = child_kind(top.kind, i);
+                let kind = top.kind.child(i);
                 let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.w, budget: self.slice };
                 if let Some(v) = self.open(src, t, p, kind) {
                     self.deliver(t, v);
@@ -497,11 +505,8 @@ impl<S: TreeSource> YbwcProcess<S> {
 
     /// One slice of the piece.
     fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
-        let Some(p) = self.jobs.last_mut().and_then(|j| j.piece.as_mut()) else { return };
-        let Some(v) = p.slice(self.searcher.get_or_insert_with(|| Searcher::new(self.slots)), src, t) else { return };
-        if let Some(j) = self.jobs.last_mut() {
-            j.piece = None;
-        }
+        let Some(job) = self.jobs.last_mut() else { return };
+        let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
         self.deliver(t, v);
     }
 
@@ -520,13 +525,13 @@ impl<S: TreeSource> YbwcProcess<S> {
         f.next += 1;
         // With the promising rule, the child's node type travels in its
         // task id's two low bits (the id is the owner's name, echoed back).
-        let id = if promising { self.next_id << 2 | u32::from(child_kind(f.kind, i)) } else { self.next_id };
+        let id = if promising { self.next_id << 2 | u32::from(f.kind.child(i) as u8) } else { self.next_id };
         self.next_id += 1;
         f.remote.push((id, o, i));
         self.given += 1;
         t.send(
             o,
-            Msg::Task(crate::cluster::exec::transport::Job { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.w }),
+            Msg::Task(crate::cluster::exec::transport::Task { id, node: f.kids[i].clone(), max: !f.max, ply: f.ply + 1, depth: f.depth - 1, window: f.w }),
         );
         if self.switches.three_stage {
             if self.worked.len() <= o {
@@ -615,9 +620,9 @@ impl<S: TreeSource> Process<S> for YbwcProcess<S> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         match self.root.take() {
             Some((root, depth)) => {
-                self.jobs.push(Job { owner: None, frames: vec![], piece: None });
+                self.jobs.push(Stack::new(None));
                 let p = Piece { node: root, max: true, ply: 0, depth, window: Window::ROOT, budget: self.slice };
-                if let Some(v) = self.open(src, t, p, 1) {
+                if let Some(v) = self.open(src, t, p, NodeType::Pv) {
                     self.deliver(t, v);
                 }
                 self.advance(src, t);
@@ -636,15 +641,15 @@ impl<S: TreeSource> Process<S> for YbwcProcess<S> {
             return;
         }
         match msg {
-            Msg::Task(crate::cluster::exec::transport::Job { id, node, max, ply, depth, window }) => {
+            Msg::Task(crate::cluster::exec::transport::Task { id, node, max, ply, depth, window }) => {
                 // Sent to a process that asked: idle, or (helpful master)
                 // waiting, the task in its waiting job's subtree.
                 self.asking = None;
                 self.refused.clear();
                 self.taken += 1;
                 self.nested += u64::from(!self.jobs.is_empty());
-                let kind = if self.switches.promising { (id & 3) as u8 } else { 1 };
-                self.jobs.push(Job { owner: Some((from, id)), frames: vec![], piece: None });
+                let kind = if self.switches.promising { NodeType::from_bits(id) } else { NodeType::Pv };
+                self.jobs.push(Stack::new(Some((from, id))));
                 if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice }, kind) {
                     self.deliver(t, v);
                 }

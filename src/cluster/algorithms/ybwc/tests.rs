@@ -55,7 +55,7 @@ fn which_child_is_given_and_when_by_hand() {
     let w = |alpha, beta| Window { alpha, beta };
     assert_eq!(
         r.sent,
-        [(1, Msg::Task(crate::cluster::exec::transport::Job { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) }))]
+        [(1, Msg::Task(crate::cluster::exec::transport::Task { id: 0, node: a[2], max: true, ply: 2, depth: 0, window: w(ROOT_ALPHA, OFF + 466) }))]
     );
     r.sent.clear();
     // A1 = 467: A waits for A2 alone.
@@ -67,7 +67,7 @@ fn which_child_is_given_and_when_by_hand() {
     p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
     assert_eq!(
         r.sent,
-        [(1, Msg::Task(crate::cluster::exec::transport::Job { id: 1, node: kids[2], max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) }))]
+        [(1, Msg::Task(crate::cluster::exec::transport::Task { id: 1, node: kids[2], max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) }))]
     );
     r.sent.clear();
     // B0 = 43 ≤ 466 cuts B; the root waits for C, whose value in its
@@ -230,7 +230,7 @@ fn the_helpful_master_by_hand() {
         Msg::Task(j) => j.clone(),
         m => panic!("{m:?}"),
     };
-    let value = |j: &crate::cluster::exec::transport::Job<INode>| minimax(&t, &j.node, j.max, j.depth, j.ply).clamp(j.window.alpha, j.window.beta);
+    let value = |j: &crate::cluster::exec::transport::Task<INode>| minimax(&t, &j.node, j.max, j.depth, j.ply).clamp(j.window.alpha, j.window.beta);
     p.start(&t, &mut r);
     p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
     p.resume(&t, &mut r);
@@ -252,7 +252,7 @@ fn the_helpful_master_by_hand() {
     // The helper gives a leaf of A1 (its id 7 there): searched over the
     // waiting job, its value returned to the helper.
     let leaf = children(&t, &a1.node, true)[1];
-    let nested = crate::cluster::exec::transport::Job { id: 7, node: leaf, max: false, ply: 3, depth: 0, window: a1.window };
+    let nested = crate::cluster::exec::transport::Task { id: 7, node: leaf, max: false, ply: 3, depth: 0, window: a1.window };
     p.receive(&t, &mut r, 1, Msg::Task(nested.clone()));
     assert_eq!((p.jobs.len(), p.nested), (2, 1));
     p.resume(&t, &mut r);
@@ -325,7 +325,7 @@ fn a_helper_narrows_its_frames_by_hand() {
     for alpha in [v - 5, v + 5] {
         let mut p = YbwcProcess::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(1);
         let mut r = Record::new(0, 2);
-        p.receive(&t, &mut r, 0, Msg::Task(crate::cluster::exec::transport::Job { id: 3, node: a, max: false, ply: 1, depth: 2, window: Window::ROOT }));
+        p.receive(&t, &mut r, 0, Msg::Task(crate::cluster::exec::transport::Task { id: 3, node: a, max: false, ply: 1, depth: 2, window: Window::ROOT }));
         let w = Window { alpha, beta: ROOT_BETA };
         p.receive(&t, &mut r, 0, Msg::Narrow { id: 3, window: w });
         let job = &p.jobs[0];

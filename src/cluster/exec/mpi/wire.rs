@@ -19,17 +19,17 @@ pub fn decode<N: DeserializeOwned>(bytes: &[u8]) -> Result<Msg<N>, postcard::Err
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::exec::transport::{Job, SharedEntry};
+    use crate::cluster::exec::transport::{SharedEntry, Task};
     use crate::value::Window;
     use std::fmt::Debug;
 
     fn round_trip<N: Serialize + DeserializeOwned + PartialEq + Debug + Clone>(node: N) -> Vec<usize> {
         let w = Window { alpha: -5, beta: 1 << 40 };
         let msgs = [
-            Msg::Task(Job { id: 7, node: node.clone(), max: false, ply: 3, depth: 9, window: w }),
+            Msg::Task(Task { id: 7, node: node.clone(), max: false, ply: 3, depth: 9, window: w }),
             Msg::Result { id: u32::MAX, value: i64::MIN },
             Msg::Stop,
-            Msg::Work { job: Job { id: 1, node: node.clone(), max: true, ply: 2, depth: 4, window: w }, pass: 12, sig: vec![0, 3, 65535] },
+            Msg::Work { job: Task { id: 1, node: node.clone(), max: true, ply: 2, depth: 4, window: w }, pass: 12, sig: vec![0, 3, 65535] },
             Msg::Report { id: 2, depth: 4, window: w, value: -17 },
             Msg::Pass { pass: 3 },
             Msg::Share { entries: vec![SharedEntry { node, ply: 1, depth: 2, value: 3, bound: crate::tt::Bound::Upper, best: 4, origin: 5 }] },
@@ -67,7 +67,7 @@ mod tests {
         round_trip(moves.child(&p, k));
         round_trip(othello::Position::start());
         // A bad board is an error, not a panic.
-        let bad = postcard::to_stdvec(&Msg::Task(Job { id: 0, node: (1u64, 1u64, true), max: true, ply: 0, depth: 1, window: Window::ROOT })).unwrap();
+        let bad = postcard::to_stdvec(&Msg::Task(Task { id: 0, node: (1u64, 1u64, true), max: true, ply: 0, depth: 1, window: Window::ROOT })).unwrap();
         assert!(decode::<othello::Position>(&bad).is_err());
     }
 }
