@@ -84,14 +84,14 @@ fn root_values(dir: &Path, trees: &str) -> Vec<String> {
 /// Every policy on `np` ranks: each row's value is the tree's, the rows are
 /// the baseline then each policy, per tree, marked `mpi`.
 fn exact(dir: &Path, trees: &str, np: usize, algorithms: &str) {
-    exact_on(dir, trees, np, policies, 1, None);
+    exact_on(dir, trees, np, algorithms, 1, None);
 }
 
 /// [`exact`] with `threads` inside each rank running `inner` (`None`: the default).
 fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize, inner: Option<&str>) {
     let want = root_values(dir, trees);
     let t = threads.to_string();
-    let mut args = vec![trees, "--per-tree", "--policy", policies, "--threads", &t];
+    let mut args = vec![trees, "--per-tree", "--policy", algorithms, "--threads", &t];
     if let Some(a) = inner {
         args.extend(["--thread-algorithm", a]);
     }
@@ -101,7 +101,7 @@ fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize
         header,
         "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
     );
-    let algs: Vec<&str> = policies.split(',').filter(|&p| p != "seq").collect();
+    let algs: Vec<&str> = algorithms.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();
     assert_eq!(out.lines().count(), 1 + n * (1 + algs.len()), "{out}");
     let (tree, value, alg, procs) = (column(&out, "tree"), column(&out, "root_value"), column(&out, "algorithm"), column(&out, "procs"));
