@@ -302,9 +302,10 @@ fn a_failed_rank_ends_the_job_instead_of_hanging_it() {
 #[test]
 fn an_interrupted_run_ends_with_one_line() {
     let d = Dir::new("mpi-interrupt");
-    // Long enough to be interrupted: tens of seconds of search on 3 ranks
-    // (depth 16 took under 3 s once the tables were compact).
-    incremental_trees(&d, "t.jsonl", 5, 18, 4);
+    // Long enough to be interrupted: depth 18 took 3.9 s in all on an idle
+    // two-core host (the interrupt comes at 3 s), depth 20 about five times
+    // that.
+    incremental_trees(&d, "t.jsonl", 5, 20, 4);
     let mut cmd = mpirun_command(&d.path, 3, &["t.jsonl", "--policy", "master-worker", "-o", "out.csv"], &[]);
     let child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     std::thread::sleep(Duration::from_secs(3));
