@@ -24,7 +24,7 @@
 //! `src/cluster/algorithms/` and gets one line in the `registry!` list of
 //! `src/cluster/algorithms/mod.rs` (`docs/model.md` §8.4).
 
-use parab::cluster::algorithm::{Algorithm, Given, Opt, Part, Run, TaskSearch};
+use parab::cluster::algorithm::{Algorithm, Cut, Given, Opt, Part, Run, TaskSearch};
 use parab::cluster::algorithms::frontier::{Leaf, back_up, frontier, size};
 use parab::cluster::exec::events::Delivery;
 use parab::cluster::exec::transport::{Msg, Process, Task, Transport};
@@ -78,8 +78,8 @@ impl Algorithm for WorkStealing {
         let split = self.split.map_or_else(|| (1..run.depth).find(|&s| size(run.src, run.root, s) >= want).unwrap_or(run.depth), |s| s.min(run.depth));
         WorkStealing { split: Some(split) }
     }
-    fn split_column(&self) -> Option<u32> {
-        self.split
+    fn cut(&self) -> Option<Cut> {
+        self.split.map(Cut::SplitPly)
     }
     fn memory<S: TreeSource>(&self, run: &Run<'_, S>) -> Part {
         // Every process holds the frontier (a node and its value each).

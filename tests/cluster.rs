@@ -10,7 +10,7 @@ use crate::util::*;
 use parab::formats::{ClusterRow, IncrementalPerTreeRow};
 
 /// The header of the cluster's rows (simulated and real).
-const HEADER: &str = "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm";
+const HEADER: &str = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm";
 
 /// Each row's root value is its tree's in `roots` (the sequential search's).
 fn exact(rows: &[ClusterRow], roots: &[i64]) {
@@ -45,23 +45,24 @@ fn pabsim_on_the_cluster() {
             assert_eq!((r.load_mean, r.load_min, r.load_sd), (1.0, 1.0, 0.0));
         }
     }
-    // The master-worker and its variant: d' in the split column, exact.
+    // The master-worker and its variant: d' in the master_depth column, no
+    // other cut column, exact.
     let mw_args =
         ["t.jsonl", "--machine", "cluster", "--procs", "1,8", "--policy", "master-worker,master-worker-noupdate", "--master-depth", "2", "--per-tree"];
     let mw = d.tool("pabsim").args(mw_args).rows::<ClusterRow>().split_off(4);
     assert_eq!(
-        mw.iter().map(|r| (r.algorithm.as_str(), r.split)).collect::<Vec<_>>(),
-        [("master-worker", Some(2)); 4].into_iter().chain([("master-worker-noupdate", Some(2)); 4]).collect::<Vec<_>>()
+        mw.iter().map(|r| (r.algorithm.as_str(), r.split_ply, r.master_depth, r.granularity)).collect::<Vec<_>>(),
+        [("master-worker", None, Some(2), None); 4].into_iter().chain([("master-worker-noupdate", None, Some(2), None); 4]).collect::<Vec<_>>()
     );
     exact(&mw, &roots);
     // YBWC: its granularity (b = 5: 7, capped at depth − 1 = 6) in the
-    // split column, exact at every count.
+    // granularity column, exact at every count.
     let yb = d
         .tool("pabsim")
         .args(["t.jsonl", "--machine", "cluster", "--procs", "1,2,64,4096", "--policy", "ybwc", "--per-tree"])
         .rows::<ClusterRow>()
         .split_off(4);
-    assert_eq!(yb.iter().map(|r| (r.algorithm.as_str(), r.split)).collect::<Vec<_>>(), [("ybwc", Some(6)); 12]);
+    assert_eq!(yb.iter().map(|r| (r.algorithm.as_str(), r.split_ply, r.master_depth, r.granularity)).collect::<Vec<_>>(), [("ybwc", None, None, Some(6)); 12]);
     exact(&yb, &roots);
     d.tool("pabsim").args(["t.jsonl", "--master-depth", "2"]).fails("--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
@@ -302,16 +303,16 @@ fn pabsim_runs_the_pv_split() {
             .split_off(3)
     };
     let default = run(&[]);
-    assert!(default.iter().all(|r| r.algorithm == "pv-split" && r.split == Some(1) && r.messages == 8), "{default:?}");
+    assert!(default.iter().all(|r| r.algorithm == "pv-split" && r.split_ply == Some(1) && r.granularity.is_none() && r.messages == 8), "{default:?}");
     exact(&default, &roots);
     let deep = run(&["--split-ply", "3"]);
-    assert_eq!(deep.iter().map(|r| (r.split, r.messages)).collect::<Vec<_>>(), [(Some(3), 24); 12]);
+    assert_eq!(deep.iter().map(|r| (r.split_ply, r.messages)).collect::<Vec<_>>(), [(Some(3), 24); 12]);
     exact(&deep, &roots);
     d.tool("pabsim").args(["t.jsonl", "--policy", "pv-split"]).fails("--algorithm pv-split is a cluster algorithm (give --machine cluster");
 }
 
 /// Fox et al.'s master/slave through the tool: exact at every count on
-/// every network, its granularity in the `split` column (b = 5: 7, at
+/// every network, its granularity in the `granularity` column (b = 5: 7, at
 /// most depth 7 − 1 = 6). Every message goes between a master and its
 /// slave, one bit apart: on a hypercube each crosses exactly one link, so
 /// the rows are the flat network's with --latency-ns raised by one hop's
@@ -327,7 +328,7 @@ fn pabsim_runs_fox_on_every_network() {
     for net in [&[][..], &["--topology", "hypercube"], &["--topology", "fat-tree", "--node-cores", "4"]] {
         let rows: Vec<ClusterRow> = rows_of("fox", &run(net)).split_off(3);
         assert_eq!(rows.len(), 5 * 3);
-        assert!(rows.iter().all(|r| r.algorithm == "fox" && r.split == Some(6) && r.messages > 0), "{rows:?}");
+        assert!(rows.iter().all(|r| r.algorithm == "fox" && r.granularity == Some(6) && r.split_ply.is_none() && r.messages > 0), "{rows:?}");
         exact(&rows, &roots);
     }
     let cube = run(&["--topology", "hypercube", "--hop-ns", "1000"]);

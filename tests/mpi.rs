@@ -99,7 +99,7 @@ fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "tree,seed,model,b,depth,trees,algorithm,procs,split,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
     );
     let algs: Vec<&str> = algorithms.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();
@@ -193,7 +193,7 @@ fn rows_per_configuration_and_output_file() {
     let args = ["inc.jsonl", "--policy", "even-split", "--per-tree"];
     let real = rows(&d.path, 4, &args);
     let sim = d.tool("pabsim").args(args).args(["--machine", "cluster", "--procs", "1,4"]).ok();
-    for c in ["tree", "algorithm", "procs", "split", "root_value", "leaves", "nodes", "messages"] {
+    for c in ["tree", "algorithm", "procs", "split_ply", "root_value", "leaves", "nodes", "messages"] {
         assert_eq!(column(&real, c), column(&sim, c), "{c}");
     }
     assert!(column(&sim, "transport").iter().all(|t| t == "simulated"));
@@ -239,7 +239,7 @@ fn threads_inside_the_ranks_are_exact() {
     let want = root_values(&d.path, "inc.jsonl");
     for np in [2, 3] {
         let out = rows(&d.path, np, &["inc.jsonl", "--per-tree", "--policy", both, "--threads", "2", "--split-ply", "2"]);
-        assert!(column(&out, "split").iter().skip(3).all(|s| s == "2"), "{out}");
+        assert!(column(&out, "split_ply").iter().skip(3).all(|s| s == "2"), "{out}");
         assert_eq!(column(&out, "root_value"), [want.clone(), want.clone(), want.clone()].concat(), "{out}");
     }
 }

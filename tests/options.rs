@@ -55,7 +55,8 @@ fn the_cluster_refuses_options_no_chosen_algorithm_reads() {
         .args(["t.jsonl", "--machine", "cluster", "--procs", "1,3", "--algorithm", "even-split,master-worker-negascout", "--epsilon", "5", "--split-ply", "1"])
         .ok();
     assert_eq!(column(&out, "algorithm"), ["seq", "even-split", "master-worker-negascout"]);
-    assert_eq!(column(&out, "split")[1], "1");
+    assert_eq!(column(&out, "split_ply"), ["", "1", ""]);
+    assert_eq!(column(&out, "master_depth"), ["", "", "2"]);
 }
 
 /// The shared machine and the real threads: one rule for the schemes'

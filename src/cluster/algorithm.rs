@@ -139,6 +139,36 @@ impl Part {
     }
 }
 
+/// Where an algorithm cuts the tree into the pieces its processes search,
+/// as its run resolved it: three parameters of three meanings, so three
+/// columns of the rows (`split_ply`, `master_depth`, `granularity`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The ply of the deepest split nodes, counted from the root
+    /// (`--split-ply`): the root-splitting algorithms' frontier, the PV
+    /// split's deepest PV node.
+    SplitPly(u32),
+    /// The master-worker's master depth d' (`--master-depth`): the plies the
+    /// master's tree spans; its leaves are the workers' tasks.
+    MasterDepth(u32),
+    /// The remaining depth at or below which a piece is searched
+    /// sequentially (`--granularity`): YBWC's and Fox's g.
+    Granularity(u32),
+}
+
+impl Cut {
+    /// The rows' three columns `[split_ply, master_depth, granularity]` of
+    /// an algorithm's cut: at most one is set.
+    pub fn columns(cut: Option<Cut>) -> [Option<u32>; 3] {
+        match cut {
+            Some(Cut::SplitPly(n)) => [Some(n), None, None],
+            Some(Cut::MasterDepth(n)) => [None, Some(n), None],
+            Some(Cut::Granularity(n)) => [None, None, Some(n)],
+            None => [None; 3],
+        }
+    }
+}
+
 /// A parallel search of the message-passing machines: its names, the
 /// options it reads, its parameters with their defaults, its memory and its
 /// processes. The registered ones are listed once, in `super::algorithms`
@@ -194,9 +224,10 @@ pub trait Algorithm: Copy + std::fmt::Debug + PartialEq + Send + Sync + 'static 
         self
     }
 
-    /// The rows' `split` column of a resolved value: the parameter that says
-    /// where it splits the tree (`docs/formats.md`), if it has one.
-    fn split_column(&self) -> Option<u32> {
+    /// The parameter of a resolved value that says where it cuts the tree
+    /// into pieces, if it has one: each kind is a column of the rows of its
+    /// own (`docs/formats.md`).
+    fn cut(&self) -> Option<Cut> {
         None
     }
 

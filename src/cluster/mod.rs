@@ -60,7 +60,7 @@ pub mod search;
 use crate::game::TreeSource;
 use crate::tree::{SourceVisitor, Tree};
 use crate::value::Window;
-pub use algorithm::{Algorithm, TaskSearch};
+pub use algorithm::{Algorithm, Cut, TaskSearch};
 pub use algorithms::ClusterAlgorithm;
 pub use algorithms::master_worker::MwVariant;
 use exec::events::Delivery;

@@ -86,7 +86,7 @@ fn each_run_returns_the_parameters_it_resolved() {
     // processes, 25 >= 21 for 8, 625 >= 189 for 64.
     assert_eq!(ran(mw, 2), MasterWorker { master_depth: Some(1), slice, variant: MwVariant::Updates }.into());
     assert_eq!(ran(noupdate, 8), MasterWorker { master_depth: Some(2), slice, variant: MwVariant::NoUpdate }.into());
-    assert_eq!(ran(mw, 64).split_column(), Some(4));
+    assert_eq!(ran(mw, 64).cut(), Some(Cut::MasterDepth(4)));
     let capped = MasterWorker { master_depth: Some(9), slice: Some(64), variant: MwVariant::Updates }.into();
     assert_eq!(ran(capped, 2), MasterWorker { master_depth: Some(6), slice: Some(64), variant: MwVariant::Updates }.into());
     // Sharing depth: 5^4 = 625 <= 625; ε at least 1.
@@ -101,8 +101,12 @@ fn each_run_returns_the_parameters_it_resolved() {
     assert_eq!(ran(PvSplit { split: Some(9) }.into(), 2), PvSplit { split: Some(6) }.into());
     // Fox's granularity: YBWC's rule.
     assert_eq!(ran(fox, 8), Fox { granularity: Some(5), slice }.into());
-    assert_eq!(ran(Fox { granularity: Some(2), slice: Some(64) }.into(), 2).split_column(), Some(2));
-    assert_eq!(ran(ClusterAlgorithm::SEQUENTIAL, 1).split_column(), None);
+    assert_eq!(ran(Fox { granularity: Some(2), slice: Some(64) }.into(), 2).cut(), Some(Cut::Granularity(2)));
+    assert_eq!(ran(ClusterAlgorithm::SEQUENTIAL, 1).cut(), None);
+    assert_eq!(ran(even, 4).cut(), Some(Cut::SplitPly(1)));
+    assert_eq!(Cut::columns(ran(pv, 3).cut()), [Some(1), None, None]);
+    assert_eq!(Cut::columns(ran(mw, 64).cut()), [None, Some(4), None]);
+    assert_eq!(Cut::columns(ran(ybwc, 3).cut()), [None, None, Some(5)]);
 }
 
 #[test]
@@ -215,8 +219,8 @@ fn every_master_depth_is_exact() {
                 for delivery in [Delivery::Timed, Delivery::Adversarial(dm as u64)] {
                     let a = MasterWorker { master_depth: Some(dm), ..MasterWorker::new(MwVariant::Updates) };
                     let cfg = ClusterConfig { settings: machine(search::DEFAULT_TT_SLOTS, delivery), ..ClusterConfig::new(a, procs) };
-                    let s = simulate(t, &cfg, None).map(|s| (s.output.value, s.algorithm.split_column()));
-                    assert_eq!(s, Ok((want, Some(dm.min(5)))), "d' {dm} procs {procs}");
+                    let s = simulate(t, &cfg, None).map(|s| (s.output.value, s.algorithm.cut()));
+                    assert_eq!(s, Ok((want, Some(Cut::MasterDepth(dm.min(5))))), "d' {dm} procs {procs}");
                 }
             }
         }

@@ -28,8 +28,13 @@ pub struct ClusterRow {
     pub algorithm: String,
     /// Processes.
     pub procs: u32,
-    /// The split ply of the root-splitting baselines (empty otherwise).
-    pub split: Option<u32>,
+    /// The split ply (`--split-ply`) of the root-splitting algorithms and
+    /// the PV split, as the run resolved it (empty otherwise).
+    pub split_ply: Option<u32>,
+    /// The master-worker's master depth d' (`--master-depth`), as resolved.
+    pub master_depth: Option<u32>,
+    /// YBWC's and Fox's granularity g (`--granularity`), as resolved.
+    pub granularity: Option<u32>,
     /// The root's value (per-tree rows), checked against the sequential baseline's.
     pub root_value: Option<i64>,
     /// Search time, ns: per tree, or the geometric mean over the trees

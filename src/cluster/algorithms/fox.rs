@@ -50,7 +50,7 @@
 //! search's (as YBWC's frames, [`crate::cluster::algorithms::ybwc`]).
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, Step};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::algorithms::ybwc::default_granularity;
@@ -176,8 +176,8 @@ impl Algorithm for Fox {
         let granularity = self.granularity.unwrap_or_else(|| default_granularity(run.src, run.root, run.depth));
         Fox { granularity: Some(granularity), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)) }
     }
-    fn split_column(&self) -> Option<u32> {
-        self.granularity
+    fn cut(&self) -> Option<Cut> {
+        self.granularity.map(Cut::Granularity)
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
         let (g, slice) = (self.granularity.unwrap_or(0), self.slice.unwrap_or(DEFAULT_SLICE_NODES));

@@ -11,7 +11,7 @@
 //! slices ([`piece`]), the frame stack of YBWC and Fox ([`frames`]).
 
 use super::Launch;
-use super::algorithm::{Algorithm, Given, Opt, Part, Run, TaskSearch};
+use super::algorithm::{Algorithm, Cut, Given, Opt, Part, Run, TaskSearch};
 use crate::game::TreeSource;
 use std::ops::RangeInclusive;
 
@@ -76,8 +76,8 @@ macro_rules! registry {
             fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> ClusterAlgorithm {
                 match self { $(ClusterAlgorithm::$variant(a) => ClusterAlgorithm::$variant(a.resolve(run)),)+ }
             }
-            fn split_column(&self) -> Option<u32> {
-                match self { $(ClusterAlgorithm::$variant(a) => a.split_column(),)+ }
+            fn cut(&self) -> Option<Cut> {
+                match self { $(ClusterAlgorithm::$variant(a) => a.cut(),)+ }
             }
             fn memory<S: TreeSource>(&self, run: &Run<'_, S>) -> Part {
                 match self { $(ClusterAlgorithm::$variant(a) => a.memory(run),)+ }

@@ -31,7 +31,7 @@
 //! its children's as the sequential search does.
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Given, Opt, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch};
 use crate::cluster::algorithms::root_split::answer;
 use crate::cluster::algorithms::ybwc::default_granularity;
 use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
@@ -120,8 +120,8 @@ impl Algorithm for PvSplit {
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> PvSplit {
         PvSplit { split: Some(self.split.unwrap_or_else(|| default_split_ply(run.src, run.root, run.depth)).min(run.depth)) }
     }
-    fn split_column(&self) -> Option<u32> {
-        self.split
+    fn cut(&self) -> Option<Cut> {
+        self.split.map(Cut::SplitPly)
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, tasks: impl Fn() -> Q) -> L::Output {
         let split = self.split.unwrap_or(run.depth);

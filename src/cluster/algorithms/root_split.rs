@@ -20,7 +20,7 @@
 //! --threads T`).
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Given, Opt, Part, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Part, Run, TaskSearch};
 use crate::cluster::algorithms::frontier::{self, Leaf, back_up, default_split, frontier};
 use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::cluster::search::Searcher;
@@ -133,8 +133,8 @@ impl Algorithm for EvenSplit {
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> EvenSplit {
         EvenSplit { split: Some(split_ply(self.split, run)) }
     }
-    fn split_column(&self) -> Option<u32> {
-        self.split
+    fn cut(&self) -> Option<Cut> {
+        self.split.map(Cut::SplitPly)
     }
     fn memory<S: TreeSource>(&self, run: &Run<'_, S>) -> Part {
         frontier_part(self.split, true, run)
@@ -170,8 +170,8 @@ impl Algorithm for MasterSlave {
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> MasterSlave {
         MasterSlave { split: Some(split_ply(self.split, run)) }
     }
-    fn split_column(&self) -> Option<u32> {
-        self.split
+    fn cut(&self) -> Option<Cut> {
+        self.split.map(Cut::SplitPly)
     }
     fn memory<S: TreeSource>(&self, run: &Run<'_, S>) -> Part {
         frontier_part(self.split, false, run)

@@ -10,7 +10,7 @@
 //! and each is one sequential simulation, so the rows are the same for any
 //! thread count.
 
-use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, simulate};
+use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, Cut, simulate};
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::topology::Topology;
 use crate::formats::ClusterRow;
@@ -227,7 +227,9 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let leaves = sum(|s| s.counts.leaves);
     let base_leaves: u64 = base.iter().map(|b| b.counts.leaves).sum();
     let per_proc = (cfg.procs * ds.len()) as f64;
-    let splits: Vec<Option<u32>> = ds.iter().map(|d| d.ran.split_column()).collect();
+    // Each cut column where every tree of the row has the same value.
+    let cuts: Vec<[Option<u32>; 3]> = ds.iter().map(|d| Cut::columns(d.ran.cut())).collect();
+    let [split_ply, master_depth, granularity] = std::array::from_fn(|i| if cuts.iter().all(|c| c[i] == cuts[0][i]) { cuts[0][i] } else { None });
     let threads = cfg.settings.threads;
     let (load_mean, load_min, load_sd) = loads(ds, cfg.procs);
     let host = match source {
@@ -243,8 +245,9 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         trees: ds.len() as u32,
         algorithm: cfg.algorithm.name().to_string(),
         procs: cfg.procs as u32,
-        // The split ply where every tree of the row has the same.
-        split: if splits.iter().all(|s| *s == splits[0]) { splits[0] } else { None },
+        split_ply,
+        master_depth,
+        granularity,
         root_value: per_tree.then(|| t0.row_value(ds[0].stats.value)),
         time_ns: time,
         speedup: if time > 0.0 { t1 / time } else { 0.0 },
@@ -299,7 +302,7 @@ mod tests {
         assert_eq!((rows[0].speedup, rows[0].leaf_ratio, rows[0].messages), (1.0, 1.0, 0));
         // Even split on 4: the 5 root children split 1, 1, 1, 2; three
         // workers send 1, 1, 2 results.
-        assert_eq!((rows[1].split, rows[1].messages, rows[1].bytes), (Some(1), 3 * 4, 3 * 4 * 24));
+        assert_eq!((rows[1].split_ply, rows[1].messages, rows[1].bytes), (Some(1), 3 * 4, 3 * 4 * 24));
         let per = run(&trees, &ClusterRequest { per_tree: true, ..req.clone() }, None, &p).unwrap();
         assert_eq!(per.len(), 9);
         assert_eq!(

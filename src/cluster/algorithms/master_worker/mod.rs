@@ -36,7 +36,7 @@ pub use tree::{MASTER_TREE_FACTOR, master_memory, master_node_bytes};
 pub use worker::Worker;
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch};
 use crate::cluster::algorithms::frontier::frontier;
 use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::game::{TreeSource, children};
@@ -185,8 +185,8 @@ impl Algorithm for MasterWorker {
         };
         MasterWorker { master_depth: Some(master_depth), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)), variant }
     }
-    fn split_column(&self) -> Option<u32> {
-        self.master_depth
+    fn cut(&self) -> Option<Cut> {
+        self.master_depth.map(Cut::MasterDepth)
     }
     fn memory<S: TreeSource>(&self, run: &Run<'_, S>) -> Part {
         let b = children(run.src, run.root, true).len().max(1) as u64;
