@@ -401,83 +401,64 @@ pub fn as_written(rows: &[ItemRow]) -> Result<Vec<ItemRow>> {
     Ok(read_csv(Input::from_bytes("items.csv", text))?)
 }
 
-/// `table1.csv`: one row of Table 1 (the paper's columns, then ours).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Table1Row {
-    /// Branching factor.
-    pub b: u32,
-    /// Depth.
-    pub d: u32,
-    /// The master's depth.
-    pub d_prime: u32,
-    /// Processes.
-    pub procs: u32,
-    /// The paper's name of the configuration (`sequential`, `with
-    /// updates`, `without updates`), or the algorithm's.
-    pub method: String,
-    /// Search time, s: the geometric mean over the trees.
-    #[serde(serialize_with = "six")]
-    pub search_time_s: f64,
-    /// The baseline's geometric mean over this one's.
-    #[serde(serialize_with = "three")]
-    pub speedup: f64,
-    /// Leaves, millions: the mean per tree.
-    #[serde(serialize_with = "six")]
-    pub leaves_millions: f64,
-    /// Start-up idle time per process, s: the mean over the trees (empty for the baseline).
-    #[serde(serialize_with = "opt::<6, _>")]
-    pub startup_idle_s: Option<f64>,
-    /// Other idle time per process, s (as `startup_idle_s`).
-    #[serde(serialize_with = "opt::<6, _>")]
-    pub other_idle_s: Option<f64>,
-    /// The algorithm.
-    pub algorithm: String,
-    /// Trees in the row (those with their baseline's item).
-    pub trees: u32,
-    /// Leaves over the baseline's (ratio of the sums).
-    #[serde(serialize_with = "four")]
-    pub leaf_ratio: f64,
+/// The rows of Tables 1 and 6, one field list: the paper's columns, then
+/// ours; Table 6's ε comes after the method (`$($extra)*`).
+macro_rules! ura_table_row {
+    ($(#[$doc:meta])* $name:ident { $($extra:tt)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// Branching factor.
+            pub b: u32,
+            /// Depth.
+            pub d: u32,
+            /// The master's depth.
+            pub d_prime: u32,
+            /// Processes.
+            pub procs: u32,
+            /// The paper's name of the configuration (Table 1: `sequential`,
+            /// `with updates`, `without updates`, or the algorithm's; Table 6:
+            /// `without epsilon-windows` or `with epsilon-windows`).
+            pub method: String,
+            $($extra)*
+            /// Search time, s: the geometric mean over the trees.
+            #[serde(serialize_with = "six")]
+            pub search_time_s: f64,
+            /// The baseline's geometric mean over this one's.
+            #[serde(serialize_with = "three")]
+            pub speedup: f64,
+            /// Leaves, millions: the mean per tree.
+            #[serde(serialize_with = "six")]
+            pub leaves_millions: f64,
+            /// Start-up idle time per process, s: the mean over the trees (empty for the baseline).
+            #[serde(serialize_with = "opt::<6, _>")]
+            pub startup_idle_s: Option<f64>,
+            /// Other idle time per process, s (as `startup_idle_s`).
+            #[serde(serialize_with = "opt::<6, _>")]
+            pub other_idle_s: Option<f64>,
+            /// The algorithm.
+            pub algorithm: String,
+            /// Trees in the row (those with their baseline's item).
+            pub trees: u32,
+            /// Leaves over the baseline's (ratio of the sums).
+            #[serde(serialize_with = "four")]
+            pub leaf_ratio: f64,
+        }
+    };
 }
 
-/// `table6.csv`: one row of Table 6, Table 1's columns with ε after the method.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Table6Row {
-    /// Branching factor.
-    pub b: u32,
-    /// Depth.
-    pub d: u32,
-    /// The master's depth.
-    pub d_prime: u32,
-    /// Processes.
-    pub procs: u32,
-    /// `without epsilon-windows` or `with epsilon-windows`.
-    pub method: String,
-    /// ε (empty without).
-    pub epsilon: Option<i64>,
-    /// As in Table 1.
-    #[serde(serialize_with = "six")]
-    pub search_time_s: f64,
-    /// As in Table 1.
-    #[serde(serialize_with = "three")]
-    pub speedup: f64,
-    /// As in Table 1.
-    #[serde(serialize_with = "six")]
-    pub leaves_millions: f64,
-    /// As in Table 1.
-    #[serde(serialize_with = "opt::<6, _>")]
-    pub startup_idle_s: Option<f64>,
-    /// As in Table 1.
-    #[serde(serialize_with = "opt::<6, _>")]
-    pub other_idle_s: Option<f64>,
-    /// As in Table 1.
-    pub algorithm: String,
-    /// As in Table 1.
-    pub trees: u32,
-    /// As in Table 1.
-    #[serde(serialize_with = "four")]
-    pub leaf_ratio: f64,
+ura_table_row! {
+    /// `table1.csv`: one row of Table 1 (the paper's columns, then ours).
+    Table1Row {}
+}
+
+ura_table_row! {
+    /// `table6.csv`: one row of Table 6, Table 1's columns with ε after the method.
+    Table6Row {
+        /// ε (empty without).
+        pub epsilon: Option<i64>,
+    }
 }
 
 impl Table6Row {

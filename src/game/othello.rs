@@ -121,19 +121,7 @@ impl Position {
     /// The position in the format [`Position::parse`] reads.
     pub fn text(&self) -> String {
         let (b, w) = (self.board.bits_for(Stone::Black).raw(), self.board.bits_for(Stone::White).raw());
-        let mut s: String = (0..64)
-            .map(|i| {
-                if b & bit(i) != 0 {
-                    'X'
-                } else if w & bit(i) != 0 {
-                    'O'
-                } else {
-                    '-'
-                }
-            })
-            .collect();
-        s.push_str(if self.black_to_move { " X" } else { " O" });
-        s
+        text(64, |i| b & bit(i) != 0, |i| w & bit(i) != 0, self.black_to_move)
     }
 
     /// `(side to move's moves, opponent's moves)` as bitboards.
@@ -237,6 +225,25 @@ pub fn moves_in_order(pos: &Position) -> Vec<String> {
         out.push(square_name(sq));
     }
     out
+}
+
+/// A position of `squares` squares as the position files write it (a
+/// board of any size, [`super::othello_n`] too): `X` a black disc, `O` a
+/// white one, `-` an empty square, in row order, then the side to move.
+pub(super) fn text(squares: u32, black: impl Fn(u32) -> bool, white: impl Fn(u32) -> bool, black_to_move: bool) -> String {
+    let mut s: String = (0..squares)
+        .map(|i| {
+            if black(i) {
+                'X'
+            } else if white(i) {
+                'O'
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    s.push_str(if black_to_move { " X" } else { " O" });
+    s
 }
 
 #[cfg(test)]

@@ -266,19 +266,7 @@ impl Position {
 
     /// The position in the format [`Position::parse`] reads.
     pub fn text(&self) -> String {
-        let mut s: String = (0..self.n * self.n)
-            .map(|i| {
-                if self.black.has(i) {
-                    'X'
-                } else if self.white.has(i) {
-                    'O'
-                } else {
-                    '-'
-                }
-            })
-            .collect();
-        s.push_str(if self.black_to_move { " X" } else { " O" });
-        s
+        super::othello::text(self.n * self.n, |i| self.black.has(i), |i| self.white.has(i), self.black_to_move)
     }
 
     /// `(the side to move's discs, the opponent's)`.

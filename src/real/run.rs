@@ -14,7 +14,7 @@ use super::{Measured, Options, RealError};
 use crate::algorithm::{Algorithm, Columns};
 use crate::macros::row;
 use crate::nn::Network;
-use crate::request::{Request, RequestError, configurations, network_for, row_seed};
+use crate::request::{Request, RequestError, TreeColumns, configurations, network_for, row_seed};
 use crate::tree::{Family, Tree, TreeKey};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -287,19 +287,16 @@ fn describe(a: Option<Algorithm>) -> String {
 }
 
 fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Measured, host: &Occupancy, s: &Settings) -> RealRow {
-    let key = tree.key();
-    let o = key.ordering();
+    let TreeColumns { tree: index, seed, model, b, wa, wb, depth } = TreeColumns::of(tree);
     let k = Columns::of(a);
     RealRow {
-        tree: Some(tree.index()),
-        seed: Some(row_seed(tree)),
-        model: key.family(),
-        // Every tree with one branching factor has it here (incremental
-        // trees too), as in pabsim's rows: the report joins the two by it.
-        b: key.b(),
-        wa: o.map(|o| o.wa),
-        wb: o.map(|o| o.wb),
-        depth: key.depth(),
+        tree: index,
+        seed,
+        model,
+        b,
+        wa,
+        wb,
+        depth,
         trees: 1,
         procs: threads as u32,
         policy: k.policy,

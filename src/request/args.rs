@@ -66,24 +66,15 @@ fn range(v: &Option<String>, (name, lo, hi): Limits) -> Result<Option<IntRange>>
 
 impl SearchArgs {
     /// The option names a tool refuses where they do not apply (the
-    /// cluster), each with whether it was given.
+    /// cluster), each with whether it was given: the request's own
+    /// ([`Request::given`], whichever values its ranges hold) and
+    /// `--weights`.
     pub fn given(&self) -> Vec<(&'static str, bool)> {
-        let set = |o: SearchOpt| match o {
-            SearchOpt::Scheme => self.scheme.is_some(),
-            SearchOpt::MinSplitDepth => self.min_split_depth.is_some(),
-            SearchOpt::SplitGroup => self.split_group.is_some(),
-            SearchOpt::StealSeed => self.steal_seed.is_some(),
-            SearchOpt::MA => self.m_a.is_some(),
-            SearchOpt::MB => self.m_b.is_some(),
-            SearchOpt::MCa => self.m_ca.is_some(),
-            SearchOpt::MCc => self.m_cc.is_some(),
-            SearchOpt::PvWait => self.pv_wait.is_some(),
-            SearchOpt::CutWidth => self.cut_width.is_some(),
-            SearchOpt::SplitWalk => self.split_walk.is_some(),
-            SearchOpt::ThesisParams => self.thesis_params,
-            SearchOpt::Weights => !self.weights.is_empty(),
-        };
-        SearchOpt::ALL.into_iter().map(|o| (o.flag(), set(o))).collect()
+        let set = |v: &Option<String>, _: Limits| Ok::<_, std::convert::Infallible>(v.as_ref().map(|_| IntRange { lo: 0, hi: 0 }));
+        let Ok(req) = self.fields(Request::default(), set);
+        let mut given = req.given();
+        given.push((SearchOpt::Weights.flag(), !self.weights.is_empty()));
+        given
     }
 
     /// `req` with these options' schemes and parameter ranges, checked
@@ -91,7 +82,15 @@ impl SearchArgs {
     /// their schemes) reads is refused here, before any tree is read
     /// ([`Request::check_given`]).
     pub fn request(&self, req: Request) -> Result<Request> {
-        let req = Request {
+        let req = self.fields(req, range)?;
+        req.check_given(&self.given())?;
+        Ok(req)
+    }
+
+    /// `req` with these options, each range made by `range`: the one
+    /// mapping of the options onto a request's fields.
+    fn fields<E>(&self, req: Request, range: impl Fn(&Option<String>, Limits) -> std::result::Result<Option<IntRange>, E>) -> std::result::Result<Request, E> {
+        Ok(Request {
             schemes: self.scheme.clone(),
             m_a: range(&self.m_a, LIMITS_M_A)?,
             m_b: range(&self.m_b, LIMITS_M_B)?,
@@ -105,9 +104,7 @@ impl SearchArgs {
             split_group: range(&self.split_group, LIMITS_SPLIT_GROUP)?,
             steal_seed: self.steal_seed,
             ..req
-        };
-        req.check_given(&self.given())?;
-        Ok(req)
+        })
     }
 }
 

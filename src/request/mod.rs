@@ -208,7 +208,7 @@ impl Request {
     /// The request's options, each with whether it was set (those of
     /// [`SearchArgs::given`], less `--weights`: the networks are not part
     /// of a request).
-    fn given(&self) -> Vec<(&'static str, bool)> {
+    pub(crate) fn given(&self) -> Vec<(&'static str, bool)> {
         let set = |o: SearchOpt| match o {
             SearchOpt::Scheme => self.schemes.is_some(),
             SearchOpt::MinSplitDepth => self.min_split_depth.is_some(),
@@ -358,6 +358,43 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
         }
     }
     Ok(out)
+}
+
+/// The tree columns of a per-tree row of `pabsim` and `psearch`
+/// (`docs/formats.md`), made in one place so that the two tools' rows join.
+pub struct TreeColumns {
+    /// 1-based index in the seed set or position file.
+    pub tree: Option<u32>,
+    /// [`row_seed`].
+    pub seed: Option<u64>,
+    /// The tree family.
+    pub model: crate::tree::Family,
+    /// The branching factor of every tree that has one (incremental trees
+    /// too): the report joins the tools' rows by it.
+    pub b: Option<u32>,
+    /// An artificial tree's ordering weights.
+    pub wa: Option<u32>,
+    /// (See `wa`.)
+    pub wb: Option<u32>,
+    /// Search depth.
+    pub depth: u32,
+}
+
+impl TreeColumns {
+    /// `tree`'s columns.
+    pub fn of(tree: &Tree) -> TreeColumns {
+        let key = tree.key();
+        let o = key.ordering();
+        TreeColumns {
+            tree: Some(tree.index()),
+            seed: Some(row_seed(tree)),
+            model: key.family(),
+            b: key.b(),
+            wa: o.map(|o| o.wa),
+            wb: o.map(|o| o.wb),
+            depth: key.depth(),
+        }
+    }
 }
 
 /// The `seed` column: an artificial tree's root seed; for a game position,

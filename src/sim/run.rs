@@ -20,7 +20,7 @@ use crate::formats::{SimRow, seal};
 use crate::game::TreeSource;
 use crate::macros::require;
 use crate::nn::Network;
-use crate::request::{Interleave, LockKind, Request, RequestError, configurations, network_for, row_seed};
+use crate::request::{Interleave, LockKind, Request, RequestError, TreeColumns, configurations, network_for, row_seed};
 use crate::schemes::SplitScheme;
 use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
 use crate::tree::Family;
@@ -308,8 +308,7 @@ impl<S: SplitScheme> SourceVisitor for Simulate<'_, S> {
 }
 
 fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimRow {
-    let key = tree.key();
-    let o = key.ordering();
+    let TreeColumns { tree: index, seed, model, b, wa, wb, depth } = TreeColumns::of(tree);
     let work = |st: State| s.work(st);
     let time = |st: State| s.in_state(st);
     let k = Columns::of(c.algorithm.as_ref());
@@ -317,13 +316,13 @@ fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimR
         run: None,
         item: Some(item),
         items: Some(items),
-        tree: Some(tree.index()),
-        seed: Some(row_seed(tree)),
-        model: key.family(),
-        b: key.b(),
-        wa: o.map(|o| o.wa),
-        wb: o.map(|o| o.wb),
-        depth: key.depth(),
+        tree: index,
+        seed,
+        model,
+        b,
+        wa,
+        wb,
+        depth,
         trees: 1,
         scheme: k.scheme,
         procs: c.procs as u32,
