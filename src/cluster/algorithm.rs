@@ -24,6 +24,12 @@ use std::ops::RangeInclusive;
 /// cost.
 pub const DEFAULT_SLICE_NODES: u64 = 1024;
 
+/// The slice a process searches in: `--slice-nodes` if given, else
+/// [`DEFAULT_SLICE_NODES`] (the one place the default is applied).
+pub fn slice_nodes(asked: Option<u64>) -> u64 {
+    asked.unwrap_or(DEFAULT_SLICE_NODES)
+}
+
 /// An option of the cluster's algorithms on the command line: each is a
 /// field of [`super::args::ClusterArgs`], whose clap id is [`Opt::id`]
 /// (a test holds the two together). `--tt-slots` is the machine's, read

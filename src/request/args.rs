@@ -66,9 +66,8 @@ fn range(v: &Option<String>, (name, lo, hi): Limits) -> Result<Option<IntRange>>
 
 impl SearchArgs {
     /// The option names a tool refuses where they do not apply (the
-    /// cluster), each with whether it was given: the request's own
-    /// ([`Request::given`], whichever values its ranges hold) and
-    /// `--weights`.
+    /// cluster), each with whether it was given: the request's options
+    /// (set or not whatever values their ranges hold) and `--weights`.
     pub fn given(&self) -> Vec<(&'static str, bool)> {
         let set = |v: &Option<String>, _: Limits| Ok::<_, std::convert::Infallible>(v.as_ref().map(|_| IntRange { lo: 0, hi: 0 }));
         let Ok(req) = self.fields(Request::default(), set);

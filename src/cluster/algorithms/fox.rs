@@ -50,7 +50,7 @@
 //! search's (as YBWC's frames, [`crate::cluster::algorithms::ybwc`]).
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, Step};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::algorithms::ybwc::default_granularity;
@@ -149,7 +149,7 @@ pub struct Fox {
     /// sequentially (`None`: YBWC's [`default_granularity`]).
     pub granularity: Option<u32>,
     /// Nodes a process searches before it looks at its inbox (`None`:
-    /// [`DEFAULT_SLICE_NODES`]).
+    /// [`DEFAULT_SLICE_NODES`](crate::cluster::algorithm::DEFAULT_SLICE_NODES)).
     pub slice: Option<u64>,
 }
 
@@ -174,13 +174,13 @@ impl Algorithm for Fox {
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Fox {
         let granularity = self.granularity.unwrap_or_else(|| default_granularity(run.src, run.root, run.depth));
-        Fox { granularity: Some(granularity), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)) }
+        Fox { granularity: Some(granularity), slice: Some(slice_nodes(self.slice)) }
     }
     fn cut(&self) -> Option<Cut> {
         self.granularity.map(Cut::Granularity)
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
-        let (g, slice) = (self.granularity.unwrap_or(0), self.slice.unwrap_or(DEFAULT_SLICE_NODES));
+        let (g, slice) = (self.granularity.unwrap_or(0), slice_nodes(self.slice));
         l.launch(run.src, run.procs, FoxProcess::maker(run.root, run.depth, g, slice, run.settings.tt_slots))
     }
 }

@@ -36,7 +36,7 @@ pub use tree::{MASTER_TREE_FACTOR, master_memory, master_node_bytes};
 pub use worker::Worker;
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frontier::frontier;
 use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::game::{TreeSource, children};
@@ -124,7 +124,7 @@ impl MasterWorker {
         MwOptions {
             master_depth: self.master_depth.unwrap_or(0),
             updates: self.variant != MwVariant::NoUpdate,
-            slice: self.slice.unwrap_or(DEFAULT_SLICE_NODES).max(1),
+            slice: slice_nodes(self.slice).max(1),
             share: if let MwVariant::Share { depth } = self.variant { depth } else { None },
             epsilon: if let MwVariant::NegaScout { epsilon } = self.variant { epsilon } else { None },
         }
@@ -183,7 +183,7 @@ impl Algorithm for MasterWorker {
             MwVariant::NegaScout { epsilon } => MwVariant::NegaScout { epsilon: Some(epsilon.unwrap_or_else(|| default_epsilon(src, root)).max(1)) },
             v => v,
         };
-        MasterWorker { master_depth: Some(master_depth), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)), variant }
+        MasterWorker { master_depth: Some(master_depth), slice: Some(slice_nodes(self.slice)), variant }
     }
     fn cut(&self) -> Option<Cut> {
         self.master_depth.map(Cut::MasterDepth)

@@ -49,7 +49,7 @@ mod walk;
 pub use switches::Switches;
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, Step};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::topology::Topology;
@@ -92,7 +92,7 @@ pub struct Ybwc {
     /// sequentially (`None`: [`default_granularity`]).
     pub granularity: Option<u32>,
     /// Nodes a process searches before it looks at its inbox (`None`:
-    /// [`DEFAULT_SLICE_NODES`]).
+    /// [`DEFAULT_SLICE_NODES`](crate::cluster::algorithm::DEFAULT_SLICE_NODES)).
     pub slice: Option<u64>,
     /// The full version's refinements on (none: the plain `ybwc`).
     pub switches: Switches,
@@ -126,13 +126,13 @@ impl Algorithm for Ybwc {
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Ybwc {
         let granularity = self.granularity.unwrap_or_else(|| default_granularity(run.src, run.root, run.depth));
-        Ybwc { granularity: Some(granularity), slice: Some(self.slice.unwrap_or(DEFAULT_SLICE_NODES)), ..self }
+        Ybwc { granularity: Some(granularity), slice: Some(slice_nodes(self.slice)), ..self }
     }
     fn cut(&self) -> Option<Cut> {
         self.granularity.map(Cut::Granularity)
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
-        let (g, slice) = (self.granularity.unwrap_or(0), self.slice.unwrap_or(DEFAULT_SLICE_NODES));
+        let (g, slice) = (self.granularity.unwrap_or(0), slice_nodes(self.slice));
         let make = YbwcProcess::maker(run.root, run.depth, g, slice, run.settings.tt_slots, self.switches, run.settings.costs.topology);
         l.launch(run.src, run.procs, make)
     }
