@@ -37,14 +37,19 @@ ord = $(subst -,$(comma),$(1))
 .PHONY: all chapter4 test test-setup slurm-test bench clean build
 
 # ---- the two entry points: `make all` and `make test` -----------------------------
-# `make all`: every binary first, the report's (polars) included (a build or
-# download failure shows before the simulations, not after them), then each
-# chapter, the report, the real games and the real processors (their sections
-# below); it ends by saying where the page is (its recipe runs after every
-# prerequisite).
+# `make all`: every binary first, the report's (polars) included, in one cargo
+# invocation (a build or download failure shows before the simulations, not after
+# them); then the chapters, the real games and, where Open MPI is installed, the MPI
+# tools' build, JOBS at a time (default: every core; each tool also uses every core,
+# so the jobs fill each other's tails); then alone, because they time this machine,
+# the real processors' runs; last the report (their sections below). It ends by
+# saying where the page is.
 REAL := $(R)/real/psearch.csv
 REAL_MPI := $(R)/real/mpi.csv
-all: build chapter4 chapter5 report chapter6 games $(REAL) $(REAL_MPI)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+all: build
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=line chapter4 chapter5 chapter6 games $(MPI_TOOLS)
+	@$(MAKE) --no-print-directory $(REAL) $(REAL_MPI) report
 	@echo "make all: done; the report is $(CURDIR)/$(R)/report/index.html"
 
 # `make test`: what its tests need set up (test-setup), the MPI build's checks and
@@ -222,6 +227,12 @@ $(REAL): $(BIN)/.built
 MPI_RANKS ?= 1,2,4,8
 $(REAL_MPI): $(REAL)
 	@CARGO=$(CARGO) scripts/real-mpi.sh $(@D)/trees.jsonl $@ $(MPI_RANKS)
+# The MPI tools alone (target/mpi/; nothing without Open MPI): `make all` builds them
+# while the chapters run, so that the MPI runs find them built.
+MPI_TOOLS := target/mpi/.built-tools
+$(MPI_TOOLS): $(SRC)
+	@CARGO=$(CARGO) scripts/real-mpi.sh --build
+	@mkdir -p $(@D) && touch $@
 
 # ---- report (issue 5): every table and figure, ours beside the published ------------
 # The page depends on every stage's outputs ($$(CH5), $$(CH6) expand once the whole

@@ -19,16 +19,25 @@
 # round trip is two sends and two receives; latency 0 on one host).
 #
 # Usage: scripts/real-mpi.sh TREES OUT RANKS    (RANKS e.g. 1,2,4,8)
+#        scripts/real-mpi.sh --build             (the MPI tools only; silent without Open MPI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-trees=${1:?usage: $0 TREES OUT RANKS} out=${2:?} ranks=${3:?}
+usage="usage: $0 TREES OUT RANKS, or $0 --build"
 have() { command -v "$1" >/dev/null 2>&1; }
 libclang() { compgen -G '/usr/lib/llvm-*/lib/libclang*.so*' >/dev/null || compgen -G '/usr/lib/*/libclang*.so*' >/dev/null; }
-if ! { have mpicc && have mpirun && libclang; }; then
+mpi() { have mpicc && have mpirun && libclang; }
+build() { CARGO_TARGET_DIR=target/mpi ${CARGO:-cargo} build --release -p parab --features mpi --bins; }
+if [ "${1:-}" = --build ]; then
+  [ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
+  if mpi; then build; fi
+  exit 0
+fi
+trees=${1:?$usage} out=${2:?$usage} ranks=${3:?$usage}
+if ! mpi; then
   echo "make real: skipping the MPI runs: Open MPI or libclang is not installed (apt-get install libopenmpi-dev openmpi-bin libclang-dev clang)" >&2
   exit 0
 fi
-CARGO_TARGET_DIR=target/mpi ${CARGO:-cargo} build --release -p parab --features mpi --bins
+build
 bin=target/mpi/release
 root=()
 [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
