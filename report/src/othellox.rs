@@ -143,20 +143,26 @@ fn table3(t: &Table3) -> Option<Table> {
     })
 }
 
-/// What Table 3 beside ours shows: where our speed-up stops growing.
+/// What Table 3 beside ours shows: our speed-up at the fewest processes
+/// and where it stops growing (the first P within 0.005 of its best).
 fn table3_findings(t: &Table3) -> Vec<String> {
     let ours = table3_ours(&t.ours);
-    let (Some(first), Some(peak)) = (ours.first(), ours.iter().max_by(|a, b| a.1[0].0.total_cmp(&b.1[0].0))) else { return vec![] };
+    let (Some(first), Some(last), Some(peak)) = (ours.first(), ours.last(), ours.iter().max_by(|a, b| a.1[0].0.total_cmp(&b.1[0].0))) else {
+        return vec![];
+    };
     let stop = ours.iter().find(|o| o.1[0].0 >= peak.1[0].0 - 0.005).map_or(peak.0, |o| o.0);
     let theirs = |p: u32| t.paper.iter().find(|r| r.procs == p).map_or(String::new(), |r| format!(" (OthelloX {:.2})", r.speedup_mean));
-    vec![format!(
-        "PV split in OthelloX's Table 3 setting: mean speed-up {:.2} at P = {}{}, rising to {:.2} at P = {stop}{} and no further: at most the widest split point's other moves are searched at once.",
-        first.1[0].0,
-        first.0,
-        theirs(first.0),
-        peak.1[0].0,
-        theirs(stop)
-    )]
+    let rest = if stop < last.0 {
+        format!(
+            ", rising to {:.2} at P = {stop}{} and no further up to P = {}: at most the widest split point's other moves are searched at once",
+            peak.1[0].0,
+            theirs(stop),
+            last.0
+        )
+    } else {
+        format!(", {:.2} at P = {stop}{}", peak.1[0].0, theirs(stop))
+    };
+    vec![format!("PV split in OthelloX's Table 3 setting: mean speed-up {:.2} at P = {}{}{rest}.", first.1[0].0, first.0, theirs(first.0))]
 }
 
 /// The board side of a row's family (`othello` is 8 × 8).
@@ -545,8 +551,20 @@ mod tests {
         assert_eq!(cells[1], ["4", "2.03 ± 0.30", "", "8.7 ± 17.4", "", "12.8 ± 4.9", ""]);
         assert_eq!(
             table3_findings(&t),
+            ["PV split in OthelloX's Table 3 setting: mean speed-up 1.50 at P = 2 (OthelloX 1.48), 1.50 at P = 2 (OthelloX 1.48)."]
+        );
+        // P = 4 twice as fast, P = 8 no faster: the speed-up stops at 4.
+        let mut more = t.clone();
+        more.ours.extend([
+            at(1, "pv-split", 4, 4.0, 110, 0.5),
+            at(2, "pv-split", 4, 2.0, 200, 0.5),
+            at(1, "pv-split", 8, 4.0, 110, 0.2),
+            at(2, "pv-split", 8, 2.0, 200, 0.2),
+        ]);
+        assert_eq!(
+            table3_findings(&more),
             [
-                "PV split in OthelloX's Table 3 setting: mean speed-up 1.50 at P = 2 (OthelloX 1.48), rising to 1.50 at P = 2 (OthelloX 1.48) and no further: at most the widest split point's other moves are searched at once."
+                "PV split in OthelloX's Table 3 setting: mean speed-up 1.50 at P = 2 (OthelloX 1.48), rising to 3.00 at P = 4 (OthelloX 2.03) and no further up to P = 8: at most the widest split point's other moves are searched at once."
             ]
         );
         let mut b = Builder::default();
