@@ -15,8 +15,12 @@
 #    (geometric mean of times, as every cluster table). NET_ARGS (e.g.
 #    `--hop-ns 5000 --node-cores 4`) is given to the runs off the flat
 #    network.
+#    One more item, when ALGORITHMS has pv-split: OthelloX's Table 3
+#    setting (issue 40), the PV split on the 24 shipped 8 × 8 test
+#    positions at depth 5, P = 1 … 64, one row per position and P
+#    (`--per-tree`: the report's means and deviations over the positions).
 # 3. summary: `results/othellox/othellox.csv`, every item's rows in the
-#    order of the grid.
+#    order of the grid, and `results/othellox/pv-split-table3.csv`.
 #
 # One output file per item; files that exist are skipped, so an interrupted
 # run resumes where it stopped. SHARD=K/N runs every N-th item (every machine
@@ -54,6 +58,8 @@ check_words TOPOLOGIES flat hypercube fat-tree
 B=$R/othellox
 say() { echo "othellox: $*" >&2; }
 item() { echo "$B/run/board$1-d$2-$3.csv"; }
+# OthelloX's Table 3 item: the shipped test positions, wherever it runs from.
+TABLE3_POSITIONS=$(dirname "$0")/../data/positions/othello-test.txt
 
 mkdir -p "$B/positions" "$B/run"
 procs=1,${PROCS// /,}
@@ -84,6 +90,16 @@ if [[ $STEP != summary ]]; then
       done
     done
   done
+  i=$((i + 1))
+  f=$B/run/pv-split-table3.csv
+  if [[ ,$ALGORITHMS, = *,pv-split,* ]] && mine "$i" && [[ ! -e $f ]]; then
+    say "$f"
+    partial=("$f.tmp")
+    "$BIN/treegen" --game othello --positions "$TABLE3_POSITIONS" --depth 5 |
+      "$BIN/pabsim" --machine cluster --procs 1,2,4,8,16,32,64 --algorithm pv-split --per-tree -o "$f.tmp"
+    mv "$f.tmp" "$f"
+    partial=()
+  fi
 fi
 
 # ---- 3. summary: everything finished so far, in the grid's order -----------------
@@ -108,4 +124,7 @@ partial=("$B/othellox.csv.tmp")
 } > "$B/othellox.csv.tmp"
 mv "$B/othellox.csv.tmp" "$B/othellox.csv"
 partial=()
+if [[ -e $B/run/pv-split-table3.csv ]]; then
+  cp "$B/run/pv-split-table3.csv" "$B/pv-split-table3.csv"
+fi
 say "$B/othellox.csv"

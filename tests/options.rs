@@ -37,7 +37,7 @@ fn the_cluster_refuses_options_no_chosen_algorithm_reads() {
         (&["--algorithm", "even-split", "--master-depth", "2"], format!("--master-depth applies to --algorithm {mw} only (this run: --algorithm even-split)")),
         (
             &["--algorithm", "even-split", "--slice-nodes", "64"],
-            "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full or fox only (this run: --algorithm even-split)".into(),
+            "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox only (this run: --algorithm even-split)".into(),
         ),
         (&["--algorithm", "master-worker", "--split-ply", "2"], "--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm master-worker)".into()),
         (&["--algorithm", "master-worker", "--share-depth", "1"], "--share-depth applies to --algorithm master-worker-share only (this run: --algorithm master-worker)".into()),

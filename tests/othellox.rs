@@ -30,7 +30,8 @@ fn ok(d: &Dir, env: &[(&str, &str)]) -> String {
 fn othellox_grid_runs_every_algorithm_and_shards() {
     let d = Dir::new("othellox");
     let err = ok(&d, &[]);
-    assert_eq!(err.matches("othellox: ").count(), 2 * 2 * 3 + 1, "{err}");
+    // Every (board, depth, network), OthelloX's Table 3 item, the summary.
+    assert_eq!(err.matches("othellox: ").count(), 2 * 2 * 3 + 2, "{err}");
     let csv = d.read("results/othellox/othellox.csv");
     let rows = table(&csv);
     // Per (board, depth, network): the baseline and 7 algorithms at 2 P.
@@ -44,18 +45,26 @@ fn othellox_grid_runs_every_algorithm_and_shards() {
     assert!(rows[30]["transport"].starts_with("simulated/fat-tree"), "{}", rows[30]["transport"]);
     assert_eq!(rows.last().unwrap()["model"], "othello10");
     assert!(rows.iter().all(|r| r["trees"] == "2"));
+    // Table 3's setting: the PV split on the 24 shipped 8 × 8 positions
+    // at depth 5, a row per position and P = 1 … 64.
+    let t3 = d.read("results/othellox/pv-split-table3.csv");
+    let t3_rows = table(&t3);
+    assert_eq!(t3_rows.len(), 24 * 7);
+    assert!(t3_rows.iter().all(|r| r["depth"] == "5" && r["model"] == "othello" && r["trees"] == "1"));
+    assert_eq!(t3_rows.iter().filter(|r| r["algorithm"] == "pv-split").count(), 24 * 6);
     // A rerun skips every item and writes the same summary.
     let again = ok(&d, &[]);
     assert_eq!(again.matches("othellox: ").count(), 1, "{again}");
     assert_eq!(d.read("results/othellox/othellox.csv"), csv);
     // Two shards' items, then the summary: the same file.
     let split = Dir::new("othellox-shards");
-    for shard in ["1/2", "2/2"] {
+    for (shard, items) in [("1/2", 7), ("2/2", 6)] {
         let err = ok(&split, &[("STEP", "items"), ("SHARD", shard)]);
-        assert_eq!(err.matches("othellox: ").count(), 6, "{err}");
+        assert_eq!(err.matches("othellox: ").count(), items, "{err}");
     }
     ok(&split, &[("STEP", "summary")]);
     assert_eq!(split.read("results/othellox/othellox.csv"), csv);
+    assert_eq!(split.read("results/othellox/pv-split-table3.csv"), t3);
 }
 
 /// Issue 42: every variable is checked before a directory is made or a

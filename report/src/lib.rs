@@ -349,6 +349,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let real = real::load(&cfg.results)?;
     let distributed = distributed::load(&cfg.results)?;
     let othellox = othellox::load(&cfg.results)?;
+    let table3 = othellox::load_table3(&cfg.results, &cfg.published)?;
     let games = games::load(&cfg.results)?;
     let ura = ura2014::load(&cfg.results, &cfg.published)?;
     let mut pool: Vec<Measures> = vec![];
@@ -373,7 +374,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     beyond::sections(beyond.as_ref(), &mut b)?;
     real::sections(real.as_ref(), &mut b)?;
     distributed::sections(distributed.as_ref(), &mut b)?;
-    othellox::sections(othellox.as_deref(), &mut b)?;
+    othellox::sections(othellox.as_deref(), &table3, &mut b)?;
     ura2014::sections(&ura, &mut b)?;
     games::sections(&games, chapter4::artificial_pbest(&ch4)?, &mut b)?;
     let rest = published.rest();

@@ -9,7 +9,12 @@
 //!
 //! Input: `othellox/othellox.csv` (per-configuration cluster rows: one per
 //! board, depth, network, algorithm and process count, the sequential
-//! baseline's row once per board, depth and network).
+//! baseline's row once per board, depth and network). Beside the grid,
+//! OthelloX's Table 3 (its PV split: speed-up, search overhead and idle
+//! time, mean and standard deviation over its positions, P = 2 … 64) from
+//! the published directory's `othellox/table-3.csv`, and ours in its
+//! columns from `othellox/pv-split-table3.csv` (the PV split's per-position
+//! rows on 8 × 8 at depth 5, `docs/model.md` §9.10).
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
@@ -31,6 +36,133 @@ pub fn load(results: &Path) -> Result<Option<Vec<ClusterRow>>> {
         return Ok(None);
     }
     Ok(Some(rows(&path, false)?))
+}
+
+/// One row of OthelloX's Table 3, as printed: percentages for the search
+/// overhead and the idle time.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct PaperRow {
+    /// Processors.
+    pub procs: u32,
+    /// Speed-up, mean over the positions.
+    pub speedup_mean: f64,
+    /// Its standard deviation.
+    pub speedup_sd: f64,
+    /// Search overhead (%), mean.
+    pub search_overhead_mean: f64,
+    /// Its standard deviation.
+    pub search_overhead_sd: f64,
+    /// Time idle (%), mean.
+    pub idle_mean: f64,
+    /// Its standard deviation.
+    pub idle_sd: f64,
+}
+
+/// OthelloX's Table 3 and our PV split's per-position rows in its setting
+/// (either may be missing).
+#[derive(Clone, Debug, Default)]
+pub struct Table3 {
+    /// The published rows.
+    pub paper: Vec<PaperRow>,
+    /// Ours: per position and P, the sequential baseline's rows among them.
+    pub ours: Vec<ClusterRow>,
+}
+
+/// Reads OthelloX's Table 3 (`othellox/table-3.csv` under the published
+/// directory) and our rows in its setting (`othellox/pv-split-table3.csv`
+/// under the results), each when present.
+pub fn load_table3(results: &Path, published: &Path) -> Result<Table3> {
+    Ok(Table3 { paper: rows(&published.join("othellox").join("table-3.csv"), true)?, ours: rows(&results.join("othellox").join("pv-split-table3.csv"), true)? })
+}
+
+/// Mean and sample standard deviation (0 for one value).
+fn mean_sd(v: &[f64]) -> Option<(f64, f64)> {
+    if v.is_empty() {
+        return None;
+    }
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = if v.len() > 1 { v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    Some((mean, var.sqrt()))
+}
+
+/// Ours in Table 3's columns, per P: the speed-up, search overhead (%) and
+/// idle time (%) of each position against its own baseline row, each as
+/// (mean, standard deviation) over the positions.
+fn table3_ours(rows: &[ClusterRow]) -> Vec<(u32, [(f64, f64); 3])> {
+    let base = |r: &ClusterRow| rows.iter().find(|s| s.algorithm == "seq" && s.tree == r.tree && s.seed == r.seed && s.depth == r.depth);
+    let procs = sorted(rows.iter().filter(|r| r.algorithm == "pv-split").map(|r| r.procs));
+    procs
+        .into_iter()
+        .filter_map(|p| {
+            let (mut su, mut so, mut idle) = (vec![], vec![], vec![]);
+            for r in rows.iter().filter(|r| r.algorithm == "pv-split" && r.procs == p) {
+                let Some(b) = base(r) else { continue };
+                su.push(b.time_ns / r.time_ns.max(f64::MIN_POSITIVE));
+                so.push(100.0 * (r.nodes as f64 / b.nodes.max(1) as f64 - 1.0));
+                idle.push(100.0 * (1.0 - r.load_mean));
+            }
+            Some((p, [mean_sd(&su)?, mean_sd(&so)?, mean_sd(&idle)?]))
+        })
+        .collect()
+}
+
+/// OthelloX's Table 3 beside ours, a row per P either has; `None` when
+/// neither has a row.
+fn table3(t: &Table3) -> Option<Table> {
+    let ours = table3_ours(&t.ours);
+    let procs = sorted(t.paper.iter().map(|r| r.procs).chain(ours.iter().map(|o| o.0)));
+    if procs.is_empty() {
+        return None;
+    }
+    let pm = |m: f64, sd: f64, d: usize| Cell::Text(format!("{m:.d$} ± {sd:.d$}"));
+    let positions = sorted(t.ours.iter().filter(|r| r.algorithm == "seq").map(|r| (r.tree, r.seed))).len();
+    let rows = procs
+        .iter()
+        .map(|&p| {
+            let paper = t.paper.iter().find(|r| r.procs == p);
+            let mine = ours.iter().find(|o| o.0 == p).map(|o| o.1);
+            let mut row = vec![Cell::Int(p as i64)];
+            for (k, d) in [(0, 2), (1, 1), (2, 1)] {
+                let theirs = paper.map(|r| [(r.speedup_mean, r.speedup_sd), (r.search_overhead_mean, r.search_overhead_sd), (r.idle_mean, r.idle_sd)][k]);
+                row.push(theirs.map_or(Cell::Empty, |(m, sd)| pm(m, sd, d)));
+                row.push(mine.map_or(Cell::Empty, |m| pm(m[k].0, m[k].1, d)));
+            }
+            row
+        })
+        .collect();
+    Some(Table {
+        id: "othellox-table-3".into(),
+        caption: "OthelloX's Table 3 beside ours: the PV split's speed-up, search overhead and idle time, mean ± standard deviation over the positions".into(),
+        header: ["P", "OthelloX", "ours", "OthelloX", "ours", "OthelloX", "ours"].map(String::from).to_vec(),
+        groups: vec![(String::new(), 1), ("speed-up".into(), 2), ("search overhead (%)".into(), 2), ("time idle (%)".into(), 2)],
+        rows,
+        note: format!(
+            "OthelloX: its Table 3 (`data/published/othellox/table-3.csv`; board and depth not stated with it, its PV split's figure is at depth 5). Ours: the PV split (docs/model.md §9.10) on {positions} 8 × 8 positions at depth 5 (`make othellox`), each position's speed-up and search overhead (nodes over the baseline's, less one) against its own sequential baseline, idle 100 % − the mean share of time a process was busy."
+        ),
+    })
+}
+
+/// What Table 3 beside ours shows: our speed-up at the fewest processes
+/// and where it stops growing (the first P within 0.005 of its best).
+fn table3_findings(t: &Table3) -> Vec<String> {
+    let ours = table3_ours(&t.ours);
+    let (Some(first), Some(last), Some(peak)) = (ours.first(), ours.last(), ours.iter().max_by(|a, b| a.1[0].0.total_cmp(&b.1[0].0))) else {
+        return vec![];
+    };
+    let stop = ours.iter().find(|o| o.1[0].0 >= peak.1[0].0 - 0.005).map_or(peak.0, |o| o.0);
+    let theirs = |p: u32| t.paper.iter().find(|r| r.procs == p).map_or(String::new(), |r| format!(" (OthelloX {:.2})", r.speedup_mean));
+    let rest = if stop < last.0 {
+        format!(
+            ", rising to {:.2} at P = {stop}{} and no further up to P = {}: at most the widest split point's other moves are searched at once",
+            peak.1[0].0,
+            theirs(stop),
+            last.0
+        )
+    } else {
+        format!(", {:.2} at P = {stop}{}", peak.1[0].0, theirs(stop))
+    };
+    vec![format!("PV split in OthelloX's Table 3 setting: mean speed-up {:.2} at P = {}{}{rest}.", first.1[0].0, first.0, theirs(first.0))]
 }
 
 /// The board side of a row's family (`othello` is 8 × 8).
@@ -77,8 +209,8 @@ fn sorted<T: Ord + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
     it.collect::<BTreeSet<T>>().into_iter().collect()
 }
 
-/// The section "OthelloX's grid".
-pub fn sections(data: Option<&[ClusterRow]>, b: &mut Builder) -> Result<()> {
+/// The section "OthelloX's grid", with OthelloX's Table 3 beside ours.
+pub fn sections(data: Option<&[ClusterRow]>, t3: &Table3, b: &mut Builder) -> Result<()> {
     let mut s = Section {
         id: "othellox".into(),
         chapter: 7,
@@ -86,6 +218,8 @@ pub fn sections(data: Option<&[ClusterRow]>, b: &mut Builder) -> Result<()> {
         what: "The message-passing algorithms OthelloX (2017) compared — PV splitting, YBWC with and without the helpful master, even split and master-slave at the root — and Fox et al.'s hash-table-guided master/slave, on the simulated cluster (docs/model.md §9) at 2 to 256 processes, on Othello boards of 6 × 6 to 12 × 12 at several depths, on a flat network, a hypercube and a two-level fat tree. Speed-up (OthelloX's SPE) is the sequential baseline's time over the parallel one's (geometric means over the positions), search overhead (SO) the nodes over the baseline's less one, LD the mean share of the search time a process was busy; the idle share is 1 − LD. Every run returned the baseline's root value.".into(),
         ..Default::default()
     };
+    s.tables.extend(table3(t3));
+    s.findings.extend(table3_findings(t3));
     let Some(rows) = data.filter(|r| !r.is_empty()) else {
         s.optional.push(OPTIONAL.into());
         b.sections.push(s);
@@ -371,8 +505,70 @@ mod tests {
     #[test]
     fn a_missing_experiment_says_how_to_run_it() {
         let mut b = Builder::default();
-        sections(None, &mut b).unwrap();
+        sections(None, &Table3::default(), &mut b).unwrap();
         assert!(b.sections[0].optional[0].contains("`make othellox`"));
         assert!(b.sections[0].missing.is_empty());
+        assert!(b.sections[0].tables.is_empty());
+    }
+
+    /// Two positions by hand: position 1's baseline takes 1,000 ns and
+    /// 100 nodes, position 2's 1,000 ns and 200; at P = 2 they take 500
+    /// and 1,000 ns (speed-up 2 and 1: 1.5 ± 0.71), 110 and 200 nodes (SO
+    /// 10 % and 0 %: 5 ± 7.1), loads 0.5 and 0.7 (idle 50 % and 30 %: 40 ±
+    /// 14.1); beside the published row of P = 2, and P = 4 published only.
+    #[test]
+    fn table_3_by_hand() {
+        let at = |tree: u32, algorithm: &str, procs: u32, speedup: f64, nodes: u64, load: f64| ClusterRow {
+            tree: Some(tree),
+            seed: Some(u64::from(tree)),
+            ..row("othello", "simulated", algorithm, procs, speedup, nodes, load)
+        };
+        let ours =
+            vec![at(1, "seq", 1, 1.0, 100, 1.0), at(2, "seq", 1, 1.0, 200, 1.0), at(1, "pv-split", 2, 2.0, 110, 0.5), at(2, "pv-split", 2, 1.0, 200, 0.7)];
+        let paper = |procs, speedup_mean| PaperRow {
+            procs,
+            speedup_mean,
+            speedup_sd: 0.3,
+            search_overhead_mean: 8.7,
+            search_overhead_sd: 17.4,
+            idle_mean: 12.8,
+            idle_sd: 4.9,
+        };
+        let t = Table3 { paper: vec![paper(2, 1.48), paper(4, 2.03)], ours };
+        let got = table3_ours(&t.ours);
+        assert_eq!(got.len(), 1);
+        let [su, so, idle] = got[0].1;
+        let near = |x: (f64, f64), y: (f64, f64)| (x.0 - y.0).abs() < 1e-9 && (x.1 - y.1).abs() < 1e-9;
+        assert!(near(su, (1.5, 0.5f64.sqrt())) && near(so, (5.0, 50f64.sqrt())) && near(idle, (40.0, 200f64.sqrt())), "{got:?}");
+        let tab = table3(&t).unwrap();
+        let text = |c: &Cell| match c {
+            Cell::Text(s) => s.clone(),
+            Cell::Int(i) => i.to_string(),
+            _ => String::new(),
+        };
+        let cells: Vec<Vec<String>> = tab.rows.iter().map(|r| r.iter().map(text).collect()).collect();
+        assert_eq!(cells[0], ["2", "1.48 ± 0.30", "1.50 ± 0.71", "8.7 ± 17.4", "5.0 ± 7.1", "12.8 ± 4.9", "40.0 ± 14.1"]);
+        assert_eq!(cells[1], ["4", "2.03 ± 0.30", "", "8.7 ± 17.4", "", "12.8 ± 4.9", ""]);
+        assert_eq!(
+            table3_findings(&t),
+            ["PV split in OthelloX's Table 3 setting: mean speed-up 1.50 at P = 2 (OthelloX 1.48), 1.50 at P = 2 (OthelloX 1.48)."]
+        );
+        // P = 4 twice as fast, P = 8 no faster: the speed-up stops at 4.
+        let mut more = t.clone();
+        more.ours.extend([
+            at(1, "pv-split", 4, 4.0, 110, 0.5),
+            at(2, "pv-split", 4, 2.0, 200, 0.5),
+            at(1, "pv-split", 8, 4.0, 110, 0.2),
+            at(2, "pv-split", 8, 2.0, 200, 0.2),
+        ]);
+        assert_eq!(
+            table3_findings(&more),
+            [
+                "PV split in OthelloX's Table 3 setting: mean speed-up 1.50 at P = 2 (OthelloX 1.48), rising to 3.00 at P = 4 (OthelloX 2.03) and no further up to P = 8: at most the widest split point's other moves are searched at once."
+            ]
+        );
+        let mut b = Builder::default();
+        sections(None, &t, &mut b).unwrap();
+        assert_eq!(b.sections[0].tables[0].id, "othellox-table-3");
     }
 }

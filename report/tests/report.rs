@@ -529,6 +529,28 @@ fn othellox_grid_gets_its_tables_and_findings() {
     assert_eq!((full[0][col(&n, "flat")].as_str(), full[0][col(&n, "hypercube")].as_str()), ("4.00", "3.20"));
     assert!(html.contains("The helpful master (YBWC with it against YBWC without it): faster in 2 of 2 configurations; median speed-up ratio 2.00."));
     assert!(html.contains("<figure class=\"plot\" id=\"othellox-speedup-hypercube\">"));
+    // OthelloX's Table 3 beside ours (issue 40): two positions' rows, the
+    // published table's row of P = 4 with none of ours.
+    let t3 = |tree: u32, alg: &str, p: u32, t: f64, nodes: u64, load: f64| {
+        format!(
+            "{tree},{tree}1,othello,,5,1,{alg},{p},,,{t:.2},{:.9},{nodes},{nodes},1.000000000,0.00,0.00,{load:.9},{load:.9},0.000000000,0,0,simulated,,,,,,",
+            1000.0 / t
+        )
+    };
+    let per_tree =
+        [t3(1, "seq", 1, 1000.0, 100, 1.0), t3(2, "seq", 1, 1000.0, 200, 1.0), t3(1, "pv-split", 2, 500.0, 110, 0.5), t3(2, "pv-split", 2, 1000.0, 200, 0.7)];
+    d.write("results/othellox/pv-split-table3.csv", &format!("{head}{}\n", per_tree.join("\n")));
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    let t = table(&html, "othellox-table-3");
+    let two = row(&t, "2");
+    assert_eq!(
+        [&two[col(&t, "speed-up: ours")], &two[col(&t, "search overhead (%): ours")], &two[col(&t, "time idle (%): ours")]],
+        ["1.50 ± 0.71", "5.0 ± 7.1", "40.0 ± 14.1"]
+    );
+    assert_eq!(two[col(&t, "speed-up: OthelloX")], "1.48 ± 0.33");
+    assert_eq!(row(&t, "64")[col(&t, "speed-up: OthelloX")], "4.21 ± 1.45");
+    assert_eq!(row(&t, "64")[col(&t, "speed-up: ours")], "—");
 }
 
 /// Ura et al.'s Tables 1 and 6 (`make ura2014`): the paper's rows, each

@@ -24,15 +24,15 @@ pub struct ClusterArgs {
     pub tt_slots: Option<usize>,
     /// The ply even-split and master-slave split the tree at
     /// (default: the shallowest with at least p nodes); pv-split's deepest
-    /// PV node (default: depth minus ybwc's granularity).
+    /// PV node, the PV nodes above it split (default: depth − 3).
     #[arg(long)]
     pub split_ply: Option<u32>,
     /// The master-worker's master depth d' (default: the
     /// shallowest with at least 3 leaves per worker, at most depth − 1).
     #[arg(long)]
     pub master_depth: Option<u32>,
-    /// Nodes a master-worker's or YBWC's process searches before it looks at
-    /// its inbox (default 1024).
+    /// Nodes a master-worker's, YBWC's, Fox's process or pv-split's rank 0
+    /// searches before it looks at its inbox (default 1024).
     #[arg(long)]
     pub slice_nodes: Option<u64>,
     /// Master-worker-share's depth below a task's root whose table
@@ -280,7 +280,7 @@ mod tests {
             (
                 &slice,
                 "even-split,master-slave",
-                "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full or fox only (this run: --algorithm even-split,master-slave)",
+                "--slice-nodes applies to --algorithm master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox only (this run: --algorithm even-split,master-slave)",
             ),
             (&ply, "master-worker", "--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm master-worker)"),
             (&share, "master-worker", "--share-depth applies to --algorithm master-worker-share only (this run: --algorithm master-worker)"),

@@ -96,15 +96,15 @@ fn each_run_returns_the_parameters_it_resolved() {
     assert!(matches!(ran(negascout, 3), ClusterAlgorithm::MasterWorker(MasterWorker { variant: MwVariant::NegaScout { epsilon: Some(e) }, .. }) if e >= 1));
     // YBWC's granularity: 7 for b = 5 (749 minimal-tree leaves), at most depth − 1.
     assert_eq!(ran(ybwc, 3), Ybwc { granularity: Some(5), slice, switches: crate::cluster::algorithms::ybwc::Switches::NONE }.into());
-    // The PV split's deepest PV node: depth 6 − granularity 5; capped at the depth.
-    assert_eq!(ran(pv, 3), PvSplit { split: Some(1) }.into());
-    assert_eq!(ran(PvSplit { split: Some(9) }.into(), 2), PvSplit { split: Some(6) }.into());
+    // The PV split's deepest PV node: depth 6 − 3; capped at the depth.
+    assert_eq!(ran(pv, 3), PvSplit { split: Some(3), slice }.into());
+    assert_eq!(ran(PvSplit { split: Some(9), slice: Some(64) }.into(), 2), PvSplit { split: Some(6), slice: Some(64) }.into());
     // Fox's granularity: YBWC's rule.
     assert_eq!(ran(fox, 8), Fox { granularity: Some(5), slice }.into());
     assert_eq!(ran(Fox { granularity: Some(2), slice: Some(64) }.into(), 2).cut(), Some(Cut::Granularity(2)));
     assert_eq!(ran(ClusterAlgorithm::SEQUENTIAL, 1).cut(), None);
     assert_eq!(ran(even, 4).cut(), Some(Cut::SplitPly(1)));
-    assert_eq!(Cut::columns(ran(pv, 3).cut()), [Some(1), None, None]);
+    assert_eq!(Cut::columns(ran(pv, 3).cut()), [Some(3), None, None]);
     assert_eq!(Cut::columns(ran(mw, 64).cut()), [None, Some(4), None]);
     assert_eq!(Cut::columns(ran(ybwc, 3).cut()), [None, None, Some(5)]);
 }

@@ -1,5 +1,6 @@
 //! A node searched sequentially in slices: the pieces of the distributed
-//! YBWC (`docs/model.md` §9.6) and of Fox et al.'s master/slave (§9.11).
+//! YBWC (`docs/model.md` §9.6), of Fox et al.'s master/slave (§9.11) and
+//! the PV split's rank 0's own tasks (§9.10).
 //!
 //! A process of those searches answers its messages between two steps, so
 //! a piece (a node at or below the granularity) is searched by the
