@@ -37,18 +37,18 @@ ord = $(subst -,$(comma),$(1))
 .PHONY: all chapter4 test test-setup slurm-test bench clean build
 
 # ---- the two entry points: `make all` and `make test` -----------------------------
-# `make all`: every binary first, the report's (polars) included, in one cargo
-# invocation (a build or download failure shows before the simulations, not after
-# them); then the chapters, the real games and, where Open MPI is installed, the MPI
-# tools' build, JOBS at a time (default: every core; each tool also uses every core,
-# so the jobs fill each other's tails); then alone, because they time this machine,
-# the real processors' runs; last the report (their sections below). It ends by
-# saying where the page is.
+# `make all`: every crate downloaded and the pipeline tools built first (a download
+# or build failure of the tools shows before the simulations, not after them); then
+# the chapters, the real games, the report's build and, where Open MPI is installed,
+# the MPI tools' build, JOBS at a time (default: every core; each tool also uses every
+# core, so the jobs fill each other's tails and the builds' serial stretches); then
+# alone, because they time this machine, the real processors' runs; last the report
+# (their sections below). It ends by saying where the page is.
 REAL := $(R)/real/psearch.csv
 REAL_MPI := $(R)/real/mpi.csv
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-all: build
-	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=line chapter4 chapter5 chapter6 games $(MPI_TOOLS)
+all: fetch $(BIN)/.built
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=line $(BIN)/.built-report chapter4 chapter5 chapter6 games $(MPI_TOOLS)
 	@$(MAKE) --no-print-directory $(REAL) $(REAL_MPI) report
 	@echo "make all: done; the report is $(CURDIR)/$(R)/report/index.html"
 
@@ -66,18 +66,22 @@ test: test-setup mpi-test slurm-test smoke
 	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
 
 # ---- build ----------------------------------------------------------------------------
-# One cargo invocation builds the pipeline tools and the report, so the crate graph
-# is resolved once: the report's dependencies turn on features of some of the tools'
-# (memchr's, serde's, num-traits'), and two invocations compiled the library and 40
-# of its dependencies twice (BENCHMARKS.md, issue 42). Each stamp has its own sources:
-# a change to the report alone reruns no chapter.
-CARGO_BUILD := $(CARGO) build --release --workspace --bins
+# The tools and the report are built with one resolution of the workspace's crate
+# graph (`--workspace`): the report's dependencies turn on features of some of the
+# tools' (memchr's, serde's, num-traits'), and resolved apart the library and 40 of
+# its dependencies were compiled twice (BENCHMARKS.md, issue 42). `--bin` keeps the
+# tools' build from compiling the report's crates (polars). Each stamp has its own
+# sources: a change to the report alone reruns no chapter.
+TOOLS := $(basename $(notdir $(wildcard src/bin/*.rs)))
+.PHONY: fetch
+fetch:
+	$(CARGO) fetch --locked
 build: $(BIN)/.built $(BIN)/.built-report
 $(BIN)/.built: $(SRC)
-	$(CARGO_BUILD)
+	$(CARGO) build --release --workspace $(addprefix --bin ,$(TOOLS))
 	@touch $@
 $(BIN)/.built-report: $(SRC) $(REPORT_SRC)
-	$(CARGO_BUILD)
+	$(CARGO) build --release --workspace --bins
 	@touch $@
 
 # ---- trees (thesis §4.2): one JSON line per tree --------------------------------

@@ -9,9 +9,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// `make all` built the report crate only after the simulations; then in a
-/// cargo invocation of its own, which compiled the library twice (issue 42).
-/// Now one invocation builds every binary before the first stage, and the
-/// real processors' runs (they time this machine) come after every
+/// cargo invocation of its own, resolved apart, which compiled the library
+/// twice (issue 42). Now every crate is downloaded and the tools built
+/// before the first stage, every build resolves the whole workspace, and
+/// the real processors' runs (they time this machine) come after every
 /// simulation.
 #[test]
 fn make_all_builds_every_binary_first() {
@@ -21,10 +22,12 @@ fn make_all_builds_every_binary_first() {
     let lines: Vec<&str> = text.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("no `{needle}` in make -n all"));
     let builds: Vec<&&str> = lines.iter().filter(|l| l.starts_with("cargo build --release")).collect();
-    assert!(builds.iter().all(|l| l.contains("--workspace --bins")), "{builds:?}");
-    let report = at("cargo build --release --workspace --bins");
+    assert!(builds.iter().all(|l| l.contains("--workspace")), "{builds:?}");
+    let (fetch, tools, report) = (at("cargo fetch"), at("cargo build --release --workspace --bin "), at("cargo build --release --workspace --bins"));
     let first_run = at("/treegen ");
-    assert!(report < first_run, "the report is built at command {report}, after the first tree generation at {first_run}");
+    assert!(fetch < tools && tools < first_run, "fetch at {fetch}, the tools built at {tools}, the first tree generation at {first_run}");
+    assert!(["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "psearch", "positions"].iter().all(|t| lines[tools].contains(&format!("--bin {t}"))));
+    assert!(report < at("/report --results"), "the report runs before its build");
     // (-B makes the last step's make list the chapters again, for the report.)
     let real = at("/psearch ");
     let sims_before = lines[..real].iter().filter(|l| l.contains("/pabsim --procs 12,24,48")).count();
