@@ -26,8 +26,10 @@ fn make_all_builds_every_binary_first() {
     let (fetch, tools, report) = (at("cargo fetch"), at("cargo build --release --workspace --bin "), at("cargo build --release --workspace --bins"));
     let first_run = at("/treegen ");
     assert!(fetch < tools && tools < first_run, "fetch at {fetch}, the tools built at {tools}, the first tree generation at {first_run}");
-    assert!(["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "psearch", "positions"].iter().all(|t| lines[tools].contains(&format!("--bin {t}"))));
-    assert!(report < at("/report --results"), "the report runs before its build");
+    assert!(
+        ["treegen", "fbest", "trainset", "nntrain", "classify", "pabsim", "psearch", "positions"].iter().all(|t| lines[tools].contains(&format!("--bin {t}")))
+    );
+    assert!(report < at("/report --results"), "the report runs before it is built");
     // (-B makes the last step's make list the chapters again, for the report.)
     let real = at("/psearch ");
     let sims_before = lines[..real].iter().filter(|l| l.contains("/pabsim --procs 12,24,48")).count();
