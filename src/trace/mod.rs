@@ -1,0 +1,312 @@
+//! Traces of one run (issue 41; `docs/formats.md`, "Traces"): the Chrome
+//! trace-event JSON format, which Perfetto's UI and `chrome://tracing`
+//! open. Every run ends in one row of sums; a trace shows how the time
+//! went, processor by processor (or process, or thread), on the run's own
+//! clock.
+//!
+//! The machines know nothing of this module: each has an observer trait
+//! with a no-op default (the shared-memory machine's
+//! [`crate::sim::engine::Recorder`], the cluster's
+//! [`crate::cluster::exec::record::Recorder`], the real threads'
+//! [`crate::real::record`]), and the recorders here implement them:
+//! [`sim`], [`cluster`], [`real`]. [`Writer`] streams the events as they
+//! come (nothing but a processor's open span is held), counting what it
+//! writes; [`check`] reads a trace back (the tests' schema check and sums).
+//!
+//! Times are exact decimals: a simulated tick is written as one
+//! microsecond (`"ts":1234`), a nanosecond as a thousandth of one
+//! (`"ts":1.234`), so `ts × 1000` gives the ns back exactly
+//! ([`Clock`]).
+
+pub mod check;
+pub mod cluster;
+pub mod real;
+pub mod sim;
+
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// The unit of a machine's clock, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// The shared-memory machine's ticks, one written as 1 µs.
+    Ticks,
+    /// Nanoseconds, written as µs with three decimals.
+    Ns,
+}
+
+/// The default `--trace-limit`: 1 GiB (a trace larger than that is slow
+/// to open in a browser's viewer anyway).
+pub const DEFAULT_LIMIT: u64 = 1 << 30;
+
+/// A trace being written: `{"traceEvents":[...], ...}` streamed to `out`,
+/// each event as it comes. Write errors are kept and returned by
+/// [`Writer::finish`] (the recorders' calls return nothing).
+pub struct Writer<W: Write> {
+    out: Counted<W>,
+    clock: Clock,
+    events: u64,
+    error: Option<io::Error>,
+}
+
+/// A writer that counts the bytes through it.
+struct Counted<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// A time on the trace's clock, written exactly.
+struct Ts(u64, Clock);
+
+impl std::fmt::Display for Ts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.1 {
+            Clock::Ticks => write!(f, "{}", self.0),
+            Clock::Ns if self.0 % 1000 == 0 => write!(f, "{}", self.0 / 1000),
+            Clock::Ns => write!(f, "{}.{:03}", self.0 / 1000, self.0 % 1000),
+        }
+    }
+}
+
+/// What a trace says about itself (`otherData`): the tool, the run and
+/// the clock's unit.
+#[derive(Serialize)]
+struct About<'a> {
+    tool: &'a str,
+    run: &'a str,
+    clock: &'a str,
+}
+
+impl<W: Write> Writer<W> {
+    /// A trace of `run` (a label: the tree and configuration) by `tool`
+    /// on `clock`, written to `out`.
+    pub fn new(out: W, tool: &str, run: &str, clock: Clock) -> Writer<W> {
+        let mut w = Writer { out: Counted { inner: out, bytes: 0 }, clock, events: 0, error: None };
+        let unit = match clock {
+            Clock::Ticks => "1 tick = 1 us",
+            Clock::Ns => "ns (ts and dur in us, three decimals)",
+        };
+        let about = About { tool, run, clock: unit };
+        let r = write!(w.out, "{{\"displayTimeUnit\":\"ns\",\"otherData\":")
+            .and_then(|_| serde_json::to_writer(&mut w.out, &about).map_err(io::Error::from))
+            .and_then(|_| write!(w.out, ",\"traceEvents\":["));
+        w.keep(r);
+        w
+    }
+
+    fn keep(&mut self, r: io::Result<()>) {
+        if let Err(e) = r
+            && self.error.is_none()
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// Events written so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.out.bytes
+    }
+
+    /// One event: `head` the fields after `ph` (already JSON), then `args`.
+    fn event(&mut self, ph: &str, pid: u64, tid: u64, name: &str, head: std::fmt::Arguments<'_>, args: Option<&dyn erased::Args>) {
+        if self.error.is_some() {
+            return;
+        }
+        let sep = if self.events == 0 { "\n" } else { ",\n" };
+        self.events += 1;
+        let r = (|| {
+            write!(self.out, "{sep}{{\"ph\":\"{ph}\",\"pid\":{pid},\"tid\":{tid},\"name\":")?;
+            serde_json::to_writer(&mut self.out, name)?;
+            self.out.write_fmt(head)?;
+            if let Some(a) = args {
+                write!(self.out, ",\"args\":")?;
+                a.write(&mut self.out)?;
+            }
+            write!(self.out, "}}")
+        })();
+        self.keep(r);
+    }
+
+    /// Names process `pid` (a track group) and sorts it by `pid`.
+    pub fn process_name(&mut self, pid: u64, name: &str) {
+        self.event("M", pid, 0, "process_name", format_args!(""), Some(&Name { name }));
+        self.event("M", pid, 0, "process_sort_index", format_args!(""), Some(&Sort { sort_index: pid }));
+    }
+
+    /// Names thread `tid` of `pid` (one track) and sorts it by `tid`.
+    pub fn thread_name(&mut self, pid: u64, tid: u64, name: &str) {
+        self.event("M", pid, tid, "thread_name", format_args!(""), Some(&Name { name }));
+        self.event("M", pid, tid, "thread_sort_index", format_args!(""), Some(&Sort { sort_index: tid }));
+    }
+
+    /// A complete event: `name` of category `cat` from `ts` for `dur`.
+    pub fn complete(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, dur: u64, args: &impl Serialize) {
+        let c = self.clock;
+        self.event("X", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"ts\":{},\"dur\":{}", Ts(ts, c), Ts(dur, c)), Some(args));
+    }
+
+    /// An instant event on a thread's track.
+    pub fn instant(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, args: &impl Serialize) {
+        let c = self.clock;
+        self.event("i", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"s\":\"t\",\"ts\":{}", Ts(ts, c)), Some(args));
+    }
+
+    /// A message's arrow leaves the slice enclosing `ts` on the sender's track.
+    pub fn flow_start(&mut self, pid: u64, tid: u64, name: &str, id: u64, ts: u64) {
+        let c = self.clock;
+        self.event("s", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"ts\":{}", Ts(ts, c)), None);
+    }
+
+    /// A message's arrow reaches the slice that starts at `ts` (`"bp":"e"`)
+    /// on the receiver's track.
+    pub fn flow_end(&mut self, pid: u64, tid: u64, name: &str, id: u64, ts: u64) {
+        let c = self.clock;
+        self.event("f", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"bp\":\"e\",\"ts\":{}", Ts(ts, c)), None);
+    }
+
+    /// The start of an async span (a task): its own track under `pid`.
+    pub fn async_begin(&mut self, pid: u64, tid: u64, name: &str, cat: &str, id: u64, ts: u64, args: &impl Serialize) {
+        let c = self.clock;
+        self.event("b", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Some(args));
+    }
+
+    /// The end of async span `id`.
+    pub fn async_end(&mut self, pid: u64, tid: u64, name: &str, cat: &str, id: u64, ts: u64, args: &impl Serialize) {
+        let c = self.clock;
+        self.event("e", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Some(args));
+    }
+
+    /// Closes the JSON; the writer back, or the first write error.
+    pub fn finish(mut self) -> io::Result<W> {
+        let r = write!(self.out, "\n]}}\n").and_then(|_| self.out.flush());
+        self.keep(r);
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.out.inner),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Name<'a> {
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct Sort {
+    sort_index: u64,
+}
+
+/// Arguments of any serde type behind one object-safe call.
+mod erased {
+    use std::io::{self, Write};
+
+    pub trait Args {
+        fn write(&self, out: &mut dyn Write) -> io::Result<()>;
+    }
+
+    impl<T: serde::Serialize> Args for T {
+        fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+            serde_json::to_writer(out, self).map_err(io::Error::from)
+        }
+    }
+}
+
+/// What stops a trace.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    /// The shared-memory machine's run failed.
+    #[error(transparent)]
+    Sim(#[from] crate::sim::run::RunError),
+    /// The cluster's run failed.
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::ClusterError),
+    /// Writing failed.
+    #[error("writing the trace: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Which run of a request a trace shows: `--trace-run N` (1-based, in the
+/// order of the `--per-tree` rows), or the only run. A request of several
+/// runs without it is refused, naming the choice.
+pub fn pick_run(given: Option<usize>, runs: usize) -> Result<usize, String> {
+    match given {
+        Some(n) if (1..=runs).contains(&n) => Ok(n - 1),
+        Some(n) => {
+            Err(format!("--trace-run {n}: the request holds {runs} run{} (1..{runs}, in the order of --per-tree's rows)", if runs == 1 { "" } else { "s" }))
+        }
+        None if runs == 1 => Ok(0),
+        None => Err(format!(
+            "--trace: the request holds {runs} runs (trees × configurations); pick one with --trace-run 1..{runs}, in the order of --per-tree's rows"
+        )),
+    }
+}
+
+/// The one-line refusal of a trace larger than `limit` bytes: its size
+/// (counted by a run that wrote nothing) and what to lower.
+pub fn too_large(bytes: u64, events: u64, limit: u64, lower: &str) -> String {
+    format!(
+        "the trace would take {} ({events} events), more than --trace-limit {}: {lower}, or raise --trace-limit",
+        crate::cluster::memory::human(bytes),
+        crate::cluster::memory::human(limit)
+    )
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    #[test]
+    fn times_are_exact_decimals() {
+        assert_eq!(Ts(1234, Clock::Ticks).to_string(), "1234");
+        assert_eq!(Ts(1234, Clock::Ns).to_string(), "1.234");
+        assert_eq!(Ts(1005, Clock::Ns).to_string(), "1.005");
+        assert_eq!(Ts(7, Clock::Ns).to_string(), "0.007");
+        assert_eq!(Ts(20_000, Clock::Ns).to_string(), "20");
+    }
+
+    #[test]
+    fn a_trace_is_json_and_counted() {
+        let mut w = Writer::new(Vec::new(), "t", "run \"1\"", Clock::Ns);
+        w.process_name(0, "machine");
+        w.thread_name(0, 1, "P1");
+        w.complete(0, 1, "search", "work", 1500, 250, &serde_json::json!({"node": "1.2"}));
+        w.flow_start(0, 1, "Task", 9, 1600);
+        w.flow_end(0, 2, "Task", 9, 21_600);
+        let (events, bytes) = (w.events(), w.bytes());
+        let out = w.finish().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["traceEvents"].as_array().unwrap().len() as u64, events);
+        assert_eq!(v["traceEvents"][4]["dur"].as_f64(), Some(0.25));
+        assert!(bytes + 5 >= out.len() as u64 && bytes < out.len() as u64);
+        assert_eq!(v["otherData"]["run"], "run \"1\"");
+    }
+
+    #[test]
+    fn the_run_is_picked_or_asked_for() {
+        assert_eq!(pick_run(None, 1), Ok(0));
+        assert_eq!(pick_run(Some(3), 4), Ok(2));
+        assert!(pick_run(None, 4).unwrap_err().contains("--trace-run 1..4"));
+        assert!(pick_run(Some(5), 4).unwrap_err().contains("holds 4 runs"));
+        assert!(pick_run(Some(0), 4).is_err());
+    }
+}

@@ -1,0 +1,1 @@
+//! Real threads' traces (`psearch --trace`): not yet written (issue 41).
