@@ -47,6 +47,29 @@ pub struct Writer<W: Write> {
     clock: Clock,
     events: u64,
     error: Option<io::Error>,
+    /// The event being built.
+    buf: Vec<u8>,
+}
+
+/// An event's arguments: none, a serde value, or an object already written
+/// as JSON (a recorder's own, of strings that need no escaping).
+enum Args<'a> {
+    None,
+    Serde(&'a dyn erased::Args),
+    Raw(&'a str),
+}
+
+/// Writes `s` as a JSON string: as it is when nothing in it needs
+/// escaping (the names here), else through serde.
+fn string(b: &mut Vec<u8>, s: &str) -> io::Result<()> {
+    if s.bytes().all(|c| c >= 0x20 && c != b'"' && c != b'\\') {
+        b.push(b'"');
+        b.extend_from_slice(s.as_bytes());
+        b.push(b'"');
+        Ok(())
+    } else {
+        serde_json::to_writer(b, s).map_err(io::Error::from)
+    }
 }
 
 /// A writer that counts the bytes through it.
@@ -92,7 +115,7 @@ impl<W: Write> Writer<W> {
     /// A trace of `run` (a label: the tree and configuration) by `tool`
     /// on `clock`, written to `out`.
     pub fn new(out: W, tool: &str, run: &str, clock: Clock) -> Writer<W> {
-        let mut w = Writer { out: Counted { inner: out, bytes: 0 }, clock, events: 0, error: None };
+        let mut w = Writer { out: Counted { inner: out, bytes: 0 }, clock, events: 0, error: None, buf: Vec::with_capacity(256) };
         let unit = match clock {
             Clock::Ticks => "1 tick = 1 us",
             Clock::Ns => "ns (ts and dur in us, three decimals)",
@@ -123,73 +146,94 @@ impl<W: Write> Writer<W> {
         self.out.bytes
     }
 
-    /// One event: `head` the fields after `ph` (already JSON), then `args`.
-    fn event(&mut self, ph: &str, pid: u64, tid: u64, name: &str, head: std::fmt::Arguments<'_>, args: Option<&dyn erased::Args>) {
+    /// One event: `head` the fields after `ph` (already JSON), then
+    /// `args`. Built in a buffer of its own and written at once (one call
+    /// through the output's layers per event, not one per field).
+    fn event(&mut self, ph: &str, pid: u64, tid: u64, name: &str, head: std::fmt::Arguments<'_>, args: Args<'_>) {
         if self.error.is_some() {
             return;
         }
         let sep = if self.events == 0 { "\n" } else { ",\n" };
         self.events += 1;
+        let mut b = std::mem::take(&mut self.buf);
+        b.clear();
         let r = (|| {
-            write!(self.out, "{sep}{{\"ph\":\"{ph}\",\"pid\":{pid},\"tid\":{tid},\"name\":")?;
-            serde_json::to_writer(&mut self.out, name)?;
-            self.out.write_fmt(head)?;
-            if let Some(a) = args {
-                write!(self.out, ",\"args\":")?;
-                a.write(&mut self.out)?;
+            write!(b, "{sep}{{\"ph\":\"{ph}\",\"pid\":{pid},\"tid\":{tid},\"name\":")?;
+            string(&mut b, name)?;
+            b.write_fmt(head)?;
+            match args {
+                Args::None => {}
+                Args::Serde(a) => {
+                    b.extend_from_slice(b",\"args\":");
+                    a.write(&mut b)?;
+                }
+                Args::Raw(a) => {
+                    b.extend_from_slice(b",\"args\":");
+                    b.extend_from_slice(a.as_bytes());
+                }
             }
-            write!(self.out, "}}")
+            b.push(b'}');
+            self.out.write_all(&b)
         })();
+        self.buf = b;
         self.keep(r);
     }
 
     /// Names process `pid` (a track group) and sorts it by `pid`.
     pub fn process_name(&mut self, pid: u64, name: &str) {
-        self.event("M", pid, 0, "process_name", format_args!(""), Some(&Name { name }));
-        self.event("M", pid, 0, "process_sort_index", format_args!(""), Some(&Sort { sort_index: pid }));
+        self.event("M", pid, 0, "process_name", format_args!(""), Args::Serde(&Name { name }));
+        self.event("M", pid, 0, "process_sort_index", format_args!(""), Args::Serde(&Sort { sort_index: pid }));
     }
 
     /// Names thread `tid` of `pid` (one track) and sorts it by `tid`.
     pub fn thread_name(&mut self, pid: u64, tid: u64, name: &str) {
-        self.event("M", pid, tid, "thread_name", format_args!(""), Some(&Name { name }));
-        self.event("M", pid, tid, "thread_sort_index", format_args!(""), Some(&Sort { sort_index: tid }));
+        self.event("M", pid, tid, "thread_name", format_args!(""), Args::Serde(&Name { name }));
+        self.event("M", pid, tid, "thread_sort_index", format_args!(""), Args::Serde(&Sort { sort_index: tid }));
     }
 
     /// A complete event: `name` of category `cat` from `ts` for `dur`.
     pub fn complete(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, dur: u64, args: &impl Serialize) {
         let c = self.clock;
-        self.event("X", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"ts\":{},\"dur\":{}", Ts(ts, c), Ts(dur, c)), Some(args));
+        self.event("X", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"ts\":{},\"dur\":{}", Ts(ts, c), Ts(dur, c)), Args::Serde(args));
+    }
+
+    /// [`Writer::complete`] with `args` already a JSON object (of strings
+    /// that need no escaping: a recorder's own).
+    #[allow(clippy::too_many_arguments)]
+    pub fn complete_raw(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, dur: u64, args: &str) {
+        let c = self.clock;
+        self.event("X", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"ts\":{},\"dur\":{}", Ts(ts, c), Ts(dur, c)), Args::Raw(args));
     }
 
     /// An instant event on a thread's track.
     pub fn instant(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, args: &impl Serialize) {
         let c = self.clock;
-        self.event("i", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"s\":\"t\",\"ts\":{}", Ts(ts, c)), Some(args));
+        self.event("i", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"s\":\"t\",\"ts\":{}", Ts(ts, c)), Args::Serde(args));
     }
 
     /// A message's arrow leaves the slice enclosing `ts` on the sender's track.
     pub fn flow_start(&mut self, pid: u64, tid: u64, name: &str, id: u64, ts: u64) {
         let c = self.clock;
-        self.event("s", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"ts\":{}", Ts(ts, c)), None);
+        self.event("s", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Args::None);
     }
 
     /// A message's arrow reaches the slice that starts at `ts` (`"bp":"e"`)
     /// on the receiver's track.
     pub fn flow_end(&mut self, pid: u64, tid: u64, name: &str, id: u64, ts: u64) {
         let c = self.clock;
-        self.event("f", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"bp\":\"e\",\"ts\":{}", Ts(ts, c)), None);
+        self.event("f", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"bp\":\"e\",\"ts\":{}", Ts(ts, c)), Args::None);
     }
 
     /// The start of an async span (a task): its own track under `pid`.
     pub fn async_begin(&mut self, pid: u64, tid: u64, name: &str, cat: &str, id: u64, ts: u64, args: &impl Serialize) {
         let c = self.clock;
-        self.event("b", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Some(args));
+        self.event("b", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Args::Serde(args));
     }
 
     /// The end of async span `id`.
     pub fn async_end(&mut self, pid: u64, tid: u64, name: &str, cat: &str, id: u64, ts: u64, args: &impl Serialize) {
         let c = self.clock;
-        self.event("e", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Some(args));
+        self.event("e", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Args::Serde(args));
     }
 
     /// Closes the JSON; the writer back, or the first write error.
@@ -215,14 +259,14 @@ struct Sort {
 
 /// Arguments of any serde type behind one object-safe call.
 mod erased {
-    use std::io::{self, Write};
+    use std::io;
 
     pub trait Args {
-        fn write(&self, out: &mut dyn Write) -> io::Result<()>;
+        fn write(&self, out: &mut Vec<u8>) -> io::Result<()>;
     }
 
     impl<T: serde::Serialize> Args for T {
-        fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        fn write(&self, out: &mut Vec<u8>) -> io::Result<()> {
             serde_json::to_writer(out, self).map_err(io::Error::from)
         }
     }

@@ -128,3 +128,42 @@ fn a_trace_of_one_processor_has_no_split_points_but_the_root() {
     let s = read(&out, 1, m.end);
     assert_eq!(s.instants["split point"], [((0, 0), 0)]);
 }
+
+/// Real threads: every policy's trace parses, each thread's spans lie
+/// within the run's wall time and do not overlap, and fill its life.
+#[test]
+fn real_traces_lie_within_the_wall_time() {
+    use crate::real::{Options, search_tree};
+    let tree = artificial(5);
+    let a = Scheme::A { m_a: 1, pv_wait: 1 };
+    let algorithms = [
+        Algorithm::Dts { scheme: a, walk: Walk::Tree },
+        Algorithm::PvSplit,
+        Algorithm::Steal { scheme: a, seed: 1 },
+        Algorithm::Active { scheme: a, min_split_depth: 2, split_group: 4 },
+        Algorithm::LazySmp,
+    ];
+    for (threads, algorithm) in algorithms.iter().map(|&a| (3, Some(a))).chain([(1, None)]) {
+        let opts = Options { threads, trace: Some(1 << 16), ..Options::default() };
+        let m = search_tree(&tree, algorithm, &opts, None).unwrap();
+        let t = m.trace.clone().unwrap();
+        let out = super::real::write("t", &t, Vec::new()).unwrap();
+        let s = check::read(std::str::from_utf8(&out).unwrap(), 1000, None).unwrap();
+        let tag = format!("{algorithm:?}");
+        assert_eq!(s.named.len(), threads, "{tag}");
+        for i in 0..threads as u64 {
+            let sl = &s.slices[&(0, i)];
+            assert_eq!(check::overlap(sl), None, "{tag} thread {i}");
+            assert!(sl.iter().all(|&(a, b)| a <= b && b <= m.wall_ns), "{tag} thread {i}");
+            let life = t.threads[i as usize].life;
+            assert_eq!(sl.iter().map(|(a, b)| b - a).sum::<u64>(), life.1 - life.0, "{tag} thread {i}");
+        }
+    }
+}
+
+#[test]
+fn the_real_span_limit_bounds_the_trace() {
+    assert_eq!(super::real::spans_per_thread(100, 4), None);
+    let n = super::real::spans_per_thread(1 << 20, 4).unwrap();
+    assert!(n as u64 * super::real::BYTES_PER_SPAN * 4 < 1 << 20);
+}

@@ -371,15 +371,36 @@ pub fn simulate_recorded<T: TreeSource, S: SplitScheme, R: Recorder>(src: &T, ro
 /// `"2.1"` the first move of the root's second); `None` for no node.
 pub(super) fn path<D, T: TreeSource>(w: &World<D, T>, at: u32) -> Option<String> {
     (at != NONE).then(|| {
-        let mut path = vec![];
+        // The move numbers from the node up, then reversed: one string.
+        let mut moves: Vec<u32> = vec![];
         let mut x = at;
         while x != w.root && x != NONE {
-            path.push(w.nodes[x as usize].index.to_string());
+            moves.push(w.nodes[x as usize].index);
             x = w.nodes[x as usize].parent;
         }
-        path.reverse();
-        path.join(".")
+        let mut path = String::with_capacity(4 * moves.len());
+        for (i, m) in moves.iter().rev().enumerate() {
+            if i > 0 {
+                path.push('.');
+            }
+            path.push_str(itoa(*m, &mut [0u8; 10]));
+        }
+        path
     })
+}
+
+/// `n` in decimal, in `buf`.
+fn itoa(mut n: u32, buf: &mut [u8; 10]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or_default()
 }
 
 /// Whether the processor after `p` at the smallest clock `t` waits for
