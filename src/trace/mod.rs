@@ -51,6 +51,15 @@ pub struct Writer<W: Write> {
     buf: Vec<u8>,
 }
 
+/// A numeric field of an event.
+#[derive(Clone, Copy)]
+enum Field {
+    /// A time on the trace's clock.
+    Time(u64),
+    /// A plain number (an id).
+    Num(u64),
+}
+
 /// An event's arguments: none, a serde value, or an object already written
 /// as JSON (a recorder's own, of strings that need no escaping).
 enum Args<'a> {
@@ -89,15 +98,32 @@ impl<W: Write> Write for Counted<W> {
     }
 }
 
-/// A time on the trace's clock, written exactly.
-struct Ts(u64, Clock);
+/// Appends `n` in decimal (no formatting machinery: the commonest field).
+fn push_u64(b: &mut Vec<u8>, mut n: u64) {
+    let mut d = [0u8; 20];
+    let mut i = d.len();
+    loop {
+        i -= 1;
+        d[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    b.extend_from_slice(&d[i..]);
+}
 
-impl std::fmt::Display for Ts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.1 {
-            Clock::Ticks => write!(f, "{}", self.0),
-            Clock::Ns if self.0 % 1000 == 0 => write!(f, "{}", self.0 / 1000),
-            Clock::Ns => write!(f, "{}.{:03}", self.0 / 1000, self.0 % 1000),
+/// Appends a time on `clock`, exactly: a tick as 1 µs, a ns as 0.001 µs
+/// with three decimals (none when whole).
+fn push_ts(b: &mut Vec<u8>, t: u64, clock: Clock) {
+    match clock {
+        Clock::Ticks => push_u64(b, t),
+        Clock::Ns => {
+            push_u64(b, t / 1000);
+            let r = t % 1000;
+            if r != 0 {
+                b.extend_from_slice(&[b'.', b'0' + (r / 100) as u8, b'0' + (r / 10 % 10) as u8, b'0' + (r % 10) as u8]);
+            }
         }
     }
 }
@@ -146,94 +172,108 @@ impl<W: Write> Writer<W> {
         self.out.bytes
     }
 
-    /// One event: `head` the fields after `ph` (already JSON), then
-    /// `args`. Built in a buffer of its own and written at once (one call
-    /// through the output's layers per event, not one per field).
-    fn event(&mut self, ph: &str, pid: u64, tid: u64, name: &str, head: std::fmt::Arguments<'_>, args: Args<'_>) {
+    /// One event: its `cat`, then `fields` (`"name":number` pairs, times
+    /// on the trace's clock or plain numbers), then `extra` (raw JSON
+    /// fields) and `args`. Built in a buffer of its own and written at
+    /// once (one call through the output's layers per event).
+    #[allow(clippy::too_many_arguments)]
+    fn event(&mut self, ph: &str, pid: u64, tid: u64, name: &str, cat: Option<&str>, fields: &[(&str, Field)], extra: &str, args: Args<'_>) {
         if self.error.is_some() {
             return;
         }
-        let sep = if self.events == 0 { "\n" } else { ",\n" };
-        self.events += 1;
         let mut b = std::mem::take(&mut self.buf);
         b.clear();
-        let r = (|| {
-            write!(b, "{sep}{{\"ph\":\"{ph}\",\"pid\":{pid},\"tid\":{tid},\"name\":")?;
-            string(&mut b, name)?;
-            b.write_fmt(head)?;
-            match args {
-                Args::None => {}
-                Args::Serde(a) => {
-                    b.extend_from_slice(b",\"args\":");
-                    a.write(&mut b)?;
-                }
-                Args::Raw(a) => {
-                    b.extend_from_slice(b",\"args\":");
-                    b.extend_from_slice(a.as_bytes());
-                }
+        b.extend_from_slice(if self.events == 0 { b"\n{\"ph\":\"" } else { b",\n{\"ph\":\"" });
+        self.events += 1;
+        b.extend_from_slice(ph.as_bytes());
+        b.extend_from_slice(b"\",\"pid\":");
+        push_u64(&mut b, pid);
+        b.extend_from_slice(b",\"tid\":");
+        push_u64(&mut b, tid);
+        b.extend_from_slice(b",\"name\":");
+        let mut r = string(&mut b, name);
+        if let Some(c) = cat {
+            b.extend_from_slice(b",\"cat\":");
+            r = r.and_then(|_| string(&mut b, c));
+        }
+        for (k, v) in fields {
+            b.extend_from_slice(b",\"");
+            b.extend_from_slice(k.as_bytes());
+            b.extend_from_slice(b"\":");
+            match *v {
+                Field::Time(t) => push_ts(&mut b, t, self.clock),
+                Field::Num(n) => push_u64(&mut b, n),
             }
-            b.push(b'}');
-            self.out.write_all(&b)
-        })();
+        }
+        b.extend_from_slice(extra.as_bytes());
+        match args {
+            Args::None => {}
+            Args::Serde(a) => {
+                b.extend_from_slice(b",\"args\":");
+                r = r.and_then(|_| a.write(&mut b));
+            }
+            Args::Raw(a) => {
+                b.extend_from_slice(b",\"args\":");
+                b.extend_from_slice(a.as_bytes());
+            }
+        }
+        b.push(b'}');
+        let r = r.and_then(|_| self.out.write_all(&b));
         self.buf = b;
         self.keep(r);
     }
 
     /// Names process `pid` (a track group) and sorts it by `pid`.
     pub fn process_name(&mut self, pid: u64, name: &str) {
-        self.event("M", pid, 0, "process_name", format_args!(""), Args::Serde(&Name { name }));
-        self.event("M", pid, 0, "process_sort_index", format_args!(""), Args::Serde(&Sort { sort_index: pid }));
+        self.event("M", pid, 0, "process_name", None, &[], "", Args::Serde(&Name { name }));
+        self.event("M", pid, 0, "process_sort_index", None, &[], "", Args::Serde(&Sort { sort_index: pid }));
     }
 
     /// Names thread `tid` of `pid` (one track) and sorts it by `tid`.
     pub fn thread_name(&mut self, pid: u64, tid: u64, name: &str) {
-        self.event("M", pid, tid, "thread_name", format_args!(""), Args::Serde(&Name { name }));
-        self.event("M", pid, tid, "thread_sort_index", format_args!(""), Args::Serde(&Sort { sort_index: tid }));
+        self.event("M", pid, tid, "thread_name", None, &[], "", Args::Serde(&Name { name }));
+        self.event("M", pid, tid, "thread_sort_index", None, &[], "", Args::Serde(&Sort { sort_index: tid }));
     }
 
     /// A complete event: `name` of category `cat` from `ts` for `dur`.
+    #[allow(clippy::too_many_arguments)]
     pub fn complete(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, dur: u64, args: &impl Serialize) {
-        let c = self.clock;
-        self.event("X", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"ts\":{},\"dur\":{}", Ts(ts, c), Ts(dur, c)), Args::Serde(args));
+        self.event("X", pid, tid, name, Some(cat), &[("ts", Field::Time(ts)), ("dur", Field::Time(dur))], "", Args::Serde(args));
     }
 
     /// [`Writer::complete`] with `args` already a JSON object (of strings
     /// that need no escaping: a recorder's own).
     #[allow(clippy::too_many_arguments)]
     pub fn complete_raw(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, dur: u64, args: &str) {
-        let c = self.clock;
-        self.event("X", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"ts\":{},\"dur\":{}", Ts(ts, c), Ts(dur, c)), Args::Raw(args));
+        self.event("X", pid, tid, name, Some(cat), &[("ts", Field::Time(ts)), ("dur", Field::Time(dur))], "", Args::Raw(args));
     }
 
     /// An instant event on a thread's track.
     pub fn instant(&mut self, pid: u64, tid: u64, name: &str, cat: &str, ts: u64, args: &impl Serialize) {
-        let c = self.clock;
-        self.event("i", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"s\":\"t\",\"ts\":{}", Ts(ts, c)), Args::Serde(args));
+        self.event("i", pid, tid, name, Some(cat), &[("ts", Field::Time(ts))], ",\"s\":\"t\"", Args::Serde(args));
     }
 
     /// A message's arrow leaves the slice enclosing `ts` on the sender's track.
     pub fn flow_start(&mut self, pid: u64, tid: u64, name: &str, id: u64, ts: u64) {
-        let c = self.clock;
-        self.event("s", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Args::None);
+        self.event("s", pid, tid, name, Some("message"), &[("id", Field::Num(id)), ("ts", Field::Time(ts))], "", Args::None);
     }
 
     /// A message's arrow reaches the slice that starts at `ts` (`"bp":"e"`)
     /// on the receiver's track.
     pub fn flow_end(&mut self, pid: u64, tid: u64, name: &str, id: u64, ts: u64) {
-        let c = self.clock;
-        self.event("f", pid, tid, name, format_args!(",\"cat\":\"message\",\"id\":{id},\"bp\":\"e\",\"ts\":{}", Ts(ts, c)), Args::None);
+        self.event("f", pid, tid, name, Some("message"), &[("id", Field::Num(id)), ("ts", Field::Time(ts))], ",\"bp\":\"e\"", Args::None);
     }
 
     /// The start of an async span (a task): its own track under `pid`.
+    #[allow(clippy::too_many_arguments)]
     pub fn async_begin(&mut self, pid: u64, tid: u64, name: &str, cat: &str, id: u64, ts: u64, args: &impl Serialize) {
-        let c = self.clock;
-        self.event("b", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Args::Serde(args));
+        self.event("b", pid, tid, name, Some(cat), &[("id", Field::Num(id)), ("ts", Field::Time(ts))], "", Args::Serde(args));
     }
 
     /// The end of async span `id`.
+    #[allow(clippy::too_many_arguments)]
     pub fn async_end(&mut self, pid: u64, tid: u64, name: &str, cat: &str, id: u64, ts: u64, args: &impl Serialize) {
-        let c = self.clock;
-        self.event("e", pid, tid, name, format_args!(",\"cat\":\"{cat}\",\"id\":{id},\"ts\":{}", Ts(ts, c)), Args::Serde(args));
+        self.event("e", pid, tid, name, Some(cat), &[("id", Field::Num(id)), ("ts", Field::Time(ts))], "", Args::Serde(args));
     }
 
     /// Closes the JSON; the writer back, or the first write error.
@@ -321,11 +361,18 @@ mod unit {
 
     #[test]
     fn times_are_exact_decimals() {
-        assert_eq!(Ts(1234, Clock::Ticks).to_string(), "1234");
-        assert_eq!(Ts(1234, Clock::Ns).to_string(), "1.234");
-        assert_eq!(Ts(1005, Clock::Ns).to_string(), "1.005");
-        assert_eq!(Ts(7, Clock::Ns).to_string(), "0.007");
-        assert_eq!(Ts(20_000, Clock::Ns).to_string(), "20");
+        let ts = |t, c| {
+            let mut b = vec![];
+            push_ts(&mut b, t, c);
+            String::from_utf8(b).unwrap()
+        };
+        assert_eq!(ts(1234, Clock::Ticks), "1234");
+        assert_eq!(ts(1234, Clock::Ns), "1.234");
+        assert_eq!(ts(1005, Clock::Ns), "1.005");
+        assert_eq!(ts(7, Clock::Ns), "0.007");
+        assert_eq!(ts(0, Clock::Ns), "0");
+        assert_eq!(ts(20_000, Clock::Ns), "20");
+        assert_eq!(ts(u64::MAX, Clock::Ns), "18446744073709551.615");
     }
 
     #[test]

@@ -25,8 +25,8 @@ struct Open {
     end: u64,
     state: State,
     kind: TimeKind,
-    at: u32,
-    node: Option<String>,
+    at: u64,
+    node: Option<std::rc::Rc<str>>,
 }
 
 /// The recorder writing a shared-memory run's trace.
@@ -41,6 +41,8 @@ pub struct SimTrace<W: Write> {
     reach: Vec<u64>,
     /// An event's arguments being written.
     args: String,
+    /// Each processor's latest node and its path.
+    paths: Vec<Option<(u64, Option<std::rc::Rc<str>>)>>,
 }
 
 #[derive(Serialize)]
@@ -76,6 +78,7 @@ impl<W: Write> SimTrace<W> {
             idle: vec![true; procs],
             reach: vec![0; procs],
             args: String::new(),
+            paths: vec![None; procs],
         }
     }
 
@@ -115,7 +118,7 @@ impl SimTrace<std::io::Sink> {
 impl<W: Write> Recorder for SimTrace<W> {
     const ON: bool = true;
 
-    fn span(&mut self, p: usize, start: u64, d: u64, s: State, kind: TimeKind, at: u32, path: &dyn Fn() -> Option<String>) {
+    fn span(&mut self, p: usize, start: u64, d: u64, s: State, kind: TimeKind, at: u64, path: &dyn Fn() -> Option<String>) {
         let Some(mut end) = start.checked_add(d) else {
             // A wake-up before the sleep began (`--interleave state`, a
             // writer behind the sleeper): the machine books the negative
@@ -148,7 +151,16 @@ impl<W: Write> Recorder for SimTrace<W> {
             return;
         }
         self.flush(p);
-        let node = path();
+        // A processor's spans mostly stay at one node (expand, search,
+        // their stalls): its path is walked once.
+        let node = match &self.paths[p] {
+            Some((a, n)) if *a == at => n.clone(),
+            _ => {
+                let n: Option<std::rc::Rc<str>> = path().map(Into::into);
+                self.paths[p] = Some((at, n.clone()));
+                n
+            }
+        };
         // Leaving the idle state for a node: the split point joined (or,
         // for processor 0, the root).
         let idle = s == State::Split;

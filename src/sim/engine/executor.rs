@@ -240,7 +240,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     #[inline(never)]
     pub(super) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
         let (s, at) = w.state[p];
-        self.rec.borrow_mut().span(p, start, d, s, kind, at, &|| super::machine::path(w, at));
+        self.rec.borrow_mut().span(p, start, d, s, kind, super::machine::node_key(w, at), &|| super::machine::path(w, at));
     }
 
     /// [`Machine::book`] without the recorder (its caller tells it).

@@ -296,7 +296,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
                     w.stats.time[s][kind as usize] += t.saturating_sub(since);
                     if R::ON {
                         let (st, at) = w.state[q];
-                        rec.span(q, since, t.saturating_sub(since), st, kind, at, &|| path(&w, at));
+                        rec.span(q, since, t.saturating_sub(since), st, kind, node_key(&w, at), &|| path(&w, at));
                     }
                     since
                 }
@@ -365,6 +365,12 @@ pub fn simulate<T: TreeSource, S: SplitScheme>(src: &T, root: T::Node, scheme: &
 /// [`simulate`] watched by `rec` (a trace): the statistics and the recorder.
 pub fn simulate_recorded<T: TreeSource, S: SplitScheme, R: Recorder>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec, rec: R) -> Result<(TreeStats, R)> {
     Machine::with_recorder(src, root, scheme, cfg, rec)?.run_recorded()
+}
+
+/// Node `at`'s identity for a recorder: its slot and the slot's
+/// generation (`u64::MAX` for none).
+pub(super) fn node_key<D, T: TreeSource>(w: &World<D, T>, at: u32) -> u64 {
+    if at == NONE { u64::MAX } else { (w.nodes[at as usize].generation as u64) << 32 | at as u64 }
 }
 
 /// Node `at` as the 1-based move numbers from the root (`""` is the root;

@@ -16,10 +16,12 @@ pub trait Recorder {
     /// compiled out).
     const ON: bool;
     /// Processor `p` spent ticks `start .. start + d` in state `s`, on
-    /// `kind`, at node `at` (an index into the machine's nodes, reused
-    /// once freed; `u32::MAX` for none). `path` gives the node as 1-based
-    /// move numbers from the root (`""` the root), walked only if called.
-    fn span(&mut self, p: usize, start: u64, d: u64, s: State, kind: TimeKind, at: u32, path: &dyn Fn() -> Option<String>);
+    /// `kind`, at node `node` (its identity: its slot and the slot's
+    /// generation, equal only for one node while it lives; `u64::MAX` for
+    /// none). `path` gives the node as 1-based move numbers from the root
+    /// (`""` the root), walked only if called.
+    #[allow(clippy::too_many_arguments)]
+    fn span(&mut self, p: usize, start: u64, d: u64, s: State, kind: TimeKind, node: u64, path: &dyn Fn() -> Option<String>);
     /// Processor `p`'s latest ticks `start .. start + d`, booked as memory
     /// stalls, were a failed lock attempt: they count as `kind` (a lock
     /// wait) instead.
@@ -38,5 +40,5 @@ pub struct NoRecord;
 impl Recorder for NoRecord {
     const ON: bool = false;
     #[inline(always)]
-    fn span(&mut self, _: usize, _: u64, _: u64, _: State, _: TimeKind, _: u32, _: &dyn Fn() -> Option<String>) {}
+    fn span(&mut self, _: usize, _: u64, _: u64, _: State, _: TimeKind, _: u64, _: &dyn Fn() -> Option<String>) {}
 }
