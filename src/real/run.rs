@@ -234,7 +234,7 @@ impl Plan {
         s: &Settings,
         trace: Option<(usize, usize)>,
         progress: &crate::progress::Progress,
-    ) -> Result<(Vec<RealRow>, Option<(String, std::sync::Arc<super::record::RealTrace>)>), PsearchError> {
+    ) -> Result<(Vec<RealRow>, Option<Traced>), PsearchError> {
         // The sequential result of each tree, once.
         let mut seq: HashMap<usize, Measured> = HashMap::new();
         let mut rows = vec![];
@@ -285,6 +285,9 @@ impl Plan {
         Ok((rows, traced))
     }
 }
+
+/// A traced run: its label (tree and configuration) and its trace.
+pub type Traced = (String, std::sync::Arc<super::record::RealTrace>);
 
 /// Refuses a run whose root value or move differs from the sequential search's.
 fn check(tree: &Tree, threads: usize, config: &str, want: &Measured, got: &Measured) -> Result<(), PsearchError> {

@@ -6,6 +6,12 @@
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
+/// A track: `(pid, tid)`.
+pub type Track = (u64, u64);
+
+/// A kind of complete event: (category, name, `args.state`).
+pub type Kind = (String, String, String);
+
 /// What a trace holds, summed per track (`(pid, tid)`).
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -14,22 +20,22 @@ pub struct Summary {
     /// Per track, per (category, name, `args.state`): the complete
     /// events' time up to the end given to [`read`], in the clock's units
     /// (ticks or ns).
-    pub time: BTreeMap<(u64, u64), BTreeMap<(String, String, String), u64>>,
+    pub time: BTreeMap<Track, BTreeMap<Kind, u64>>,
     /// Per track, its complete events (start, end), in the clock's units.
-    pub slices: BTreeMap<(u64, u64), Vec<(u64, u64)>>,
+    pub slices: BTreeMap<Track, Vec<(u64, u64)>>,
     /// Tracks named by `thread_name`.
-    pub named: BTreeMap<(u64, u64), String>,
+    pub named: BTreeMap<Track, String>,
     /// Arrows begun (`s`) and ended (`f`), and ids ended without a start.
     pub flows: (u64, u64, u64),
     /// Async spans begun and ended.
     pub spans: (u64, u64),
     /// Instant events by name: (track, time).
-    pub instants: BTreeMap<String, Vec<((u64, u64), u64)>>,
+    pub instants: BTreeMap<String, Vec<(Track, u64)>>,
 }
 
 impl Summary {
     /// Track `k`'s time in events of category `cat` up to the end.
-    pub fn in_cat(&self, k: (u64, u64), cat: &str) -> u64 {
+    pub fn in_cat(&self, k: Track, cat: &str) -> u64 {
         self.time.get(&k).map_or(0, |m| m.iter().filter(|(key, _)| key.0 == cat).map(|(_, &v)| v).sum())
     }
 

@@ -141,11 +141,14 @@ impl<W: Write> Recorder for SimTrace<W> {
             return;
         }
         self.reach[p] = end;
+        // One span per stay at a node's slot: a node freed in its return
+        // state is still the node returned from (its generation, in the
+        // key's high half, has moved on).
         if let Some(o) = &mut self.open[p]
             && o.end == start
             && o.state == s
             && o.kind == kind
-            && o.at == at
+            && o.at as u32 == at as u32
         {
             o.end = end;
             return;
