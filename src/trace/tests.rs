@@ -167,3 +167,32 @@ fn the_real_span_limit_bounds_the_trace() {
     let n = super::real::spans_per_thread(1 << 20, 4).unwrap();
     assert!(n as u64 * super::real::BYTES_PER_SPAN * 4 < 1 << 20);
 }
+
+/// The shared machine's events name the node the machine itself records
+/// for the state (its own trace of state entries, `MachineSpec::trace`):
+/// each working event's node is the node of the processor's latest state
+/// entry before it, whatever slot reuse did to the cached paths.
+#[test]
+fn shared_trace_nodes_are_the_machines() {
+    use crate::schemes::YbwcSplit;
+    use crate::sim::engine::{MachineSpec, simulate_recorded};
+    use crate::tree::artificial::{Model, Node, Ordering, Shape};
+    let sh = Shape::new(Model::Exponential, Ordering::new(6, 69, 19).unwrap()).unwrap();
+    let root = Node { seed: 2024, pscore: crate::value::ROOT_PSCORE as u32 };
+    let a = Scheme::A { m_a: 1, pv_wait: 1 };
+    for algorithm in [Algorithm::Dts { scheme: a, walk: Walk::Tree }, Algorithm::Steal { scheme: a, seed: 2 }, Algorithm::PvSplit] {
+        let cfg = MachineSpec { algorithm, trace: true, ..MachineSpec::new(5, 4) };
+        let (stats, rec) = simulate_recorded(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg, super::sim::SimTrace::new(Vec::new(), "t", 5, None)).unwrap();
+        let out = rec.into_writer().finish().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let mut checked = 0;
+        for e in v["traceEvents"].as_array().unwrap().iter().filter(|e| e["cat"] == "work") {
+            let (p, ts) = (e["tid"].as_u64().unwrap() as usize, e["ts"].as_u64().unwrap());
+            let entry = stats.trace.iter().filter(|x| x.proc == p && x.t <= ts).last().unwrap();
+            assert_eq!(entry.state.name(), e["args"]["state"], "{algorithm:?} {e}");
+            assert_eq!(entry.node.as_deref(), e["args"]["node"].as_str(), "{algorithm:?} {e}");
+            checked += 1;
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+}
