@@ -188,7 +188,7 @@ fn shared_trace_nodes_are_the_machines() {
         let mut checked = 0;
         for e in v["traceEvents"].as_array().unwrap().iter().filter(|e| e["cat"] == "work") {
             let (p, ts) = (e["tid"].as_u64().unwrap() as usize, e["ts"].as_u64().unwrap());
-            let entry = stats.trace.iter().filter(|x| x.proc == p && x.t <= ts).last().unwrap();
+            let entry = stats.trace.iter().rfind(|x| x.proc == p && x.t <= ts).unwrap();
             assert_eq!(entry.state.name(), e["args"]["state"], "{algorithm:?} {e}");
             assert_eq!(entry.node.as_deref(), e["args"]["node"].as_str(), "{algorithm:?} {e}");
             checked += 1;
