@@ -69,7 +69,7 @@ struct Args {
     /// (needed when the request holds more than one).
     #[arg(long, value_name = "N", requires = "trace")]
     trace_run: Option<usize>,
-    /// The largest trace --trace may write, e.g. 200M (default 1G): the
+    /// The largest trace --trace may write, e.g. 200M (default 1GiB): the
     /// run is first simulated counting, and a larger trace is refused
     /// before the other runs, with its size.
     #[arg(long, value_name = "SIZE", value_parser = parab::cluster::memory::parse_bytes, requires = "trace")]

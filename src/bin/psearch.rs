@@ -56,7 +56,7 @@ struct Args {
     /// (needed when the request holds more than one).
     #[arg(long, value_name = "N", requires = "trace")]
     trace_run: Option<usize>,
-    /// The largest trace --trace may write, e.g. 200M (default 1G): each
+    /// The largest trace --trace may write, e.g. 200M (default 1GiB): each
     /// thread records at most its share of spans, then its time is one
     /// `not traced` span.
     #[arg(long, value_name = "SIZE", value_parser = parab::cluster::memory::parse_bytes, requires = "trace")]
