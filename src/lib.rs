@@ -128,6 +128,7 @@ pub mod schemes;
 pub mod search;
 pub mod seeds;
 pub mod sim;
+pub mod trace;
 pub mod trainset;
 pub mod tree;
 pub mod tt;

@@ -50,7 +50,7 @@ fn exact_everywhere(trees: &[Tree], net: &Network) {
         for threads in [1, 2, 3, 8, 17] {
             for (k, a) in algorithms().into_iter().enumerate() {
                 let delays = ((i + k) % 2 == 0).then_some((i * 31 + k) as u64);
-                let opts = Options { threads, node_cost_ns: 0, delays };
+                let opts = Options { threads, node_cost_ns: 0, delays, trace: None };
                 let r = search_tree(t, Some(a), &opts, Some(net)).unwrap();
                 assert_eq!((r.value, r.root_move), (seq.value, seq.root_move), "tree {} {a:?} at {threads} threads, delays {delays:?}", t.index());
                 assert!(r.nodes > 0 && r.leaves <= r.nodes);

@@ -23,3 +23,4 @@ mod library;
 mod options;
 mod outputs;
 mod repository;
+mod trace;

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table"
+    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n  pabsim trees.jsonl --procs 1,48 --per-tree --trace run2.json --trace-run 2   (open run2.json in ui.perfetto.dev)\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
@@ -60,6 +60,20 @@ struct Args {
     /// Output file (default stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Also write a trace of one run (tree × configuration) to FILE: the
+    /// Chrome trace-event JSON that ui.perfetto.dev and chrome://tracing
+    /// open, one track per processor or process (docs/formats.md, "Traces").
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["merge", "leaf_factors", "ura2014"])]
+    trace: Option<PathBuf>,
+    /// The run --trace shows, 1-based in the order of --per-tree's rows
+    /// (needed when the request holds more than one).
+    #[arg(long, value_name = "N", requires = "trace")]
+    trace_run: Option<usize>,
+    /// The largest trace --trace may write, e.g. 200M (default 1GiB): the
+    /// run is first simulated counting, and a larger trace is refused
+    /// before the other runs, with its size.
+    #[arg(long, value_name = "SIZE", value_parser = parab::cluster::memory::parse_bytes, requires = "trace")]
+    trace_limit: Option<u64>,
     /// The schemes and the algorithms' parameters (shared with psearch).
     #[command(flatten, next_help_heading = "The shared machine (--machine shared)")]
     search: SearchArgs,
@@ -311,14 +325,37 @@ fn cluster(args: &Args) -> Result<()> {
     }
     let settings = ClusterSettings { costs: costs(args)?, ..args.cluster.settings()? };
     let req = ClusterRequest { procs: Procs::Counts(args.procs.clone()), algorithms, settings, per_tree: args.per_tree };
-    let n = configs(&req)?.len();
+    let cfgs = configs(&req)?;
+    let n = cfgs.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
+    // The traced run, counted before the others run: refused here if too large.
+    let traced = match &args.trace {
+        Some(path) => {
+            let i = parab::trace::pick_run(args.trace_run, n * trees.len()).map_err(anyhow::Error::msg)?;
+            let (c, t) = (&cfgs[i / trees.len()], &trees[i % trees.len()]);
+            let (events, bytes) = parab::trace::cluster::measure(t, c)?;
+            let limit = args.trace_limit.unwrap_or(parab::trace::DEFAULT_LIMIT);
+            ensure!(
+                bytes <= limit,
+                "{}",
+                parab::trace::too_large(bytes, events, limit, "trace a smaller run (fewer processes, a shallower tree, a larger --slice-nodes; --trace-run)")
+            );
+            Some((path, c, t))
+        }
+        None => None,
+    };
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
     let rows = run(&trees, &req, args.memory.or_else(parab::cluster::memory::available), &progress)?;
     progress.finish();
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, rows)?;
-    Ok(out.finish()?)
+    let mut outs = vec![out];
+    if let Some((path, c, t)) = traced {
+        let mut trace = Output::create(Some(path))?;
+        parab::trace::cluster::write(t, c, &mut trace)?;
+        outs.push(trace);
+    }
+    Ok(parab::cli::finish_all(outs)?)
 }
 
 /// `--leaf-factors`: Ura et al.'s §5.2 counts, one row for the input's
@@ -379,7 +416,10 @@ fn main() {
             return list_algorithms(&args);
         }
         cli::threads(args.threads)?;
-        cli::check_outputs(&[("-o", args.output.as_deref())])?;
+        // A trace is a file of its own (never stdout): checked only when asked.
+        let mut outputs = vec![("-o", args.output.as_deref())];
+        outputs.extend(args.trace.as_deref().map(|t| ("--trace", Some(t))));
+        cli::check_outputs(&outputs)?;
         if let Some(step) = args.ura2014 {
             return ura2014(&args, step);
         }
@@ -441,6 +481,23 @@ fn main() {
         let nets: Vec<Network> = Network::load_each(&args.search.weights)?.into_iter().map(|(_, n)| n).collect();
         let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
         let plan = Plan::new(&trees, &req, &nets)?;
+        // The traced run, counted before the others run: refused here if too large.
+        let traced = match &args.trace {
+            Some(path) => {
+                let i = parab::trace::pick_run(args.trace_run, plan.len()).map_err(anyhow::Error::msg)?;
+                let Some((t, c, net)) = plan.item(i) else { bail!("--trace-run {}: no such run", i + 1) };
+                let (t, net) = (&trees[t], net.map(|k| &nets[k]));
+                let m = parab::trace::sim::measure(t, &c, net)?;
+                let limit = args.trace_limit.unwrap_or(parab::trace::DEFAULT_LIMIT);
+                ensure!(
+                    m.bytes <= limit,
+                    "{}",
+                    parab::trace::too_large(m.bytes, m.events, limit, "trace a smaller run (fewer processors, a shallower tree; --trace-run)")
+                );
+                Some((path, t, c, net, m.end))
+            }
+            None => None,
+        };
         let n = req.shard.map_or(plan.len(), |(k, n)| (k..plan.len()).step_by(n).count());
         let progress = Progress::new("pabsim", n as u64, "simulations");
         let rows = plan.run(&trees, &nets, req.shard, &progress)?;
@@ -449,6 +506,12 @@ fn main() {
         check_baseline_used(&args.baseline, &rows)?;
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;
-        Ok(out.finish()?)
+        let mut outs = vec![out];
+        if let Some((path, t, c, net, end)) = traced {
+            let mut trace = Output::create(Some(path))?;
+            parab::trace::sim::write(t, &c, net, end, &mut trace)?;
+            outs.push(trace);
+        }
+        Ok(parab::cli::finish_all(outs)?)
     })
 }

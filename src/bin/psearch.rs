@@ -46,6 +46,21 @@ struct Args {
     /// Output file (default stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Also write a trace of one run (tree × configuration) to FILE: the
+    /// Chrome trace-event JSON that ui.perfetto.dev and chrome://tracing
+    /// open, one track per thread (docs/formats.md, "Traces"). Not with
+    /// --mpi yet.
+    #[arg(long, value_name = "FILE", conflicts_with = "mpi")]
+    trace: Option<PathBuf>,
+    /// The run --trace shows, 1-based in the order of --per-tree's rows
+    /// (needed when the request holds more than one).
+    #[arg(long, value_name = "N", requires = "trace")]
+    trace_run: Option<usize>,
+    /// The largest trace --trace may write, e.g. 200M (default 1GiB): each
+    /// thread records at most its share of spans, then its time is one
+    /// `not traced` span.
+    #[arg(long, value_name = "SIZE", value_parser = parab::cluster::memory::parse_bytes, requires = "trace")]
+    trace_limit: Option<u64>,
     /// The schemes and the algorithms' parameters (shared with pabsim).
     #[command(flatten, next_help_heading = "Real threads (without --mpi)")]
     search: SearchArgs,
@@ -80,7 +95,10 @@ fn main() {
         mpi_main(&args);
     }
     cli::main("psearch", || {
-        cli::check_outputs(&[("-o", args.output.as_deref())])?;
+        // A trace is a file of its own: checked only when asked.
+        let mut outputs = vec![("-o", args.output.as_deref())];
+        outputs.extend(args.trace.as_deref().map(|t| ("--trace", Some(t))));
+        cli::check_outputs(&outputs)?;
         args.cluster.network.real_network()?;
         if let Some((name, _)) = args.cluster.given().iter().find(|o| o.1) {
             bail!("{name} applies to --mpi only");
@@ -106,12 +124,31 @@ fn main() {
         let plan = Plan::new(&trees, &req, &nets)?;
         let progress = Progress::new("psearch", plan.len() as u64, "searches");
         let settings = Settings { node_cost_ns: args.node_cost, repeats: args.repeat, delays: None };
-        let rows = plan.run(&trees, &nets, &settings, &progress)?;
+        // The traced run and its threads' share of the limit, before any search.
+        let trace = match &args.trace {
+            Some(_) => {
+                let i = parab::trace::pick_run(args.trace_run, plan.len()).map_err(anyhow::Error::msg)?;
+                let threads = plan.threads(i).unwrap_or(1);
+                let limit = args.trace_limit.unwrap_or(parab::trace::DEFAULT_LIMIT);
+                let Some(spans) = parab::trace::real::spans_per_thread(limit, threads) else {
+                    bail!("--trace-limit {limit}: too small for a trace of {threads} threads; give at least 1M")
+                };
+                Some((i, spans))
+            }
+            None => None,
+        };
+        let (rows, traced) = plan.run_traced(&trees, &nets, &settings, trace, &progress)?;
         progress.finish();
         let rows = run::finish(rows, args.per_tree)?;
         let mut out = Output::create(args.output.as_deref())?;
         write_csv(&mut out, rows)?;
-        Ok(out.finish()?)
+        let mut outs = vec![out];
+        if let (Some(path), Some((label, t))) = (&args.trace, traced) {
+            let mut f = Output::create(Some(path))?;
+            parab::trace::real::write(&label, &t, &mut f)?;
+            outs.push(f);
+        }
+        Ok(parab::cli::finish_all(outs)?)
     })
 }
 

@@ -154,7 +154,7 @@ impl<'a> Threads<'a> {
 impl<S: TreeSource> TaskSearch<S> for Threads<'_> {
     fn task(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> (i64, NodeCounts) {
         let r = Rooted::new(src, max, ply);
-        let opts = Options { threads: self.rank.threads, node_cost_ns: 0, delays: None };
+        let opts = Options { threads: self.rank.threads, node_cost_ns: 0, delays: None, trace: None };
         match crate::real::search(&r, node, depth, Some(self.rank.algorithm), &opts, None) {
             Ok(o) => {
                 let counts = NodeCounts { nodes: o.nodes, leaves: o.leaves, internal: o.nodes - o.leaves };

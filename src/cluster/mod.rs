@@ -65,6 +65,7 @@ pub use algorithms::ClusterAlgorithm;
 pub use algorithms::master_worker::MwVariant;
 use exec::events::Delivery;
 use exec::machine::{ClusterStats, Costs};
+use exec::record::{NoRecord, Recorder};
 use exec::transport::Process;
 use hybrid::RankThreads;
 use search::Searcher;
@@ -254,28 +255,30 @@ pub fn launch<S: TreeSource, A: Algorithm, L: Launch<S>>(
 
 /// The simulated cluster as a [`Launch`]: every process built, one
 /// discrete-event run.
-struct OnMachine {
+struct OnMachine<'r, R> {
     costs: Costs,
     delivery: Delivery,
+    rec: &'r mut R,
 }
 
-impl<S: TreeSource> Launch<S> for OnMachine {
+impl<S: TreeSource, R: Recorder> Launch<S> for OnMachine<'_, R> {
     type Output = Result<Option<ClusterStats>, exec::machine::TimeOverflow>;
     fn launch<P: Process<S>>(self, src: &S, procs: usize, make: impl FnMut(usize) -> P) -> Self::Output {
         let mut p: Vec<P> = (0..procs).map(make).collect();
-        exec::machine::run(src, &mut p, self.costs, self.delivery)
+        exec::machine::run_recorded(src, &mut p, self.costs, self.delivery, self.rec)
     }
 }
 
-struct Simulate<'a, A> {
+struct Simulate<'a, 'r, A, R> {
     cfg: &'a ClusterConfig<A>,
     want: Option<i64>,
+    rec: &'r mut R,
 }
 
-impl<A: Algorithm> SourceVisitor for Simulate<'_, A> {
+impl<A: Algorithm, R: Recorder> SourceVisitor for Simulate<'_, '_, A, R> {
     type Output = Result<Launched<ClusterStats, A>, ClusterError>;
     fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
-        simulate_source(src, root, depth, self.cfg, self.want)
+        simulate_recorded(src, root, depth, self.cfg, self.want, self.rec)
     }
 }
 
@@ -283,7 +286,17 @@ impl<A: Algorithm> SourceVisitor for Simulate<'_, A> {
 /// sequential baseline's, searched here if `None`); its statistics and the
 /// algorithm as it ran.
 pub fn simulate<A: Algorithm>(tree: &Tree, cfg: &ClusterConfig<A>, want: Option<i64>) -> Result<Launched<ClusterStats, A>, ClusterError> {
-    tree.visit(Simulate { cfg, want })
+    tree.visit(Simulate { cfg, want, rec: &mut NoRecord })
+}
+
+/// [`simulate`] watched by `rec` (a trace).
+pub fn simulate_tree_recorded<A: Algorithm, R: Recorder>(
+    tree: &Tree,
+    cfg: &ClusterConfig<A>,
+    want: Option<i64>,
+    rec: &mut R,
+) -> Result<Launched<ClusterStats, A>, ClusterError> {
+    tree.visit(Simulate { cfg, want, rec })
 }
 
 /// [`simulate`] on any [`TreeSource`] (a library user's own game): `cfg`
@@ -297,7 +310,19 @@ pub fn simulate_source<S: TreeSource, A: Algorithm>(
     cfg: &ClusterConfig<A>,
     want: Option<i64>,
 ) -> Result<Launched<ClusterStats, A>, ClusterError> {
-    let run = launch(src, root, depth, cfg, OnMachine { costs: cfg.settings.costs, delivery: cfg.settings.delivery })?;
+    simulate_recorded(src, root, depth, cfg, want, &mut NoRecord)
+}
+
+/// [`simulate_source`] watched by `rec` (a trace).
+pub fn simulate_recorded<S: TreeSource, A: Algorithm, R: Recorder>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    cfg: &ClusterConfig<A>,
+    want: Option<i64>,
+    rec: &mut R,
+) -> Result<Launched<ClusterStats, A>, ClusterError> {
+    let run = launch(src, root, depth, cfg, OnMachine { costs: cfg.settings.costs, delivery: cfg.settings.delivery, rec })?;
     let want = match want {
         Some(v) => v,
         None => Searcher::new(cfg.settings.tt_slots).search(src, root, true, depth, 0, Window::ROOT),

@@ -35,6 +35,7 @@
 //! set and mailboxes), never the other way round.
 
 use super::local::{Local, PanicFlag, join_all, outcome};
+use super::record::SpanKind;
 use super::{Measured, Options, RealError};
 use crate::game::{MoveList, TreeSource};
 use crate::schemes::{SplitScheme, View};
@@ -397,11 +398,19 @@ where
         let mut fails = 0u32;
         // Idle time is the time between two pieces of work, less the lock
         // waits in it (counted as lock waits).
-        let idle = |l: &mut Local, since: Instant, lock0: u64| l.idle_ns += (since.elapsed().as_nanos() as u64).saturating_sub(l.lock_ns - lock0);
+        let idle = |l: &mut Local, since: Instant, lock0: u64| {
+            l.idle_ns += (since.elapsed().as_nanos() as u64).saturating_sub(l.lock_ns - lock0);
+            if l.traced() {
+                l.record(SpanKind::Idle, since, Instant::now());
+            }
+        };
         let (mut since, mut lock0) = (Instant::now(), th.l.lock_ns);
         while !self.over.load(Acquire) {
             if let Some(x) = P::find(self, &mut th) {
                 let (found, lock1) = (since.elapsed().as_nanos() as u64, th.l.lock_ns);
+                if th.l.traced() {
+                    th.l.record(SpanKind::Idle, since, since + std::time::Duration::from_nanos(found));
+                }
                 if self.work_at(&mut th, x) {
                     th.l.idle_ns += found.saturating_sub(lock1 - lock0);
                     fails = 0;
@@ -466,5 +475,5 @@ where
         join_all(handles)
     })?;
     let result = *sh.result.lock().unwrap_or_else(|e| e.into_inner());
-    outcome(&locals, result, t.elapsed().as_nanos() as u64, "the search")
+    outcome(&locals, result, t, "the search")
 }

@@ -162,7 +162,7 @@ pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -
         join_all(handles)
     })?;
     let result = *sh.result.lock().unwrap_or_else(|e| e.into_inner());
-    outcome(&locals, result, t.elapsed().as_nanos() as u64, "lazy smp")
+    outcome(&locals, result, t, "lazy smp")
 }
 
 #[cfg(test)]

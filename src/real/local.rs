@@ -24,6 +24,11 @@ pub struct Local {
     cost_ns: u64,
     started: Instant,
     jitter: Option<ChaCha8Rng>,
+    /// A traced run's idle and lock spans (ns from `started`), and the
+    /// most it keeps ([`super::Options::trace`]); `None` untraced.
+    spans: Option<(Vec<super::record::Span>, usize)>,
+    /// Where the spans stopped, the limit reached.
+    cut: Option<u64>,
 }
 
 impl Local {
@@ -34,7 +39,18 @@ impl Local {
             r.set_stream(id as u64);
             r
         });
-        Local { id, nodes: 0, leaves: 0, idle_ns: 0, lock_ns: 0, cost_ns: opts.node_cost_ns, started: Instant::now(), jitter }
+        Local {
+            id,
+            nodes: 0,
+            leaves: 0,
+            idle_ns: 0,
+            lock_ns: 0,
+            cost_ns: opts.node_cost_ns,
+            started: Instant::now(),
+            jitter,
+            spans: opts.trace.map(|n| (Vec::with_capacity(n.min(1 << 12)), n)),
+            cut: None,
+        }
     }
 
     /// A node is entered: count it and do its busy work.
@@ -56,7 +72,11 @@ impl Local {
         }
         let t = Instant::now();
         let g = m.lock().unwrap_or_else(|e| e.into_inner());
-        self.lock_ns += t.elapsed().as_nanos() as u64;
+        let end = Instant::now();
+        self.lock_ns += end.duration_since(t).as_nanos() as u64;
+        if self.spans.is_some() {
+            self.record(super::record::SpanKind::Lock, t, end);
+        }
         g
     }
 
@@ -72,6 +92,28 @@ impl Local {
                 _ => {}
             }
         }
+    }
+
+    /// A traced thread's span of `kind` from `from` to `to` (nothing
+    /// untraced; past the limit, only where it stopped).
+    #[cold]
+    #[inline(never)]
+    pub fn record(&mut self, kind: super::record::SpanKind, from: Instant, to: Instant) {
+        let at = |i: Instant| i.saturating_duration_since(self.started).as_nanos() as u64;
+        let (start, end) = (at(from), at(to));
+        if let Some((v, cap)) = &mut self.spans {
+            if v.len() < *cap {
+                v.push(super::record::Span { kind, start, end });
+            } else if self.cut.is_none() {
+                self.cut = Some(start);
+            }
+        }
+    }
+
+    /// Whether the thread records spans.
+    #[inline(always)]
+    pub fn traced(&self) -> bool {
+        self.spans.is_some()
     }
 
     /// Nanoseconds since the thread started.
@@ -118,13 +160,31 @@ impl Totals {
 
 /// The outcome of a parallel run from its threads' locals, the root's
 /// `(value, move)` its threads agreed on (`what` names the search in the
-/// error if none was set) and its wall time.
-pub fn outcome(locals: &[Local], result: Option<(i64, u32)>, wall_ns: u64, what: &str) -> Result<super::Measured, super::RealError> {
+/// error if none was set) and its start `t` (its wall time is until now);
+/// a traced run's spans on the run's clock.
+pub fn outcome(locals: &[Local], result: Option<(i64, u32)>, t: Instant, what: &str) -> Result<super::Measured, super::RealError> {
+    let now = Instant::now();
+    let wall_ns = now.duration_since(t).as_nanos() as u64;
     let mut tot = Totals::default();
     locals.iter().for_each(|l| tot.add(l));
     let Some((value, root_move)) = result else {
         return Err(super::RealError::Internal(format!("{what} ended without a root value")));
     };
+    let trace = locals.iter().any(Local::traced).then(|| {
+        let threads = locals
+            .iter()
+            .map(|l| {
+                let off = l.started.saturating_duration_since(t).as_nanos() as u64;
+                let shift = |x: u64| (x + off).min(wall_ns);
+                let spans = l
+                    .spans
+                    .as_ref()
+                    .map_or(vec![], |(v, _)| v.iter().map(|s| super::record::Span { kind: s.kind, start: shift(s.start), end: shift(s.end) }).collect());
+                super::record::ThreadSpans { life: (off.min(wall_ns), wall_ns), spans, cut: l.cut.map(shift) }
+            })
+            .collect();
+        std::sync::Arc::new(super::record::RealTrace { wall_ns, threads })
+    });
     Ok(super::Measured {
         value,
         root_move,
@@ -134,6 +194,7 @@ pub fn outcome(locals: &[Local], result: Option<(i64, u32)>, wall_ns: u64, what:
         search_ns: tot.search_ns,
         idle_ns: tot.idle_ns,
         lock_ns: tot.lock_ns,
+        trace,
     })
 }
 

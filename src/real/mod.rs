@@ -21,6 +21,8 @@
 //!   [`idle::active`]), and the one place an algorithm chooses its policy
 //!   ([`idle::run`]).
 //! - [`lazy`]: Lazy SMP with a lock-free shared transposition table.
+//! - [`record`]: a traced run's spans (`psearch --trace`), as its
+//!   threads record them.
 //! - [`host`]: the host's load and free cores sampled before every timed
 //!   run, and whether the run's threads each had a free core.
 //! - [`run`]: a request expanded into configurations as `pabsim` does,
@@ -37,6 +39,7 @@ pub mod host;
 pub mod idle;
 pub mod lazy;
 pub mod local;
+pub mod record;
 pub mod run;
 pub mod seq;
 
@@ -54,10 +57,13 @@ pub struct Options {
     /// meet (taking a move, returning a value, looking for work), to shake
     /// out races. Not a command-line option.
     pub delays: Option<u64>,
+    /// Record each thread's idle and lock spans, at most this many a
+    /// thread (`psearch --trace`; [`record`]).
+    pub trace: Option<usize>,
 }
 
 /// What one search returned and measured.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Measured {
     /// The root's minimax value (on the common scale).
     pub value: i64,
@@ -76,6 +82,8 @@ pub struct Measured {
     pub idle_ns: u64,
     /// Summed over threads: time waiting on contended locks.
     pub lock_ns: u64,
+    /// With [`Options::trace`], the threads' spans.
+    pub trace: Option<std::sync::Arc<record::RealTrace>>,
 }
 
 /// Why a search could not run.

@@ -202,6 +202,11 @@ impl Plan {
         Ok(Plan { groups })
     }
 
+    /// The threads of run `i` (0-based, in row order).
+    pub fn threads(&self, i: usize) -> Option<usize> {
+        self.groups.iter().flat_map(|(_, members, configs, _)| configs.iter().flat_map(move |c| members.iter().map(move |_| c.0))).nth(i)
+    }
+
     /// Runs in the plan.
     pub fn len(&self) -> usize {
         self.groups.iter().map(|g| g.1.len() * g.2.len()).sum()
@@ -215,9 +220,25 @@ impl Plan {
     /// Runs every (tree, configuration), one at a time, checking each
     /// against the sequential search of its tree; per-tree rows in plan order.
     pub fn run(&self, trees: &[Tree], nets: &[Network], s: &Settings, progress: &crate::progress::Progress) -> Result<Vec<RealRow>, PsearchError> {
+        self.run_traced(trees, nets, s, None, progress).map(|(rows, _)| rows)
+    }
+
+    /// [`Plan::run`], run `trace.0` (0-based, in row order) traced with at
+    /// most `trace.1` spans a thread: the rows, and that run's trace (the
+    /// row's run, of median wall time) with a label of its tree and
+    /// configuration.
+    pub fn run_traced(
+        &self,
+        trees: &[Tree],
+        nets: &[Network],
+        s: &Settings,
+        trace: Option<(usize, usize)>,
+        progress: &crate::progress::Progress,
+    ) -> Result<(Vec<RealRow>, Option<Traced>), PsearchError> {
         // The sequential result of each tree, once.
         let mut seq: HashMap<usize, Measured> = HashMap::new();
         let mut rows = vec![];
+        let mut traced = None;
         for (_, members, configs, net) in &self.groups {
             let net = net.map(|k| &nets[k]);
             for (ci, &(threads, algorithm)) in configs.iter().enumerate() {
@@ -226,12 +247,13 @@ impl Plan {
                     // The group's first configuration is the sequential run:
                     // its result is the check (run once, not twice).
                     let want = match seq.get(&t) {
-                        Some(w) => Some(*w),
+                        Some(w) => Some(w.clone()),
                         None if ci == 0 && algorithm.is_none() => None,
-                        None => Some(*seq.entry(t).or_insert(super::seq_tree(tree))),
+                        None => Some(seq.entry(t).or_insert(super::seq_tree(tree)).clone()),
                     };
                     let config = describe(algorithm);
-                    let opts = Options { threads, node_cost_ns: s.node_cost_ns, delays: s.delays };
+                    let this = trace.filter(|t| t.0 == rows.len()).map(|t| t.1);
+                    let opts = Options { threads, node_cost_ns: s.node_cost_ns, delays: s.delays, trace: this };
                     let mut runs = vec![];
                     for _ in 0..s.repeats.max(1) {
                         // The host just before the timed run, beside its timing.
@@ -243,20 +265,29 @@ impl Plan {
                             config: config.clone(),
                             source,
                         })?;
-                        let want = *seq.entry(t).or_insert(want.unwrap_or(r));
+                        let want = seq.entry(t).or_insert_with(|| want.clone().unwrap_or_else(|| Measured { trace: None, ..r.clone() })).clone();
                         check(tree, threads, &config, &want, &r)?;
                         runs.push((r, host));
                     }
                     runs.sort_by_key(|r| r.0.wall_ns);
                     let (median, host) = &runs[(runs.len() - 1) / 2];
+                    if let Some(t) = &median.trace {
+                        let a = algorithm
+                            .map_or("sequential".to_string(), |a| a.scheme().map_or(a.name().to_string(), |s| format!("{} scheme {}", a.name(), s.name())));
+                        let label = format!("{} tree {}, {threads} threads, {a}", tree.key(), tree.index());
+                        traced = Some((label, t.clone()));
+                    }
                     rows.push(row(tree, threads, algorithm.as_ref(), median, host, s));
                     progress.inc(1);
                 }
             }
         }
-        Ok(rows)
+        Ok((rows, traced))
     }
 }
+
+/// A traced run: its label (tree and configuration) and its trace.
+pub type Traced = (String, std::sync::Arc<super::record::RealTrace>);
 
 /// Refuses a run whose root value or move differs from the sequential search's.
 fn check(tree: &Tree, threads: usize, config: &str, want: &Measured, got: &Measured) -> Result<(), PsearchError> {
@@ -401,9 +432,9 @@ mod tests {
         // A run that differs from the sequential search in value or move is an error.
         let want = Measured { value: 10, root_move: 2, ..Measured::default() };
         assert!(check(&trees[0], 2, "dts", &want, &want).is_ok());
-        let e = check(&trees[0], 2, "dts", &want, &Measured { root_move: 3, ..want }).unwrap_err().to_string();
+        let e = check(&trees[0], 2, "dts", &want, &Measured { root_move: 3, ..want.clone() }).unwrap_err().to_string();
         assert_eq!(e, "not exact: tree 1 (seed 1), 2 threads, dts: root value 10, move 3; the sequential search gives 10, move 2");
-        assert!(check(&trees[0], 2, "dts", &want, &Measured { value: 11, ..want }).is_err());
+        assert!(check(&trees[0], 2, "dts", &want, &Measured { value: 11, ..want.clone() }).is_err());
         // Every row says the host beside its timing, consistently; a
         // summed row keeps the worst of its trees'.
         for r in per.iter().chain(&sums) {

@@ -45,7 +45,21 @@ pub fn run<S: TreeSource>(src: &S, root: &S::Node, depth: u32, opts: &Options) -
     let mut w = Watch { cost_ns: opts.node_cost_ns, root_move: 0 };
     let r = crate::search::search(src, root, depth, &mut w);
     let wall_ns = t.elapsed().as_nanos() as u64;
-    Measured { value: r.value, root_move: w.root_move, nodes: r.counts.nodes, leaves: r.counts.leaves, wall_ns, search_ns: wall_ns, idle_ns: 0, lock_ns: 0 }
+    // One thread, searching from start to end.
+    let trace = opts.trace.map(|_| {
+        std::sync::Arc::new(super::record::RealTrace { wall_ns, threads: vec![super::record::ThreadSpans { life: (0, wall_ns), ..Default::default() }] })
+    });
+    Measured {
+        value: r.value,
+        root_move: w.root_move,
+        nodes: r.counts.nodes,
+        leaves: r.counts.leaves,
+        wall_ns,
+        search_ns: wall_ns,
+        idle_ns: 0,
+        lock_ns: 0,
+        trace,
+    }
 }
 
 /// The hook set of [`ab`]: nodes counted into the thread's [`Local`].

@@ -44,7 +44,7 @@ fn every_algorithm_is_exact_on_artificial_trees() {
                 let seq = seq::run(&shape, &root, depth, &Options { threads: 1, ..Options::default() });
                 for threads in [2, 3, 8] {
                     for delays in [None, Some(seed as u64)] {
-                        let opts = Options { threads, node_cost_ns: 0, delays };
+                        let opts = Options { threads, node_cost_ns: 0, delays, trace: None };
                         for a in algorithms() {
                             let r = search(&shape, &root, depth, Some(a), &opts, None).unwrap();
                             assert_eq!(

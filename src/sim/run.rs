@@ -13,7 +13,7 @@
 //! the p = 1 rows of the same trees.
 
 use super::engine::SimError;
-use super::engine::{MachineSpec, State, TreeStats, simulate};
+use super::engine::{MachineSpec, NoRecord, Recorder, State, TreeStats};
 use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SMP_REAL_ONLY, Scheme, Walk};
 use crate::formats::aggregate::{self, share};
 use crate::formats::{SimRow, seal};
@@ -240,6 +240,14 @@ impl Plan {
         Ok(Plan { groups, items, run })
     }
 
+    /// Item `i` (0-based, in row order): its tree's index, its
+    /// configuration and its network's index.
+    pub fn item(&self, i: usize) -> Option<(usize, SimConfig, Option<usize>)> {
+        let it = self.items.get(i)?;
+        let g = &self.groups[it.group];
+        Some((it.tree, g.configs[it.config], g.net))
+    }
+
     /// Items in the whole run.
     pub fn len(&self) -> usize {
         self.items.len()
@@ -274,6 +282,11 @@ impl Plan {
 
 /// Simulates one tree under one configuration.
 pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result<TreeStats> {
+    simulate_recorded(tree, c, net, NoRecord).map(|(stats, _)| stats)
+}
+
+/// [`simulate_one`] watched by `rec` (a trace): the statistics and the recorder.
+pub fn simulate_recorded<R: Recorder>(tree: &Tree, c: &SimConfig, net: Option<&Network>, rec: R) -> Result<(TreeStats, R)> {
     let depth = tree.depth();
     // The sequential run: one processor never splits, so any algorithm
     // gives it; the default's.
@@ -283,27 +296,28 @@ pub fn simulate_one(tree: &Tree, c: &SimConfig, net: Option<&Network>) -> Result
     // for where to split) the engine still takes one: scheme A with m_A = 1,
     // which nothing then consults for a split.
     let r = match c.algorithm.and_then(|a| a.scheme()).unwrap_or(Scheme::A { m_a: 1, pv_wait: DEFAULT_PV_WAIT }) {
-        Scheme::A { m_a, pv_wait } => tree.visit(Simulate { scheme: &YbwcSplit { m_a, pv_wait }, cfg }),
-        Scheme::B { m_b, pv_wait } => tree.visit(Simulate { scheme: &ConfidenceSplit { m_b, pv_wait }, cfg }),
+        Scheme::A { m_a, pv_wait } => tree.visit(Simulate { scheme: &YbwcSplit { m_a, pv_wait }, cfg, rec }),
+        Scheme::B { m_b, pv_wait } => tree.visit(Simulate { scheme: &ConfidenceSplit { m_b, pv_wait }, cfg, rec }),
         Scheme::C { m_ca, m_cc, cut_width } => {
             let net = net.ok_or_else(|| RunError::NoNetwork("scheme c needs --weights".into()))?;
             let s = NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth };
-            tree.visit(Simulate { scheme: &s, cfg })
+            tree.visit(Simulate { scheme: &s, cfg, rec })
         }
     };
     r.map_err(|source| RunError::Simulation { tree: tree.index(), seed: row_seed(tree), procs: c.procs, scheme: c.scheme_name(), source })
 }
 
-/// The simulator on a tree's source, with one scheme.
-struct Simulate<'s, S> {
+/// The simulator on a tree's source, with one scheme and a recorder.
+struct Simulate<'s, S, R> {
     scheme: &'s S,
     cfg: MachineSpec,
+    rec: R,
 }
 
-impl<S: SplitScheme> SourceVisitor for Simulate<'_, S> {
-    type Output = std::result::Result<TreeStats, SimError>;
+impl<S: SplitScheme, R: Recorder> SourceVisitor for Simulate<'_, S, R> {
+    type Output = std::result::Result<(TreeStats, R), SimError>;
     fn visit<T: TreeSource>(self, src: &T, root: &T::Node, _depth: u32) -> Self::Output {
-        simulate(src, root.clone(), self.scheme, self.cfg)
+        crate::sim::engine::simulate_recorded(src, root.clone(), self.scheme, self.cfg, self.rec)
     }
 }
 

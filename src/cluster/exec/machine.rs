@@ -20,6 +20,7 @@
 //! still pass 2^64 ns stops with [`TimeOverflow`] rather than wrap.
 
 use crate::cluster::exec::events::{Delivery, Events};
+use crate::cluster::exec::record::{Handler, NoRecord, Recorder};
 use crate::cluster::exec::topology::Topology;
 use crate::cluster::exec::transport::{Msg, Process, Transport};
 use crate::game::TreeSource;
@@ -120,8 +121,9 @@ struct ProcState {
     walk_rem: u64,
 }
 
-/// (to, from, message; `None` is a process's own wake-up).
-type Event<N> = (usize, usize, Option<Msg<N>>);
+/// (to, from, message, the recorder's tag; `None` is a process's own
+/// wake-up). Without a recorder the tag is `()`: no larger.
+type Event<N, G = ()> = (usize, usize, Option<Msg<N>>, G);
 
 /// The bytes one message in flight holds on the simulated cluster (the
 /// memory estimate's, [`crate::cluster::memory`]).
@@ -129,18 +131,19 @@ pub const fn message_bytes<N>() -> u64 {
     Events::<Event<N>>::bytes_per_item()
 }
 
-struct Net<'a, N> {
+struct Net<'a, N, R: Recorder> {
     rank: usize,
     procs: usize,
     costs: Costs,
     st: &'a mut ProcState,
-    events: &'a mut Events<Event<N>>,
+    events: &'a mut Events<Event<N, R::Tag>>,
     stats: &'a mut ClusterStats,
     done: &'a mut Option<(i64, u64)>,
     overflow: &'a mut bool,
+    rec: &'a mut R,
 }
 
-impl<N> Transport<N> for Net<'_, N> {
+impl<N, R: Recorder> Transport<N> for Net<'_, N, R> {
     fn rank(&self) -> usize {
         self.rank
     }
@@ -150,12 +153,14 @@ impl<N> Transport<N> for Net<'_, N> {
     fn send(&mut self, to: usize, msg: Msg<N>) {
         debug_assert!(to != self.rank && to < self.procs);
         let bytes = msg.bytes();
+        let began = self.st.clock;
         self.advance(Some(self.costs.send_ns));
         let wire = bytes.checked_mul(1_000).map(|b| b / self.costs.bytes_per_us.max(1));
         let latency = self.costs.topology.latency_ns(self.costs.latency_ns, self.rank, to);
         let arrival = wire.and_then(|w| self.st.clock.checked_add(latency?)?.checked_add(w));
         self.overflowed(arrival.is_none());
-        self.events.push(arrival.unwrap_or(u64::MAX), (to, self.rank, Some(msg)));
+        let tag = if R::ON { self.rec.sent(self.rank, to, began, arrival.unwrap_or(u64::MAX), &msg) } else { R::Tag::default() };
+        self.events.push(arrival.unwrap_or(u64::MAX), (to, self.rank, Some(msg), tag));
         self.stats.messages += 1;
         self.stats.bytes += bytes;
     }
@@ -174,16 +179,19 @@ impl<N> Transport<N> for Net<'_, N> {
     fn done(&mut self, value: i64) {
         if self.done.is_none() {
             *self.done = Some((value, self.st.clock));
+            if R::ON {
+                self.rec.done(self.rank, self.st.clock, value);
+            }
         }
     }
     fn wake(&mut self) {
         // At the process's own clock: after every message that has arrived
         // by then (ties go by sending order); free, and not a message.
-        self.events.push(self.st.clock, (self.rank, self.rank, None));
+        self.events.push(self.st.clock, (self.rank, self.rank, None, R::Tag::default()));
     }
 }
 
-impl<N> Net<'_, N> {
+impl<N, R: Recorder> Net<'_, N, R> {
     /// Moves the clock on by `by` (`None`: a product that overflowed).
     fn advance(&mut self, by: Option<u64>) {
         let clock = by.and_then(|b| self.st.clock.checked_add(b));
@@ -196,6 +204,9 @@ impl<N> Net<'_, N> {
     }
 
     fn count(&mut self, c: NodeCounts) {
+        if R::ON {
+            self.rec.searched(self.rank, c.nodes);
+        }
         self.stats.counts.nodes += c.nodes;
         self.stats.counts.leaves += c.leaves;
         self.stats.counts.internal += c.internal;
@@ -206,22 +217,38 @@ impl<N> Net<'_, N> {
 /// no message is in flight; `None` if the master never reported a value,
 /// [`TimeOverflow`] (at once) if time passed 2^64 ns.
 pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs, delivery: Delivery) -> Result<Option<ClusterStats>, TimeOverflow> {
+    run_recorded(src, procs, costs, delivery, &mut NoRecord)
+}
+
+/// [`run`] watched by `rec` (a trace).
+pub fn run_recorded<S: TreeSource, P: Process<S>, R: Recorder>(
+    src: &S,
+    procs: &mut [P],
+    costs: Costs,
+    delivery: Delivery,
+    rec: &mut R,
+) -> Result<Option<ClusterStats>, TimeOverflow> {
     let n = procs.len();
     let mut states = vec![ProcState::default(); n];
-    let mut events: Events<Event<S::Node>> = Events::new(delivery);
+    let mut events: Events<Event<S::Node, R::Tag>> = Events::new(delivery);
     let mut stats = ClusterStats::default();
     let mut done = None;
     let mut overflow = false;
     for (r, p) in procs.iter_mut().enumerate() {
-        let mut net = Net { rank: r, procs: n, costs, st: &mut states[r], events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow };
+        let before = stats.counts.nodes;
+        let mut net =
+            Net { rank: r, procs: n, costs, st: &mut states[r], events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow, rec };
         p.start(src, &mut net);
+        if R::ON {
+            rec.handled(r, Handler::Start, 0, states[r].clock, stats.counts.nodes - before);
+        }
     }
     // A process whose start did something has begun: its later waits are
     // "other" idle time.
     for s in &mut states {
         s.started = s.clock > 0;
     }
-    while let Some((t, (to, from, msg))) = events.pop() {
+    while let Some((t, (to, from, msg, tag))) = events.pop() {
         if overflow {
             return Err(TimeOverflow);
         }
@@ -229,18 +256,34 @@ pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs,
         if st.clock < t {
             // Idle time counts up to the search time only.
             let idle = done.map_or(t, |(_, end)| t.min(end)).saturating_sub(st.clock);
+            if R::ON && idle > 0 {
+                rec.idle(to, st.clock, st.clock + idle, !st.started);
+            }
             add_idle(&mut stats, st, idle)?;
             st.clock = t;
         }
+        let (start, before) = (st.clock, stats.counts.nodes);
         let Some(msg) = msg else {
-            let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow };
+            let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow, rec };
             procs[to].resume(src, &mut net);
+            if R::ON {
+                rec.handled(to, Handler::Resume, start, states[to].clock, stats.counts.nodes - before);
+            }
             continue;
         };
         st.started = true;
-        let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow };
+        let kind = if R::ON {
+            rec.receiving(to, from, &msg, tag, start);
+            msg.kind()
+        } else {
+            ""
+        };
+        let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow, rec };
         net.advance(Some(costs.recv_ns));
         procs[to].receive(src, &mut net, from, msg);
+        if R::ON {
+            rec.handled(to, Handler::Message { from, kind }, start, states[to].clock, stats.counts.nodes - before);
+        }
     }
     if overflow {
         return Err(TimeOverflow);
@@ -250,8 +293,15 @@ pub fn run<S: TreeSource, P: Process<S>>(src: &S, procs: &mut [P], costs: Costs,
     stats.time_ns = time;
     // Idle to the end of the search: the processes that finished early (or
     // never began). Time past the search (late messages) is not counted.
-    for s in &mut states {
-        add_idle(&mut stats, s, time - s.clock.min(time))?;
+    for (r, s) in states.iter_mut().enumerate() {
+        let idle = time - s.clock.min(time);
+        if R::ON && idle > 0 {
+            rec.idle(r, s.clock, time, !s.started);
+        }
+        add_idle(&mut stats, s, idle)?;
+    }
+    if R::ON {
+        rec.finish();
     }
     // Busy is the rest of the search time. (An adversarial delivery,
     // ignoring times, may count more idle than that: none busy then.)

@@ -4,11 +4,13 @@
 //! events ([`machine`] over [`events`]) on a network of a shape
 //! ([`topology`]), and the real transport on MPI ranks (`mpi`, with the
 //! feature `mpi`). Nothing here names an algorithm: a process is anything
-//! implementing [`transport::Process`].
+//! implementing [`transport::Process`]. A run may be watched by a
+//! [`record::Recorder`] (a trace), compiled out when it is not.
 
 pub mod events;
 pub mod machine;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod record;
 pub mod topology;
 pub mod transport;

@@ -155,6 +155,25 @@ pub const SHARED_ENTRY_BYTES: u64 = 4 + 4 + 8 + 1 + 4 + 4;
 pub const HEADER_BYTES: u64 = 16;
 
 impl<N> Msg<N> {
+    /// The variant's name (a trace's label for the message).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Msg::Task(_) => "Task",
+            Msg::Result { .. } => "Result",
+            Msg::Stop => "Stop",
+            Msg::Work { .. } => "Work",
+            Msg::Report { .. } => "Report",
+            Msg::Pass { .. } => "Pass",
+            Msg::Share { .. } => "Share",
+            Msg::Request { .. } => "Request",
+            Msg::Abort { .. } => "Abort",
+            Msg::Seek { .. } => "Seek",
+            Msg::Help { .. } => "Help",
+            Msg::NoWork => "NoWork",
+            Msg::Narrow { .. } => "Narrow",
+        }
+    }
+
     /// The message's size on the wire: the header, a task's node (its size
     /// in memory, a position as the source holds it) and window, a
     /// result's value.

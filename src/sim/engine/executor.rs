@@ -7,6 +7,7 @@
 
 use super::NONE;
 use super::machine::{Machine, World};
+use super::record::{NoRecord, Recorder};
 use super::stats::{State, TimeKind, TraceEvent};
 use super::types::Step;
 use crate::game::TreeSource;
@@ -42,8 +43,8 @@ impl Future for Suspend {
 /// takes effect and the processor waits out its delay; the next poll
 /// finds it done. (A future of its own rather than an `async fn`: it is
 /// the simulator's innermost loop.)
-pub struct AccessFuture<'m, 'a, T: TreeSource, S: SplitScheme> {
-    m: &'m Machine<'a, T, S>,
+pub struct AccessFuture<'m, 'a, T: TreeSource, S: SplitScheme, R: Recorder = NoRecord> {
+    m: &'m Machine<'a, T, S, R>,
     p: Proc,
     b: Block,
     write: bool,
@@ -51,7 +52,7 @@ pub struct AccessFuture<'m, 'a, T: TreeSource, S: SplitScheme> {
     issued: bool,
 }
 
-impl<T: TreeSource, S: SplitScheme> Future for AccessFuture<'_, '_, T, S> {
+impl<T: TreeSource, S: SplitScheme, R: Recorder> Future for AccessFuture<'_, '_, T, S, R> {
     type Output = ();
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
@@ -73,7 +74,7 @@ impl<T: TreeSource, S: SplitScheme> Future for AccessFuture<'_, '_, T, S> {
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Whether processors wait for a write to block `b` (only the shared
     /// variables and mailboxes are waited on).
     #[inline(always)]
@@ -226,6 +227,25 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// caller's to move.
     #[inline(always)]
     pub(super) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
+        if R::ON {
+            let start = w.sched.clock(p);
+            self.record(w, p, start, d, kind);
+        }
+        self.tally(w, p, d, kind);
+    }
+
+    /// Tells the recorder of `p`'s `d` ticks of `kind` from `start`, in its
+    /// current state.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
+        let (s, at) = w.state[p];
+        self.rec.borrow_mut().span(p, start, d, s, kind, super::machine::node_key(w, at), &|| super::machine::path(w, at));
+    }
+
+    /// [`Machine::book`] without the recorder (its caller tells it).
+    #[inline(always)]
+    pub(super) fn tally(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         let s = w.state[p].0;
         w.stats.time[s as usize][kind as usize] += d;
         w.last[p] = (s, kind, d);
@@ -255,13 +275,13 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
 
     /// A read of block `b`.
     #[inline(always)]
-    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
+    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S, R> {
         AccessFuture { m: self, p, b, write: false, issued: false }
     }
 
     /// A write of block `b`.
     #[inline(always)]
-    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S> {
+    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S, R> {
         AccessFuture { m: self, p, b, write: true, issued: false }
     }
 
@@ -284,7 +304,11 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
             if let Some((since, kind)) = w.asleep[q].take() {
-                self.book(w, q, t - since, kind);
+                // Its clock is `NEVER` while asleep: the span starts where it fell asleep.
+                if R::ON {
+                    self.record(w, q, since, t - since, kind);
+                }
+                self.tally(w, q, t - since, kind);
                 w.sched.set(q, t);
             }
         }
@@ -326,16 +350,7 @@ pub(super) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (Sta
 #[cold]
 #[inline(never)]
 pub(super) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
-    let node = (at != NONE).then(|| {
-        let mut path = vec![];
-        let mut x = at;
-        while x != w.root && x != NONE {
-            path.push(w.nodes[x as usize].index.to_string());
-            x = w.nodes[x as usize].parent;
-        }
-        path.reverse();
-        path.join(".")
-    });
+    let node = super::machine::path(w, at);
     let t = w.sched.clock(p);
     w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
 }

@@ -8,9 +8,10 @@ use super::types::{NodeRef, SNode};
 use super::{FIRST_PRIVATE, HEAP_BLOCK, NONE};
 use crate::game::TreeSource;
 use crate::schemes::SplitScheme;
+use crate::sim::engine::record::Recorder;
 use crate::sim::memory::Proc;
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Takes a node from the local heap, else from the global heap (under
     /// its lock), else makes a new one; the node comes back locked by `p`.
     pub(super) async fn alloc(&self, p: Proc) -> u32 {

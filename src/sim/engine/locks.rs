@@ -3,13 +3,14 @@
 //! map (`docs/model.md` §5.1–5.2).
 
 use super::machine::Machine;
+use super::record::Recorder;
 use super::stats::TimeKind;
 use crate::game::TreeSource;
 use crate::request::LockKind;
 use crate::schemes::SplitScheme;
 use crate::sim::memory::{Block, Proc};
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
     /// access; the time of a failed attempt (at least a tick) is lock wait.
     /// (With [`LockKind::Queue`], `Machine::lock_queued`.)
@@ -34,6 +35,9 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                 // ticks in all (those since p was last resumed, in the log).
                 if spent > 0 {
                     w.last[p].1 = TimeKind::Lock;
+                    if R::ON {
+                        self.rec.borrow_mut().relabel(p, t0, spent, TimeKind::Lock);
+                    }
                 }
                 let mut left = spent;
                 for c in w.charges[p].iter_mut().rev() {

@@ -4,6 +4,7 @@
 //! trims every processor's time to the end of the search (thesis §6.1–6.2;
 //! `docs/model.md` §5.2).
 
+use super::record::{NoRecord, Recorder};
 use super::spec::{MachineSpec, Result, SimError};
 use super::stats::{State, TimeKind, TreeStats};
 use super::types::{BlockHasher, Next, NodeRef, SNode, Step};
@@ -81,7 +82,7 @@ pub(super) struct World<D, T: TreeSource> {
 
 /// One simulated search of one tree: the machine, the search's shared data
 /// and the processors' routines.
-pub struct Machine<'a, T: TreeSource, S: SplitScheme> {
+pub struct Machine<'a, T: TreeSource, S: SplitScheme, R: Recorder = NoRecord> {
     pub(super) src: &'a T,
     pub(super) scheme: &'a S,
     pub(super) cfg: MachineSpec,
@@ -94,11 +95,20 @@ pub struct Machine<'a, T: TreeSource, S: SplitScheme> {
     pub(super) limit: Cell<u64>,
     /// The running processor's clock when it was resumed.
     pub(super) resumed: Cell<u64>,
+    /// The run's observer (a trace), called only if [`Recorder::ON`].
+    pub(super) rec: RefCell<R>,
 }
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
     /// A cold machine ready to search the tree of `src` rooted at `root` (a MAX node).
     pub fn new(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, T, S>> {
+        Machine::with_recorder(src, root, scheme, cfg, NoRecord)
+    }
+}
+
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+    /// [`Machine::new`] watched by `rec` (a trace).
+    pub fn with_recorder(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec, rec: R) -> Result<Machine<'a, T, S, R>> {
         if cfg.procs == 0 {
             return Err(SimError::NoProcessors);
         }
@@ -174,6 +184,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             w: RefCell::new(w),
             limit: Cell::new(0),
             resumed: Cell::new(0),
+            rec: RefCell::new(rec),
         })
     }
 
@@ -210,6 +221,11 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
 
     /// Runs the search to the root's return; the machine's statistics.
     pub fn run(self) -> Result<TreeStats> {
+        self.run_recorded().map(|(stats, _)| stats)
+    }
+
+    /// [`Machine::run`], and the recorder back.
+    pub fn run_recorded(self) -> Result<(TreeStats, R)> {
         let procs = self.cfg.procs;
         {
             let mut cx = Context::from_waker(std::task::Waker::noop());
@@ -254,6 +270,9 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                 // Only a processor that exits can have ended the search.
                 if tasks[p].as_mut().poll(&mut cx).is_ready() {
                     let mut w = self.w.borrow_mut();
+                    if R::ON {
+                        self.rec.borrow_mut().exit(p, w.sched.clock(p));
+                    }
                     w.sched.set(p, NEVER);
                     if w.finish.is_some() {
                         break;
@@ -261,6 +280,7 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                 }
             }
         }
+        let mut rec = self.rec.into_inner();
         let mut w = self.w.into_inner();
         let Some(t) = w.finish else { return Err(SimError::Internal("every processor stopped before the root returned".into())) };
         w.stats.ticks = t;
@@ -274,6 +294,10 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
                 Some((since, kind)) => {
                     let s = w.state[q].0 as usize;
                     w.stats.time[s][kind as usize] += t.saturating_sub(since);
+                    if R::ON {
+                        let (st, at) = w.state[q];
+                        rec.span(q, since, t.saturating_sub(since), st, kind, node_key(&w, at), &|| path(&w, at));
+                    }
                     since
                 }
                 None => w.sched.clock(q),
@@ -313,7 +337,10 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
             )));
         }
         w.stats.pool = w.nodes.len() as u64;
-        Ok(w.stats)
+        if R::ON {
+            rec.finish(t);
+        }
+        Ok((w.stats, rec))
     }
 
     pub(super) fn stuck(&self, w: &World<S::Data, T>) -> SimError {
@@ -333,6 +360,53 @@ impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
 /// Simulates the search of the tree of `src` rooted at `root` with `scheme`.
 pub fn simulate<T: TreeSource, S: SplitScheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
     Machine::new(src, root, scheme, cfg)?.run()
+}
+
+/// [`simulate`] watched by `rec` (a trace): the statistics and the recorder.
+pub fn simulate_recorded<T: TreeSource, S: SplitScheme, R: Recorder>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec, rec: R) -> Result<(TreeStats, R)> {
+    Machine::with_recorder(src, root, scheme, cfg, rec)?.run_recorded()
+}
+
+/// Node `at`'s identity for a recorder: its slot and the slot's
+/// generation (`u64::MAX` for none).
+pub(super) fn node_key<D, T: TreeSource>(w: &World<D, T>, at: u32) -> u64 {
+    if at == NONE { u64::MAX } else { (w.nodes[at as usize].generation as u64) << 32 | at as u64 }
+}
+
+/// Node `at` as the 1-based move numbers from the root (`""` is the root;
+/// `"2.1"` the first move of the root's second); `None` for no node.
+pub(super) fn path<D, T: TreeSource>(w: &World<D, T>, at: u32) -> Option<String> {
+    (at != NONE).then(|| {
+        // The move numbers from the node up, then reversed: one string.
+        let mut moves: Vec<u32> = vec![];
+        let mut x = at;
+        while x != w.root && x != NONE {
+            moves.push(w.nodes[x as usize].index);
+            x = w.nodes[x as usize].parent;
+        }
+        let mut path = String::with_capacity(4 * moves.len());
+        for (i, m) in moves.iter().rev().enumerate() {
+            if i > 0 {
+                path.push('.');
+            }
+            path.push_str(itoa(*m, &mut [0u8; 10]));
+        }
+        path
+    })
+}
+
+/// `n` in decimal, in `buf`.
+fn itoa(mut n: u32, buf: &mut [u8; 10]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or_default()
 }
 
 /// Whether the processor after `p` at the smallest clock `t` waits for

@@ -69,6 +69,8 @@
 //!   [`TreeStats`], [`TraceEvent`].
 //! - `machine`: [`Machine`], its shared data (`World`), the run loop
 //!   ([`Machine::run`]) and [`simulate`].
+//! - `record`: the run's observer, [`Recorder`] (a trace; [`NoRecord`],
+//!   the default, is compiled out).
 //! - `executor`: the scheduling points: [`Suspend`], [`AccessFuture`],
 //!   access steps, the grouped turns of waiters, charging and booking.
 //! - `locks`: test-and-set and queue locks.
@@ -88,6 +90,7 @@ mod heap;
 mod idle;
 mod locks;
 mod machine;
+mod record;
 mod spec;
 mod states;
 mod stats;
@@ -97,7 +100,8 @@ mod types;
 
 pub use crate::request::{Interleave, LockKind};
 pub use executor::{AccessFuture, Suspend};
-pub use machine::{Machine, simulate};
+pub use machine::{Machine, simulate, simulate_recorded};
+pub use record::{NoRecord, Recorder};
 pub use spec::{MachineSpec, Result, SimError, cost};
 pub use stats::{State, TimeKind, TraceEvent, TreeStats};
 pub use types::Next;

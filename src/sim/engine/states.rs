@@ -13,10 +13,11 @@ use super::{FLAG_BLOCK, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::{MoveList, TreeSource};
 use crate::schemes::SplitScheme;
+use crate::sim::engine::record::Recorder;
 use crate::sim::memory::Proc;
 use crate::value::{ROOT_ALPHA, Window};
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Processor 0 before the search: allocates the root.
     pub(super) async fn start(&self, p: Proc) -> Next {
         self.enter(p, State::Search, NONE).await;

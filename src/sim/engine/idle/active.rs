@@ -6,11 +6,12 @@
 use crate::game::TreeSource;
 use crate::schemes::SplitScheme;
 use crate::sim::engine::machine::Machine;
+use crate::sim::engine::record::Recorder;
 use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::memory::Proc;
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Active splitting's idle loop: register as idle, then wait in the
     /// mailbox until a working processor recruits us to a node.
     pub(in crate::sim::engine) async fn idle_active(&self, p: Proc) -> Next {

@@ -22,6 +22,7 @@ use super::{FIRST_PRIVATE, FLAG_BLOCK, NONE};
 use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
 use crate::schemes::SplitScheme;
+use crate::sim::engine::record::Recorder;
 use crate::sim::memory::{Block, Proc};
 
 /// Whether idle processors of `a` wait in their mailboxes (the engine then keeps them).
@@ -29,7 +30,7 @@ pub(in crate::sim::engine) fn mailboxes(a: &Algorithm) -> bool {
     matches!(a, Algorithm::Steal { .. } | Algorithm::Active { .. })
 }
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// **split**: look for work until there is some or the search is over.
     pub(in crate::sim::engine) async fn idle(&self, p: Proc) -> Next {
         self.enter(p, State::Split, NONE).await;

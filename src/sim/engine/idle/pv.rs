@@ -8,11 +8,12 @@ use crate::game::TreeSource;
 use crate::schemes::SplitScheme;
 use crate::sim::engine::SPLIT_BLOCK;
 use crate::sim::engine::machine::Machine;
+use crate::sim::engine::record::Recorder;
 use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::memory::Proc;
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// PV splitting: a PV node (locked) whose first move has just finished
     /// and that still has moves to hand out is published for all.
     pub(in crate::sim::engine) async fn publish_pv(&self, p: Proc, c: u32) {

@@ -8,13 +8,14 @@ use crate::game::TreeSource;
 use crate::schemes::{Candidate, SplitScheme};
 use crate::sim::engine::heap::push_children;
 use crate::sim::engine::machine::Machine;
+use crate::sim::engine::record::Recorder;
 use crate::sim::engine::spec::cost;
 use crate::sim::engine::types::Next;
 use crate::sim::engine::types::NodeRef;
 use crate::sim::engine::{NONE, SPLIT_BLOCK};
 use crate::sim::memory::Proc;
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The thesis's idle loop: take the split-point variable's lock; join the
     /// node it holds if that is still valid, else search the tree for a new
     /// one, store and join it; if there is none, unlock and pause 36 ticks.

@@ -8,13 +8,14 @@ use crate::game::TreeSource;
 use crate::schemes::SplitScheme;
 use crate::sim::engine::NONE;
 use crate::sim::engine::machine::Machine;
+use crate::sim::engine::record::Recorder;
 use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::engine::types::NodeRef;
 use crate::sim::memory::Proc;
 use rand_chacha::rand_core::Rng;
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Work stealing's idle loop: send a request to a random victim, wait
     /// for its answer (answering other thieves' requests with "no work"
     /// meanwhile); start at the node offered, or try another victim.
