@@ -138,7 +138,14 @@ fn table3(t: &Table3) -> Option<Table> {
         groups: vec![(String::new(), 1), ("speed-up".into(), 2), ("search overhead (%)".into(), 2), ("time idle (%)".into(), 2)],
         rows,
         note: format!(
-            "OthelloX: its Table 3 (`data/published/othellox/table-3.csv`; board and depth not stated with it, its PV split's figure is at depth 5). Ours: the PV split (docs/model.md §9.10) on {positions} 8 × 8 positions at depth 5 (`make othellox`), each position's speed-up and search overhead (nodes over the baseline's, less one) against its own sequential baseline, idle 100 % − the mean share of time a process was busy."
+            "OthelloX: its Table 3 (`data/published/othellox/table-3.csv`; board and depth not stated with it, its PV split's figure is at depth 5). Ours: {}",
+            if positions == 0 {
+                "not run yet (`make othellox`).".to_string()
+            } else {
+                format!(
+                    "the PV split (docs/model.md §9.10) on {positions} 8 × 8 positions at depth 5 (`make othellox`), each position's speed-up and search overhead (nodes over the baseline's, less one) against its own sequential baseline, idle 100 % − the mean share of time a process was busy."
+                )
+            }
         ),
     })
 }
