@@ -533,7 +533,7 @@ fn othellox_grid_gets_its_tables_and_findings() {
     // published table's row of P = 4 with none of ours.
     let t3 = |tree: u32, alg: &str, p: u32, t: f64, nodes: u64, load: f64| {
         format!(
-            "{tree},{tree}1,othello,,5,1,{alg},{p},,,{t:.2},{:.9},{nodes},{nodes},1.000000000,0.00,0.00,{load:.9},{load:.9},0.000000000,0,0,simulated,,,,,,",
+            "{tree},{tree}1,othello,,5,1,{alg},{p},,,,,{t:.2},{:.9},{nodes},{nodes},1.000000000,0.00,0.00,{load:.9},{load:.9},0.000000000,0,0,simulated,,,,,,",
             1000.0 / t
         )
     };
