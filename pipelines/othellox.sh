@@ -125,6 +125,9 @@ partial=("$B/othellox.csv.tmp")
 mv "$B/othellox.csv.tmp" "$B/othellox.csv"
 partial=()
 if [[ -e $B/run/pv-split-table3.csv ]]; then
-  cp "$B/run/pv-split-table3.csv" "$B/pv-split-table3.csv"
+  partial=("$B/pv-split-table3.csv.tmp")
+  cp "$B/run/pv-split-table3.csv" "$B/pv-split-table3.csv.tmp"
+  mv "$B/pv-split-table3.csv.tmp" "$B/pv-split-table3.csv"
+  partial=()
 fi
 say "$B/othellox.csv"
