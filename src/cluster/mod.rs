@@ -32,6 +32,8 @@
 //!   searches) for the root-splitting algorithms' tasks, on real ranks.
 //! - [`factors`]: why leaves grow, the sequential search made to behave
 //!   like the workers (Ura et al. §5.2).
+//! - [`pause`]: a worker's search that pauses for its messages instead of
+//!   giving up (Ura et al.'s workers), on a stack of its own.
 //! - [`memory`]: what a simulated run needs in memory, estimated before it
 //!   starts, and the budget it must fit (`pabsim --memory`).
 //! - [`run`]: what a run of many (tree, configuration) pairs is asked
@@ -54,6 +56,7 @@ pub mod exec;
 pub mod factors;
 pub mod hybrid;
 pub mod memory;
+pub mod pause;
 pub mod run;
 pub mod search;
 

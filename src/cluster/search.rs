@@ -22,6 +22,7 @@
 //! table's best move is another: then they are all generated first.
 
 use crate::cluster::exec::transport::SharedEntry;
+use crate::cluster::pause::Hook;
 use crate::game::TreeSource;
 use crate::search::{Hooks, NodeCounts, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, ProcessTable, Table};
@@ -79,6 +80,10 @@ pub struct Searcher<S: TreeSource> {
     pub limit: u64,
     /// Whether a search hit [`Searcher::limit`] (cleared by the caller).
     pub aborted: bool,
+    /// What the search does at [`Searcher::limit`]: pause and go on (the
+    /// hook returns `false`, having raised the limit) or give up (`true`);
+    /// `None`: give up ([`crate::cluster::pause`] sets it).
+    pub pause: Option<Hook<S>>,
     /// Entries stored at this ply or nearer the root are also copied to
     /// [`Searcher::outbox`] (the master-worker *with share*; `None`: none).
     pub share_ply: Option<u32>,
@@ -96,6 +101,20 @@ pub struct Searcher<S: TreeSource> {
 }
 
 impl<S: TreeSource> Searcher<S> {
+    /// At the node limit: the pause hook's answer, or give up.
+    #[cold]
+    #[inline(never)]
+    fn at_limit(&mut self) -> bool {
+        match self.pause.take() {
+            None => true,
+            Some(p) => {
+                let stop = p.pause(self);
+                self.pause = Some(p);
+                stop
+            }
+        }
+    }
+
     /// A searcher with `slots` table entries (rounded up to an even number).
     pub fn new(slots: usize) -> Searcher<S> {
         Searcher {
@@ -105,6 +124,7 @@ impl<S: TreeSource> Searcher<S> {
             counts: NodeCounts::default(),
             limit: u64::MAX,
             aborted: false,
+            pause: None,
             share_ply: None,
             outbox: vec![],
             tasks: None,
@@ -218,8 +238,8 @@ impl<S: TreeSource> Observer for Searcher<S> {
 impl<S: TreeSource> Hooks<S> for Searcher<S> {
     #[inline(always)]
     fn abort(&mut self, _depth: u32) -> bool {
-        if self.counts.nodes >= self.limit {
-            self.aborted = true;
+        if self.counts.nodes >= self.limit && !self.aborted {
+            self.aborted = self.at_limit();
         }
         self.aborted
     }

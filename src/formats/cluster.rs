@@ -75,6 +75,23 @@ pub struct ClusterRow {
     pub messages: u64,
     /// Bytes sent (summed).
     pub bytes: u64,
+    /// The task columns (`TaskTally`), summed over the trees, for the
+    /// algorithms that farm out tasks (the master-worker; empty otherwise,
+    /// and for real runs): rounds over the master's tree.
+    pub passes: Option<u64>,
+    /// Tasks sent (again in every round that visits their leaf).
+    pub tasks_sent: Option<u64>,
+    /// Of them, sent with the full window.
+    pub full_window_sends: Option<u64>,
+    /// Tasks a worker dropped unfinished at a pass message.
+    pub tasks_dropped: Option<u64>,
+    /// Nodes searched on the dropped tasks.
+    pub dropped_nodes: Option<u64>,
+    /// Searches aborted for a more important task (a dropped task's search
+    /// under way among them).
+    pub tasks_aborted: Option<u64>,
+    /// Nodes of the aborted searches.
+    pub aborted_nodes: Option<u64>,
     /// `simulated` (`pabsim --machine cluster`) or `mpi` (a real run,
     /// `psearch --mpi`).
     pub transport: String,

@@ -121,6 +121,13 @@ pub struct NodeCounts {
     pub internal: u64,
 }
 
+impl std::ops::Add for NodeCounts {
+    type Output = NodeCounts;
+    fn add(self, o: NodeCounts) -> NodeCounts {
+        NodeCounts { nodes: self.nodes + o.nodes, leaves: self.leaves + o.leaves, internal: self.internal + o.internal }
+    }
+}
+
 impl std::ops::Sub for NodeCounts {
     type Output = NodeCounts;
     /// The nodes counted between two moments of one searcher (`self` the

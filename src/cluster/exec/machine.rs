@@ -22,7 +22,7 @@
 use crate::cluster::exec::events::{Delivery, Events};
 use crate::cluster::exec::record::{Handler, NoRecord, Recorder};
 use crate::cluster::exec::topology::Topology;
-use crate::cluster::exec::transport::{Msg, Process, Transport};
+use crate::cluster::exec::transport::{Msg, Process, TaskTally, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 
@@ -109,6 +109,9 @@ pub struct ClusterStats {
     pub messages: u64,
     /// Bytes sent.
     pub bytes: u64,
+    /// What the processes counted of their tasks, summed (`None`: an
+    /// algorithm without tasks).
+    pub tasks: Option<TaskTally>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -306,6 +309,7 @@ pub fn run_recorded<S: TreeSource, P: Process<S>, R: Recorder>(
     // Busy is the rest of the search time. (An adversarial delivery,
     // ignoring times, may count more idle than that: none busy then.)
     stats.busy_ns = states.iter().map(|s| time.saturating_sub(s.idle)).collect();
+    stats.tasks = procs.iter().filter_map(|p| p.tally()).reduce(|a, b| a + b);
     Ok(Some(stats))
 }
 

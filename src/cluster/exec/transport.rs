@@ -236,6 +236,44 @@ pub fn abort_out<N, T: Transport<N>>(t: &mut T, out: &mut Vec<(u32, usize, usize
 }
 
 /// One process of a policy: handlers that run to completion.
+/// What an algorithm that farms out tasks counts of them, summed over its
+/// processes (the rows' task columns, `docs/formats.md`): the evidence of
+/// where its extra leaves come from. An algorithm without tasks reports
+/// none ([`Process::tally`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TaskTally {
+    /// Rounds over the master's tree (the master-worker's passes).
+    pub passes: u64,
+    /// Tasks sent (the same task sent again in a later round counts again).
+    pub tasks_sent: u64,
+    /// Of them, sent with the full window because earlier results did not
+    /// settle their leaf.
+    pub full_window_sends: u64,
+    /// Tasks a worker dropped unfinished (not renewed by the last round).
+    pub tasks_dropped: u64,
+    /// Nodes the workers had searched on the tasks they dropped.
+    pub dropped_nodes: u64,
+    /// Searches a worker aborted for a more important task.
+    pub tasks_aborted: u64,
+    /// Nodes of the aborted searches.
+    pub aborted_nodes: u64,
+}
+
+impl std::ops::Add for TaskTally {
+    type Output = TaskTally;
+    fn add(self, o: TaskTally) -> TaskTally {
+        TaskTally {
+            passes: self.passes + o.passes,
+            tasks_sent: self.tasks_sent + o.tasks_sent,
+            full_window_sends: self.full_window_sends + o.full_window_sends,
+            tasks_dropped: self.tasks_dropped + o.tasks_dropped,
+            dropped_nodes: self.dropped_nodes + o.dropped_nodes,
+            tasks_aborted: self.tasks_aborted + o.tasks_aborted,
+            aborted_nodes: self.aborted_nodes + o.aborted_nodes,
+        }
+    }
+}
+
 pub trait Process<S: crate::game::TreeSource> {
     /// The machine starts (every process, rank order).
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T);
@@ -243,6 +281,10 @@ pub trait Process<S: crate::game::TreeSource> {
     fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>);
     /// The wake-up this process asked for ([`Transport::wake`]).
     fn resume<T: Transport<S::Node>>(&mut self, _src: &S, _t: &mut T) {}
+    /// What it counted of its tasks, if it farms them ([`TaskTally`]).
+    fn tally(&self) -> Option<TaskTally> {
+        None
+    }
 }
 
 /// One process's transport for hand-worked tests of a policy: it records

@@ -13,6 +13,7 @@
 use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, Cut, simulate};
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::topology::Topology;
+use crate::cluster::exec::transport::TaskTally;
 use crate::formats::ClusterRow;
 use crate::formats::aggregate::GeoMean;
 use crate::tree::Tree;
@@ -232,6 +233,10 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let [split_ply, master_depth, granularity] = std::array::from_fn(|i| if cuts.iter().all(|c| c[i] == cuts[0][i]) { cuts[0][i] } else { None });
     let threads = cfg.settings.threads;
     let (load_mean, load_min, load_sd) = loads(ds, cfg.procs);
+    // The task columns where every tree's run reported them.
+    let tallies: Option<Vec<TaskTally>> = ds.iter().map(|d| d.stats.tasks).collect();
+    let tally = tallies.map(|v| v.into_iter().fold(TaskTally::default(), |a, b| a + b));
+    let task = |f: fn(&TaskTally) -> u64| tally.as_ref().map(f);
     let host = match source {
         RowSource::Simulated => None,
         RowSource::Mpi { host } => Some(host),
@@ -261,6 +266,13 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         load_sd,
         messages: sum(|s| s.messages),
         bytes: sum(|s| s.bytes),
+        passes: task(|t| t.passes),
+        tasks_sent: task(|t| t.tasks_sent),
+        full_window_sends: task(|t| t.full_window_sends),
+        tasks_dropped: task(|t| t.tasks_dropped),
+        dropped_nodes: task(|t| t.dropped_nodes),
+        tasks_aborted: task(|t| t.tasks_aborted),
+        aborted_nodes: task(|t| t.aborted_nodes),
         // The flat network's rows as before; another topology is named.
         transport: match (source, cfg.settings.costs.topology) {
             (RowSource::Simulated, Topology::Flat) => "simulated".into(),

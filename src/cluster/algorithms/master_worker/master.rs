@@ -49,6 +49,9 @@ pub struct Master<S: TreeSource> {
     epsilon: Option<i64>,
     /// Passes run.
     pub passes: u32,
+    /// Tasks sent, and of them with the full window.
+    pub tasks_sent: u64,
+    pub full_window_sends: u64,
 }
 
 impl<S: TreeSource> Master<S> {
@@ -70,6 +73,8 @@ impl<S: TreeSource> Master<S> {
             pending: NodeCounts::default(),
             epsilon,
             passes: 0,
+            tasks_sent: 0,
+            full_window_sends: 0,
         }
     }
 
@@ -282,7 +287,10 @@ impl<S: TreeSource> Master<S> {
         self.idle.remove(&w);
         let n = &mut self.tree.nodes[i];
         n.owner = w;
-        let window = if n.tries as u32 >= FULL_WINDOW_AFTER { Window::ROOT } else { w2 };
+        let full = n.tries as u32 >= FULL_WINDOW_AFTER;
+        let window = if full { Window::ROOT } else { w2 };
+        self.tasks_sent += 1;
+        self.full_window_sends += u64::from(full);
         let msg = Msg::Work {
             job: Task { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window },
             pass: self.pass,

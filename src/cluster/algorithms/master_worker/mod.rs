@@ -38,7 +38,7 @@ pub use worker::Worker;
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frontier::frontier;
-use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
+use crate::cluster::exec::transport::{Msg, Process, Task, TaskTally, Transport};
 use crate::game::{TreeSource, children};
 use crate::value::Window;
 use worker::WTask;
@@ -319,5 +319,20 @@ impl<S: TreeSource> Process<S> for MasterWorkerProcess<S> {
             MasterWorkerProcess::Master(m) => m.on_resume(src, t),
             MasterWorkerProcess::Worker(w) => w.on_resume(src, t),
         }
+    }
+
+    fn tally(&self) -> Option<TaskTally> {
+        Some(match self {
+            MasterWorkerProcess::Master(m) => {
+                TaskTally { passes: m.passes.into(), tasks_sent: m.tasks_sent, full_window_sends: m.full_window_sends, ..TaskTally::default() }
+            }
+            MasterWorkerProcess::Worker(w) => TaskTally {
+                tasks_dropped: w.dropped,
+                dropped_nodes: w.dropped_nodes,
+                tasks_aborted: w.aborts,
+                aborted_nodes: w.aborted_nodes,
+                ..TaskTally::default()
+            },
+        })
     }
 }

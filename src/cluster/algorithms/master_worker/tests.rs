@@ -83,9 +83,11 @@ fn the_masters_pass_and_task_windows_by_hand() {
     // Pass 2, after A1's full-depth result (+344): B (108) now goes
     // first. B0, B1 are uncertain: B = 108, the root's pass window becomes
     // (108, ∞) and its task window stays full (B had uncertain values).
-    // In A, A0's static −272 is clamped to 108 = the pass window's alpha:
-    // A fails low and A1 is not visited; A0's task keeps the full window,
-    // since nothing decided came before it.
+    // In A, A1 is decided (+344, inside (108, ∞)) and is used first
+    // (§3.1: decided children narrow both windows before the others are
+    // searched): b1 = b2 = 344. Then A0's static −272 is clamped to 108 =
+    // the pass window's alpha: A fails low; A0's task goes with the task
+    // window (−∞, 344).
     m.report(&mut r, 4, 1, full, OFF + 344);
     assert_eq!(r.woken, 1);
     m.run_pass(&t, &mut r);
@@ -196,9 +198,10 @@ fn the_masters_tree_is_compact_and_its_estimate_covers_it() {
 
 #[test]
 fn workers_cut_into_tiny_slices_still_return_the_minimax_value() {
-    // Slices of a few nodes: nearly every search is aborted and restarted
-    // from the worker's table, many times, with budgets that double.
+    // Slices of a few nodes: the workers pause every few nodes, look at
+    // their messages, and abort a search when a more important task came.
     let t = Incremental::new(3, 100).unwrap();
+    let mut aborts = 0;
     for seed in 1..=6 {
         let root = t.root(seed);
         let want = crate::search::minimax(&t, &root, true, 7, 0);
@@ -209,12 +212,85 @@ fn workers_cut_into_tiny_slices_still_return_the_minimax_value() {
                     let mut p: Vec<MasterWorkerProcess<Incremental>> = (0..procs).map(MasterWorkerProcess::maker(&root, 7, procs, 1 << 10, opts)).collect();
                     let s = machine::run(&t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
                     assert_eq!(s.map(|s| s.value), Some(want), "seed {seed} procs {procs} updates {updates} {delivery:?}");
-                    let aborts: u64 = p.iter().map(|q| if let MasterWorkerProcess::Worker(w) = q { w.aborts } else { 0 }).sum();
-                    assert!(aborts > 10, "{aborts}");
+                    aborts += p.iter().map(|q| if let MasterWorkerProcess::Worker(w) = q { w.aborts } else { 0 }).sum::<u64>();
                 }
             }
         }
     }
+    assert!(aborts > 10, "{aborts}");
+}
+
+/// A worker's transport: its nodes and reports.
+#[derive(Default)]
+struct WRecord {
+    nodes: u64,
+    reports: Vec<(u32, u32, i64)>,
+    woken: u32,
+}
+
+impl Transport<crate::tree::incremental::INode> for WRecord {
+    fn rank(&self) -> usize {
+        1
+    }
+    fn procs(&self) -> usize {
+        2
+    }
+    fn send(&mut self, _to: usize, msg: Msg<crate::tree::incremental::INode>) {
+        if let Msg::Report { id, depth, value, .. } = msg {
+            self.reports.push((id, depth, value));
+        }
+    }
+    fn searched(&mut self, c: NodeCounts) {
+        self.nodes += c.nodes;
+    }
+    fn done(&mut self, _: i64) {}
+    fn wake(&mut self) {
+        self.woken += 1;
+    }
+}
+
+#[test]
+fn a_worker_aborts_only_for_a_more_important_task() {
+    // Fig. 5: task 1 runs in slices of 10 nodes; task 2 (a later
+    // signature) arrives and task 1 goes on where it paused; task 3 (an
+    // earlier signature) arrives and task 1 is aborted, task 3 searched,
+    // then task 1 again (its finished subtrees from the table).
+    let t = Incremental::new(3, 100).unwrap();
+    let root = t.root(5);
+    let (a, b, c) = (t.child(&root, true, 0), t.child(&root, true, 1), t.child(&root, true, 2));
+    let task = |node, sig: u16| WTask { node, max: false, ply: 1, full: 6, window: Window::ROOT, pass: 1, sig: vec![sig] };
+    let opts = MwOptions { updates: false, slice: 10, ..MwOptions::new(1) };
+    let mut w = Worker::<Incremental>::new(1 << 12, opts);
+    let mut r = WRecord::default();
+    let mut one = crate::cluster::search::Searcher::<Incremental>::new(1 << 12);
+    let va = one.search(&t, &a, false, 6, 1, Window::ROOT);
+    w.on_work(&mut r, 1, task(a, 1));
+    w.on_resume(&t, &mut r);
+    assert_eq!((r.nodes, w.aborts), (10, 0));
+    w.on_work(&mut r, 2, task(c, 2));
+    let mut turns = 0;
+    while r.reports.is_empty() && turns < 100_000 {
+        turns += 1;
+        w.on_resume(&t, &mut r);
+    }
+    // Task 1 finished as if never interrupted: its nodes, its value.
+    assert_eq!((r.nodes, w.aborts, r.reports[0]), (one.counts.nodes, 0, (1, 6, va)));
+    // Again, now preempted after 20 nodes by task 3.
+    let mut w = Worker::<Incremental>::new(1 << 12, opts);
+    let mut r = WRecord::default();
+    w.on_work(&mut r, 1, task(a, 1));
+    w.on_resume(&t, &mut r);
+    w.on_resume(&t, &mut r);
+    w.on_work(&mut r, 3, task(b, 0));
+    let mut turns = 0;
+    while r.reports.len() < 2 && turns < 100_000 {
+        w.on_resume(&t, &mut r);
+        turns += 1;
+    }
+    assert_eq!(w.aborts, 1);
+    assert_eq!(r.reports.iter().map(|x| x.0).collect::<Vec<_>>(), [3, 1]);
+    assert_eq!(r.reports[1], (1, 6, va));
+    assert!(r.nodes > one.counts.nodes);
 }
 
 #[test]

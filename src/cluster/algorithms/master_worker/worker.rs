@@ -2,16 +2,22 @@
 //! Fig. 5): a priority queue of tasks, each searched by iterative deepening
 //! (+2 plies per repetition, every finished depth reported when updates are
 //! on), tasks a pass message did not renew dropped, a transposition table of
-//! its own. Handlers cannot be interrupted, so a worker searches in slices of
-//! a node budget: after each it looks at its inbox ([`Transport::wake`]) and
-//! takes the most important task again; an aborted search restarts from its
-//! table (the paper's own remark: the effort is not wasted).
+//! its own. The worker looks at its messages every slice of nodes while it
+//! searches: its search pauses ([`crate::cluster::pause`]), the executor
+//! delivers what arrived, and the search goes on unless a more important
+//! task is now first (or its task was dropped or sent again with another
+//! window), in which case it is aborted and the most important task
+//! started (Fig. 5; the paper's remark: the aborted effort is not all
+//! wasted, the table keeps what it finished).
 
 use super::MwOptions;
 use crate::cluster::exec::transport::{Msg, SharedEntry, Transport};
+use crate::cluster::pause::{self, Paused, Turn};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
+use crate::search::NodeCounts;
 use crate::value::Window;
+use corosensei::stack::DefaultStack;
 use std::collections::BTreeMap;
 
 /// A task in a worker's queue.
@@ -36,13 +42,35 @@ pub struct Worker<S: TreeSource> {
     pass_seen: u32,
     waking: bool,
     stopped: bool,
-    /// The (task, depth) the last slice aborted, and the budget it had.
-    last: Option<(u32, u32)>,
-    budget: u64,
-    /// Slices that ended before their search did.
+    /// The search under way, paused between slices.
+    running: Option<Running<S>>,
+    /// The stack of the next search (each search's is kept for the next).
+    stack: Option<DefaultStack>,
+    /// Ring entries received while a search runs, stored at its next slice.
+    absorb: Vec<SharedEntry<S::Node>>,
+    /// Entries stored for sharing, handed out by the paused search, not yet
+    /// sent on.
+    outbox: Vec<SharedEntry<S::Node>>,
+    /// Searches aborted for a more important task, and their nodes.
     pub aborts: u64,
+    pub aborted_nodes: u64,
+    /// Tasks dropped unfinished at a pass message, and the nodes searched
+    /// on them.
+    pub dropped: u64,
+    pub dropped_nodes: u64,
+    /// Nodes searched on each task in the queue.
+    spent: BTreeMap<u32, u64>,
     /// Table entries received from the ring.
     pub absorbed: u64,
+}
+
+/// The search under way: task `id` to `depth` in `window`, its nodes so far.
+struct Running<S: TreeSource> {
+    id: u32,
+    depth: u32,
+    window: Window,
+    paused: Paused<S>,
+    nodes: NodeCounts,
 }
 
 /// The next worker on the sharing ring (workers 1..procs).
@@ -61,15 +89,21 @@ impl<S: TreeSource> Worker<S> {
             pass_seen: 0,
             waking: false,
             stopped: false,
-            last: None,
-            budget: opts.slice,
+            running: None,
+            stack: None,
+            absorb: vec![],
+            outbox: vec![],
             aborts: 0,
+            aborted_nodes: 0,
+            dropped: 0,
+            dropped_nodes: 0,
+            spent: BTreeMap::new(),
             absorbed: 0,
         }
     }
 
     fn wake<T: Transport<S::Node>>(&mut self, t: &mut T) {
-        if !self.waking && !self.stopped && !self.queue.is_empty() {
+        if !self.waking && !self.stopped && (!self.queue.is_empty() || self.running.is_some()) {
             self.waking = true;
             t.wake();
         }
@@ -101,39 +135,84 @@ impl<S: TreeSource> Worker<S> {
         }
     }
 
-    fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
-        let (id, depth) = loop {
-            let Some(id) = self.top() else { return };
+    /// The most important task and the depth to search it to next, tasks
+    /// with nothing left to do dropped on the way.
+    fn next(&mut self) -> Option<(u32, u32)> {
+        loop {
+            let id = self.top()?;
             match self.queue.get(&id).and_then(|task| self.next_depth(id, task)) {
-                Some(d) => break (id, d),
+                Some(d) => return Some((id, d)),
                 None => {
                     self.queue.remove(&id);
                 }
             }
-        };
+        }
+    }
+
+    /// One slice: the search under way goes on if its task is still the
+    /// most important (same depth, same window), else it is aborted and
+    /// the most important task started.
+    fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        let next = self.next();
+        if let Some(r) = &mut self.running {
+            let same = next == Some((r.id, r.depth)) && self.queue.get(&r.id).is_some_and(|q| q.window == r.window);
+            let turn = if same { r.paused.go(self.opts.slice, std::mem::take(&mut self.absorb)) } else { r.paused.stop() };
+            self.finish(t, turn);
+            if same {
+                return;
+            }
+        }
+        let Some((id, depth)) = next else { return };
         let Some(task) = self.queue.get(&id) else { return };
-        self.budget = if self.last == Some((id, depth)) { self.budget.saturating_mul(2) } else { self.opts.slice };
-        let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
+        let mut s = self.searcher.take().unwrap_or_else(|| Searcher::new(self.slots));
         s.share_ply = self.opts.share.map(|k| task.ply + k);
-        let before = s.counts;
-        s.limit = before.nodes.saturating_add(self.budget);
-        let value = s.search(src, &task.node, task.max, depth, task.ply, task.window);
-        s.limit = u64::MAX;
-        let aborted = std::mem::take(&mut s.aborted);
-        t.searched(s.counts - before);
-        if aborted {
-            self.aborts += 1;
-            self.last = Some((id, depth));
-            return;
-        }
-        self.last = None;
-        let (window, full) = (task.window, task.full);
-        self.done.insert(id, (depth, window));
-        if self.opts.updates || depth == full {
-            t.send(0, Msg::Report { id, depth, window, value });
-        }
-        if depth >= full {
-            self.queue.remove(&id);
+        let stack = self.stack.take().unwrap_or_else(pause::stack);
+        // SAFETY: the executors hand every handler of a run the same
+        // source and drop the processes before it (`Paused::start`).
+        let paused = unsafe { Paused::start(stack, s, src, task.node.clone(), task.max, depth, task.ply, task.window) };
+        self.running = Some(Running { id, depth, window: task.window, paused, nodes: NodeCounts::default() });
+        let turn = match &mut self.running {
+            Some(r) => r.paused.go(self.opts.slice, std::mem::take(&mut self.absorb)),
+            None => return,
+        };
+        self.finish(t, turn);
+    }
+
+    /// What a slice of the search under way gave: its nodes charged, its
+    /// entries to share kept; a finished search's result reported, a
+    /// stopped one counted.
+    fn finish<T: Transport<S::Node>>(&mut self, t: &mut T, turn: Turn<S>) {
+        let Some(r) = &mut self.running else { return };
+        match turn {
+            Turn::Paused(counts, outbox) => {
+                t.searched(counts);
+                r.nodes = r.nodes + counts;
+                *self.spent.entry(r.id).or_default() += counts.nodes;
+                self.outbox.extend(outbox);
+            }
+            Turn::Done { counts, mut searcher, value, stopped } => {
+                t.searched(counts);
+                self.outbox.append(&mut searcher.outbox);
+                self.searcher = Some(searcher);
+                let Some(r) = self.running.take() else { return };
+                let (id, depth, window) = (r.id, r.depth, r.window);
+                *self.spent.entry(id).or_default() += counts.nodes;
+                self.stack = Some(r.paused.into_stack());
+                if stopped {
+                    self.aborts += 1;
+                    self.aborted_nodes += (r.nodes + counts).nodes;
+                    return;
+                }
+                self.done.insert(id, (depth, window));
+                let full = self.queue.get(&id).map_or(depth, |q| q.full);
+                if self.opts.updates || depth == full {
+                    t.send(0, Msg::Report { id, depth, window, value });
+                }
+                if depth >= full {
+                    self.queue.remove(&id);
+                    self.spent.remove(&id);
+                }
+            }
         }
     }
 
@@ -152,7 +231,15 @@ impl<S: TreeSource> Worker<S> {
     pub(super) fn on_pass(&mut self, pass: u32) {
         self.pass_seen = self.pass_seen.max(pass);
         let seen = self.pass_seen;
-        self.queue.retain(|_, q| q.pass >= seen);
+        let (spent, dropped, nodes) = (&mut self.spent, &mut self.dropped, &mut self.dropped_nodes);
+        self.queue.retain(|id, q| {
+            let keep = q.pass >= seen;
+            if !keep {
+                *dropped += 1;
+                *nodes += spent.remove(id).unwrap_or(0);
+            }
+            keep
+        });
     }
 
     /// The ring's entries: absorbed, passed on with this worker's own.
@@ -161,14 +248,19 @@ impl<S: TreeSource> Worker<S> {
             return;
         }
         let (me, next) = (t.rank(), next_on_ring(t.rank(), t.procs()));
-        let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
-        for e in &entries {
-            s.absorb(src, e);
+        // Stored now, or by the search under way at its next slice.
+        match &self.running {
+            Some(_) => self.absorb.extend(entries.iter().cloned()),
+            None => {
+                let s = self.searcher.get_or_insert_with(|| Searcher::new(self.slots));
+                entries.iter().for_each(|e| s.absorb(src, e));
+                self.outbox.append(&mut s.outbox);
+            }
         }
         self.absorbed += entries.len() as u64;
         // Entries the next worker found have been all the way round.
         entries.retain(|e| e.origin as usize != next);
-        entries.extend(s.outbox.drain(..).map(|e| SharedEntry { origin: me as u32, ..e }));
+        entries.extend(self.outbox.drain(..).map(|e| SharedEntry { origin: me as u32, ..e }));
         t.send(next, Msg::Share { entries });
     }
 
@@ -176,6 +268,11 @@ impl<S: TreeSource> Worker<S> {
     pub(super) fn on_stop(&mut self) {
         self.stopped = true;
         self.queue.clear();
+        // The search under way returns through its abort path (its nodes
+        // are past the search's end: not charged).
+        if let Some(mut r) = self.running.take() {
+            let _ = r.paused.stop();
+        }
     }
 
     /// The wake-up it asked for: one slice, then look at the inbox again.
