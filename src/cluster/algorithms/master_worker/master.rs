@@ -155,7 +155,38 @@ impl<S: TreeSource> Master<S> {
         self.tree.sort_children(i);
         let (mut a1, mut b1, mut a2, mut b2) = (w1.alpha, w1.beta, w2.alpha, w2.beta);
         let (mut all, mut cut) = (true, false);
+        // §3.1: "When the master can use decided values of some children
+        // with the pass window, it updates both the pass window and the
+        // task window using the decided values, and then searches other
+        // children": the children whose full-depth bounds settle them
+        // first, in order, each narrowing both windows (a decided value
+        // narrows the task window too), then the others in the narrowed
+        // windows.
+        let mut decided = 0u64;
+        for r in 0..kids.min(64) {
+            let n = &self.tree.nodes[self.tree.child(i, r)];
+            let Some(v) = settled(n.lo, n.hi, Window { alpha: a1, beta: b1 }) else { continue };
+            self.pending.nodes += 1;
+            decided |= 1 << r;
+            if max {
+                a1 = a1.max(v);
+                a2 = a2.max(a1);
+            } else {
+                b1 = b1.min(v);
+                b2 = b2.min(b1);
+            }
+            if a1 >= b1 {
+                cut = true;
+                break;
+            }
+        }
         for r in 0..kids {
+            if cut {
+                break;
+            }
+            if r < 64 && decided & (1 << r) != 0 {
+                continue;
+            }
             let k = self.tree.child(i, r);
             self.sig.push(r.min(u16::MAX as usize) as u16);
             let (v, dec) = self.child(src, t, k, r > 0 && max, r > 0 && !max, (a1, b1, a2, b2), leaf);

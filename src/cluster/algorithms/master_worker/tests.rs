@@ -91,7 +91,7 @@ fn the_masters_pass_and_task_windows_by_hand() {
     m.report(&mut r, 4, 1, full, OFF + 344);
     assert_eq!(r.woken, 1);
     m.run_pass(&t, &mut r);
-    assert_eq!(tasks(&mut r), [(1, B0, all, vec![0, 0]), (2, B1, all, vec![0, 1]), (1, A0, all, vec![1, 0])]);
+    assert_eq!(tasks(&mut r), [(1, B0, all, vec![0, 0]), (2, B1, all, vec![0, 1]), (1, A0, (ROOT_ALPHA, 344), vec![1, 0])]);
     // Pass 3, after B0's (+374). In B (MIN): B0 is decided, 374, so
     // b1 = 374 and, B0 having no uncertain value, b2 = min(b2, b1) = 374:
     // B1's task window is (−∞, 374), as its pass window. B1 is uncertain
