@@ -47,6 +47,9 @@ pub struct Trace {
     pub end: f64,
 }
 
+/// A complete event as read: (start, end, name), in the trace's µs.
+type Slice = (f64, f64, String);
+
 /// A run of columns of one state: (first column, past the last, kind).
 pub type Band = (usize, usize, usize);
 
@@ -62,7 +65,8 @@ pub fn read(text: &str) -> Result<Trace> {
     let other = |k: &str| v.pointer(&format!("/otherData/{k}")).and_then(Value::as_str).unwrap_or("").to_string();
     let mut process_names: BTreeMap<u64, String> = BTreeMap::new();
     let mut thread_names: BTreeMap<(u64, u64), String> = BTreeMap::new();
-    let mut slices: BTreeMap<(u64, u64), Vec<(f64, f64, String)>> = BTreeMap::new();
+    // Per track (pid, tid): its slices (start, end, name).
+    let mut slices: BTreeMap<(u64, u64), Vec<Slice>> = BTreeMap::new();
     let mut cat_of: BTreeMap<String, String> = BTreeMap::new();
     for (i, e) in events.iter().enumerate() {
         let field = |k: &str| e.get(k).ok_or_else(|| anyhow!("event {i}: no `{k}`"));
@@ -244,7 +248,9 @@ pub fn sections(data: &Traces, b: &mut Builder) -> Result<()> {
         id: "timelines".into(),
         chapter: 7,
         title: "Timelines of one run".into(),
-        what: "One small run of each machine drawn in time from its trace (pabsim --trace, psearch --trace; docs/formats.md, \"Traces\"): one row per processor, process or thread, time across, each stretch coloured by the state the time went to. Each row's time is cut into 700 columns, each column coloured by the state that held most of it; the trace file itself, opened in Perfetto (docs/formats.md, \"Opening a trace\"), shows every slice.".into(),
+        what: format!(
+            "One small run of each machine drawn in time from its trace (pabsim --trace, psearch --trace; docs/formats.md, \"Traces\"): one row per processor, process or thread, time across, each stretch coloured by the state the time went to. Each row's time is cut into {COLUMNS} columns, each column coloured by the state that held most of it; the trace file itself, opened in Perfetto (docs/formats.md, \"Opening a trace\"), shows every slice."
+        ),
         ..Default::default()
     };
     match &data.shared {
@@ -306,8 +312,8 @@ fn shared_sentence(t: &Trace) -> String {
     let never = work.iter().filter(|w| w.is_none()).count();
     let last = work.iter().flatten().copied().fold(0.0, f64::max);
     let mut out = format!(
-        "The processors start work one at a time, each after waiting its turn at the split-point variable's lock (lock wait in the idle state) and then at memory to join: the last to start, at tick {:.0} ({:.0}% into the run)",
-        last,
+        "The processors start work one at a time, each after waiting its turn at the split-point variable's lock (lock wait in the idle state) and then at memory to join: the last to start, at tick {} ({:.0}% into the run)",
+        super::doc::group(last.round() as i64),
         100.0 * last / t.end.max(f64::MIN_POSITIVE)
     );
     if never > 0 {
