@@ -247,7 +247,7 @@ $(MPI_TOOLS): $(SRC)
 # of depth 4 (4.3 MB; (32, 79, 5) at depth 4 is 15 MB), the master-worker at P = 64
 # on one incremental tree of b = 5, depth 12 (2.3 MB). Both simulated, so deterministic,
 # and made with the chapters. The real threads' trace (dts at p = 2 on one (32, 79, 5)
-# tree of depth 7, NODE_COST ns a node; 10 kB, 4 s) times this machine: it is made in
+# tree of depth 7, NODE_COST ns a node; a few kB, 4 s) times this machine: it is made in
 # `make all` after the simulations, with the real runs, and the report draws it only
 # when it is there. `make traces` makes all three.
 TRACES := $(R)/traces/scheme-c-p48.json $(R)/traces/master-worker-p64.json
