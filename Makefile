@@ -12,6 +12,8 @@
 #   make ura2014  Ura et al.'s Tables 1 and 6 at the paper's size on the simulated cluster
 #               (GRID=quick for smaller depths; SHARD=K/N STEP=..., or ura2014-slurm; not in all)
 #   make games  beyond the thesis: chess and Othello through every tool (results/games/)
+#   make traces one small run of each machine as a trace (results/traces/; the report's
+#               timelines; the real threads' one is this machine's timing)
 #   make real   beyond the thesis: the parallel searches on this machine's threads beside
 #               the simulator's prediction (results/real/; PROCS=1,2 here; redone on demand)
 #   make bench  whole-command timings (see BENCHMARKS.md)
@@ -39,17 +41,18 @@ ord = $(subst -,$(comma),$(1))
 # ---- the two entry points: `make all` and `make test` -----------------------------
 # `make all`: every crate downloaded and the pipeline tools built first (a download
 # or build failure of the tools shows before the simulations, not after them); then
-# the chapters, the real games, the report's build and, where Open MPI is installed,
-# the MPI tools' build, JOBS at a time (default: every core; each tool also uses every
-# core, so the jobs fill each other's tails and the builds' serial stretches); then
-# alone, because they time this machine, the real processors' runs; last the report
+# the chapters, the real games, the simulated traces, the report's build and, where
+# Open MPI is installed, the MPI tools' build, JOBS at a time (default: every core; each
+# tool also uses every core, so the jobs fill each other's tails and the builds' serial
+# stretches); then alone, because they time this machine, the real processors' runs and
+# the real threads' trace; last the report
 # (their sections below). It ends by saying where the page is.
 REAL := $(R)/real/psearch.csv
 REAL_MPI := $(R)/real/mpi.csv
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 all: fetch $(BIN)/.built
-	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=line $(BIN)/.built-report chapter4 chapter5 chapter6 games $(MPI_TOOLS)
-	@$(MAKE) --no-print-directory $(REAL) $(REAL_MPI) report
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=line $(BIN)/.built-report chapter4 chapter5 chapter6 games $(TRACES) $(MPI_TOOLS)
+	@$(MAKE) --no-print-directory $(REAL) $(REAL_MPI) $(TRACE_REAL) report
 	@echo "make all: done; the report is $(CURDIR)/$(R)/report/index.html"
 
 # `make test`: what its tests need set up (test-setup), the MPI build's checks and
@@ -238,6 +241,32 @@ $(MPI_TOOLS): $(SRC)
 	@CARGO=$(CARGO) scripts/real-mpi.sh --build
 	@mkdir -p $(@D) && touch $@
 
+# ---- timelines (issue 41): one small run of each machine as a trace -----------------
+# The report draws each as a timeline (report/src/timeline.rs). Sizes chosen so each
+# trace is a few MB and made in seconds: scheme C at p = 48 on one (20, 69, 19) tree
+# of depth 4 (4.3 MB; (32, 79, 5) at depth 4 is 15 MB), the master-worker at P = 64
+# on one incremental tree of b = 5, depth 12 (2.3 MB). Both simulated, so deterministic,
+# and made with the chapters. The real threads' trace (dts at p = 2 on one (32, 79, 5)
+# tree of depth 7, NODE_COST ns a node; a few kB, 4 s) times this machine: it is made in
+# `make all` after the simulations, with the real runs, and the report draws it only
+# when it is there. `make traces` makes all three.
+TRACES := $(R)/traces/scheme-c-p48.json $(R)/traces/master-worker-p64.json
+TRACE_REAL := $(R)/traces/threads-p2.json
+.PHONY: traces
+traces: $(TRACES) $(TRACE_REAL)
+$(R)/traces/scheme-c-p48.json: $(R)/weights/20-69-19.json $(BIN)/.built
+	@mkdir -p $(@D)
+	$(BIN)/treegen --set tg1 --ordering 20,69,19 --depth 4 --count 1 -o $(@D)/scheme-c-tree.jsonl
+	$(BIN)/pabsim $(@D)/scheme-c-tree.jsonl --procs 48 --scheme c --thesis-params --weights $< --trace $@ -o $(@D)/scheme-c-p48.csv
+$(R)/traces/master-worker-p64.json: $(BIN)/.built
+	@mkdir -p $(@D)
+	$(BIN)/treegen --model incremental --branching 5 --depth 12 --count 1 -o $(@D)/master-worker-tree.jsonl
+	$(BIN)/pabsim --machine cluster $(@D)/master-worker-tree.jsonl --procs 64 --algorithm master-worker --trace $@ -o $(@D)/master-worker-p64.csv
+$(TRACE_REAL): $(BIN)/.built
+	@mkdir -p $(@D)
+	$(BIN)/treegen --set tg1 --ordering 32,79,5 --depth 7 --count 1 -o $(@D)/threads-tree.jsonl
+	$(BIN)/psearch $(@D)/threads-tree.jsonl --threads 2 --algorithm dts --node-cost $(NODE_COST) --trace $@ -o $(@D)/threads-p2.csv
+
 # ---- report (issue 5): every table and figure, ours beside the published ------------
 # The page depends on every stage's outputs ($$(CH5), $$(CH6) expand once the whole
 # Makefile is read, so later sections may define them); `make report-now` renders
@@ -245,7 +274,7 @@ $(MPI_TOOLS): $(SRC)
 .PHONY: report report-now
 report: $(R)/report/index.html
 .SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv $(R)/othellox/pv-split-table3.csv data/published/othellox/*.csv) $$(REAL) $(BIN)/.built-report
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv $(R)/othellox/pv-split-table3.csv data/published/othellox/*.csv) $$(REAL) $$(TRACES) $$(wildcard $(TRACE_REAL)) $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
 report-now: $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published

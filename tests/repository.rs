@@ -36,6 +36,34 @@ fn make_all_builds_every_binary_first() {
     assert_eq!(sims_before, 10, "a real run at command {real}, before chapter 6's ten simulations");
 }
 
+/// The timelines' traces (issue 41): the simulated two are made with the
+/// chapters; the real threads' times this machine, so it runs after every
+/// simulation, and the report's page does not wait for it where it is
+/// missing (it is optional there).
+#[test]
+fn the_real_trace_runs_after_the_simulations_and_the_report_does_not_need_it() {
+    let out = Command::new("make").args(["-n", "-B", "all"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let traced = |tool: &str, file: &str| lines.iter().position(|l| l.contains(tool) && l.contains(&format!("--trace results/traces/{file}")));
+    let real = traced("/psearch ", "threads-p2.json").expect("make all traces the real threads");
+    for file in ["scheme-c-p48.json", "master-worker-p64.json"] {
+        assert!(traced("/pabsim ", file).is_some_and(|at| at < real), "{file}: not traced before the real threads");
+    }
+    // (-B makes the last step's make list the chapters again, for the report.)
+    let sims_before = lines[..real].iter().filter(|l| l.contains("/pabsim --procs 12,24,48")).count();
+    assert_eq!(sims_before, 10, "the real threads' trace at command {real}, before chapter 6's ten simulations");
+    // Without the real trace, `make report` makes neither it nor waits for it.
+    let d = Dir::new("i41-report");
+    let r = format!("R={}", d.join("results").display());
+    let out = Command::new("make").args(["-n", "-B", "report", &r]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("/traces/master-worker-p64.json"), "make report makes the simulated traces");
+    assert!(!text.contains("threads-p2"), "make report runs the real threads' trace:\n{text}");
+}
+
 /// The library's docs are part of the gate: `make test` builds them with
 /// warnings as errors (a link to a private item once warned 18 times unseen).
 #[test]

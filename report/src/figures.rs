@@ -101,6 +101,24 @@ pub enum Plot {
     },
     /// Panels side by side.
     Row(Vec<Plot>),
+    /// A timeline (`crate::timeline`): one row per track, time across,
+    /// each row's bands of columns coloured by kind, a legend at the right.
+    Timeline {
+        /// Panel title.
+        title: String,
+        /// X axis label (with its unit).
+        x_label: String,
+        /// The time axis's end, in its unit.
+        end: f64,
+        /// Columns the time is cut into.
+        columns: usize,
+        /// Row labels, top to bottom.
+        rows: Vec<String>,
+        /// The kinds, in colour order.
+        kinds: Vec<String>,
+        /// Per row, its bands: (first column, past the last, kind).
+        bands: Vec<Vec<(usize, usize, usize)>>,
+    },
 }
 
 /// The palette: colour-blind friendly (Okabe–Ito).
@@ -151,6 +169,7 @@ fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot) -> Resul
         Plot::LogLines { title, x_label, y_label, log_y, series, anchors, legend } => {
             log_lines(area, title, x_label, y_label, *log_y, series, anchors, *legend)
         }
+        Plot::Timeline { title, x_label, end, columns, rows, kinds, bands } => timeline(area, title, x_label, *end, *columns, rows, kinds, bands),
     }
 }
 
@@ -508,9 +527,84 @@ fn stacked<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, parts
     Ok(())
 }
 
+/// Width of the timeline's legend, at the right of the rows.
+const TIMELINE_LEGEND_W: u32 = 160;
+
+/// Height of one timeline row: thin for many processors, at most 40 px.
+fn timeline_row_h(rows: usize) -> u32 {
+    (480 / rows.max(1) as u32).clamp(6, 40)
+}
+
+/// Rows labelled on the timeline's axis: every one up to 16, else every
+/// k-th (P0, P8, ...), so labels never run together.
+fn timeline_label_step(rows: usize) -> usize {
+    if rows <= 16 { 1 } else { rows.div_ceil(16).next_power_of_two() }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn timeline<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    xl: &str,
+    end: f64,
+    columns: usize,
+    rows: &[String],
+    kinds: &[String],
+    bands: &[Vec<(usize, usize, usize)>],
+) -> Result<()> {
+    let (w, _) = area.dim_in_pixel();
+    let (plot, legend) = area.split_horizontally(w.saturating_sub(TIMELINE_LEGEND_W));
+    let n = rows.len().max(1);
+    let step = timeline_label_step(n);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(42)
+        .y_label_area_size(70)
+        // Row i (P0 first) is drawn from n - 1 - i to n - i, top down.
+        .build_cartesian_2d(0.0..end.max(f64::MIN_POSITIVE), 0.0..n as f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .disable_x_mesh()
+        .y_labels(0)
+        .x_labels(8)
+        .x_desc(xl)
+        .x_label_formatter(&tick)
+        .label_style(("sans-serif", 13))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(err)?;
+    // The rows' labels, drawn by hand at the rows' middles (a numeric axis
+    // would put them at round numbers, between rows).
+    let font = ("sans-serif", 12).into_font();
+    let (xr, _) = chart.plotting_area().get_pixel_range();
+    for (i, r) in rows.iter().enumerate().step_by(step) {
+        let (_, y) = chart.backend_coord(&(0.0, n as f64 - i as f64 - 0.5));
+        let (tw, th) = font.box_size(r).unwrap_or((0, 0));
+        plot.draw(&Text::new(r.clone(), (xr.start - 6 - tw as i32, y - th as i32 / 2), font.clone())).map_err(err)?;
+    }
+    let col = end / columns.max(1) as f64;
+    let rects = bands.iter().enumerate().flat_map(|(i, row)| {
+        let (y0, y1) = (n as f64 - i as f64 - 1.0, n as f64 - i as f64);
+        // A sliver between rows, so that neighbouring rows stay apart.
+        let gap = if n > 1 { 0.12 } else { 0.0 };
+        row.iter().map(move |&(c0, c1, k)| Rectangle::new([(c0 as f64 * col, y0 + gap), (c1 as f64 * col, y1 - gap)], colour(k).filled()))
+    });
+    chart.draw_series(rects).map_err(err)?;
+    for (k, name) in kinds.iter().enumerate() {
+        let y = 48 + 22 * k as i32;
+        legend.draw(&Rectangle::new([(6, y - 6), (20, y + 6)], colour(k).filled())).map_err(err)?;
+        legend.draw(&Text::new(name.clone(), (26, y - 7), font.clone())).map_err(err)?;
+    }
+    Ok(())
+}
+
 /// The figure's size in pixels: wide for rows of panels.
 pub fn size(plot: &Plot) -> (u32, u32) {
     match plot {
+        Plot::Timeline { rows, kinds, .. } => (960, (110 + timeline_row_h(rows.len()) * rows.len() as u32).max(70 + 22 * kinds.len() as u32)),
         Plot::Row(p) => (420 * p.len().max(1) as u32, 400),
         Plot::Stacked { rows, parts, .. } => (860, (110 + 34 * rows.len() as u32).max(70 + 22 * parts.len() as u32)),
         _ => (760, 460),

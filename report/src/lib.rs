@@ -23,6 +23,7 @@ pub mod load;
 pub mod othellox;
 pub mod published;
 pub mod real;
+pub mod timeline;
 pub mod ura2014;
 
 use anyhow::{Context, Result, bail};
@@ -347,6 +348,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     let ch6 = chapter6::load(&cfg.results)?;
     let beyond = beyond::load(&cfg.results)?;
     let real = real::load(&cfg.results)?;
+    let traces = timeline::load(&cfg.results)?;
     let distributed = distributed::load(&cfg.results)?;
     let othellox = othellox::load(&cfg.results)?;
     let table3 = othellox::load_table3(&cfg.results, &cfg.published)?;
@@ -373,6 +375,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
     chapter6::sections(&ch6, &ch4, &mut published, &mut b)?;
     beyond::sections(beyond.as_ref(), &mut b)?;
     real::sections(real.as_ref(), &mut b)?;
+    timeline::sections(&traces, &mut b)?;
     distributed::sections(distributed.as_ref(), &mut b)?;
     othellox::sections(othellox.as_deref(), &table3, &mut b)?;
     ura2014::sections(&ura, &mut b)?;

@@ -9,3 +9,4 @@ mod published;
 mod real;
 mod report;
 mod runs;
+mod timeline;
