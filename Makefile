@@ -322,6 +322,7 @@ othellox: $(BIN)/.built
 # per (tree, configuration), the per-node cost calibrated from the paper's own
 # sequential row (pipelines/ura2014.sh, docs/model.md §9.9; not part of `make all`).
 # `make ura2014 GRID=quick` runs d = 16 … 22 (b = 5) and 8, 10 (b = 20) on 2 trees;
+# `GRID=sample` the paper's two sizes on 4 trees (COUNT sets how many);
 # GRID, COUNT, PROCS, ALGORITHMS, EPSILON_PROCS, EPSILON and ARGS (flags for every
 # run) set the rest. Split over N machines: `make ura2014 SHARD=K/N STEP=seq` on
 # every machine, gather results/ura2014/run, `STEP=parallel` likewise, then

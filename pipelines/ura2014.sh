@@ -27,8 +27,10 @@
 # gather the run/ directories, STEP=parallel on every shard, gather, then
 # STEP=summary once (pipelines/slurm/ura2014.sh does this as Slurm arrays).
 #
-# GRID lists b:d:d′ (the paper's `full`, or `quick`: d = 16 … 22 for b = 5
-# and 8, 10 for b = 20, d′ = d/2, with COUNT 2 unless given). PROCS and
+# GRID lists b:d:d′ (the paper's `full`; `sample`: the paper's two sizes
+# on COUNT 4 trees unless given, every configuration, a few CPU-hours; or
+# `quick`: d = 16 … 22 for b = 5 and 8, 10 for b = 20, d′ = d/2, with COUNT
+# 2 unless given). PROCS and
 # ALGORITHMS are Table 1's (any cluster algorithm may join them: d′ goes
 # to the master-worker's only), EPSILON_PROCS and EPSILON Table 6's. ARGS is
 # added to every pabsim run (e.g. `--tt-slots N`, a machine cost): one
@@ -42,6 +44,12 @@ R=${R:-results}
 GRID=${GRID:-full}
 case $GRID in
   full) GRID="5:24:12 20:12:6" ;;
+  sample)
+    # The paper's own size on a few trees (BENCHMARKS.md: its cost per
+    # item); a larger COUNT later adds trees and keeps the items made.
+    GRID="5:24:12 20:12:6"
+    COUNT=${COUNT:-4}
+    ;;
   quick)
     # What a two-core machine runs in under an hour: d = 16 … 22 (b = 5)
     # and 8, 10 (b = 20) on 2 trees; d = 24 is one tree's work of hours.
@@ -63,10 +71,10 @@ check_shard
 check_step all seq parallel summary
 check_dir R
 check_tools treegen pabsim
-check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}' "full, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d)"
+check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}' "full, sample, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d)"
 for g in $GRID; do
   IFS=: read -r b d dm <<< "$g"
-  ((b >= 2 && dm < d)) || refuse GRID "full, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d) separated by spaces, each once"
+  ((b >= 2 && dm < d)) || refuse GRID "full, sample, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d) separated by spaces, each once"
 done
 check_int COUNT 1
 check_ints PROCS 2 4096

@@ -242,7 +242,7 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
 #[test]
 fn ura2014_refuses_bad_variables_before_making_anything() {
     let base = [("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("EPSILON_PROCS", "4")];
-    let grid = "GRID must be full, quick or b:d:d′ entries";
+    let grid = "GRID must be full, sample, quick or b:d:d′ entries";
     let procs = "PROCS must be whole numbers from 2 to 4096 separated by spaces";
     script_refuses(
         "ura2014",

@@ -184,11 +184,12 @@ mod tests {
         ))
         .unwrap();
         // Depth 18 at P = 1,536 with 2^18 entries and d′ = 12: 1,535 tables
-        // of 4 MiB and the master's tree.
+        // of 4 MiB, the master's tree and the workers' search stacks.
         let mw = MasterWorker { master_depth: Some(12), ..MasterWorker::new(MwVariant::Updates) };
         let e = of_tree(&cfg(mw.into(), 1536, 1 << 18), &t[0]);
         let master = master_memory::<N>(5, 18, 12, 1536);
-        assert_eq!(e, Estimate { tables: 1535 << 22, tree: master, processes: 1536 << 14, part: ("master's tree", "--master-depth") });
+        let stacks = 1535 * crate::cluster::pause::STACK_COMMITTED;
+        assert_eq!(e, Estimate { tables: 1535 << 22, tree: master + stacks, processes: 1536 << 14, part: ("master's tree", "--master-depth") });
         assert!(master < 200_000_000, "{master}");
         // A deep split ply: 5^14 frontier nodes of 48 bytes (the node 24,
         // process 0's value 16 and its copy 8); the even split on 2

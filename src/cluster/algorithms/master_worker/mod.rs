@@ -18,8 +18,9 @@
 //!   follows the workers' results.
 //! - **A worker** ([`Worker`], in `worker.rs`) keeps a priority queue of
 //!   tasks, searches the most important one by iterative deepening,
-//!   reporting each finished depth when updates are on, in slices of a node
-//!   budget.
+//!   reporting each finished depth when updates are on, pausing every slice
+//!   of nodes to read its messages and aborting only for a more important
+//!   task (`crate::cluster::pause`).
 //!
 //! Exactness: the run ends only on a pass whose every leaf value is a
 //! worker's full-depth result that settles the leaf in its pass window, so
@@ -190,7 +191,9 @@ impl Algorithm for MasterWorker {
     }
     fn memory<S: TreeSource>(&self, run: &Run<'_, S>) -> Part {
         let b = children(run.src, run.root, true).len().max(1) as u64;
-        let tree = master_memory::<S::Node>(b, run.depth, self.master_depth.unwrap_or(0), run.procs);
+        // The master's tree, and each worker's paused search's stack.
+        let stacks = (run.procs as u64 - 1).saturating_mul(crate::cluster::pause::STACK_COMMITTED);
+        let tree = master_memory::<S::Node>(b, run.depth, self.master_depth.unwrap_or(0), run.procs).saturating_add(stacks);
         Part { tables: run.procs as u64 - 1, tree, name: "master's tree", lower: "--master-depth" }
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
