@@ -274,6 +274,31 @@ fn the_negascout_master_scouts_with_null_windows_and_sends_epsilon_windows_by_ha
 }
 
 #[test]
+fn an_epsilon_window_is_kept_while_the_pass_window_moves_inside_it() {
+    // The tree above to d = 5 with d' = 2: the same first pass (tasks of 3
+    // plies now), so B1's last ε-window is (97, 118) (ε = 10). Then
+    // shallow results move B0 to 113 and B1 to 115: in pass 2 B (first,
+    // whole) takes B0 = 113 and scouts B1 in (112, 113) — a pass window
+    // that moved but lies inside (97, 118), so B1 is sent (97, 118) again,
+    // not (102, 123) around its new pass window; B1's 115 makes the scout
+    // stand. B0's full pass window leaves its (−282, ∞): the full window.
+    // A0, scouted in (113, 114) inside its full ε-window, keeps it too.
+    let t = Incremental::new(2, 100).unwrap();
+    let root = t.root(3);
+    let mut m = Master::<Incremental>::new(&root, 5, 2, 3, Some(10));
+    let mut r = Record { sent: vec![], done: None, woken: 0 };
+    m.run_pass(&t, &mut r);
+    assert_eq!(tasks(&mut r).last(), Some(&(2, B1, (97, 118), vec![1, 1])));
+    m.report(&mut r, B0, 1, Window::ROOT, OFF + 113);
+    m.report(&mut r, B1, 1, Window::ROOT, OFF + 115);
+    m.run_pass(&t, &mut r);
+    let all = (ROOT_ALPHA, ROOT_BETA);
+    assert_eq!(tasks(&mut r), [(1, B0, all, vec![0, 0]), (2, B1, (97, 118), vec![0, 1]), (1, A0, all, vec![1, 0])]);
+    assert_eq!(m.tree.nodes[0].est, OFF + 113);
+    assert_eq!(m.sent.get(&B1), Some(&(Window { alpha: OFF + 97, beta: OFF + 118 }, 2)));
+}
+
+#[test]
 fn an_epsilon_window_settles_every_pass_window_inside_it() {
     // A result in an ε-window W is fail-hard in W: strictly inside, exact;
     // at a bound, a bound that settles every pass window inside W. Leaf A0
