@@ -10,7 +10,8 @@
 //!   worker's full-depth result if it settles the leaf in the pass window
 //!   (*decided*); otherwise the deepest shallow result that settles it, or
 //!   its static evaluation (*uncertain*), and a task (the position, depth
-//!   d − d', the task window, the signature) goes to a worker. A pass
+//!   d − d', the task window — with the NegaScout master the leaf's
+//!   ε-window —, the signature) goes to a worker. A pass
 //!   without uncertain values gives the root's value; otherwise the master
 //!   tells every worker the pass is over and waits for results. The
 //!   master's children are ordered by the values of the last pass (on a
