@@ -104,8 +104,8 @@ fn runs_beyond_the_memory_budget_are_refused_up_front() {
 
 /// What the cluster cannot do is refused in one line before any search,
 /// naming the option and its range: costs that would wrap the simulated
-/// clock, an ε that would invert the scout windows, shards (the cluster's
-/// runs are not sharded). The largest cost is taken, and exact: the
+/// clock, an ε outside 1 … 2^31 (the ε-windows' margin), shards (the
+/// cluster's runs are not sharded). The largest cost is taken, and exact: the
 /// baseline's time is its nodes times one second.
 #[test]
 fn the_cluster_refuses_costs_epsilons_and_shards_it_cannot_take() {

@@ -40,9 +40,10 @@ pub struct ClusterArgs {
     /// b^k <= 625, b the root's moves: 4 for b = 5, 2 for b = 20).
     #[arg(long)]
     pub share_depth: Option<u32>,
-    /// Master-worker-negascout's ε, the width of the scout windows
-    /// in score units (default: the mean |static value change| of the
-    /// root's moves; 1..2^31).
+    /// Master-worker-negascout's ε, the margin of the ε-windows sent with
+    /// tasks, (alpha - ε, beta + ε) around the leaf's pass window, in score
+    /// units (default: the mean |static value change| of the root's moves;
+    /// 1..2^31).
     #[arg(long, allow_negative_numbers = true)]
     pub epsilon: Option<i64>,
     /// The master-worker's master's time per node of its passes over its
@@ -171,9 +172,10 @@ impl ClusterArgs {
     pub fn parameters(&self) -> Result<Given> {
         ensure!(self.slice_nodes != Some(0), "--slice-nodes 0: a worker would never search");
         if let Some(e) = self.epsilon {
-            // Below 1 the scout windows would be empty or inverted; above the
-            // score scale's width no window is ever narrowed.
-            ensure!((1..=MAX_EPSILON).contains(&e), "--epsilon {e} must lie in 1..{MAX_EPSILON} (score units, the width of a scout window)");
+            // Below 1 a task would get the bare pass window, restarted at
+            // every move of it; above the score scale's width every
+            // ε-window is the full window already.
+            ensure!((1..=MAX_EPSILON).contains(&e), "--epsilon {e} must lie in 1..{MAX_EPSILON} (score units, the margin of an ε-window)");
         }
         Ok(Given {
             split_ply: self.split_ply,

@@ -14,6 +14,14 @@
 //!   result in turn, then the static evaluation; unless a full-depth result
 //!   decides it, it is sent as a task in the task window.
 //!
+//! The NegaScout master (§5.4, Table 6; `epsilon` set) searches every child
+//! after a node's first with a null pass window, again with the whole pass
+//! window only when that fails toward the side to move, and sends a task
+//! its leaf's *ε-window*, (a1 − ε, b1 + ε) around the leaf's pass window,
+//! instead of the task window; the same ε-window again as long as later pass
+//! windows lie inside it, so the worker's search goes on and its results
+//! keep settling the leaf.
+//!
 //! The master's pass costs its own time per node (the simulated machine
 //! charges it [`Transport::walked`]), not a worker's search cost.
 
@@ -23,8 +31,8 @@ use crate::cluster::exec::transport::{Msg, Task, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::tt::Bound;
-use crate::value::Window;
-use std::collections::BTreeSet;
+use crate::value::{ROOT_ALPHA, ROOT_BETA, Window};
+use std::collections::{BTreeSet, HashMap};
 
 /// The master (rank 0).
 pub struct Master<S: TreeSource> {
@@ -47,6 +55,10 @@ pub struct Master<S: TreeSource> {
     sig: Vec<u16>,
     pending: NodeCounts,
     epsilon: Option<i64>,
+    /// The NegaScout master's ε-window last sent for each task leaf, and
+    /// the pass that sent it (a side table: only the leaves that had a
+    /// task, and only with `epsilon`).
+    pub(super) sent: HashMap<u32, (Window, u32)>,
     /// Passes run.
     pub passes: u32,
     /// Tasks sent, and of them with the full window.
@@ -72,6 +84,7 @@ impl<S: TreeSource> Master<S> {
             sig: vec![],
             pending: NodeCounts::default(),
             epsilon,
+            sent: HashMap::new(),
             passes: 0,
             tasks_sent: 0,
             full_window_sends: 0,
@@ -228,8 +241,10 @@ impl<S: TreeSource> Master<S> {
 
     /// Child `k` in windows `(a1, b1)` and `(a2, b2)`; a later child of a
     /// MAX (`scout_max`) or MIN (`scout_min`) node with the NegaScout
-    /// master: first with the ε-window at the bound that can change, then,
-    /// if it fails there, with the whole window.
+    /// master: first with the null window at the bound that can change,
+    /// (a1, a1 + 1) or (b1 − 1, b1), then with the whole window if it fails
+    /// toward the side to move (the first child, and a window already null,
+    /// whole at once).
     #[allow(clippy::too_many_arguments)]
     fn child<T: Transport<S::Node>>(
         &mut self,
@@ -242,16 +257,23 @@ impl<S: TreeSource> Master<S> {
         leaf: u32,
     ) -> (i64, bool) {
         let (a1, b1, a2, b2) = w;
-        let whole = |m: &mut Self, t: &mut T| m.visit(src, t, k, Window { alpha: a1, beta: b1 }, Window { alpha: a2, beta: b2 }, leaf);
-        let Some(e) = self.epsilon else { return whole(self, t) };
-        if scout_max && a1.saturating_add(e) < b1 {
-            let top = a1 + e;
-            let (v, d) = self.visit(src, t, k, Window { alpha: a1, beta: top }, Window { alpha: a2, beta: top }, leaf);
-            if v < top { (v, d) } else { whole(self, t) }
-        } else if scout_min && b1.saturating_sub(e) > a1 {
-            let bottom = b1 - e;
-            let (v, d) = self.visit(src, t, k, Window { alpha: bottom, beta: b1 }, Window { alpha: bottom, beta: b2 }, leaf);
-            if v > bottom { (v, d) } else { whole(self, t) }
+        let w2 = Window { alpha: a2, beta: b2 };
+        let whole = |m: &mut Self, t: &mut T| m.visit(src, t, k, Window { alpha: a1, beta: b1 }, w2, leaf);
+        if self.epsilon.is_none() {
+            return whole(self, t);
+        }
+        // The scout's value is fail-hard in the null window: at its lower
+        // bound the child cannot raise a1 (MAX) and the scout stands; at
+        // the upper bound it may, and only the whole window tells by how
+        // much. A scout that stands is decided only if its leaves were, so
+        // a pass without uncertain values is still an exact search. The
+        // task window is not narrowed: the leaves send their ε-window.
+        if scout_max && a1 + 1 < b1 {
+            let (v, d) = self.visit(src, t, k, Window { alpha: a1, beta: a1 + 1 }, w2, leaf);
+            if v <= a1 { (v, d) } else { whole(self, t) }
+        } else if scout_min && b1 - 1 > a1 {
+            let (v, d) = self.visit(src, t, k, Window { alpha: b1 - 1, beta: b1 }, w2, leaf);
+            if v >= b1 { (v, d) } else { whole(self, t) }
         } else {
             whole(self, t)
         }
@@ -278,7 +300,7 @@ impl<S: TreeSource> Master<S> {
         }
         let est = self.uncertain_value(src, i, w1);
         self.tree.nodes[i].est = est;
-        self.send_task(t, i, w2);
+        self.send_task(t, i, w1, w2);
         (est, false)
     }
 
@@ -292,12 +314,39 @@ impl<S: TreeSource> Master<S> {
         shallow.unwrap_or_else(|| src.horizon_value(&n.node, n.max).clamp(w1.alpha, w1.beta))
     }
 
-    /// Sends leaf `i`'s task with window `w2` to its worker (chosen for
-    /// load balance; the owner kept unless the paper's three conditions
-    /// move it).
-    fn send_task<T: Transport<S::Node>>(&mut self, t: &mut T, i: usize, w2: Window) {
+    /// Sends leaf `i`'s task to its worker (chosen for load balance; the
+    /// owner kept unless the paper's three conditions move it): with
+    /// window `w2`, or with the NegaScout master its ε-window around pass
+    /// window `w1`.
+    fn send_task<T: Transport<S::Node>>(&mut self, t: &mut T, i: usize, w1: Window, w2: Window) {
+        let full = self.tree.nodes[i].tries as u32 >= FULL_WINDOW_AFTER;
+        let (window, again) = match self.epsilon {
+            None => (if full { Window::ROOT } else { w2 }, false),
+            Some(e) => {
+                let last = self.sent.get(&(i as u32)).copied();
+                let window = match last {
+                    // Two unsettling full-depth results: the full window, as
+                    // without ε (it contains every later pass window, so it
+                    // is kept from then on).
+                    _ if full => Window::ROOT,
+                    Some((w, _)) if w.alpha <= w1.alpha && w1.beta <= w.beta => w,
+                    _ => epsilon_window(w1, e),
+                };
+                // The scout and the whole search of one pass may both reach
+                // a leaf: the same window twice in a pass is one task, and a
+                // new one goes to the worker that has it, not counted twice.
+                let again = last.is_some_and(|(_, p)| p == self.pass);
+                if again && last.is_some_and(|(w, _)| w == window) {
+                    return;
+                }
+                self.sent.insert(i as u32, (window, self.pass));
+                (window, again)
+            }
+        };
         let owner = self.tree.nodes[i].owner;
-        let w = if owner == 0 {
+        let w = if again {
+            owner
+        } else if owner == 0 {
             // A new position: the least loaded worker, round robin among equals.
             let Some(&(l, _)) = self.load.first() else { return };
             let pick = self.load.range((l, self.cursor)..=(l, u32::MAX)).next().or(self.load.first()).copied();
@@ -314,14 +363,14 @@ impl<S: TreeSource> Master<S> {
         } else {
             owner
         };
-        self.count_this[w as usize] += 1;
-        self.idle.remove(&w);
+        if !again {
+            self.count_this[w as usize] += 1;
+            self.idle.remove(&w);
+        }
         let n = &mut self.tree.nodes[i];
         n.owner = w;
-        let full = n.tries as u32 >= FULL_WINDOW_AFTER;
-        let window = if full { Window::ROOT } else { w2 };
         self.tasks_sent += 1;
-        self.full_window_sends += u64::from(full);
+        self.full_window_sends += u64::from(window == Window::ROOT && full);
         let msg = Msg::Work {
             job: Task { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window },
             pass: self.pass,
@@ -357,4 +406,10 @@ impl<S: TreeSource> Master<S> {
             self.run_pass(src, t);
         }
     }
+}
+
+/// The ε-window around pass window `w`: (α − ε, β + ε), within the root's
+/// window.
+pub(super) fn epsilon_window(w: Window, e: i64) -> Window {
+    Window { alpha: w.alpha.saturating_sub(e).max(ROOT_ALPHA), beta: w.beta.saturating_add(e).min(ROOT_BETA) }
 }

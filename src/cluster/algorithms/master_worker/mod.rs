@@ -10,7 +10,8 @@
 //!   worker's full-depth result if it settles the leaf in the pass window
 //!   (*decided*); otherwise the deepest shallow result that settles it, or
 //!   its static evaluation (*uncertain*), and a task (the position, depth
-//!   d − d', the task window, the signature) goes to a worker. A pass
+//!   d − d', the task window — with the NegaScout master the leaf's
+//!   ε-window —, the signature) goes to a worker. A pass
 //!   without uncertain values gives the root's value; otherwise the master
 //!   tells every worker the pass is over and waits for results. The
 //!   master's children are ordered by the values of the last pass (on a
@@ -24,7 +25,10 @@
 //!
 //! Exactness: the run ends only on a pass whose every leaf value is a
 //! worker's full-depth result that settles the leaf in its pass window, so
-//! the pass is a plain alpha-beta search of the whole tree.
+//! the pass is a plain alpha-beta search of the whole tree (with the
+//! NegaScout master a NegaScout search: a null-window scout stands only
+//! when it fails away from the side to move, and then it counts as decided
+//! only if its own leaves were).
 
 mod master;
 #[cfg(test)]
@@ -61,8 +65,9 @@ pub struct MwOptions {
     /// sharing).
     pub share: Option<u32>,
     /// *NegaScout master*: children after the first are first searched
-    /// with a window ε wide at the bound that can change (`None`: plain
-    /// alpha-beta).
+    /// with a null window, and a task is sent the ε-window (a1 − ε, b1 + ε)
+    /// around its leaf's pass window, kept while later pass windows lie
+    /// inside it (`None`: plain alpha-beta, tasks in the task window).
     pub epsilon: Option<i64>,
 }
 
@@ -95,7 +100,8 @@ pub enum MwVariant {
     /// With updates and a NegaScout master with ε-windows
     /// (`master-worker-negascout`; `None`: [`default_epsilon`]).
     NegaScout {
-        /// The scout windows' width, score units (at least 1).
+        /// The ε-windows' margin around a leaf's pass window, score units
+        /// (at least 1).
         epsilon: Option<i64>,
     },
 }
@@ -204,7 +210,9 @@ impl Algorithm for MasterWorker {
 
 /// A leaf whose full-depth results (this many) still do not settle it is
 /// sent with the full window: its next result is exact, so every leaf is
-/// settled in the end, whatever the windows of later passes.
+/// settled in the end, whatever the windows of later passes (with the
+/// NegaScout master too: its ε-window then becomes the full window, which
+/// every later pass window lies inside).
 const FULL_WINDOW_AFTER: u32 = 2;
 
 /// The default d': the shallowest depth with at least
@@ -238,13 +246,15 @@ pub fn default_share_depth<S: TreeSource>(src: &S, root: &S::Node) -> u32 {
 }
 
 /// The widest ε of the NegaScout master, the score scale's width
-/// (`ROOT_BETA − ROOT_ALPHA`, 2^31): a wider window is never narrower than
-/// the pass's, so it would never scout (`--epsilon` takes 1..this).
+/// (`ROOT_BETA − ROOT_ALPHA`, 2^31): with it every ε-window is the root's
+/// full window, and a wider ε would change nothing (`--epsilon` takes
+/// 1..this).
 pub const MAX_EPSILON: i64 = crate::value::ROOT_BETA - crate::value::ROOT_ALPHA;
 
 /// The default ε of the NegaScout master: the mean absolute difference
 /// between the root's static value and its children's (the typical size
-/// of one move's effect on the evaluation), at least 1.
+/// of one move's effect on the evaluation, so about how far a pass window
+/// moves when a prediction changes), at least 1.
 pub fn default_epsilon<S: TreeSource>(src: &S, root: &S::Node) -> i64 {
     let kids = children(src, root, true);
     if kids.is_empty() {

@@ -1,5 +1,6 @@
 //! The master-worker's tests: the master's passes and windows worked by
-//! hand (plain and NegaScout), workers in tiny slices, the ring of shared
+//! hand (plain and NegaScout, its ε-windows), the NegaScout master's root
+//! values on many trees, workers in tiny slices, the ring of shared
 //! entries, the master's tree's size and its estimate.
 
 use super::*;
@@ -294,41 +295,143 @@ fn a_worker_aborts_only_for_a_more_important_task() {
 }
 
 #[test]
-fn the_negascout_master_scouts_with_epsilon_windows_by_hand() {
+fn the_negascout_master_scouts_with_null_windows_and_sends_epsilon_windows_by_hand() {
     // The tree of the hand-worked case above, ε = 10 (relative values).
     let t = Incremental::new(2, 100).unwrap();
     let root = t.root(3);
     let mut m = Master::<Incremental>::new(&root, 3, 2, 3, Some(10));
     let mut r = Record { sent: vec![], done: None, woken: 0 };
     let all = (ROOT_ALPHA, ROOT_BETA);
-    // Pass 1. A (first child) whole: A0 −272, then A1 scouted at A's
-    // bound that can fall, (−282, −272): its 133 fails high there, so
-    // A = −272. B scouted in (−272, −262): B0 and B1 fail high (−262),
-    // so B fails high and is searched again in (−272, ∞): B0 = 108,
-    // then B1 scouted in (98, 108) fails high: B = 108, the root 108.
-    // Each scout's task window is cut at the scout's bound.
+    // Pass 1. A (first child) whole: A0 −272 (its ε-window around the
+    // full pass window is the full window), then A1 scouted with A's null
+    // window (−273, −272): its 133 fails high there, A = −272, and A1's
+    // task gets (−283, −262), 2ε + 1 wide. B scouted in (−272, −271): B0
+    // and B1 (B1 whole: B's window is null already) both −271, ε-windows
+    // (−282, −261); B fails high and is searched again in (−272, ∞): B0 =
+    // 108 with a new ε-window (−282, ∞), the pass window having left the
+    // old one, and B1 scouted in (107, 108) stands: (97, 118). Both go
+    // again to the worker they went to in this pass. The root is 108.
     m.run_pass(&t, &mut r);
     assert_eq!(
         tasks(&mut r),
         [
             (1, A0, all, vec![0, 0]),
-            (2, 4, (-282, ROOT_BETA), vec![0, 1]),
-            (1, B0, (ROOT_ALPHA, -262), vec![1, 0]),
-            (2, B1, (ROOT_ALPHA, -262), vec![1, 1]),
-            (1, B0, all, vec![1, 0]),
-            (2, B1, (98, ROOT_BETA), vec![1, 1]),
+            (2, 4, (-283, -262), vec![0, 1]),
+            (1, B0, (-282, -261), vec![1, 0]),
+            (2, B1, (-282, -261), vec![1, 1]),
+            (1, B0, (-282, ROOT_BETA), vec![1, 0]),
+            (2, B1, (97, 118), vec![1, 1]),
         ]
     );
-    // Pass 2, every leaf's exact depth-1 value known: B goes first,
-    // B0 = 374, B1's scout (364, 374) fails low (176) and its whole
-    // search gives 176; A's scout (176, 186) fails low at A0 (−397):
-    // decided, 176, no task.
-    for (id, v) in [(A0, -397), (4, 344), (B0, 374), (B1, 176)] {
-        m.report(&mut r, id, 1, Window::ROOT, OFF + v);
-    }
+    assert_eq!(m.tree.nodes[0].est, OFF + 108);
+    // Pass 2, after A0's exact −397: B (108) goes first, whole: B0 in the
+    // full window leaves its ε-window (−282, ∞), so it gets the full one;
+    // B1's scout window (107, 108) lies inside its ε-window (97, 118): the
+    // same window again, the worker's search goes on. The root's scout of
+    // A in (108, 109) stands: A0 (−397) cuts A off. A1 is not visited.
+    m.report(&mut r, A0, 1, Window::ROOT, OFF - 397);
+    m.run_pass(&t, &mut r);
+    assert_eq!(tasks(&mut r), [(1, B0, all, vec![0, 0]), (2, B1, (97, 118), vec![0, 1])]);
+    // Pass 3, after B0's exact +374: B1's scout (373, 374) leaves (97,
+    // 118): a new ε-window (363, 384); its static 109 fails low there, so
+    // B1 is searched again in (−∞, 374), a new window again, (−∞, 384).
+    m.report(&mut r, B0, 1, Window::ROOT, OFF + 374);
+    m.run_pass(&t, &mut r);
+    assert_eq!(tasks(&mut r), [(2, B1, (363, 384), vec![0, 1]), (2, B1, (ROOT_ALPHA, 384), vec![0, 1])]);
+    assert_eq!(r.done, None);
+    // Pass 4, after B1's +176 in (−∞, 384): exact. B = min(374, 176) =
+    // 176 (B1's scout fails low, its whole search 176), the scout of A in
+    // (176, 177) stands on A0: every leaf decided, the root 176.
+    m.report(&mut r, B1, 1, Window { alpha: ROOT_ALPHA, beta: OFF + 384 }, OFF + 176);
     m.run_pass(&t, &mut r);
     assert_eq!(r.done, Some(OFF + 176));
     assert_eq!(tasks(&mut r), []);
+    assert_eq!(m.passes, 4);
+}
+
+#[test]
+fn an_epsilon_window_is_kept_while_the_pass_window_moves_inside_it() {
+    // The tree above to d = 5 with d' = 2: the same first pass (tasks of 3
+    // plies now), so B1's last ε-window is (97, 118) (ε = 10). Then
+    // shallow results move B0 to 113 and B1 to 115: in pass 2 B (first,
+    // whole) takes B0 = 113 and scouts B1 in (112, 113) — a pass window
+    // that moved but lies inside (97, 118), so B1 is sent (97, 118) again,
+    // not (102, 123) around its new pass window; B1's 115 makes the scout
+    // stand. B0's full pass window leaves its (−282, ∞): the full window.
+    // A0, scouted in (113, 114) inside its full ε-window, keeps it too.
+    let t = Incremental::new(2, 100).unwrap();
+    let root = t.root(3);
+    let mut m = Master::<Incremental>::new(&root, 5, 2, 3, Some(10));
+    let mut r = Record { sent: vec![], done: None, woken: 0 };
+    m.run_pass(&t, &mut r);
+    assert_eq!(tasks(&mut r).last(), Some(&(2, B1, (97, 118), vec![1, 1])));
+    m.report(&mut r, B0, 1, Window::ROOT, OFF + 113);
+    m.report(&mut r, B1, 1, Window::ROOT, OFF + 115);
+    m.run_pass(&t, &mut r);
+    let all = (ROOT_ALPHA, ROOT_BETA);
+    assert_eq!(tasks(&mut r), [(1, B0, all, vec![0, 0]), (2, B1, (97, 118), vec![0, 1]), (1, A0, all, vec![1, 0])]);
+    assert_eq!(m.tree.nodes[0].est, OFF + 113);
+    assert_eq!(m.sent.get(&B1), Some(&(Window { alpha: OFF + 97, beta: OFF + 118 }, 2)));
+}
+
+#[test]
+fn an_epsilon_window_settles_every_pass_window_inside_it() {
+    // A result in an ε-window W is fail-hard in W: strictly inside, exact;
+    // at a bound, a bound that settles every pass window inside W. Leaf A0
+    // (MAX to move), W = (−20, 1), as a null window (−10, −9) with ε = 10
+    // gives.
+    let w = |a: i64, b: i64| Window { alpha: OFF + a, beta: OFF + b };
+    assert_eq!(master::epsilon_window(w(-10, -9), 10), w(-20, 1));
+    assert_eq!(master::epsilon_window(w(-10, -9), MAX_EPSILON), Window::ROOT);
+    assert_eq!(master::epsilon_window(Window { alpha: ROOT_ALPHA, beta: OFF }, 5), Window { alpha: ROOT_ALPHA, beta: OFF + 5 });
+    let t = Incremental::new(2, 100).unwrap();
+    let root = t.root(3);
+    let mut m = Master::<Incremental>::new(&root, 5, 2, 3, Some(10));
+    let mut r = Record { sent: vec![], done: None, woken: 0 };
+    m.run_pass(&t, &mut r);
+    // The worker's value 1 is at W's upper bound: at least 1. Every pass
+    // window inside W — (−10, −9), (−20, 1), (0, 1) — fails high on it;
+    // one reaching past W, (0, 5), is not settled by it.
+    m.report(&mut r, A0, 3, w(-20, 1), OFF + 1);
+    let n = &m.tree.nodes[A0 as usize];
+    for (pass, want) in [(w(-10, -9), Some(OFF - 9)), (w(-20, 1), Some(OFF + 1)), (w(0, 1), Some(OFF + 1)), (w(0, 5), None)] {
+        assert_eq!(settled(n.lo, n.hi, pass), want, "{pass:?}");
+    }
+    // Strictly inside W, −5: exact for every pass window.
+    m.report(&mut r, 4, 3, w(-20, 1), OFF - 5);
+    let n = &m.tree.nodes[4];
+    assert_eq!((n.lo, n.hi), (OFF - 5, OFF - 5));
+    assert_eq!(settled(n.lo, n.hi, w(0, 5)), Some(OFF));
+}
+
+#[test]
+fn the_negascout_master_returns_the_minimax_value() {
+    // Many small trees, process counts, master depths and ε (1: windows
+    // 3 wide; 200, the paper's; the widest: every ε-window full), timed
+    // and with a network that reorders messages; tiny slices, so tasks
+    // are interrupted and their windows change while they run.
+    let mut runs = 0;
+    for b in 3..=5 {
+        let t = Incremental::new(b, 100).unwrap();
+        for depth in 4..=if b == 5 { 7 } else { 8 } {
+            for seed in 1..=2 {
+                let root = t.root(seed);
+                let want = crate::search::minimax(&t, &root, true, depth, 0);
+                for (procs, dm) in [(2, 1), (3, depth / 2), (8, depth - 1), (16, depth / 2 + 1)] {
+                    for epsilon in [1, 10, 200, MAX_EPSILON] {
+                        let delivery = if (seed + epsilon as u64).is_multiple_of(2) { Delivery::Timed } else { Delivery::Adversarial(seed + depth as u64) };
+                        let opts = MwOptions { slice: 16, epsilon: Some(epsilon), ..MwOptions::new(dm) };
+                        let mut p: Vec<MasterWorkerProcess<Incremental>> =
+                            (0..procs).map(MasterWorkerProcess::maker(&root, depth, procs, 1 << 10, opts)).collect();
+                        let s = machine::run(&t, &mut p, Costs::default(), delivery).expect("time within 2^64 ns");
+                        assert_eq!(s.map(|s| s.value), Some(want), "b {b} d {depth} seed {seed} procs {procs} d' {dm} ε {epsilon} {delivery:?}");
+                        runs += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(runs, (5 + 5 + 4) * 2 * 4 * 4);
 }
 
 #[test]
