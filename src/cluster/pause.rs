@@ -95,7 +95,9 @@ impl<S: TreeSource> Hook<S> {
     }
 }
 
-/// What one turn of a search gave.
+/// What one turn of a search gave (transient: returned and taken apart at
+/// once, so the searcher is not boxed).
+#[allow(clippy::large_enum_variant)]
 pub enum Turn<S: TreeSource> {
     /// It paused: the nodes it searched this turn and the entries it stored
     /// for sharing.
@@ -114,9 +116,13 @@ pub enum Turn<S: TreeSource> {
     },
 }
 
+/// The coroutine a search runs in: told [`Cmd`]s, yielding [`Pause`]s,
+/// returning [`Finished`].
+type Search<S> = Coroutine<Cmd<<S as TreeSource>::Node>, Pause<<S as TreeSource>::Node>, Finished<S>, DefaultStack>;
+
 /// A search on its own stack, paused between turns.
 pub struct Paused<S: TreeSource> {
-    co: Coroutine<Cmd<S::Node>, Pause<S::Node>, Finished<S>, DefaultStack>,
+    co: Search<S>,
     /// The counts at the last pause (the searcher's, cumulative).
     seen: NodeCounts,
 }

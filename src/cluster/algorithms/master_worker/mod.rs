@@ -278,7 +278,9 @@ fn settled(lo: i64, hi: i64, w: Window) -> Option<i64> {
     }
 }
 
-/// One process of the master-worker search.
+/// One process of the master-worker search (one per rank: a few hundred
+/// bytes each, not worth a box).
+#[allow(clippy::large_enum_variant)]
 pub enum MasterWorkerProcess<S: TreeSource> {
     /// Rank 0.
     Master(Master<S>),
