@@ -507,7 +507,10 @@ fn othellox_grid_gets_its_tables_and_findings() {
     chapter4(&d);
     let head = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm\n";
     let r = |model: &str, alg: &str, p: u32, t: f64, nodes: u64, load: f64, net: &str| {
-        format!(",,{model},,5,4,{alg},{p},,,,,{t:.2},{:.9},{nodes},{nodes},1.000000000,100.00,0.00,{load:.9},{load:.9},0.000000000,0,0,,,,,,,,{net},,,,,,", 8000.0 / t)
+        format!(
+            ",,{model},,5,4,{alg},{p},,,,,{t:.2},{:.9},{nodes},{nodes},1.000000000,100.00,0.00,{load:.9},{load:.9},0.000000000,0,0,,,,,,,,{net},,,,,,",
+            8000.0 / t
+        )
     };
     let rows = [
         r("othello", "seq", 1, 8000.0, 1000, 1.0, "simulated"),
