@@ -83,7 +83,7 @@ fn runs_beyond_the_memory_budget_are_refused_up_front() {
     incremental_trees(&d, "t.jsonl", 5, 18, 1);
     let cluster = ["t.jsonl", "--machine", "cluster", "--threads", "1"];
     d.tool("pabsim").args(cluster).args(["--procs", "1,1536", "--algorithm", "master-worker", "--tt-slots", "1048576", "--memory", "12G"]).fails(
-        "the run needs about 25.8 GB (1536 processes: tables 25.8 GB, master's tree 640 kB; 1 at once), more than --memory 12.0 GB: lower --tt-slots or --procs, or raise --memory",
+        "the run needs about 25.8 GB (1536 processes: tables 25.8 GB, master's tree and search stacks 51 MB; 1 at once), more than --memory 12.0 GB: lower --tt-slots or --procs, or raise --memory",
     );
     // A deep split ply: the frontier of 5^14 nodes, 48 bytes each and a
     // result in flight for the worker's half (the even split) or not

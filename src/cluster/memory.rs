@@ -16,7 +16,9 @@
 //!   worker's share ([`super::algorithms::root_split::frontier_bytes`]);
 //! - **the master's tree** of the master-worker: the nodes its passes
 //!   expand, bounded by a measured model
-//!   ([`crate::cluster::algorithms::master_worker::master_memory`]);
+//!   ([`crate::cluster::algorithms::master_worker::master_memory`]),
+//!   and its workers' search stacks (the pages a paused search touches,
+//!   [`crate::cluster::pause::STACK_COMMITTED`]);
 //! - a fixed amount per process (its state, queues, messages in flight).
 //!
 //! Runs of one request go on `threads` at a time (rayon), so the request
@@ -189,7 +191,10 @@ mod tests {
         let e = of_tree(&cfg(mw.into(), 1536, 1 << 18), &t[0]);
         let master = master_memory::<N>(5, 18, 12, 1536);
         let stacks = 1535 * crate::cluster::pause::STACK_COMMITTED;
-        assert_eq!(e, Estimate { tables: 1535 << 22, tree: master + stacks, processes: 1536 << 14, part: ("master's tree", "--master-depth") });
+        assert_eq!(
+            e,
+            Estimate { tables: 1535 << 22, tree: master + stacks, processes: 1536 << 14, part: ("master's tree and search stacks", "--master-depth") }
+        );
         assert!(master < 200_000_000, "{master}");
         // A deep split ply: 5^14 frontier nodes of 48 bytes (the node 24,
         // process 0's value 16 and its copy 8); the even split on 2

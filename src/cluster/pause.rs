@@ -23,7 +23,7 @@
 //! outlives the processes (see [`Paused::start`]).
 
 use crate::cluster::exec::transport::SharedEntry;
-use crate::cluster::search::Searcher;
+use crate::cluster::search::{PauseHook, Searcher};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::value::Window;
@@ -42,7 +42,7 @@ pub const STACK_BYTES: usize = 256 << 10;
 pub const STACK_COMMITTED: u64 = 32 << 10;
 
 /// What the process tells a paused search.
-pub(crate) enum Cmd<N> {
+enum Cmd<N> {
     /// Search this many more nodes, after storing these entries.
     Go(u64, Vec<SharedEntry<N>>),
     /// Give up (a more important task, or the end).
@@ -51,7 +51,7 @@ pub(crate) enum Cmd<N> {
 
 /// What a search hands back when it pauses: its node counts so far and
 /// the entries it stored for sharing since the last pause.
-pub(crate) struct Pause<N> {
+struct Pause<N> {
     counts: NodeCounts,
     outbox: Vec<SharedEntry<N>>,
 }
@@ -66,20 +66,15 @@ struct Finished<S: TreeSource> {
 
 /// The pause the search calls at its limit ([`Searcher::pause`]), its
 /// coroutine's yielder and source behind raw pointers (valid while the
-/// coroutine runs; only [`Paused`] makes one).
-pub struct Hook<S: TreeSource> {
+/// coroutine runs; it lives on the coroutine's stack).
+struct Hook<S: TreeSource> {
     yielder: *const Yielder<Cmd<S::Node>, Pause<S::Node>>,
     src: *const S,
 }
 
-// SAFETY: the hook is set only inside the coroutine's own search and
-// removed before it returns; the coroutine, and with it the searcher
-// holding the hook, never leaves the thread that runs the process.
-unsafe impl<S: TreeSource> Send for Hook<S> {}
-
 impl<S: TreeSource> Hook<S> {
     /// Suspends the search; `true` to give up.
-    pub(crate) fn pause(&self, s: &mut Searcher<S>) -> bool {
+    fn pause(&self, s: &mut Searcher<S>) -> bool {
         // SAFETY: the yielder lives on the coroutine's stack for its whole
         // run and the source outlives it (module doc).
         let (y, src) = unsafe { (&*self.yielder, &*self.src) };
@@ -93,6 +88,14 @@ impl<S: TreeSource> Hook<S> {
             Cmd::Stop => true,
         }
     }
+}
+
+/// The searcher's pause hook: the [`Hook`] behind its context.
+fn call_hook<S: TreeSource>(ctx: *const (), s: &mut Searcher<S>) -> bool {
+    // SAFETY: `ctx` is the `Hook` on the paused search's stack, set for
+    // that search only (`Paused::start`).
+    let hook = unsafe { &*ctx.cast::<Hook<S>>() };
+    hook.pause(s)
 }
 
 /// What one turn of a search gave (transient: returned and taken apart at
@@ -152,7 +155,7 @@ impl<S: TreeSource> Paused<S> {
             };
             let hook = Hook::<S> { yielder: y, src: srcp };
             searcher.limit = searcher.counts.nodes.saturating_add(more.max(1));
-            searcher.pause = Some(hook);
+            searcher.pause = Some(PauseHook { ctx: std::ptr::from_ref(&hook).cast(), call: call_hook::<S> });
             let value = searcher.search(src, &node, max, depth, ply, window);
             searcher.pause = None;
             searcher.limit = u64::MAX;

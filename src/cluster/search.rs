@@ -22,7 +22,6 @@
 //! table's best move is another: then they are all generated first.
 
 use crate::cluster::exec::transport::SharedEntry;
-use crate::cluster::pause::Hook;
 use crate::game::TreeSource;
 use crate::search::{Hooks, NodeCounts, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, ProcessTable, Table};
@@ -83,7 +82,7 @@ pub struct Searcher<S: TreeSource> {
     /// What the search does at [`Searcher::limit`]: pause and go on (the
     /// hook returns `false`, having raised the limit) or give up (`true`);
     /// `None`: give up ([`crate::cluster::pause`] sets it).
-    pub pause: Option<Hook<S>>,
+    pub pause: Option<PauseHook<S>>,
     /// Entries stored at this ply or nearer the root are also copied to
     /// [`Searcher::outbox`] (the master-worker *with share*; `None`: none).
     pub share_ply: Option<u32>,
@@ -100,6 +99,21 @@ pub struct Searcher<S: TreeSource> {
     slots: usize,
 }
 
+/// A search's pause at its node limit ([`Searcher::pause`]): a function
+/// and the context it is called with, set by [`crate::cluster::pause`] for
+/// the length of one search (the context lives on that search's stack).
+pub struct PauseHook<S: TreeSource> {
+    /// The context, valid while the hook is set.
+    pub ctx: *const (),
+    /// Suspends the search (`ctx`, the searcher); `true` to give up.
+    pub call: fn(*const (), &mut Searcher<S>) -> bool,
+}
+
+// SAFETY: a hook is set only inside a paused search's own stack and
+// removed before the search returns; the searcher holding it never leaves
+// the thread that runs that search.
+unsafe impl<S: TreeSource> Send for PauseHook<S> {}
+
 impl<S: TreeSource> Searcher<S> {
     /// At the node limit: the pause hook's answer, or give up.
     #[cold]
@@ -108,7 +122,7 @@ impl<S: TreeSource> Searcher<S> {
         match self.pause.take() {
             None => true,
             Some(p) => {
-                let stop = p.pause(self);
+                let stop = (p.call)(p.ctx, self);
                 self.pause = Some(p);
                 stop
             }

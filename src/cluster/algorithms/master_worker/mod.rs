@@ -200,7 +200,7 @@ impl Algorithm for MasterWorker {
         // The master's tree, and each worker's paused search's stack.
         let stacks = (run.procs as u64 - 1).saturating_mul(crate::cluster::pause::STACK_COMMITTED);
         let tree = master_memory::<S::Node>(b, run.depth, self.master_depth.unwrap_or(0), run.procs).saturating_add(stacks);
-        Part { tables: run.procs as u64 - 1, tree, name: "master's tree", lower: "--master-depth" }
+        Part { tables: run.procs as u64 - 1, tree, name: "master's tree and search stacks", lower: "--master-depth" }
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
         let make = MasterWorkerProcess::maker(run.root, run.depth, run.procs, run.settings.tt_slots, self.options());
