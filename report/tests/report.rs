@@ -477,7 +477,7 @@ fn the_simulated_cluster_gets_its_figures_and_tables() {
     );
     // The hypercube's file (`TOPOLOGIES`): the flat baseline's row, then its
     // own; a group of its own, the baseline's row not shown twice.
-    let hyper = ",,incremental,5,9,4,master-worker,64,,,,,1000000.00,4.000000000,100000,150000,4.000000000,10.00,20.00,0.999940000,0.999000000,0.000100000,2560,9000,simulated/hypercube,,,,,,";
+    let hyper = ",,incremental,5,9,4,master-worker,64,,,,,1000000.00,4.000000000,100000,150000,4.000000000,10.00,20.00,0.999940000,0.999000000,0.000100000,2560,9000,,,,,,,,simulated/hypercube,,,,,,";
     d.write("results/distributed/distributed-hypercube.csv", &format!("{head}{}\n{hyper}\n", rows[0]));
     report(&d, &[]);
     let html = d.read("results/report/index.html");
