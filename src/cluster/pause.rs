@@ -81,13 +81,19 @@ impl<S: TreeSource> Hook<S> {
         let outbox = std::mem::take(&mut s.outbox);
         match y.suspend(Pause { counts: s.counts, outbox }) {
             Cmd::Go(more, absorb) => {
-                absorb.iter().for_each(|e| s.absorb(src, e));
-                s.limit = s.counts.nodes.saturating_add(more.max(1));
+                go_on(s, src, more, &absorb);
                 false
             }
             Cmd::Stop => true,
         }
     }
+}
+
+/// What [`Cmd::Go`] asks of a search about to start or resume: store
+/// `absorb` in its table, then search `more` nodes (at least one).
+fn go_on<S: TreeSource>(s: &mut Searcher<S>, src: &S, more: u64, absorb: &[SharedEntry<S::Node>]) {
+    absorb.iter().for_each(|e| s.absorb(src, e));
+    s.limit = s.counts.nodes.saturating_add(more.max(1));
 }
 
 /// The searcher's pause hook: the [`Hook`] behind its context.
@@ -146,15 +152,11 @@ impl<S: TreeSource> Paused<S> {
         let body = move |y: &Yielder<Cmd<S::Node>, Pause<S::Node>>, first: Cmd<S::Node>| {
             // SAFETY: as `start`'s contract.
             let src = unsafe { &*srcp };
-            let more = match first {
-                Cmd::Go(more, absorb) => {
-                    absorb.iter().for_each(|e| searcher.absorb(src, e));
-                    more
-                }
+            match first {
+                Cmd::Go(more, absorb) => go_on(&mut searcher, src, more, &absorb),
                 Cmd::Stop => return Finished { searcher, value: window.alpha, stopped: true },
-            };
+            }
             let hook = Hook::<S> { yielder: y, src: srcp };
-            searcher.limit = searcher.counts.nodes.saturating_add(more.max(1));
             searcher.pause = Some(PauseHook { ctx: std::ptr::from_ref(&hook).cast(), call: call_hook::<S> });
             let value = searcher.search(src, &node, max, depth, ply, window);
             searcher.pause = None;

@@ -235,7 +235,6 @@ pub fn abort_out<N, T: Transport<N>>(t: &mut T, out: &mut Vec<(u32, usize, usize
     n
 }
 
-/// One process of a policy: handlers that run to completion.
 /// What an algorithm that farms out tasks counts of them, summed over its
 /// processes (the rows' task columns, `docs/formats.md`): the evidence of
 /// where its extra leaves come from. An algorithm without tasks reports
@@ -274,6 +273,7 @@ impl std::ops::Add for TaskTally {
     }
 }
 
+/// One process of a policy: handlers that run to completion.
 pub trait Process<S: crate::game::TreeSource> {
     /// The machine starts (every process, rank order).
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T);

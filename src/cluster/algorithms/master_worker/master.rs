@@ -53,6 +53,9 @@ pub struct Master<S: TreeSource> {
     /// Workers with no positions in the last pass nor yet in this one.
     idle: BTreeSet<u32>,
     sig: Vec<u16>,
+    /// Which children of the nodes on the current path were taken first
+    /// as decided, each node's from where its visit began.
+    decided: Vec<bool>,
     pending: NodeCounts,
     epsilon: Option<i64>,
     /// The NegaScout master's ε-window last sent for each task leaf, and
@@ -82,6 +85,7 @@ impl<S: TreeSource> Master<S> {
             cursor: 1,
             idle: BTreeSet::new(),
             sig: vec![],
+            decided: vec![],
             pending: NodeCounts::default(),
             epsilon,
             sent: HashMap::new(),
@@ -166,7 +170,8 @@ impl<S: TreeSource> Master<S> {
         // The prediction: the last visit's values, best first for the side
         // to move; children never visited keep their order, last.
         self.tree.sort_children(i);
-        let (mut a1, mut b1, mut a2, mut b2) = (w1.alpha, w1.beta, w2.alpha, w2.beta);
+        // Both windows: (a1, b1, a2, b2).
+        let mut w = (w1.alpha, w1.beta, w2.alpha, w2.beta);
         let (mut all, mut cut) = (true, false);
         // §3.1: "When the master can use decided values of some children
         // with the pass window, it updates both the pass window and the
@@ -174,22 +179,18 @@ impl<S: TreeSource> Master<S> {
         // children": the children whose full-depth bounds settle them
         // first, in order, each narrowing both windows (a decided value
         // narrows the task window too), then the others in the narrowed
-        // windows.
-        let mut decided = 0u64;
-        for r in 0..kids.min(64) {
+        // windows. Which were taken is marked on a stack shared by the
+        // recursion (`decided`, this node's `kids` entries from `base`).
+        let base = self.decided.len();
+        self.decided.resize(base + kids, false);
+        for r in 0..kids {
             let n = &self.tree.nodes[self.tree.child(i, r)];
-            let Some(v) = settled(n.lo, n.hi, Window { alpha: a1, beta: b1 }) else { continue };
+            let Some(v) = settled(n.lo, n.hi, Window { alpha: w.0, beta: w.1 }) else { continue };
             self.pending.nodes += 1;
-            decided |= 1 << r;
-            if max {
-                a1 = a1.max(v);
-                a2 = a2.max(a1);
-            } else {
-                b1 = b1.min(v);
-                b2 = b2.min(b1);
-            }
-            if a1 >= b1 {
-                cut = true;
+            self.decided[base + r] = true;
+            w = narrow(max, w, v, true);
+            cut = w.0 >= w.1;
+            if cut {
                 break;
             }
         }
@@ -197,33 +198,19 @@ impl<S: TreeSource> Master<S> {
             if cut {
                 break;
             }
-            if r < 64 && decided & (1 << r) != 0 {
+            if self.decided[base + r] {
                 continue;
             }
             let k = self.tree.child(i, r);
             self.sig.push(r.min(u16::MAX as usize) as u16);
-            let (v, dec) = self.child(src, t, k, r > 0 && max, r > 0 && !max, (a1, b1, a2, b2), leaf);
+            let (v, dec) = self.child(src, t, k, r > 0 && max, r > 0 && !max, w, leaf);
             self.sig.pop();
             all &= dec;
-            // Fig. 4 lines 19-21: the pass window takes every value; the
-            // task window takes the pass window's bound after a child with
-            // no uncertain value (score = max(a1, value) ≥ a2).
-            if max {
-                a1 = a1.max(v);
-                if dec {
-                    a2 = a2.max(a1);
-                }
-            } else {
-                b1 = b1.min(v);
-                if dec {
-                    b2 = b2.min(b1);
-                }
-            }
-            if a1 >= b1 {
-                cut = true;
-                break;
-            }
+            w = narrow(max, w, v, dec);
+            cut = w.0 >= w.1;
         }
+        self.decided.truncate(base);
+        let (a1, b1) = (w.0, w.1);
         let value = match (max, cut) {
             (true, true) => w1.beta,
             (true, false) => a1,
@@ -370,7 +357,7 @@ impl<S: TreeSource> Master<S> {
         let n = &mut self.tree.nodes[i];
         n.owner = w;
         self.tasks_sent += 1;
-        self.full_window_sends += u64::from(window == Window::ROOT && full);
+        self.full_window_sends += u64::from(full);
         let msg = Msg::Work {
             job: Task { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window },
             pass: self.pass,
@@ -405,6 +392,20 @@ impl<S: TreeSource> Master<S> {
         if !self.finished {
             self.run_pass(src, t);
         }
+    }
+}
+
+/// Fig. 4 lines 19-21 at a MAX (`max`) or MIN node, both windows as
+/// (a1, b1, a2, b2): the pass window takes a child's value `v`; the task
+/// window takes the pass window's bound after a child with no uncertain
+/// value (`dec`: score = max(a1, value) ≥ a2); the MIN node the mirror.
+fn narrow(max: bool, (a1, b1, a2, b2): (i64, i64, i64, i64), v: i64, dec: bool) -> (i64, i64, i64, i64) {
+    if max {
+        let a1 = a1.max(v);
+        (a1, b1, if dec { a2.max(a1) } else { a2 }, b2)
+    } else {
+        let b1 = b1.min(v);
+        (a1, b1, a2, if dec { b2.min(b1) } else { b2 })
     }
 }
 

@@ -169,12 +169,9 @@ impl<S: TreeSource> Worker<S> {
         let stack = self.stack.take().unwrap_or_else(pause::stack);
         // SAFETY: the executors hand every handler of a run the same
         // source and drop the processes before it (`Paused::start`).
-        let paused = unsafe { Paused::start(stack, s, src, task.node.clone(), task.max, depth, task.ply, task.window) };
+        let mut paused = unsafe { Paused::start(stack, s, src, task.node.clone(), task.max, depth, task.ply, task.window) };
+        let turn = paused.go(self.opts.slice, std::mem::take(&mut self.absorb));
         self.running = Some(Running { id, depth, window: task.window, paused, nodes: NodeCounts::default() });
-        let turn = match &mut self.running {
-            Some(r) => r.paused.go(self.opts.slice, std::mem::take(&mut self.absorb)),
-            None => return,
-        };
         self.finish(t, turn);
     }
 
