@@ -506,6 +506,7 @@ pub(crate) fn cluster_row(model: &str, algorithm: &str, procs: u32) -> parab::fo
         dropped_nodes: None,
         tasks_aborted: None,
         aborted_nodes: None,
+        outside_nodes: None,
         transport: "simulated".into(),
         cores: None,
         host_load: None,

@@ -110,6 +110,9 @@ pub struct Run<'a, S: TreeSource> {
     pub procs: usize,
     /// The machine.
     pub settings: &'a ClusterSettings,
+    /// What the run is measured against besides the baseline's value (the
+    /// sequential baseline's tasks, [`mod@super::reference`]).
+    pub reference: &'a super::reference::Reference,
 }
 
 /// How a process searches one whole task (a frontier node): the

@@ -65,7 +65,7 @@ impl Estimate {
 /// its part ([`Algorithm::memory`]), its tables and every process's fixed
 /// part.
 pub fn estimate<S: TreeSource, A: Algorithm>(cfg: &ClusterConfig<A>, src: &S, root: &S::Node, depth: u32) -> Estimate {
-    let run = Run { src, root, depth, procs: cfg.procs, settings: &cfg.settings };
+    let run = Run { src, root, depth, procs: cfg.procs, settings: &cfg.settings, reference: &super::reference::Reference::None };
     let part = cfg.algorithm.resolve(&run).memory(&run);
     let table = ProcessTable::bytes(cfg.settings.tt_slots, false);
     Estimate {

@@ -34,6 +34,9 @@
 //!   like the workers (Ura et al. §5.2).
 //! - [`pause`]: a worker's search that pauses for its messages instead of
 //!   giving up (Ura et al.'s workers), on a stack of its own.
+//! - [`mod@reference`]: the sequential baseline's tasks (the nodes near the
+//!   root it searched to full depth), recorded by its run and compared
+//!   with by a parallel run's workers (the rows' `outside_nodes`).
 //! - [`memory`]: what a simulated run needs in memory, estimated before it
 //!   starts, and the budget it must fit (`pabsim --memory`).
 //! - [`run`]: what a run of many (tree, configuration) pairs is asked
@@ -57,6 +60,7 @@ pub mod factors;
 pub mod hybrid;
 pub mod memory;
 pub mod pause;
+pub mod reference;
 pub mod run;
 pub mod search;
 
@@ -71,6 +75,7 @@ use exec::machine::{ClusterStats, Costs};
 use exec::record::{NoRecord, Recorder};
 use exec::transport::Process;
 use hybrid::RankThreads;
+use reference::Reference;
 use search::Searcher;
 
 /// The most processes of the simulated cluster.
@@ -235,8 +240,22 @@ pub fn launch_with<S: TreeSource, A: Algorithm, L: Launch<S>, Q: TaskSearch<S>>(
     l: L,
     tasks: impl Fn() -> Q,
 ) -> Result<Launched<L::Output, A>, ClusterError> {
+    launch_against(src, root, depth, c, l, tasks, &Reference::None)
+}
+
+/// [`launch_with`] measured against `reference` (the sequential
+/// baseline's tasks, [`mod@reference`]).
+pub fn launch_against<S: TreeSource, A: Algorithm, L: Launch<S>, Q: TaskSearch<S>>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    c: &ClusterConfig<A>,
+    l: L,
+    tasks: impl Fn() -> Q,
+    reference: &Reference,
+) -> Result<Launched<L::Output, A>, ClusterError> {
     c.check()?;
-    let run = algorithm::Run { src, root, depth, procs: c.procs, settings: &c.settings };
+    let run = algorithm::Run { src, root, depth, procs: c.procs, settings: &c.settings, reference };
     let algorithm = c.algorithm.resolve(&run);
     Ok(Launched { output: algorithm.launch(&run, l, tasks), algorithm })
 }
@@ -250,10 +269,22 @@ pub fn launch<S: TreeSource, A: Algorithm, L: Launch<S>>(
     c: &ClusterConfig<A>,
     l: L,
 ) -> Result<Launched<L::Output, A>, ClusterError> {
+    launch_searching(src, root, depth, c, l, &Reference::None)
+}
+
+/// [`launch`] measured against `reference`.
+fn launch_searching<S: TreeSource, A: Algorithm, L: Launch<S>>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    c: &ClusterConfig<A>,
+    l: L,
+    reference: &Reference,
+) -> Result<Launched<L::Output, A>, ClusterError> {
     if c.settings.threads.is_some() {
         return Err(ClusterError::Threads { algorithm: c.algorithm.name() });
     }
-    launch_with(src, root, depth, c, l, || Searcher::new(c.settings.tt_slots))
+    launch_against(src, root, depth, c, l, || Searcher::new(c.settings.tt_slots), reference)
 }
 
 /// The simulated cluster as a [`Launch`]: every process built, one
@@ -276,20 +307,46 @@ struct Simulate<'a, 'r, A, R> {
     cfg: &'a ClusterConfig<A>,
     want: Option<i64>,
     rec: &'r mut R,
+    reference: &'a Reference,
 }
 
 impl<A: Algorithm, R: Recorder> SourceVisitor for Simulate<'_, '_, A, R> {
     type Output = Result<Launched<ClusterStats, A>, ClusterError>;
     fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
-        simulate_recorded(src, root, depth, self.cfg, self.want, self.rec)
+        simulate_against(src, root, depth, self.cfg, self.want, self.rec, self.reference)
     }
+}
+
+/// `cfg`'s algorithm on `tree` with every default worked out, as a run
+/// resolves it ([`Algorithm::resolve`]).
+pub fn resolve_on<A: Algorithm>(cfg: &ClusterConfig<A>, tree: &Tree) -> A {
+    struct V<'a, A>(&'a ClusterConfig<A>);
+    impl<A: Algorithm> SourceVisitor for V<'_, A> {
+        type Output = A;
+        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> A {
+            let c = self.0;
+            c.algorithm.resolve(&algorithm::Run { src, root, depth, procs: c.procs, settings: &c.settings, reference: &Reference::None })
+        }
+    }
+    tree.visit(V(cfg))
 }
 
 /// Runs `cfg` on `tree` and checks its root value against `want` (the
 /// sequential baseline's, searched here if `None`); its statistics and the
 /// algorithm as it ran.
 pub fn simulate<A: Algorithm>(tree: &Tree, cfg: &ClusterConfig<A>, want: Option<i64>) -> Result<Launched<ClusterStats, A>, ClusterError> {
-    tree.visit(Simulate { cfg, want, rec: &mut NoRecord })
+    tree.visit(Simulate { cfg, want, rec: &mut NoRecord, reference: &Reference::None })
+}
+
+/// [`simulate`] measured against `reference` (the sequential baseline's
+/// tasks, recorded or compared with, [`mod@reference`]).
+pub fn simulate_tree_against<A: Algorithm>(
+    tree: &Tree,
+    cfg: &ClusterConfig<A>,
+    want: Option<i64>,
+    reference: &Reference,
+) -> Result<Launched<ClusterStats, A>, ClusterError> {
+    tree.visit(Simulate { cfg, want, rec: &mut NoRecord, reference })
 }
 
 /// [`simulate`] watched by `rec` (a trace).
@@ -299,7 +356,7 @@ pub fn simulate_tree_recorded<A: Algorithm, R: Recorder>(
     want: Option<i64>,
     rec: &mut R,
 ) -> Result<Launched<ClusterStats, A>, ClusterError> {
-    tree.visit(Simulate { cfg, want, rec })
+    tree.visit(Simulate { cfg, want, rec, reference: &Reference::None })
 }
 
 /// [`simulate`] on any [`TreeSource`] (a library user's own game): `cfg`
@@ -325,7 +382,21 @@ pub fn simulate_recorded<S: TreeSource, A: Algorithm, R: Recorder>(
     want: Option<i64>,
     rec: &mut R,
 ) -> Result<Launched<ClusterStats, A>, ClusterError> {
-    let run = launch(src, root, depth, cfg, OnMachine { costs: cfg.settings.costs, delivery: cfg.settings.delivery, rec })?;
+    simulate_against(src, root, depth, cfg, want, rec, &Reference::None)
+}
+
+/// [`simulate_recorded`] measured against `reference`.
+fn simulate_against<S: TreeSource, A: Algorithm, R: Recorder>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    cfg: &ClusterConfig<A>,
+    want: Option<i64>,
+    rec: &mut R,
+    reference: &Reference,
+) -> Result<Launched<ClusterStats, A>, ClusterError> {
+    let on = OnMachine { costs: cfg.settings.costs, delivery: cfg.settings.delivery, rec };
+    let run = launch_searching(src, root, depth, cfg, on, reference)?;
     let want = match want {
         Some(v) => v,
         None => Searcher::new(cfg.settings.tt_slots).search(src, root, true, depth, 0, Window::ROOT),

@@ -22,6 +22,7 @@
 //! table's best move is another: then they are all generated first.
 
 use crate::cluster::exec::transport::SharedEntry;
+use crate::cluster::reference::SeqTasks;
 use crate::game::TreeSource;
 use crate::search::{Hooks, NodeCounts, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, ProcessTable, Table};
@@ -97,6 +98,15 @@ pub struct Searcher<S: TreeSource> {
     deep_ply: u32,
     /// The table's size, for the master's.
     slots: usize,
+    /// The nodes searched to full depth at the plies below
+    /// [`Searcher::watch_below`], recorded ([`Searcher::watch`]).
+    watch: Option<Box<SeqTasks>>,
+    /// The watched plies are those below this (0: none).
+    watch_below: u32,
+    /// The larger of `deep_ply` and `watch_below`: a node nearer the root
+    /// than this may start a task or be recorded (one compare on the hot
+    /// path for both).
+    near_below: u32,
 }
 
 /// A search's pause at its node limit ([`Searcher::pause`]): a function
@@ -145,13 +155,60 @@ impl<S: TreeSource> Searcher<S> {
             task: 0,
             deep_ply: 0,
             slots,
+            watch: None,
+            watch_below: 0,
+            near_below: 0,
         }
+    }
+
+    /// Records in `t` the nodes every later search enters at full depth
+    /// at the plies `t` records (the sequential baseline's tasks,
+    /// [`SeqTasks`]).
+    pub fn watch(&mut self, t: SeqTasks) {
+        self.watch_below = t.plies();
+        self.near_below = self.deep_ply.max(self.watch_below);
+        self.watch = Some(Box::new(t));
+    }
+
+    /// What [`Searcher::watch`] recorded, sealed; the watch ends.
+    pub fn watched(&mut self) -> Option<SeqTasks> {
+        self.watch_below = 0;
+        self.near_below = self.deep_ply;
+        self.watch.take().map(|mut t| {
+            t.seal();
+            *t
+        })
+    }
+
+    /// A node nearer the root than [`Searcher::near_below`]: recorded if
+    /// watched at its full depth; with tasks, a node at d′ starts a task of
+    /// its own (searched with the full window if asked, its value clamped
+    /// to its own).
+    #[inline(never)]
+    fn descend_near(&mut self, src: &S, buf: &mut [S::Slot], node: &S::Node, depth: u32, v: Visit) -> i64 {
+        if let Some(w) = &mut self.watch {
+            w.record(v.ply, depth, src.tt_key(node, v.ply));
+        }
+        if v.ply + 1 == self.deep_ply
+            && let Some(t) = self.tasks
+        {
+            let outer = std::mem::replace(&mut self.task, src.root_key(node) | 1);
+            let value = if t.full_window {
+                alphabeta(src, self, buf, node, depth, Visit { window: Window::ROOT, ..v }).clamp(v.window.alpha, v.window.beta)
+            } else {
+                alphabeta(src, self, buf, node, depth, v)
+            };
+            self.task = outer;
+            return value;
+        }
+        alphabeta(src, self, buf, node, depth, v)
     }
 
     /// Sets Ura et al.'s §5.2 simulation of the workers ([`Tasks`]).
     pub fn simulate_tasks(&mut self, t: Tasks) {
         self.tasks = Some(t);
         self.deep_ply = t.ply + 1;
+        self.near_below = self.deep_ply.max(self.watch_below);
         self.tt.keep_tags();
         self.master.get_or_insert_with(|| ProcessTable::new(self.slots));
     }
@@ -303,21 +360,11 @@ impl<S: TreeSource> Hooks<S> for Searcher<S> {
             first => Order::Permuted { first, shift: 0 },
         }
     }
-    /// With tasks, a node at d′ starts a task of its own (searched with
-    /// the full window if asked, its value clamped to its own).
+    /// Near the root, the watch and the tasks (`Searcher::descend_near`).
     #[inline(always)]
     fn descend(&mut self, src: &S, buf: &mut [S::Slot], node: &S::Node, depth: u32, v: Visit) -> i64 {
-        if v.ply + 1 == self.deep_ply
-            && let Some(t) = self.tasks
-        {
-            let outer = std::mem::replace(&mut self.task, src.root_key(node) | 1);
-            let value = if t.full_window {
-                alphabeta(src, self, buf, node, depth, Visit { window: Window::ROOT, ..v }).clamp(v.window.alpha, v.window.beta)
-            } else {
-                alphabeta(src, self, buf, node, depth, v)
-            };
-            self.task = outer;
-            return value;
+        if v.ply < self.near_below {
+            return self.descend_near(src, buf, node, depth, v);
         }
         alphabeta(src, self, buf, node, depth, v)
     }
@@ -416,6 +463,31 @@ mod tests {
             // The root's own entry, absorbed, decides the search at once.
             assert_eq!(b.search(&t, &root, true, 6, 0, Window::ROOT), want);
             assert_eq!((b.counts.nodes, b.counts.internal), (1, 0));
+        }
+    }
+
+    /// The watch records the nodes searched to full depth: at ply 1 every
+    /// root child (alpha-beta searches them all), at ply 2 every child of
+    /// the first and at least one of each other; the deepening's shallower
+    /// searches of the same nodes are not recorded, and the search is the
+    /// same watched or not.
+    #[test]
+    fn the_watch_records_the_full_depth_nodes() {
+        let t = Incremental::new(5, 100).unwrap();
+        for seed in 1..10 {
+            let root = t.root(seed);
+            let mut plain = Searcher::new(1 << 10);
+            let want = plain.search(&t, &root, true, 7, 0, Window::ROOT);
+            let mut s = Searcher::new(1 << 10);
+            s.watch(SeqTasks::new(7, 3));
+            assert_eq!((s.search(&t, &root, true, 7, 0, Window::ROOT), s.counts), (want, plain.counts));
+            let w = s.watched().unwrap();
+            assert!(s.watched().is_none());
+            assert_eq!(w.at(1), 5);
+            assert!((5 + 4..=25).contains(&w.at(2)), "seed {seed}: {}", w.at(2));
+            let kids = crate::game::children(&t, &root, true);
+            assert!(kids.iter().all(|k| w.contains(1, t.tt_key(k, 1)) == Some(true)));
+            assert_eq!(w.contains(3, 0), None);
         }
     }
 

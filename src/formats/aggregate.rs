@@ -261,6 +261,7 @@ impl ClusterRow {
         ("dropped_nodes", Agg::SumAll),
         ("tasks_aborted", Agg::SumAll),
         ("aborted_nodes", Agg::SumAll),
+        ("outside_nodes", Agg::SumAll),
         ("transport", Agg::Key),
         ("cores", Agg::Key),
         ("host_load", Agg::Key),

@@ -92,6 +92,10 @@ pub struct ClusterRow {
     pub tasks_aborted: Option<u64>,
     /// Nodes of the aborted searches.
     pub aborted_nodes: Option<u64>,
+    /// Nodes the workers searched on tasks whose node the sequential
+    /// baseline did not search to full depth (speculation on subtrees it
+    /// cut off; `cluster::reference`).
+    pub outside_nodes: Option<u64>,
     /// `simulated` (`pabsim --machine cluster`) or `mpi` (a real run,
     /// `psearch --mpi`).
     pub transport: String,

@@ -1,15 +1,19 @@
 //! The sequential baseline as an algorithm of the cluster (`seq`): one
 //! process searching the whole tree with the baseline search
 //! ([`crate::cluster::search::Searcher`], Ura et al.'s Fig. 1). Every
-//! request's speed-ups and leaf ratios are against it.
+//! request's speed-ups and leaf ratios are against it; asked to, it
+//! records the nodes it searched to full depth near the root (its tasks,
+//! [`crate::cluster::reference`]).
 
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Run, TaskSearch};
 use crate::cluster::exec::transport::{Msg, Process, Transport};
+use crate::cluster::reference::{Reference, SeqTasks};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 use crate::value::Window;
 use std::ops::RangeInclusive;
+use std::sync::{Arc, Mutex};
 
 /// The sequential baseline (`seq`; one process).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -33,7 +37,11 @@ impl Algorithm for Sequential {
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
         let (root, depth, slots) = (run.root.clone(), run.depth, run.settings.tt_slots);
-        l.launch(run.src, 1, |_| SequentialProcess::<S> { root: root.clone(), depth, slots })
+        let record = match run.reference {
+            Reference::Record { below, into } => Some((*below, into.clone())),
+            _ => None,
+        };
+        l.launch(run.src, 1, |_| SequentialProcess::<S> { root: root.clone(), depth, slots, record: record.clone() })
     }
 }
 
@@ -42,12 +50,20 @@ struct SequentialProcess<S: TreeSource> {
     root: S::Node,
     depth: u32,
     slots: usize,
+    /// Its tasks recorded at the plies below the first, into the second.
+    record: Option<(u32, Arc<Mutex<Option<SeqTasks>>>)>,
 }
 
 impl<S: TreeSource> Process<S> for SequentialProcess<S> {
     fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         let mut s = Searcher::new(self.slots);
+        if let Some((below, _)) = &self.record {
+            s.watch(SeqTasks::new(self.depth, *below));
+        }
         let v = s.search(src, &self.root, true, self.depth, 0, Window::ROOT);
+        if let Some((_, into)) = &self.record {
+            *into.lock().unwrap_or_else(|e| e.into_inner()) = s.watched();
+        }
         t.searched(s.counts);
         t.done(v);
     }

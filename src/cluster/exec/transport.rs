@@ -256,6 +256,10 @@ pub struct TaskTally {
     pub tasks_aborted: u64,
     /// Nodes of the aborted searches.
     pub aborted_nodes: u64,
+    /// Nodes searched on tasks whose node the sequential search did not
+    /// search to full depth (`None`: the run was not compared with it,
+    /// [`crate::cluster::reference`]).
+    pub outside_nodes: Option<u64>,
 }
 
 impl std::ops::Add for TaskTally {
@@ -269,6 +273,12 @@ impl std::ops::Add for TaskTally {
             dropped_nodes: self.dropped_nodes + o.dropped_nodes,
             tasks_aborted: self.tasks_aborted + o.tasks_aborted,
             aborted_nodes: self.aborted_nodes + o.aborted_nodes,
+            // Counted where any process counted them.
+            outside_nodes: match (self.outside_nodes, o.outside_nodes) {
+                (Some(a), Some(b)) => Some(a + b),
+                (a, None) => a,
+                (None, b) => b,
+            },
         }
     }
 }

@@ -5,12 +5,15 @@
 //! both machines (`rows`; `docs/formats.md`).
 //!
 //! Every tree is first searched by the sequential baseline on one process:
-//! its time and leaves are the reference for speed-up and leaf ratio, and
-//! its value the one every parallel run must return. Runs are independent
+//! its time and leaves are the reference for speed-up and leaf ratio, its
+//! value the one every parallel run must return, and its tasks (the nodes
+//! it searched to full depth at the master-worker's plies,
+//! [`mod@super::reference`]) what the workers' tasks are compared with. Runs are independent
 //! and each is one sequential simulation, so the rows are the same for any
 //! thread count.
 
-use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, Cut, simulate};
+use super::reference::Reference;
+use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, Cut, resolve_on, simulate, simulate_tree_against};
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::topology::Topology;
 use crate::cluster::exec::transport::TaskTally;
@@ -18,6 +21,7 @@ use crate::formats::ClusterRow;
 use crate::formats::aggregate::GeoMean;
 use crate::tree::Tree;
 use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
@@ -124,7 +128,20 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
         settings: ClusterSettings { costs: req.settings.costs, tt_slots: req.settings.tt_slots, ..ClusterSettings::default() },
         ..ClusterConfig::new(ClusterAlgorithm::SEQUENTIAL, 1)
     };
-    let base: Vec<ClusterStats> = trees.par_iter().map(|t| simulate(t, &seq, None).map(|r| r.output)).collect::<Result<_, _>>()?;
+    // Each tree's baseline, recording its tasks at the plies of the
+    // deepest master depth asked of the tree (`cluster::reference`), if any.
+    let base: Vec<(ClusterStats, Reference)> = trees
+        .par_iter()
+        .map(|t| {
+            let below = cfgs.iter().filter_map(|c| if let Some(Cut::MasterDepth(d)) = resolve_on(c, t).cut() { Some(d + 1) } else { None }).max();
+            let Some(below) = below else { return simulate(t, &seq, None).map(|r| (r.output, Reference::None)) };
+            let into = Arc::new(Mutex::new(None));
+            let out = simulate_tree_against(t, &seq, None, &Reference::Record { below, into: into.clone() })?.output;
+            let tasks = into.lock().unwrap_or_else(|e| e.into_inner()).take();
+            Ok((out, tasks.map_or(Reference::None, |t| Reference::Compare(Arc::new(t)))))
+        })
+        .collect::<Result<_, _>>()?;
+    let (base, refs): (Vec<ClusterStats>, Vec<Reference>) = base.into_iter().unzip();
     let items: Vec<(usize, usize)> = (0..cfgs.len()).flat_map(|c| (0..trees.len()).map(move |t| (c, t))).collect();
     let done: Vec<Done> = items
         .par_iter()
@@ -133,7 +150,7 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
             let (stats, ran) = if cfg.algorithm == ClusterAlgorithm::SEQUENTIAL {
                 (base[t].clone(), ClusterAlgorithm::SEQUENTIAL)
             } else {
-                let r = simulate(&trees[t], cfg, Some(base[t].value))?;
+                let r = simulate_tree_against(&trees[t], cfg, Some(base[t].value), &refs[t])?;
                 (r.output, r.algorithm)
             };
             progress.inc(1);
@@ -273,6 +290,7 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         dropped_nodes: task(|t| t.dropped_nodes),
         tasks_aborted: task(|t| t.tasks_aborted),
         aborted_nodes: task(|t| t.aborted_nodes),
+        outside_nodes: tally.as_ref().and_then(|t| t.outside_nodes),
         // The flat network's rows as before; another topology is named.
         transport: match (source, cfg.settings.costs.topology) {
             (RowSource::Simulated, Topology::Flat) => "simulated".into(),
@@ -327,5 +345,33 @@ mod tests {
         let job = configs(&ClusterRequest { procs: Procs::Ranks(4), ..req.clone() }).unwrap();
         assert_eq!(job.iter().map(|c| (c.algorithm.name(), c.procs)).collect::<Vec<_>>(), [("seq", 1), ("even-split", 4), ("master-slave", 4)]);
         assert!(configs(&ClusterRequest { procs: Procs::Ranks(1), ..req }).is_err(), "master-slave needs 2 ranks");
+    }
+
+    /// The master-worker's `outside_nodes`: nil at d′ = 1 (the sequential
+    /// search searches every root child to full depth), some but not all
+    /// of the nodes at d′ = 3 (speculation below a cut-off), empty for
+    /// the algorithms without tasks and for the baseline.
+    #[test]
+    fn nodes_outside_the_sequential_search_s_tasks() {
+        use crate::cluster::algorithms::master_worker::{MasterWorker, MwVariant};
+        let text: String =
+            (1..=3).map(|i| format!("{{\"set\":\"t\",\"index\":{i},\"seed\":{i},\"model\":\"incremental\",\"b\":5,\"scale\":100,\"depth\":7}}\n")).collect();
+        let trees = crate::tree::read_trees(Input::from_string("t", &text)).unwrap();
+        let mw = |d| ClusterAlgorithm::from(MasterWorker { master_depth: Some(d), ..MasterWorker::new(MwVariant::Updates) });
+        let req = ClusterRequest {
+            procs: Procs::Counts(vec![1, 8]),
+            algorithms: vec![mw(1), mw(3), ClusterAlgorithm::defaults()[0]],
+            settings: ClusterSettings { tt_slots: 1 << 12, ..ClusterSettings::default() },
+            per_tree: false,
+        };
+        let rows = run(&trees, &req, None, &crate::progress::Progress::hidden()).unwrap();
+        let out: Vec<_> = rows.iter().map(|r| (r.algorithm.as_str(), r.master_depth, r.outside_nodes)).collect();
+        assert_eq!(out[..2], [("seq", None, None), ("master-worker", Some(1), Some(0))]);
+        assert_eq!((out[3].0, out[3].2), ("even-split", None));
+        let (outside, nodes) = (rows[2].outside_nodes.unwrap(), rows[2].nodes);
+        assert!(outside > 0 && outside < nodes, "d' 3: {outside} of {nodes}");
+        // Per tree, the same nodes summed.
+        let per = run(&trees, &ClusterRequest { per_tree: true, ..req }, None, &crate::progress::Progress::hidden()).unwrap();
+        assert_eq!(per.iter().filter(|r| r.master_depth == Some(3)).map(|r| r.outside_nodes.unwrap()).sum::<u64>(), outside);
     }
 }

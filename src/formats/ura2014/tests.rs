@@ -140,6 +140,7 @@ fn calibration_and_items_from_the_pipelines_files() {
         dropped_nodes: None,
         tasks_aborted: None,
         aborted_nodes: None,
+        outside_nodes: None,
         transport: "simulated".into(),
         cores: None,
         host_load: None,

@@ -203,8 +203,16 @@ impl Algorithm for MasterWorker {
         Part { tables: run.procs as u64 - 1, tree, name: "master's tree and search stacks", lower: "--master-depth" }
     }
     fn launch<S: TreeSource, L: Launch<S>, Q: TaskSearch<S>>(&self, run: &Run<'_, S>, l: L, _: impl Fn() -> Q) -> L::Output {
-        let make = MasterWorkerProcess::maker(run.root, run.depth, run.procs, run.settings.tt_slots, self.options());
-        l.launch(run.src, run.procs, make)
+        let mut make = MasterWorkerProcess::maker(run.root, run.depth, run.procs, run.settings.tt_slots, self.options());
+        // Workers compare their tasks with the sequential search's, if given.
+        let seq = run.reference.tasks();
+        l.launch(run.src, run.procs, move |r| {
+            let mut p = make(r);
+            if let MasterWorkerProcess::Worker(w) = &mut p {
+                w.seq = seq.clone();
+            }
+            p
+        })
     }
 }
 
@@ -320,7 +328,8 @@ impl<S: TreeSource> Process<S> for MasterWorkerProcess<S> {
         match (self, msg) {
             (MasterWorkerProcess::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
             (MasterWorkerProcess::Worker(w), Msg::Work { job: Task { id, node, max, ply, depth, window }, pass, sig }) => {
-                w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig })
+                let outside = w.outside(src, &node, ply);
+                w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig, outside })
             }
             (MasterWorkerProcess::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),
             (MasterWorkerProcess::Worker(w), Msg::Share { entries }) => w.on_share(src, t, entries),
@@ -346,6 +355,7 @@ impl<S: TreeSource> Process<S> for MasterWorkerProcess<S> {
                 dropped_nodes: w.dropped_nodes,
                 tasks_aborted: w.aborts,
                 aborted_nodes: w.aborted_nodes,
+                outside_nodes: w.seq.as_ref().map(|_| w.outside_nodes),
                 ..TaskTally::default()
             },
         })

@@ -13,12 +13,14 @@
 use super::MwOptions;
 use crate::cluster::exec::transport::{Msg, SharedEntry, Transport};
 use crate::cluster::pause::{self, Paused, Turn};
+use crate::cluster::reference::SeqTasks;
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use crate::value::Window;
 use corosensei::stack::DefaultStack;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A task in a worker's queue.
 pub(super) struct WTask<N> {
@@ -29,6 +31,9 @@ pub(super) struct WTask<N> {
     pub(super) window: Window,
     pub(super) pass: u32,
     pub(super) sig: Vec<u16>,
+    /// A node the sequential search did not search to full depth
+    /// ([`crate::cluster::reference`]; `false` when not compared).
+    pub(super) outside: bool,
 }
 
 /// A worker.
@@ -62,6 +67,10 @@ pub struct Worker<S: TreeSource> {
     spent: BTreeMap<u32, u64>,
     /// Table entries received from the ring.
     pub absorbed: u64,
+    /// The sequential search's tasks, when the run is compared with them.
+    pub(super) seq: Option<Arc<SeqTasks>>,
+    /// Nodes searched on tasks the sequential search did not search.
+    pub outside_nodes: u64,
 }
 
 /// The search under way: task `id` to `depth` in `window`, its nodes so far.
@@ -71,6 +80,8 @@ struct Running<S: TreeSource> {
     window: Window,
     paused: Paused<S>,
     nodes: NodeCounts,
+    /// Its task is outside the sequential search's.
+    outside: bool,
 }
 
 /// The next worker on the sharing ring (workers 1..procs).
@@ -99,7 +110,15 @@ impl<S: TreeSource> Worker<S> {
             dropped_nodes: 0,
             spent: BTreeMap::new(),
             absorbed: 0,
+            seq: None,
+            outside_nodes: 0,
         }
+    }
+
+    /// Whether the task of `node` at `ply` lies outside the sequential
+    /// search's tasks (`false` when the run is not compared with them).
+    pub(super) fn outside(&self, src: &S, node: &S::Node, ply: u32) -> bool {
+        self.seq.as_ref().and_then(|t| t.contains(ply, src.tt_key(node, ply))) == Some(false)
     }
 
     fn wake<T: Transport<S::Node>>(&mut self, t: &mut T) {
@@ -171,7 +190,7 @@ impl<S: TreeSource> Worker<S> {
         // source and drop the processes before it (`Paused::start`).
         let mut paused = unsafe { Paused::start(stack, s, src, task.node.clone(), task.max, depth, task.ply, task.window) };
         let turn = paused.go(self.opts.slice, std::mem::take(&mut self.absorb));
-        self.running = Some(Running { id, depth, window: task.window, paused, nodes: NodeCounts::default() });
+        self.running = Some(Running { id, depth, window: task.window, paused, nodes: NodeCounts::default(), outside: task.outside });
         self.finish(t, turn);
     }
 
@@ -184,11 +203,13 @@ impl<S: TreeSource> Worker<S> {
             Turn::Paused(counts, outbox) => {
                 t.searched(counts);
                 r.nodes = r.nodes + counts;
+                self.outside_nodes += if r.outside { counts.nodes } else { 0 };
                 *self.spent.entry(r.id).or_default() += counts.nodes;
                 self.outbox.extend(outbox);
             }
             Turn::Done { counts, mut searcher, value, stopped } => {
                 t.searched(counts);
+                self.outside_nodes += if r.outside { counts.nodes } else { 0 };
                 self.outbox.append(&mut searcher.outbox);
                 self.searcher = Some(searcher);
                 let Some(r) = self.running.take() else { return };
