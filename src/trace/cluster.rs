@@ -211,9 +211,8 @@ pub fn label(tree: &crate::tree::Tree, c: &crate::cluster::ClusterConfig) -> Str
 
 /// Simulates `tree` under `c` counting its trace: (events, bytes).
 pub fn measure(tree: &crate::tree::Tree, c: &crate::cluster::ClusterConfig) -> Result<(u64, u64), super::TraceError> {
-    let mut rec = ClusterTrace::counting(&label(tree, c), c.procs);
-    crate::cluster::simulate_tree_recorded(tree, c, None, &mut rec)?;
-    let w = rec.into_writer();
+    let mut sink = std::io::sink();
+    let (_, w) = traced(tree, c, &mut sink)?;
     // The closing bracket is not written until the end: count it in.
     Ok((w.events(), w.bytes() + 4))
 }
@@ -223,9 +222,23 @@ pub fn measure(tree: &crate::tree::Tree, c: &crate::cluster::ClusterConfig) -> R
 pub fn write<W: Write>(
     tree: &crate::tree::Tree,
     c: &crate::cluster::ClusterConfig,
-    out: W,
+    mut out: W,
 ) -> Result<(crate::cluster::exec::machine::ClusterStats, W), super::TraceError> {
+    let (stats, w) = traced(tree, c, &mut out)?;
+    w.finish()?;
+    Ok((stats, out))
+}
+
+/// The traced run of [`measure`] and [`write`], with one recorder type
+/// whatever the output: the cluster's simulator is compiled once per
+/// recorder type, and a generic writer compiled it again in each tool
+/// that traces (issue 42; as `super::sim`'s).
+fn traced<'o>(
+    tree: &crate::tree::Tree,
+    c: &crate::cluster::ClusterConfig,
+    out: &'o mut dyn Write,
+) -> Result<(crate::cluster::exec::machine::ClusterStats, Writer<&'o mut dyn Write>), super::TraceError> {
     let mut rec = ClusterTrace::new(out, &label(tree, c), c.procs);
     let r = crate::cluster::simulate_tree_recorded(tree, c, None, &mut rec)?;
-    Ok((r.output, rec.into_writer().finish()?))
+    Ok((r.output, rec.into_writer()))
 }

@@ -11,7 +11,7 @@
 //! A processor's consecutive charges of the same state, kind and node are
 //! one event. Spans are clipped to the root's return, as the machine
 //! gives back the time past it: the tick of the end is known from a first
-//! run that only counts ([`SimTrace::counting`]), so each processor's
+//! run that only counts (its output a sink), so each processor's
 //! events add up to the row's figures exactly (`tests/trace.rs`).
 
 use super::{Clock, Writer};
@@ -242,9 +242,8 @@ pub fn label(tree: &crate::tree::Tree, c: &crate::sim::run::SimConfig) -> String
 
 /// Simulates `tree` under `c` counting its trace: its size and end.
 pub fn measure(tree: &crate::tree::Tree, c: &crate::sim::run::SimConfig, net: Option<&crate::nn::Network>) -> crate::sim::run::Result<Measure> {
-    let rec = SimTrace::counting(&label(tree, c), c.procs);
-    let (stats, rec) = crate::sim::run::simulate_recorded(tree, c, net, rec)?;
-    let w = rec.into_writer();
+    let mut sink = std::io::sink();
+    let (stats, w) = traced(tree, c, net, None, &mut sink)?;
     // The closing bracket is not written until the end: count it in.
     Ok(Measure { end: stats.ticks, events: w.events(), bytes: w.bytes() + 4 })
 }
@@ -256,9 +255,27 @@ pub fn write<W: Write>(
     c: &crate::sim::run::SimConfig,
     net: Option<&crate::nn::Network>,
     end: u64,
-    out: W,
+    mut out: W,
 ) -> Result<(crate::sim::engine::TreeStats, W), super::TraceError> {
-    let rec = SimTrace::new(out, &label(tree, c), c.procs, Some(end));
+    let (stats, w) = traced(tree, c, net, Some(end), &mut out)?;
+    w.finish()?;
+    Ok((stats, out))
+}
+
+/// The traced run of [`measure`] and [`write`]: one recorder type,
+/// `SimTrace<&mut dyn Write>`, whatever the output. Why: the simulator
+/// is compiled once per recorder type (every tree source and scheme), and
+/// a generic writer compiled it again in each tool that traces (issue 42:
+/// 77 s of `pabsim`'s build, alone at the end of the tools' build); one
+/// virtual call per event is nothing beside the simulation.
+fn traced<'o>(
+    tree: &crate::tree::Tree,
+    c: &crate::sim::run::SimConfig,
+    net: Option<&crate::nn::Network>,
+    end: Option<u64>,
+    out: &'o mut dyn Write,
+) -> crate::sim::run::Result<(crate::sim::engine::TreeStats, Writer<&'o mut dyn Write>)> {
+    let rec = SimTrace::new(out, &label(tree, c), c.procs, end);
     let (stats, rec) = crate::sim::run::simulate_recorded(tree, c, net, rec)?;
-    Ok((stats, rec.into_writer().finish()?))
+    Ok((stats, rec.into_writer()))
 }
