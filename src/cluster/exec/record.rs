@@ -34,10 +34,12 @@ pub trait Recorder {
     /// Whether the machine calls the recorder at all.
     const ON: bool;
     /// What travels with a message to name it at its receiver (a flow id;
-    /// `()` for no recorder, so events are no larger).
+    /// `()` for no recorder, so events are no larger; a real transport
+    /// carries none and passes the default).
     type Tag: Copy + Default;
     /// Process `from` began to send `msg` to `to` at `t` (the send's cost
-    /// follows); it arrives at `arrival`.
+    /// follows); it arrives at `arrival` (`u64::MAX` where the transport
+    /// cannot know it: a real one).
     fn sent<N>(&mut self, from: usize, to: usize, t: u64, arrival: u64, msg: &Msg<N>) -> Self::Tag;
     /// Process `rank` begins to handle `msg` (sent with `tag` by `from`) at `t`.
     fn receiving<N>(&mut self, _rank: usize, _from: usize, _msg: &Msg<N>, _tag: Self::Tag, _t: u64) {}
