@@ -265,7 +265,7 @@ fn on_mpi() -> ! {
     impl parab::tree::SourceVisitor for Visit<'_, '_> {
         type Output = anyhow::Result<Option<parab::cluster::exec::machine::ClusterStats>>;
         fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
-            Ok(launch(src, root, depth, self.cfg, OnMpi { job: self.job, faults: false })?.output)
+            Ok(launch(src, root, depth, self.cfg, OnMpi::new(self.job, false))?.output)
         }
     }
     struct Sequential;

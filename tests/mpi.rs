@@ -2,7 +2,8 @@
 //! 8 ranks over incremental, artificial and game trees returns the
 //! sequential search's root value; rows are `pabsim --machine cluster`'s;
 //! bad requests end in one line; a rank that stalls or exits ends the job
-//! within the timeout instead of hanging it. Built only with `--features
+//! within the timeout instead of hanging it; a traced run's trace reads
+//! back and adds up to its row. Built only with `--features
 //! mpi` (`make test` runs it where Open MPI is installed; `mpirun` on the
 //! PATH).
 
@@ -13,7 +14,7 @@ mod util;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use util::{Dir, Tool, bin, column, game_trees, incremental_trees};
+use util::{Dir, Tool, bin, column, game_trees, incremental_trees, table};
 
 /// Every parallel algorithm of the cluster, from its one list (a new policy
 /// is tested on real ranks without a line here), and the full YBWC
@@ -326,4 +327,110 @@ fn an_interrupted_run_ends_with_one_line() {
 fn stopped_line(out: &Output) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.is_empty() || err == "psearch: rank 0: the job was stopped (a rank exited, or the run was interrupted)\n", "{err}");
+}
+
+/// `psearch --mpi --trace` (issue 41) of run `run` of `algorithms` on 3
+/// ranks over two trees: the trace reads back (every event's fields), has
+/// a track per rank of the run, no overlap on a track, every arrow begun
+/// and ended, every task span closed; its idle time is the row's to the ns
+/// (the same readings), its root value at the row's search time on rank
+/// 0's clock, each rank's events within its own run and its busy time
+/// within the row's. The trace and its row.
+fn traced(d: &Dir, algorithms: &str, run: usize, more: &[&str]) -> (parab::trace::check::Summary, serde_json::Value, util::Row) {
+    let r = run.to_string();
+    let mut args = vec!["inc.jsonl", "--per-tree", "--policy", algorithms, "--trace", "t.json", "--trace-run", &r];
+    args.extend(more);
+    let out = rows(&d.path, 3, &args);
+    let row = table(&out).remove(run - 1);
+    let text = d.read("t.json");
+    let s = parab::trace::check::read(&text, 1000, None).unwrap_or_else(|e| panic!("{algorithms} run {run}: {e}"));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let procs: usize = row["procs"].parse().unwrap();
+    let about = &v["otherData"];
+    assert_eq!(about["tool"], "psearch --mpi");
+    assert_eq!(s.named.len(), procs, "{about}");
+    for (k, sl) in &s.slices {
+        assert_eq!(parab::trace::check::overlap(sl), None, "{k:?}");
+    }
+    assert_eq!(s.flows.0, s.flows.1);
+    assert_eq!(s.flows.2, 0);
+    assert_eq!(about["receipts_without_arrow"], 0, "{about}");
+    assert_eq!(s.spans.0, s.spans.1);
+    // Every rank's events within its run; busy and idle within its time.
+    let ranks = about["ranks"].as_array().unwrap();
+    assert_eq!(ranks.len(), procs);
+    let num = |c: &str| row[c].parse::<f64>().unwrap();
+    let time = num("time_ns");
+    let mut loads = 0.0;
+    for (r, p) in ranks.iter().enumerate() {
+        let (start, end) = (p["start_ns"].as_u64().unwrap(), p["end_ns"].as_u64().unwrap());
+        let track = (r as u64, r as u64);
+        assert!(s.slices.get(&track).is_none_or(|sl| sl.iter().all(|&(a, b)| start <= a && b <= end)), "rank {r}: {about}");
+        let (busy, idle) = (s.in_cat(track, "busy"), s.in_cat(track, "idle"));
+        assert!(busy + idle <= end - start, "rank {r}: {busy} + {idle} > {end} − {start}");
+        loads += (busy as f64).min(time) / time;
+    }
+    // The trace's busy time is the handlers', the row's all but the waits.
+    assert!(loads / procs as f64 <= num("load_mean") + 1e-9, "{loads} {row:?}");
+    if about["ranks"][0]["cut_ns"].is_null() {
+        // Idle: the row's per-process means (two decimals) of the same readings.
+        let mean = |name: &str| {
+            format!("{:.2}", s.time.values().flat_map(|m| m.iter()).filter(|(k, _)| k.1 == name).map(|(_, v)| v).sum::<u64>() as f64 / procs as f64)
+        };
+        assert_eq!((mean("start-up idle"), mean("idle")), (row["startup_idle_ns"].clone(), row["other_idle_ns"].clone()), "{about}");
+        assert_eq!(s.flows.0 + about["sends_without_arrow"].as_u64().unwrap(), num("messages") as u64);
+        let (track, t) = s.instants["root value"][0];
+        assert_eq!((track, t - ranks[0]["start_ns"].as_u64().unwrap()), ((0, 0), time as u64));
+    }
+    (s, v, row)
+}
+
+#[test]
+fn a_traced_run_reads_back_and_adds_up_to_its_row() {
+    let d = Dir::new("mpi-trace");
+    incremental_trees(&d, "inc.jsonl", 5, 7, 2);
+    // Runs: the baseline's two (rank 0 alone), then each algorithm's two.
+    let algorithms = "master-worker,ybwc,even-split";
+    let (s, v, row) = traced(&d, algorithms, 3, &[]);
+    assert_eq!((row["algorithm"].as_str(), row["tree"].as_str()), ("master-worker", "1"));
+    assert!(s.flows.0 > 0 && s.spans.0 > 0);
+    let error = v["otherData"]["clock_error_ns"].as_u64().unwrap();
+    assert!(error > 0 && error < 100_000_000, "{error}");
+    let (_, _, row) = traced(&d, algorithms, 6, &[]);
+    assert_eq!((row["algorithm"].as_str(), row["tree"].as_str()), ("ybwc", "2"));
+    // The baseline: rank 0 alone, no messages.
+    let (s, _, row) = traced(&d, algorithms, 1, &[]);
+    assert_eq!((row["algorithm"].as_str(), s.flows.0), ("seq", 0));
+    // The even split's work does not depend on timing: its traced row is
+    // the untraced one but for times.
+    let plain = rows(&d.path, 3, &["inc.jsonl", "--per-tree", "--policy", algorithms]);
+    let traced_rows = rows(&d.path, 3, &["inc.jsonl", "--per-tree", "--policy", algorithms, "--trace", "e.json", "--trace-run", "7"]);
+    for c in ["tree", "algorithm", "procs", "root_value"] {
+        assert_eq!(column(&plain, c), column(&traced_rows, c), "{c}");
+    }
+    for c in ["leaves", "nodes", "messages", "bytes"] {
+        assert_eq!(column(&plain, c)[6..], column(&traced_rows, c)[6..], "{c}");
+    }
+    // Bounded: 40 kB leaves 41 events a rank (of some hundreds): a rank past its share
+    // ends in one `not traced` span, and the file stays under the limit.
+    let (s, v, _) = traced(&d, algorithms, 3, &["--trace-limit", "40K"]);
+    let bound = v["otherData"]["events_per_rank"].as_u64().unwrap();
+    assert_eq!(bound, (40_000 - 4096 - 1024 * 3 - 256 * 3) / (256 * 3));
+    assert!(d.read("t.json").len() <= 40_000);
+    let not = s.time.values().flat_map(|m| m.keys()).filter(|k| k.1 == "not traced").count();
+    assert!(not >= 1, "{}", v["otherData"]);
+}
+
+#[test]
+fn traces_on_mpi_are_refused_before_any_work() {
+    let d = Dir::new("mpi-trace-refused");
+    incremental_trees(&d, "t.jsonl", 5, 5, 1);
+    mpi(&d.path, 2).args(["t.jsonl", "--trace", "no/such/t.json", "--trace-run", "1"]).fails("no/such/t.json");
+    mpi(&d.path, 2).args(["t.jsonl", "--trace", "t.json"]).fails("pick one with --trace-run 1..3");
+    mpi(&d.path, 2).args(["t.jsonl", "--trace", "t.json", "--trace-run", "4"]).fails("--trace-run 4: the request holds 3 runs");
+    mpi(&d.path, 2)
+        .args(["t.jsonl", "--trace", "t.json", "--trace-run", "2", "--trace-limit", "4K"])
+        .fails("--trace-limit 4000: too small for a trace of 2 ranks");
+    mpi(&d.path, 2).args(["t.jsonl", "--trace", "t.json", "-o", "t.json", "--trace-run", "1"]).fails("are the same file");
+    assert_eq!(d.files(), ["t.jsonl"], "nothing left behind");
 }

@@ -48,17 +48,17 @@ struct Args {
     output: Option<PathBuf>,
     /// Also write a trace of one run (tree × configuration) to FILE: the
     /// Chrome trace-event JSON that ui.perfetto.dev and chrome://tracing
-    /// open, one track per thread (docs/formats.md, "Traces"). Not with
-    /// --mpi yet.
-    #[arg(long, value_name = "FILE", conflicts_with = "mpi")]
+    /// open, one track per thread, or with --mpi per rank, on rank 0's
+    /// clock (docs/formats.md, "Traces").
+    #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
     /// The run --trace shows, 1-based in the order of --per-tree's rows
     /// (needed when the request holds more than one).
     #[arg(long, value_name = "N", requires = "trace")]
     trace_run: Option<usize>,
     /// The largest trace --trace may write, e.g. 200M (default 1GiB): each
-    /// thread records at most its share of spans, then its time is one
-    /// `not traced` span.
+    /// thread (or rank) records at most its share of spans (events), then
+    /// its time is one `not traced` span.
     #[arg(long, value_name = "SIZE", value_parser = parab::cluster::memory::parse_bytes, requires = "trace")]
     trace_limit: Option<u64>,
     /// The schemes and the algorithms' parameters (shared with pabsim).
@@ -191,13 +191,47 @@ fn mpi_main(args: &Args) -> ! {
         let rank_threads = (threads > 1).then_some(parab::cluster::hybrid::RankThreads { threads, algorithm: thread_algorithm });
         let settings = ClusterSettings { threads: rank_threads, ..args.cluster.settings()? };
         let req = ClusterRequest { procs: Procs::Ranks(job.size), algorithms, settings, per_tree: args.per_tree };
-        parab::cluster::run::configs(&req)?;
-        let out = mpi_run::agree(job, if job.rank == 0 { Output::create(args.output.as_deref()).map(Some).map_err(Into::into) } else { Ok(None) })?;
+        let cfgs = parab::cluster::run::configs(&req)?;
+        // The outputs, on rank 0 before any work: staged, renamed at the end.
+        let outs = mpi_run::agree(
+            job,
+            if job.rank == 0 {
+                let mut outputs = vec![("-o", args.output.as_deref())];
+                outputs.extend(args.trace.as_deref().map(|t| ("--trace", Some(t))));
+                cli::check_outputs(&outputs).map_err(anyhow::Error::from).and_then(|_| {
+                    let out = Output::create(args.output.as_deref())?;
+                    let trace = args.trace.as_deref().map(|t| Output::create(Some(t))).transpose()?;
+                    Ok(Some((out, trace)))
+                })
+            } else {
+                Ok(None)
+            },
+        )?;
         let trees = read_trees(mpi_run::share_input(job, args.input.as_deref())?)?;
-        let rows = parab::cluster::run::mpi::run(job, &trees, &req)?;
-        if let (Some(mut out), Some(rows)) = (out, rows) {
+        // The traced run and each rank's share of the limit, before any search.
+        let traced = match &args.trace {
+            Some(_) => {
+                let i = parab::trace::pick_run(args.trace_run, cfgs.len() * trees.len()).map_err(anyhow::Error::msg)?;
+                let (c, t) = parab::cluster::run::mpi::traced_run(i, trees.len());
+                let limit = args.trace_limit.unwrap_or(parab::trace::DEFAULT_LIMIT);
+                let procs = cfgs[c].procs;
+                let Some(bound) = parab::trace::ranks::events_per_rank(limit, procs) else {
+                    bail!("--trace-limit {limit}: too small for a trace of {procs} ranks; give at least 1M")
+                };
+                Some((i, parab::trace::cluster::label(&trees[t], &cfgs[c]), procs, bound))
+            }
+            None => None,
+        };
+        let mut log = traced.as_ref().map(|&(_, _, _, bound)| parab::trace::ranks::RankLog::new(bound));
+        let rows = parab::cluster::run::mpi::run_traced(job, &trees, &req, traced.as_ref().map(|t| t.0).zip(log.as_mut()))?;
+        if let (Some((mut out, trace)), Some(rows)) = (outs, rows) {
             write_csv(&mut out, rows)?;
-            out.finish()?;
+            let mut outs = vec![out];
+            if let (Some(mut f), Some((_, label, procs, bound)), Some(log)) = (trace, traced, log) {
+                parab::trace::ranks::write(&log, &label, procs, bound, &mut f)?;
+                outs.push(f);
+            }
+            cli::finish_all(outs)?;
         }
         Ok(())
     })

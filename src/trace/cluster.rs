@@ -31,43 +31,157 @@ struct Task {
     nodes: u64,
 }
 
+/// A task's span opened or closed ([`Tasks`]).
+pub(super) enum TaskEvent<'m> {
+    /// A span `span` opens: a `task`, or a `job` (`name`).
+    Begin {
+        /// Its id.
+        span: u64,
+        /// `task` or `job`.
+        name: &'static str,
+        /// Its arguments.
+        begin: Begin<'m>,
+    },
+    /// Span `span` closes with `outcome`, its task having searched `nodes`.
+    End {
+        /// Its id.
+        span: u64,
+        /// `task` or `job`.
+        name: &'static str,
+        /// Why it closed.
+        outcome: &'static str,
+        /// The nodes searched while it was the latest open task.
+        nodes: u64,
+    },
+}
+
+/// One process's open tasks, read off its messages (the module doc says
+/// what opens and closes one): shared by the simulated cluster's trace and
+/// the MPI ranks' ([`super::ranks`]).
+#[derive(Default)]
+pub(super) struct Tasks {
+    open: Vec<Task>,
+}
+
+impl Tasks {
+    fn find(&self, from: usize, id: u32) -> Option<usize> {
+        self.open.iter().position(|t| t.from == from && t.id == id)
+    }
+
+    fn close<'m>(&mut self, i: usize, outcome: &'static str, out: &mut impl FnMut(TaskEvent<'m>)) {
+        let task = self.open.remove(i);
+        let name = if task.pass.is_some() { "job" } else { "task" };
+        out(TaskEvent::End { span: task.span, name, outcome, nodes: task.nodes });
+    }
+
+    /// The process sent `msg` to `to`: an answer closes the task it answers.
+    pub fn sent<'m, N>(&mut self, to: usize, msg: &Msg<N>, out: &mut impl FnMut(TaskEvent<'m>)) {
+        let answered = match *msg {
+            Msg::Result { id, .. } => self.find(to, id),
+            Msg::Report { id, depth, .. } => self.find(to, id).filter(|&i| depth >= self.open[i].depth),
+            _ => None,
+        };
+        if let Some(i) = answered {
+            self.close(i, "answered", out);
+        }
+    }
+
+    /// The process begins to handle `msg` from `from`: the tasks it closes,
+    /// and the one it opens (its span's id from `span`).
+    pub fn receiving<'m, N>(&mut self, from: usize, msg: &'m Msg<N>, span: impl FnOnce() -> u64, out: &mut impl FnMut(TaskEvent<'m>)) {
+        let (task, pass, path) = match msg {
+            Msg::Task(task) => (task, None, None),
+            Msg::Work { job, pass, sig } => (job, Some(*pass), Some(&sig[..])),
+            Msg::Abort { id } => {
+                if let Some(i) = self.find(from, *id) {
+                    self.close(i, "aborted", out);
+                }
+                return;
+            }
+            Msg::Pass { pass } => {
+                while let Some(i) = self.open.iter().position(|o| o.from == from && o.pass.is_some_and(|p| p < *pass)) {
+                    self.close(i, "dropped", out);
+                }
+                return;
+            }
+            Msg::Stop => {
+                self.close_all("dropped", out);
+                return;
+            }
+            _ => return,
+        };
+        if let Some(i) = self.find(from, task.id) {
+            self.close(i, "renewed", out);
+        }
+        let span = span();
+        let begin = Begin { from, id: task.id, ply: task.ply, depth: task.depth, alpha: task.window.alpha, beta: task.window.beta, pass, path };
+        let name = if pass.is_some() { "job" } else { "task" };
+        out(TaskEvent::Begin { span, name, begin });
+        self.open.push(Task { from, id: task.id, depth: task.depth, pass, span, nodes: 0 });
+    }
+
+    /// The process searched `nodes`: its latest open task's.
+    pub fn searched(&mut self, nodes: u64) {
+        if let Some(t) = self.open.last_mut() {
+            t.nodes += nodes;
+        }
+    }
+
+    /// Closes every open task with `outcome`, the oldest first.
+    pub fn close_all<'m>(&mut self, outcome: &'static str, out: &mut impl FnMut(TaskEvent<'m>)) {
+        while !self.open.is_empty() {
+            self.close(0, outcome, out);
+        }
+    }
+}
+
 /// The recorder writing a simulated cluster run's trace.
 pub struct ClusterTrace<W: Write> {
     w: Writer<W>,
     flows: u64,
     spans: u64,
-    open: Vec<Vec<Task>>,
+    open: Vec<Tasks>,
     last: Vec<u64>,
     end: Option<u64>,
 }
 
 #[derive(Serialize)]
-struct Busy<'a> {
+pub(super) struct Busy<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    from: Option<usize>,
-    handled: &'a str,
-    nodes: u64,
+    pub from: Option<usize>,
+    pub handled: &'a str,
+    pub nodes: u64,
 }
 
+/// A task span's arguments.
 #[derive(Serialize)]
-struct Begin<'a> {
-    from: usize,
-    id: u32,
-    ply: u32,
-    depth: u32,
-    alpha: i64,
-    beta: i64,
+pub(super) struct Begin<'a> {
+    pub from: usize,
+    pub id: u32,
+    pub ply: u32,
+    pub depth: u32,
+    pub alpha: i64,
+    pub beta: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pass: Option<u32>,
+    pub pass: Option<u32>,
     /// The job's signature: the ranks of the moves on its path, the master's order.
     #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<&'a [u16]>,
+    pub path: Option<&'a [u16]>,
 }
 
 #[derive(Serialize)]
-struct End<'a> {
-    outcome: &'a str,
-    nodes: u64,
+pub(super) struct End<'a> {
+    pub outcome: &'a str,
+    pub nodes: u64,
+}
+
+/// Writes a task's span event to `w` on `rank`'s track at `t`.
+pub(super) fn write_task<W: Write>(w: &mut Writer<W>, rank: usize, t: u64, e: TaskEvent<'_>) {
+    let r = rank as u64;
+    match e {
+        TaskEvent::Begin { span, name, begin } => w.async_begin(r, r, name, "task", span, t, &begin),
+        TaskEvent::End { span, name, outcome, nodes } => w.async_end(r, r, name, "task", span, t, &End { outcome, nodes }),
+    }
 }
 
 impl<W: Write> ClusterTrace<W> {
@@ -78,7 +192,7 @@ impl<W: Write> ClusterTrace<W> {
             w.process_name(r as u64, &format!("rank {r}"));
             w.thread_name(r as u64, r as u64, &format!("rank {r}: {run}"));
         }
-        ClusterTrace { w, flows: 0, spans: 0, open: (0..procs).map(|_| vec![]).collect(), last: vec![0; procs], end: None }
+        ClusterTrace { w, flows: 0, spans: 0, open: (0..procs).map(|_| Tasks::default()).collect(), last: vec![0; procs], end: None }
     }
 
     /// The writer, once the run is over.
@@ -89,16 +203,6 @@ impl<W: Write> ClusterTrace<W> {
     /// The search time, once the master has the root's value.
     pub fn end(&self) -> Option<u64> {
         self.end
-    }
-
-    fn close(&mut self, rank: usize, i: usize, outcome: &str, t: u64) {
-        let task = self.open[rank].remove(i);
-        let name = if task.pass.is_some() { "job" } else { "task" };
-        self.w.async_end(rank as u64, rank as u64, name, "task", task.span, t, &End { outcome, nodes: task.nodes });
-    }
-
-    fn find(&self, rank: usize, from: usize, id: u32) -> Option<usize> {
-        self.open[rank].iter().position(|t| t.from == from && t.id == id)
     }
 }
 
@@ -117,57 +221,23 @@ impl<W: Write> Recorder for ClusterTrace<W> {
         self.flows += 1;
         let id = self.flows;
         self.w.flow_start(from as u64, from as u64, msg.kind(), id, t);
-        let answered = match *msg {
-            Msg::Result { id, .. } => self.find(from, to, id),
-            Msg::Report { id, depth, .. } => self.find(from, to, id).filter(|&i| depth >= self.open[from][i].depth),
-            _ => None,
-        };
-        if let Some(i) = answered {
-            self.close(from, i, "answered", t);
-        }
+        let w = &mut self.w;
+        self.open[from].sent(to, msg, &mut |e| write_task(w, from, t, e));
         id
     }
 
     fn receiving<N>(&mut self, rank: usize, from: usize, msg: &Msg<N>, tag: u64, t: u64) {
         self.w.flow_end(rank as u64, rank as u64, msg.kind(), tag, t);
-        let (task, pass, path) = match msg {
-            Msg::Task(task) => (task, None, None),
-            Msg::Work { job, pass, sig } => (job, Some(*pass), Some(&sig[..])),
-            Msg::Abort { id } => {
-                if let Some(i) = self.find(rank, from, *id) {
-                    self.close(rank, i, "aborted", t);
-                }
-                return;
-            }
-            Msg::Pass { pass } => {
-                while let Some(i) = self.open[rank].iter().position(|o| o.from == from && o.pass.is_some_and(|p| p < *pass)) {
-                    self.close(rank, i, "dropped", t);
-                }
-                return;
-            }
-            Msg::Stop => {
-                while !self.open[rank].is_empty() {
-                    self.close(rank, 0, "dropped", t);
-                }
-                return;
-            }
-            _ => return,
+        let (w, spans) = (&mut self.w, &mut self.spans);
+        let span = || {
+            *spans += 1;
+            *spans
         };
-        if let Some(i) = self.find(rank, from, task.id) {
-            self.close(rank, i, "renewed", t);
-        }
-        self.spans += 1;
-        let span = self.spans;
-        let begin = Begin { from, id: task.id, ply: task.ply, depth: task.depth, alpha: task.window.alpha, beta: task.window.beta, pass, path };
-        let name = if pass.is_some() { "job" } else { "task" };
-        self.w.async_begin(rank as u64, rank as u64, name, "task", span, t, &begin);
-        self.open[rank].push(Task { from, id: task.id, depth: task.depth, pass, span, nodes: 0 });
+        self.open[rank].receiving(from, msg, span, &mut |e| write_task(w, rank, t, e));
     }
 
     fn searched(&mut self, rank: usize, nodes: u64) {
-        if let Some(t) = self.open[rank].last_mut() {
-            t.nodes += nodes;
-        }
+        self.open[rank].searched(nodes);
     }
 
     fn handled(&mut self, rank: usize, what: Handler, start: u64, end: u64, nodes: u64) {
@@ -195,10 +265,8 @@ impl<W: Write> Recorder for ClusterTrace<W> {
 
     fn finish(&mut self) {
         for r in 0..self.open.len() {
-            while !self.open[r].is_empty() {
-                let t = self.last[r];
-                self.close(r, 0, "open at the end", t);
-            }
+            let (w, t) = (&mut self.w, self.last[r]);
+            self.open[r].close_all("open at the end", &mut |e| write_task(w, r, t, e));
         }
     }
 }

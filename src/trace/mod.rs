@@ -9,7 +9,8 @@
 //! [`crate::sim::engine::Recorder`], the cluster's
 //! [`crate::cluster::exec::record::Recorder`], the real threads'
 //! [`crate::real::record`]), and the recorders here implement them:
-//! [`sim`], [`cluster`], [`real`]. [`Writer`] streams the events as they
+//! [`sim`], [`cluster`], [`real`], and the MPI ranks' [`ranks`] (the
+//! cluster's recorder on each rank, gathered by rank 0). [`Writer`] streams the events as they
 //! come (nothing but a processor's open span is held), counting what it
 //! writes; [`check`] reads a trace back (the tests' schema check and sums).
 //!
@@ -20,6 +21,7 @@
 
 pub mod check;
 pub mod cluster;
+pub mod ranks;
 pub mod real;
 pub mod sim;
 
@@ -129,24 +131,36 @@ fn push_ts(b: &mut Vec<u8>, t: u64, clock: Clock) {
 }
 
 /// What a trace says about itself (`otherData`): the tool, the run and
-/// the clock's unit.
+/// the clock's unit, then a machine's own fields.
 #[derive(Serialize)]
-struct About<'a> {
+struct About<'a, E> {
     tool: &'a str,
     run: &'a str,
     clock: &'a str,
+    #[serde(flatten)]
+    more: &'a E,
 }
+
+/// No more fields in `otherData`.
+#[derive(Serialize)]
+struct Nothing {}
 
 impl<W: Write> Writer<W> {
     /// A trace of `run` (a label: the tree and configuration) by `tool`
     /// on `clock`, written to `out`.
     pub fn new(out: W, tool: &str, run: &str, clock: Clock) -> Writer<W> {
+        Writer::with_about(out, tool, run, clock, &Nothing {})
+    }
+
+    /// [`Writer::new`] with `more`'s fields (a struct's) in `otherData`
+    /// after the tool, the run and the clock.
+    pub fn with_about(out: W, tool: &str, run: &str, clock: Clock, more: &impl Serialize) -> Writer<W> {
         let mut w = Writer { out: Counted { inner: out, bytes: 0 }, clock, events: 0, error: None, buf: Vec::with_capacity(256) };
         let unit = match clock {
             Clock::Ticks => "1 tick = 1 us",
             Clock::Ns => "ns (ts and dur in us, three decimals)",
         };
-        let about = About { tool, run, clock: unit };
+        let about = About { tool, run, clock: unit, more };
         let r = write!(w.out, "{{\"displayTimeUnit\":\"ns\",\"otherData\":")
             .and_then(|_| serde_json::to_writer(&mut w.out, &about).map_err(io::Error::from))
             .and_then(|_| write!(w.out, ",\"traceEvents\":["));

@@ -17,34 +17,57 @@
 //! settings' `threads`, `psearch --mpi --threads T`), the root-splitting
 //! algorithms search each task on T threads ([`crate::cluster::hybrid`]);
 //! the baseline stays the sequential search on one thread.
+//!
+//! One run may be traced ([`run_traced`], `psearch --mpi --trace`): it is
+//! picked as the other tools pick theirs, by its place among the
+//! `--per-tree` rows (configuration by configuration, tree by tree; the
+//! baseline's runs, on rank 0 alone, first), and runs with the recorder
+//! every rank is given; the others run as without a trace.
 
 use super::{ClusterRequest, Done, Procs, RowSource, configs, rows};
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::mpi::run::host;
 use crate::cluster::exec::mpi::{Job, OnMpi};
+use crate::cluster::exec::record::RankRecorder;
 use crate::cluster::hybrid::Threads;
 use crate::cluster::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
 use crate::formats::ClusterRow;
 use crate::tree::Tree;
 use anyhow::{Result, ensure};
 
-struct OnTree<'a, 'w> {
+struct OnTree<'a, 'w, 'r, R> {
     cfg: &'a ClusterConfig,
     job: Job<'w>,
+    /// The run's recorder, when it is the traced one.
+    rec: Option<&'r mut R>,
 }
 
-impl crate::tree::SourceVisitor for OnTree<'_, '_> {
+impl<R: RankRecorder> crate::tree::SourceVisitor for OnTree<'_, '_, '_, R> {
     type Output = Result<Launched<Option<ClusterStats>>, ClusterError>;
     fn visit<S: crate::game::TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
         let faults = self.cfg.algorithm != ClusterAlgorithm::SEQUENTIAL;
-        let on = OnMpi { job: self.job, faults };
-        match self.cfg.settings.threads {
-            None => launch(src, root, depth, self.cfg, on),
-            Some(t) => {
-                let job = self.job;
-                let fatal = move |m: &str| job.fatal(m);
-                launch_with(src, root, depth, self.cfg, on, || Threads::new(t, &fatal))
-            }
+        // Two instances of the launch: the untraced one is the code it was.
+        match self.rec {
+            Some(rec) => on_tree(src, root, depth, self.cfg, OnMpi { job: self.job, faults, rec }),
+            None => on_tree(src, root, depth, self.cfg, OnMpi::new(self.job, faults)),
+        }
+    }
+}
+
+/// `cfg` for a search of `root` to `depth` on `on`'s ranks.
+fn on_tree<S: crate::game::TreeSource, R: RankRecorder>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    cfg: &ClusterConfig,
+    on: OnMpi<'_, '_, R>,
+) -> Result<Launched<Option<ClusterStats>>, ClusterError> {
+    match cfg.settings.threads {
+        None => launch(src, root, depth, cfg, on),
+        Some(t) => {
+            let job = on.job;
+            let fatal = move |m: &str| job.fatal(m);
+            launch_with(src, root, depth, cfg, on, || Threads::new(t, &fatal))
         }
     }
 }
@@ -53,6 +76,19 @@ impl crate::tree::SourceVisitor for OnTree<'_, '_> {
 /// tree; rank 0 gets the rows, the other ranks `None`.
 /// `req` must be asked of [`Procs::Ranks`] of the job's size.
 pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<Vec<ClusterRow>>> {
+    run_traced(job, trees, req, None::<(usize, &mut crate::cluster::exec::record::NoRecord)>)
+}
+
+/// The (configuration, tree) of run `i` (0-based) of `trees.len()` trees,
+/// in the order of the `--per-tree` rows.
+pub fn traced_run(i: usize, trees: usize) -> (usize, usize) {
+    (i / trees.max(1), i % trees.max(1))
+}
+
+/// [`run`], run `i` (0-based, in the order of the `--per-tree` rows:
+/// [`traced_run`]) watched on every rank by `rec`: rank 0's has every
+/// rank's record in the end.
+pub fn run_traced<R: RankRecorder>(job: Job<'_>, trees: &[Tree], req: &ClusterRequest, mut traced: Option<(usize, &mut R)>) -> Result<Option<Vec<ClusterRow>>> {
     ensure!(req.procs == Procs::Ranks(job.size), "a request for {:?} run on a job of {} ranks", req.procs, job.size);
     let cfgs = configs(req)?;
     let host = host(job, req.settings.threads.map_or(1, |t| t.threads));
@@ -61,7 +97,11 @@ pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<
     for (t, tree) in trees.iter().enumerate() {
         let mut want = None;
         for (c, cfg) in cfgs.iter().enumerate() {
-            let Launched { output, algorithm: ran } = tree.visit(OnTree { cfg, job })?;
+            let rec = match &mut traced {
+                Some((i, rec)) if traced_run(*i, trees.len()) == (c, t) => Some(&mut **rec),
+                _ => None,
+            };
+            let Launched { output, algorithm: ran } = tree.visit(OnTree { cfg, job, rec })?;
             let Some(stats) = output else { continue };
             match want {
                 None => {

@@ -3,7 +3,7 @@
 //! (Open MPI through rsmpi); the default build has none of it.
 //!
 //! One MPI rank is one process of a policy. [`OnMpi`] is a
-//! [`Launch`](crate::cluster::Launch): every rank builds only its own process
+//! [`Launch`]: every rank builds only its own process
 //! (`make(rank)`), all ranks meet at a barrier, the clock starts, the
 //! process's `start` runs, and then the rank loops: it waits for the next
 //! message from any rank and hands it to `receive`; when the process asked
@@ -38,12 +38,24 @@
 //! waits for its first message) and any other wait up to the stop; its busy
 //! time is the rest of its time up to the stop (searching, handling and
 //! sending), counted up to the search time (its processor load).
+//!
+//! **Traced** (`psearch --mpi --trace`, issue 41): [`OnMpi`] calls the
+//! cluster's [`Recorder`] where a rank measures anyway — the idle time a
+//! wait adds, each handler (`start`, a message, `resume`), each send, the
+//! master's `done` — in ns from the rank's own start, every call behind
+//! [`Recorder::ON`] (the default, [`NoRecord`], compiles to the untraced
+//! code). The recorder counts the messages per peer: MPI keeps one pair's
+//! messages in order, so the k-th from r to s is the same at both ends and
+//! nothing is added to the wire. Its clock against rank 0's and the
+//! gathering of the ranks' records are [`gather`]'s.
 
+pub mod gather;
 pub mod run;
 pub mod wire;
 
 use crate::cluster::Launch;
 use crate::cluster::exec::machine::ClusterStats;
+use crate::cluster::exec::record::{Handler, NoRecord, RankRecorder, Recorder};
 use crate::cluster::exec::transport::{Msg, Process, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
@@ -60,6 +72,10 @@ const TAG_STOP: i32 = 2;
 /// A rank that has left its loop, to every other rank (to rank 0 with its
 /// statistics).
 const TAG_FIN: i32 = 3;
+/// A traced run's clock ping and its answer ([`gather`]).
+const TAG_CLOCK: i32 = 4;
+/// A traced run's record, to rank 0 after the fins ([`gather`]).
+const TAG_TRACE: i32 = 5;
 
 /// The buffer attached for buffered sends, per rank: 64 MiB, thousands of
 /// times what the searches here have in flight at once (a send that does not
@@ -132,10 +148,22 @@ impl<'w> Job<'w> {
 
     /// The next message, waiting up to the timeout for it.
     fn wait(&self) -> (Message, Status) {
+        self.wait_for(|| self.poll())
+    }
+
+    /// The next message from rank `from` with `tag`, waiting up to the
+    /// timeout for it.
+    fn wait_from(&self, from: usize, tag: i32) -> (Message, Status) {
+        let source = self.world.process_at_rank(from as i32);
+        self.wait_for(|| source.immediate_matched_probe_with_tag(tag))
+    }
+
+    /// The first message `probe` finds, up to the timeout.
+    fn wait_for(&self, probe: impl Fn() -> Option<(Message, Status)>) -> (Message, Status) {
         let deadline = self.deadline();
         let mut polls = 0u32;
         loop {
-            if let Some(m) = self.poll() {
+            if let Some(m) = probe() {
                 return m;
             }
             if Instant::now() > deadline {
@@ -199,18 +227,31 @@ enum Got<N> {
 }
 
 /// One rank's side of a run: receiving, counting, ending.
-struct Inbox<'w> {
+struct Inbox<'w, 'r, R> {
     job: Job<'w>,
     /// The fins received so far, with their statistics.
     fins: Vec<Option<RankStats>>,
     /// The rank has had a message, or did something on start.
     started: bool,
     stats: RankStats,
+    /// The run's start on this rank (right after the barrier).
+    t0: Instant,
+    rec: &'r mut R,
 }
 
-impl<'w> Inbox<'w> {
-    fn new(job: Job<'w>) -> Inbox<'w> {
-        Inbox { job, fins: vec![None; job.size], started: false, stats: RankStats::default() }
+/// The ns from `t0` to `t` (0 before it).
+fn since(t0: Instant, t: Instant) -> u64 {
+    t.saturating_duration_since(t0).as_nanos() as u64
+}
+
+impl<'w, 'r, R: Recorder> Inbox<'w, 'r, R> {
+    fn new(job: Job<'w>, t0: Instant, rec: &'r mut R) -> Inbox<'w, 'r, R> {
+        Inbox { job, fins: vec![None; job.size], started: false, stats: RankStats::default(), t0, rec }
+    }
+
+    /// The ns since the run's start.
+    fn now(&self) -> u64 {
+        since(self.t0, Instant::now())
     }
 
     /// The next message, waiting for it (the wait counts as idle time).
@@ -218,6 +259,11 @@ impl<'w> Inbox<'w> {
         let begun = Instant::now();
         let got = self.job.wait();
         let idle = begun.elapsed().as_nanos() as u64;
+        if R::ON {
+            // The very numbers added below: the trace's idle time is the row's.
+            let start = since(self.t0, begun);
+            self.rec.idle(self.job.rank, start, start + idle, !self.started);
+        }
         if self.started {
             self.stats.other_idle_ns += idle;
         } else {
@@ -256,7 +302,7 @@ impl<'w> Inbox<'w> {
     /// Ends this rank's part: rank 0 stops every rank; every rank says fin
     /// to every other and drops what comes until it has all fins. Rank 0
     /// returns every rank's statistics (its own included).
-    fn finish(mut self) -> Option<Vec<RankStats>> {
+    fn finish(&mut self) -> Option<Vec<RankStats>> {
         let job = self.job;
         if job.rank == 0 {
             for r in 1..job.size {
@@ -275,22 +321,22 @@ impl<'w> Inbox<'w> {
                 self.fin(st.source_rank() as usize, &data);
             }
         }
-        (job.rank == 0).then(|| self.fins.into_iter().map(Option::unwrap_or_default).collect())
+        let fins = std::mem::take(&mut self.fins);
+        (job.rank == 0).then(|| fins.into_iter().map(Option::unwrap_or_default).collect())
     }
 }
 
 /// The transport a rank's process sees.
-struct Net<'a, 'w> {
-    inbox: &'a mut Inbox<'w>,
+struct Net<'a, 'w, 'r, R> {
+    inbox: &'a mut Inbox<'w, 'r, R>,
     procs: usize,
-    t0: Instant,
     done: Option<(i64, u64)>,
     wakes: u32,
     /// Something was sent or searched (on start: the process has begun).
     active: bool,
 }
 
-impl<N: Serialize> Transport<N> for Net<'_, '_> {
+impl<N: Serialize, R: Recorder> Transport<N> for Net<'_, '_, '_, R> {
     fn rank(&self) -> usize {
         self.inbox.job.rank
     }
@@ -300,6 +346,11 @@ impl<N: Serialize> Transport<N> for Net<'_, '_> {
     fn send(&mut self, to: usize, msg: Msg<N>) {
         let job = self.inbox.job;
         debug_assert!(to != job.rank && to < self.procs);
+        if R::ON {
+            // The arrival is not known here: the receiver's handler says it.
+            let t = self.inbox.now();
+            self.inbox.rec.sent(job.rank, to, t, u64::MAX, &msg);
+        }
         let bytes = wire::encode(&msg).unwrap_or_else(|e| job.fatal(&format!("a message does not encode ({e})")));
         job.world.process_at_rank(to as i32).buffered_send_with_tag(&bytes[..], TAG_MSG);
         self.inbox.stats.messages += 1;
@@ -307,6 +358,9 @@ impl<N: Serialize> Transport<N> for Net<'_, '_> {
         self.active = true;
     }
     fn searched(&mut self, c: NodeCounts) {
+        if R::ON {
+            self.inbox.rec.searched(self.inbox.job.rank, c.nodes);
+        }
         let s = &mut self.inbox.stats;
         s.nodes += c.nodes;
         s.leaves += c.leaves;
@@ -315,7 +369,11 @@ impl<N: Serialize> Transport<N> for Net<'_, '_> {
     }
     fn done(&mut self, value: i64) {
         if self.done.is_none() {
-            self.done = Some((value, self.t0.elapsed().as_nanos() as u64));
+            let t = self.inbox.now();
+            self.done = Some((value, t));
+            if R::ON {
+                self.inbox.rec.done(self.inbox.job.rank, t, value);
+            }
         }
     }
     fn wake(&mut self) {
@@ -343,30 +401,48 @@ fn fault(rank: usize) {
 /// run; rank 0 gets the run's statistics, the others `None`. Ranks at or
 /// above the run's process count (the sequential baseline on a job of
 /// several ranks) take no part but wait for the end.
-pub struct OnMpi<'w> {
+///
+/// With a recorder (`R::ON`), every rank also pings rank 0 before the
+/// barrier (its clock against rank 0's) and, after the fins, sends its
+/// record to rank 0, whose recorder gathers them all ([`gather`]).
+pub struct OnMpi<'w, 'r, R = NoRecord> {
     /// This rank.
     pub job: Job<'w>,
     /// Whether the test-only failure ([`FAULT_ENV`]) may fire in this run.
     pub faults: bool,
+    /// What watches this rank's run ([`NoRecord`]: nothing).
+    pub rec: &'r mut R,
 }
 
-impl<S: TreeSource> Launch<S> for OnMpi<'_> {
+impl<'w> OnMpi<'w, 'static> {
+    /// A run on `job` without a recorder.
+    pub fn new(job: Job<'w>, faults: bool) -> OnMpi<'w, 'static> {
+        // A unit struct: leaking one allocates nothing.
+        OnMpi { job, faults, rec: Box::leak(Box::new(NoRecord)) }
+    }
+}
+
+impl<S: TreeSource, R: RankRecorder> Launch<S> for OnMpi<'_, '_, R> {
     type Output = Option<ClusterStats>;
     fn launch<P: Process<S>>(self, src: &S, procs: usize, mut make: impl FnMut(usize) -> P) -> Option<ClusterStats> {
         let job = self.job;
         assert!(procs <= job.size, "a run of {procs} processes on {} ranks", job.size);
         let mut process = (job.rank < procs).then(|| make(job.rank));
+        let pinged = R::ON.then(|| gather::ping(job));
         job.barrier();
         if self.faults {
             fault(job.rank);
         }
         let t0 = Instant::now();
-        let mut inbox = Inbox::new(job);
+        let mut inbox = Inbox::new(job, t0, self.rec);
         let done = match &mut process {
             Some(p) => {
-                let done = run_rank(src, p, &mut inbox, procs, t0);
+                let done = run_rank(src, p, &mut inbox, procs);
                 let st = &mut inbox.stats;
-                st.busy_ns = (t0.elapsed().as_nanos() as u64).saturating_sub(st.startup_idle_ns + st.other_idle_ns);
+                st.busy_ns = since(t0, Instant::now()).saturating_sub(st.startup_idle_ns + st.other_idle_ns);
+                if R::ON {
+                    inbox.rec.finish();
+                }
                 done
             }
             None => {
@@ -374,7 +450,12 @@ impl<S: TreeSource> Launch<S> for OnMpi<'_> {
                 None
             }
         };
-        let all = inbox.finish()?;
+        let end = inbox.now();
+        let all = inbox.finish();
+        if let Some(pinged) = pinged {
+            gather::gather(job, inbox.rec, pinged, t0, end);
+        }
+        let all = all?;
         let (value, time_ns) = done.unwrap_or_else(|| job.fatal("the master stopped without the root's value"));
         let mut s = ClusterStats { value, time_ns, ..ClusterStats::default() };
         // Busy up to the search time: a rank that was still in a handler
@@ -397,10 +478,15 @@ impl<S: TreeSource> Launch<S> for OnMpi<'_> {
 const DRAIN_MAX: u32 = 1024;
 
 /// One rank's process from its start to the stop; rank 0's (value, time).
-fn run_rank<S: TreeSource, P: Process<S>>(src: &S, p: &mut P, inbox: &mut Inbox<'_>, procs: usize, t0: Instant) -> Option<(i64, u64)> {
-    let master = inbox.job.rank == 0;
-    let mut net = Net { inbox, procs, t0, done: None, wakes: 0, active: false };
+fn run_rank<S: TreeSource, P: Process<S>, R: Recorder>(src: &S, p: &mut P, inbox: &mut Inbox<'_, '_, R>, procs: usize) -> Option<(i64, u64)> {
+    let rank = inbox.job.rank;
+    let master = rank == 0;
+    let mut net = Net { inbox, procs, done: None, wakes: 0, active: false };
     p.start(src, &mut net);
+    if R::ON {
+        let (end, nodes) = (net.inbox.now(), net.inbox.stats.nodes);
+        net.inbox.rec.handled(rank, Handler::Start, 0, end, nodes);
+    }
     net.inbox.started = net.active;
     // Messages handled since the last wake-up: a drain ends at an empty
     // inbox, or after DRAIN_MAX messages should they keep coming.
@@ -420,14 +506,29 @@ fn run_rank<S: TreeSource, P: Process<S>>(src: &S, p: &mut P, inbox: &mut Inbox<
                 None => {
                     drained = 0;
                     net.wakes -= 1;
+                    let (start, before) = if R::ON { (net.inbox.now(), net.inbox.stats.nodes) } else { (0, 0) };
                     p.resume(src, &mut net);
+                    if R::ON {
+                        let (end, nodes) = (net.inbox.now(), net.inbox.stats.nodes - before);
+                        net.inbox.rec.handled(rank, Handler::Resume, start, end, nodes);
+                    }
                     continue;
                 }
             }
         } else {
             net.inbox.wait()
         };
+        // The handler's span begins as the message is taken (received and
+        // decoded), where the wait's idle time ended.
+        let (start, before) = if R::ON { (net.inbox.now(), net.inbox.stats.nodes) } else { (0, 0) };
         match net.inbox.take::<S::Node>(got) {
+            Got::Msg(from, msg) if R::ON => {
+                let kind = msg.kind();
+                net.inbox.rec.receiving(rank, from, &msg, R::Tag::default(), start);
+                p.receive(src, &mut net, from, msg);
+                let (end, nodes) = (net.inbox.now(), net.inbox.stats.nodes - before);
+                net.inbox.rec.handled(rank, Handler::Message { from, kind }, start, end, nodes);
+            }
             Got::Msg(from, msg) => p.receive(src, &mut net, from, msg),
             Got::Stop => break,
         }
