@@ -230,22 +230,11 @@ pub struct Launched<O, A = ClusterAlgorithm> {
 
 /// Runs `c` for a search of `root` to `depth` with `l`, once `c` is
 /// checked, the processes that search whole tasks searching them with
-/// `tasks()` (one each): the algorithm is resolved here, once
-/// ([`Algorithm::resolve`]), and returned as it ran.
+/// `tasks()` (one each), measured against `reference` (the sequential
+/// baseline's tasks, [`mod@reference`]; [`Reference::None`] for none):
+/// the algorithm is resolved here, once ([`Algorithm::resolve`]), and
+/// returned as it ran.
 pub fn launch_with<S: TreeSource, A: Algorithm, L: Launch<S>, Q: TaskSearch<S>>(
-    src: &S,
-    root: &S::Node,
-    depth: u32,
-    c: &ClusterConfig<A>,
-    l: L,
-    tasks: impl Fn() -> Q,
-) -> Result<Launched<L::Output, A>, ClusterError> {
-    launch_against(src, root, depth, c, l, tasks, &Reference::None)
-}
-
-/// [`launch_with`] measured against `reference` (the sequential
-/// baseline's tasks, [`mod@reference`]).
-pub fn launch_against<S: TreeSource, A: Algorithm, L: Launch<S>, Q: TaskSearch<S>>(
     src: &S,
     root: &S::Node,
     depth: u32,
@@ -269,22 +258,17 @@ pub fn launch<S: TreeSource, A: Algorithm, L: Launch<S>>(
     c: &ClusterConfig<A>,
     l: L,
 ) -> Result<Launched<L::Output, A>, ClusterError> {
-    launch_searching(src, root, depth, c, l, &Reference::None)
+    launch_with(src, root, depth, c, l, searchers(c)?, &Reference::None)
 }
 
-/// [`launch`] measured against `reference`.
-fn launch_searching<S: TreeSource, A: Algorithm, L: Launch<S>>(
-    src: &S,
-    root: &S::Node,
-    depth: u32,
-    c: &ClusterConfig<A>,
-    l: L,
-    reference: &Reference,
-) -> Result<Launched<L::Output, A>, ClusterError> {
+/// What makes each process's sequential searcher, or the refusal of
+/// threads inside the processes.
+fn searchers<S: TreeSource, A: Algorithm>(c: &ClusterConfig<A>) -> Result<impl Fn() -> Searcher<S> + use<S, A>, ClusterError> {
     if c.settings.threads.is_some() {
         return Err(ClusterError::Threads { algorithm: c.algorithm.name() });
     }
-    launch_against(src, root, depth, c, l, || Searcher::new(c.settings.tt_slots), reference)
+    let slots = c.settings.tt_slots;
+    Ok(move || Searcher::new(slots))
 }
 
 /// The simulated cluster as a [`Launch`]: every process built, one
@@ -313,7 +297,7 @@ struct Simulate<'a, 'r, A, R> {
 impl<A: Algorithm, R: Recorder> SourceVisitor for Simulate<'_, '_, A, R> {
     type Output = Result<Launched<ClusterStats, A>, ClusterError>;
     fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
-        simulate_against(src, root, depth, self.cfg, self.want, self.rec, self.reference)
+        simulate_recorded(src, root, depth, self.cfg, self.want, self.rec, self.reference)
     }
 }
 
@@ -370,23 +354,13 @@ pub fn simulate_source<S: TreeSource, A: Algorithm>(
     cfg: &ClusterConfig<A>,
     want: Option<i64>,
 ) -> Result<Launched<ClusterStats, A>, ClusterError> {
-    simulate_recorded(src, root, depth, cfg, want, &mut NoRecord)
+    simulate_recorded(src, root, depth, cfg, want, &mut NoRecord, &Reference::None)
 }
 
-/// [`simulate_source`] watched by `rec` (a trace).
+/// [`simulate_source`] watched by `rec` (a trace) and measured against
+/// `reference` (the sequential baseline's tasks, [`mod@reference`];
+/// [`Reference::None`] for none).
 pub fn simulate_recorded<S: TreeSource, A: Algorithm, R: Recorder>(
-    src: &S,
-    root: &S::Node,
-    depth: u32,
-    cfg: &ClusterConfig<A>,
-    want: Option<i64>,
-    rec: &mut R,
-) -> Result<Launched<ClusterStats, A>, ClusterError> {
-    simulate_against(src, root, depth, cfg, want, rec, &Reference::None)
-}
-
-/// [`simulate_recorded`] measured against `reference`.
-fn simulate_against<S: TreeSource, A: Algorithm, R: Recorder>(
     src: &S,
     root: &S::Node,
     depth: u32,
@@ -396,7 +370,7 @@ fn simulate_against<S: TreeSource, A: Algorithm, R: Recorder>(
     reference: &Reference,
 ) -> Result<Launched<ClusterStats, A>, ClusterError> {
     let on = OnMachine { costs: cfg.settings.costs, delivery: cfg.settings.delivery, rec };
-    let run = launch_searching(src, root, depth, cfg, on, reference)?;
+    let run = launch_with(src, root, depth, cfg, on, searchers(cfg)?, reference)?;
     let want = match want {
         Some(v) => v,
         None => Searcher::new(cfg.settings.tt_slots).search(src, root, true, depth, 0, Window::ROOT),

@@ -30,6 +30,7 @@ use crate::cluster::exec::mpi::run::host;
 use crate::cluster::exec::mpi::{Job, OnMpi};
 use crate::cluster::exec::record::RankRecorder;
 use crate::cluster::hybrid::Threads;
+use crate::cluster::reference::Reference;
 use crate::cluster::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, Launched, launch, launch_with};
 use crate::formats::ClusterRow;
 use crate::tree::Tree;
@@ -67,7 +68,7 @@ fn on_tree<S: crate::game::TreeSource, R: RankRecorder>(
         Some(t) => {
             let job = on.job;
             let fatal = move |m: &str| job.fatal(m);
-            launch_with(src, root, depth, cfg, on, || Threads::new(t, &fatal))
+            launch_with(src, root, depth, cfg, on, || Threads::new(t, &fatal), &Reference::None)
         }
     }
 }

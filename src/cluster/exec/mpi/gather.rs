@@ -109,21 +109,7 @@ fn send(job: Job<'_>, bytes: &[u8]) {
 /// sends' buffer) that polls to the timeout rather than blocking.
 fn send_part(job: Job<'_>, part: &[u8]) {
     let zero = job.world.process_at_rank(0);
-    mpi::request::scope(|scope| {
-        let mut req = zero.immediate_send_with_tag(scope, part, TAG_TRACE);
-        let deadline = job.deadline();
-        let mut polls = 0u32;
-        loop {
-            match req.test() {
-                Ok(_) => return,
-                Err(r) => req = r,
-            }
-            if Instant::now() > deadline {
-                job.timed_out();
-            }
-            super::pause(&mut polls);
-        }
-    });
+    mpi::request::scope(|scope| job.complete(zero.immediate_send_with_tag(scope, part, TAG_TRACE), |r| r.test().map(drop)));
 }
 
 /// Rank `from`'s record, sent by [`send`].

@@ -175,12 +175,17 @@ impl<'w> Job<'w> {
 
     /// Waits for every rank at a barrier, with the timeout.
     pub fn barrier(&self) {
+        self.complete(self.world.immediate_barrier(), |r| r.test().map(drop));
+    }
+
+    /// Polls the request `req` with `test` until it completes, up to the
+    /// timeout.
+    pub(crate) fn complete<Q>(&self, mut req: Q, test: impl Fn(Q) -> Result<(), Q>) {
         let deadline = self.deadline();
-        let mut req = self.world.immediate_barrier();
         let mut polls = 0u32;
         loop {
-            match req.test() {
-                Ok(_) => return,
+            match test(req) {
+                Ok(()) => return,
                 Err(r) => req = r,
             }
             if Instant::now() > deadline {
