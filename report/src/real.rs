@@ -242,7 +242,7 @@ fn within(data: &Real) -> Option<String> {
     let mut f = format!("At 2 ranks with a core each, real time was within 15% of the prediction for {}", list(&near));
     if !far.is_empty() {
         f += &format!(
-            "; beyond it for {} (real over predicted time). Why, where it is known (docs/findings.md, \"At 2 ranks on a quiet host\"): the root splits' searches of full-window frontier nodes cost more per node than the baseline's, which the model charges alike, and YBWC's ranks wait in ways the model lacks",
+            "; beyond it for {} (real over predicted time). Why, where it is known (docs/findings.md, \"At 2 ranks on a quiet host\"): runs with fewer leaves among their nodes than the baseline's (the root splits', the NegaScout master's full and ε-windows) cost more per node, where the model charges one cost for every node, and YBWC's ranks wait in ways the model lacks",
             far.join(", ")
         );
     }
