@@ -11,9 +11,9 @@
 //!
 //! A node is named by its table key at its ply ([`TreeSource::tt_key`]),
 //! so a transposition counts as the same task. The keys of a ply are kept
-//! sorted (8 bytes each): at most the nodes the baseline searched to full
-//! depth at the plies above the deepest master depth asked, fewer than the
-//! master's tree of that run holds.
+//! sorted (8 bytes each): one for each node the baseline searched to full
+//! depth at the plies down to the deepest master depth asked, a small
+//! share of its nodes (the plies below hold the rest).
 //!
 //! [`TreeSource::tt_key`]: crate::game::TreeSource::tt_key
 
