@@ -299,7 +299,7 @@ fn list_algorithms(args: &Args) -> Result<()> {
 
 /// `pabsim --machine cluster`.
 fn cluster(args: &Args) -> Result<()> {
-    use parab::cluster::run::{ClusterRequest, Procs, configs, run};
+    use parab::cluster::run::{ClusterRequest, Procs, configs, run, traced_run};
     use parab::cluster::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS};
     // Before clap's pairing of --shard with --per-tree (checked for the
     // shared machine in main): the cluster has no shards at all.
@@ -332,7 +332,8 @@ fn cluster(args: &Args) -> Result<()> {
     let traced = match &args.trace {
         Some(path) => {
             let i = parab::trace::pick_run(args.trace_run, n * trees.len()).map_err(anyhow::Error::msg)?;
-            let (c, t) = (&cfgs[i / trees.len()], &trees[i % trees.len()]);
+            let (c, t) = traced_run(i, trees.len());
+            let (c, t) = (&cfgs[c], &trees[t]);
             let (events, bytes) = parab::trace::cluster::measure(t, c)?;
             let limit = args.trace_limit.unwrap_or(parab::trace::DEFAULT_LIMIT);
             ensure!(

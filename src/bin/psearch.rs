@@ -212,7 +212,7 @@ fn mpi_main(args: &Args) -> ! {
         let traced = match &args.trace {
             Some(_) => {
                 let i = parab::trace::pick_run(args.trace_run, cfgs.len() * trees.len()).map_err(anyhow::Error::msg)?;
-                let (c, t) = parab::cluster::run::mpi::traced_run(i, trees.len());
+                let (c, t) = parab::cluster::run::traced_run(i, trees.len());
                 let limit = args.trace_limit.unwrap_or(parab::trace::DEFAULT_LIMIT);
                 let procs = cfgs[c].procs;
                 let Some(bound) = parab::trace::ranks::events_per_rank(limit, procs) else {

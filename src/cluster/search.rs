@@ -98,14 +98,12 @@ pub struct Searcher<S: TreeSource> {
     deep_ply: u32,
     /// The table's size, for the master's.
     slots: usize,
-    /// The nodes searched to full depth at the plies below
-    /// [`Searcher::watch_below`], recorded ([`Searcher::watch`]).
+    /// The nodes searched to full depth at the plies it records, recorded
+    /// ([`Searcher::watch`]).
     watch: Option<Box<SeqTasks>>,
-    /// The watched plies are those below this (0: none).
-    watch_below: u32,
-    /// The larger of `deep_ply` and `watch_below`: a node nearer the root
-    /// than this may start a task or be recorded (one compare on the hot
-    /// path for both).
+    /// The larger of `deep_ply` and the watch's plies: a node nearer the
+    /// root than this may start a task or be recorded (one compare on the
+    /// hot path for both; [`Searcher::near`]).
     near_below: u32,
 }
 
@@ -156,7 +154,6 @@ impl<S: TreeSource> Searcher<S> {
             deep_ply: 0,
             slots,
             watch: None,
-            watch_below: 0,
             near_below: 0,
         }
     }
@@ -165,19 +162,23 @@ impl<S: TreeSource> Searcher<S> {
     /// at the plies `t` records (the sequential baseline's tasks,
     /// [`SeqTasks`]).
     pub fn watch(&mut self, t: SeqTasks) {
-        self.watch_below = t.plies();
-        self.near_below = self.deep_ply.max(self.watch_below);
         self.watch = Some(Box::new(t));
+        self.near();
     }
 
     /// What [`Searcher::watch`] recorded, sealed; the watch ends.
     pub fn watched(&mut self) -> Option<SeqTasks> {
-        self.watch_below = 0;
-        self.near_below = self.deep_ply;
-        self.watch.take().map(|mut t| {
+        let t = self.watch.take();
+        self.near();
+        t.map(|mut t| {
             t.seal();
             *t
         })
+    }
+
+    /// Sets [`Searcher::near_below`] from the tasks' ply and the watch.
+    fn near(&mut self) {
+        self.near_below = self.deep_ply.max(self.watch.as_ref().map_or(0, |w| w.plies()));
     }
 
     /// A node nearer the root than [`Searcher::near_below`]: recorded if
@@ -208,7 +209,7 @@ impl<S: TreeSource> Searcher<S> {
     pub fn simulate_tasks(&mut self, t: Tasks) {
         self.tasks = Some(t);
         self.deep_ply = t.ply + 1;
-        self.near_below = self.deep_ply.max(self.watch_below);
+        self.near();
         self.tt.keep_tags();
         self.master.get_or_insert_with(|| ProcessTable::new(self.slots));
     }

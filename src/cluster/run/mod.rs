@@ -160,6 +160,13 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
     Ok(rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Simulated))
 }
 
+/// The (configuration, tree) of run `i` (0-based) of a request on `trees`
+/// trees, in the order of the `--per-tree` rows (configuration by
+/// configuration, tree by tree): the run `--trace-run` picks.
+pub fn traced_run(i: usize, trees: usize) -> (usize, usize) {
+    (i / trees.max(1), i % trees.max(1))
+}
+
 /// Refuses a request that would need more than `budget` bytes with
 /// `threads` runs at once.
 pub fn check_memory(cfgs: &[ClusterConfig], trees: &[Tree], threads: usize, budget: u64) -> Result<(), ClusterError> {

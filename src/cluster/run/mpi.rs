@@ -24,7 +24,7 @@
 //! baseline's runs, on rank 0 alone, first), and runs with the recorder
 //! every rank is given; the others run as without a trace.
 
-use super::{ClusterRequest, Done, Procs, RowSource, configs, rows};
+use super::{ClusterRequest, Done, Procs, RowSource, configs, rows, traced_run};
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::mpi::run::host;
 use crate::cluster::exec::mpi::{Job, OnMpi};
@@ -78,12 +78,6 @@ fn on_tree<S: crate::game::TreeSource, R: RankRecorder>(
 /// `req` must be asked of [`Procs::Ranks`] of the job's size.
 pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<Vec<ClusterRow>>> {
     run_traced(job, trees, req, None::<(usize, &mut crate::cluster::exec::record::NoRecord)>)
-}
-
-/// The (configuration, tree) of run `i` (0-based) of `trees.len()` trees,
-/// in the order of the `--per-tree` rows.
-pub fn traced_run(i: usize, trees: usize) -> (usize, usize) {
-    (i / trees.max(1), i % trees.max(1))
 }
 
 /// [`run`], run `i` (0-based, in the order of the `--per-tree` rows:

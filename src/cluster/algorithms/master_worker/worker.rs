@@ -199,17 +199,17 @@ impl<S: TreeSource> Worker<S> {
     /// stopped one counted.
     fn finish<T: Transport<S::Node>>(&mut self, t: &mut T, turn: Turn<S>) {
         let Some(r) = &mut self.running else { return };
+        // Every slice's nodes charged, and to `outside_nodes` if its task is.
+        let (Turn::Paused(counts, _) | Turn::Done { counts, .. }) = &turn;
+        t.searched(*counts);
+        self.outside_nodes += if r.outside { counts.nodes } else { 0 };
         match turn {
             Turn::Paused(counts, outbox) => {
-                t.searched(counts);
                 r.nodes = r.nodes + counts;
-                self.outside_nodes += if r.outside { counts.nodes } else { 0 };
                 *self.spent.entry(r.id).or_default() += counts.nodes;
                 self.outbox.extend(outbox);
             }
             Turn::Done { counts, mut searcher, value, stopped } => {
-                t.searched(counts);
-                self.outside_nodes += if r.outside { counts.nodes } else { 0 };
                 self.outbox.append(&mut searcher.outbox);
                 self.searcher = Some(searcher);
                 let Some(r) = self.running.take() else { return };
