@@ -10,7 +10,7 @@ use crate::util::*;
 use parab::formats::{ClusterRow, IncrementalPerTreeRow};
 
 /// The header of the cluster's rows (simulated and real).
-const HEADER: &str = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm";
+const HEADER: &str = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm,wake_ns";
 
 /// Each row's root value is its tree's in `roots` (the sequential search's).
 fn exact(rows: &[ClusterRow], roots: &[i64]) {

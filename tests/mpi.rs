@@ -100,7 +100,7 @@ fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm,wake_ns"
     );
     let algs: Vec<&str> = algorithms.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();

@@ -514,6 +514,7 @@ pub(crate) fn cluster_row(model: &str, algorithm: &str, procs: u32) -> parab::fo
         oversubscribed: None,
         threads: None,
         thread_algorithm: None,
+        wake_ns: None,
     }
 }
 

@@ -242,7 +242,7 @@ fn within(data: &Real) -> Option<String> {
     let mut f = format!("At 2 ranks with a core each, real time was within 15% of the prediction for {}", list(&near));
     if !far.is_empty() {
         f += &format!(
-            "; beyond it for {} (real over predicted time). Why, where it is known (docs/findings.md, \"At 2 ranks on a quiet host\"): runs with fewer leaves among their nodes than the baseline's (the root splits', the NegaScout master's full and ε-windows) cost more per node, where the model charges one cost for every node, and YBWC's ranks wait in ways the model lacks",
+            "; beyond it for {} (real over predicted time). The prediction charges this host's measured costs of a leaf, of any other node, of a message and of a wake-up's look for messages (scripts/real-mpi.sh); what it lacks, where known (docs/findings.md, \"At 2 ranks on a quiet host\"): a search's own cost per node beyond its share of leaves (YBWC's frames: 12-13 ns a node against the model's 11.4 in the traces), the MPI library's progress on buffered sends, and a loaded host's delay in running a waiting rank (the rows' free_cores and oversubscribed)",
             far.join(", ")
         );
     }

@@ -100,15 +100,26 @@ struct Args {
         "m_a", "m_b", "m_ca", "m_cc", "cut_width", "pv_wait", "interleave", "split_walk",
     ])]
     merge: bool,
-    /// Search time per node, ns (0..10^9).
+    /// Search time per node, ns (0..10^9, up to three decimals); with
+    /// --leaf-ns, per node other than a leaf.
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
-    node_ns: Option<u64>,
+    node_ns: Option<parab::cluster::args::CostNs>,
+    /// Search time per leaf, ns (0..10^9, up to three decimals; default:
+    /// --node-ns, one cost for every node). `scripts/real-mpi.sh` measures
+    /// both on its host.
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    leaf_ns: Option<parab::cluster::args::CostNs>,
     /// The sender's time per message, ns (0..10^9).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     send_ns: Option<u64>,
     /// The receiver's time per message, ns (0..10^9).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     recv_ns: Option<u64>,
+    /// A process's time per wake-up it asked for between slices of its
+    /// search, ns (0..10^9; default 0): a real transport's look for
+    /// messages that found none.
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    wake_ns: Option<u64>,
     /// Network latency, ns (0..10^9).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     latency_ns: Option<u64>,
@@ -176,6 +187,7 @@ fn ura2014(args: &Args, step: UraStep) -> Result<()> {
     use parab::formats::ura2014 as ura;
     let procs = args.procs.iter().map(|&p| u32::try_from(p)).collect::<Result<Vec<u32>, _>>()?;
     ensure!(args.epsilon_procs.is_empty() || args.cluster.epsilon.is_some(), "--ura2014 needs --epsilon (Table 6's ε) with --epsilon-procs");
+    ensure!(args.leaf_ns.is_none(), "--ura2014 calibrates one cost per node on the paper's Table 1 (--node-ns): --leaf-ns does not apply");
     let grid = ura::Grid {
         groups: args.grid.clone(),
         count: args.count.unwrap_or(0),
@@ -183,7 +195,10 @@ fn ura2014(args: &Args, step: UraStep) -> Result<()> {
         algorithms: args.algorithm.clone(),
         epsilon_procs: args.epsilon_procs.clone(),
         epsilon: args.cluster.epsilon.unwrap_or(0),
-        seq_node_ns: args.node_ns.unwrap_or(0),
+        seq_node_ns: match args.node_ns {
+            None => 0,
+            Some(c) => c.whole_ns().ok_or_else(|| anyhow::anyhow!("--ura2014 takes --node-ns in whole ns (the sequential items' cost)"))?,
+        },
     };
     if step == UraStep::Configs {
         ensure!(args.inputs.is_empty(), "--ura2014 configs reads no input");
@@ -271,9 +286,11 @@ fn costs(args: &Args) -> Result<parab::cluster::exec::machine::Costs> {
     let d = Costs::default();
     let ns = |name: &str, given: Option<u64>, default: u64| cost_ns(name, given.unwrap_or(default));
     let costs = Costs {
-        node_ns: ns("--node-ns", args.node_ns, d.node_ns)?,
+        node_ps: args.node_ns.map_or(d.node_ps, |c| c.ps),
+        leaf_ps: args.leaf_ns.map(|c| c.ps),
         send_ns: ns("--send-ns", args.send_ns, d.send_ns)?,
         recv_ns: ns("--recv-ns", args.recv_ns, d.recv_ns)?,
+        wake_ns: ns("--wake-ns", args.wake_ns, d.wake_ns)?,
         latency_ns: ns("--latency-ns", args.latency_ns, d.latency_ns)?,
         bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
         master_ppm: args.cluster.master_ppm()?,
@@ -370,8 +387,10 @@ fn leaf_factors(args: &Args) -> Result<()> {
     let unused = [
         ("--procs", args.procs != [1]),
         ("--node-ns", args.node_ns.is_some()),
+        ("--leaf-ns", args.leaf_ns.is_some()),
         ("--send-ns", args.send_ns.is_some()),
         ("--recv-ns", args.recv_ns.is_some()),
+        ("--wake-ns", args.wake_ns.is_some()),
         ("--latency-ns", args.latency_ns.is_some()),
         ("--bandwidth", args.bandwidth.is_some()),
         ("--split-ply", c.split_ply.is_some()),
@@ -429,8 +448,10 @@ fn main() {
         }
         let mut cluster_only = vec![
             ("--node-ns", args.node_ns.is_some()),
+            ("--leaf-ns", args.leaf_ns.is_some()),
             ("--send-ns", args.send_ns.is_some()),
             ("--recv-ns", args.recv_ns.is_some()),
+            ("--wake-ns", args.wake_ns.is_some()),
             ("--latency-ns", args.latency_ns.is_some()),
             ("--bandwidth", args.bandwidth.is_some()),
             ("--memory", args.memory.is_some()),

@@ -96,6 +96,41 @@ pub fn cost_ns(name: &str, v: u64) -> Result<u64> {
     Ok(v)
 }
 
+/// A search cost in ns with up to three decimals (`--node-ns 9.412`), held
+/// in ps: a cost measured on a host, about 10 ns a node, keeps its fraction
+/// (issue 41). Whole-ns values are the costs they always were.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CostNs {
+    /// The cost, ps.
+    pub ps: u64,
+}
+
+impl CostNs {
+    /// The cost in whole ns, where it is one.
+    pub fn whole_ns(self) -> Option<u64> {
+        (self.ps % 1_000 == 0).then_some(self.ps / 1_000)
+    }
+}
+
+impl std::str::FromStr for CostNs {
+    type Err = String;
+    fn from_str(s: &str) -> Result<CostNs, String> {
+        let bad = || format!("`{s}` is not a cost in ns (digits, at most three decimals: 380, 9.412)");
+        let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+        let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+        if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 3 || (s.contains('.') && frac.is_empty()) {
+            return Err(bad());
+        }
+        let ns: u64 = whole.parse().map_err(|_| bad())?;
+        let frac_ps: u64 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().map_err(|_| bad())? };
+        let ps = ns.checked_mul(1_000).and_then(|p| p.checked_add(frac_ps)).ok_or_else(bad)?;
+        if ps > MAX_COST_NS * 1_000 {
+            return Err(format!("{s} must lie in 0..{MAX_COST_NS} (ns, at most one second)"));
+        }
+        Ok(CostNs { ps })
+    }
+}
+
 impl NetworkArgs {
     /// The option names, each with whether it was given.
     pub fn given(&self) -> [(&'static str, bool); 3] {

@@ -137,7 +137,7 @@ fn the_machine_charges_its_documented_costs() {
     // Even split on 2 processes of a b = 2, depth 1 tree: each searches one
     // leaf (1 node); process 1 sends one 24-byte result.
     let t = &incremental(2, 1, 1)[0];
-    let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
+    let costs = Costs { node_ps: 100_000, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
     let cfg = ClusterConfig { settings: ClusterSettings { costs, ..ClusterSettings::default() }, ..ClusterConfig::new(EvenSplit { split: Some(1) }, 2) };
     let s = simulate(t, &cfg, None).unwrap().output;
     assert_eq!((s.messages, s.bytes), (1, 24));
@@ -152,6 +152,68 @@ fn the_machine_charges_its_documented_costs() {
     // Busy: process 0 searched 200 and received 2,000; process 1 searched
     // 200 and sent 1,000. Their loads are 2,200 and 1,200 over 23,224.
     assert_eq!(s.busy_ns, [2_200, 1_200]);
+}
+
+/// Two costs (issue 41): a leaf at `leaf_ps`, any other node at `node_ps`,
+/// fractions of a ns carried. The sequential baseline's time is exactly its
+/// leaves and its other nodes at their costs, to the ns below; `leaf_ps`
+/// equal to `node_ps` is the one-cost machine, to the nanosecond, for a
+/// parallel run too.
+#[test]
+fn a_leaf_and_any_other_node_have_costs_of_their_own() {
+    let t = &incremental(5, 6, 1)[0];
+    let on = |algorithm, procs, node_ps, leaf_ps| {
+        let costs = Costs { node_ps, leaf_ps, ..Costs::default() };
+        let cfg = ClusterConfig { settings: ClusterSettings { costs, tt_slots: 1 << 12, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) };
+        simulate(t, &cfg, None).unwrap().output
+    };
+    let seq = on(ClusterAlgorithm::SEQUENTIAL, 1, 30_250, Some(7_125));
+    let c = seq.counts;
+    assert!(c.leaves > 0 && c.leaves < c.nodes);
+    assert_eq!(seq.time_ns, (c.leaves * 7_125 + (c.nodes - c.leaves) * 30_250) / 1_000);
+    assert_eq!(on(ClusterAlgorithm::SEQUENTIAL, 1, 300_000, None).time_ns, c.nodes * 300);
+    let ybwc: ClusterAlgorithm = "ybwc".parse().unwrap();
+    assert_eq!(on(ybwc, 4, 300_000, Some(300_000)), on(ybwc, 4, 300_000, None));
+    // Cheaper leaves, a shorter run; the same search.
+    let (two, one) = (on(ybwc, 4, 300_000, Some(70_000)), on(ybwc, 4, 300_000, None));
+    assert!(two.time_ns < one.time_ns);
+    assert_eq!((two.value, two.counts), (one.value, one.counts));
+}
+
+/// A wake-up a process asked for costs it `wake_ns` (issue 41): YBWC's
+/// processes, which wake between slices, are busy exactly `wake_ns` longer
+/// per wake-up (counted by a recorder); the search and the messages are the
+/// same, and the sequential baseline, which never wakes, is unchanged.
+#[test]
+fn a_wake_up_costs_its_process_wake_ns() {
+    use crate::cluster::exec::record::{Handler, Recorder};
+    #[derive(Default)]
+    struct Wakes(u64);
+    impl Recorder for Wakes {
+        const ON: bool = true;
+        type Tag = ();
+        fn sent<N>(&mut self, _: usize, _: usize, _: u64, _: u64, _: &exec::transport::Msg<N>) {}
+        fn handled(&mut self, _: usize, what: Handler, _: u64, _: u64, _: u64) {
+            self.0 += u64::from(matches!(what, Handler::Resume));
+        }
+    }
+    let t = &incremental(5, 7, 1)[0];
+    let on = |algorithm: ClusterAlgorithm, procs, wake_ns| {
+        let costs = Costs { wake_ns, latency_ns: 0, ..Costs::default() };
+        let cfg = ClusterConfig { settings: ClusterSettings { costs, tt_slots: 1 << 12, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) };
+        let mut wakes = Wakes::default();
+        let s = simulate_tree_recorded(t, &cfg, None, &mut wakes).unwrap().output;
+        (s, wakes.0)
+    };
+    let ybwc: ClusterAlgorithm = "ybwc".parse().unwrap();
+    // Two processes, so that the wake-ups' cost does not reorder anything:
+    // compared with the free wake-up, the run is the same.
+    let ((free, n), (paid, m)) = (on(ybwc, 2, 0), on(ybwc, 2, 500));
+    assert!(n > 10, "YBWC wakes between slices ({n})");
+    assert_eq!((n, paid.counts, paid.messages, paid.value), (m, free.counts, free.messages, free.value));
+    assert_eq!(paid.busy_ns.iter().sum::<u64>() - free.busy_ns.iter().sum::<u64>(), 500 * n);
+    let seq = |w| on(ClusterAlgorithm::SEQUENTIAL, 1, w).0.time_ns;
+    assert_eq!(seq(500), seq(0));
 }
 
 /// The rows do not depend on the host: the same on 1 and on 3 of rayon's
@@ -242,16 +304,16 @@ fn time_that_would_pass_2_to_the_64_is_an_error() {
     let ms = ClusterAlgorithm::from(MasterSlave::default());
     let mw = ClusterAlgorithm::from(MasterWorker::new(MwVariant::Updates));
     for (algorithm, procs, costs) in [
-        (ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ns: u64::MAX / 100, ..d }),
+        (ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ps: u64::MAX / 100, ..d }),
         (ms, 4, Costs { latency_ns: u64::MAX, ..d }),
         (ms, 4, Costs { send_ns: u64::MAX, ..d }),
         (ms, 4, Costs { recv_ns: u64::MAX / 2, ..d }),
-        (mw, 4, Costs { node_ns: u64::MAX / 500, master_ppm: 1_000_000_000, ..d }),
+        (mw, 4, Costs { node_ps: u64::MAX / 500, master_ppm: 1_000_000_000, ..d }),
     ] {
         assert_eq!(at(algorithm, procs, costs).map(|r| r.output), Err(ClusterError::TimeOverflow { algorithm: algorithm.name(), procs }), "{costs:?}");
     }
     // The sequential search's 142 nodes at 10^9 ns: exact.
-    let s = at(ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ns: exec::machine::MAX_COST_NS, ..d }).map(|r| r.output);
+    let s = at(ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ps: exec::machine::MAX_COST_NS * 1_000, ..d }).map(|r| r.output);
     assert_eq!(s.map(|s| (s.counts.nodes, s.time_ns)), Ok((142, 142_000_000_000)));
 }
 
@@ -262,7 +324,7 @@ fn time_that_would_pass_2_to_the_64_is_an_error() {
 #[test]
 fn a_hand_worked_load() {
     let trees = incremental(2, 1, 1);
-    let costs = Costs { node_ns: 100, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
+    let costs = Costs { node_ps: 100_000, send_ns: 1_000, recv_ns: 2_000, latency_ns: 20_000, bytes_per_us: 1_000, ..Costs::default() };
     let req = ClusterRequest {
         procs: Procs::Counts(vec![1, 2]),
         algorithms: vec![EvenSplit { split: Some(1) }.into()],
@@ -328,4 +390,18 @@ fn busy_and_idle_times_add_up() {
             }
         }
     }
+}
+
+/// `--node-ns` and `--leaf-ns` take ns with up to three decimals, held in
+/// ps; anything else is refused with what they take.
+#[test]
+fn search_costs_keep_three_decimals() {
+    use crate::cluster::args::CostNs;
+    let ps = |s: &str| s.parse::<CostNs>().map(|c| c.ps);
+    assert_eq!((ps("380"), ps("9.412"), ps("0.5"), ps("12.06"), ps("1000000000")), (Ok(380_000), Ok(9_412), Ok(500), Ok(12_060), Ok(1_000_000_000_000)));
+    for bad in ["9.", ".5", "1.2345", "-1", "1e3", "", "x", "1000000000.001", "99999999999999999999"] {
+        assert!(ps(bad).is_err(), "{bad} accepted");
+    }
+    assert_eq!("9.412".parse::<CostNs>().unwrap().whole_ns(), None);
+    assert_eq!("380".parse::<CostNs>().unwrap().whole_ns(), Some(380));
 }

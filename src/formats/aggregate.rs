@@ -269,6 +269,7 @@ impl ClusterRow {
         ("oversubscribed", Agg::Key),
         ("threads", Agg::Key),
         ("thread_algorithm", Agg::Key),
+        ("wake_ns", Agg::Key),
     ];
 }
 

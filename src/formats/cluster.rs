@@ -119,6 +119,12 @@ pub struct ClusterRow {
     /// A real run with `threads` above 1: `psearch`'s algorithm the threads
     /// run (empty otherwise).
     pub thread_algorithm: Option<String>,
+    /// A real run: rank 0's measured time of one look for messages that
+    /// finds none (an immediate probe, the median of five batches of a
+    /// thousand before the searches), ns: what each wake-up a process asks
+    /// for costs it, the simulated cluster's `--wake-ns` (empty for
+    /// simulated rows).
+    pub wake_ns: Option<u64>,
 }
 
 /// One row of `pabsim --machine cluster --leaf-factors` (Ura et al.

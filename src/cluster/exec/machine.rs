@@ -3,11 +3,15 @@
 //! completion; a process busy when a message arrives handles it when it is
 //! free. Costs, every one a parameter ([`Costs`]):
 //!
-//! - searching costs `node_ns` per node visited; the master-worker's
-//!   master walking its in-memory tree costs `master_ppm` millionths of
-//!   that per node;
+//! - searching costs `node_ps` per node visited, or, where `leaf_ps` is
+//!   given, `leaf_ps` per leaf and `node_ps` per other node (a leaf costs a
+//!   value, any other node a move list and a table probe: issue 41), in
+//!   picoseconds, so that a cost measured on a host (about 10 ns a node)
+//!   keeps its fraction of a ns; the master-worker's master walking its
+//!   in-memory tree costs `master_ppm` millionths of `node_ps` per node;
 //! - sending costs the sender `send_ns`, receiving costs the receiver
-//!   `recv_ns` (software overhead per message);
+//!   `recv_ns` (software overhead per message); a wake-up a process asked
+//!   for costs it `wake_ns` (its look for messages that found none);
 //! - a message arrives its latency plus its bytes over `bandwidth` after
 //!   it is sent: `latency_ns` on the flat network, plus its hops times
 //!   the hop cost on another [`Topology`] (`crate::cluster::exec::topology`).
@@ -29,19 +33,26 @@ use crate::search::NodeCounts;
 /// The machine's costs (defaults and their sources: `docs/model.md` §9.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Costs {
-    /// Time per node searched, ns.
-    pub node_ns: u64,
+    /// Time per node searched, ps: every node's, or where `leaf_ps` is
+    /// given every node's but a leaf's.
+    pub node_ps: u64,
+    /// Time per leaf searched, ps (`None`: `node_ps`, one cost for every
+    /// node).
+    pub leaf_ps: Option<u64>,
     /// Sender's time per message, ns.
     pub send_ns: u64,
     /// Receiver's time per message, ns.
     pub recv_ns: u64,
+    /// A process's time per wake-up it asked for ([`Transport::wake`]), ns:
+    /// a real transport's look for messages that found none (issue 41).
+    pub wake_ns: u64,
     /// Network latency, ns: every message's on the flat network, the ends'
     /// share on another topology (its hops cost more).
     pub latency_ns: u64,
     /// Bandwidth, bytes per µs (1,250 = 10 Gbit/s).
     pub bytes_per_us: u64,
     /// The master-worker's master's time per node of its passes over its
-    /// in-memory tree, in millionths of `node_ns`
+    /// in-memory tree, in millionths of `node_ps`
     /// ([`DEFAULT_MASTER_PPM`]).
     pub master_ppm: u64,
     /// The network: which pairs are how many hops apart, and a hop's cost.
@@ -51,13 +62,29 @@ pub struct Costs {
 impl Default for Costs {
     fn default() -> Costs {
         Costs {
-            node_ns: DEFAULT_NODE_NS,
+            node_ps: DEFAULT_NODE_NS * 1_000,
+            leaf_ps: None,
             send_ns: 1_000,
             recv_ns: 1_000,
+            wake_ns: 0,
             latency_ns: 20_000,
             bytes_per_us: 1_250,
             master_ppm: DEFAULT_MASTER_PPM,
             topology: Topology::Flat,
+        }
+    }
+}
+
+impl Costs {
+    /// The time of searching `c`, ps (no overflow: each count below 2^64,
+    /// each cost below 2^64 ps).
+    pub fn search_ps(&self, c: NodeCounts) -> u128 {
+        match self.leaf_ps {
+            None => c.nodes as u128 * self.node_ps as u128,
+            Some(leaf) => {
+                debug_assert!(c.leaves <= c.nodes);
+                c.leaves as u128 * leaf as u128 + c.nodes.saturating_sub(c.leaves) as u128 * self.node_ps as u128
+            }
         }
     }
 }
@@ -120,8 +147,10 @@ struct ProcState {
     started: bool,
     /// Idle time up to the search time, ns (start-up and other).
     idle: u64,
-    /// Walked time not yet charged, in millionths of a ns.
+    /// Walked time not yet charged, in billionths of a ns.
     walk_rem: u64,
+    /// Searched time not yet charged, ps.
+    search_rem: u64,
 }
 
 /// (to, from, message, the recorder's tag; `None` is a process's own
@@ -168,15 +197,19 @@ impl<N, R: Recorder> Transport<N> for Net<'_, N, R> {
         self.stats.bytes += bytes;
     }
     fn searched(&mut self, c: NodeCounts) {
-        self.advance(c.nodes.checked_mul(self.costs.node_ns));
+        // Picoseconds, the remainder carried (whole-ns costs leave none).
+        let t = self.costs.search_ps(c) + self.st.search_rem as u128;
+        self.advance(u64::try_from(t / 1_000).ok());
+        self.st.search_rem = (t % 1_000) as u64;
         self.count(c);
     }
     fn walked(&mut self, c: NodeCounts) {
-        // Millionths of a ns, the remainder carried: a pass charges its
-        // nodes in many small pieces (before each task it sends).
-        let t = (c.nodes as u128 * self.costs.node_ns as u128 * self.costs.master_ppm as u128) + self.st.walk_rem as u128;
-        self.advance(u64::try_from(t / 1_000_000).ok());
-        self.st.walk_rem = (t % 1_000_000) as u64;
+        // Billionths of a ns (ps × millionths), the remainder carried: a
+        // pass charges its nodes in many small pieces (before each task it
+        // sends).
+        let t = (c.nodes as u128).checked_mul(self.costs.node_ps as u128 * self.costs.master_ppm as u128).and_then(|t| t.checked_add(self.st.walk_rem as u128));
+        self.advance(t.and_then(|t| u64::try_from(t / 1_000_000_000).ok()));
+        self.st.walk_rem = t.map_or(0, |t| (t % 1_000_000_000) as u64);
         self.count(c);
     }
     fn done(&mut self, value: i64) {
@@ -268,6 +301,7 @@ pub fn run_recorded<S: TreeSource, P: Process<S>, R: Recorder>(
         let (start, before) = (st.clock, stats.counts.nodes);
         let Some(msg) = msg else {
             let mut net = Net { rank: to, procs: n, costs, st, events: &mut events, stats: &mut stats, done: &mut done, overflow: &mut overflow, rec };
+            net.advance(Some(costs.wake_ns));
             procs[to].resume(src, &mut net);
             if R::ON {
                 rec.handled(to, Handler::Resume, start, states[to].clock, stats.counts.nodes - before);

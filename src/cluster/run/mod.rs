@@ -72,6 +72,9 @@ pub enum RowSource {
         /// Its load, cores, free cores, and whether some host ran more
         /// threads than its free cores.
         host: crate::real::host::Occupancy,
+        /// Rank 0's measured time of a look for messages that finds none,
+        /// ns.
+        wake_ns: u64,
     },
 }
 
@@ -261,9 +264,9 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
     let tallies: Option<Vec<TaskTally>> = ds.iter().map(|d| d.stats.tasks).collect();
     let tally = tallies.map(|v| v.into_iter().fold(TaskTally::default(), |a, b| a + b));
     let task = |f: fn(&TaskTally) -> u64| tally.as_ref().map(f);
-    let host = match source {
-        RowSource::Simulated => None,
-        RowSource::Mpi { host } => Some(host),
+    let (host, wake_ns) = match source {
+        RowSource::Simulated => (None, None),
+        RowSource::Mpi { host, wake_ns } => (Some(host), Some(wake_ns)),
     };
     ClusterRow {
         tree: per_tree.then(|| t0.index()),
@@ -311,6 +314,7 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         // Real ranks say how many threads each ran (1: the sequential search).
         threads: (source != RowSource::Simulated).then(|| threads.map_or(1, |t| t.threads as u32)),
         thread_algorithm: threads.map(|t| t.algorithm.name().to_string()),
+        wake_ns,
     }
 }
 

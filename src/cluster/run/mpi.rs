@@ -26,7 +26,7 @@
 
 use super::{ClusterRequest, Done, Procs, RowSource, configs, rows, traced_run};
 use crate::cluster::exec::machine::ClusterStats;
-use crate::cluster::exec::mpi::run::host;
+use crate::cluster::exec::mpi::run::{host, probe_ns};
 use crate::cluster::exec::mpi::{Job, OnMpi};
 use crate::cluster::exec::record::RankRecorder;
 use crate::cluster::hybrid::Threads;
@@ -87,6 +87,8 @@ pub fn run_traced<R: RankRecorder>(job: Job<'_>, trees: &[Tree], req: &ClusterRe
     ensure!(req.procs == Procs::Ranks(job.size), "a request for {:?} run on a job of {} ranks", req.procs, job.size);
     let cfgs = configs(req)?;
     let host = host(job, req.settings.threads.map_or(1, |t| t.threads));
+    let job = job.with_cores(host.oversubscribed);
+    let wake_ns = probe_ns(job);
     let mut base = vec![];
     let mut done = vec![];
     for (t, tree) in trees.iter().enumerate() {
@@ -112,5 +114,5 @@ pub fn run_traced<R: RankRecorder>(job: Job<'_>, trees: &[Tree], req: &ClusterRe
             done.push(Done { cfg: c, tree: t, ran, stats });
         }
     }
-    Ok((job.rank == 0).then(|| rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Mpi { host })))
+    Ok((job.rank == 0).then(|| rows(trees, &cfgs, &done, &base, req.per_tree, RowSource::Mpi { host, wake_ns })))
 }

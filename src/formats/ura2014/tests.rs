@@ -148,6 +148,7 @@ fn calibration_and_items_from_the_pipelines_files() {
         oversubscribed: None,
         threads: None,
         thread_algorithm: None,
+        wake_ns: None,
     };
     let put = |name: &str, r: ClusterRow, time: &str| {
         std::fs::write(g.join(format!("{name}.csv")), csv_of(&[r])).unwrap();

@@ -91,7 +91,7 @@ fn two_processes_on_the_same_tree_by_messages() {
     let t = Incremental::new(3, 100).unwrap();
     let root = t.root(1);
     let mut p: Vec<YbwcProcess<Incremental>> = (0..2).map(YbwcProcess::maker(&root, 2, 0, 1024, 1 << 10, Switches::NONE, Topology::Flat)).collect();
-    let costs = Costs { node_ns: 100_000, ..Costs::default() };
+    let costs = Costs { node_ps: 100_000_000, ..Costs::default() };
     let s = machine::run(&t, &mut p, costs, Delivery::Timed).expect("time within 2^64 ns").expect("a value");
     assert_eq!(s.value, OFF + 466);
     assert_eq!((p[0].given, p[1].taken, p[1].passed), (2, 2, 3));

@@ -22,7 +22,8 @@
 //! each other cannot deadlock).
 //!
 //! **Never a hang.** Every wait (the barrier, a message, the fins) polls
-//! (an immediate probe, then a yield or a short sleep) and has a deadline:
+//! (an immediate probe, then a yield; in an oversubscribed job, after a
+//! thousand polls, a short sleep: [`Job::with_cores`]) and has a deadline:
 //! with no message for the timeout (`--mpi-timeout`, 60 s by default), the
 //! rank prints one line, `psearch: rank R: no message for 60 s (a rank
 //! died or the network stalled)`, and aborts the job (`MPI_Abort`). Rank r
@@ -114,12 +115,25 @@ pub struct Job<'w> {
     pub rank: usize,
     /// The job's ranks.
     pub size: usize,
+    /// Whether a wait may sleep between polls ([`Job::with_cores`]).
+    pub sleeps: bool,
 }
 
 impl<'w> Job<'w> {
     /// This rank of `world`.
     pub fn new(world: &'w SimpleCommunicator, opts: &'w MpiOptions) -> Job<'w> {
-        Job { world, opts, rank: world.rank() as usize, size: world.size() as usize }
+        Job { world, opts, rank: world.rank() as usize, size: world.size() as usize, sleeps: true }
+    }
+
+    /// This job, its waits polling without sleeping when every rank has a
+    /// core of its own (`oversubscribed` false; issue 41): a rank that
+    /// slept 50 µs between polls handled a message up to a sleep late —
+    /// later still on a busy host — and pushed out its own buffered sends
+    /// only when it woke, a delay no model of the machine has. An
+    /// oversubscribed job keeps the sleeps, so that its waiting ranks leave
+    /// their cores to the ranks searching.
+    pub fn with_cores(self, oversubscribed: bool) -> Job<'w> {
+        Job { sleeps: oversubscribed, ..self }
     }
 
     /// The deadline of a wait begun now (see the module doc: rank r waits
@@ -169,7 +183,7 @@ impl<'w> Job<'w> {
             if Instant::now() > deadline {
                 self.timed_out();
             }
-            pause(&mut polls);
+            pause(&mut polls, self.sleeps);
         }
     }
 
@@ -191,17 +205,18 @@ impl<'w> Job<'w> {
             if Instant::now() > deadline {
                 self.timed_out();
             }
-            pause(&mut polls);
+            pause(&mut polls, self.sleeps);
         }
     }
 }
 
-/// Between two polls: yield for the first thousand (a message expected
+/// Between two polls: yield (a rank with a core of its own polls on), or,
+/// where waits may sleep, yield for the first thousand (a message expected
 /// within microseconds arrives without a sleep's delay), then sleep 50 µs
 /// (an oversubscribed rank must leave its core to the ranks searching).
-fn pause(polls: &mut u32) {
-    *polls += 1;
-    if *polls < 1_000 {
+fn pause(polls: &mut u32, sleeps: bool) {
+    *polls = polls.saturating_add(1);
+    if !sleeps || *polls < 1_000 {
         std::thread::yield_now();
     } else {
         std::thread::sleep(Duration::from_micros(50));

@@ -107,7 +107,8 @@ pub fn share_input(job: Job<'_>, path: Option<&Path>) -> Result<Input> {
 /// its free cores (its CPUs online where the load cannot be read; its own
 /// count, not the ranks' bindings: `mpirun` binds each rank to a core when
 /// it can), or some rank runs more threads than the CPUs it is bound to.
-/// Every rank must call it; rank 0 has the answer.
+/// Every rank must call it; rank 0 has the answer, and every rank its
+/// `oversubscribed` (how the ranks wait: [`Job::with_cores`]).
 pub fn host(job: Job<'_>, threads: usize) -> Occupancy {
     let shared = job.world.split_shared(0);
     let local = shared.size() as usize;
@@ -134,7 +135,9 @@ pub fn host(job: Job<'_>, threads: usize) -> Occupancy {
     let root = job.world.process_at_rank(0);
     if job.rank != 0 {
         root.gather_into(&enc[..]);
-        return mine;
+        let mut over = 0u8;
+        root.broadcast_into(&mut over);
+        return Occupancy { oversubscribed: over == 1, ..mine };
     }
     let mut all = vec![0f64; enc.len() * job.size];
     root.gather_into_root(&enc[..], &mut all[..]);
@@ -154,7 +157,34 @@ pub fn host(job: Job<'_>, threads: usize) -> Occupancy {
     }
     let mut w = worst.unwrap_or(mine);
     w.oversubscribed |= over;
+    let mut over = u8::from(w.oversubscribed);
+    root.broadcast_into(&mut over);
     w
+}
+
+/// This host's time of one look for messages that finds none, ns: the
+/// median of five batches of a thousand immediate probes of any rank, on
+/// rank 0 (others return 0), before any search sends. It is what each
+/// wake-up a process asks for costs on this transport — the look for
+/// messages before `resume` — and the simulated cluster's `--wake-ns`
+/// (issue 41): YBWC's ranks wake every few dozen nodes.
+pub fn probe_ns(job: Job<'_>) -> u64 {
+    if job.rank != 0 {
+        return 0;
+    }
+    let mut batches: Vec<u64> = (0..5)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            for _ in 0..1_000 {
+                if job.poll().is_some() {
+                    job.fatal("a message before the searches began");
+                }
+            }
+            t.elapsed().as_nanos() as u64
+        })
+        .collect();
+    batches.sort_unstable();
+    (batches[2] + 500) / 1_000
 }
 
 /// The host's CPUs online (Linux: `/sys/devices/system/cpu/online`, e.g.
