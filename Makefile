@@ -29,7 +29,7 @@ BIN := target/release
 R := results
 SRC := $(shell find src -name '*.rs') Cargo.toml Cargo.lock $(wildcard data/*.txt)
 POSITIONS := $(wildcard data/positions/*.epd data/positions/*.txt)
-# The report is a crate of its own (polars, plotters): the pipeline tools build without it.
+# The report is a crate of its own (plotters): the pipeline tools build without it.
 REPORT_SRC := $(shell find report/src -name '*.rs') report/Cargo.toml $(wildcard assets/fonts/*)
 # The thesis's five orderings, as file-name keys b-wa-wb.
 ORDERINGS := 32-79-5 20-69-19 32-66-66 32-33-33 32-0-0
@@ -73,7 +73,7 @@ test: test-setup mpi-test slurm-test smoke
 # graph (`--workspace`): the report's dependencies turn on features of some of the
 # tools' (memchr's, serde's, num-traits'), and resolved apart the library and 40 of
 # its dependencies were compiled twice (BENCHMARKS.md, issue 42). `--bin` keeps the
-# tools' build from compiling the report's crates (polars). Each stamp has its own
+# tools' build from compiling the report's crates (plotters). Each stamp has its own
 # sources: a change to the report alone reruns no chapter.
 TOOLS := $(basename $(notdir $(wildcard src/bin/*.rs)))
 .PHONY: fetch

@@ -5,12 +5,12 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::frame::{self, Frame};
 use super::games::Games;
-use super::load::{self, ColumnKind, Csv, pl};
+use super::load::{self, ColumnKind, Csv};
 use super::published::Measures;
 use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
 use anyhow::Result;
-use polars::prelude::*;
 use std::path::Path;
 
 /// Chapter 4's inputs, each absent if its file is missing.
@@ -24,7 +24,7 @@ pub struct Ch4 {
     /// Per-tree node counts (`nodes/*.csv`).
     pub nodes: Option<Csv>,
     /// Node counts summed per ordering and depth.
-    pub nodes_sum: Option<DataFrame>,
+    pub nodes_sum: Option<Frame>,
 }
 
 const K: ColumnKind = ColumnKind::Key;
@@ -87,26 +87,24 @@ pub fn load(results: &Path) -> Result<Ch4> {
     if let Some(n) = &nodes {
         n.refuse_repeats(&["b", "wa", "wb", "depth", "tree", "seed"], "the node counts of one tree")?;
     }
-    let nodes_sum = match &nodes {
-        Some(c) => Some(pl(
-            c.df.clone()
-                .lazy()
-                .group_by_stable([col("b"), col("wa"), col("wb"), col("depth")])
-                .agg([
-                    col("nodes").sum().alias("n1_nodes"),
-                    col("leaves").sum(),
-                    col("internal").sum(),
-                    col("contributing").sum(),
-                    col("tree").count().cast(DataType::Int64).alias("trees"),
-                    col("seed").first().alias("first_seed"),
-                    col("seed").last().alias("last_seed"),
-                ])
-                .collect(),
-            "summing node counts",
-        )?),
-        None => None,
-    };
+    let nodes_sum = nodes.as_ref().map(|c| sum_nodes(&c.df)).transpose()?;
     Ok(Ch4 { fbest, rajahx, analytic, nodes, nodes_sum })
+}
+
+/// The node counts summed per ordering and depth (in order of first
+/// appearance): `n1_nodes`, `leaves`, `internal`, `contributing`, the
+/// number of `trees` and the first and last tree's seed.
+fn sum_nodes(df: &Frame) -> Result<Frame> {
+    let key = ["b", "wa", "wb", "depth"];
+    let g = df.groups(&key, 0..df.height())?;
+    let mut out = df.group_keys(&key, &g)?;
+    for (c, name) in [("nodes", "n1_nodes"), ("leaves", "leaves"), ("internal", "internal"), ("contributing", "contributing")] {
+        out.set(name, df.column(c)?.sums(&g, c)?);
+    }
+    out.set("trees", df.column("tree")?.counts(&g));
+    out.set("first_seed", df.column("seed")?.firsts(&g));
+    out.set("last_seed", df.column("seed")?.lasts(&g));
+    Ok(out)
 }
 
 /// Our chapter 4 numbers in the shape published tables are keyed by.
@@ -124,14 +122,14 @@ pub fn measures(c: &Ch4) -> Result<Vec<Measures>> {
     Ok(v)
 }
 
-fn points(df: &DataFrame, x: &str, y: &str) -> Vec<(f64, f64)> {
-    (0..df.height()).filter_map(|i| Some((load::text(df, x, i)?.parse().ok()?, load::num(df, y, i)?))).collect()
+fn points(df: &Frame, x: &str, y: &str) -> Vec<(f64, f64)> {
+    (0..df.height()).filter_map(|i| Some((df.text(x, i)?.parse().ok()?, df.num(y, i)?))).collect()
 }
 
 /// p_best(n) of the (32, 79, 5) trees, for the real-games section.
 pub fn artificial_pbest(c: &Ch4) -> Result<Option<Vec<(u32, f64)>>> {
     let Some(f) = &c.fbest else { return Ok(None) };
-    let d = load::filter_eq(&f.df, &[("b", "32"), ("wa", "79"), ("wb", "5")])?;
+    let d = f.df.filter_eq(&[("b", "32"), ("wa", "79"), ("wb", "5")])?;
     if d.height() == 0 {
         return Ok(None);
     }
@@ -147,7 +145,7 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
         ..Default::default()
     };
     let art = match &c.fbest {
-        Some(f) => Some(load::filter_eq(&f.df, &[("b", "32"), ("wa", "79"), ("wb", "5")])?).filter(|d| d.height() > 0),
+        Some(f) => Some(f.df.filter_eq(&[("b", "32"), ("wa", "79"), ("wb", "5")])?).filter(|d| d.height() > 0),
         None => None,
     };
     if c.rajahx.is_none() {
@@ -157,24 +155,15 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
         s.missing.push(missing("f_best of the (32, 79, 5) trees", "fbest/tg1-32-79-5-d7.csv", "make chapter4"));
     }
     let (Some(raj), Some(art)) = (&c.rajahx, art) else { return Ok(s) };
-    // Join on n in polars: the chess rows are 1..10, the artificial 1..b.
-    let r = raj.df.clone().lazy().select([
-        col("n"),
-        col("fbest").alias("chess_fbest"),
-        col("pbest").alias("chess_pbest"),
-        col("b").alias("chess_b"),
-        col("trees").alias("positions"),
-    ]);
-    let a = art.clone().lazy().select([col("n"), col("fbest").alias("art_fbest"), col("pbest").alias("art_pbest"), col("depth"), col("trees")]);
-    let j = pl(r.join(a, [col("n")], [col("n")], load::join_args(JoinType::Left)).collect(), "joining f_best tables")?;
+    let j = join_on_n(&raj.df, &art)?;
     let mut rows = vec![];
     for i in 0..j.height() {
-        let (cp, ap) = (load::num(&j, "chess_pbest", i), load::num(&j, "art_pbest", i));
+        let (cp, ap) = (j.num("chess_pbest", i), j.num("art_pbest", i));
         rows.push(vec![
-            Cell::Text(load::text(&j, "n", i).unwrap_or_default()),
-            Cell::number(load::num(&j, "chess_fbest", i), 0),
+            Cell::Text(j.text("n", i).unwrap_or_default()),
+            Cell::number(j.num("chess_fbest", i), 0),
             Cell::number(cp, 6),
-            Cell::number(load::num(&j, "art_fbest", i), 0),
+            Cell::number(j.num("art_fbest", i), 0),
             Cell::number(ap, 6),
             match (cp, ap) {
                 // Enough decimals that a small difference does not print as 0.00.
@@ -183,9 +172,9 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
             },
         ]);
     }
-    let chess_b = load::num(&j, "chess_b", 0).unwrap_or(f64::NAN);
-    let depth = load::int(&j, "depth", 0).unwrap_or(0);
-    let trees = load::int(&j, "trees", 0).unwrap_or(0);
+    let chess_b = j.num("chess_b", 0).unwrap_or(f64::NAN);
+    let depth = j.int("depth", 0).unwrap_or(0);
+    let trees = j.int("trees", 0).unwrap_or(0);
     s.tables.push(Table {
         id: "table-4-3".into(),
         caption: "Tables 4.1–4.3: f_best and p_best by move position, chess program vs. artificial trees (32, 79, 5)".into(),
@@ -194,11 +183,11 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
         groups: vec![],
         note: format!(
             "Chess: `fbest/rajahx.csv` ({} positions, average branching factor {chess_b:.2}). Artificial: `{}` ({trees} trees, depth {depth}).",
-            load::int(&j, "positions", 0).unwrap_or(0),
+            j.int("positions", 0).unwrap_or(0),
             art_name(c)
         ),
     });
-    let p1 = (load::num(&j, "chess_pbest", 0), load::num(&j, "art_pbest", 0));
+    let p1 = (j.num("chess_pbest", 0), j.num("art_pbest", 0));
     if let (Some(cp), Some(ap)) = p1 {
         s.findings.push(format!(
             "The first move is best at {:.1}% of the chess program's nodes and {:.1}% of the artificial trees' ({:+.1} points); the chess program's average branching factor is {chess_b:.1} against the trees' 32.",
@@ -261,6 +250,23 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
     Ok(s)
 }
 
+/// The chess rows (1..10) beside the artificial ones (1..b) of the same n,
+/// in the chess rows' order: `chess_fbest`, `chess_pbest`, `chess_b`,
+/// `positions`, `art_fbest`, `art_pbest`, `depth`, `trees`. A chess row
+/// without an artificial one keeps empty cells; one with several is
+/// repeated for each (an empty n matches nothing).
+fn join_on_n(raj: &Frame, art: &Frame) -> Result<Frame> {
+    let (chess, artificial) = frame::left_join(raj, art, &["n"])?;
+    let mut j = Frame::new(chess.len());
+    for (c, name) in [("n", "n"), ("fbest", "chess_fbest"), ("pbest", "chess_pbest"), ("b", "chess_b"), ("trees", "positions")] {
+        j.set(name, raj.column(c)?.take(&chess));
+    }
+    for (c, name) in [("fbest", "art_fbest"), ("pbest", "art_pbest"), ("depth", "depth"), ("trees", "trees")] {
+        j.set(name, art.column(c)?.take_or_empty(&artificial));
+    }
+    Ok(j)
+}
+
 fn art_name(c: &Ch4) -> String {
     c.fbest.as_ref().map(|f| f.name.clone()).unwrap_or_default()
 }
@@ -277,22 +283,17 @@ fn table_4_4(c: &Ch4, p: &mut Published) -> Result<Section> {
         None => s.missing.push(missing("f_best of the artificial trees", "fbest/tg1-32-79-5-d7.csv", "make chapter4")),
         Some(f) => {
             for (bb, wa, wb) in load::orderings(&f.df) {
-                let d = load::filter_eq(&f.df, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
+                let d = f.df.filter_eq(&[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
                 let mut rows = vec![];
                 let mut cum = 0.0;
                 for i in 0..d.height().min(10) {
-                    let pb = load::num(&d, "pbest", i).unwrap_or(0.0);
+                    let pb = d.num("pbest", i).unwrap_or(0.0);
                     cum += pb;
-                    rows.push(vec![
-                        Cell::Text(load::text(&d, "n", i).unwrap_or_default()),
-                        Cell::number(load::num(&d, "fbest", i), 0),
-                        Cell::Num(pb, 6),
-                        Cell::Num(cum, 6),
-                    ]);
+                    rows.push(vec![Cell::Text(d.text("n", i).unwrap_or_default()), Cell::number(d.num("fbest", i), 0), Cell::Num(pb, 6), Cell::Num(cum, 6)]);
                 }
-                let depth = load::int(&d, "depth", 0).unwrap_or(0);
-                let trees = load::int(&d, "trees", 0).unwrap_or(0);
-                let total: f64 = (0..d.height()).filter_map(|i| load::num(&d, "fbest", i)).sum();
+                let depth = d.int("depth", 0).unwrap_or(0);
+                let trees = d.int("trees", 0).unwrap_or(0);
+                let total: f64 = (0..d.height()).filter_map(|i| d.num("fbest", i)).sum();
                 s.tables.push(Table {
                     id: format!("table-4-4-{bb}-{wa}-{wb}"),
                     caption: format!("Table 4.4: f_best(1..10) and p_best(1..10), ordering {}, depth {depth}, {trees} trees", ordering_label(&bb, &wa, &wb)),
@@ -301,7 +302,7 @@ fn table_4_4(c: &Ch4, p: &mut Published) -> Result<Section> {
                     groups: vec![],
                     note: format!("From `{}`; {} nodes recorded a best move (positions 1..{}).", f.name, super::doc::group(total as i64), d.height()),
                 });
-                if let Some(p1) = load::num(&d, "pbest", 0) {
+                if let Some(p1) = d.num("pbest", 0) {
                     s.findings.push(format!(
                         "Ordering {}: the first move is best at {:.2}% of the {} contributing nodes.",
                         ordering_label(&bb, &wa, &wb),
@@ -338,15 +339,9 @@ fn table_4_5(c: &Ch4, p: &mut Published) -> Result<Section> {
     if cmp.is_empty()
         && let Some(a) = &c.analytic
     {
-        let d = load::filter_eq(&a.df, &[("b", "20"), ("wa", "69"), ("wb", "19")])?;
+        let d = a.df.filter_eq(&[("b", "20"), ("wa", "69"), ("wb", "19")])?;
         let rows = (0..d.height())
-            .map(|i| {
-                vec![
-                    Cell::Text(load::text(&d, "n", i).unwrap_or_default()),
-                    Cell::number(load::num(&d, "p_n", i), 6),
-                    Cell::number(load::num(&d, "cumulative", i), 6),
-                ]
-            })
+            .map(|i| vec![Cell::Text(d.text("n", i).unwrap_or_default()), Cell::number(d.num("p_n", i), 6), Cell::number(d.num("cumulative", i), 6)])
             .collect();
         s.tables.push(Table {
             id: "table-4-5".into(),
@@ -380,8 +375,8 @@ fn figure_4_6(c: &Ch4, b: &mut Builder) -> Result<Section> {
     let mut args = vec![];
     let mut exact_curves = true;
     for (bb, wa, wb) in load::orderings(&a.df) {
-        let d = load::filter_eq(&a.df, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
-        let p1 = load::num(&d, "p_n", 0).unwrap_or(0.0);
+        let d = a.df.filter_eq(&[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
+        let p1 = d.num("p_n", 0).unwrap_or(0.0);
         s.findings.push(format!("{}: p_1 = {p1:.6}.", ordering_label(&bb, &wa, &wb)));
         let csv = points(&d, "n", "p_n");
         // The CSV prints a fixed number of decimals, so the steepest

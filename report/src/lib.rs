@@ -4,9 +4,10 @@
 //!
 //! The report reads whatever results exist under the results directory and
 //! every published table; a missing input becomes a section that names the
-//! command producing it. Joins and aggregations run in polars
-//! ([`published`] joins the published tables generically; the chapter
-//! modules aggregate per-tree and per-configuration rows). Everything written
+//! command producing it. The rows are read into small typed tables
+//! ([`frame`]): [`published`] joins the published tables to ours generically
+//! by their keys; the chapter modules sum per-tree rows per configuration,
+//! each group-by and join a few lines over those tables. Everything written
 //! is a pure function of the inputs and the report date, so two runs give
 //! byte-identical files.
 
@@ -17,6 +18,7 @@ pub mod chapter6;
 pub mod distributed;
 pub mod doc;
 pub mod figures;
+pub mod frame;
 pub mod games;
 pub mod legend;
 pub mod load;

@@ -1,7 +1,6 @@
-//! Result and published CSV files as polars DataFrames.
+//! Result and published CSV files as typed tables ([`Frame`]).
 //!
-//! Files are parsed with the `csv` crate (polars' own CSV reader would pull in
-//! its streaming engine, see the crate notes) and typed here: declared columns
+//! Files are parsed with the `csv` crate and typed here: declared columns
 //! must parse as declared, and a bad value names the file and line; other
 //! columns are inferred (integer, then float, then text). Headers are
 //! lower-cased, so `E_type` and `e_type` are the same column. The key columns
@@ -9,9 +8,9 @@
 //! different files, and from published file names, join whatever their
 //! spelling.
 
+use super::frame::{Frame, Values};
 use anyhow::{Context, Result, anyhow, bail};
 use parab::sim::run::SimConfig;
-use polars::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufReader;
@@ -33,12 +32,12 @@ pub enum ColumnKind {
     Key,
 }
 
-/// One or more CSV files read into one DataFrame.
+/// One or more CSV files read into one table.
 pub struct Csv {
     /// The file(s), for messages.
     pub name: String,
     /// The rows, in file order.
-    pub df: DataFrame,
+    pub df: Frame,
     /// Per numeric column, the most decimals written in any cell: the
     /// precision a published value was printed with.
     pub decimals: BTreeMap<String, usize>,
@@ -197,7 +196,7 @@ pub fn read(path: &Path, required: &[(&str, ColumnKind)]) -> Result<Csv> {
     read_many(&[path.to_path_buf()], required)
 }
 
-/// Reads several files with the same kind of content into one DataFrame;
+/// Reads several files with the same kind of content into one table;
 /// the union of their columns, a cell missing from a file is null.
 pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<Csv> {
     let mut headers: Vec<String> = vec![];
@@ -254,7 +253,7 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<C
             bail!("no rows after the header: a cut or empty results file ({name}:2)");
         }
     }
-    let mut columns = vec![];
+    let mut df = Frame::new(origin.len());
     let mut decimals = BTreeMap::new();
     let mut raw = BTreeMap::new();
     for (h, col) in headers.iter().zip(&cells) {
@@ -269,7 +268,7 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<C
                 for (r, s) in col.iter().enumerate() {
                     v.push(Some(s.parse::<i64>().map_err(|_| anyhow!("column `{h}`: `{s}` is not an integer ({})", at(r)))?));
                 }
-                Column::new(h.into(), v)
+                Values::Int(v)
             }
             Some(ColumnKind::Float) => {
                 let mut v = Vec::with_capacity(col.len());
@@ -278,32 +277,36 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<C
                     v.push(Some(x));
                 }
                 decimals.insert(h.clone(), col.iter().map(|s| decimals_of(s)).max().unwrap_or(0));
-                Column::new(h.into(), v)
+                Values::Float(v)
             }
-            Some(ColumnKind::Text) => Column::new(h.into(), col.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>()),
-            Some(ColumnKind::Key) => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
-            None if KEYS.contains(&h.as_str()) => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
+            Some(ColumnKind::Text) => Values::Text(col.iter().map(|s| Some(s.clone())).collect()),
+            Some(ColumnKind::Key) => keys(col),
+            None if KEYS.contains(&h.as_str()) => keys(col),
             None => infer(h, col, &mut decimals),
         };
-        columns.push(column);
+        df.set(h, column);
         raw.insert(h.clone(), col.clone());
     }
-    let df = DataFrame::new(origin.len(), columns).map_err(|e| anyhow!("{e}"))?;
     let row_file = origin.iter().map(|(fi, _)| *fi).collect();
     let row_line = origin.iter().map(|(_, line)| *line).collect();
     Ok(Csv { name: names.join(", "), df, decimals, raw, files: names, row_file, row_line })
 }
 
-fn infer(h: &str, col: &[String], decimals: &mut BTreeMap<String, usize>) -> Column {
+/// Key cells as normalised text, an empty cell empty.
+pub fn keys(col: &[String]) -> Values {
+    Values::Text(col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect())
+}
+
+fn infer(h: &str, col: &[String], decimals: &mut BTreeMap<String, usize>) -> Values {
     let present = || col.iter().filter(|s| !s.is_empty());
     if present().all(|s| s.parse::<i64>().is_ok()) {
-        return Column::new(h.into(), col.iter().map(|s| s.parse::<i64>().ok()).collect::<Vec<_>>());
+        return Values::Int(col.iter().map(|s| s.parse::<i64>().ok()).collect());
     }
     if present().all(|s| s.parse::<f64>().is_ok_and(|x| x.is_finite())) {
         decimals.insert(h.to_string(), present().map(|s| decimals_of(s)).max().unwrap_or(0));
-        return Column::new(h.into(), col.iter().map(|s| s.parse::<f64>().ok()).collect::<Vec<_>>());
+        return Values::Float(col.iter().map(|s| s.parse::<f64>().ok()).collect());
     }
-    Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then_some(s.as_str())).collect::<Vec<_>>())
+    Values::Text(col.iter().map(|s| (!s.is_empty()).then(|| s.clone())).collect())
 }
 
 /// The CSV files of a directory whose names pass `keep`, sorted by name.
@@ -334,69 +337,10 @@ pub fn files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     v
 }
 
-/// A column's value in row `i` as a number (integers widened).
-pub fn num(df: &DataFrame, col: &str, i: usize) -> Option<f64> {
-    let c = df.column(col).ok()?;
-    match c.dtype() {
-        DataType::Int64 => c.i64().ok()?.get(i).map(|v| v as f64),
-        DataType::Float64 => c.f64().ok()?.get(i),
-        _ => c.cast(&DataType::Float64).ok()?.f64().ok()?.get(i),
-    }
-}
-
-/// A column's value in row `i` as an integer (only for integer columns).
-pub fn int(df: &DataFrame, col: &str, i: usize) -> Option<i64> {
-    let c = df.column(col).ok()?;
-    match c.dtype() {
-        DataType::Int64 => c.i64().ok()?.get(i),
-        DataType::Float64 => c.f64().ok()?.get(i).filter(|v| v.fract() == 0.0).map(|v| v as i64),
-        DataType::String => None,
-        _ => c.cast(&DataType::Int64).ok()?.i64().ok()?.get(i),
-    }
-}
-
-/// A column's value in row `i` as text (numbers printed plainly).
-pub fn text(df: &DataFrame, col: &str, i: usize) -> Option<String> {
-    let c = df.column(col).ok()?;
-    match c.dtype() {
-        DataType::String => c.str().ok()?.get(i).map(str::to_string),
-        DataType::Int64 => c.i64().ok()?.get(i).map(|v| v.to_string()),
-        DataType::Float64 => c.f64().ok()?.get(i).map(|v| v.to_string()),
-        _ => c.cast(&DataType::Int64).ok()?.i64().ok()?.get(i).map(|v| v.to_string()),
-    }
-}
-
-/// Whether the frame has a column.
-pub fn has(df: &DataFrame, col: &str) -> bool {
-    df.column(col).is_ok()
-}
-
-/// Maps polars errors into anyhow with context.
-pub fn pl<T>(r: PolarsResult<T>, what: &str) -> Result<T> {
-    r.map_err(|e| anyhow!("{what}: {e}"))
-}
-
-/// The rows whose key columns equal the given values.
-pub fn filter_eq(df: &DataFrame, eq: &[(&str, &str)]) -> Result<DataFrame> {
-    let mut pred = lit(true);
-    for (c, v) in eq {
-        pred = pred.and(col(*c).eq(lit(v.to_string())));
-    }
-    pl(df.clone().lazy().filter(pred).collect(), "filtering rows")
-}
-
 /// The distinct orderings `(b, wa, wb)` of a frame, in the thesis's order.
-pub fn orderings(df: &DataFrame) -> Vec<(String, String, String)> {
-    let mut v: Vec<(String, String, String)> = (0..df.height()).filter_map(|i| Some((text(df, "b", i)?, text(df, "wa", i)?, text(df, "wb", i)?))).collect();
+pub fn orderings(df: &Frame) -> Vec<(String, String, String)> {
+    let mut v: Vec<(String, String, String)> = (0..df.height()).filter_map(|i| Some((df.text("b", i)?, df.text("wa", i)?, df.text("wb", i)?))).collect();
     v.sort_by_key(|o| super::ordering_rank(&o.0, &o.1, &o.2));
     v.dedup();
     v
-}
-
-/// Join arguments that keep the left frame's row order, so results do not
-/// depend on polars' thread scheduling.
-pub fn join_args(how: JoinType) -> JoinArgs {
-    let mut a = JoinArgs::new(how);
-    a.maintain_order = polars_ops::frame::MaintainOrderJoin::Left;
-    a
 }

@@ -8,14 +8,15 @@
 //! and checked against ours, not scored); a column `table` splits one file
 //! into several thesis tables; every other column is a published value.
 //! Each value column is looked up by name in our measures (the first
-//! [`Measures`] frame that has the column and every key), and the two are
-//! joined with polars on the keys. Lines come out in the published file's
-//! order, one per published row, each with its values beside ours.
+//! [`Measures`] table that has the column and every key), and each published
+//! row takes the value of the first row of ours with its keys. Lines come out
+//! in the published file's order, one per published row, each with its
+//! values beside ours.
 
 use super::doc::{self, Status};
-use super::load::{self, Csv, KEYS, norm_key, pl};
+use super::frame::{Frame, Key, Values, row_key};
+use super::load::{self, Csv, KEYS, norm_key};
 use anyhow::Result;
-use polars::prelude::*;
 use std::path::Path;
 
 /// The thesis's column names that we call otherwise: (published, ours).
@@ -29,12 +30,12 @@ pub const SETTINGS: [&str; 2] = ["param1", "param2"];
 /// A column naming the thesis table of each row, in files that hold several.
 pub const TABLE_COLUMN: &str = "table";
 
-/// One frame of our results in the shape published tables are keyed by.
+/// One table of our results in the shape published tables are keyed by.
 pub struct Measures {
     /// Where the values come from (a file pattern and what was done to it).
     pub source: String,
     /// Keys (normalised text) and numeric value columns.
-    pub df: DataFrame,
+    pub df: Frame,
 }
 
 /// One published value beside ours.
@@ -331,8 +332,8 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("published").to_string();
     let mut csv: Csv = load::read(path, &[])?;
     for (theirs, our) in ALIASES {
-        if load::has(&csv.df, theirs) && !load::has(&csv.df, our) {
-            pl(csv.df.rename(theirs, our.into()).map(|_| ()), "renaming a published column")?;
+        if csv.df.has(theirs) && !csv.df.has(our) {
+            csv.df.rename(theirs, our);
             if let Some(d) = csv.decimals.remove(theirs) {
                 csv.decimals.insert(our.to_string(), d);
             }
@@ -344,57 +345,66 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
     // A key column that got its name from an alias is normalised text like
     // every key (the reader only normalises columns it knows as keys).
     for k in KEYS {
-        if let (Ok(c), Some(raw)) = (csv.df.column(k), csv.raw.get(k))
-            && c.dtype() != &DataType::String
+        if let (Some(c), Some(raw)) = (csv.df.get(k), csv.raw.get(k))
+            && !matches!(c, Values::Text(_))
         {
-            let vals: Vec<Option<String>> = raw.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect();
-            pl(csv.df.with_column(Column::new(k.into(), vals)).map(|_| ()), "normalising a key column")?;
+            let vals = load::keys(raw);
+            csv.df.set(k, vals);
         }
     }
-    let from_name: Vec<(String, String)> = name_keys(&stem).into_iter().filter(|(k, _)| !load::has(&csv.df, k)).collect();
-    let mut keys: Vec<String> = KEYS.iter().filter(|k| load::has(&csv.df, k)).map(|k| k.to_string()).collect();
+    let from_name: Vec<(String, String)> = name_keys(&stem).into_iter().filter(|(k, _)| !csv.df.has(k)).collect();
+    let mut keys: Vec<String> = KEYS.iter().filter(|k| csv.df.has(k)).map(|k| k.to_string()).collect();
     keys.extend(from_name.iter().map(|(k, _)| k.clone()));
-    let settings: Vec<String> = SETTINGS.iter().filter(|c| load::has(&csv.df, c)).map(|c| c.to_string()).collect();
+    let settings: Vec<String> = SETTINGS.iter().filter(|c| csv.df.has(c)).map(|c| c.to_string()).collect();
     let columns: Vec<String> = csv
         .df
-        .get_column_names()
-        .iter()
-        .map(|s| s.to_string())
+        .names()
+        .into_iter()
         .filter(|c| !KEYS.contains(&c.as_str()) && !SETTINGS.contains(&c.as_str()) && c != TABLE_COLUMN)
         .filter(|c| csv.decimals.contains_key(c) || is_int(&csv.df, c))
         .collect();
 
-    // The published frame: its keys (file-name keys as constant columns),
-    // its row order, its values as floats.
+    // The published table with its file-name keys as constant columns; each
+    // row's key.
     let height = csv.df.height();
-    let mut df = csv.df.clone();
-    pl(df.with_column(Column::new("__row".into(), (0..height as i64).collect::<Vec<_>>())), "numbering rows")?;
-    let mut lf = df.lazy();
+    let mut joined = csv.df.clone();
     for (k, v) in &from_name {
-        lf = lf.with_column(lit(v.clone()).alias(k.as_str()));
+        joined.set(k, Values::Text(vec![Some(v.clone()); height]));
     }
-    let key_exprs: Vec<Expr> = keys.iter().map(|k| col(k.as_str())).collect();
-    let has_keys = |m: &Measures| keys.iter().all(|k| load::has(&m.df, k));
+    let key_names: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let published_keys: Vec<Vec<Key>> = {
+        let cols = joined.key_columns(&key_names)?;
+        (0..height).map(|i| row_key(&cols, i)).collect()
+    };
+    let has_keys = |m: &Measures| keys.iter().all(|k| m.df.has(k));
     let mut sources = vec![];
     let mut ours_cols: Vec<String> = vec![];
-    // Values as numbers, settings as text.
-    let wanted = columns.iter().map(|c| (c, DataType::Float64)).chain(settings.iter().map(|c| (c, DataType::String)));
-    for (c, dtype) in wanted {
-        let Some(m) = ours.iter().find(|m| load::has(&m.df, c) && has_keys(m)) else { continue };
-        if dtype == DataType::Float64 {
+    // Ours beside each published row, as `__ours_<column>`: values as
+    // numbers, settings as text.
+    let wanted = columns.iter().map(|c| (c, false)).chain(settings.iter().map(|c| (c, true)));
+    for (c, as_text) in wanted {
+        let Some(m) = ours.iter().find(|m| m.df.has(c) && has_keys(m)) else { continue };
+        anyhow::ensure!(
+            !keys.is_empty(),
+            "joining {}: it has no key column ({}) and its name states none: nothing to join ours on",
+            path.display(),
+            KEYS.join(", ")
+        );
+        if !as_text {
             sources.push((c.clone(), m.source.clone()));
         }
-        let alias = format!("__ours_{c}");
-        let mut sel: Vec<Expr> = key_exprs.clone();
-        sel.push(col(c.as_str()).cast(dtype).alias(alias.as_str()));
-        // One value per key: ours are unique per key by construction; `first`
-        // guards the join against duplicating published rows.
-        let right = m.df.clone().lazy().select(sel).group_by_stable(key_exprs.clone()).agg([col(alias.as_str()).first()]);
-        lf = lf.join(right, key_exprs.clone(), key_exprs.clone(), load::join_args(JoinType::Left));
+        // One value per key, the first row's: ours are unique per key by
+        // construction; the first guards against duplicating published rows.
+        let first = m.df.first_rows(&key_names)?;
+        let row: Vec<Option<usize>> = published_keys.iter().map(|k| first.get(k).copied()).collect();
+        let values = if as_text {
+            Values::Text(row.iter().map(|r| m.df.cast_text(c, (*r)?)).collect())
+        } else {
+            Values::Float(row.iter().map(|r| m.df.num(c, (*r)?)).collect())
+        };
+        joined.set(&format!("__ours_{c}"), values);
         ours_cols.push(c.clone());
     }
-    let joined = pl(lf.sort(["__row"], SortMultipleOptions::default()).collect(), &format!("joining {}", path.display()))?;
-    anyhow::ensure!(joined.height() == height, "joining {} changed its row count", path.display());
 
     // Rows grouped by thesis table, in order of first appearance.
     let table_of = |i: usize| csv.raw.get(TABLE_COLUMN).and_then(|v| v.get(i)).cloned();
@@ -410,21 +420,21 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
     for (t, rows) in groups {
         let mut lines = vec![];
         for i in rows {
-            let key: Vec<String> = keys.iter().map(|k| load::text(&joined, k, i).unwrap_or_default()).collect();
+            let key: Vec<String> = keys.iter().map(|k| joined.text(k, i).unwrap_or_default()).collect();
             let settings_of = settings
                 .iter()
                 .map(|c| {
                     let published = csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
-                    let ours_v = if ours_cols.contains(c) { load::text(&joined, &format!("__ours_{c}"), i) } else { None };
+                    let ours_v = if ours_cols.contains(c) { joined.text(&format!("__ours_{c}"), i) } else { None };
                     (published, ours_v)
                 })
                 .collect();
             let mut values = vec![];
             for c in &columns {
-                let published = load::num(&joined, c, i);
+                let published = joined.num(c, i);
                 let published_text = csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
                 let decimals = csv.decimals.get(c).copied().unwrap_or(0);
-                let ours_v = if ours_cols.contains(c) { load::num(&joined, &format!("__ours_{c}"), i) } else { None };
+                let ours_v = if ours_cols.contains(c) { joined.num(&format!("__ours_{c}"), i) } else { None };
                 let status = verdict(ours_v, published, decimals);
                 values.push(Value { column: c.clone(), ours: ours_v, published, published_text, decimals, status });
             }
@@ -456,8 +466,8 @@ pub fn same_setting(published: &str, ours: Option<&str>) -> bool {
     norm_key(published) == norm_key(o)
 }
 
-fn is_int(df: &DataFrame, c: &str) -> bool {
-    df.column(c).is_ok_and(|x| x.dtype() == &DataType::Int64)
+fn is_int(df: &Frame, c: &str) -> bool {
+    matches!(df.get(c), Some(Values::Int(_)))
 }
 
 #[cfg(test)]
