@@ -464,10 +464,10 @@ fn the_simulated_cluster_gets_its_figures_and_tables() {
     chapter4(&d);
     let head = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm,wake_ns\n";
     let rows = [
-        ",,incremental,5,9,4,seq,1,,,,,4000000.00,1.000000000,25000,42000,1.000000000,0.00,0.00,1.000000000,1.000000000,0.000000000,0,0,,,,,,,,,simulated,,,,,,",
-        ",,incremental,5,9,4,master-worker,2,,,,,2000000.00,2.000000000,30000,50000,1.200000000,10.00,20.00,0.999985000,0.999970000,0.000015000,40,1440,,,,,,,,,simulated,,,,,,",
-        ",,incremental,5,9,4,master-worker,64,,,,,500000.00,8.000000000,100000,150000,4.000000000,10.00,20.00,0.999940000,0.999000000,0.000100000,2560,9000,,,,,,,,,simulated,,,,,,",
-        ",,incremental,5,9,4,even-split,64,3,,,,1000000.00,4.000000000,250000,400000,10.000000000,0.00,20.00,0.720000000,0.500000000,0.100000000,256,900,,,,,,,,,simulated,,,,,,",
+        ",,incremental,5,9,4,seq,1,,,,,4000000.00,1.000000000,25000,42000,1.000000000,0.00,0.00,1.000000000,1.000000000,0.000000000,0,0,,,,,,,,,simulated,,,,,,,",
+        ",,incremental,5,9,4,master-worker,2,,,,,2000000.00,2.000000000,30000,50000,1.200000000,10.00,20.00,0.999985000,0.999970000,0.000015000,40,1440,,,,,,,,,simulated,,,,,,,",
+        ",,incremental,5,9,4,master-worker,64,,,,,500000.00,8.000000000,100000,150000,4.000000000,10.00,20.00,0.999940000,0.999000000,0.000100000,2560,9000,,,,,,,,,simulated,,,,,,,",
+        ",,incremental,5,9,4,even-split,64,3,,,,1000000.00,4.000000000,250000,400000,10.000000000,0.00,20.00,0.720000000,0.500000000,0.100000000,256,900,,,,,,,,,simulated,,,,,,,",
     ];
     std::fs::create_dir_all(d.join("results/distributed")).unwrap();
     d.write("results/distributed/distributed.csv", &format!("{head}{}\n", rows.join("\n")));
@@ -477,7 +477,7 @@ fn the_simulated_cluster_gets_its_figures_and_tables() {
     );
     // The hypercube's file (`TOPOLOGIES`): the flat baseline's row, then its
     // own; a group of its own, the baseline's row not shown twice.
-    let hyper = ",,incremental,5,9,4,master-worker,64,,,,,1000000.00,4.000000000,100000,150000,4.000000000,10.00,20.00,0.999940000,0.999000000,0.000100000,2560,9000,,,,,,,,,simulated/hypercube,,,,,,";
+    let hyper = ",,incremental,5,9,4,master-worker,64,,,,,1000000.00,4.000000000,100000,150000,4.000000000,10.00,20.00,0.999940000,0.999000000,0.000100000,2560,9000,,,,,,,,,simulated/hypercube,,,,,,,";
     d.write("results/distributed/distributed-hypercube.csv", &format!("{head}{}\n{hyper}\n", rows[0]));
     report(&d, &[]);
     let html = d.read("results/report/index.html");
@@ -508,7 +508,7 @@ fn othellox_grid_gets_its_tables_and_findings() {
     let head = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm,wake_ns\n";
     let r = |model: &str, alg: &str, p: u32, t: f64, nodes: u64, load: f64, net: &str| {
         format!(
-            ",,{model},,5,4,{alg},{p},,,,,{t:.2},{:.9},{nodes},{nodes},1.000000000,100.00,0.00,{load:.9},{load:.9},0.000000000,0,0,,,,,,,,,{net},,,,,,",
+            ",,{model},,5,4,{alg},{p},,,,,{t:.2},{:.9},{nodes},{nodes},1.000000000,100.00,0.00,{load:.9},{load:.9},0.000000000,0,0,,,,,,,,,{net},,,,,,,",
             8000.0 / t
         )
     };
@@ -536,7 +536,7 @@ fn othellox_grid_gets_its_tables_and_findings() {
     // published table's row of P = 4 with none of ours.
     let t3 = |tree: u32, alg: &str, p: u32, t: f64, nodes: u64, load: f64| {
         format!(
-            "{tree},{tree}1,othello,,5,1,{alg},{p},,,,,{t:.2},{:.9},{nodes},{nodes},1.000000000,0.00,0.00,{load:.9},{load:.9},0.000000000,0,0,,,,,,,,,simulated,,,,,,",
+            "{tree},{tree}1,othello,,5,1,{alg},{p},,,,,{t:.2},{:.9},{nodes},{nodes},1.000000000,0.00,0.00,{load:.9},{load:.9},0.000000000,0,0,,,,,,,,,simulated,,,,,,,",
             1000.0 / t
         )
     };

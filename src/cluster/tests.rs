@@ -164,7 +164,8 @@ fn a_leaf_and_any_other_node_have_costs_of_their_own() {
     let t = &incremental(5, 6, 1)[0];
     let on = |algorithm, procs, node_ps, leaf_ps| {
         let costs = Costs { node_ps, leaf_ps, ..Costs::default() };
-        let cfg = ClusterConfig { settings: ClusterSettings { costs, tt_slots: 1 << 12, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) };
+        let cfg =
+            ClusterConfig { settings: ClusterSettings { costs, tt_slots: 1 << 12, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) };
         simulate(t, &cfg, None).unwrap().output
     };
     let seq = on(ClusterAlgorithm::SEQUENTIAL, 1, 30_250, Some(7_125));
@@ -197,10 +198,11 @@ fn a_wake_up_costs_its_process_wake_ns() {
             self.0 += u64::from(matches!(what, Handler::Resume));
         }
     }
-    let t = &incremental(5, 7, 1)[0];
+    let t = &incremental(5, 10, 1)[0];
     let on = |algorithm: ClusterAlgorithm, procs, wake_ns| {
         let costs = Costs { wake_ns, latency_ns: 0, ..Costs::default() };
-        let cfg = ClusterConfig { settings: ClusterSettings { costs, tt_slots: 1 << 12, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) };
+        let cfg =
+            ClusterConfig { settings: ClusterSettings { costs, tt_slots: 1 << 12, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) };
         let mut wakes = Wakes::default();
         let s = simulate_tree_recorded(t, &cfg, None, &mut wakes).unwrap().output;
         (s, wakes.0)
@@ -291,8 +293,8 @@ fn every_master_depth_is_exact() {
 
 /// Costs the tools refuse (above [`exec::machine::MAX_COST_NS`]) are still
 /// checked in the library: a run whose clock would pass 2^64 ns stops with
-/// an error instead of wrapping (a search of 142 nodes at 2^64 / 100 ns a
-/// node, a message's latency of 2^64 − 1 ns, a walk of the master's tree
+/// an error instead of wrapping (a search of a few thousand nodes at 2^64
+/// ps a node, a message's latency of 2^64 − 1 ns, a walk of the master's tree
 /// past 2^64 ns at 1,000 times the node's cost).
 #[test]
 fn time_that_would_pass_2_to_the_64_is_an_error() {
@@ -304,14 +306,21 @@ fn time_that_would_pass_2_to_the_64_is_an_error() {
     let ms = ClusterAlgorithm::from(MasterSlave::default());
     let mw = ClusterAlgorithm::from(MasterWorker::new(MwVariant::Updates));
     for (algorithm, procs, costs) in [
-        (ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ps: u64::MAX / 100, ..d }),
         (ms, 4, Costs { latency_ns: u64::MAX, ..d }),
         (ms, 4, Costs { send_ns: u64::MAX, ..d }),
         (ms, 4, Costs { recv_ns: u64::MAX / 2, ..d }),
-        (mw, 4, Costs { node_ps: u64::MAX / 500, master_ppm: 1_000_000_000, ..d }),
+        (mw, 4, Costs { node_ps: u64::MAX / 2, master_ppm: 1_000_000_000, ..d }),
     ] {
         assert_eq!(at(algorithm, procs, costs).map(|r| r.output), Err(ClusterError::TimeOverflow { algorithm: algorithm.name(), procs }), "{costs:?}");
     }
+    // A node's cost is at most 2^64 ps (1.8 × 10^7 s): the sequential
+    // search passes 2^64 ns only beyond 1,000 nodes.
+    let big = &incremental(5, 7, 1)[0];
+    let seq = ClusterConfig {
+        settings: ClusterSettings { costs: Costs { node_ps: u64::MAX, ..d }, ..ClusterSettings::default() },
+        ..ClusterConfig::new(ClusterAlgorithm::SEQUENTIAL, 1)
+    };
+    assert_eq!(simulate(big, &seq, None).map(|r| r.output), Err(ClusterError::TimeOverflow { algorithm: "seq", procs: 1 }));
     // The sequential search's 142 nodes at 10^9 ns: exact.
     let s = at(ClusterAlgorithm::SEQUENTIAL, 1, Costs { node_ps: exec::machine::MAX_COST_NS * 1_000, ..d }).map(|r| r.output);
     assert_eq!(s.map(|s| (s.counts.nodes, s.time_ns)), Ok((142, 142_000_000_000)));
