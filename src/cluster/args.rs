@@ -108,7 +108,7 @@ pub struct CostNs {
 impl CostNs {
     /// The cost in whole ns, where it is one.
     pub fn whole_ns(self) -> Option<u64> {
-        (self.ps % 1_000 == 0).then_some(self.ps / 1_000)
+        self.ps.is_multiple_of(1_000).then_some(self.ps / 1_000)
     }
 }
 
