@@ -113,6 +113,10 @@ fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize
         assert_eq!((alg[i].as_str(), procs[i].parse::<usize>().unwrap()), (a, p));
     }
     assert!(column(&out, "transport").iter().all(|t| t == "mpi"));
+    // The wake-up's cost the job measured (rank 0's probe, once a job):
+    // a number of ns on every row, the same on all.
+    let wake = column(&out, "wake_ns");
+    assert!(wake.iter().all(|w| *w == wake[0] && w.parse::<u64>().is_ok_and(|w| w < 1_000_000)), "{out}");
     // One host here, sampled once per job: more threads than its free
     // cores (its CPUs where the load cannot be read) is oversubscribed;
     // fewer may be too where mpirun bound a rank to fewer cores than its

@@ -26,7 +26,7 @@
 
 use super::{ClusterRequest, Done, Procs, RowSource, configs, rows, traced_run};
 use crate::cluster::exec::machine::ClusterStats;
-use crate::cluster::exec::mpi::run::{host, probe_ns};
+use crate::cluster::exec::mpi::run::host;
 use crate::cluster::exec::mpi::{Job, OnMpi};
 use crate::cluster::exec::record::RankRecorder;
 use crate::cluster::hybrid::Threads;
@@ -86,9 +86,8 @@ pub fn run(job: Job<'_>, trees: &[Tree], req: &ClusterRequest) -> Result<Option<
 pub fn run_traced<R: RankRecorder>(job: Job<'_>, trees: &[Tree], req: &ClusterRequest, mut traced: Option<(usize, &mut R)>) -> Result<Option<Vec<ClusterRow>>> {
     ensure!(req.procs == Procs::Ranks(job.size), "a request for {:?} run on a job of {} ranks", req.procs, job.size);
     let cfgs = configs(req)?;
-    let host = host(job, req.settings.threads.map_or(1, |t| t.threads));
+    let (host, wake_ns) = host(job, req.settings.threads.map_or(1, |t| t.threads));
     let job = job.with_cores(host.oversubscribed);
-    let wake_ns = probe_ns(job);
     let mut base = vec![];
     let mut done = vec![];
     for (t, tree) in trees.iter().enumerate() {

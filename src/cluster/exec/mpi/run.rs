@@ -108,8 +108,10 @@ pub fn share_input(job: Job<'_>, path: Option<&Path>) -> Result<Input> {
 /// count, not the ranks' bindings: `mpirun` binds each rank to a core when
 /// it can), or some rank runs more threads than the CPUs it is bound to.
 /// Every rank must call it; rank 0 has the answer, and every rank its
-/// `oversubscribed` (how the ranks wait: [`Job::with_cores`]).
-pub fn host(job: Job<'_>, threads: usize) -> Occupancy {
+/// `oversubscribed` (how the ranks wait: [`Job::with_cores`]). With it,
+/// rank 0's [`probe_ns`] (0 on the other ranks), measured while the others
+/// wait in the last collective, so that no message of theirs can be there.
+pub fn host(job: Job<'_>, threads: usize) -> (Occupancy, u64) {
     let shared = job.world.split_shared(0);
     let local = shared.size() as usize;
     let first = shared.rank() == 0;
@@ -137,7 +139,7 @@ pub fn host(job: Job<'_>, threads: usize) -> Occupancy {
         root.gather_into(&enc[..]);
         let mut over = 0u8;
         root.broadcast_into(&mut over);
-        return Occupancy { oversubscribed: over == 1, ..mine };
+        return (Occupancy { oversubscribed: over == 1, ..mine }, 0);
     }
     let mut all = vec![0f64; enc.len() * job.size];
     root.gather_into_root(&enc[..], &mut all[..]);
@@ -157,21 +159,19 @@ pub fn host(job: Job<'_>, threads: usize) -> Occupancy {
     }
     let mut w = worst.unwrap_or(mine);
     w.oversubscribed |= over;
+    let wake_ns = probe_ns(job);
     let mut over = u8::from(w.oversubscribed);
     root.broadcast_into(&mut over);
-    w
+    (w, wake_ns)
 }
 
 /// This host's time of one look for messages that finds none, ns: the
 /// median of five batches of a thousand immediate probes of any rank, on
-/// rank 0 (others return 0), before any search sends. It is what each
-/// wake-up a process asks for costs on this transport — the look for
+/// rank 0, while no other rank can send ([`host`] calls it). It is what
+/// each wake-up a process asks for costs on this transport — the look for
 /// messages before `resume` — and the simulated cluster's `--wake-ns`
 /// (issue 41): YBWC's ranks wake every few dozen nodes.
-pub fn probe_ns(job: Job<'_>) -> u64 {
-    if job.rank != 0 {
-        return 0;
-    }
+fn probe_ns(job: Job<'_>) -> u64 {
     let mut batches: Vec<u64> = (0..5)
         .map(|_| {
             let t = std::time::Instant::now();
