@@ -286,8 +286,8 @@ fn costs(args: &Args) -> Result<parab::cluster::exec::machine::Costs> {
     let d = Costs::default();
     let ns = |name: &str, given: Option<u64>, default: u64| cost_ns(name, given.unwrap_or(default));
     let costs = Costs {
-        node_ps: args.node_ns.map_or(d.node_ps, |c| c.ps),
-        leaf_ps: args.leaf_ns.map(|c| c.ps),
+        node_ps: args.node_ns.map_or(Ok(d.node_ps), |c| c.ps("--node-ns"))?,
+        leaf_ps: args.leaf_ns.map(|c| c.ps("--leaf-ns")).transpose()?,
         send_ns: ns("--send-ns", args.send_ns, d.send_ns)?,
         recv_ns: ns("--recv-ns", args.recv_ns, d.recv_ns)?,
         wake_ns: ns("--wake-ns", args.wake_ns, d.wake_ns)?,

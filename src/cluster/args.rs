@@ -96,19 +96,39 @@ pub fn cost_ns(name: &str, v: u64) -> Result<u64> {
     Ok(v)
 }
 
-/// A search cost in ns with up to three decimals (`--node-ns 9.412`), held
-/// in ps: a cost measured on a host, about 10 ns a node, keeps its fraction
-/// (issue 41). Whole-ns values are the costs they always were.
+/// A search cost in ns with up to three decimals (`--node-ns 9.412`): a
+/// cost measured on a host, about 10 ns a node, keeps its fraction (issue
+/// 41). Parsed as written; [`CostNs::ps`] checks its range. Whole-ns values
+/// are the costs they always were.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CostNs {
-    /// The cost, ps.
-    pub ps: u64,
+    /// The whole ns.
+    pub ns: u64,
+    /// The thousandths of a ns (0..1000).
+    pub frac_ps: u64,
 }
 
 impl CostNs {
+    /// The cost in ps, within 0..[`MAX_COST_NS`] ns, or one line naming
+    /// `name` and the range.
+    pub fn ps(self, name: &str) -> Result<u64> {
+        let ps = self.ns.checked_mul(1_000).and_then(|p| p.checked_add(self.frac_ps)).filter(|&p| p <= MAX_COST_NS * 1_000);
+        ps.ok_or_else(|| anyhow::anyhow!("{name} {self} must lie in 0..{MAX_COST_NS} (ns, at most one second)"))
+    }
+
     /// The cost in whole ns, where it is one.
     pub fn whole_ns(self) -> Option<u64> {
-        self.ps.is_multiple_of(1_000).then_some(self.ps / 1_000)
+        (self.frac_ps == 0).then_some(self.ns)
+    }
+}
+
+impl std::fmt::Display for CostNs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.frac_ps == 0 {
+            return write!(f, "{}", self.ns);
+        }
+        let frac = format!("{:03}", self.frac_ps);
+        write!(f, "{}.{}", self.ns, frac.trim_end_matches('0'))
     }
 }
 
@@ -121,13 +141,9 @@ impl std::str::FromStr for CostNs {
         if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 3 || (s.contains('.') && frac.is_empty()) {
             return Err(bad());
         }
-        let ns: u64 = whole.parse().map_err(|_| bad())?;
-        let frac_ps: u64 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().map_err(|_| bad())? };
-        let ps = ns.checked_mul(1_000).and_then(|p| p.checked_add(frac_ps)).ok_or_else(bad)?;
-        if ps > MAX_COST_NS * 1_000 {
-            return Err(format!("{s} must lie in 0..{MAX_COST_NS} (ns, at most one second)"));
-        }
-        Ok(CostNs { ps })
+        let ns = whole.parse().map_err(|_| bad())?;
+        let frac_ps = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().map_err(|_| bad())? };
+        Ok(CostNs { ns, frac_ps })
     }
 }
 

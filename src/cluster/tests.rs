@@ -402,15 +402,17 @@ fn busy_and_idle_times_add_up() {
 }
 
 /// `--node-ns` and `--leaf-ns` take ns with up to three decimals, held in
-/// ps; anything else is refused with what they take.
+/// ps within 0..10^9 ns; anything else is refused with what they take.
 #[test]
 fn search_costs_keep_three_decimals() {
     use crate::cluster::args::CostNs;
-    let ps = |s: &str| s.parse::<CostNs>().map(|c| c.ps);
+    let ps = |s: &str| s.parse::<CostNs>().map_err(|e| e.to_string()).and_then(|c| c.ps("--node-ns").map_err(|e| e.to_string()));
     assert_eq!((ps("380"), ps("9.412"), ps("0.5"), ps("12.06"), ps("1000000000")), (Ok(380_000), Ok(9_412), Ok(500), Ok(12_060), Ok(1_000_000_000_000)));
-    for bad in ["9.", ".5", "1.2345", "-1", "1e3", "", "x", "1000000000.001", "99999999999999999999"] {
-        assert!(ps(bad).is_err(), "{bad} accepted");
+    for bad in ["9.", ".5", "1.2345", "-1", "1e3", "", "x", "99999999999999999999"] {
+        assert!(bad.parse::<CostNs>().is_err(), "{bad} accepted");
     }
-    assert_eq!("9.412".parse::<CostNs>().unwrap().whole_ns(), None);
+    assert_eq!(ps("1000000000.001"), Err("--node-ns 1000000000.001 must lie in 0..1000000000 (ns, at most one second)".into()));
+    assert_eq!(ps("18446744073709551615"), Err("--node-ns 18446744073709551615 must lie in 0..1000000000 (ns, at most one second)".into()));
+    assert_eq!(("9.410".parse::<CostNs>().unwrap().to_string(), "9.412".parse::<CostNs>().unwrap().whole_ns()), ("9.41".into(), None));
     assert_eq!("380".parse::<CostNs>().unwrap().whole_ns(), Some(380));
 }
