@@ -20,8 +20,8 @@
 # and its other nodes at the other); one cost per node, the baseline's
 # time over its nodes, where the trees have no depth to change or the two
 # runs' leaf shares lie within 0.1 of each other;
-# a wake-up's, the job's own measurement of a look for messages that finds
-# none (the rows' wake_ns);
+# a wake-up's, each job's own measurement of a look for messages that finds
+# none (its rows' wake_ns), each rank count predicted with its own;
 # a message's, a quarter of a measured round trip (master-slave split at
 # the leaves' ply of one small tree on 2 ranks, so a task is a leaf: a
 # round trip is two sends and two receives; latency 0 on one host).
@@ -94,11 +94,20 @@ fi
 mpirun -q --oversubscribe "${root[@]}" -np 2 "$bin/psearch" --mpi "$tmp/rt.jsonl" --algorithm master-slave --split-ply 5 -o "$tmp/rt.csv"
 msg_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "messages") m = i }; next }
   $a == "master-slave" { printf "%d", $t / $m / 2 + 0.5 }' "$tmp/rt.csv")
-# A wake-up's cost: the job's own measurement of a look for messages that
-# finds none (the rows' wake_ns).
-wake_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "wake_ns") w = i }; next }
-  $a == "seq" { print $w + 0; exit }' "$out")
+# A wake-up's cost: each job's own measurement of a look for messages that
+# finds none (its rows' wake_ns; an Open MPI probe costs more with more peers),
+# so each rank count is predicted with its own, and the rows joined in
+# pabsim's order (the baseline, then each count's algorithms).
+job_wake() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wake_ns") w = i; next } { print $w + 0; exit }' "$tmp/$1.csv"; }
 sim=${out%.csv}-sim.csv
-"$bin/pabsim" --machine cluster "$trees" --procs "$ranks" --algorithm "$all" "${cost_opts[@]}" --wake-ns "$wake_ns" --send-ns "$msg_ns" --recv-ns "$msg_ns" --latency-ns 0 -o "$sim.tmp"
+rm -f "$sim.tmp"
+first=1 wakes=""
+for n in ${ranks//,/ }; do
+  wake_ns=$(job_wake "$n")
+  if [ "$n" = 1 ]; then policies=seq; else policies=$all; wakes+="${wakes:+, }$wake_ns ns at $n"; fi
+  "$bin/pabsim" --machine cluster "$trees" --procs "$n" --algorithm "$policies" "${cost_opts[@]}" --wake-ns "$wake_ns" --send-ns "$msg_ns" --recv-ns "$msg_ns" --latency-ns 0 -o "$tmp/sim-$n.csv"
+  if [ $first = 1 ]; then cat "$tmp/sim-$n.csv"; else tail -n +2 "$tmp/sim-$n.csv"; fi >> "$sim.tmp"
+  first=0
+done
 mv "$sim.tmp" "$sim"
-echo "make real: MPI runs in $out; the simulated cluster's prediction ($cost_words, $msg_ns ns per send and per receive, $wake_ns ns a wake-up) in $sim" >&2
+echo "make real: MPI runs in $out; the simulated cluster's prediction ($cost_words, $msg_ns ns per send and per receive, a wake-up ${wakes:-not at all}) in $sim" >&2
