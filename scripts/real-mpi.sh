@@ -69,8 +69,12 @@ mv "$tmp/all.csv" "$out"
 # same leaf share).
 awk '{ if (!match($0, /"depth":[0-9]+/)) exit 1; d = substr($0, RSTART + 8, RLENGTH - 8) + 1
   print substr($0, 1, RSTART - 1) "\"depth\":" d substr($0, RSTART + RLENGTH) }' "$trees" > "$tmp/deeper.jsonl" && deeper=1 || deeper=0
-seq_row() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "nodes") n = i; if ($i == "leaves") l = i; if ($i == "trees") k = i }; next }
-  $a == "seq" { print $t, $l / $k, ($n - $l) / $k; exit }' "$1"; }
+# The columns COLUMN... of FILE's first row of ALGORITHM (of any algorithm
+# where it is empty), by the header's names: cols FILE ALGORITHM COLUMN...
+cols() { awk -F, -v alg="$2" -v want="${*:3}" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) c[$i] = i; next }
+  alg == "" || $c["algorithm"] == alg { for (j = 1; j <= n; j++) printf "%s%s", $c[w[j]], (j < n ? " " : "\n"); exit }' "$1"; }
+# The baseline's time per tree, and its leaves and other nodes per tree.
+seq_row() { cols "$1" seq time_ns leaves nodes trees | awk '{ print $1, $2 / $4, ($3 - $2) / $4 }'; }
 if [ $deeper = 1 ]; then
   mpirun -q --oversubscribe "${root[@]}" -np 1 "$bin/psearch" --mpi "$tmp/deeper.jsonl" --algorithm seq -o "$tmp/deeper.csv"
   read -r costs why < <({ seq_row "$out"; seq_row "$tmp/deeper.csv"; } | awk 'NR == 1 { t1 = $1; l1 = $2; o1 = $3 } NR == 2 { t2 = $1; l2 = $2; o2 = $3 }
@@ -92,13 +96,12 @@ else
 fi
 "$bin/treegen" --model incremental --branching 5 --depth 5 --count 1 -o "$tmp/rt.jsonl"
 mpirun -q --oversubscribe "${root[@]}" -np 2 "$bin/psearch" --mpi "$tmp/rt.jsonl" --algorithm master-slave --split-ply 5 -o "$tmp/rt.csv"
-msg_ns=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "algorithm") a = i; if ($i == "time_ns") t = i; if ($i == "messages") m = i }; next }
-  $a == "master-slave" { printf "%d", $t / $m / 2 + 0.5 }' "$tmp/rt.csv")
+msg_ns=$(cols "$tmp/rt.csv" master-slave time_ns messages | awk '{ printf "%d", $1 / $2 / 2 + 0.5 }')
 # A wake-up's cost: each job's own measurement of a look for messages that
 # finds none (its rows' wake_ns; an Open MPI probe costs more with more peers),
 # so each rank count is predicted with its own, and the rows joined in
 # pabsim's order (the baseline, then each count's algorithms).
-job_wake() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wake_ns") w = i; next } { print $w + 0; exit }' "$tmp/$1.csv"; }
+job_wake() { cols "$tmp/$1.csv" "" wake_ns | awk '{ print $1 + 0 }'; }
 sim=${out%.csv}-sim.csv
 rm -f "$sim.tmp"
 first=1 wakes=""
