@@ -114,9 +114,11 @@ fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize
     }
     assert!(column(&out, "transport").iter().all(|t| t == "mpi"));
     // The wake-up's cost the job measured (rank 0's probe, once a job):
-    // a number of ns on every row, the same on all.
+    // a number of ns on every row, the same on all. Oversubscribed it
+    // includes the competition for the cores: 1.4 ms was seen with 8 ranks
+    // and two spinning processes on two cores, so the bound is a second.
     let wake = column(&out, "wake_ns");
-    assert!(wake.iter().all(|w| *w == wake[0] && w.parse::<u64>().is_ok_and(|w| w < 1_000_000)), "{out}");
+    assert!(wake.iter().all(|w| *w == wake[0] && w.parse::<u64>().is_ok_and(|w| w < 1_000_000_000)), "{out}");
     // One host here, sampled once per job: more threads than its free
     // cores (its CPUs where the load cannot be read) is oversubscribed;
     // fewer may be too where mpirun bound a rank to fewer cores than its
@@ -423,6 +425,26 @@ fn a_traced_run_reads_back_and_adds_up_to_its_row() {
     assert!(d.read("t.json").len() <= 40_000);
     let not = s.time.values().flat_map(|m| m.keys()).filter(|k| k.1 == "not traced").count();
     assert!(not >= 1, "{}", v["otherData"]);
+}
+
+/// A rank whose fin reaches rank 0 late: the other ranks, their fins all
+/// in, send rank 0 their trace records (or ping it for the next run's
+/// clock) while rank 0 still waits for that fin; it keeps them for after
+/// the run (once it dropped them, and waited the timeout for a record that
+/// had come). Run 3 is master-worker's on tree 1, traced; run 4 the next.
+#[test]
+fn messages_for_after_a_run_wait_for_a_late_fin() {
+    let d = Dir::new("mpi-late-fin");
+    incremental_trees(&d, "inc.jsonl", 5, 6, 2);
+    let env = [("PARAB_MPI_TEST_FAULT", "late-fin:2")];
+    for run in ["3", "4"] {
+        let args = ["inc.jsonl", "--per-tree", "--policy", "master-worker", "--trace", "t.json", "--trace-run", run, "--mpi-timeout", "5"];
+        let out = mpirun(&d.path, 3, &args, &env);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && err.is_empty(), "run {run}: {err}");
+        let s = parab::trace::check::read(&d.read("t.json"), 1000, None).unwrap_or_else(|e| panic!("run {run}: {e}"));
+        assert_eq!(s.named.len(), 3, "run {run}");
+    }
 }
 
 #[test]

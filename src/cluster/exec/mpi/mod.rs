@@ -13,11 +13,13 @@
 //!
 //! **Ending.** Rank 0 then sends every rank a *stop*; a rank that has it
 //! leaves its loop and sends every other rank a *fin* (rank 0's carries the
-//! rank's statistics), and keeps receiving — and dropping — messages until
-//! it has every other rank's fin. MPI keeps the messages between two ranks
-//! in order, so once a rank has all fins nothing more is coming: no message
-//! is left in flight for the next run, and no send waits for a receiver that
-//! has gone. Messages are sent buffered (`MPI_Bsend`, [`BSEND_BYTES`]), so a
+//! rank's statistics), and keeps receiving — and dropping — the run's
+//! messages until it has every other rank's fin. MPI keeps the messages
+//! between two ranks in order, so once a rank has all fins nothing more of
+//! the run is coming: no message is left in flight for the next run, and no
+//! send waits for a receiver that has gone. Only the run's tags are taken:
+//! a rank with all its fins may already send rank 0 its trace record or the
+//! next run's clock ping. Messages are sent buffered (`MPI_Bsend`, [`BSEND_BYTES`]), so a
 //! send never waits for its receiver (two ranks sending large messages to
 //! each other cannot deadlock).
 //!
@@ -87,9 +89,12 @@ pub const BSEND_BYTES: usize = 64 << 20;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The test-only environment variable that makes a rank fail at the start
-/// of the first parallel run: `exit:R` (rank R exits at once, without
-/// MPI's goodbye) or `stall:R` (rank R stops answering). The tests use it
-/// to check that a failed rank ends the job rather than hanging it.
+/// of each parallel run: `exit:R` (rank R exits at once, without MPI's
+/// goodbye) or `stall:R` (rank R stops answering); or, at each parallel
+/// run's end, `late-fin:R` (rank R sends its fin to rank 0 last, 0.3 s
+/// after the others'). The tests use it to check that a failed rank ends
+/// the job rather than hanging it, and that a rank 0 still waiting for a fin
+/// keeps the messages other ranks send it after the run.
 pub const FAULT_ENV: &str = "PARAB_MPI_TEST_FAULT";
 
 /// How the ranks of a job run.
@@ -322,7 +327,7 @@ impl<'w, 'r, R: Recorder> Inbox<'w, 'r, R> {
     /// Ends this rank's part: rank 0 stops every rank; every rank says fin
     /// to every other and drops what comes until it has all fins. Rank 0
     /// returns every rank's statistics (its own included).
-    fn finish(&mut self) -> Option<Vec<RankStats>> {
+    fn finish(&mut self, faults: bool) -> Option<Vec<RankStats>> {
         let job = self.job;
         if job.rank == 0 {
             for r in 1..job.size {
@@ -330,16 +335,37 @@ impl<'w, 'r, R: Recorder> Inbox<'w, 'r, R> {
             }
         }
         let mine = postcard::to_stdvec(&self.stats).unwrap_or_else(|e| job.fatal(&format!("statistics do not encode ({e})")));
-        for r in (0..job.size).filter(|&r| r != job.rank) {
+        let late = faults && fault_named("late-fin", job.rank);
+        let mut order: Vec<usize> = (0..job.size).filter(|&r| r != job.rank).collect();
+        if late {
+            // The test-only late fin: rank 0's last, a while after the others'.
+            order.rotate_left(usize::from(job.rank != 0));
+        }
+        for r in order {
+            if late && r == 0 {
+                std::thread::sleep(Duration::from_millis(300));
+            }
             let payload: &[u8] = if r == 0 { &mine } else { &[] };
             job.world.process_at_rank(r as i32).buffered_send_with_tag(payload, TAG_FIN);
         }
         self.fins[job.rank] = Some(self.stats);
+        // Only this run's tags: a rank that has all its fins may already be
+        // sending its trace record, or pinging for the next run, to a rank 0
+        // still here — messages for after the run that must not be dropped.
+        // A sender's fin is its last message of the run (after its policy
+        // messages and rank 0's stop), so the fins are probed last; and once
+        // every fin is in, every earlier message has arrived: what is left of
+        // them goes too, or the next run would find it.
+        let any = job.world.any_process();
+        let probe = |tags: &[i32]| tags.iter().find_map(|&t| any.immediate_matched_probe_with_tag(t));
         while self.fins.iter().any(Option::is_none) {
-            let (data, st) = job.wait().matched_receive_vec::<u8>();
+            let (data, st) = job.wait_for(|| probe(&[TAG_MSG, TAG_STOP, TAG_FIN])).matched_receive_vec::<u8>();
             if st.tag() == TAG_FIN {
                 self.fin(st.source_rank() as usize, &data);
             }
+        }
+        while let Some(left) = probe(&[TAG_MSG, TAG_STOP]) {
+            let _ = left.matched_receive_vec::<u8>();
         }
         let fins = std::mem::take(&mut self.fins);
         (job.rank == 0).then(|| fins.into_iter().map(Option::unwrap_or_default).collect())
@@ -401,20 +427,22 @@ impl<N: Serialize, R: Recorder> Transport<N> for Net<'_, '_, '_, R> {
     }
 }
 
-/// A test-only failure ([`FAULT_ENV`]) for this rank, if asked.
+/// A test-only failure ([`FAULT_ENV`]) for this rank at the run's start,
+/// if asked.
 fn fault(rank: usize) {
-    let Ok(v) = std::env::var(FAULT_ENV) else { return };
-    let Some((what, r)) = v.split_once(':') else { return };
-    if r.parse() != Ok(rank) {
-        return;
+    if fault_named("exit", rank) {
+        std::process::exit(3)
     }
-    match what {
-        "exit" => std::process::exit(3),
-        "stall" => loop {
+    if fault_named("stall", rank) {
+        loop {
             std::thread::sleep(Duration::from_secs(3600));
-        },
-        _ => {}
+        }
     }
+}
+
+/// Whether [`FAULT_ENV`] asks for the fault `what` on `rank`.
+fn fault_named(what: &str, rank: usize) -> bool {
+    std::env::var(FAULT_ENV).is_ok_and(|v| v.split_once(':').is_some_and(|(w, r)| w == what && r.parse() == Ok(rank)))
 }
 
 /// The policies on MPI ranks as a [`Launch`]: every rank asks for the same
@@ -471,7 +499,7 @@ impl<S: TreeSource, R: RankRecorder> Launch<S> for OnMpi<'_, '_, R> {
             }
         };
         let end = inbox.now();
-        let all = inbox.finish();
+        let all = inbox.finish(self.faults);
         if let Some(pinged) = pinged {
             gather::gather(job, inbox.rec, pinged, t0, end);
         }
