@@ -71,8 +71,9 @@ test: test-setup mpi-test slurm-test smoke
 # ---- build ----------------------------------------------------------------------------
 # The tools and the report are built with one resolution of the workspace's crate
 # graph (`--workspace`): the report's dependencies turn on features of some of the
-# tools' (memchr's, serde's, num-traits'), and resolved apart the library and 40 of
-# its dependencies were compiled twice (BENCHMARKS.md, issue 42). `--bin` keeps the
+# tools' (num-traits', once_cell's, bytemuck's by `cargo tree` since polars left;
+# memchr's and serde's too before), and resolved apart those and what is built on
+# them, the library included, are compiled twice (BENCHMARKS.md, issue 42). `--bin` keeps the
 # tools' build from compiling the report's crates (plotters). Each stamp has its own
 # sources: a change to the report alone reruns no chapter.
 TOOLS := $(basename $(notdir $(wildcard src/bin/*.rs)))
