@@ -13,8 +13,8 @@
 # Beside them (OUT with -sim before .csv): the simulated cluster's
 # prediction for the same trees, algorithms and counts, with this host's
 # measured costs: a leaf's and any other node's (issue 41), from the
-# one-rank baseline on the trees and on the same trees one ply deeper
-# (a search of odd depth has far more leaves among its nodes than one of
+# one-rank baseline on the trees and on the same trees one ply deeper,
+# each run three times after the jobs and its median time kept (a search of odd depth has far more leaves among its nodes than one of
 # even depth, 0.92 against 0.69 on (32, 79, 5) trees, so the two runs
 # separate the costs: each run's time per tree is its leaves at one cost
 # and its other nodes at the other); one cost per node, the baseline's
@@ -73,11 +73,23 @@ awk '{ if (!match($0, /"depth":[0-9]+/)) exit 1; d = substr($0, RSTART + 8, RLEN
 # where it is empty), by the header's names: cols FILE ALGORITHM COLUMN...
 cols() { awk -F, -v alg="$2" -v want="${*:3}" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) c[$i] = i; next }
   alg == "" || $c["algorithm"] == alg { for (j = 1; j <= n; j++) printf "%s%s", $c[w[j]], (j < n ? " " : "\n"); exit }' "$1"; }
-# The baseline's time per tree, and its leaves and other nodes per tree.
-seq_row() { cols "$1" seq time_ns leaves nodes trees | awk '{ print $1, $2 / $4, ($3 - $2) / $4 }'; }
+# The baseline's time per tree, and its leaves and other nodes per tree:
+# seq_row CSV...: the median time of the files' (the same trees, so the same
+# leaves and nodes; the median, not the least, as the jobs' times are single
+# runs).
+seq_row() { for f in "$@"; do cols "$f" seq time_ns leaves nodes trees; done | sort -n | awk '{ t[NR] = $1; l = $2 / $4; o = ($3 - $2) / $4 } END { print t[int((NR + 1) / 2)], l, o }'; }
+# The baseline's three runs on TREES into PREFIX-1.csv .. PREFIX-3.csv.
+seq_runs() { mpirun -q --oversubscribe "${root[@]}" -np 1 "$bin/psearch" --mpi "$1" --algorithm seq -o "$2-$3.csv"; }
 if [ $deeper = 1 ]; then
-  mpirun -q --oversubscribe "${root[@]}" -np 1 "$bin/psearch" --mpi "$tmp/deeper.jsonl" --algorithm seq -o "$tmp/deeper.csv"
-  read -r costs why < <({ seq_row "$out"; seq_row "$tmp/deeper.csv"; } | awk 'NR == 1 { t1 = $1; l1 = $2; o1 = $3 } NR == 2 { t2 = $1; l2 = $2; o2 = $3 }
+  # Both depths measured after the jobs, alternately, three times each, and
+  # each depth's median time kept: the host equally warm for both (once the
+  # first job's baseline, run on a host idle for minutes, gave 6.6 ns a
+  # leaf and 55.8 ns any other node against the usual 9 and 29.5).
+  for i in 1 2 3; do
+    seq_runs "$trees" "$tmp/cal" "$i"
+    seq_runs "$tmp/deeper.jsonl" "$tmp/deeper" "$i"
+  done
+  read -r costs why < <({ seq_row "$tmp"/cal-[123].csv; seq_row "$tmp"/deeper-[123].csv; } | awk 'NR == 1 { t1 = $1; l1 = $2; o1 = $3 } NR == 2 { t2 = $1; l2 = $2; o2 = $3 }
     END { one = sprintf("%.3f", t1 / (l1 + o1))
       if (l1 + o1 == 0 || l2 + o2 == 0 || (l1 / (l1 + o1) - l2 / (l2 + o2)) ^ 2 < 0.01) { print one, "the_leaf_shares_are_too_close"; exit }
       det = l1 * o2 - l2 * o1; leaf = (t1 * o2 - t2 * o1) / det; other = (l1 * t2 - l2 * t1) / det
