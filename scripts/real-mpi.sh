@@ -14,12 +14,13 @@
 # prediction for the same trees, algorithms and counts, with this host's
 # measured costs: a leaf's and any other node's (issue 41), from the
 # one-rank baseline on the trees and on the same trees one ply deeper,
-# each run three times after the jobs and its median time kept (a search of odd depth has far more leaves among its nodes than one of
-# even depth, 0.92 against 0.69 on (32, 79, 5) trees, so the two runs
-# separate the costs: each run's time per tree is its leaves at one cost
-# and its other nodes at the other); one cost per node, the baseline's
-# time over its nodes, where the trees have no depth to change or the two
-# runs' leaf shares lie within 0.1 of each other;
+# each run three times after the jobs and its median time kept (a search
+# of odd depth has far more leaves among its nodes than one of even depth,
+# 0.92 against 0.69 on (32, 79, 5) trees, so the two runs separate the
+# costs: each run's time per tree is its leaves at one cost and its other
+# nodes at the other); one cost per node, the baseline's time over its
+# nodes, where the trees have no depth to change or the two runs' leaf
+# shares lie within 0.1 of each other;
 # a wake-up's, each job's own measurement of a look for messages that finds
 # none (its rows' wake_ns), each rank count predicted with its own;
 # a message's, a quarter of a measured round trip (master-slave split at
@@ -80,15 +81,16 @@ cols() { awk -F, -v alg="$2" -v want="${*:3}" 'NR == 1 { n = split(want, w, " ")
 seq_row() { for f in "$@"; do cols "$f" seq time_ns leaves nodes trees; done | sort -n | awk '{ t[NR] = $1; l = $2 / $4; o = ($3 - $2) / $4 } END { print t[int((NR + 1) / 2)], l, o }'; }
 # The baseline's three runs on TREES into PREFIX-1.csv .. PREFIX-3.csv.
 seq_runs() { mpirun -q --oversubscribe "${root[@]}" -np 1 "$bin/psearch" --mpi "$1" --algorithm seq -o "$2-$3.csv"; }
+# The baseline measured after the jobs, three times, and its median time
+# kept (once the first job's baseline, run on a host idle for minutes, gave
+# 6.6 ns a leaf and 55.8 ns any other node against the usual 9 and 29.5);
+# one ply deeper too, alternately, so that both depths meet an equally warm
+# host.
+for i in 1 2 3; do
+  seq_runs "$trees" "$tmp/cal" "$i"
+  [ $deeper = 0 ] || seq_runs "$tmp/deeper.jsonl" "$tmp/deeper" "$i"
+done
 if [ $deeper = 1 ]; then
-  # Both depths measured after the jobs, alternately, three times each, and
-  # each depth's median time kept: the host equally warm for both (once the
-  # first job's baseline, run on a host idle for minutes, gave 6.6 ns a
-  # leaf and 55.8 ns any other node against the usual 9 and 29.5).
-  for i in 1 2 3; do
-    seq_runs "$trees" "$tmp/cal" "$i"
-    seq_runs "$tmp/deeper.jsonl" "$tmp/deeper" "$i"
-  done
   read -r costs why < <({ seq_row "$tmp"/cal-[123].csv; seq_row "$tmp"/deeper-[123].csv; } | awk 'NR == 1 { t1 = $1; l1 = $2; o1 = $3 } NR == 2 { t2 = $1; l2 = $2; o2 = $3 }
     END { one = sprintf("%.3f", t1 / (l1 + o1))
       if (l1 + o1 == 0 || l2 + o2 == 0 || (l1 / (l1 + o1) - l2 / (l2 + o2)) ^ 2 < 0.01) { print one, "the_leaf_shares_are_too_close"; exit }
@@ -96,7 +98,7 @@ if [ $deeper = 1 ]; then
       if (leaf < 0.5 || other < 0.5) { print one, "a_fitted_cost_is_below_0.5_ns"; exit }
       printf "%.3f,%.3f ok\n", leaf, other }')
 else
-  read -r costs why < <(seq_row "$out" | awk '{ printf "%.3f no_depth_in_the_trees\n", $1 / ($2 + $3) }')
+  read -r costs why < <(seq_row "$tmp"/cal-[123].csv | awk '{ printf "%.3f no_depth_in_the_trees\n", $1 / ($2 + $3) }')
 fi
 if [ "$why" = ok ]; then
   leaf_ns=${costs%,*} node_ns=${costs#*,}
