@@ -19,9 +19,9 @@
 //! the run is coming: no message is left in flight for the next run, and no
 //! send waits for a receiver that has gone. Only the run's tags are taken:
 //! a rank with all its fins may already send rank 0 its trace record or the
-//! next run's clock ping. Messages are sent buffered (`MPI_Bsend`, [`BSEND_BYTES`]), so a
-//! send never waits for its receiver (two ranks sending large messages to
-//! each other cannot deadlock).
+//! next run's clock ping. Messages are sent buffered (`MPI_Bsend`,
+//! [`BSEND_BYTES`]), so a send never waits for its receiver (two ranks
+//! sending large messages to each other cannot deadlock).
 //!
 //! **Never a hang.** Every wait (the barrier, a message, the fins) polls
 //! (an immediate probe, then a yield; in an oversubscribed job, after a
@@ -325,8 +325,9 @@ impl<'w, 'r, R: Recorder> Inbox<'w, 'r, R> {
     }
 
     /// Ends this rank's part: rank 0 stops every rank; every rank says fin
-    /// to every other and drops what comes until it has all fins. Rank 0
-    /// returns every rank's statistics (its own included).
+    /// to every other and drops the run's messages until it has all fins
+    /// (with `faults`, the test-only late fin may fire). Rank 0 returns
+    /// every rank's statistics (its own included).
     fn finish(&mut self, faults: bool) -> Option<Vec<RankStats>> {
         let job = self.job;
         if job.rank == 0 {
