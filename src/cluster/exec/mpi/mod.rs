@@ -29,7 +29,9 @@
 //! with no message for the timeout (`--mpi-timeout`, 60 s by default), the
 //! rank prints one line, `psearch: rank R: no message for 60 s (a rank
 //! died or the network stalled)`, and aborts the job (`MPI_Abort`). Rank r
-//! waits 0.2 s × r longer than rank 0, so that one rank reports, not all.
+//! waits a second × r longer than rank 0 (at most 10 s longer), so that one
+//! rank reports, not all: a rank's abort took more than 0.4 s to stop the
+//! others on a loaded two-core host, when the step was 0.2 s.
 //! A handler that runs longer than the timeout makes the ranks waiting for
 //! it time out: the timeout must exceed the longest search a rank does
 //! between messages (the sequential baseline on rank 0, which the others
@@ -142,9 +144,9 @@ impl<'w> Job<'w> {
     }
 
     /// The deadline of a wait begun now (see the module doc: rank r waits
-    /// 0.2 s × r longer, so that one rank reports).
+    /// a second × r longer, so that one rank reports).
     fn deadline(&self) -> Instant {
-        Instant::now() + self.opts.timeout + Duration::from_millis(200 * self.rank.min(50) as u64)
+        Instant::now() + self.opts.timeout + Duration::from_secs(self.rank.min(10) as u64)
     }
 
     /// Reports that nothing came and ends the job.
