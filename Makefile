@@ -29,7 +29,7 @@ BIN := target/release
 R := results
 SRC := $(shell find src -name '*.rs') Cargo.toml Cargo.lock $(wildcard data/*.txt)
 POSITIONS := $(wildcard data/positions/*.epd data/positions/*.txt)
-# The report is a crate of its own (plotters): the pipeline tools build without it.
+# The report is a crate of its own (polars, plotters): the pipeline tools build without it.
 REPORT_SRC := $(shell find report/src -name '*.rs') report/Cargo.toml $(wildcard assets/fonts/*)
 # The thesis's five orderings, as file-name keys b-wa-wb.
 ORDERINGS := 32-79-5 20-69-19 32-66-66 32-33-33 32-0-0
@@ -71,10 +71,9 @@ test: test-setup mpi-test slurm-test smoke
 # ---- build ----------------------------------------------------------------------------
 # The tools and the report are built with one resolution of the workspace's crate
 # graph (`--workspace`): the report's dependencies turn on features of some of the
-# tools' (num-traits', once_cell's, bytemuck's by `cargo tree` since polars left;
-# memchr's and serde's too before), and resolved apart those and what is built on
-# them, the library included, are compiled twice (BENCHMARKS.md, issue 42). `--bin` keeps the
-# tools' build from compiling the report's crates (plotters). Each stamp has its own
+# tools' (memchr's, serde's, num-traits' among them), and resolved apart the library and
+# many of its dependencies are compiled twice. `--bin` keeps the
+# tools' build from compiling the report's crates (polars, plotters). Each stamp has its own
 # sources: a change to the report alone reruns no chapter.
 TOOLS := $(basename $(notdir $(wildcard src/bin/*.rs)))
 .PHONY: fetch

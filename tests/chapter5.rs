@@ -224,7 +224,7 @@ fn classify_checks_the_network_against_the_trees() {
     // A network from before issue 10 (trained with the PV path's patterns):
     // refused with what to do, by classify and by pabsim.
     d.write("v1.json", &w.replace("\"version\": 2", "\"version\": 1"));
-    d.tool("classify").args(["--weights", "v1.json"]).stdin(&t).fails("version 1 is from before issue 10");
+    d.tool("classify").args(["--weights", "v1.json"]).stdin(&t).fails("version 1 is from an older trainset");
     d.tool("classify").args(["--weights", "v1.json"]).stdin(&t).fails("retrain it (trainset, then nntrain)");
     d.tool("pabsim").args(["--procs", "2", "--scheme", "c", "--weights", "v1.json"]).stdin(&t).fails("retrain it (trainset, then nntrain)");
     let v: serde_json::Value = serde_json::from_str(&w).unwrap();

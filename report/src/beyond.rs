@@ -10,7 +10,7 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
-use super::{Builder, figure, ordering_label};
+use super::{Builder, PendingFigure, figure, ordering_label};
 use anyhow::Result;
 use parab::formats::SimRow;
 use std::path::Path;
@@ -86,6 +86,83 @@ fn groups(rows: &[SimRow]) -> Vec<(u32, u32, u32, u32, u32)> {
     out
 }
 
+/// One group's figure: SU, SO and CSS against p, a line per algorithm.
+fn group_figure(rows: &[&SimRow], id: &str, label: &str, (b_, wa, wb): (u32, u32, u32), depth: u32, trees: u32) -> Result<PendingFigure> {
+    let series_of = |f: &dyn Fn(&SimRow) -> Option<f64>| -> Vec<Series> {
+        LINES
+            .iter()
+            .filter_map(|(key, name)| {
+                let mut pts: Vec<(f64, f64)> = rows.iter().filter(|r| line_of(r) == *key).filter_map(|r| Some((r.procs as f64, f(r)?))).collect();
+                pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                (!pts.is_empty()).then(|| Series { name: name.to_string(), points: pts })
+            })
+            .collect()
+    };
+    let su = series_of(&|r| r.su);
+    let chess_like = (b_, wa, wb) == (32, 79, 5);
+    let anchors: Vec<Series> = if chess_like { ANCHORS.iter().map(|(n, p)| Series { name: n.to_string(), points: p.to_vec() }).collect() } else { vec![] };
+    // One legend, in the middle panel (search overhead is low at small
+    // p, so its upper left corner is free), naming the anchors too.
+    let names: Vec<Series> = anchors.iter().map(|a| Series { name: a.name.clone(), points: vec![] }).collect();
+    let panel = |title: &str, y: &str, log_y: bool, series: Vec<Series>, anchors: Vec<Series>, legend: bool| Plot::LogLines {
+        title: title.into(),
+        x_label: "processors".into(),
+        y_label: y.into(),
+        log_y,
+        series,
+        anchors,
+        legend,
+    };
+    let plot = Plot::Row(vec![
+        panel("speed-up", "SU", true, su, anchors, false),
+        panel("search overhead", "SO", false, series_of(&|r| r.so), names, true),
+        panel("CSS", "CSS", true, series_of(&|r| r.css), vec![], false),
+    ]);
+    let caption = format!(
+        "{label}, depth {depth}, {trees} trees: SU, SO and CSS against the number of processors (log axes), one line per algorithm{}.",
+        if chess_like { "; open markers: published speed-ups on real chess programs (other trees and machines)" } else { "" }
+    );
+    figure(id, &caption, plot)
+}
+
+/// One group's table (SU at a few machine sizes, the split state's share at
+/// the largest), and every (p, algorithm, SU) of the group.
+fn group_table(rows: &[&SimRow], id: &str, label: &str, depth: u32, trees: u32) -> (Table, Vec<(f64, String, f64)>) {
+    let mut header = vec!["algorithm".to_string()];
+    header.extend(TABLE_PROCS.iter().map(|p| format!("SU p={p}")));
+    header.push("best SU (p)".into());
+    header.push("idle share, largest p".into());
+    let mut t = Table {
+        id: id.to_string(),
+        caption: format!("{label}, depth {depth}, {trees} trees: speed-up by algorithm and machine size"),
+        header,
+        note: "Idle share: the processors' time in the idle state (looking for or waiting for work, with its lock waits), as a share of p · t_p.".into(),
+        ..Default::default()
+    };
+    let mut best_at: Vec<(f64, String, f64)> = vec![];
+    for (key, name) in LINES {
+        let mine: Vec<&&SimRow> = rows.iter().filter(|r| line_of(r) == key).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut row = vec![Cell::Text(name.to_string())];
+        for p in TABLE_PROCS {
+            row.push(Cell::number(mine.iter().find(|r| r.procs == p).and_then(|r| r.su), 2));
+        }
+        let best = mine.iter().filter_map(|r| Some((r.su?, r.procs))).max_by(|a, b| a.0.total_cmp(&b.0));
+        row.push(best.map_or(Cell::Empty, |(v, p)| Cell::Text(format!("{v:.2} ({p})"))));
+        let largest = mine.iter().max_by_key(|r| r.procs);
+        row.push(Cell::number(largest.and_then(|r| r.split_share), 3));
+        t.rows.push(row);
+        for r in &mine {
+            if let Some(v) = r.su {
+                best_at.push((r.procs as f64, name.to_string(), v));
+            }
+        }
+    }
+    (t, best_at)
+}
+
 /// The section "Beyond the thesis: algorithms and scale".
 pub fn sections(data: Option<&Beyond>, b: &mut Builder) -> Result<()> {
     let mut s = Section {
@@ -121,75 +198,9 @@ pub fn sections(data: Option<&Beyond>, b: &mut Builder) -> Result<()> {
         let label = ordering_label(&b_.to_string(), &wa.to_string(), &wb.to_string());
         let rows: Vec<&SimRow> = data.rows.iter().filter(|r| group_of(r) == Some((b_, wa, wb, depth, trees)) && r.procs > 1).collect();
         let id = format!("beyond-{b_}-{wa}-{wb}-d{depth}");
-        let series_of = |f: &dyn Fn(&SimRow) -> Option<f64>| -> Vec<Series> {
-            LINES
-                .iter()
-                .filter_map(|(key, name)| {
-                    let mut pts: Vec<(f64, f64)> = rows.iter().filter(|r| line_of(r) == *key).filter_map(|r| Some((r.procs as f64, f(r)?))).collect();
-                    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    (!pts.is_empty()).then(|| Series { name: name.to_string(), points: pts })
-                })
-                .collect()
-        };
-        let su = series_of(&|r| r.su);
-        let chess_like = (b_, wa, wb) == (32, 79, 5);
-        let anchors: Vec<Series> = if chess_like { ANCHORS.iter().map(|(n, p)| Series { name: n.to_string(), points: p.to_vec() }).collect() } else { vec![] };
-        // One legend, in the middle panel (search overhead is low at small
-        // p, so its upper left corner is free), naming the anchors too.
-        let names: Vec<Series> = anchors.iter().map(|a| Series { name: a.name.clone(), points: vec![] }).collect();
-        let panel = |title: &str, y: &str, log_y: bool, series: Vec<Series>, anchors: Vec<Series>, legend: bool| Plot::LogLines {
-            title: title.into(),
-            x_label: "processors".into(),
-            y_label: y.into(),
-            log_y,
-            series,
-            anchors,
-            legend,
-        };
-        let plot = Plot::Row(vec![
-            panel("speed-up", "SU", true, su, anchors, false),
-            panel("search overhead", "SO", false, series_of(&|r| r.so), names, true),
-            panel("CSS", "CSS", true, series_of(&|r| r.css), vec![], false),
-        ]);
-        let caption = format!(
-            "{label}, depth {depth}, {trees} trees: SU, SO and CSS against the number of processors (log axes), one line per algorithm{}.",
-            if chess_like { "; open markers: published speed-ups on real chess programs (other trees and machines)" } else { "" }
-        );
-        let f = figure(&id, &caption, plot)?;
+        let f = group_figure(&rows, &id, &label, (b_, wa, wb), depth, trees)?;
         b.add_figure(&mut s, f);
-        // The table: SU at a few machine sizes, and the split state's share at the largest.
-        let mut header = vec!["algorithm".to_string()];
-        header.extend(TABLE_PROCS.iter().map(|p| format!("SU p={p}")));
-        header.push("best SU (p)".into());
-        header.push("idle share, largest p".into());
-        let mut t = Table {
-            id: id.clone(),
-            caption: format!("{label}, depth {depth}, {trees} trees: speed-up by algorithm and machine size"),
-            header,
-            note: "Idle share: the processors' time in the idle state (looking for or waiting for work, with its lock waits), as a share of p · t_p.".into(),
-            ..Default::default()
-        };
-        let mut best_at: Vec<(f64, String, f64)> = vec![];
-        for (key, name) in LINES {
-            let mine: Vec<&&SimRow> = rows.iter().filter(|r| line_of(r) == key).collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let mut row = vec![Cell::Text(name.to_string())];
-            for p in TABLE_PROCS {
-                row.push(Cell::number(mine.iter().find(|r| r.procs == p).and_then(|r| r.su), 2));
-            }
-            let best = mine.iter().filter_map(|r| Some((r.su?, r.procs))).max_by(|a, b| a.0.total_cmp(&b.0));
-            row.push(best.map_or(Cell::Empty, |(v, p)| Cell::Text(format!("{v:.2} ({p})"))));
-            let largest = mine.iter().max_by_key(|r| r.procs);
-            row.push(Cell::number(largest.and_then(|r| r.split_share), 3));
-            t.rows.push(row);
-            for r in &mine {
-                if let Some(v) = r.su {
-                    best_at.push((r.procs as f64, name.to_string(), v));
-                }
-            }
-        }
+        let (t, best_at) = group_table(&rows, &id, &label, depth, trees);
         s.tables.push(t);
         for p in [64.0, 1024.0] {
             let mut at: Vec<&(f64, String, f64)> = best_at.iter().filter(|x| x.0 == p).collect();

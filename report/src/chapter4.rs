@@ -5,12 +5,14 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
-use super::frame::{self, Frame};
 use super::games::Games;
-use super::load::{self, ColumnKind, Csv};
+use super::load::{self, ColumnKind, Csv, Schema, pl};
 use super::published::Measures;
-use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
+use super::summary;
+use super::{Builder, PendingFigure, Published, add_comparison, figure, missing, ordering_label};
 use anyhow::Result;
+use parab::formats::{AnalyticRow, ChessFbestRow, FbestRow, PerTreeRow};
+use polars::prelude::*;
 use std::path::Path;
 
 /// Chapter 4's inputs, each absent if its file is missing.
@@ -24,87 +26,48 @@ pub struct Ch4 {
     /// Per-tree node counts (`nodes/*.csv`).
     pub nodes: Option<Csv>,
     /// Node counts summed per ordering and depth.
-    pub nodes_sum: Option<Frame>,
+    pub nodes_sum: Option<DataFrame>,
 }
-
-const K: ColumnKind = ColumnKind::Key;
 
 /// Reads chapter 4's results.
 pub fn load(results: &Path) -> Result<Ch4> {
     let dir = results.join("fbest");
     let fb = load::files(&dir, |n| n.starts_with("tg") && n.ends_with(".csv") && !n.contains("per-tree"));
-    let fbest = if fb.is_empty() {
-        None
-    } else {
-        Some(load::read_many(
-            &fb,
-            &[
-                ("b", K),
-                ("wa", K),
-                ("wb", K),
-                ("depth", ColumnKind::Int),
-                ("trees", ColumnKind::Int),
-                ("n", K),
-                ("fbest", ColumnKind::Int),
-                ("pbest", ColumnKind::Float),
-            ],
-        )?)
-    };
+    let fbest =
+        if fb.is_empty() { None } else { Some(load::read_many(&fb, &Schema::of::<FbestRow>(), &["b", "wa", "wb", "depth", "trees", "n", "fbest", "pbest"])?) };
     let raj = dir.join("rajahx.csv");
     let rajahx = if raj.is_file() {
-        Some(load::read(&raj, &[("b", ColumnKind::Float), ("trees", ColumnKind::Int), ("n", K), ("fbest", ColumnKind::Int), ("pbest", ColumnKind::Float)])?)
+        // The chess program's average branching factor is written as text.
+        let schema = Schema::of::<ChessFbestRow>().with("b", ColumnKind::Float);
+        Some(load::read(&raj, &schema, &["b", "trees", "n", "fbest", "pbest"])?)
     } else {
         None
     };
     let an = dir.join("analytic.csv");
-    let analytic = if an.is_file() {
-        Some(load::read(&an, &[("b", K), ("wa", K), ("wb", K), ("n", K), ("p_n", ColumnKind::Float), ("cumulative", ColumnKind::Float)])?)
-    } else {
-        None
-    };
+    let analytic = if an.is_file() { Some(load::read(&an, &Schema::of::<AnalyticRow>(), &["b", "wa", "wb", "n", "p_n", "cumulative"])?) } else { None };
     let nf = load::files(&results.join("nodes"), |n| n.ends_with(".csv"));
     let nodes = if nf.is_empty() {
         None
     } else {
-        let int = ColumnKind::Int;
-        Some(load::read_many(
-            &nf,
-            &[
-                ("tree", int),
-                ("seed", int),
-                ("b", K),
-                ("wa", K),
-                ("wb", K),
-                ("depth", int),
-                ("nodes", int),
-                ("leaves", int),
-                ("internal", int),
-                ("contributing", int),
-                ("root_value", int),
-            ],
-        )?)
+        let required = ["tree", "seed", "b", "wa", "wb", "depth", "nodes", "leaves", "internal", "contributing", "root_value"];
+        Some(load::read_many(&nf, &Schema::of::<PerTreeRow>(), &required)?)
     };
     if let Some(n) = &nodes {
         n.refuse_repeats(&["b", "wa", "wb", "depth", "tree", "seed"], "the node counts of one tree")?;
     }
-    let nodes_sum = nodes.as_ref().map(|c| sum_nodes(&c.df)).transpose()?;
+    let nodes_sum = match &nodes {
+        Some(c) => {
+            let sums = ["nodes", "leaves", "internal", "contributing"];
+            summary::refuse_overflow(&c.df, &sums, |i| c.at(i))?;
+            let key = [col("b"), col("wa"), col("wb"), col("depth")];
+            let tree =
+                [col("tree").count().cast(DataType::Int64).alias("trees"), col("seed").first().alias("first_seed"), col("seed").last().alias("last_seed")];
+            let sums = summary::summarize(&c.df, &key, PerTreeRow::COLUMNS, &sums, tree.into())?;
+            Some(pl(sums.rename(["nodes"], ["n1_nodes"], true).collect(), "summing node counts")?)
+        }
+        None => None,
+    };
     Ok(Ch4 { fbest, rajahx, analytic, nodes, nodes_sum })
-}
-
-/// The node counts summed per ordering and depth (in order of first
-/// appearance): `n1_nodes`, `leaves`, `internal`, `contributing`, the
-/// number of `trees` and the first and last tree's seed.
-fn sum_nodes(df: &Frame) -> Result<Frame> {
-    let key = ["b", "wa", "wb", "depth"];
-    let g = df.groups(&key, 0..df.height())?;
-    let mut out = df.group_keys(&key, &g)?;
-    for (c, name) in [("nodes", "n1_nodes"), ("leaves", "leaves"), ("internal", "internal"), ("contributing", "contributing")] {
-        out.set(name, df.column(c)?.sums(&g, c)?);
-    }
-    out.set("trees", df.column("tree")?.counts(&g));
-    out.set("first_seed", df.column("seed")?.firsts(&g));
-    out.set("last_seed", df.column("seed")?.lasts(&g));
-    Ok(out)
 }
 
 /// Our chapter 4 numbers in the shape published tables are keyed by.
@@ -122,83 +85,26 @@ pub fn measures(c: &Ch4) -> Result<Vec<Measures>> {
     Ok(v)
 }
 
-fn points(df: &Frame, x: &str, y: &str) -> Vec<(f64, f64)> {
-    (0..df.height()).filter_map(|i| Some((df.text(x, i)?.parse().ok()?, df.num(y, i)?))).collect()
+fn points(df: &DataFrame, x: &str, y: &str) -> Vec<(f64, f64)> {
+    (0..df.height()).filter_map(|i| Some((load::text(df, x, i)?.parse().ok()?, load::num(df, y, i)?))).collect()
 }
 
 /// p_best(n) of the (32, 79, 5) trees, for the real-games section.
 pub fn artificial_pbest(c: &Ch4) -> Result<Option<Vec<(u32, f64)>>> {
     let Some(f) = &c.fbest else { return Ok(None) };
-    let d = f.df.filter_eq(&[("b", "32"), ("wa", "79"), ("wb", "5")])?;
+    let d = load::filter_eq(&f.df, &[("b", "32"), ("wa", "79"), ("wb", "5")])?;
     if d.height() == 0 {
         return Ok(None);
     }
     Ok(Some(points(&d, "n", "pbest").into_iter().map(|(n, p)| (n as u32, p)).collect()))
 }
 
-fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Section> {
-    let mut s = Section {
-        id: "tables-4-1-4-3".into(),
-        chapter: 4,
-        title: "Tables 4.1–4.3, Figure 4.5: a chess program's move ordering vs. the artificial trees'".into(),
-        what: "How often the move searched in position n turned out best (f_best(n), and p_best(n) = f_best(n) over the nodes where some move was best), for the thesis author's chess program RajahX on the 24 Bratko–Kopec positions (10 s each; the per-position counts are `data/rajahx-fbest.csv`) and for the 100 tg_1 artificial trees with ordering (32, 79, 5). If the artificial trees model chess search well, the two columns should look alike.".into(),
-        ..Default::default()
-    };
-    let art = match &c.fbest {
-        Some(f) => Some(f.df.filter_eq(&[("b", "32"), ("wa", "79"), ("wb", "5")])?).filter(|d| d.height() > 0),
-        None => None,
-    };
-    if c.rajahx.is_none() {
-        s.missing.push(missing("the chess program's f_best summary", "fbest/rajahx.csv", "make results/fbest/rajahx.csv"));
-    }
-    if art.is_none() {
-        s.missing.push(missing("f_best of the (32, 79, 5) trees", "fbest/tg1-32-79-5-d7.csv", "make chapter4"));
-    }
-    let (Some(raj), Some(art)) = (&c.rajahx, art) else { return Ok(s) };
-    let j = join_on_n(&raj.df, &art)?;
-    let mut rows = vec![];
-    for i in 0..j.height() {
-        let (cp, ap) = (j.num("chess_pbest", i), j.num("art_pbest", i));
-        rows.push(vec![
-            Cell::Text(j.text("n", i).unwrap_or_default()),
-            Cell::number(j.num("chess_fbest", i), 0),
-            Cell::number(cp, 6),
-            Cell::number(j.num("art_fbest", i), 0),
-            Cell::number(ap, 6),
-            match (cp, ap) {
-                // Enough decimals that a small difference does not print as 0.00.
-                (Some(cp), Some(ap)) => Cell::Num((ap - cp) * 100.0, super::doc::sig_decimals((ap - cp) * 100.0, 2)),
-                _ => Cell::Empty,
-            },
-        ]);
-    }
-    let chess_b = j.num("chess_b", 0).unwrap_or(f64::NAN);
-    let depth = j.int("depth", 0).unwrap_or(0);
-    let trees = j.int("trees", 0).unwrap_or(0);
-    s.tables.push(Table {
-        id: "table-4-3".into(),
-        caption: "Tables 4.1–4.3: f_best and p_best by move position, chess program vs. artificial trees (32, 79, 5)".into(),
-        header: ["n", "chess f_best", "chess p_best", "artificial f_best", "artificial p_best", "artificial − chess (points)"].map(String::from).to_vec(),
-        rows,
-        groups: vec![],
-        note: format!(
-            "Chess: `fbest/rajahx.csv` ({} positions, average branching factor {chess_b:.2}). Artificial: `{}` ({trees} trees, depth {depth}).",
-            j.int("positions", 0).unwrap_or(0),
-            art_name(c)
-        ),
-    });
-    let p1 = (j.num("chess_pbest", 0), j.num("art_pbest", 0));
-    if let (Some(cp), Some(ap)) = p1 {
-        s.findings.push(format!(
-            "The first move is best at {:.1}% of the chess program's nodes and {:.1}% of the artificial trees' ({:+.1} points); the chess program's average branching factor is {chess_b:.1} against the trees' 32.",
-            cp * 100.0,
-            ap * 100.0,
-            (ap - cp) * 100.0
-        ));
-    }
+/// Figure 4.5 from the joined f_best table `j`, with our own chess program
+/// (and the ordering fitted to it) where it has run; its finding in `s`.
+fn figure_4_5(j: &DataFrame, games: &Games, s: &mut Section) -> Result<PendingFigure> {
     let mut series = vec![
-        Series { name: "chess program (RajahX)".into(), points: points(&j, "n", "chess_pbest") },
-        Series { name: "artificial (32, 79, 5)".into(), points: points(&j, "n", "art_pbest") },
+        Series { name: "chess program (RajahX)".into(), points: points(j, "n", "chess_pbest") },
+        Series { name: "artificial (32, 79, 5)".into(), points: points(j, "n", "art_pbest") },
     ];
     // Beyond the thesis: our own chess program on the same positions.
     let ours = games.chess_fbest();
@@ -233,7 +139,7 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
         }
         s.findings.push(text);
     }
-    let f = figure(
+    figure(
         "figure-4-5",
         &caption,
         Plot::Lines {
@@ -244,27 +150,82 @@ fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Sectio
             series,
             marks: vec![],
         },
-    )?;
+    )
+}
+
+fn chess_vs_artificial(c: &Ch4, games: &Games, b: &mut Builder) -> Result<Section> {
+    let mut s = Section {
+        id: "tables-4-1-4-3".into(),
+        chapter: 4,
+        title: "Tables 4.1–4.3, Figure 4.5: a chess program's move ordering vs. the artificial trees'".into(),
+        what: "How often the move searched in position n turned out best (f_best(n), and p_best(n) = f_best(n) over the nodes where some move was best), for the thesis author's chess program RajahX on the 24 Bratko–Kopec positions (10 s each; the per-position counts are `data/rajahx-fbest.csv`) and for the 100 tg_1 artificial trees with ordering (32, 79, 5). If the artificial trees model chess search well, the two columns should look alike.".into(),
+        ..Default::default()
+    };
+    let art = match &c.fbest {
+        Some(f) => Some(load::filter_eq(&f.df, &[("b", "32"), ("wa", "79"), ("wb", "5")])?).filter(|d| d.height() > 0),
+        None => None,
+    };
+    if c.rajahx.is_none() {
+        s.missing.push(missing("the chess program's f_best summary", "fbest/rajahx.csv", "make results/fbest/rajahx.csv"));
+    }
+    if art.is_none() {
+        s.missing.push(missing("f_best of the (32, 79, 5) trees", "fbest/tg1-32-79-5-d7.csv", "make chapter4"));
+    }
+    let (Some(raj), Some(art)) = (&c.rajahx, art) else { return Ok(s) };
+    // Join on n in polars: the chess rows are 1..10, the artificial 1..b.
+    let r = raj.df.clone().lazy().select([
+        col("n"),
+        col("fbest").alias("chess_fbest"),
+        col("pbest").alias("chess_pbest"),
+        col("b").alias("chess_b"),
+        col("trees").alias("positions"),
+    ]);
+    let a = art.clone().lazy().select([col("n"), col("fbest").alias("art_fbest"), col("pbest").alias("art_pbest"), col("depth"), col("trees")]);
+    let j = pl(r.join(a, [col("n")], [col("n")], load::join_args(JoinType::Left)).collect(), "joining f_best tables")?;
+    let mut rows = vec![];
+    for i in 0..j.height() {
+        let (cp, ap) = (load::num(&j, "chess_pbest", i), load::num(&j, "art_pbest", i));
+        rows.push(vec![
+            Cell::Text(load::text(&j, "n", i).unwrap_or_default()),
+            Cell::number(load::num(&j, "chess_fbest", i), 0),
+            Cell::number(cp, 6),
+            Cell::number(load::num(&j, "art_fbest", i), 0),
+            Cell::number(ap, 6),
+            match (cp, ap) {
+                // Enough decimals that a small difference does not print as 0.00.
+                (Some(cp), Some(ap)) => Cell::Num((ap - cp) * 100.0, super::doc::sig_decimals((ap - cp) * 100.0, 2)),
+                _ => Cell::Empty,
+            },
+        ]);
+    }
+    let chess_b = load::num(&j, "chess_b", 0).unwrap_or(f64::NAN);
+    let depth = load::int(&j, "depth", 0).unwrap_or(0);
+    let trees = load::int(&j, "trees", 0).unwrap_or(0);
+    s.tables.push(Table {
+        id: "table-4-3".into(),
+        caption: "Tables 4.1–4.3: f_best and p_best by move position, chess program vs. artificial trees (32, 79, 5)".into(),
+        header: ["n", "chess f_best", "chess p_best", "artificial f_best", "artificial p_best", "artificial − chess (points)"].map(String::from).to_vec(),
+        rows,
+        groups: vec![],
+        note: format!(
+            "Chess: `fbest/rajahx.csv` ({} positions, average branching factor {chess_b:.2}). Artificial: `{}` ({trees} trees, depth {depth}).",
+            load::int(&j, "positions", 0).unwrap_or(0),
+            art_name(c)
+        ),
+    });
+    let p1 = (load::num(&j, "chess_pbest", 0), load::num(&j, "art_pbest", 0));
+    if let (Some(cp), Some(ap)) = p1 {
+        s.findings.push(format!(
+            "The first move is best at {:.1}% of the chess program's nodes and {:.1}% of the artificial trees' ({:+.1} points); the chess program's average branching factor is {chess_b:.1} against the trees' 32.",
+            cp * 100.0,
+            ap * 100.0,
+            (ap - cp) * 100.0
+        ));
+    }
+    let f = figure_4_5(&j, games, &mut s)?;
     b.add_figure(&mut s, f);
     s.settings.push(format!("Artificial trees: seed set tg_1 (`data/tg1.txt`), {trees} trees, ordering (32, 79, 5), depth {depth}: `treegen --set tg1 --ordering 32,79,5 --depth {depth} | fbest`. Chess: `fbest --rajahx data/rajahx-fbest.csv`."));
     Ok(s)
-}
-
-/// The chess rows (1..10) beside the artificial ones (1..b) of the same n,
-/// in the chess rows' order: `chess_fbest`, `chess_pbest`, `chess_b`,
-/// `positions`, `art_fbest`, `art_pbest`, `depth`, `trees`. A chess row
-/// without an artificial one keeps empty cells; one with several is
-/// repeated for each (an empty n matches nothing).
-fn join_on_n(raj: &Frame, art: &Frame) -> Result<Frame> {
-    let (chess, artificial) = frame::left_join(raj, art, &["n"])?;
-    let mut j = Frame::new(chess.len());
-    for (c, name) in [("n", "n"), ("fbest", "chess_fbest"), ("pbest", "chess_pbest"), ("b", "chess_b"), ("trees", "positions")] {
-        j.set(name, raj.column(c)?.take(&chess));
-    }
-    for (c, name) in [("fbest", "art_fbest"), ("pbest", "art_pbest"), ("depth", "depth"), ("trees", "trees")] {
-        j.set(name, art.column(c)?.take_or_empty(&artificial));
-    }
-    Ok(j)
 }
 
 fn art_name(c: &Ch4) -> String {
@@ -283,17 +244,22 @@ fn table_4_4(c: &Ch4, p: &mut Published) -> Result<Section> {
         None => s.missing.push(missing("f_best of the artificial trees", "fbest/tg1-32-79-5-d7.csv", "make chapter4")),
         Some(f) => {
             for (bb, wa, wb) in load::orderings(&f.df) {
-                let d = f.df.filter_eq(&[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
+                let d = load::filter_eq(&f.df, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
                 let mut rows = vec![];
                 let mut cum = 0.0;
                 for i in 0..d.height().min(10) {
-                    let pb = d.num("pbest", i).unwrap_or(0.0);
+                    let pb = load::num(&d, "pbest", i).unwrap_or(0.0);
                     cum += pb;
-                    rows.push(vec![Cell::Text(d.text("n", i).unwrap_or_default()), Cell::number(d.num("fbest", i), 0), Cell::Num(pb, 6), Cell::Num(cum, 6)]);
+                    rows.push(vec![
+                        Cell::Text(load::text(&d, "n", i).unwrap_or_default()),
+                        Cell::number(load::num(&d, "fbest", i), 0),
+                        Cell::Num(pb, 6),
+                        Cell::Num(cum, 6),
+                    ]);
                 }
-                let depth = d.int("depth", 0).unwrap_or(0);
-                let trees = d.int("trees", 0).unwrap_or(0);
-                let total: f64 = (0..d.height()).filter_map(|i| d.num("fbest", i)).sum();
+                let depth = load::int(&d, "depth", 0).unwrap_or(0);
+                let trees = load::int(&d, "trees", 0).unwrap_or(0);
+                let total: f64 = (0..d.height()).filter_map(|i| load::num(&d, "fbest", i)).sum();
                 s.tables.push(Table {
                     id: format!("table-4-4-{bb}-{wa}-{wb}"),
                     caption: format!("Table 4.4: f_best(1..10) and p_best(1..10), ordering {}, depth {depth}, {trees} trees", ordering_label(&bb, &wa, &wb)),
@@ -302,7 +268,7 @@ fn table_4_4(c: &Ch4, p: &mut Published) -> Result<Section> {
                     groups: vec![],
                     note: format!("From `{}`; {} nodes recorded a best move (positions 1..{}).", f.name, super::doc::group(total as i64), d.height()),
                 });
-                if let Some(p1) = d.num("pbest", 0) {
+                if let Some(p1) = load::num(&d, "pbest", 0) {
                     s.findings.push(format!(
                         "Ordering {}: the first move is best at {:.2}% of the {} contributing nodes.",
                         ordering_label(&bb, &wa, &wb),
@@ -339,9 +305,15 @@ fn table_4_5(c: &Ch4, p: &mut Published) -> Result<Section> {
     if cmp.is_empty()
         && let Some(a) = &c.analytic
     {
-        let d = a.df.filter_eq(&[("b", "20"), ("wa", "69"), ("wb", "19")])?;
+        let d = load::filter_eq(&a.df, &[("b", "20"), ("wa", "69"), ("wb", "19")])?;
         let rows = (0..d.height())
-            .map(|i| vec![Cell::Text(d.text("n", i).unwrap_or_default()), Cell::number(d.num("p_n", i), 6), Cell::number(d.num("cumulative", i), 6)])
+            .map(|i| {
+                vec![
+                    Cell::Text(load::text(&d, "n", i).unwrap_or_default()),
+                    Cell::number(load::num(&d, "p_n", i), 6),
+                    Cell::number(load::num(&d, "cumulative", i), 6),
+                ]
+            })
             .collect();
         s.tables.push(Table {
             id: "table-4-5".into(),
@@ -375,8 +347,8 @@ fn figure_4_6(c: &Ch4, b: &mut Builder) -> Result<Section> {
     let mut args = vec![];
     let mut exact_curves = true;
     for (bb, wa, wb) in load::orderings(&a.df) {
-        let d = a.df.filter_eq(&[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
-        let p1 = d.num("p_n", 0).unwrap_or(0.0);
+        let d = load::filter_eq(&a.df, &[("b", &bb), ("wa", &wa), ("wb", &wb)])?;
+        let p1 = load::num(&d, "p_n", 0).unwrap_or(0.0);
         s.findings.push(format!("{}: p_1 = {p1:.6}.", ordering_label(&bb, &wa, &wb)));
         let csv = points(&d, "n", "p_n");
         // The CSV prints a fixed number of decimals, so the steepest

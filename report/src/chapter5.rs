@@ -10,13 +10,13 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
-use super::frame::{Frame, Values, cmp_num};
-use super::load::{self, ColumnKind, Csv, norm_key};
+use super::load::{self, Csv, Schema, norm_key, pl};
 use super::published::{Comparison, Measures};
 use super::{Builder, Published, add_comparison, figure, missing, ordering_label};
 use anyhow::{Context, Result, anyhow};
+use parab::formats::{ClassifyRow, CurveRow};
+use polars::prelude::*;
 use serde_json::Value;
-use std::cmp::Ordering;
 use std::path::Path;
 
 /// One trained network's facts.
@@ -48,7 +48,7 @@ pub struct Ch5 {
     pub classify: Option<Csv>,
     /// The best parameter per (ordering, scheme): lowest error, then
     /// smallest parameter.
-    pub best: Option<Frame>,
+    pub best: Option<DataFrame>,
 }
 
 /// The first three numeric tokens of a file stem (`32-79-5`,
@@ -114,17 +114,17 @@ pub fn load(results: &Path) -> Result<Ch5> {
     for p in load::files(&wdir, |n| n.ends_with(".csv")) {
         let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
         let Some(o) = ordering_from_stem(&stem) else { continue };
-        curves.push((o, load::read(&p, &[("iteration", ColumnKind::Int), ("e_type", ColumnKind::Float), ("e_wait", ColumnKind::Float)])?));
+        curves.push((o, load::read(&p, &Schema::of::<CurveRow>(), &["iteration", "e_type", "e_wait"])?));
     }
     // A network without final errors in its JSON takes them from its curve.
     for n in nets.iter_mut() {
         if let Some((_, c)) = curves.iter().find(|(o, _)| *o == n.ordering) {
             let last = c.df.height().saturating_sub(1);
             if n.e_type.is_none() {
-                n.e_type = c.df.num("e_type", last);
+                n.e_type = load::num(&c.df, "e_type", last);
             }
             if n.e_wait.is_none() {
-                n.e_wait = c.df.num("e_wait", last);
+                n.e_wait = load::num(&c.df, "e_wait", last);
             }
         }
     }
@@ -134,24 +134,8 @@ pub fn load(results: &Path) -> Result<Ch5> {
     let (classify, best) = if files.is_empty() {
         (None, None)
     } else {
-        let k = ColumnKind::Key;
-        let i = ColumnKind::Int;
-        let c = load::read_many(
-            &files,
-            &[
-                ("b", k),
-                ("wa", k),
-                ("wb", k),
-                ("scheme", k),
-                ("param", k),
-                ("true_cut", i),
-                ("false_cut", i),
-                ("true_all", i),
-                ("false_all", i),
-                ("error", i),
-                ("scored", i),
-            ],
-        )?;
+        let required = ["b", "wa", "wb", "scheme", "param", "true_cut", "false_cut", "true_all", "false_all", "error", "scored"];
+        let c = load::read_many(&files, &Schema::of::<ClassifyRow>(), &required)?;
         let best = best_params(&c.df)?;
         (Some(c), Some(best))
     };
@@ -159,54 +143,46 @@ pub fn load(results: &Path) -> Result<Ch5> {
 }
 
 /// Per (ordering, scheme), the row with the lowest error (ties: the
-/// smallest parameter, as a number; then the first row), with
-/// `best_param`. A row with an empty ordering or scheme has none. The
-/// groups come in the order of their chosen rows, smallest parameter first.
-fn best_params(df: &Frame) -> Result<Frame> {
-    let g = ["b", "wa", "wb", "scheme"];
-    let keys = df.key_columns(&g)?;
-    let with_keys = (0..df.height()).filter(|&i| keys.iter().all(|k| !k.is_null(i)));
-    let error = |i: usize| df.int("error", i);
-    // The rows at their group's lowest error.
-    let mut at_min: Vec<usize> = vec![];
-    let groups = df.groups(&g, with_keys)?;
-    for rows in &groups {
-        let min = rows.iter().filter_map(|&i| error(i)).min();
-        at_min.extend(rows.iter().filter(|&&i| min.is_some() && error(i) == min));
-    }
-    at_min.sort();
-    // Smallest parameter first (an empty or non-numeric one last), stable.
-    let p = |i: usize| df.text("param", i).and_then(|s| s.parse::<f64>().ok());
-    at_min.sort_by(|&a, &b| match (p(a), p(b)) {
-        (Some(x), Some(y)) => cmp_num(x, y),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    });
-    let chosen: Vec<usize> = df.groups(&g, at_min)?.iter().map(|rows| rows[0]).collect();
-    let cols = ["b", "wa", "wb", "scheme", "param", "true_cut", "false_cut", "true_all", "false_all", "error", "scored"];
-    let best = df.select(&cols)?.take(&chosen);
-    let param = best.column("param")?.clone();
-    Ok(best.with("best_param", param))
+/// smallest parameter), with `best_param`.
+fn best_params(df: &DataFrame) -> Result<DataFrame> {
+    let g = [col("b"), col("wa"), col("wb"), col("scheme")];
+    let lf = df.clone().lazy().with_column(col("param").cast(DataType::Float64).alias("__p"));
+    let mins = lf.clone().group_by(g.clone()).agg([col("error").min().alias("__min")]);
+    let vals = ["param", "true_cut", "false_cut", "true_all", "false_all", "error", "scored"];
+    let mut agg: Vec<Expr> = vals.iter().map(|v| col(*v).first()).collect();
+    agg.push(col("param").first().alias("best_param"));
+    let out = lf
+        .join(mins, g.clone(), g.clone(), load::join_args(JoinType::Inner))
+        .filter(col("error").eq(col("__min")))
+        .sort(["__p"], SortMultipleOptions::default().with_nulls_last(true).with_maintain_order(true))
+        .group_by_stable(g)
+        .agg(agg)
+        .collect();
+    pl(out, "choosing the best parameter")
 }
 
 /// Our chapter 5 numbers in the shape published tables are keyed by.
 pub fn measures(c: &Ch5) -> Result<Vec<Measures>> {
     let mut v = vec![];
     if !c.nets.is_empty() {
-        let text = |f: &dyn Fn(&Net) -> String| Values::Text(c.nets.iter().map(|n| Some(f(n))).collect());
-        let df = Frame::new(c.nets.len())
-            .with("b", text(&|n| n.ordering.0.clone()))
-            .with("wa", text(&|n| n.ordering.1.clone()))
-            .with("wb", text(&|n| n.ordering.2.clone()))
-            .with("e_type", Values::Float(c.nets.iter().map(|n| n.e_type).collect()))
-            .with("e_wait", Values::Float(c.nets.iter().map(|n| n.e_wait).collect()));
+        let col_of = |f: &dyn Fn(&Net) -> String| c.nets.iter().map(f).collect::<Vec<String>>();
+        let df = DataFrame::new(
+            c.nets.len(),
+            vec![
+                Column::new("b".into(), col_of(&|n| n.ordering.0.clone())),
+                Column::new("wa".into(), col_of(&|n| n.ordering.1.clone())),
+                Column::new("wb".into(), col_of(&|n| n.ordering.2.clone())),
+                Column::new("e_type".into(), c.nets.iter().map(|n| n.e_type).collect::<Vec<_>>()),
+                Column::new("e_wait".into(), c.nets.iter().map(|n| n.e_wait).collect::<Vec<_>>()),
+            ],
+        )
+        .map_err(|e| anyhow!("{e}"))?;
         v.push(Measures { source: "final errors in `weights/*.json`".into(), df });
     }
     // Without a parameter key, a published table compares with our best
     // parameter; with one, with our row for that parameter.
     if let Some(b) = &c.best {
-        v.push(Measures { source: "`classify/*.csv`, our best parameter per ordering and scheme".into(), df: b.drop("param") });
+        v.push(Measures { source: "`classify/*.csv`, our best parameter per ordering and scheme".into(), df: b.drop("param").map_err(|e| anyhow!("{e}"))? });
     }
     if let Some(cl) = &c.classify {
         v.push(Measures { source: "`classify/*.csv`".into(), df: cl.df.clone() });
@@ -220,17 +196,17 @@ const SCHEMES: [(&str, &str, &str); 3] = [
     ("c", "5.4", "scheme C (the network's type output; principal-variation nodes keep the root's type; CUT when it lies within m of 50)"),
 ];
 
-fn counts_row(d: &Frame, i: usize, label: String, params: Option<Option<String>>) -> Vec<Cell> {
+fn counts_row(d: &DataFrame, i: usize, label: String, params: Option<Option<String>>) -> Vec<Cell> {
     let mut row = vec![Cell::Text(label)];
     // Scheme A has no parameter: no column. Otherwise ours, then the thesis's.
     if let Some(thesis) = params {
-        row.push(Cell::Text(d.text("param", i).unwrap_or_default()));
+        row.push(Cell::Text(load::text(d, "param", i).unwrap_or_default()));
         row.push(thesis.map_or(Cell::Empty, Cell::Text));
     }
     for c in ["true_cut", "false_cut", "true_all", "false_all", "error", "scored"] {
-        row.push(Cell::number(d.num(c, i), 0));
+        row.push(Cell::number(load::num(d, c, i), 0));
     }
-    let rate = match (d.num("error", i), d.num("scored", i)) {
+    let rate = match (load::num(d, "error", i), load::num(d, "scored", i)) {
         (Some(e), Some(s)) if s > 0.0 => Cell::Num(e / s * 100.0, 3),
         _ => Cell::Empty,
     };
@@ -238,12 +214,12 @@ fn counts_row(d: &Frame, i: usize, label: String, params: Option<Option<String>>
     row
 }
 
-fn error_rate(best: &Frame, o: &(String, String, String), scheme: &str) -> Option<f64> {
-    let d = best.filter_eq(&[("b", &o.0), ("wa", &o.1), ("wb", &o.2), ("scheme", scheme)]).ok()?;
+fn error_rate(best: &DataFrame, o: &(String, String, String), scheme: &str) -> Option<f64> {
+    let d = load::filter_eq(best, &[("b", &o.0), ("wa", &o.1), ("wb", &o.2), ("scheme", scheme)]).ok()?;
     if d.height() == 0 {
         return None;
     }
-    Some(d.num("error", 0)? / d.num("scored", 0)? * 100.0)
+    Some(load::num(&d, "error", 0)? / load::num(&d, "scored", 0)? * 100.0)
 }
 
 /// Adds chapter 5's sections.
@@ -309,7 +285,7 @@ fn table_5_1(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<Section> {
         let mut ty = vec![];
         let mut wt = vec![];
         for (o, cv) in &c.curves {
-            let pts = |y: &str| (0..cv.df.height()).filter_map(|i| Some((cv.df.num("iteration", i)?, cv.df.num(y, i)?))).collect::<Vec<_>>();
+            let pts = |y: &str| (0..cv.df.height()).filter_map(|i| Some((load::num(&cv.df, "iteration", i)?, load::num(&cv.df, y, i)?))).collect::<Vec<_>>();
             ty.push(Series { name: ordering_label(&o.0, &o.1, &o.2), points: pts("e_type") });
             wt.push(Series { name: ordering_label(&o.0, &o.1, &o.2), points: pts("e_wait") });
         }
@@ -362,13 +338,13 @@ fn scheme_table(c: &Ch5, p: &mut Published, scheme: &str, number: &str, desc: &s
     let mut differ = vec![];
     match (&c.classify, &c.best) {
         (Some(cl), Some(best)) => {
-            let d = best.filter_eq(&[("scheme", scheme)])?;
-            let has_param = (0..d.height()).any(|i| d.text("param", i).is_some_and(|p| !p.is_empty()));
+            let d = load::filter_eq(best, &[("scheme", scheme)])?;
+            let has_param = (0..d.height()).any(|i| load::text(&d, "param", i).is_some_and(|p| !p.is_empty()));
             let mut rows = vec![];
             for o in load::orderings(&d) {
-                let r = d.filter_eq(&[("b", &o.0), ("wa", &o.1), ("wb", &o.2)])?;
+                let r = load::filter_eq(&d, &[("b", &o.0), ("wa", &o.1), ("wb", &o.2)])?;
                 let theirs = thesis_param(&o);
-                if let (Some(t), Some(ours)) = (&theirs, r.text("param", 0))
+                if let (Some(t), Some(ours)) = (&theirs, load::text(&r, "param", 0))
                     && norm_key(t) != norm_key(&ours)
                 {
                     differ.push(format!("{} (ours {ours}, the thesis's {t})", ordering_label(&o.0, &o.1, &o.2)));
@@ -378,7 +354,7 @@ fn scheme_table(c: &Ch5, p: &mut Published, scheme: &str, number: &str, desc: &s
             if rows.is_empty() {
                 s.missing.push(missing(&format!("scheme {upper} counts"), "classify/*.csv", "make chapter5"));
             } else {
-                let sweep = cl.df.filter_eq(&[("scheme", scheme)])?;
+                let sweep = load::filter_eq(&cl.df, &[("scheme", scheme)])?;
                 let mut header = vec!["ordering".to_string()];
                 if has_param {
                     header.push(format!("best {pname} (ours)"));
@@ -396,8 +372,8 @@ fn scheme_table(c: &Ch5, p: &mut Published, scheme: &str, number: &str, desc: &s
                     groups: vec![],
                     note: format!("From {}; {} rows of scheme {upper} in the sweep.", cl.sources_note(&[("scheme", scheme)]), sweep.height()),
                 });
-                let depth = cl.df.int("depth", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
-                let trees = cl.df.int("trees", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
+                let depth = load::int(&cl.df, "depth", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
+                let trees = load::int(&cl.df, "trees", 0).map(|d| d.to_string()).unwrap_or_else(|| "?".into());
                 s.settings.push(format!(
                     "Seed set tg_1 (`data/tg1.txt`), {trees} trees, depth {depth}; `classify --scheme {scheme}`{}.",
                     if scheme == "c" { " with each ordering's own network (`weights/<b>-<wa>-<wb>.json`)" } else { "" }
@@ -433,8 +409,8 @@ fn incomplete_rows(c: &Ch5, cmp: &Comparison) -> Vec<String> {
     for l in &cmp.lines {
         let sum: Option<f64> = parts.iter().map(|p| l.values.iter().find(|v| v.column == *p).and_then(|v| v.published)).sum();
         let (Some(sum), Some(b), Some(wa), Some(wb)) = (sum, cmp.key(l, "b"), cmp.key(l, "wa"), cmp.key(l, "wb")) else { continue };
-        let Ok(d) = cl.df.filter_eq(&[("b", b), ("wa", wa), ("wb", wb)]) else { continue };
-        let Some(scored) = (d.height() > 0).then(|| d.num("scored", 0)).flatten() else { continue };
+        let Ok(d) = load::filter_eq(&cl.df, &[("b", b), ("wa", wa), ("wb", wb)]) else { continue };
+        let Some(scored) = (d.height() > 0).then(|| load::num(&d, "scored", 0)).flatten() else { continue };
         if sum != scored {
             out.push(format!(
                 "The thesis's row {} adds up to {} classified nodes, but these trees have {} nodes to classify (every scheme of ours scores all of them): that printed row cannot be a complete count, so it cannot be matched exactly. It is shown as printed.",

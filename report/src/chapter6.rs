@@ -5,7 +5,7 @@
 //!
 //! Input: every CSV under `pabsim/` (per-tree or per-configuration rows;
 //! per-tree rows are summed per configuration). Speed-up and overheads are
-//! computed here, over those sums, against the p = 1 rows of the same ordering
+//! computed here, in polars, against the p = 1 rows of the same ordering
 //! (`docs/model.md` §5.5): `SU = t_1/t_p`, `SO = n_p/n_1 − 1`,
 //! `CSS = p/(SU (SO + 1)) − 1`. When several parameter settings were run for
 //! one (ordering, scheme, p), as in a sweep, the one with the highest
@@ -14,11 +14,14 @@
 use super::chapter4::Ch4;
 use super::doc::{Cell, Section, Table};
 use super::figures::{Mark, Plot, Series};
-use super::frame::{self, Frame, Key, Values, cmp_num};
-use super::load::{self, ColumnKind, Csv};
+use super::load::{self, Csv, Schema, pl};
 use super::published::{Comparison, Measures};
+use super::summary;
 use super::{Builder, Published, THESIS_ORDERINGS, add_comparison, figure, missing, ordering_label};
-use anyhow::{Context, Result};
+use anyhow::Result;
+use parab::formats::SimRow;
+use parab::formats::aggregate::Summed;
+use polars::prelude::*;
 use std::path::Path;
 
 /// Chapter 6's inputs, aggregated.
@@ -26,11 +29,11 @@ pub struct Ch6 {
     /// The raw rows.
     pub runs: Option<Csv>,
     /// One row per configuration, with `t1_ticks`, `n1_sim`, `su`, `so`, `css`.
-    pub configs: Option<Frame>,
+    pub configs: Option<DataFrame>,
     /// Per (ordering, scheme, procs) the configuration with the highest SU.
-    pub best: Option<Frame>,
+    pub best: Option<DataFrame>,
     /// Per ordering the p = 1 run: `t1_ticks`, `n1_sim`.
-    pub uni: Option<Frame>,
+    pub uni: Option<DataFrame>,
     /// Columns holding processor-ticks per state.
     pub states: Vec<String>,
 }
@@ -52,22 +55,16 @@ pub fn is_state_column(c: &str) -> bool {
 /// no per-tree rows, and only the first of them. Files are read in name
 /// order, so "first" is deterministic. `key`: the configuration columns
 /// present, the same grouping [`load`] aggregates by.
-fn distinct_runs(df: &Frame, key: &[&str]) -> Result<Frame> {
-    let mut keep: Vec<usize> = (0..df.height()).collect();
+fn distinct_runs(df: &DataFrame, names: &[String], key: &[Expr]) -> Result<DataFrame> {
+    let mut lf = df.clone().lazy();
     let mut subset = key.to_vec();
-    if let Some(tree) = df.get("tree") {
-        let mut config_has_per_tree = vec![false; df.height()];
-        for rows in df.groups(key, 0..df.height())? {
-            let any = rows.iter().any(|&i| !tree.is_null(i));
-            for i in rows {
-                config_has_per_tree[i] = any;
-            }
-        }
-        keep.retain(|&i| !tree.is_null(i) || !config_has_per_tree[i]);
-        subset.push("tree");
+    if names.iter().any(|n| n == "tree") {
+        let per_tree = col("tree").is_not_null();
+        let config_has_per_tree = pl(per_tree.clone().any(true).over(key), "grouping pabsim runs")?;
+        lf = lf.filter(per_tree.or(config_has_per_tree.not()));
+        subset.push(col("tree"));
     }
-    let first: Vec<usize> = df.groups(&subset, keep)?.iter().map(|rows| rows[0]).collect();
-    Ok(df.take(&first))
+    pl(lf.unique_stable_generic(Some(subset), UniqueKeepStrategy::First).collect(), "removing duplicate pabsim runs")
 }
 
 /// Reads and aggregates chapter 6's results.
@@ -76,14 +73,13 @@ pub fn load(results: &Path) -> Result<Ch6> {
     if files.is_empty() {
         return Ok(Ch6 { runs: None, configs: None, best: None, uni: None, states: vec![] });
     }
-    let k = ColumnKind::Key;
-    let runs =
-        load::read_many(&files, &[("b", k), ("wa", k), ("wb", k), ("scheme", k), ("procs", k), ("tp_ticks", ColumnKind::Int), ("np_nodes", ColumnKind::Int)])?;
+    let runs = load::read_many(&files, &Schema::of::<SimRow>(), &["b", "wa", "wb", "scheme", "procs", "tp_ticks", "np_nodes"])?;
     load::thesis_machine_only(&runs)?;
-    let names = runs.df.names();
-    let group: Vec<&str> = CONFIG.iter().copied().filter(|c| runs.df.has(c)).collect();
-    let df = distinct_runs(&runs.df, &group)?;
-    let numeric = |c: &str| matches!(df.get(c), Some(Values::Int(_) | Values::Float(_)));
+    let names: Vec<String> = runs.df.get_column_names().iter().map(|s| s.to_string()).collect();
+    let group: Vec<Expr> = CONFIG.iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();
+    let deduped = distinct_runs(&runs.df, &names, &group)?;
+    let df = &deduped;
+    let numeric = |c: &str| df.column(c).is_ok_and(|x| matches!(x.dtype(), DataType::Int64 | DataType::Float64));
     // pabsim's `time_*` columns are all the time spent in each state (its
     // memory stalls and lock waits included, so the idle loop's waits count
     // as the split state, as in the thesis's breakdown); results without
@@ -94,63 +90,53 @@ pub fn load(results: &Path) -> Result<Ch6> {
     } else {
         names.iter().filter(|c| is_state_column(c) && numeric(c)).cloned().collect()
     };
-    // One row per configuration, in order of first appearance.
-    let g = df.groups(&group, 0..df.height())?;
-    let mut configs = df.group_keys(&group, &g)?;
-    for c in ["tp_ticks", "np_nodes"].into_iter().chain(states.iter().map(String::as_str)) {
-        configs.set(c, df.column(c)?.sums(&g, c)?);
-    }
-    if let Some(trees) = df.get("trees") {
+    // Each configuration's trees summed by the library's rule (`SimRow::COLUMNS`).
+    let mut wanted = vec!["tp_ticks", "np_nodes"];
+    wanted.extend(states.iter().map(String::as_str));
+    let mut tree_count = vec![];
+    if names.iter().any(|n| n == "trees") {
         // Per-tree rows carry trees = 1, per-configuration rows their count.
-        configs.set("trees", trees.sums(&g, "trees").context("summing pabsim runs")?);
-    } else if let Some(tree) = df.get("tree") {
-        // The per-tree rows (a per-configuration row's `tree` is empty).
-        configs.set("trees", tree.counts(&g));
+        wanted.push("trees");
+    } else if names.iter().any(|n| n == "tree") {
+        tree_count.push(col("tree").count().cast(DataType::Int64).alias("trees"));
     }
-    // Per ordering (and depth) its first p = 1 configuration.
-    let okey: Vec<&str> = ["b", "wa", "wb", "depth"].into_iter().filter(|c| df.has(c)).collect();
-    let procs = configs.column("procs")?;
-    let ug = configs.groups(&okey, (0..configs.height()).filter(|&i| procs.key(i) == Key::Text("1".into())))?;
-    let uni = configs.group_keys(&okey, &ug)?.with("t1_ticks", configs.column("tp_ticks")?.firsts(&ug)).with("n1_sim", configs.column("np_nodes")?.firsts(&ug));
-    // Each configuration beside its ordering's p = 1 run (one at most).
-    let (rows, p1) = frame::left_join(&configs, &uni, &okey)?;
-    let mut configs = configs.take(&rows);
-    configs.set("t1_ticks", uni.column("t1_ticks")?.take_or_empty(&p1));
-    configs.set("n1_sim", uni.column("n1_sim")?.take_or_empty(&p1));
-    let h = configs.height();
-    let f = |c: &str, i: usize| configs.num(c, i);
-    let su: Vec<Option<f64>> = (0..h).map(|i| Some(f("t1_ticks", i)? / f("tp_ticks", i)?)).collect();
-    let so: Vec<Option<f64>> = (0..h).map(|i| Some(f("np_nodes", i)? / f("n1_sim", i)? - 1.0)).collect();
-    let css: Vec<Option<f64>> = (0..h).map(|i| Some(f("procs", i)? / (su[i]? * (so[i]? + 1.0)) - 1.0)).collect();
-    configs.set("su", Values::Float(su));
-    configs.set("so", Values::Float(so));
-    configs.set("css", Values::Float(css));
-    let best = best_configs(&configs)?;
+    summary::refuse_overflow(&runs.df, &wanted, |i| runs.at(i))?;
+    let configs = summary::summarize(df, &group, SimRow::COLUMNS, &wanted, tree_count)?;
+    let okey: Vec<Expr> = ["b", "wa", "wb", "depth"].iter().filter(|c| names.iter().any(|n| n == *c)).map(|c| col(*c)).collect();
+    let uni = configs
+        .clone()
+        .filter(col("procs").eq(lit("1")))
+        .group_by_stable(okey.clone())
+        .agg([col("tp_ticks").first().alias("t1_ticks"), col("np_nodes").first().alias("n1_sim")]);
+    let f = |c: &str| col(c).cast(DataType::Float64);
+    let configs = configs
+        .join(uni.clone(), okey.clone(), okey.clone(), load::join_args(JoinType::Left))
+        .with_column((f("t1_ticks") / f("tp_ticks")).alias("su"))
+        .with_column((f("np_nodes") / f("n1_sim") - lit(1.0)).alias("so"))
+        .with_column((f("procs") / (col("su") * (col("so") + lit(1.0))) - lit(1.0)).alias("css"));
+    let configs = pl(configs.collect(), "aggregating pabsim runs")?;
+    let uni = pl(uni.collect(), "finding the p = 1 runs")?;
+    let run_key = [col("b"), col("wa"), col("wb"), col("scheme"), col("procs")];
+    let rest: Vec<Expr> = configs
+        .get_column_names()
+        .iter()
+        .map(|s| s.to_string())
+        .filter(|c| !["b", "wa", "wb", "scheme", "procs"].contains(&c.as_str()))
+        .map(|c| col(c.as_str()).first())
+        .collect();
+    // Ties in SU go to the configuration listed first.
+    let mut numbered = configs.clone();
+    pl(numbered.with_column(Column::new("__row".into(), (0..configs.height() as i64).collect::<Vec<_>>())), "numbering runs")?;
+    let maxes = configs.clone().lazy().group_by(run_key.clone()).agg([col("su").max().alias("__max")]);
+    let best = numbered
+        .lazy()
+        .join(maxes, run_key.clone(), run_key.clone(), load::join_args(JoinType::Inner))
+        .filter(col("su").eq(col("__max")).or(col("__max").is_null()))
+        .sort(["__row"], SortMultipleOptions::default())
+        .group_by_stable(run_key)
+        .agg(rest);
+    let best = pl(best.collect(), "choosing the best configuration")?;
     Ok(Ch6 { runs: Some(runs), configs: Some(configs), best: Some(best), uni: Some(uni), states })
-}
-
-/// Per (ordering, scheme, p) the configuration with the highest SU (NaN
-/// only where all are), the first listed on a tie, and the first where none
-/// has an SU; none for a configuration with an empty key cell. Its key
-/// columns first, then the others. The rows come in the order of the
-/// configurations chosen.
-fn best_configs(configs: &Frame) -> Result<Frame> {
-    let run_key = ["b", "wa", "wb", "scheme", "procs"];
-    let keys = configs.key_columns(&run_key)?;
-    let su = |i: usize| configs.num("su", i);
-    let mut at_max: Vec<usize> = vec![];
-    for rows in configs.groups(&run_key, (0..configs.height()).filter(|&i| keys.iter().all(|k| !k.is_null(i))))? {
-        let max = rows.iter().filter_map(|&i| su(i)).reduce(|a, b| if b.is_nan() || a >= b { a } else { b });
-        at_max.extend(rows.iter().filter(|&&i| match max {
-            None => true,
-            Some(m) => su(i).is_some_and(|s| if s.is_nan() { m.is_nan() } else { s == m }),
-        }));
-    }
-    at_max.sort();
-    let first: Vec<usize> = configs.groups(&run_key, at_max)?.iter().map(|rows| rows[0]).collect();
-    let names = configs.names();
-    let order: Vec<&str> = run_key.into_iter().chain(names.iter().map(String::as_str).filter(|c| !run_key.contains(c))).collect();
-    Ok(configs.select(&order)?.take(&first))
 }
 
 /// Our chapter 6 numbers in the shape published tables are keyed by.
@@ -160,34 +146,24 @@ pub fn measures(c: &Ch6) -> Result<Vec<Measures>> {
         v.push(Measures { source: "the p = 1 runs in `pabsim/*.csv`".into(), df: u.clone() });
     }
     if let Some(b) = &c.best {
-        v.push(Measures { source: "`pabsim/*.csv`, the best configuration per ordering, scheme and p".into(), df: with_params(b) });
+        v.push(Measures { source: "`pabsim/*.csv`, the best configuration per ordering, scheme and p".into(), df: with_params(b)? });
     }
     Ok(v)
 }
 
 /// Adds `param1` and `param2` in the thesis's sense (Tables 6.4–6.8): m_A,
 /// m_B or m_Ca by scheme, and m_Cc for scheme C; empty where none applies.
-/// A number is cast to text as a text column would hold it (`4`, `4.0`).
-fn with_params(d: &Frame) -> Frame {
-    let text = |c: &str, i: usize| d.cast_text(c, i).unwrap_or_default();
-    let scheme = |i: usize| d.text("scheme", i);
-    let p1 = (0..d.height())
-        .map(|i| {
-            Some(match scheme(i).as_deref() {
-                Some("a") => text("m_a", i),
-                Some("b") => text("m_b", i),
-                Some("c") => text("m_ca", i),
-                _ => String::new(),
-            })
-        })
-        .collect();
-    let p2 = (0..d.height()).map(|i| Some(if scheme(i).as_deref() == Some("c") { text("m_cc", i) } else { String::new() })).collect();
-    d.clone().with("param1", Values::Text(p1)).with("param2", Values::Text(p2))
+fn with_params(d: &DataFrame) -> Result<DataFrame> {
+    let text = |c: &str| if load::has(d, c) { col(c).cast(DataType::String).fill_null(lit("")) } else { lit("") };
+    let is = |x: &str| col("scheme").eq(lit(x.to_string()));
+    let p1 = when(is("a")).then(text("m_a")).when(is("b")).then(text("m_b")).when(is("c")).then(text("m_ca")).otherwise(lit(""));
+    let p2 = when(is("c")).then(text("m_cc")).otherwise(lit(""));
+    pl(d.clone().lazy().with_columns([p1.alias("param1"), p2.alias("param2")]).collect(), "naming the parameters")
 }
 
-fn params(d: &Frame, i: usize) -> String {
-    let t = |c: &str| d.text(c, i).filter(|s| !s.is_empty());
-    match d.text("scheme", i).as_deref() {
+fn params(d: &DataFrame, i: usize) -> String {
+    let t = |c: &str| load::text(d, c, i).filter(|s| !s.is_empty());
+    match load::text(d, "scheme", i).as_deref() {
         Some("a") => t("m_a").map(|m| format!("m_A = {m}")).unwrap_or_default(),
         Some("b") => t("m_b").map(|m| format!("m_B = {m}")).unwrap_or_default(),
         Some("c") => {
@@ -201,23 +177,18 @@ fn params(d: &Frame, i: usize) -> String {
     }
 }
 
-fn procs_of(d: &Frame, i: usize) -> f64 {
-    d.text("procs", i).and_then(|p| p.parse().ok()).unwrap_or(f64::NAN)
+fn procs_of(d: &DataFrame, i: usize) -> f64 {
+    load::text(d, "procs", i).and_then(|p| p.parse().ok()).unwrap_or(f64::NAN)
 }
 
-/// The rows of one ordering, by scheme then processors (as a number), an
-/// empty cell first.
-fn ordering_rows(best: &Frame, o: &(String, String, String)) -> Result<Frame> {
-    let d = best.filter_eq(&[("b", &o.0), ("wa", &o.1), ("wb", &o.2)])?;
-    let p = |i: usize| d.num("procs", i);
-    let mut rows: Vec<usize> = (0..d.height()).collect();
-    rows.sort_by(|&a, &b| {
-        d.text("scheme", a).cmp(&d.text("scheme", b)).then_with(|| match (p(a), p(b)) {
-            (Some(x), Some(y)) => cmp_num(x, y),
-            (x, y) => x.is_some().cmp(&y.is_some()),
-        })
-    });
-    Ok(d.take(&rows))
+/// The rows of one ordering, by scheme then processors.
+fn ordering_rows(best: &DataFrame, o: &(String, String, String)) -> Result<DataFrame> {
+    let d = load::filter_eq(best, &[("b", &o.0), ("wa", &o.1), ("wb", &o.2)])?;
+    let d = pl(
+        d.lazy().with_column(col("procs").cast(DataType::Float64).alias("__p")).sort(["scheme", "__p"], SortMultipleOptions::default()).collect(),
+        "sorting runs",
+    )?;
+    Ok(d)
 }
 
 /// Adds chapter 6's sections, and the time per state beyond the thesis.
@@ -253,10 +224,10 @@ fn table_6_3(c: &Ch6, ch4: &Ch4, p: &mut Published) -> Result<Section> {
         let mut rows = vec![];
         for o in &ords {
             let eq = [("b", o.0.as_str()), ("wa", o.1.as_str()), ("wb", o.2.as_str())];
-            let n = nodes.map(|n| n.filter_eq(&eq)).transpose()?;
-            let u = c.uni.as_ref().map(|u| u.filter_eq(&eq)).transpose()?;
-            let nv = |c: &str| n.as_ref().filter(|d| d.height() > 0).and_then(|d| d.num(c, 0));
-            let uv = |c: &str| u.as_ref().filter(|d| d.height() > 0).and_then(|d| d.num(c, 0));
+            let n = nodes.map(|n| load::filter_eq(n, &eq)).transpose()?;
+            let u = c.uni.as_ref().map(|u| load::filter_eq(u, &eq)).transpose()?;
+            let nv = |c: &str| n.as_ref().filter(|d| d.height() > 0).and_then(|d| load::num(d, c, 0));
+            let uv = |c: &str| u.as_ref().filter(|d| d.height() > 0).and_then(|d| load::num(d, c, 0));
             let per_node = match (uv("t1_ticks"), uv("n1_sim")) {
                 (Some(t), Some(n)) if n > 0.0 => Cell::Num(t / n, 4),
                 _ => Cell::Empty,
@@ -274,12 +245,12 @@ fn table_6_3(c: &Ch6, ch4: &Ch4, p: &mut Published) -> Result<Section> {
                 s.settings.push(format!(
                     "{}: tg_1 seeds {}..{} (`data/tg1.txt`), `treegen --set tg1 --ordering {},{},{} --depth {} | fbest --per-tree`.",
                     ordering_label(&o.0, &o.1, &o.2),
-                    d.text("first_seed", 0).unwrap_or_default(),
-                    d.text("last_seed", 0).unwrap_or_default(),
+                    load::text(d, "first_seed", 0).unwrap_or_default(),
+                    load::text(d, "last_seed", 0).unwrap_or_default(),
                     o.0,
                     o.1,
                     o.2,
-                    d.text("depth", 0).unwrap_or_default()
+                    load::text(d, "depth", 0).unwrap_or_default()
                 ));
             }
         }
@@ -318,7 +289,7 @@ fn state_label(c: &str) -> String {
 struct OrderingItem<'a> {
     o: (String, String, String),
     /// Our best configuration per scheme and p (sorted), if any.
-    rows: Option<Frame>,
+    rows: Option<DataFrame>,
     /// The thesis's table of this ordering, if we hold it.
     thesis: Option<&'a Comparison>,
     /// "Table 6.4" (or an extra table's name) and "Figure 6.13".
@@ -342,6 +313,48 @@ fn tables_6_4_6_8(c: &Ch6, p: &mut Published, b: &mut Builder) -> Result<()> {
         ..Default::default()
     };
     let mut t = Section { id: "time-per-state".into(), chapter: 7, title: "Where the processors' time went".into(), what: String::new(), ..Default::default() };
+    let items = ordering_items(c, p)?;
+    match (&c.best, &c.runs) {
+        (Some(best), Some(runs)) => {
+            let depth = load::text(best, "depth", 0).unwrap_or_else(|| "?".into());
+            s.settings.push(format!(
+                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 12,24,48 --scheme a|b|c --thesis-params` against the p = 1 run (`--baseline`); {} configurations in `{}`.",
+                c.configs.as_ref().map(|x| x.height()).unwrap_or(0),
+                runs.name
+            ));
+        }
+        _ => {
+            s.missing.push(missing("parallel simulations", "pabsim/*.csv", "make chapter6"));
+            t.missing.push(missing("parallel simulations", "pabsim/*.csv", "make chapter6"));
+        }
+    }
+    fastest_findings(&items, &mut s);
+    b.sections.push(s);
+
+    // One section per ordering, and its time per state.
+    for it in &items {
+        ordering_section(c, it, b, &mut t)?;
+    }
+    let time = parab::formats::SimRow::TIME_COLUMNS;
+    t.what = if c.states.iter().any(|s| time.contains(&s.as_str())) {
+        "For each simulated run of the tables above, the share of all processor time (p · t_p) spent in each search state. A state's memory stalls and lock waits count in that state, and the idle loop's waits in the split state, as in the thesis's own breakdown: it explains its worst results by the split state taking over 60% of the time with 48 processors on (20, 69, 19), but never tabulates the breakdown.".into()
+    } else {
+        "For each simulated run of the tables above, the share of processor time spent in each search state, with memory stalls and lock waits as parts of their own. The thesis explains its worst results by this breakdown (the split state taking over 60% of the time with 48 processors on (20, 69, 19)) but never tabulates it.".into()
+    };
+    if c.runs.is_some() && c.states.is_empty() {
+        t.missing.push(format!(
+            "The pabsim results have none of the per-state tick columns ({}); rerun `make chapter6` with a pabsim that writes them.",
+            parab::formats::SimRow::TIME_COLUMNS.map(|c| format!("`{c}`")).join(", ")
+        ));
+    }
+    b.sections.push(t);
+    Ok(())
+}
+
+/// The orderings of chapter 6 in the order shown: the thesis's five first
+/// (with or without runs of ours), each with its table from `p`, then ours
+/// the thesis has no table for.
+fn ordering_items<'a>(c: &Ch6, p: &'a mut Published) -> Result<Vec<OrderingItem<'a>>> {
     let ords: Vec<(String, String, String)> = c.best.as_ref().map(load::orderings).unwrap_or_default();
     // The thesis's orderings first (with or without runs of ours), then others.
     let mut items: Vec<OrderingItem> = vec![];
@@ -381,22 +394,12 @@ fn tables_6_4_6_8(c: &Ch6, p: &mut Published, b: &mut Builder) -> Result<()> {
             figure_id: format!("figure-x-{}-{}-{}", o.0, o.1, o.2),
         });
     }
-    match (&c.best, &c.runs) {
-        (Some(best), Some(runs)) => {
-            let depth = best.text("depth", 0).unwrap_or_else(|| "?".into());
-            s.settings.push(format!(
-                "Seed set tg_1 (`data/tg1.txt`), depth {depth}; `pabsim --procs 12,24,48 --scheme a|b|c --thesis-params` against the p = 1 run (`--baseline`); {} configurations in `{}`.",
-                c.configs.as_ref().map(|x| x.height()).unwrap_or(0),
-                runs.name
-            ));
-        }
-        _ => {
-            s.missing.push(missing("parallel simulations", "pabsim/*.csv", "make chapter6"));
-            t.missing.push(missing("parallel simulations", "pabsim/*.csv", "make chapter6"));
-        }
-    }
-    // Who is fastest at the largest p, ours and the thesis's, per ordering.
-    for it in &items {
+    Ok(items)
+}
+
+/// Who is fastest at the largest p, ours and the thesis's, per ordering.
+fn fastest_findings(items: &[OrderingItem], s: &mut Section) {
+    for it in items {
         let label = ordering_label(&it.o.0, &it.o.1, &it.o.2);
         let ours = it.rows.as_ref().and_then(|d| fastest(&ours_at(d)));
         let theirs = it.thesis.and_then(|c| fastest(&thesis_at(c, "su")));
@@ -412,89 +415,83 @@ fn tables_6_4_6_8(c: &Ch6, p: &mut Published, b: &mut Builder) -> Result<()> {
             _ => {}
         }
     }
-    b.sections.push(s);
+}
 
-    // One section per ordering.
-    for it in &items {
-        let label = ordering_label(&it.o.0, &it.o.1, &it.o.2);
-        let oid = format!("{}-{}-{}", it.o.0, it.o.1, it.o.2);
-        let mut sec = Section {
-            id: format!("chapter6-{oid}"),
-            chapter: 6,
-            title: format!("{}, {}: ordering {label}", it.table_name, it.figure_name),
-            what: match it.thesis {
-                Some(_) => format!(
-                    "Our runs of ordering {label} beside the thesis's {}, cell by cell: ours, the thesis's, and the relative difference Δ.",
-                    it.table_name
-                ),
-                None => format!("Our runs of ordering {label} (the thesis has no table for it, or we do not hold it)."),
-            },
-            ..Default::default()
-        };
-        if let Some(cmp) = it.thesis {
-            add_comparison(&mut sec, cmp);
-        }
-        if let (Some(d), Some(runs)) = (&it.rows, &c.runs) {
-            // Our runs the thesis's table has no cell for get a table of their own.
-            let covered = |i: usize| {
-                it.thesis.is_some_and(|cmp| {
-                    cmp.lines.iter().any(|l| cmp.key(l, "scheme") == d.text("scheme", i).as_deref() && cmp.key(l, "procs") == d.text("procs", i).as_deref())
-                })
-            };
-            // The p = 1 run is Table 6.3's, not a cell of these tables.
-            let rest: Vec<usize> = (0..d.height()).filter(|&i| procs_of(d, i) != 1.0 && !covered(i)).collect();
-            if !rest.is_empty() {
-                sec.tables.push(ordering_table(d, &rest, &it.o, &it.id, &it.table_name, it.thesis.is_some(), runs));
+/// One ordering's section (ours beside the thesis's table, its figure) and
+/// its chart of time per state in `t`.
+fn ordering_section(c: &Ch6, it: &OrderingItem, b: &mut Builder, t: &mut Section) -> Result<()> {
+    let label = ordering_label(&it.o.0, &it.o.1, &it.o.2);
+    let oid = format!("{}-{}-{}", it.o.0, it.o.1, it.o.2);
+    let mut sec = Section {
+        id: format!("chapter6-{oid}"),
+        chapter: 6,
+        title: format!("{}, {}: ordering {label}", it.table_name, it.figure_name),
+        what: match it.thesis {
+            Some(_) => {
+                format!("Our runs of ordering {label} beside the thesis's {}, cell by cell: ours, the thesis's, and the relative difference Δ.", it.table_name)
             }
-        }
-        if let Some(f) = ordering_figure(it, &label)? {
-            b.add_figure(&mut sec, f);
-        }
-        b.sections.push(sec);
-        // Time per state, one chart per ordering.
-        if let Some(d) = it.rows.as_ref().filter(|_| !c.states.is_empty()) {
-            let mut bars = vec![];
-            for i in 0..d.height() {
-                let vals: Vec<f64> = c.states.iter().map(|st| d.num(st, i).unwrap_or(0.0)).collect();
-                let total: f64 = vals.iter().sum();
-                if total > 0.0 {
-                    let p = d.text("procs", i).unwrap_or_default();
-                    bars.push((
-                        // The p = 1 run belongs to no scheme.
-                        if p == "1" { "p=1".to_string() } else { format!("{} p={p}", d.text("scheme", i).unwrap_or_default().to_uppercase()) },
-                        vals.iter().map(|v| v / total).collect(),
-                    ));
-                }
-            }
-            if !bars.is_empty() {
-                let f = figure(
-                    &format!("figure-time-{oid}"),
-                    &format!("Share of processor time per state, ordering {label}: one bar per run of {} (scheme and p).", it.table_name),
-                    Plot::Stacked { title: format!("where the time went, {label}"), parts: c.states.iter().map(|c| state_label(c)).collect(), rows: bars },
-                )?;
-                b.add_figure(&mut t, f);
-            }
-        }
-    }
-    let time = parab::formats::SimRow::TIME_COLUMNS;
-    t.what = if c.states.iter().any(|s| time.contains(&s.as_str())) {
-        "For each simulated run of the tables above, the share of all processor time (p · t_p) spent in each search state. A state's memory stalls and lock waits count in that state, and the idle loop's waits in the split state, as in the thesis's own breakdown: it explains its worst results by the split state taking over 60% of the time with 48 processors on (20, 69, 19), but never tabulates the breakdown.".into()
-    } else {
-        "For each simulated run of the tables above, the share of processor time spent in each search state, with memory stalls and lock waits as parts of their own. The thesis explains its worst results by this breakdown (the split state taking over 60% of the time with 48 processors on (20, 69, 19)) but never tabulates it.".into()
+            None => format!("Our runs of ordering {label} (the thesis has no table for it, or we do not hold it)."),
+        },
+        ..Default::default()
     };
-    if c.runs.is_some() && c.states.is_empty() {
-        t.missing.push(format!(
-            "The pabsim results have none of the per-state tick columns ({}); rerun `make chapter6` with a pabsim that writes them.",
-            parab::formats::SimRow::TIME_COLUMNS.map(|c| format!("`{c}`")).join(", ")
-        ));
+    if let Some(cmp) = it.thesis {
+        add_comparison(&mut sec, cmp);
     }
-    b.sections.push(t);
+    if let (Some(d), Some(runs)) = (&it.rows, &c.runs) {
+        // Our runs the thesis's table has no cell for get a table of their own.
+        let covered = |i: usize| {
+            it.thesis.is_some_and(|cmp| {
+                cmp.lines
+                    .iter()
+                    .any(|l| cmp.key(l, "scheme") == load::text(d, "scheme", i).as_deref() && cmp.key(l, "procs") == load::text(d, "procs", i).as_deref())
+            })
+        };
+        // The p = 1 run is Table 6.3's, not a cell of these tables.
+        let rest: Vec<usize> = (0..d.height()).filter(|&i| procs_of(d, i) != 1.0 && !covered(i)).collect();
+        if !rest.is_empty() {
+            sec.tables.push(ordering_table(d, &rest, &it.o, &it.id, &it.table_name, it.thesis.is_some(), runs));
+        }
+    }
+    if let Some(f) = ordering_figure(it, &label)? {
+        b.add_figure(&mut sec, f);
+    }
+    b.sections.push(sec);
+    time_chart(c, it, b, t)
+}
+
+/// One ordering's time per state: a bar per run.
+fn time_chart(c: &Ch6, it: &OrderingItem, b: &mut Builder, t: &mut Section) -> Result<()> {
+    let label = ordering_label(&it.o.0, &it.o.1, &it.o.2);
+    let oid = format!("{}-{}-{}", it.o.0, it.o.1, it.o.2);
+    if let Some(d) = it.rows.as_ref().filter(|_| !c.states.is_empty()) {
+        let mut bars = vec![];
+        for i in 0..d.height() {
+            let vals: Vec<f64> = c.states.iter().map(|st| load::num(d, st, i).unwrap_or(0.0)).collect();
+            let total: f64 = vals.iter().sum();
+            if total > 0.0 {
+                let p = load::text(d, "procs", i).unwrap_or_default();
+                bars.push((
+                    // The p = 1 run belongs to no scheme.
+                    if p == "1" { "p=1".to_string() } else { format!("{} p={p}", load::text(d, "scheme", i).unwrap_or_default().to_uppercase()) },
+                    vals.iter().map(|v| v / total).collect(),
+                ));
+            }
+        }
+        if !bars.is_empty() {
+            let f = figure(
+                &format!("figure-time-{oid}"),
+                &format!("Share of processor time per state, ordering {label}: one bar per run of {} (scheme and p).", it.table_name),
+                Plot::Stacked { title: format!("where the time went, {label}"), parts: c.states.iter().map(|c| state_label(c)).collect(), rows: bars },
+            )?;
+            b.add_figure(t, f);
+        }
+    }
     Ok(())
 }
 
 /// Our (scheme, p, SU) rows.
-fn ours_at(d: &Frame) -> Vec<(String, f64, f64)> {
-    (0..d.height()).filter_map(|i| Some((d.text("scheme", i)?, procs_of(d, i), d.num("su", i)?))).collect()
+fn ours_at(d: &DataFrame) -> Vec<(String, f64, f64)> {
+    (0..d.height()).filter_map(|i| Some((load::text(d, "scheme", i)?, procs_of(d, i), load::num(d, "su", i)?))).collect()
 }
 
 /// The thesis's (scheme, p, value) rows of a comparison, for one of our
@@ -525,7 +522,7 @@ fn ordering_figure(it: &OrderingItem, label: &str) -> Result<Option<super::Pendi
     for (m, title) in [("su", "speed-up SU"), ("so", "search overhead SO"), ("css", "CSS")] {
         let mut schemes: Vec<String> = vec![];
         if let Some(d) = &it.rows {
-            schemes.extend((0..d.height()).filter_map(|i| d.text("scheme", i)).filter(|s| !s.is_empty() && s != "-"));
+            schemes.extend((0..d.height()).filter_map(|i| load::text(d, "scheme", i)).filter(|s| !s.is_empty() && s != "-"));
         }
         if let Some(c) = it.thesis {
             schemes.extend(thesis_at(c, m).into_iter().map(|r| r.0));
@@ -542,10 +539,12 @@ fn ordering_figure(it: &OrderingItem, label: &str) -> Result<Option<super::Pendi
             let ci = if scheme_colour(sc) < SCHEMES.len() { scheme_colour(sc) } else { SCHEMES.len() + k };
             let start = (1.0, if m == "su" { 1.0 } else { 0.0 });
             if let Some(d) = &it.rows {
-                let mut pts: Vec<(f64, f64)> =
-                    (0..d.height()).filter(|&i| d.text("scheme", i).as_ref() == Some(sc)).filter_map(|i| Some((procs_of(d, i), d.num(m, i)?))).collect();
+                let mut pts: Vec<(f64, f64)> = (0..d.height())
+                    .filter(|&i| load::text(d, "scheme", i).as_ref() == Some(sc))
+                    .filter_map(|i| Some((procs_of(d, i), load::num(d, m, i)?)))
+                    .collect();
                 // Every scheme starts from the one uniprocessor run: SU = 1, SO = CSS = 0.
-                let has_baseline = (0..d.height()).any(|i| d.num("t1_ticks", i).is_some());
+                let has_baseline = (0..d.height()).any(|i| load::num(d, "t1_ticks", i).is_some());
                 if has_baseline && !pts.is_empty() && !pts.iter().any(|p| p.0 == 1.0) {
                     pts.insert(0, start);
                 }
@@ -582,20 +581,20 @@ fn ordering_figure(it: &OrderingItem, label: &str) -> Result<Option<super::Pendi
 /// configuration per scheme and p, citing only the files that hold runs of
 /// that ordering. With the thesis's table shown above, these are the runs it
 /// has no cell for.
-fn ordering_table(d: &Frame, rows: &[usize], o: &(String, String, String), id: &str, tn: &str, beside: bool, runs: &Csv) -> Table {
+fn ordering_table(d: &DataFrame, rows: &[usize], o: &(String, String, String), id: &str, tn: &str, beside: bool, runs: &Csv) -> Table {
     let label = ordering_label(&o.0, &o.1, &o.2);
     let cells = rows
         .iter()
         .map(|&i| {
             vec![
-                Cell::Text(d.text("scheme", i).unwrap_or_default().to_uppercase()),
-                Cell::Text(d.text("procs", i).unwrap_or_default()),
+                Cell::Text(load::text(d, "scheme", i).unwrap_or_default().to_uppercase()),
+                Cell::Text(load::text(d, "procs", i).unwrap_or_default()),
                 Cell::Text(params(d, i)),
-                Cell::number(d.num("tp_ticks", i), 0),
-                Cell::number(d.num("su", i), 2),
-                Cell::number(d.num("np_nodes", i), 0),
-                Cell::number(d.num("so", i), 3),
-                Cell::number(d.num("css", i), 3),
+                Cell::number(load::num(d, "tp_ticks", i), 0),
+                Cell::number(load::num(d, "su", i), 2),
+                Cell::number(load::num(d, "np_nodes", i), 0),
+                Cell::number(load::num(d, "so", i), 3),
+                Cell::number(load::num(d, "css", i), 3),
             ]
         })
         .collect();

@@ -72,6 +72,112 @@ fn label(g: &Group) -> String {
     }
 }
 
+/// One group's figure (speed-up and leaves against P), table and findings.
+fn group_section(g: &Group, rows: &[&ClusterRow], s: &mut Section, b: &mut Builder) -> Result<()> {
+    let algs = algorithms(&rows);
+    let series_of = |f: &dyn Fn(&ClusterRow) -> f64| -> Vec<Series> {
+        algs.iter()
+            .map(|a| {
+                let mut pts: Vec<(f64, f64)> = rows.iter().filter(|r| &r.algorithm == a).map(|r| (r.procs as f64, f(r))).filter(|p| p.1 > 0.0).collect();
+                pts.sort_by(|x, y| x.0.total_cmp(&y.0));
+                Series { name: name(a), points: pts }
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect()
+    };
+    let panel = |title: &str, y: &str, series: Vec<Series>, legend: bool| Plot::LogLines {
+        title: title.into(),
+        x_label: "processes".into(),
+        y_label: y.into(),
+        log_y: true,
+        series,
+        anchors: vec![],
+        legend,
+    };
+    let mut id = format!("distributed-{}-b{}-d{}", g.0, g.1.map_or("-".into(), |b| b.to_string()), g.2);
+    if let Some(n) = network(g) {
+        id = format!("{id}-{n}");
+    }
+    let plot = Plot::Row(vec![
+        // The legend where the lines are not: the leaf ratios start low
+        // at small P, so the leaf panel's upper left is free.
+        panel("speed-up", "speed-up", series_of(&|r| r.speedup), false),
+        panel("leaves over the baseline's", "leaf ratio", series_of(&|r| r.leaf_ratio), true),
+    ]);
+    let f = figure(&id, &format!("{}: speed-up and leaves against the number of processes (log axes), one line per algorithm.", label(g)), plot)?;
+    b.add_figure(s, f);
+
+    let procs: Vec<u32> = TABLE_PROCS.iter().copied().filter(|p| rows.iter().any(|r| r.procs == *p)).collect();
+    let mut header = vec!["algorithm".to_string()];
+    header.extend(procs.iter().map(|p| format!("P = {p}")));
+    header.extend(["best speed-up (P)", "messages per process, largest P"].map(String::from));
+    let mut t = Table {
+        id: id.clone(),
+        caption: format!("{}: speed-up / leaf ratio / processor load by algorithm and process count", label(g)),
+        header,
+        note: "Each cell: speed-up / leaves over the sequential baseline's / processor load (OthelloX's LD: the mean share of the search time a process was busy, time-weighted over the trees; docs/formats.md). Messages per process: messages sent by all processes over the trees, per process and tree.".into(),
+        ..Default::default()
+    };
+    let mut best: Vec<(u32, String, f64)> = vec![];
+    for a in &algs {
+        let mine: Vec<&&ClusterRow> = rows.iter().filter(|r| &r.algorithm == a).collect();
+        let mut row = vec![Cell::Text(name(a))];
+        for p in &procs {
+            row.push(
+                mine.iter().find(|r| r.procs == *p).map_or(Cell::Empty, |r| Cell::Text(format!("{:.2} / {:.2} / {:.2}", r.speedup, r.leaf_ratio, r.load_mean))),
+            );
+        }
+        let top = mine.iter().max_by(|x, y| x.speedup.total_cmp(&y.speedup));
+        row.push(top.map_or(Cell::Empty, |r| Cell::Text(format!("{:.2} ({})", r.speedup, r.procs))));
+        let largest = mine.iter().max_by_key(|r| r.procs);
+        row.push(Cell::number(largest.map(|r| r.messages as f64 / (r.procs as f64 * r.trees.max(1) as f64)), 1));
+        t.rows.push(row);
+        best.extend(mine.iter().map(|r| (r.procs, name(a), r.speedup)));
+    }
+    s.tables.push(t);
+    for p in [procs.first().copied(), procs.iter().copied().find(|&p| p >= 64), procs.last().copied()]
+        .into_iter()
+        .flatten()
+        .collect::<std::collections::BTreeSet<u32>>()
+    {
+        let mut at: Vec<&(u32, String, f64)> = best.iter().filter(|x| x.0 == p).collect();
+        at.sort_by(|x, y| y.2.total_cmp(&x.2));
+        if let Some(first) = at.first() {
+            let list: Vec<String> = at.iter().map(|x| format!("{} {:.2}", x.1, x.2)).collect();
+            s.findings.push(format!("{}, P = {p}: {} is fastest (speed-up: {}).", label(g), first.1, list.join("; ")));
+        }
+    }
+    Ok(())
+}
+
+/// Ura et al.'s leaf factors: why leaves grow.
+fn factors_table(factors: &[FactorRow]) -> Table {
+    let mut t = Table {
+        id: "distributed-factors".into(),
+        caption: "Why leaves grow: the sequential search made to behave like the workers (Ura et al. §5.2), leaves over the baseline's".into(),
+        header: ["trees", "d", "d′", "baseline leaves", "tables not shared", "partial share", "full windows"].map(String::from).to_vec(),
+        note: "Baseline: the sequential search with the master's table (plies ≤ d′) and one deep table shared by all tasks. Not shared: a task uses only its own deep entries; partial share: also other tasks' entries at most the sharing depth below d′; full windows: every task (a node at ply d′) searched with the full window. With d − d′ fixed, d grows row by row.".into(),
+        ..Default::default()
+    };
+    for f in factors {
+        let trees = match f.b {
+            Some(b) => format!("{}, b = {b}, {} trees", f.model, f.trees),
+            None => format!("{}, {} positions", f.model, f.trees),
+        };
+        let ratio = |x: u64| Cell::Num(x as f64 / f.leaves.max(1) as f64, 3);
+        t.rows.push(vec![
+            Cell::Text(trees),
+            Cell::Int(f.depth as i64),
+            Cell::Int(f.master_depth as i64),
+            Cell::Int(f.leaves as i64),
+            ratio(f.leaves_unshared),
+            ratio(f.leaves_partial),
+            ratio(f.leaves_full_window),
+        ]);
+    }
+    t
+}
+
 /// The section "Message passing: the simulated cluster".
 pub fn sections(data: Option<&Distributed>, b: &mut Builder) -> Result<()> {
     let mut s = Section {
@@ -97,107 +203,10 @@ pub fn sections(data: Option<&Distributed>, b: &mut Builder) -> Result<()> {
         if rows.is_empty() {
             continue;
         }
-        let algs = algorithms(&rows);
-        let series_of = |f: &dyn Fn(&ClusterRow) -> f64| -> Vec<Series> {
-            algs.iter()
-                .map(|a| {
-                    let mut pts: Vec<(f64, f64)> = rows.iter().filter(|r| &r.algorithm == a).map(|r| (r.procs as f64, f(r))).filter(|p| p.1 > 0.0).collect();
-                    pts.sort_by(|x, y| x.0.total_cmp(&y.0));
-                    Series { name: name(a), points: pts }
-                })
-                .filter(|s| !s.points.is_empty())
-                .collect()
-        };
-        let panel = |title: &str, y: &str, series: Vec<Series>, legend: bool| Plot::LogLines {
-            title: title.into(),
-            x_label: "processes".into(),
-            y_label: y.into(),
-            log_y: true,
-            series,
-            anchors: vec![],
-            legend,
-        };
-        let mut id = format!("distributed-{}-b{}-d{}", g.0, g.1.map_or("-".into(), |b| b.to_string()), g.2);
-        if let Some(n) = network(g) {
-            id = format!("{id}-{n}");
-        }
-        let plot = Plot::Row(vec![
-            // The legend where the lines are not: the leaf ratios start low
-            // at small P, so the leaf panel's upper left is free.
-            panel("speed-up", "speed-up", series_of(&|r| r.speedup), false),
-            panel("leaves over the baseline's", "leaf ratio", series_of(&|r| r.leaf_ratio), true),
-        ]);
-        let f = figure(&id, &format!("{}: speed-up and leaves against the number of processes (log axes), one line per algorithm.", label(g)), plot)?;
-        b.add_figure(&mut s, f);
-
-        let procs: Vec<u32> = TABLE_PROCS.iter().copied().filter(|p| rows.iter().any(|r| r.procs == *p)).collect();
-        let mut header = vec!["algorithm".to_string()];
-        header.extend(procs.iter().map(|p| format!("P = {p}")));
-        header.extend(["best speed-up (P)", "messages per process, largest P"].map(String::from));
-        let mut t = Table {
-            id: id.clone(),
-            caption: format!("{}: speed-up / leaf ratio / processor load by algorithm and process count", label(g)),
-            header,
-            note: "Each cell: speed-up / leaves over the sequential baseline's / processor load (OthelloX's LD: the mean share of the search time a process was busy, time-weighted over the trees; docs/formats.md). Messages per process: messages sent by all processes over the trees, per process and tree.".into(),
-            ..Default::default()
-        };
-        let mut best: Vec<(u32, String, f64)> = vec![];
-        for a in &algs {
-            let mine: Vec<&&ClusterRow> = rows.iter().filter(|r| &r.algorithm == a).collect();
-            let mut row = vec![Cell::Text(name(a))];
-            for p in &procs {
-                row.push(
-                    mine.iter()
-                        .find(|r| r.procs == *p)
-                        .map_or(Cell::Empty, |r| Cell::Text(format!("{:.2} / {:.2} / {:.2}", r.speedup, r.leaf_ratio, r.load_mean))),
-                );
-            }
-            let top = mine.iter().max_by(|x, y| x.speedup.total_cmp(&y.speedup));
-            row.push(top.map_or(Cell::Empty, |r| Cell::Text(format!("{:.2} ({})", r.speedup, r.procs))));
-            let largest = mine.iter().max_by_key(|r| r.procs);
-            row.push(Cell::number(largest.map(|r| r.messages as f64 / (r.procs as f64 * r.trees.max(1) as f64)), 1));
-            t.rows.push(row);
-            best.extend(mine.iter().map(|r| (r.procs, name(a), r.speedup)));
-        }
-        s.tables.push(t);
-        for p in [procs.first().copied(), procs.iter().copied().find(|&p| p >= 64), procs.last().copied()]
-            .into_iter()
-            .flatten()
-            .collect::<std::collections::BTreeSet<u32>>()
-        {
-            let mut at: Vec<&(u32, String, f64)> = best.iter().filter(|x| x.0 == p).collect();
-            at.sort_by(|x, y| y.2.total_cmp(&x.2));
-            if let Some(first) = at.first() {
-                let list: Vec<String> = at.iter().map(|x| format!("{} {:.2}", x.1, x.2)).collect();
-                s.findings.push(format!("{}, P = {p}: {} is fastest (speed-up: {}).", label(g), first.1, list.join("; ")));
-            }
-        }
+        group_section(g, &rows, &mut s, b)?;
     }
     if !data.factors.is_empty() {
-        let mut t = Table {
-            id: "distributed-factors".into(),
-            caption: "Why leaves grow: the sequential search made to behave like the workers (Ura et al. §5.2), leaves over the baseline's".into(),
-            header: ["trees", "d", "d′", "baseline leaves", "tables not shared", "partial share", "full windows"].map(String::from).to_vec(),
-            note: "Baseline: the sequential search with the master's table (plies ≤ d′) and one deep table shared by all tasks. Not shared: a task uses only its own deep entries; partial share: also other tasks' entries at most the sharing depth below d′; full windows: every task (a node at ply d′) searched with the full window. With d − d′ fixed, d grows row by row.".into(),
-            ..Default::default()
-        };
-        for f in &data.factors {
-            let trees = match f.b {
-                Some(b) => format!("{}, b = {b}, {} trees", f.model, f.trees),
-                None => format!("{}, {} positions", f.model, f.trees),
-            };
-            let ratio = |x: u64| Cell::Num(x as f64 / f.leaves.max(1) as f64, 3);
-            t.rows.push(vec![
-                Cell::Text(trees),
-                Cell::Int(f.depth as i64),
-                Cell::Int(f.master_depth as i64),
-                Cell::Int(f.leaves as i64),
-                ratio(f.leaves_unshared),
-                ratio(f.leaves_partial),
-                ratio(f.leaves_full_window),
-            ]);
-        }
-        s.tables.push(t);
+        s.tables.push(factors_table(&data.factors));
     }
     s.settings.push("Machine: the simulated cluster's default costs (docs/model.md §9.1: 380 ns per node, the host's own search; 1 µs to send and to receive a message; 20 µs latency; 10 Gbit/s).".into());
     s.settings.push(

@@ -4,10 +4,11 @@
 //!
 //! The report reads whatever results exist under the results directory and
 //! every published table; a missing input becomes a section that names the
-//! command producing it. The rows are read into small typed tables
-//! ([`frame`]): [`published`] joins the published tables to ours generically
-//! by their keys; the chapter modules sum per-tree rows per configuration,
-//! each group-by and join a few lines over those tables. Everything written
+//! command producing it. The CSV tables are polars frames, read by polars'
+//! reader with each file kind's schema ([`load`]); [`published`] joins the
+//! published tables to ours generically by their keys, and the chapter
+//! modules sum per-tree rows per configuration by the library's one rule
+//! ([`summary`]). Everything written
 //! is a pure function of the inputs and the report date, so two runs give
 //! byte-identical files.
 
@@ -18,13 +19,13 @@ pub mod chapter6;
 pub mod distributed;
 pub mod doc;
 pub mod figures;
-pub mod frame;
 pub mod games;
 pub mod legend;
 pub mod load;
 pub mod othellox;
 pub mod published;
 pub mod real;
+pub mod summary;
 pub mod timeline;
 pub mod ura2014;
 

@@ -1,19 +1,21 @@
-//! Result and published CSV files as typed tables ([`Frame`]).
+//! Result and published CSV files as polars DataFrames.
 //!
-//! Files are parsed with the `csv` crate and typed here: declared columns
-//! must parse as declared, and a bad value names the file and line; other
-//! columns are inferred (integer, then float, then text). Headers are
+//! Every file is read by polars' CSV reader (polars-io's eager reader: the
+//! `csv` feature of polars itself would switch on its streaming engine) and
+//! typed by its kind's [`Schema`]: a results file by the tools' row type it
+//! was written from (`parab::formats`), a published table by the published
+//! tables' rule. Nothing is typed by guessing. A cell that is not of its
+//! column's type names the file, the line and the column. Headers are
 //! lower-cased, so `E_type` and `e_type` are the same column. The key columns
 //! [`KEYS`] are kept as normalised text (`"32"`, `"c"`), so that keys from
 //! different files, and from published file names, join whatever their
 //! spelling.
 
-use super::frame::{Frame, Values};
 use anyhow::{Context, Result, anyhow, bail};
 use parab::sim::run::SimConfig;
+use polars::prelude::*;
+use polars_io::prelude::{CsvReadOptions, SerReader};
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// Columns that identify a row of a results or published table.
@@ -32,12 +34,12 @@ pub enum ColumnKind {
     Key,
 }
 
-/// One or more CSV files read into one table.
+/// One or more CSV files read into one DataFrame.
 pub struct Csv {
     /// The file(s), for messages.
     pub name: String,
     /// The rows, in file order.
-    pub df: Frame,
+    pub df: DataFrame,
     /// Per numeric column, the most decimals written in any cell: the
     /// precision a published value was printed with.
     pub decimals: BTreeMap<String, usize>,
@@ -179,26 +181,153 @@ fn decimals_of(s: &str) -> usize {
     }
 }
 
-fn csv_err(name: &str, e: csv::Error) -> anyhow::Error {
-    let line = e.position().map(|p| p.line()).unwrap_or(0);
-    match e.kind() {
-        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
-            anyhow!("malformed CSV: {len} fields where the header has {expected_len} ({name}:{line})")
+/// A file kind's columns and what each holds: the schema its files are read
+/// with. Results files take theirs from the tools' row types
+/// ([`Schema::of`]); published tables from [`Schema::published`].
+#[derive(Clone, Debug)]
+pub struct Schema {
+    /// The columns named, lower-cased.
+    columns: Vec<(String, ColumnKind)>,
+    /// What a column not named holds.
+    others: ColumnKind,
+}
+
+impl Schema {
+    /// The columns of the tools' row type `T` (`parab::formats`), as the
+    /// tools write them: integers, numbers, text, and the key columns
+    /// [`KEYS`] as keys. A column the type lacks (results of an older or a
+    /// newer tool) is kept as text, never typed by guessing.
+    pub fn of<T: serde::de::DeserializeOwned>() -> Schema {
+        use parab::formats::ColumnType;
+        let columns = parab::formats::struct_columns::<T>()
+            .into_iter()
+            .map(|(c, t)| {
+                let c = c.to_lowercase();
+                let kind = match t {
+                    _ if KEYS.contains(&c.as_str()) => ColumnKind::Key,
+                    ColumnType::Int => ColumnKind::Int,
+                    ColumnType::Float => ColumnKind::Float,
+                    ColumnType::Text | ColumnType::Bool => ColumnKind::Text,
+                };
+                (c, kind)
+            })
+            .collect();
+        Schema { columns, others: ColumnKind::Text }
+    }
+
+    /// A published table: the key columns [`KEYS`] (under their own names or
+    /// their published aliases) as keys, the columns named in `text` as text,
+    /// every other column a number.
+    pub fn published(aliases: &[(&str, &str)], text: &[&str]) -> Schema {
+        let keys = KEYS.iter().copied().chain(aliases.iter().filter(|(_, ours)| KEYS.contains(ours)).map(|(theirs, _)| *theirs));
+        let columns = keys.map(|k| (k.to_string(), ColumnKind::Key)).chain(text.iter().map(|c| (c.to_string(), ColumnKind::Text))).collect();
+        Schema { columns, others: ColumnKind::Float }
+    }
+
+    /// The schema with column `c` read as `kind`: where the report reads a
+    /// column otherwise than its row type writes it (the chess program's
+    /// average branching factor, written as text, is a number here).
+    pub fn with(mut self, c: &str, kind: ColumnKind) -> Schema {
+        self.columns.retain(|(x, _)| x != c);
+        self.columns.push((c.to_string(), kind));
+        self
+    }
+
+    /// What column `c` holds.
+    pub fn kind(&self, c: &str) -> ColumnKind {
+        self.columns.iter().find(|(x, _)| x == c).map_or(self.others, |(_, k)| *k)
+    }
+
+    /// The polars type of a column of that kind.
+    fn dtype(kind: ColumnKind) -> DataType {
+        match kind {
+            ColumnKind::Int => DataType::Int64,
+            ColumnKind::Float => DataType::Float64,
+            ColumnKind::Text | ColumnKind::Key => DataType::String,
         }
-        csv::ErrorKind::Utf8 { .. } => anyhow!("malformed CSV: not UTF-8 ({name}:{line})"),
-        _ => anyhow!("malformed CSV: {e} ({name}:{line})"),
     }
 }
 
-/// Reads one file. `required` columns must be present and parse as their
-/// kind; every other column is inferred.
-pub fn read(path: &Path, required: &[(&str, ColumnKind)]) -> Result<Csv> {
-    read_many(&[path.to_path_buf()], required)
+/// The records of a CSV text as the CSV format counts them: each record's
+/// first line (1-based) and its bytes, quotes respected and blank lines
+/// skipped. A record with another count of fields than the header, or not
+/// UTF-8, is refused with its line, in the records' order (the reader itself
+/// would fill a short record with empty cells, and read a blank line as one).
+fn records<'a>(name: &str, bytes: &'a [u8]) -> Result<Vec<(u64, &'a [u8])>> {
+    let (mut out, mut line, mut start, mut at, mut fields, mut quoted, mut empty) = (vec![], 1u64, 1u64, 0usize, 1usize, false, true);
+    let mut header_fields = None;
+    let mut end = |first: u64, range: &'a [u8], fields: usize, out: &mut Vec<(u64, &'a [u8])>| -> Result<()> {
+        let n = *header_fields.get_or_insert(fields);
+        if fields != n {
+            bail!("malformed CSV: {fields} fields where the header has {n} ({name}:{first})");
+        }
+        if std::str::from_utf8(range).is_err() {
+            bail!("malformed CSV: not UTF-8 ({name}:{first})");
+        }
+        out.push((first, range));
+        Ok(())
+    };
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => (quoted, empty) = (!quoted, false),
+            b',' if !quoted => (fields, empty) = (fields + 1, false),
+            b'\n' => {
+                line += 1;
+                if !quoted {
+                    if !empty {
+                        end(start, &bytes[at..i], fields, &mut out)?;
+                    }
+                    (start, at, fields, empty) = (line, i + 1, 1, true);
+                }
+            }
+            b'\r' => {}
+            _ => empty = false,
+        }
+    }
+    if !empty {
+        end(start, &bytes[at..], fields, &mut out)?;
+    }
+    Ok(out)
 }
 
-/// Reads several files with the same kind of content into one table;
-/// the union of their columns, a cell missing from a file is null.
-pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<Csv> {
+/// One file's cells as written (trimmed), header first, read by polars' CSV
+/// reader as text; and each record's line.
+fn read_cells(path: &Path, name: &str) -> Result<(Vec<Vec<String>>, Vec<u64>)> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot open {name}"))?;
+    let records = records(name, &bytes)?;
+    if records.is_empty() {
+        bail!("empty file or header ({name}:1)");
+    }
+    // The records alone, one a line: polars reads a blank line as a record.
+    let text: Vec<u8> = records.iter().flat_map(|(_, r)| r.iter().copied().chain([b'\n'])).collect();
+    let df = CsvReadOptions::default()
+        .with_has_header(false)
+        .with_infer_schema_length(Some(0))
+        .with_raise_if_empty(false)
+        .into_reader_with_file_handle(std::io::Cursor::new(text))
+        .finish()
+        .map_err(|e| anyhow!("malformed CSV: {e} ({name})"))?;
+    anyhow::ensure!(df.height() == records.len(), "malformed CSV: {} records read where the file has {} ({name})", df.height(), records.len());
+    let mut rows = vec![Vec::with_capacity(df.width()); df.height()];
+    for c in df.columns() {
+        for (row, v) in rows.iter_mut().zip(c.str().map_err(|e| anyhow!("{e}"))?.iter()) {
+            row.push(v.unwrap_or("").trim().to_string());
+        }
+    }
+    Ok((rows, records.into_iter().map(|(line, _)| line).collect()))
+}
+
+/// Reads one file of the kind `schema`: see [`read_many`].
+pub fn read(path: &Path, schema: &Schema, required: &[&str]) -> Result<Csv> {
+    read_many(&[path.to_path_buf()], schema, required)
+}
+
+/// Reads several files of the kind `schema` into one DataFrame: the union of
+/// their columns, a cell missing from a file empty (null). Every file is
+/// read by polars' CSV reader; headers are lower-cased; the `required`
+/// columns must be in every file; each column is typed by the schema, and a
+/// cell that is not of its column's type is refused with its file and line.
+pub fn read_many(paths: &[PathBuf], schema: &Schema, required: &[&str]) -> Result<Csv> {
     let mut headers: Vec<String> = vec![];
     let mut cells: Vec<Vec<String>> = vec![];
     // For each row: file and line, for messages about its cells.
@@ -206,9 +335,8 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<C
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     for (fi, path) in paths.iter().enumerate() {
         let name = &names[fi];
-        let f = File::open(path).with_context(|| format!("cannot open {name}"))?;
-        let mut rdr = csv::ReaderBuilder::new().has_headers(true).from_reader(BufReader::new(f));
-        let hs: Vec<String> = rdr.headers().map_err(|e| csv_err(name, e))?.iter().map(|h| h.trim().to_lowercase()).collect();
+        let (rows, lines) = read_cells(path, name)?;
+        let hs: Vec<String> = rows[0].iter().map(|h| h.to_lowercase()).collect();
         if hs.iter().all(|h| h.is_empty()) {
             bail!("empty file or header ({name}:1)");
         }
@@ -220,10 +348,12 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<C
                 bail!("malformed CSV: column `{h}` appears twice ({name}:1)");
             }
         }
-        for (c, _) in required {
-            if !hs.iter().any(|h| h == c) {
-                bail!("missing column `{c}` ({name}:1)");
-            }
+        if let Some(c) = required.iter().find(|c| !hs.iter().any(|h| h == *c)) {
+            bail!("missing column `{c}` ({name}:1)");
+        }
+        // Every tool writes at least one row: a header alone is a cut file.
+        if rows.len() == 1 {
+            bail!("no rows after the header: a cut or empty results file ({name}:2)");
         }
         let idx: Vec<usize> = hs
             .iter()
@@ -236,77 +366,54 @@ pub fn read_many(paths: &[PathBuf], required: &[(&str, ColumnKind)]) -> Result<C
                 }
             })
             .collect();
-        let rows_before = origin.len();
-        for rec in rdr.records() {
-            let rec = rec.map_err(|e| csv_err(name, e))?;
-            let line = rec.position().map(|p| p.line()).unwrap_or(0);
+        for (row, line) in rows.into_iter().zip(lines).skip(1) {
             for col in cells.iter_mut() {
                 col.push(String::new());
             }
-            for (i, field) in rec.iter().enumerate() {
-                *cells[idx[i]].last_mut().expect("row pushed above") = field.trim().to_string();
+            for (i, field) in row.into_iter().enumerate() {
+                *cells[idx[i]].last_mut().expect("row pushed above") = field;
             }
             origin.push((fi, line));
         }
-        // Every tool writes at least one row: a header alone is a cut file.
-        if origin.len() == rows_before {
-            bail!("no rows after the header: a cut or empty results file ({name}:2)");
-        }
     }
-    let mut df = Frame::new(origin.len());
+    let at = |row: usize| {
+        let (fi, line) = origin[row];
+        format!("{}:{line}", names[fi])
+    };
+    let mut columns = vec![];
     let mut decimals = BTreeMap::new();
     let mut raw = BTreeMap::new();
     for (h, col) in headers.iter().zip(&cells) {
-        let declared = required.iter().find(|(c, _)| c == h).map(|(_, k)| *k);
-        let at = |row: usize| {
-            let (fi, line) = origin[row];
-            format!("{}:{line}", names[fi])
-        };
-        let column = match declared {
-            Some(ColumnKind::Int) => {
-                let mut v = Vec::with_capacity(col.len());
-                for (r, s) in col.iter().enumerate() {
-                    v.push(Some(s.parse::<i64>().map_err(|_| anyhow!("column `{h}`: `{s}` is not an integer ({})", at(r)))?));
+        let kind = schema.kind(h);
+        let column = match kind {
+            ColumnKind::Key => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
+            ColumnKind::Text => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then_some(s.as_str())).collect::<Vec<_>>()),
+            ColumnKind::Int | ColumnKind::Float => {
+                let text = Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then_some(s.as_str())).collect::<Vec<_>>());
+                let typed = pl(text.cast(&Schema::dtype(kind)), "typing a column")?;
+                let what = if kind == ColumnKind::Int { "an integer" } else { "a number" };
+                let bad = |r: usize| -> bool {
+                    match kind {
+                        ColumnKind::Int => typed.i64().is_ok_and(|v| v.get(r).is_none()),
+                        _ => typed.f64().is_ok_and(|v| !v.get(r).is_some_and(f64::is_finite)),
+                    }
+                };
+                if let Some(r) = (0..col.len()).find(|&r| bad(r) && (required.contains(&h.as_str()) || !col[r].is_empty())) {
+                    bail!("column `{h}`: `{}` is not {what} ({})", col[r], at(r));
                 }
-                Values::Int(v)
-            }
-            Some(ColumnKind::Float) => {
-                let mut v = Vec::with_capacity(col.len());
-                for (r, s) in col.iter().enumerate() {
-                    let x = s.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| anyhow!("column `{h}`: `{s}` is not a number ({})", at(r)))?;
-                    v.push(Some(x));
+                if kind == ColumnKind::Float {
+                    decimals.insert(h.clone(), col.iter().map(|s| decimals_of(s)).max().unwrap_or(0));
                 }
-                decimals.insert(h.clone(), col.iter().map(|s| decimals_of(s)).max().unwrap_or(0));
-                Values::Float(v)
+                typed
             }
-            Some(ColumnKind::Text) => Values::Text(col.iter().map(|s| Some(s.clone())).collect()),
-            Some(ColumnKind::Key) => keys(col),
-            None if KEYS.contains(&h.as_str()) => keys(col),
-            None => infer(h, col, &mut decimals),
         };
-        df.set(h, column);
+        columns.push(column);
         raw.insert(h.clone(), col.clone());
     }
+    let df = DataFrame::new(origin.len(), columns).map_err(|e| anyhow!("{e}"))?;
     let row_file = origin.iter().map(|(fi, _)| *fi).collect();
     let row_line = origin.iter().map(|(_, line)| *line).collect();
     Ok(Csv { name: names.join(", "), df, decimals, raw, files: names, row_file, row_line })
-}
-
-/// Key cells as normalised text, an empty cell empty.
-pub fn keys(col: &[String]) -> Values {
-    Values::Text(col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect())
-}
-
-fn infer(h: &str, col: &[String], decimals: &mut BTreeMap<String, usize>) -> Values {
-    let present = || col.iter().filter(|s| !s.is_empty());
-    if present().all(|s| s.parse::<i64>().is_ok()) {
-        return Values::Int(col.iter().map(|s| s.parse::<i64>().ok()).collect());
-    }
-    if present().all(|s| s.parse::<f64>().is_ok_and(|x| x.is_finite())) {
-        decimals.insert(h.to_string(), present().map(|s| decimals_of(s)).max().unwrap_or(0));
-        return Values::Float(col.iter().map(|s| s.parse::<f64>().ok()).collect());
-    }
-    Values::Text(col.iter().map(|s| (!s.is_empty()).then(|| s.clone())).collect())
 }
 
 /// The CSV files of a directory whose names pass `keep`, sorted by name.
@@ -326,6 +433,7 @@ pub fn rows<T: serde::de::DeserializeOwned>(path: &Path, optional: bool) -> Resu
     })
 }
 
+/// The CSV files of a directory whose names pass `keep`, sorted by name.
 pub fn files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else { return vec![] };
     let mut v: Vec<PathBuf> = rd
@@ -337,10 +445,69 @@ pub fn files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     v
 }
 
+/// A column's value in row `i` as a number (integers widened).
+pub fn num(df: &DataFrame, col: &str, i: usize) -> Option<f64> {
+    let c = df.column(col).ok()?;
+    match c.dtype() {
+        DataType::Int64 => c.i64().ok()?.get(i).map(|v| v as f64),
+        DataType::Float64 => c.f64().ok()?.get(i),
+        _ => c.cast(&DataType::Float64).ok()?.f64().ok()?.get(i),
+    }
+}
+
+/// A column's value in row `i` as an integer (only for integer columns).
+pub fn int(df: &DataFrame, col: &str, i: usize) -> Option<i64> {
+    let c = df.column(col).ok()?;
+    match c.dtype() {
+        DataType::Int64 => c.i64().ok()?.get(i),
+        DataType::Float64 => c.f64().ok()?.get(i).filter(|v| v.fract() == 0.0).map(|v| v as i64),
+        DataType::String => None,
+        _ => c.cast(&DataType::Int64).ok()?.i64().ok()?.get(i),
+    }
+}
+
+/// A column's value in row `i` as text (numbers printed plainly).
+pub fn text(df: &DataFrame, col: &str, i: usize) -> Option<String> {
+    let c = df.column(col).ok()?;
+    match c.dtype() {
+        DataType::String => c.str().ok()?.get(i).map(str::to_string),
+        DataType::Int64 => c.i64().ok()?.get(i).map(|v| v.to_string()),
+        DataType::Float64 => c.f64().ok()?.get(i).map(|v| v.to_string()),
+        _ => c.cast(&DataType::Int64).ok()?.i64().ok()?.get(i).map(|v| v.to_string()),
+    }
+}
+
+/// Whether the frame has a column.
+pub fn has(df: &DataFrame, col: &str) -> bool {
+    df.column(col).is_ok()
+}
+
+/// Maps polars errors into anyhow with context.
+pub fn pl<T>(r: PolarsResult<T>, what: &str) -> Result<T> {
+    r.map_err(|e| anyhow!("{what}: {e}"))
+}
+
+/// The rows whose key columns equal the given values.
+pub fn filter_eq(df: &DataFrame, eq: &[(&str, &str)]) -> Result<DataFrame> {
+    let mut pred = lit(true);
+    for (c, v) in eq {
+        pred = pred.and(col(*c).eq(lit(v.to_string())));
+    }
+    pl(df.clone().lazy().filter(pred).collect(), "filtering rows")
+}
+
 /// The distinct orderings `(b, wa, wb)` of a frame, in the thesis's order.
-pub fn orderings(df: &Frame) -> Vec<(String, String, String)> {
-    let mut v: Vec<(String, String, String)> = (0..df.height()).filter_map(|i| Some((df.text("b", i)?, df.text("wa", i)?, df.text("wb", i)?))).collect();
+pub fn orderings(df: &DataFrame) -> Vec<(String, String, String)> {
+    let mut v: Vec<(String, String, String)> = (0..df.height()).filter_map(|i| Some((text(df, "b", i)?, text(df, "wa", i)?, text(df, "wb", i)?))).collect();
     v.sort_by_key(|o| super::ordering_rank(&o.0, &o.1, &o.2));
     v.dedup();
     v
+}
+
+/// Join arguments that keep the left frame's row order, so results do not
+/// depend on polars' thread scheduling.
+pub fn join_args(how: JoinType) -> JoinArgs {
+    let mut a = JoinArgs::new(how);
+    a.maintain_order = polars_ops::frame::MaintainOrderJoin::Left;
+    a
 }

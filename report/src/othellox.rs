@@ -20,7 +20,7 @@ use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
 use super::legend::{algorithms, name};
 use super::load::rows;
-use super::{Builder, figure};
+use super::{Builder, PendingFigure, figure};
 use anyhow::Result;
 use parab::formats::ClusterRow;
 use std::collections::BTreeSet;
@@ -216,6 +216,133 @@ fn sorted<T: Ord + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
     it.collect::<BTreeSet<T>>().into_iter().collect()
 }
 
+/// The grid's axes: what every table and figure of the section spans.
+#[derive(Clone, Copy)]
+struct Axes<'a> {
+    algs: &'a [String],
+    boards: &'a [u32],
+    depths: &'a [u32],
+    /// The largest P and depth.
+    pmax: u32,
+    dmax: u32,
+    /// Positions a board.
+    pos: u32,
+}
+
+/// Speed-up against P at the deepest depth on one network, a panel per
+/// board.
+fn speedup_figure(grid: &Grid, ax: &Axes, procs: &[u32], net: &str) -> Result<PendingFigure> {
+    let Axes { algs, boards, dmax, .. } = *ax;
+    let panels: Vec<Plot> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, &bd)| {
+            let series = algs
+                .iter()
+                .map(|a| {
+                    let pts: Vec<(f64, f64)> =
+                        procs.iter().filter_map(|&p| grid.cell(bd, dmax, net, a, p).map(|c| (p as f64, c.speedup))).filter(|x| x.1 > 0.0).collect();
+                    Series { name: name(a), points: pts }
+                })
+                .filter(|s| !s.points.is_empty())
+                .collect();
+            Plot::LogLines {
+                title: format!("{bd} × {bd}"),
+                x_label: "processes".into(),
+                y_label: "speed-up".into(),
+                log_y: true,
+                series,
+                anchors: vec![],
+                legend: i == 0,
+            }
+        })
+        .collect();
+    let id = format!("othellox-speedup-{net}");
+    figure(
+        &id,
+        &format!("Speed-up against processes at depth {dmax} on the {net} network, one panel per board, one line per algorithm (log axes)."),
+        Plot::Row(panels),
+    )
+}
+
+/// The grid at the largest P on one network: SPE / SO / LD.
+fn grid_table(grid: &Grid, ax: &Axes, net: &str) -> Table {
+    let Axes { algs, boards, depths, pmax, pos, .. } = *ax;
+    let mut header = vec!["board".to_string(), "depth".to_string()];
+    header.extend(algs.iter().map(|a| name(a)));
+    let mut t = Table {
+        id: format!("othellox-grid-{net}"),
+        caption: format!("{net} network, P = {pmax}: speed-up / search overhead / processor load by board, depth and algorithm"),
+        header,
+        note: format!(
+            "Each cell: SPE / SO (nodes over the sequential baseline's, less one, %) / LD (%), over {pos} positions a board; the idle share is 100 % − LD."
+        ),
+        ..Default::default()
+    };
+    for &bd in boards {
+        for &d in depths {
+            let mut row = vec![Cell::Text(format!("{bd} × {bd}")), Cell::Int(d as i64)];
+            let mut any = false;
+            for a in algs {
+                row.push(grid.cell(bd, d, net, a, pmax).map_or(Cell::Empty, |c| {
+                    any = true;
+                    Cell::Text(format!("{:.2} / {:.0} / {:.0}", c.speedup, 100.0 * c.so, 100.0 * c.load))
+                }));
+            }
+            if any {
+                t.rows.push(row);
+            }
+        }
+    }
+    t
+}
+
+/// Where the idle time goes at the largest P and depth.
+fn idle_table(grid: &Grid, ax: &Axes, net: &str) -> Table {
+    let Axes { algs, boards, pmax, dmax, .. } = *ax;
+    let mut header = vec!["board".to_string()];
+    header.extend(algs.iter().map(|a| name(a)));
+    let mut t = Table {
+        id: "othellox-idle".into(),
+        caption: format!("{net} network, P = {pmax}, depth {dmax}: idle share, start-up / all (%)"),
+        header,
+        note: "Start-up: the time before a process's first message, over the search time; all: 100 % − LD.".into(),
+        ..Default::default()
+    };
+    for &bd in boards {
+        let mut row = vec![Cell::Text(format!("{bd} × {bd}"))];
+        for a in algs {
+            row.push(
+                grid.cell(bd, dmax, net, a, pmax).map_or(Cell::Empty, |c| Cell::Text(format!("{:.0} / {:.0}", 100.0 * c.startup, 100.0 * (1.0 - c.load)))),
+            );
+        }
+        t.rows.push(row);
+    }
+    t
+}
+
+/// The networks side by side at the largest P and depth.
+fn networks_table(grid: &Grid, ax: &Axes, nets: &[String]) -> Table {
+    let Axes { algs, boards, pmax, dmax, .. } = *ax;
+    let mut header = vec!["board".to_string(), "algorithm".to_string()];
+    header.extend(nets.iter().cloned());
+    let mut t = Table {
+    id: "othellox-networks".into(),
+    caption: format!("Speed-up by network at P = {pmax}, depth {dmax}"),
+    header,
+    note: "The networks change only the latency of a message (docs/model.md §9.1): a flat one, a hypercube (a cost per hop between the two ranks' cube corners) and a two-level fat tree (cheap inside a node, switch hops between).".into(),
+    ..Default::default()
+};
+    for &bd in boards {
+        for a in algs {
+            let mut row = vec![Cell::Text(format!("{bd} × {bd}")), Cell::Text(name(a))];
+            row.extend(nets.iter().map(|n| Cell::number(grid.cell(bd, dmax, n, a, pmax).map(|c| c.speedup), 2)));
+            t.rows.push(row);
+        }
+    }
+    t
+}
+
 /// The section "OthelloX's grid", with OthelloX's Table 3 beside ours.
 pub fn sections(data: Option<&[ClusterRow]>, t3: &Table3, b: &mut Builder) -> Result<()> {
     let mut s = Section {
@@ -252,114 +379,17 @@ pub fn sections(data: Option<&[ClusterRow]>, t3: &Table3, b: &mut Builder) -> Re
     };
     let pos = rows.first().map_or(0, |r| r.trees);
 
-    // Speed-up against P at the deepest depth, a panel per board, per network.
+    let ax = Axes { algs: &algs, boards: &boards, depths: &depths, pmax, dmax, pos };
     for net in &nets {
-        let panels: Vec<Plot> = boards
-            .iter()
-            .enumerate()
-            .map(|(i, &bd)| {
-                let series = algs
-                    .iter()
-                    .map(|a| {
-                        let pts: Vec<(f64, f64)> =
-                            procs.iter().filter_map(|&p| grid.cell(bd, dmax, net, a, p).map(|c| (p as f64, c.speedup))).filter(|x| x.1 > 0.0).collect();
-                        Series { name: name(a), points: pts }
-                    })
-                    .filter(|s| !s.points.is_empty())
-                    .collect();
-                Plot::LogLines {
-                    title: format!("{bd} × {bd}"),
-                    x_label: "processes".into(),
-                    y_label: "speed-up".into(),
-                    log_y: true,
-                    series,
-                    anchors: vec![],
-                    legend: i == 0,
-                }
-            })
-            .collect();
-        let id = format!("othellox-speedup-{net}");
-        let f = figure(
-            &id,
-            &format!("Speed-up against processes at depth {dmax} on the {net} network, one panel per board, one line per algorithm (log axes)."),
-            Plot::Row(panels),
-        )?;
+        let f = speedup_figure(&grid, &ax, &procs, net)?;
         b.add_figure(&mut s, f);
     }
-
-    // The grid at the largest P, per network: SPE / SO / LD.
-    for net in &nets {
-        let mut header = vec!["board".to_string(), "depth".to_string()];
-        header.extend(algs.iter().map(|a| name(a)));
-        let mut t = Table {
-            id: format!("othellox-grid-{net}"),
-            caption: format!("{net} network, P = {pmax}: speed-up / search overhead / processor load by board, depth and algorithm"),
-            header,
-            note: format!(
-                "Each cell: SPE / SO (nodes over the sequential baseline's, less one, %) / LD (%), over {pos} positions a board; the idle share is 100 % − LD."
-            ),
-            ..Default::default()
-        };
-        for &bd in &boards {
-            for &d in &depths {
-                let mut row = vec![Cell::Text(format!("{bd} × {bd}")), Cell::Int(d as i64)];
-                let mut any = false;
-                for a in &algs {
-                    row.push(grid.cell(bd, d, net, a, pmax).map_or(Cell::Empty, |c| {
-                        any = true;
-                        Cell::Text(format!("{:.2} / {:.0} / {:.0}", c.speedup, 100.0 * c.so, 100.0 * c.load))
-                    }));
-                }
-                if any {
-                    t.rows.push(row);
-                }
-            }
-        }
-        s.tables.push(t);
-    }
-
-    // Where the idle time goes at the largest P and depth (first network).
+    s.tables.extend(nets.iter().map(|net| grid_table(&grid, &ax, net)));
     if let Some(net) = nets.first() {
-        let mut header = vec!["board".to_string()];
-        header.extend(algs.iter().map(|a| name(a)));
-        let mut t = Table {
-            id: "othellox-idle".into(),
-            caption: format!("{net} network, P = {pmax}, depth {dmax}: idle share, start-up / all (%)"),
-            header,
-            note: "Start-up: the time before a process's first message, over the search time; all: 100 % − LD.".into(),
-            ..Default::default()
-        };
-        for &bd in &boards {
-            let mut row = vec![Cell::Text(format!("{bd} × {bd}"))];
-            for a in &algs {
-                row.push(
-                    grid.cell(bd, dmax, net, a, pmax).map_or(Cell::Empty, |c| Cell::Text(format!("{:.0} / {:.0}", 100.0 * c.startup, 100.0 * (1.0 - c.load)))),
-                );
-            }
-            t.rows.push(row);
-        }
-        s.tables.push(t);
+        s.tables.push(idle_table(&grid, &ax, net));
     }
-
-    // The networks side by side at the largest P and depth.
     if nets.len() > 1 {
-        let mut header = vec!["board".to_string(), "algorithm".to_string()];
-        header.extend(nets.iter().cloned());
-        let mut t = Table {
-            id: "othellox-networks".into(),
-            caption: format!("Speed-up by network at P = {pmax}, depth {dmax}"),
-            header,
-            note: "The networks change only the latency of a message (docs/model.md §9.1): a flat one, a hypercube (a cost per hop between the two ranks' cube corners) and a two-level fat tree (cheap inside a node, switch hops between).".into(),
-            ..Default::default()
-        };
-        for &bd in &boards {
-            for a in &algs {
-                let mut row = vec![Cell::Text(format!("{bd} × {bd}")), Cell::Text(name(a))];
-                row.extend(nets.iter().map(|n| Cell::number(grid.cell(bd, dmax, n, a, pmax).map(|c| c.speedup), 2)));
-                t.rows.push(row);
-            }
-        }
-        s.tables.push(t);
+        s.tables.push(networks_table(&grid, &ax, &nets));
     }
 
     s.findings.extend(findings(&grid, &algs, &boards, &depths, &nets, &procs));

@@ -8,15 +8,14 @@
 //! and checked against ours, not scored); a column `table` splits one file
 //! into several thesis tables; every other column is a published value.
 //! Each value column is looked up by name in our measures (the first
-//! [`Measures`] table that has the column and every key), and each published
-//! row takes the value of the first row of ours with its keys. Lines come out
-//! in the published file's order, one per published row, each with its
-//! values beside ours.
+//! [`Measures`] frame that has the column and every key), and the two are
+//! joined with polars on the keys. Lines come out in the published file's
+//! order, one per published row, each with its values beside ours.
 
 use super::doc::{self, Status};
-use super::frame::{Frame, Key, Values, row_key};
-use super::load::{self, Csv, KEYS, norm_key};
+use super::load::{self, Csv, KEYS, Schema, norm_key, pl};
 use anyhow::Result;
+use polars::prelude::*;
 use std::path::Path;
 
 /// The thesis's column names that we call otherwise: (published, ours).
@@ -30,12 +29,12 @@ pub const SETTINGS: [&str; 2] = ["param1", "param2"];
 /// A column naming the thesis table of each row, in files that hold several.
 pub const TABLE_COLUMN: &str = "table";
 
-/// One table of our results in the shape published tables are keyed by.
+/// One frame of our results in the shape published tables are keyed by.
 pub struct Measures {
     /// Where the values come from (a file pattern and what was done to it).
     pub source: String,
     /// Keys (normalised text) and numeric value columns.
-    pub df: Frame,
+    pub df: DataFrame,
 }
 
 /// One published value beside ours.
@@ -326,132 +325,138 @@ pub fn varying_keys(c: &Comparison) -> Vec<String> {
     c.keys.iter().enumerate().filter(|(i, k)| if ordering.contains(&k.as_str()) { ord_varies } else { varies(*i) }).map(|(_, k)| k.clone()).collect()
 }
 
-/// Reads one published file and joins it to our measures: one comparison,
-/// or one per thesis table when the file has a `table` column.
-pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("published").to_string();
-    let mut csv: Csv = load::read(path, &[])?;
-    for (theirs, our) in ALIASES {
-        if csv.df.has(theirs) && !csv.df.has(our) {
-            csv.df.rename(theirs, our);
-            if let Some(d) = csv.decimals.remove(theirs) {
-                csv.decimals.insert(our.to_string(), d);
-            }
-            if let Some(r) = csv.raw.remove(theirs) {
-                csv.raw.insert(our.to_string(), r);
-            }
-        }
-    }
-    // A key column that got its name from an alias is normalised text like
-    // every key (the reader only normalises columns it knows as keys).
-    for k in KEYS {
-        if let (Some(c), Some(raw)) = (csv.df.get(k), csv.raw.get(k))
-            && !matches!(c, Values::Text(_))
-        {
-            let vals = load::keys(raw);
-            csv.df.set(k, vals);
-        }
-    }
-    let from_name: Vec<(String, String)> = name_keys(&stem).into_iter().filter(|(k, _)| !csv.df.has(k)).collect();
-    let mut keys: Vec<String> = KEYS.iter().filter(|k| csv.df.has(k)).map(|k| k.to_string()).collect();
-    keys.extend(from_name.iter().map(|(k, _)| k.clone()));
-    let settings: Vec<String> = SETTINGS.iter().filter(|c| csv.df.has(c)).map(|c| c.to_string()).collect();
-    let columns: Vec<String> = csv
-        .df
-        .names()
-        .into_iter()
-        .filter(|c| !KEYS.contains(&c.as_str()) && !SETTINGS.contains(&c.as_str()) && c != TABLE_COLUMN)
-        .filter(|c| csv.decimals.contains_key(c) || is_int(&csv.df, c))
-        .collect();
+/// One published file, read: its rows, and which of its columns are keys,
+/// settings and values.
+struct File {
+    stem: String,
+    csv: Csv,
+    /// Key columns: the file's, then those from its name.
+    keys: Vec<String>,
+    /// Keys taken from the file name, with their values.
+    from_name: Vec<(String, String)>,
+    settings: Vec<String>,
+    /// Value columns (our names).
+    columns: Vec<String>,
+}
 
-    // The published table with its file-name keys as constant columns; each
-    // row's key.
-    let height = csv.df.height();
-    let mut joined = csv.df.clone();
-    for (k, v) in &from_name {
-        joined.set(k, Values::Text(vec![Some(v.clone()); height]));
-    }
-    let key_names: Vec<&str> = keys.iter().map(String::as_str).collect();
-    let published_keys: Vec<Vec<Key>> = {
-        let cols = joined.key_columns(&key_names)?;
-        (0..height).map(|i| row_key(&cols, i)).collect()
-    };
-    let has_keys = |m: &Measures| keys.iter().all(|k| m.df.has(k));
-    let mut sources = vec![];
-    let mut ours_cols: Vec<String> = vec![];
-    // Ours beside each published row, as `__ours_<column>`: values as
-    // numbers, settings as text.
-    let wanted = columns.iter().map(|c| (c, false)).chain(settings.iter().map(|c| (c, true)));
-    for (c, as_text) in wanted {
-        let Some(m) = ours.iter().find(|m| m.df.has(c) && has_keys(m)) else { continue };
-        anyhow::ensure!(
-            !keys.is_empty(),
-            "joining {}: it has no key column ({}) and its name states none: nothing to join ours on",
-            path.display(),
-            KEYS.join(", ")
-        );
-        if !as_text {
-            sources.push((c.clone(), m.source.clone()));
+impl File {
+    /// Reads a published table by the published tables' schema, its columns
+    /// under our names.
+    fn read(path: &Path) -> Result<File> {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("published").to_string();
+        let schema = Schema::published(&ALIASES, &[&SETTINGS[..], &[TABLE_COLUMN]].concat());
+        let mut csv: Csv = load::read(path, &schema, &[])?;
+        for (theirs, our) in ALIASES {
+            if load::has(&csv.df, theirs) && !load::has(&csv.df, our) {
+                pl(csv.df.rename(theirs, our.into()).map(|_| ()), "renaming a published column")?;
+                if let Some(d) = csv.decimals.remove(theirs) {
+                    csv.decimals.insert(our.to_string(), d);
+                }
+                if let Some(r) = csv.raw.remove(theirs) {
+                    csv.raw.insert(our.to_string(), r);
+                }
+            }
         }
-        // One value per key, the first row's: ours are unique per key by
-        // construction; the first guards against duplicating published rows.
-        let first = m.df.first_rows(&key_names)?;
-        let row: Vec<Option<usize>> = published_keys.iter().map(|k| first.get(k).copied()).collect();
-        let values = if as_text {
-            Values::Text(row.iter().map(|r| m.df.cast_text(c, (*r)?)).collect())
-        } else {
-            Values::Float(row.iter().map(|r| m.df.num(c, (*r)?)).collect())
-        };
-        joined.set(&format!("__ours_{c}"), values);
-        ours_cols.push(c.clone());
+        let from_name: Vec<(String, String)> = name_keys(&stem).into_iter().filter(|(k, _)| !load::has(&csv.df, k)).collect();
+        let mut keys: Vec<String> = KEYS.iter().filter(|k| load::has(&csv.df, k)).map(|k| k.to_string()).collect();
+        keys.extend(from_name.iter().map(|(k, _)| k.clone()));
+        let settings: Vec<String> = SETTINGS.iter().filter(|c| load::has(&csv.df, c)).map(|c| c.to_string()).collect();
+        // Every other column is a number by the schema.
+        let columns: Vec<String> = csv.df.get_column_names().iter().map(|s| s.to_string()).filter(|c| csv.decimals.contains_key(c)).collect();
+        Ok(File { stem, csv, keys, from_name, settings, columns })
     }
 
-    // Rows grouped by thesis table, in order of first appearance.
-    let table_of = |i: usize| csv.raw.get(TABLE_COLUMN).and_then(|v| v.get(i)).cloned();
-    let mut groups: Vec<(Option<String>, Vec<usize>)> = vec![];
-    for i in 0..height {
-        let t = table_of(i);
-        match groups.iter_mut().find(|(g, _)| *g == t) {
-            Some((_, rows)) => rows.push(i),
-            None => groups.push((t, vec![i])),
+    /// The published rows, in their order, beside ours: a column `__ours_C`
+    /// per value or setting column `C` we have (values as numbers, settings
+    /// as text), and per value column the source of ours.
+    fn join(&self, ours: &[Measures], path: &Path) -> Result<(DataFrame, Vec<(String, String)>)> {
+        let height = self.csv.df.height();
+        let mut lf = self.csv.df.clone().lazy().with_row_index("__row", None);
+        for (k, v) in &self.from_name {
+            lf = lf.with_column(lit(v.clone()).alias(k.as_str()));
         }
+        let key_exprs: Vec<Expr> = self.keys.iter().map(|k| col(k.as_str())).collect();
+        let has_keys = |m: &Measures| self.keys.iter().all(|k| load::has(&m.df, k));
+        let mut sources = vec![];
+        let wanted = self.columns.iter().map(|c| (c, DataType::Float64)).chain(self.settings.iter().map(|c| (c, DataType::String)));
+        for (c, dtype) in wanted {
+            let Some(m) = ours.iter().find(|m| load::has(&m.df, c) && has_keys(m)) else { continue };
+            if dtype == DataType::Float64 {
+                sources.push((c.clone(), m.source.clone()));
+            }
+            let alias = format!("__ours_{c}");
+            let mut sel: Vec<Expr> = key_exprs.clone();
+            sel.push(col(c.as_str()).cast(dtype).alias(alias.as_str()));
+            // One value per key: ours are unique per key by construction; `first`
+            // guards the join against duplicating published rows.
+            let right = m.df.clone().lazy().select(sel).group_by_stable(key_exprs.clone()).agg([col(alias.as_str()).first()]);
+            lf = lf.join(right, key_exprs.clone(), key_exprs.clone(), load::join_args(JoinType::Left));
+        }
+        let joined = pl(lf.sort(["__row"], SortMultipleOptions::default()).collect(), &format!("joining {}", path.display()))?;
+        anyhow::ensure!(joined.height() == height, "joining {} changed its row count", path.display());
+        Ok((joined, sources))
     }
-    let mut out = vec![];
-    for (t, rows) in groups {
-        let mut lines = vec![];
-        for i in rows {
-            let key: Vec<String> = keys.iter().map(|k| joined.text(k, i).unwrap_or_default()).collect();
-            let settings_of = settings
-                .iter()
-                .map(|c| {
-                    let published = csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
-                    let ours_v = if ours_cols.contains(c) { joined.text(&format!("__ours_{c}"), i) } else { None };
-                    (published, ours_v)
-                })
-                .collect();
-            let mut values = vec![];
-            for c in &columns {
-                let published = joined.num(c, i);
-                let published_text = csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
-                let decimals = csv.decimals.get(c).copied().unwrap_or(0);
-                let ours_v = if ours_cols.contains(c) { joined.num(&format!("__ours_{c}"), i) } else { None };
+
+    /// Row `i` of the joined frame as a comparison's line.
+    fn line(&self, joined: &DataFrame, i: usize) -> Line {
+        let raw = |c: &str| self.csv.raw.get(c).and_then(|v| v.get(i)).cloned().unwrap_or_default();
+        let ours = |c: &str| format!("__ours_{c}");
+        let key: Vec<String> = self.keys.iter().map(|k| load::text(joined, k, i).unwrap_or_default()).collect();
+        let settings = self.settings.iter().map(|c| (raw(c), load::text(joined, &ours(c), i))).collect();
+        let values = self
+            .columns
+            .iter()
+            .map(|c| {
+                let published = load::num(joined, c, i);
+                let decimals = self.csv.decimals.get(c).copied().unwrap_or(0);
+                let ours_v = load::num(joined, &ours(c), i);
                 let status = verdict(ours_v, published, decimals);
-                values.push(Value { column: c.clone(), ours: ours_v, published, published_text, decimals, status });
+                Value { column: c.clone(), ours: ours_v, published, published_text: raw(c), decimals, status }
+            })
+            .collect();
+        Line { key, settings, values }
+    }
+}
+
+/// Reads one published file and joins it to our measures: one comparison,
+/// or one per thesis table when the file has a `table` column (the rows of
+/// each in the file's order, the tables in order of first appearance).
+pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
+    let file = File::read(path)?;
+    let (joined, sources) = file.join(ours, path)?;
+    let tables = match file.csv.df.column(TABLE_COLUMN) {
+        Ok(t) => {
+            let t = DataFrame::new(t.len(), vec![t.clone()]).map_err(|e| anyhow::anyhow!("{e}"))?.lazy();
+            let groups = t.with_row_index("__row", None).group_by_stable([col(TABLE_COLUMN)]).agg([col("__row")]);
+            let groups = pl(groups.collect(), "grouping rows by table")?;
+            let rows = groups.column("__row").and_then(|c| c.list()).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let names = groups.column(TABLE_COLUMN).and_then(|c| c.str()).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut v = vec![];
+            for (i, name) in names.iter().enumerate() {
+                let rows = rows.get_as_series(i).ok_or_else(|| anyhow::anyhow!("grouping rows by table"))?;
+                let rows: Vec<usize> = rows.idx().map_err(|e| anyhow::anyhow!("{e}"))?.into_no_null_iter().map(|i| i as usize).collect();
+                // The column is there: an empty cell names the table "".
+                v.push((Some(name.unwrap_or("").to_string()), rows));
             }
-            lines.push(Line { key, settings: settings_of, values });
+            v
         }
+        Err(_) => vec![(None, (0..file.csv.df.height()).collect())],
+    };
+    let mut out = vec![];
+    for (t, rows) in tables {
+        let lines = rows.into_iter().map(|i| file.line(&joined, i)).collect();
         let (number, id) = match &t {
             Some(n) => (n.clone(), format!("compare-table-{}", n.replace('.', "-"))),
-            None => (table_number(&stem), format!("compare-{}", stem.replace('.', "-"))),
+            None => (table_number(&file.stem), format!("compare-{}", file.stem.replace('.', "-"))),
         };
         out.push(Comparison {
-            stem: stem.clone(),
+            stem: file.stem.clone(),
             number,
             id,
-            keys: keys.clone(),
-            name_keys: from_name.clone(),
-            columns: columns.clone(),
-            settings: settings.clone(),
+            keys: file.keys.clone(),
+            name_keys: file.from_name.clone(),
+            columns: file.columns.clone(),
+            settings: file.settings.clone(),
             sources: sources.clone(),
             lines,
         });
@@ -464,10 +469,6 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
 pub fn same_setting(published: &str, ours: Option<&str>) -> bool {
     let o = ours.unwrap_or("");
     norm_key(published) == norm_key(o)
-}
-
-fn is_int(df: &Frame, c: &str) -> bool {
-    matches!(df.get(c), Some(Values::Int(_)))
 }
 
 #[cfg(test)]

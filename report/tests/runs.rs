@@ -146,3 +146,67 @@ fn every_help_example_runs() {
         assert!(d.join("tmp").join(f).exists(), "{f}");
     }
 }
+
+/// The report sums per-tree rows per configuration by the library's one
+/// rule (`parab::formats::aggregate`): its polars sums of pabsim's rows and
+/// of fbest's node counts equal the library's `summarize` (and the plain
+/// per-tree sums) on the same rows, column by column.
+#[test]
+fn the_reports_sums_are_the_librarys() {
+    use parab::formats::aggregate::{Agg, Summed, summarize};
+    use parab::formats::{PerTreeRow, SimRow, read_csv};
+    use parab_report::load::{self, Schema};
+    use polars::prelude::*;
+    let d = Dir::new("report-sums");
+    d.tool("treegen").args(["--ordering", "32,79,5", "--depth", "3", "--count", "3", "-o", "t.jsonl"]).ok();
+    d.tool("pabsim").args(["t.jsonl", "--procs", "1,4", "--scheme", "a,b", "--per-tree", "-o", "p.csv"]).ok();
+    let rows: Vec<SimRow> = read_csv(parab::cli::Input::open(Some(&d.join("p.csv"))).unwrap()).unwrap();
+    let key = |r: &SimRow| Ok::<_, ()>((r.scheme.clone(), r.procs, r.m_a, r.m_b));
+    let ours = summarize(rows, key).unwrap();
+    assert_eq!(ours.len(), 3, "p = 1 (no scheme) and schemes A and B at p = 4");
+    let csv = load::read(&d.join("p.csv"), &Schema::of::<SimRow>(), &[]).unwrap();
+    let summed: Vec<&str> = SimRow::COLUMNS.iter().filter(|(_, a)| matches!(a, Agg::Sum | Agg::SumAll)).map(|(c, _)| *c).collect();
+    let group = [col("scheme"), col("procs"), col("m_a"), col("m_b")];
+    let frame = parab_report::summary::summarize(&csv.df, &group, SimRow::COLUMNS, &summed, vec![]).unwrap().collect().unwrap();
+    assert_eq!(frame.height(), ours.len());
+    let json = |r: &SimRow| serde_json::to_value(r).unwrap();
+    for (i, r) in ours.iter().enumerate() {
+        for c in &summed {
+            let want = json(r)[*c].as_i64();
+            let got = frame.column(c).unwrap().get(i).unwrap().try_extract::<i64>().ok();
+            assert_eq!(got, want, "row {i}, column {c}");
+        }
+    }
+    // fbest's node counts: the report's Table 4.6 sums are the per-tree sums.
+    d.tool("fbest").args(["--per-tree", "t.jsonl", "-o", "n.csv"]).ok();
+    let per_tree: Vec<PerTreeRow> = read_csv(parab::cli::Input::open(Some(&d.join("n.csv"))).unwrap()).unwrap();
+    let csv = load::read(&d.join("n.csv"), &Schema::of::<PerTreeRow>(), &[]).unwrap();
+    let cols = ["nodes", "leaves", "internal", "contributing"];
+    let frame = parab_report::summary::summarize(&csv.df, &[col("b"), col("depth")], PerTreeRow::COLUMNS, &cols, vec![]).unwrap().collect().unwrap();
+    assert_eq!(frame.height(), 1);
+    for c in cols {
+        let want: i64 = per_tree.iter().map(|r| json_i64(&serde_json::to_value(r).unwrap(), c)).sum();
+        assert_eq!(frame.column(c).unwrap().get(0).unwrap().try_extract::<i64>().unwrap(), want, "{c}");
+    }
+    // A column the rule does not sum is refused, not summed.
+    assert!(parab_report::summary::summarize(&csv.df, &[col("b")], PerTreeRow::COLUMNS, &["seed"], vec![]).is_err());
+}
+
+fn json_i64(v: &serde_json::Value, c: &str) -> i64 {
+    v[c].as_i64().unwrap()
+}
+
+/// Counts whose sum leaves 64 bits are refused with the row, never printed
+/// wrapped round (three trees of 5 × 10^18 nodes).
+#[test]
+fn a_sum_that_leaves_64_bits_is_refused() {
+    let d = Dir::new("report-overflow");
+    std::fs::create_dir_all(d.join("results/nodes")).unwrap();
+    let mut t = String::from("tree,seed,b,wa,wb,depth,nodes,leaves,internal,contributing,root_value\n");
+    for i in 1..=3 {
+        t += &format!("{i},{i},32,79,5,3,5000000000000000000,8,2,2,7\n");
+    }
+    d.write("results/nodes/tg1-32-79-5-d3.csv", &t);
+    let err = d.tool("report").args(["--published", &published()]).fails("leaves 64 bits");
+    assert!(err.contains("nodes") && err.contains("tg1-32-79-5-d3.csv:3"), "{err}");
+}

@@ -12,7 +12,7 @@
 //! accumulators, and their table says which mean each column is; Ura et
 //! al.'s tables ([`super::ura2014`]) use them too.
 
-use super::{ClusterRow, SimRow};
+use super::{ClusterRow, PerTreeRow, SimRow};
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -226,6 +226,24 @@ impl SimRow {
     }
 }
 
+impl PerTreeRow {
+    /// How `fbest --per-tree` rows sum per ordering and depth (the report's
+    /// node counts of Tables 4.6 and 6.3; `fbest` itself writes no summary).
+    pub const COLUMNS: &'static [(&'static str, Agg)] = &[
+        ("tree", Agg::PerTree),
+        ("seed", Agg::PerTree),
+        ("b", Agg::Key),
+        ("wa", Agg::Key),
+        ("wb", Agg::Key),
+        ("depth", Agg::Key),
+        ("nodes", Agg::Sum),
+        ("leaves", Agg::Sum),
+        ("internal", Agg::Sum),
+        ("contributing", Agg::Sum),
+        ("root_value", Agg::PerTree),
+    ];
+}
+
 impl ClusterRow {
     /// How a summary row forms each column from the runs of its trees
     /// (made in `crate::cluster::run` with [`Mean`] and [`GeoMean`]).
@@ -305,6 +323,7 @@ mod tests {
     fn every_column_has_one_mean_and_the_docs_say_it() {
         check_documented("pabsim", struct_fields::<SimRow>(), SimRow::COLUMNS);
         check_documented("pabsim --machine cluster", struct_fields::<ClusterRow>(), ClusterRow::COLUMNS);
+        check_documented("fbest --per-tree", struct_fields::<PerTreeRow>(), PerTreeRow::COLUMNS);
     }
 
     #[test]

@@ -181,6 +181,23 @@ mod tests {
     }
 
     #[test]
+    fn struct_columns_are_the_types_the_rows_hold() {
+        use ColumnType::*;
+        let sim = struct_columns::<SimRow>();
+        assert_eq!(sim.iter().map(|c| c.0).collect::<Vec<_>>(), struct_fields::<SimRow>());
+        let of = |c: &str| sim.iter().find(|x| x.0 == c).map(|x| x.1);
+        // Option<String>, u32, Option<u32>, u64, Option<f64>, an enum by name.
+        assert_eq!(
+            [of("run"), of("b"), of("m_a"), of("tp_ticks"), of("su"), of("scheme")],
+            [Some(Text), Some(Int), Some(Int), Some(Int), Some(Float), Some(Text)]
+        );
+        let curve = struct_columns::<CurveRow>();
+        assert_eq!(curve, [("iteration", Int), ("e_type", Float), ("e_wait", Float)]);
+        assert!(struct_columns::<PatternRow>().contains(&("type", Float)));
+        assert!(struct_columns::<u32>().is_empty());
+    }
+
+    #[test]
     fn csv_headers_and_values_are_checked_by_name() {
         let read = |text: &str| read_csv::<CurveRow>(Input::from_string("c.csv", text));
         assert_eq!(read("iteration,e_type,e_wait\n1,2.5,0.5\n").unwrap(), vec![CurveRow { iteration: 1, e_type: 2.5, e_wait: 0.5 }]);

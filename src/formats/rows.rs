@@ -98,6 +98,111 @@ pub fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
     c.0.unwrap_or(&[])
 }
 
+/// What a column of a row type holds, as its serde `Deserialize` asks for
+/// it ([`struct_columns`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnType {
+    /// An integer of any width.
+    Int,
+    /// A floating-point number.
+    Float,
+    /// Text (a string, a character, or an enum written by name).
+    Text,
+    /// `true` or `false`.
+    Bool,
+}
+
+/// Every column of a serde row struct with what it holds, in field order:
+/// the schema of the CSV files written from it, taken from the type itself
+/// (`Option<T>` is `T`'s, an empty cell allowed), so that a reader of those
+/// files in another crate (the report's data frames) types each column as
+/// the tools wrote it. Empty for a type that is not a struct.
+pub fn struct_columns<T: DeserializeOwned>() -> Vec<(&'static str, ColumnType)> {
+    use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+    #[derive(Debug)]
+    struct Stop;
+    impl std::fmt::Display for Stop {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("column type captured")
+        }
+    }
+    impl std::error::Error for Stop {}
+    impl de::Error for Stop {
+        fn custom<M: std::fmt::Display>(_: M) -> Stop {
+            Stop
+        }
+    }
+    /// Asks `T` for one field (the struct's `field`-th) and records the
+    /// type its deserializer requests, then stops.
+    struct Probe {
+        field: usize,
+        given: bool,
+        found: Option<ColumnType>,
+    }
+    macro_rules! record {
+        ($($method:ident => $t:ident),* $(,)?) => {
+            $(fn $method<V: Visitor<'de>>(self, _: V) -> std::result::Result<V::Value, Stop> {
+                self.found = Some(ColumnType::$t);
+                Err(Stop)
+            })*
+        };
+    }
+    impl<'de> de::Deserializer<'de> for &mut Probe {
+        type Error = Stop;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> std::result::Result<V::Value, Stop> {
+            Err(Stop)
+        }
+        fn deserialize_struct<V: Visitor<'de>>(self, _: &'static str, fields: &'static [&'static str], v: V) -> std::result::Result<V::Value, Stop> {
+            v.visit_map(Fields { probe: self, fields })
+        }
+        fn deserialize_option<V: Visitor<'de>>(self, v: V) -> std::result::Result<V::Value, Stop> {
+            v.visit_some(self)
+        }
+        fn deserialize_enum<V: Visitor<'de>>(self, _: &'static str, _: &'static [&'static str], _: V) -> std::result::Result<V::Value, Stop> {
+            self.found = Some(ColumnType::Text);
+            Err(Stop)
+        }
+        record! {
+            deserialize_bool => Bool,
+            deserialize_i8 => Int, deserialize_i16 => Int, deserialize_i32 => Int, deserialize_i64 => Int, deserialize_i128 => Int,
+            deserialize_u8 => Int, deserialize_u16 => Int, deserialize_u32 => Int, deserialize_u64 => Int, deserialize_u128 => Int,
+            deserialize_f32 => Float, deserialize_f64 => Float,
+            deserialize_char => Text, deserialize_str => Text, deserialize_string => Text,
+        }
+        serde::forward_to_deserialize_any! {
+            bytes byte_buf unit unit_struct newtype_struct seq tuple tuple_struct map identifier ignored_any
+        }
+    }
+    /// The struct's one field the probe asks for, by name.
+    struct Fields<'a> {
+        probe: &'a mut Probe,
+        fields: &'static [&'static str],
+    }
+    impl<'de> MapAccess<'de> for Fields<'_> {
+        type Error = Stop;
+        fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> std::result::Result<Option<K::Value>, Stop> {
+            if self.probe.given {
+                return Err(Stop);
+            }
+            self.probe.given = true;
+            let name = self.fields.get(self.probe.field).copied().ok_or(Stop)?;
+            seed.deserialize(de::value::BorrowedStrDeserializer::new(name)).map(Some)
+        }
+        fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> std::result::Result<V::Value, Stop> {
+            seed.deserialize(&mut *self.probe)
+        }
+    }
+    struct_fields::<T>()
+        .iter()
+        .enumerate()
+        .map(|(field, &name)| {
+            let mut p = Probe { field, given: false, found: None };
+            let _ = T::deserialize(&mut p);
+            (name, p.found.unwrap_or(ColumnType::Text))
+        })
+        .collect()
+}
+
 /// Writes a probability with nine decimals.
 pub fn prob<S: Serializer>(v: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{v:.9}"))

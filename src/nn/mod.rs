@@ -55,7 +55,7 @@ pub enum NnError {
     NotWeights(String),
     /// A version-1 file, from before N-PV nodes kept the root's type.
     #[error(
-        "version 1 is from before issue 10: that network was trained with the PV path's own patterns, which scheme C no longer uses, and has no root wait; retrain it (trainset, then nntrain) to get version {VERSION}"
+        "version 1 is from an older trainset: that network was trained with the PV path's own patterns, which scheme C no longer uses, and has no root wait; retrain it (trainset, then nntrain) to get version {VERSION}"
     )]
     Version1,
     /// A field outside its allowed form or range (the message names it).
