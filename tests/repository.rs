@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 /// `make all` built the report crate only after the simulations; then in a
 /// cargo invocation of its own, resolved apart, which compiled the library
-/// twice (issue 42). Now every crate is downloaded and the tools built
+/// twice. Now every crate is downloaded and the tools built
 /// before the first stage, every build resolves the whole workspace, and
 /// the real processors' runs (they time this machine) come after every
 /// simulation.
@@ -36,7 +36,7 @@ fn make_all_builds_every_binary_first() {
     assert_eq!(sims_before, 10, "a real run at command {real}, before chapter 6's ten simulations");
 }
 
-/// The timelines' traces (issue 41): the simulated two are made with the
+/// The timelines' traces: the simulated two are made with the
 /// chapters; the real threads' times this machine, so it runs after every
 /// simulation, and the report's page does not wait for it where it is
 /// missing (it is optional there).
@@ -538,7 +538,7 @@ fn no_cycle_between_the_modules_of_each_machine() {
         assert!(!edges.is_empty() || within.len() > 1 && within != ["sim", "engine"], "no uses between the modules of src/{}", within.join("/"));
         cycles.extend(module_cycles(&edges).into_iter().map(|c| format!("src/{}: {c}", within.join("/"))));
         if within == ["cluster"] {
-            // The executor knows no algorithm (issue 39).
+            // The executor knows no algorithm.
             assert!(!edges.contains_key(&("exec".to_string(), "algorithms".to_string())), "src/cluster/exec uses the algorithms: {edges:#?}");
         }
     }
@@ -600,7 +600,7 @@ fn module_scanner_finds_uses_between_siblings_in_a_folder() {
     assert_eq!(up.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), [("e", "z"), ("z", "e")]);
 }
 
-/// Issue 39: `docs/architecture.md`, the map a newcomer reads first, names
+/// `docs/architecture.md`, the map a newcomer reads first, names
 /// only what exists: every path it quotes (`src/...`, `tests/...`, ...) is
 /// a file or folder of the repository, and every type it quotes (`Tree`,
 /// `Tree::visit`, `cluster::Algorithm`) is declared in the code, with the
