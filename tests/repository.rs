@@ -600,30 +600,40 @@ fn module_scanner_finds_uses_between_siblings_in_a_folder() {
     assert_eq!(up.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), [("e", "z"), ("z", "e")]);
 }
 
-/// `docs/architecture.md`, the map a newcomer reads first, names
-/// only what exists: every path it quotes (`src/...`, `tests/...`, ...) is
-/// a file or folder of the repository, and every type it quotes (`Tree`,
-/// `Tree::visit`, `cluster::Algorithm`) is declared in the code, with the
-/// member it names.
+/// `docs/architecture.md`, the map a newcomer reads first, and
+/// `docs/decisions.md`, the choices by topic, name only what exists: every
+/// path they quote (`src/...`, `tests/...`, ...) is a file or folder of the
+/// repository, and every type they quote (`Tree`, `Tree::visit`,
+/// `cluster::Algorithm`) is declared in the code, with the member named.
 #[test]
 fn the_architecture_map_names_what_exists() {
-    let map = std::fs::read_to_string(repo("docs/architecture.md")).unwrap();
     let mut files = vec![];
     for dir in ["src", "tests", "report/src", "report/tests", "examples"] {
         rust_files(&repo(dir), &mut files);
     }
     let code: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect::<Vec<_>>().join("\n");
+    for doc in ["docs/architecture.md", "docs/decisions.md"] {
+        let missing = names_missing(&std::fs::read_to_string(repo(doc)).unwrap(), &code);
+        assert!(missing.is_empty(), "{doc} names what the code does not have:\n{}", missing.join("\n"));
+    }
+}
+
+/// The names quoted in `doc` (between backticks) that `code` or the
+/// repository does not have: a path (`src/x.rs`, `src/x.rs:12`) that is no
+/// file, a type, or a member of a type, that nothing declares.
+fn names_missing(doc: &str, code: &str) -> Vec<String> {
     let declared =
         |name: &str| ["struct", "enum", "trait", "type", "fn", "mod", "const", "static", "macro_rules!"].iter().any(|k| code.contains(&format!("{k} {name}")));
     let word = |name: &str| code.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == name);
     let mut missing = vec![];
-    for (i, quoted) in map.split('`').enumerate() {
+    for (i, quoted) in doc.split('`').enumerate() {
         if i % 2 == 0 || quoted.contains(['<', '*', ' ', '(', '{', '…']) || quoted.contains("...") {
             continue;
         }
         let roots = ["src/", "tests/", "report/", "docs/", "pipelines/", "scripts/", "examples/", "data/", "assets/"];
         if roots.iter().any(|r| quoted.starts_with(r)) {
-            if !repo(quoted.trim_end_matches('/')).exists() {
+            let path = quoted.split(':').next().unwrap_or(quoted);
+            if !repo(path.trim_end_matches('/')).exists() {
                 missing.push(format!("no file {quoted}"));
             }
             continue;
@@ -648,5 +658,5 @@ fn the_architecture_map_names_what_exists() {
             missing.push(format!("no member {quoted}"));
         }
     }
-    assert!(missing.is_empty(), "docs/architecture.md names what the code does not have:\n{}", missing.join("\n"));
+    missing
 }
