@@ -72,7 +72,7 @@ test: test-setup mpi-test slurm-test smoke
 # The tools and the report are built with one resolution of the workspace's crate
 # graph (`--workspace`): the report's dependencies turn on features of some of the
 # tools' (memchr's, serde's, num-traits' among them), and resolved apart the library and
-# many of its dependencies are compiled twice. `--bin` keeps the
+# many of its dependencies are compiled twice (BENCHMARKS.md). `--bin` keeps the
 # tools' build from compiling the report's crates (polars, plotters). Each stamp has its own
 # sources: a change to the report alone reruns no chapter.
 TOOLS := $(basename $(notdir $(wildcard src/bin/*.rs)))
@@ -171,7 +171,7 @@ $(R)/chapter6.csv: $(CH6)
 sweep: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
 	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/sweep.sh
 
-# The control for scheme C's PV rule (issue 21, docs/findings.md): schemes A and B
+# The control for scheme C's PV rule (docs/findings.md): schemes A and B
 # with the thesis's parameters at p = 24 and 48, but their PV nodes may split before their first
 # move has finished (--pv-wait 0), as scheme C's do under §6.5's literal rule.
 CONTROL := $(foreach o,$(ORDERINGS),$(R)/control/tg1-$(o)-d6-pv0.csv)
@@ -190,7 +190,7 @@ SLURM_TASKS ?= 16
 sweep-slurm: $(foreach o,$(ORDERINGS),$(R)/pabsim/tg1-$(o)-d6-p1.csv)
 	BIN=$(BIN) R=$(R) ORDERINGS="$(ORDERINGS)" pipelines/slurm/sweep.sh $(SLURM_TASKS)
 
-# ---- beyond the thesis: real game trees (issue 14) ----------------------------------
+# ---- beyond the thesis: real game trees ---------------------------------------------
 # Chess (the 24 Bratko-Kopec positions) and Othello through every tool: f_best and
 # the fitted ordering, training sets and networks, schemes A/B/C, the simulated
 # machine at p = 12, 24, 48 (pipelines/beyond-games.sh; about 2 minutes on two
@@ -203,7 +203,7 @@ $(GAMES): $(BIN)/.built $(POSITIONS) data/rajahx-fbest.csv pipelines/beyond-game
 	BIN=$(BIN) OUT=$(R)/games pipelines/beyond-games.sh
 	@touch $@
 
-# ---- beyond the thesis: real processors (issue 24) ---------------------------------
+# ---- beyond the thesis: real processors --------------------------------------------
 # psearch runs the parallel searches on this machine's threads and pabsim predicts them,
 # on the same trees ((32, 79, 5) at depth 7), processor counts and algorithms; psearch
 # with --node-cost NODE_COST ns of busy work per node (an engine's node), each row the
@@ -214,7 +214,7 @@ $(GAMES): $(BIN)/.built $(POSITIONS) data/rajahx-fbest.csv pipelines/beyond-game
 # machine: `make real PROCS=1,2,4,8,16,32,64`. In `make all` (about a minute here,
 # BENCHMARKS.md) when its results are missing or the tools changed; `make real` redoes it.
 # With Open MPI installed, also the cluster's algorithms on MPI_RANKS real MPI ranks
-# (mpi.csv, scripts/real-mpi.sh, issue 26); without it one line says they are skipped.
+# (mpi.csv, scripts/real-mpi.sh); without it one line says they are skipped.
 REAL_TREES ?= 3
 NODE_COST ?= 1000
 REPEAT ?= 1
@@ -241,7 +241,7 @@ $(MPI_TOOLS): $(SRC)
 	@CARGO=$(CARGO) scripts/real-mpi.sh --build
 	@mkdir -p $(@D) && touch $@
 
-# ---- timelines (issue 41): one small run of each machine as a trace -----------------
+# ---- timelines: one small run of each machine as a trace ----------------------------
 # The report draws each as a timeline (report/src/timeline.rs). Sizes chosen so each
 # trace is a few MB and made in seconds: scheme C at p = 48 on one (20, 69, 19) tree
 # of depth 4 (4.3 MB; (32, 79, 5) at depth 4 is 15 MB), the master-worker at P = 64
@@ -267,7 +267,7 @@ $(TRACE_REAL): $(BIN)/.built
 	$(BIN)/treegen --set tg1 --ordering 32,79,5 --depth 7 --count 1 -o $(@D)/threads-tree.jsonl
 	$(BIN)/psearch $(@D)/threads-tree.jsonl --threads 2 --algorithm dts --node-cost $(NODE_COST) --trace $@ -o $(@D)/threads-p2.csv
 
-# ---- report (issue 5): every table and figure, ours beside the published ------------
+# ---- report: every table and figure, ours beside the published ----------------------
 # The page depends on every stage's outputs ($$(CH5), $$(CH6) expand once the whole
 # Makefile is read, so later sections may define them); `make report-now` renders
 # whatever exists without running any stage.
@@ -291,7 +291,7 @@ STEP ?= all
 beyond-algorithms: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/beyond-algorithms.sh
 
-# ---- beyond shared memory: the message-passing cluster (issue 25) --------------------
+# ---- beyond shared memory: the message-passing cluster -------------------------------
 # The sequential baseline and every cluster algorithm at P = 2 .. 1,536 and 4,096 on
 # 32 incremental trees each of b = 5 (depth 12) and b = 20 (depth 6)
 # (pipelines/distributed.sh; not part of `make all`; BENCHMARKS.md gives its cost).
@@ -303,7 +303,7 @@ beyond-algorithms: $(BIN)/.built
 distributed: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/distributed.sh
 
-# ---- OthelloX's grid on the simulated cluster (issue 33) ---------------------------
+# ---- OthelloX's grid on the simulated cluster --------------------------------------
 # PV split, YBWC (plain, without and with the helpful master), even split, master-slave
 # and Fox et al.'s master/slave at P = 2 .. 256 on Othello boards 6, 8, 10, 12 at depths
 # 5 .. 8, on the flat, hypercube and fat-tree networks (pipelines/othellox.sh; not part
@@ -339,7 +339,7 @@ ura2014-slurm: $(BIN)/.built
 # It sets up what its tests need (scripts/test-setup.sh).
 test-setup:
 	@scripts/test-setup.sh $(TEST_ENV)
-# The MPI transport (issue 26): its build (`--features mpi`, in a target directory of
+# The MPI transport: its build (`--features mpi`, in a target directory of
 # its own so that the default build is not rebuilt), clippy for it, its unit tests and
 # tests/mpi.rs under mpirun (skipped where Open MPI is missing, said by test-setup).
 MPI_TARGET := target/mpi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Beyond shared memory (issue 25): the sequential baseline and every
+# Beyond shared memory: the sequential baseline and every
 # algorithm of the simulated cluster (`docs/model.md` §9) on incremental
 # random trees, at every process count of PROCS.
 #

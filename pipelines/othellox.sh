@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# OthelloX's grid on the simulated cluster (issue 33, `docs/model.md` §9):
+# OthelloX's grid on the simulated cluster (`docs/model.md` §9):
 # its message-passing algorithms — PV splitting, YBWC with and without the
 # helpful master, even split and master-slave at the root — and Fox et
 # al.'s hash-table-guided master/slave beside them, on Othello boards of
@@ -16,7 +16,7 @@
 #    `--hop-ns 5000 --node-cores 4`) is given to the runs off the flat
 #    network.
 #    One more item, when ALGORITHMS has pv-split: OthelloX's Table 3
-#    setting (issue 40), the PV split on the 24 shipped 8 × 8 test
+#    setting, the PV split on the 24 shipped 8 × 8 test
 #    positions at depth 5, P = 1 … 64, one row per position and P
 #    (`--per-tree`: the report's means and deviations over the positions).
 # 3. summary: `results/othellox/othellox.csv`, every item's rows in the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make real`'s MPI runs (issue 26): the cluster's algorithms on real MPI
+# `make real`'s MPI runs: the cluster's algorithms on real MPI
 # ranks, `psearch --mpi` under `mpirun -np N` for each N of RANKS (1: the
 # sequential baseline alone), on the trees of `make real`, into one table
 # (each count's rows begin with its own baseline; `host_load` and
@@ -12,7 +12,7 @@
 #
 # Beside them (OUT with -sim before .csv): the simulated cluster's
 # prediction for the same trees, algorithms and counts, with this host's
-# measured costs: a leaf's and any other node's (issue 41), from the
+# measured costs: a leaf's and any other node's, from the
 # one-rank baseline on the trees and on the same trees one ply deeper,
 # each run three times after the jobs and its median time kept (a search
 # of odd depth has far more leaves among its nodes than one of even depth,

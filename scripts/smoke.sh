@@ -105,7 +105,7 @@ for f in "$R"/report/*.md; do
 done
 [ "$(grep -c '<table id=' "$html")" -eq "$n_md" ] || fail "$n_md Markdown tables but $(grep -c '<table id=' "$html") tables in the page"
 grep -q 'our chess program (depth 3)' "$R/figures/figure-4-5.svg" || fail "Figure 4.5 lacks our chess curve"
-# Findings print counts with thousands separators (issue 21): no run of five
+# Findings print counts with thousands separators: no run of five
 # or more digits outside decimals in a finding.
 if grep '^<li>' "$html" | grep -v 'href' | grep -qE '(^|[^.0-9])[0-9]{5,}'; then
   fail "a finding prints a number without thousands separators: $(grep '^<li>' "$html" | grep -v href | grep -E '(^|[^.0-9])[0-9]{5,}' | head -1)"

@@ -135,7 +135,7 @@ impl PatternSet {
             check_parent(r, width, &at)?;
             require!((1..=r.b).contains(&r.index), TrainError::BadPatterns, "index {} is outside [1, b = {}] {at}", r.index, r.b);
             // A PV parent's first child is on the PV path: trainset no longer
-            // writes that pattern (issue 10), so a file with one is from an
+            // writes that pattern (`docs/decisions.md`, "Classification"), so a file with one is from an
             // older trainset and would train another network.
             require!(
                 !(r.pv == 1 && r.index == 1),

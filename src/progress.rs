@@ -136,7 +136,7 @@ mod tests {
         }
     }
 
-    /// Issue 22: the rate is drawn with at most three significant figures,
+    /// The rate is drawn with at most three significant figures,
     /// not indicatif's four decimals ("44.9551/s").
     #[test]
     fn the_rate_is_drawn_without_four_decimals() {

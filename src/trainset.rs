@@ -493,7 +493,7 @@ impl TrainingSet {
             // network for an N-PV node's type (it keeps the root's), and the
             // three type-0 targets beside the index-2 targets of 34-39 only
             // bend the network's map where non-PV nodes need it
-            // (docs/decisions.md, issue 10).
+            // (docs/decisions.md, "Classification").
             if e.acc.pv {
                 return None;
             }
@@ -636,7 +636,7 @@ mod tests {
         assert_eq!(patterns(&rev).unwrap(), rows);
     }
 
-    /// Issue 10: no pattern has a child on the PV path. Every PV node
+    /// No pattern has a child on the PV path. Every PV node
     /// searches all its moves with the full window, so with b = 4 and depth
     /// 4 the three PV parents (the root, (1), (1,1)) give exactly their
     /// children 2, 3, 4 as patterns with `pv` = 1, and no child 1.
@@ -649,7 +649,7 @@ mod tests {
         assert_eq!((this.as_str(), first.as_str()), ("exponential (4,70,11) depth 4", "exponential (4,70,10) depth 4"));
     }
 
-    /// Issue 22: memory. A set whose first tree alone cannot fit is refused
+    /// Memory. A set whose first tree alone cannot fit is refused
     /// before any search, with the estimate; one that outgrows its memory
     /// during the searches stops with the same kind of error; with room,
     /// the sums give the rows the per-record averaging gave.

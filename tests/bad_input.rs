@@ -505,7 +505,7 @@ fn the_refusal_rule_catches_each_way_to_break_it() {
     let _ = std::fs::remove_file(d.join("left.csv"));
 }
 
-/// Issue 42: `--memory`'s default is what the process may take, the
+/// `--memory`'s default is what the process may take, the
 /// address-space limit among it: under `ulimit -v` a run whose tables
 /// alone are four times the limit is refused up front with its estimate
 /// (an old build measured the machine's free memory only, started, and
@@ -527,7 +527,7 @@ fn the_memory_default_is_the_address_space_limit_under_ulimit() {
     assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
 }
 
-/// Issue 42: `--board` is Othello's alone (an artificial or incremental
+/// `--board` is Othello's alone (an artificial or incremental
 /// tree ignored it), and `--memory` below 1 kB is quoted in bytes (it
 /// said `--memory 0 kB`).
 #[test]
@@ -541,7 +541,7 @@ fn board_goes_with_othello_and_small_memory_is_in_bytes() {
     }
 }
 
-/// Issue 42: every experiment script of pipelines/ checks its variables
+/// Every experiment script of pipelines/ checks its variables
 /// through the one shared helper before it makes a directory or runs a
 /// tool: a BIN without the tools, and in the sharded ones a SHARD or STEP
 /// they cannot do, is refused in one line with nothing made.

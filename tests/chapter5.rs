@@ -221,7 +221,7 @@ fn classify_checks_the_network_against_the_trees() {
     d.tool("classify").args(["--weights", "trunc.json"]).stdin(&t).fails("truncated or corrupted");
     d.write("v9.json", &w.replace("\"version\": 2", "\"version\": 9"));
     d.tool("classify").args(["--weights", "v9.json"]).stdin(&t).fails("unknown version 9");
-    // A network from before issue 10 (trained with the PV path's patterns):
+    // A version-1 network (trained with the PV path's patterns):
     // refused with what to do, by classify and by pabsim.
     d.write("v1.json", &w.replace("\"version\": 2", "\"version\": 1"));
     d.tool("classify").args(["--weights", "v1.json"]).stdin(&t).fails("version 1 is from an older trainset");
@@ -274,7 +274,7 @@ fn chapter_5_on_20_69_19() {
     chapter_5_on("20,69,19", 73_386, 66_373);
 }
 
-/// (32, 66, 66), where scheme C gains most over scheme A (issue 10: before
+/// (32, 66, 66), where scheme C gains most over scheme A (with the old rule,
 /// N-PV nodes kept the root's type, 206,280 here): 82,628 against the
 /// thesis's 81,438.
 #[test]

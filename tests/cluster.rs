@@ -374,7 +374,7 @@ fn pabsim_runs_ybwc_with_its_switches() {
         .fails("--split-ply applies to --algorithm even-split, master-slave or pv-split only (this run: --algorithm ybwc-full)");
 }
 
-/// Issue 39: what the tools say about the cluster's algorithms comes from
+/// What the tools say about the cluster's algorithms comes from
 /// the one registry. `pabsim --help` and `psearch --help` name every
 /// registered algorithm with its line, `--list-algorithms` is the parallel
 /// ones in order, the unknown-name message names them all, the experiment

@@ -244,7 +244,7 @@ fn pabsim_on_chess_positions() {
     d.tool("pabsim").args(["bk.jsonl", "--procs", "12", "--thesis-params"]).fails("no parameters for chess depth 4 trees");
 }
 
-/// Issue 32: a game's root value is in the game's own units in every
+/// A game's root value is in the game's own units in every
 /// tool's rows (`docs/formats.md`): the cluster's as `fbest`'s, `pabsim`'s
 /// and `psearch`'s, not on the score scale.
 #[test]

@@ -1,4 +1,4 @@
-//! Incremental random trees (issue 25) through the tools: `treegen`'s
+//! Incremental random trees through the tools: `treegen`'s
 //! specs, `fbest`'s tables and ordering accuracy, `classify`, `trainset`
 //! → `nntrain` → scheme C, `pabsim`; the same bytes for any thread count;
 //! one-line errors. (The cluster on these trees: `cluster`.)
@@ -67,7 +67,7 @@ fn incremental_requests_are_one_line_errors() {
     d.tool("fbest").args(["--accuracy", "0"]).stdin(&inc).fails("--accuracy 0");
 }
 
-/// Issue 32: `treegen` refuses `--scale` where it would be dropped
+/// `treegen` refuses `--scale` where it would be dropped
 /// (artificial trees, games), as it refuses `--branching` there.
 #[test]
 fn treegen_refuses_a_scale_it_would_drop() {
@@ -87,7 +87,7 @@ fn treegen_refuses_a_scale_it_would_drop() {
     assert!(inc.contains("\"b\":3,\"scale\":7,\"depth\":2"), "{inc}");
 }
 
-/// Issue 32: `treegen` asks an incremental tree for `--branching` (not the
+/// `treegen` asks an incremental tree for `--branching` (not the
 /// `--ordering` it refuses), and a spec whose model is misspelt is told
 /// every model, incremental too.
 #[test]
@@ -112,7 +112,7 @@ fn treegen_and_the_spec_reader_ask_for_what_each_model_needs() {
     }
 }
 
-/// Issue 32: `psearch` writes an incremental tree's branching factor in
+/// `psearch` writes an incremental tree's branching factor in
 /// `b`, as `pabsim` on either machine does, and every tool writes its root
 /// value on the score scale (`docs/formats.md`).
 #[test]

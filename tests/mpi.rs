@@ -1,4 +1,4 @@
-//! `psearch --mpi` under `mpirun` (issue 26): every cluster policy on 1 to
+//! `psearch --mpi` under `mpirun`: every cluster policy on 1 to
 //! 8 ranks over incremental, artificial and game trees returns the
 //! sequential search's root value; rows are `pabsim --machine cluster`'s;
 //! bad requests end in one line; a rank that stalls or exits ends the job
@@ -335,7 +335,7 @@ fn stopped_line(out: &Output) {
     assert!(err.is_empty() || err == "psearch: rank 0: the job was stopped (a rank exited, or the run was interrupted)\n", "{err}");
 }
 
-/// `psearch --mpi --trace` (issue 41) of run `run` of `algorithms` on 3
+/// `psearch --mpi --trace` of run `run` of `algorithms` on 3
 /// ranks over two trees: the trace reads back (every event's fields), has
 /// a track per rank of the run, no overlap on a track, every arrow begun
 /// and ended, every task span closed; its idle time is the row's to the ns

@@ -1,4 +1,4 @@
-//! Options that would do nothing (issue 32): an option of the shared
+//! Options that would do nothing: an option of the shared
 //! machine given to the cluster, or one that no chosen algorithm (or
 //! split-point scheme) reads, is refused in one line naming it and what
 //! reads it, before any tree is read (a missing input is not reached) and

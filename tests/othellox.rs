@@ -1,4 +1,4 @@
-//! `make othellox` (`pipelines/othellox.sh`, issue 33's grid) on a small
+//! `make othellox` (`pipelines/othellox.sh`'s grid) on a small
 //! grid: every algorithm of its default list runs on every board size and
 //! network (each run checks its root value against the sequential
 //! search's), the summary has one row per configuration in the grid's
@@ -67,7 +67,7 @@ fn othellox_grid_runs_every_algorithm_and_shards() {
     assert_eq!(split.read("results/othellox/pv-split-table3.csv"), t3);
 }
 
-/// Issue 42: every variable is checked before a directory is made or a
+/// Every variable is checked before a directory is made or a
 /// tool runs, in one line naming it and what it accepts (exit code 2).
 #[test]
 fn othellox_refuses_bad_variables_before_making_anything() {
@@ -102,7 +102,7 @@ fn othellox_refuses_bad_variables_before_making_anything() {
     );
 }
 
-/// Issue 42: a summary interrupted (SIGINT to the process group, as Ctrl-C
+/// A summary interrupted (SIGINT to the process group, as Ctrl-C
 /// sends it) just before `othellox.csv.tmp` is renamed leaves no
 /// temporary file (the script had no exit trap).
 #[test]

@@ -86,7 +86,7 @@ fn parallel_root_values_are_minimax() {
     assert_eq!(sum_column(&agg, "np_nodes"), sum_column(&out, "np_nodes"));
 }
 
-/// `--pv-wait`, the control for scheme C's PV rule (issue 21): schemes A and B
+/// `--pv-wait`, the control for scheme C's PV rule: schemes A and B
 /// record the rule in their rows (1 by default, YBWC's and DTS's), 0 lets a
 /// PV node split before its first move has finished, which changes the
 /// search but never the root's value; scheme C's rows leave the column

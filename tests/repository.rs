@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 /// `make all` built the report crate only after the simulations; then in a
 /// cargo invocation of its own, resolved apart, which compiled the library
-/// twice (issue 42). Now every crate is downloaded and the tools built
+/// twice. Now every crate is downloaded and the tools built
 /// before the first stage, every build resolves the whole workspace, and
 /// the real processors' runs (they time this machine) come after every
 /// simulation.
@@ -36,7 +36,7 @@ fn make_all_builds_every_binary_first() {
     assert_eq!(sims_before, 10, "a real run at command {real}, before chapter 6's ten simulations");
 }
 
-/// The timelines' traces (issue 41): the simulated two are made with the
+/// The timelines' traces: the simulated two are made with the
 /// chapters; the real threads' times this machine, so it runs after every
 /// simulation, and the report's page does not wait for it where it is
 /// missing (it is optional there).
@@ -538,7 +538,7 @@ fn no_cycle_between_the_modules_of_each_machine() {
         assert!(!edges.is_empty() || within.len() > 1 && within != ["sim", "engine"], "no uses between the modules of src/{}", within.join("/"));
         cycles.extend(module_cycles(&edges).into_iter().map(|c| format!("src/{}: {c}", within.join("/"))));
         if within == ["cluster"] {
-            // The executor knows no algorithm (issue 39).
+            // The executor knows no algorithm.
             assert!(!edges.contains_key(&("exec".to_string(), "algorithms".to_string())), "src/cluster/exec uses the algorithms: {edges:#?}");
         }
     }
@@ -600,30 +600,40 @@ fn module_scanner_finds_uses_between_siblings_in_a_folder() {
     assert_eq!(up.keys().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), [("e", "z"), ("z", "e")]);
 }
 
-/// Issue 39: `docs/architecture.md`, the map a newcomer reads first, names
-/// only what exists: every path it quotes (`src/...`, `tests/...`, ...) is
-/// a file or folder of the repository, and every type it quotes (`Tree`,
-/// `Tree::visit`, `cluster::Algorithm`) is declared in the code, with the
-/// member it names.
+/// `docs/architecture.md`, the map a newcomer reads first, and
+/// `docs/decisions.md`, the choices by topic, name only what exists: every
+/// path they quote (`src/...`, `tests/...`, ...) is a file or folder of the
+/// repository, and every type they quote (`Tree`, `Tree::visit`,
+/// `cluster::Algorithm`) is declared in the code, with the member named.
 #[test]
 fn the_architecture_map_names_what_exists() {
-    let map = std::fs::read_to_string(repo("docs/architecture.md")).unwrap();
     let mut files = vec![];
     for dir in ["src", "tests", "report/src", "report/tests", "examples"] {
         rust_files(&repo(dir), &mut files);
     }
     let code: String = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect::<Vec<_>>().join("\n");
+    for doc in ["docs/architecture.md", "docs/decisions.md"] {
+        let missing = names_missing(&std::fs::read_to_string(repo(doc)).unwrap(), &code);
+        assert!(missing.is_empty(), "{doc} names what the code does not have:\n{}", missing.join("\n"));
+    }
+}
+
+/// The names quoted in `doc` (between backticks) that `code` or the
+/// repository does not have: a path (`src/x.rs`, `src/x.rs:12`) that is no
+/// file, a type, or a member of a type, that nothing declares.
+fn names_missing(doc: &str, code: &str) -> Vec<String> {
     let declared =
         |name: &str| ["struct", "enum", "trait", "type", "fn", "mod", "const", "static", "macro_rules!"].iter().any(|k| code.contains(&format!("{k} {name}")));
     let word = |name: &str| code.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == name);
     let mut missing = vec![];
-    for (i, quoted) in map.split('`').enumerate() {
+    for (i, quoted) in doc.split('`').enumerate() {
         if i % 2 == 0 || quoted.contains(['<', '*', ' ', '(', '{', '…']) || quoted.contains("...") {
             continue;
         }
         let roots = ["src/", "tests/", "report/", "docs/", "pipelines/", "scripts/", "examples/", "data/", "assets/"];
         if roots.iter().any(|r| quoted.starts_with(r)) {
-            if !repo(quoted.trim_end_matches('/')).exists() {
+            let path = quoted.split(':').next().unwrap_or(quoted);
+            if !repo(path.trim_end_matches('/')).exists() {
                 missing.push(format!("no file {quoted}"));
             }
             continue;
@@ -648,5 +658,5 @@ fn the_architecture_map_names_what_exists() {
             missing.push(format!("no member {quoted}"));
         }
     }
-    assert!(missing.is_empty(), "docs/architecture.md names what the code does not have:\n{}", missing.join("\n"));
+    missing
 }

@@ -1,4 +1,4 @@
-//! `--trace` through the tools (issue 41): the file parses as trace-event
+//! `--trace` through the tools: the file parses as trace-event
 //! JSON (every event's fields by its phase), its tracks are the run's
 //! processors, processes or threads, its sums are the row's (the shared
 //! machine's per-state columns, the cluster's messages), and it is an

@@ -237,7 +237,7 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
     }
 }
 
-/// Issue 42: every variable is checked before a directory is made or a
+/// Every variable is checked before a directory is made or a
 /// tool runs, in one line naming it and what it accepts (exit code 2).
 #[test]
 fn ura2014_refuses_bad_variables_before_making_anything() {
@@ -270,11 +270,11 @@ fn ura2014_refuses_bad_variables_before_making_anything() {
     );
 }
 
-/// Issue 42: a run interrupted (SIGINT to the process group, as Ctrl-C
+/// A run interrupted (SIGINT to the process group, as Ctrl-C
 /// sends it) just before the script renames one of its files into place
-/// leaves no temporary file: the tree file and an item (issue 42 found
+/// leaves no temporary file: the tree file and an item (a run once left
 /// `cost.csv.<pid>.tmp` written after the exit trap's list was cleared).
-/// Since issue 39 the summary's files are written by `pabsim --ura2014`,
+/// Now the summary's files are written by `pabsim --ura2014`,
 /// atomically (`cli::output`, whose tests hold a signal to removing what is
 /// pending): the script renames none of them, so an interrupting `mv`
 /// never fires during a summary.

@@ -1,5 +1,5 @@
-//! `psearch`: the parallel searches on this machine's threads (issue 24),
-//! and with `--mpi` the cluster's searches on MPI ranks (issue 26).
+//! `psearch`: the parallel searches on this machine's threads, and with
+//! `--mpi` the cluster's searches on MPI ranks.
 
 use anyhow::{bail, ensure};
 use clap::Parser;

@@ -188,7 +188,7 @@ impl Predictor for Hand {
     }
 }
 
-/// Issue 10 by hand: the PV path (), (1), (1,1), (1,1,1) keeps the
+/// The PV rule by hand: the PV path (), (1), (1,1), (1,1,1) keeps the
 /// root's type 0 (the old rule fed the network's output down it: 41,
 /// 41, 41); the non-PV children of PV nodes, (1,1,2), (1,2) and (2),
 /// get the network's 40 + 2 = 42; below them 100 - t/2 - j:

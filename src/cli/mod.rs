@@ -403,7 +403,7 @@ mod tests {
         v
     }
 
-    /// Issue 22: a temporary file is made and listed under the lock the
+    /// A temporary file is made and listed under the lock the
     /// signal handler takes, so a signal can never find one unlisted (a
     /// SIGINT storm left `.parab-*.png` files in 3 of 200 runs). While the
     /// lock is held elsewhere, `create` makes no file at all.
@@ -421,7 +421,7 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 
-    /// Issue 22: two live outputs naming one file (also through `./`, a
+    /// Two live outputs naming one file (also through `./`, a
     /// link or another spelling of the directory) are refused; once the
     /// first is committed or dropped, the name is free again.
     #[test]
@@ -452,7 +452,7 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 
-    /// Issue 22: directories made for a run that fails are removed again
+    /// Directories made for a run that fails are removed again
     /// (`report --out new/deep/o --figures /proc/x` left `new/deep/o`).
     #[test]
     fn directories_of_a_failed_run_are_removed() {

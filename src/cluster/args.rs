@@ -310,7 +310,7 @@ mod tests {
         list.split(',').map(String::from).collect()
     }
 
-    /// Issue 32: an option none of the chosen algorithms reads is refused
+    /// An option none of the chosen algorithms reads is refused
     /// in one line naming the ones that read it; one that some chosen
     /// algorithm reads passes, whatever the others.
     #[test]

@@ -1,4 +1,4 @@
-//! The hybrid machine (issue 26; `docs/model.md` §9.8): threads inside each
+//! The hybrid machine (`docs/model.md` §9.8): threads inside each
 //! process, messages between processes, as OthelloX tried (one process per
 //! node, several threads per process). The root-splitting policies
 //! ([`crate::cluster::algorithms::root_split`]) hand whole frontier nodes to their processes;
@@ -34,7 +34,7 @@ pub struct RankThreads {
 
 /// The default algorithm of the threads: YBWC with work stealing, the
 /// fastest of `psearch`'s exact searches on two cores (`BENCHMARKS.md`,
-/// issue 24).
+/// "psearch").
 pub const DEFAULT_THREAD_ALGORITHM: &str = "steal";
 
 /// A value as the other side sees it: the score scale mirrored about its

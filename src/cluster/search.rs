@@ -59,7 +59,7 @@ pub enum Sharing {
 /// depth 18 on 1,536 processes a 2^16 table saves 7% of the sequential
 /// search's leaves and 3-12% of the master-worker's for four times the
 /// memory, and 2^14 keeps that run within 1 GB (`docs/decisions.md`,
-/// issue 31, for the measurement).
+/// "Transposition tables", for the measurement).
 pub const DEFAULT_TT_SLOTS: usize = 1 << 14;
 
 /// An alpha-beta searcher with its own transposition table

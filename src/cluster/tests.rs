@@ -154,7 +154,7 @@ fn the_machine_charges_its_documented_costs() {
     assert_eq!(s.busy_ns, [2_200, 1_200]);
 }
 
-/// Two costs (issue 41): a leaf at `leaf_ps`, any other node at `node_ps`,
+/// Two costs: a leaf at `leaf_ps`, any other node at `node_ps`,
 /// fractions of a ns carried. The sequential baseline's time is exactly its
 /// leaves and its other nodes at their costs, to the ns below; `leaf_ps`
 /// equal to `node_ps` is the one-cost machine, to the nanosecond, for a
@@ -181,7 +181,7 @@ fn a_leaf_and_any_other_node_have_costs_of_their_own() {
     assert_eq!((two.value, two.counts), (one.value, one.counts));
 }
 
-/// A wake-up a process asked for costs it `wake_ns` (issue 41): YBWC's
+/// A wake-up a process asked for costs it `wake_ns`: YBWC's
 /// processes, which wake between slices, are busy exactly `wake_ns` longer
 /// per wake-up (counted by a recorder); the search and the messages are the
 /// same, and the sequential baseline, which never wakes, is unchanged.

@@ -2,7 +2,7 @@
 //! columns of Ura et al.'s tables (search time, speed-up, leaves, start-up
 //! idle, other idle) plus OthelloX's processor load, messages and bytes,
 //! per tree or per configuration. The same rows come from real runs over
-//! MPI (`psearch --mpi`, issue 26): `transport` says which, and their
+//! MPI (`psearch --mpi`): `transport` says which, and their
 //! times are measured wall times.
 
 use super::rows::{prob, two};

@@ -149,7 +149,7 @@ fn bad_files_are_refused_with_the_problem_named() {
     refused("[1,2]", other, "no `format`");
     refused(&edited(|v| v["format"] = "other".into()), other, "format is `other`");
     refused(&edited(|v| v["version"] = 7.into()), other, "unknown version 7");
-    // A network from before issue 10 is refused with what to do.
+    // A version-1 network (trained with the PV path's patterns) is refused with what to do.
     refused(&edited(|v| v["version"] = 1.into()), |e| matches!(e, NnError::Version1), "retrain it (trainset, then nntrain)");
     refused(&edited(|v| v.as_object_mut().unwrap().remove("root_wait").map(|_| ()).unwrap()), invalid, "missing field `root_wait`");
     refused(&edited(|v| v["layers"] = serde_json::json!([3, 10, 2])), invalid, "layer sizes");

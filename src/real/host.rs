@@ -1,4 +1,4 @@
-//! The host beside every real timing (beyond the thesis; issue 32): how
+//! The host beside every real timing (beyond the thesis): how
 //! loaded the machine was just before a timed run, how many of its cores
 //! were free, and whether the run's threads (or a node's MPI ranks) each
 //! had a free core. A real timing taken while another job runs measures

@@ -1,6 +1,6 @@
 //! Real processors: the parallel searches of the simulator run on this
 //! machine's OS threads, on the same tree specs, checked against the
-//! sequential search (issue 24; `docs/decisions.md`, "Issue 24"). The
+//! sequential search (`docs/decisions.md`, "Real threads"). The
 //! `psearch` tool.
 //!
 //! - [`local`]: what one thread measures (nodes, idle time, lock waits on a

@@ -3,7 +3,7 @@
 //! One thread runs the project's one sequential search
 //! ([`crate::search::search`]) with an observer that does the busy work per
 //! node and notes the root's best move: no locks, no atomics, no heap
-//! (`psearch` at one thread against `fbest`: `BENCHMARKS.md`, issue 24).
+//! (`psearch` at one thread against `fbest`: `BENCHMARKS.md`, "psearch").
 //!
 //! The parallel searches run [`ab`] below their shared nodes: the same
 //! fail-hard alpha-beta ([`crate::search::alphabeta`]: left to right, a

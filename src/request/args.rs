@@ -155,7 +155,7 @@ mod tests {
         assert_eq!(bad.search.request(Request::new(vec![2])).unwrap_err().to_string(), "--m-b must lie in 1..64, got 0");
     }
 
-    /// Issue 32: one rule for every option, the networks too: an option is
+    /// One rule for every option, the networks too: an option is
     /// refused when no chosen algorithm, nor any chosen scheme of an
     /// algorithm that takes one, reads it; one that some chosen one reads
     /// passes (`--scheme a,b --m-a 3 --m-b 2`).

@@ -435,7 +435,7 @@ mod tests {
         assert_eq!(err.to_string(), "unknown lock `MCS` (expected tas or queue)");
     }
 
-    /// Issue 32: the options the algorithms and schemes declare are the
+    /// The options the algorithms and schemes declare are the
     /// options of the command line, spelt alike: a reader's typo, or an
     /// option added to [`SearchArgs`] that no algorithm declares (which the
     /// rule would then never refuse), fails here.

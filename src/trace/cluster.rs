@@ -300,7 +300,7 @@ pub fn write<W: Write>(
 /// The traced run of [`measure`] and [`write`], with one recorder type
 /// whatever the output: the cluster's simulator is compiled once per
 /// recorder type, and a generic writer compiled it again in each tool
-/// that traces (issue 42; as `super::sim`'s).
+/// that traces (as `super::sim`'s).
 fn traced<'o>(
     tree: &crate::tree::Tree,
     c: &crate::cluster::ClusterConfig,

@@ -1,4 +1,4 @@
-//! Traces of one run (issue 41; `docs/formats.md`, "Traces"): the Chrome
+//! Traces of one run (`docs/formats.md`, "Traces"): the Chrome
 //! trace-event JSON format, which Perfetto's UI and `chrome://tracing`
 //! open. Every run ends in one row of sums; a trace shows how the time
 //! went, processor by processor (or process, or thread), on the run's own

@@ -1,4 +1,4 @@
-//! The MPI ranks' trace (`psearch --mpi --trace`, issue 41): the
+//! The MPI ranks' trace (`psearch --mpi --trace`): the
 //! simulated cluster's trace ([`super::cluster`]: a track per rank, its
 //! handlers busy, its waits idle, messages as arrows, tasks as async
 //! spans) of a run on real ranks, in ns of wall time.

@@ -1,4 +1,4 @@
-//! The traces held to the rows (issue 41, item 3): on the simulated
+//! The traces held to the rows: on the simulated
 //! machines each processor's time summed from its trace is the run's own
 //! figures to the tick or ns, and the arrows are its messages; every
 //! registered cluster algorithm, every shared-memory policy and scheme.

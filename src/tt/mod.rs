@@ -26,7 +26,7 @@
 //!   store, so that 1,536 processes' tables are a known, bounded amount of
 //!   memory; an entry is found only for the same key at the same ply; the
 //!   first slot of a bucket keeps the deeper result, the second takes the
-//!   rest (`docs/decisions.md`, issue 31, for the measurement behind it).
+//!   rest (`docs/decisions.md`, "Transposition tables", for the measurement).
 //!
 //! A table only keeps and finds entries; what a search may use (the same
 //! depth, a task's own entries) is the search's rule ([`Entry::cut`] and the

@@ -53,7 +53,7 @@ use std::collections::VecDeque;
 /// The remaining depth of the deepest PV node (searched whole) by
 /// default, and so the depth of the deepest split point's tasks: 3, among
 /// the best measured on Othello at depths 5 and 7 and on incremental b = 5
-/// trees at depths 9 and 12 (`docs/decisions.md`, issue 40). A
+/// trees at depths 9 and 12 (`docs/decisions.md`, "PV splitting"). A
 /// depth-3 task is about the cost of a message's round trip at the
 /// default costs; shallower ones cost more in messages than they save.
 pub const DEFAULT_GRANULARITY: u32 = 3;

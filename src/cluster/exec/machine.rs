@@ -5,7 +5,7 @@
 //!
 //! - searching costs `node_ps` per node visited, or, where `leaf_ps` is
 //!   given, `leaf_ps` per leaf and `node_ps` per other node (a leaf costs a
-//!   value, any other node a move list and a table probe: issue 41), in
+//!   value, any other node a move list and a table probe), in
 //!   picoseconds, so that a cost measured on a host (about 10 ns a node)
 //!   keeps its fraction of a ns; the master-worker's master walking its
 //!   in-memory tree costs `master_ppm` millionths of `node_ps` per node;
@@ -44,7 +44,7 @@ pub struct Costs {
     /// Receiver's time per message, ns.
     pub recv_ns: u64,
     /// A process's time per wake-up it asked for ([`Transport::wake`]), ns:
-    /// a real transport's look for messages that found none (issue 41).
+    /// a real transport's look for messages that found none.
     pub wake_ns: u64,
     /// Network latency, ns: every message's on the flat network, the ends'
     /// share on another topology (its hops cost more).
@@ -109,7 +109,7 @@ pub const DEFAULT_NODE_NS: u64 = 380;
 /// in-memory tree, in millionths of `node_ns` (`--master-cost` 0.5): what
 /// this host measured, a pass's time per node (about 38 ns, warm, sends
 /// excluded) over the sequential search's time per node (69 ns with the
-/// compact tables; `docs/decisions.md`, issue 31). A pass walks stored
+/// compact tables; `docs/decisions.md`, "Transposition tables"). A pass walks stored
 /// nodes and sorts stored values; a search generates moves, evaluates and
 /// probes its table at every node.
 pub const DEFAULT_MASTER_PPM: u64 = 500_000;

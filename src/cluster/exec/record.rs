@@ -3,7 +3,7 @@
 //! ended, what it handled), each idle wait as the machine counts it, each
 //! message sent and handled, and the search's end. The machine is generic
 //! over it and every call sits behind [`Recorder::ON`], so the default,
-//! [`NoRecord`], compiles to nothing and its message tag is `()` (issue 41).
+//! [`NoRecord`], compiles to nothing and its message tag is `()`.
 //!
 //! A real transport (MPI) calls the same [`Recorder`] on each rank, for
 //! that rank alone, with ns from the rank's own start; a [`RankRecorder`]

@@ -1,4 +1,4 @@
-//! `psearch --mpi`: a [`ClusterRequest`] on real MPI ranks (issue 26;
+//! `psearch --mpi`: a [`ClusterRequest`] on real MPI ranks (see
 //! `docs/model.md` §9.8), one job of `mpirun -np N`, run on the MPI
 //! transport of [`crate::cluster::exec::mpi`].
 //!

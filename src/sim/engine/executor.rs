@@ -3,7 +3,7 @@
 //! out, or refused and parked), the grouped turns of processors parked at
 //! one busy block (`pass_waiters`), sleeping until a block is written, and
 //! charging time to states (thesis §6.1, the fibers' `CREAD`/`CWRITE`;
-//! `docs/model.md` §5.2; `docs/decisions.md`, issue 11).
+//! `docs/model.md` §5.2; `docs/decisions.md`, "Shared-memory simulator").
 
 use super::NONE;
 use super::machine::{Machine, World};

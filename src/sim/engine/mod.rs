@@ -57,7 +57,7 @@
 //! The turns of processors parked at one block at one clock (dozens to a
 //! thousand spinners on a test-and-set lock) are taken together where the
 //! block alone decides them, with the same result as one by one
-//! (`pass_waiters`; `docs/decisions.md`, issue 11).
+//! (`pass_waiters`; `docs/decisions.md`, "Shared-memory simulator").
 //!
 //! ## The rooms
 //!

@@ -3,7 +3,7 @@
 //! state, what the time went to, the node), each processor's exit and the
 //! search's end. The machine is generic over it and every call sits behind
 //! [`Recorder::ON`], so the default, [`NoRecord`], compiles to nothing:
-//! a run without a trace is the same code as before (issue 41).
+//! a run without a trace is the same code as one before traces existed.
 
 use super::stats::{State, TimeKind};
 

@@ -24,7 +24,7 @@
 //!   stands for them). An idle process passes a request it receives to
 //!   rank 0, which owns the root and is busy until the end. No request is
 //!   ever answered "no work", so no process polls, and no request waits in
-//!   a cycle (`docs/decisions.md`, issue 25).
+//!   a cycle (`docs/decisions.md`, "YBWC over messages").
 //! - **Results and cut-offs.** A helper searches its task with frames of its
 //!   own (it can be helped in turn) and returns the fail-hard value in the
 //!   window it was given; the owner combines it as a local child's value

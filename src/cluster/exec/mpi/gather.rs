@@ -1,4 +1,4 @@
-//! A traced run's two exchanges with rank 0 (issue 41; `docs/decisions.md`,
+//! A traced run's two exchanges with rank 0 (`docs/decisions.md`,
 //! "Traces"): before the run's barrier, each rank's clock against rank
 //! 0's (`ping`); after the fins, each rank's record to rank 0
 //! (`gather`). Both on tags of their own, both only when the run has a

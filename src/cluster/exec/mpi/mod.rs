@@ -1,5 +1,5 @@
 //! The real message-passing transport: the cluster's policies on MPI
-//! processes (issue 26; `docs/model.md` §9.8). Built with `--features mpi`
+//! processes (`docs/model.md` §9.8). Built with `--features mpi`
 //! (Open MPI through rsmpi); the default build has none of it.
 //!
 //! One MPI rank is one process of a policy. [`OnMpi`] is a
@@ -44,7 +44,7 @@
 //! time is the rest of its time up to the stop (searching, handling and
 //! sending), counted up to the search time (its processor load).
 //!
-//! **Traced** (`psearch --mpi --trace`, issue 41): [`OnMpi`] calls the
+//! **Traced** (`psearch --mpi --trace`): [`OnMpi`] calls the
 //! cluster's [`Recorder`] where a rank measures anyway — the idle time a
 //! wait adds, each handler (`start`, a message, `resume`), each send, the
 //! master's `done` — in ns from the rank's own start, every call behind
@@ -133,7 +133,7 @@ impl<'w> Job<'w> {
     }
 
     /// This job, its waits polling without sleeping when every rank has a
-    /// core of its own (`oversubscribed` false; issue 41): a rank that
+    /// core of its own (`oversubscribed` false): a rank that
     /// slept 50 µs between polls handled a message up to a sleep late —
     /// later still on a busy host — and pushed out its own buffered sends
     /// only when it woke, a delay no model of the machine has. An

@@ -1,4 +1,4 @@
-//! An MPI job as a tool's `main` (issue 26; `docs/model.md` §9.8): MPI
+//! An MPI job as a tool's `main` (`docs/model.md` §9.8): MPI
 //! set up and wound down, one-line errors from rank 0 ([`main`]), rank 0's
 //! outcome shared ([`agree`]), its input broadcast ([`share_input`]) and
 //! the hosts' load gathered ([`host`]). What the job runs is the
@@ -170,7 +170,7 @@ pub fn host(job: Job<'_>, threads: usize) -> (Occupancy, u64) {
 /// rank 0, while no other rank can send ([`host`] calls it). It is what
 /// each wake-up a process asks for costs on this transport — the look for
 /// messages before `resume` — and the simulated cluster's `--wake-ns`
-/// (issue 41): YBWC's ranks wake every few dozen nodes.
+/// too: YBWC's ranks wake every few dozen nodes.
 fn probe_ns(job: Job<'_>) -> u64 {
     let mut batches: Vec<u64> = (0..5)
         .map(|_| {
