@@ -426,7 +426,7 @@ pub fn rows<T: serde::de::DeserializeOwned>(path: &Path, optional: bool) -> Resu
     }
     parab::formats::read_csv(parab::cli::Input::open(Some(path))?).map_err(|e| {
         // A column the tools have gained since the file was written (the
-        // host's load beside real timings, issue 32): say how to redo it.
+        // host's load beside real timings): say how to redo it.
         let stale =
             if e.to_string().contains("missing column") { " (written by an older version of the tools: rerun the make target that writes it)" } else { "" };
         anyhow::Error::from(e).context(format!("reading {}{stale}", path.display()))

@@ -1,6 +1,6 @@
 //! Beyond the thesis: the parallel searches on this machine's real threads
 //! (`psearch`) beside the simulator's prediction for the same trees
-//! (`pabsim`), issue 24.
+//! (`pabsim`).
 //!
 //! Input: `real/psearch.csv` (per-configuration rows of `psearch` with
 //! `--node-cost`), `real/pabsim.csv` (per-configuration rows of `pabsim`
@@ -177,7 +177,7 @@ fn free_cores(runs: impl Iterator<Item = (bool, Option<u32>)>, what: &str, per: 
 }
 
 /// The cluster's algorithms on real MPI ranks beside the simulated
-/// cluster's prediction for the same trees and counts (issue 26).
+/// cluster's prediction for the same trees and counts.
 fn mpi_table(data: &Real, s: &mut Section) {
     if data.mpi.is_empty() {
         s.optional.push("No MPI runs: `make real` runs the cluster's algorithms on 1, 2, 4 and 8 MPI ranks where Open MPI and libclang are installed (`apt-get install libopenmpi-dev openmpi-bin libclang-dev clang`).".into());
@@ -219,7 +219,7 @@ fn mpi_table(data: &Real, s: &mut Section) {
 }
 
 /// The real time over the prediction beyond which a run departs from it
-/// (issue 41: every algorithm within 15% at 2 ranks, or why not).
+/// (every algorithm within 15% at 2 ranks, or why not).
 const WITHIN: f64 = 1.15;
 
 /// Which algorithms ran within [`WITHIN`] of their prediction at 2 ranks,

@@ -117,7 +117,7 @@ fn every_published_cell_appears_in_the_page() {
     }
 }
 
-/// The page as a newcomer read it (issue 21, item 5).
+/// The page as a newcomer read it.
 #[test]
 fn the_page_reads_as_a_newcomer_needs() {
     let d = Dir::new("report-newcomer");

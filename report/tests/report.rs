@@ -122,7 +122,7 @@ fn page_numbers_are_the_csv_numbers() {
     }
     // Table 4.5 comparison: ours is analytic.csv, published the thesis's,
     // and the analytic values agree to every printed decimal.
-    // The ordering every row shares is stated once, in the caption (issue 21:
+    // The ordering every row shares is stated once, in the caption (as the page says:
     // not 40 rows repeating b, wa, wb).
     let t = table(&html, "compare-table-4-5-exponential-b20-69-19");
     assert_eq!(t[0], ["n", "p_n: ours", "p_n: thesis", "p_n: Δ", "cumulative: ours", "cumulative: thesis", "cumulative: Δ"]);
@@ -345,7 +345,7 @@ fn chapters_5_and_6_are_aggregated_and_joined() {
     let r = row(&t, "(32, 66, 66)");
     assert_eq!(r[1..5], ["18.500000", "0.070000", "7", "10000"]);
     // Best parameters: lowest error, smallest parameter on ties.
-    // Scheme B at our best n beside the thesis's n (issue 21: say which).
+    // Scheme B at our best n beside the thesis's n (as the page says: say which).
     let t = table(&html, "table-5-3");
     assert_eq!(t[0][1..3], ["best n (ours)", "n (thesis)"]);
     assert_eq!(row(&t, "(32, 66, 66)")[1..9], ["1", "1", "920", "30", "40", "10", "40", "1,000"]);
@@ -532,7 +532,7 @@ fn othellox_grid_gets_its_tables_and_findings() {
     assert_eq!((full[0][col(&n, "flat")].as_str(), full[0][col(&n, "hypercube")].as_str()), ("4.00", "3.20"));
     assert!(html.contains("The helpful master (YBWC with it against YBWC without it): faster in 2 of 2 configurations; median speed-up ratio 2.00."));
     assert!(html.contains("<figure class=\"plot\" id=\"othellox-speedup-hypercube\">"));
-    // OthelloX's Table 3 beside ours (issue 40): two positions' rows, the
+    // OthelloX's Table 3 beside ours: two positions' rows, the
     // published table's row of P = 4 with none of ours.
     let t3 = |tree: u32, alg: &str, p: u32, t: f64, nodes: u64, load: f64| {
         format!(
