@@ -32,6 +32,9 @@ pub enum ColumnKind {
     Text,
     /// A key column: normalised text ([`norm_key`]), empty allowed (null).
     Key,
+    /// A key column the tools write as an integer (`procs`, `n`): a key
+    /// whose every cell is an integer or empty.
+    IntKey,
 }
 
 /// One or more CSV files read into one DataFrame.
@@ -204,6 +207,7 @@ impl Schema {
             .map(|(c, t)| {
                 let c = c.to_lowercase();
                 let kind = match t {
+                    ColumnType::Int if KEYS.contains(&c.as_str()) => ColumnKind::IntKey,
                     _ if KEYS.contains(&c.as_str()) => ColumnKind::Key,
                     ColumnType::Int => ColumnKind::Int,
                     ColumnType::Float => ColumnKind::Float,
@@ -243,7 +247,7 @@ impl Schema {
         match kind {
             ColumnKind::Int => DataType::Int64,
             ColumnKind::Float => DataType::Float64,
-            ColumnKind::Text | ColumnKind::Key => DataType::String,
+            ColumnKind::Text | ColumnKind::Key | ColumnKind::IntKey => DataType::String,
         }
     }
 }
@@ -386,7 +390,14 @@ pub fn read_many(paths: &[PathBuf], schema: &Schema, required: &[&str]) -> Resul
     for (h, col) in headers.iter().zip(&cells) {
         let kind = schema.kind(h);
         let column = match kind {
-            ColumnKind::Key => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>()),
+            ColumnKind::Key | ColumnKind::IntKey => {
+                if kind == ColumnKind::IntKey
+                    && let Some(r) = (0..col.len()).find(|&r| !col[r].is_empty() && col[r].parse::<i64>().is_err())
+                {
+                    bail!("column `{h}`: `{}` is not an integer ({})", col[r], at(r));
+                }
+                Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>())
+            }
             ColumnKind::Text => Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then_some(s.as_str())).collect::<Vec<_>>()),
             ColumnKind::Int | ColumnKind::Float => {
                 let text = Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then_some(s.as_str())).collect::<Vec<_>>());

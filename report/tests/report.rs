@@ -266,7 +266,17 @@ fn malformed_inputs_name_file_and_line() {
     d.tool("report").args(["--published", &p]).fails("bad.csv:2");
     d.write("results/nodes/bad.csv", "tree,seed,b,wa,wb,depth,leaves,internal,contributing,root_value\n");
     d.tool("report").args(["--published", &p]).fails("missing column `nodes`");
+    // A key the tools write as a number holding text is refused, not shown
+    // as a key (p = x); a number column holding NaN likewise.
+    d.write("results/nodes/bad.csv", "tree,seed,b,wa,wb,depth,nodes,leaves,internal,contributing,root_value\n1,5,x,79,5,3,10,8,2,2,7\n");
+    d.tool("report").args(["--published", &p]).fails("column `b`: `x` is not an integer (results/nodes/bad.csv:2)");
     std::fs::remove_file(d.join("results/nodes/bad.csv")).unwrap();
+    std::fs::create_dir_all(d.join("results/pabsim")).unwrap();
+    d.write("results/pabsim/p.csv", "b,wa,wb,depth,scheme,procs,tp_ticks,np_nodes,su\n32,79,5,3,a,x,10,10,\n");
+    d.tool("report").args(["--published", &p]).fails("column `procs`: `x` is not an integer (results/pabsim/p.csv:2)");
+    d.write("results/pabsim/p.csv", "b,wa,wb,depth,scheme,procs,tp_ticks,np_nodes,su\n32,79,5,3,a,4,10,10,NaN\n");
+    d.tool("report").args(["--published", &p]).fails("column `su`: `NaN` is not a number (results/pabsim/p.csv:2)");
+    std::fs::remove_dir_all(d.join("results/pabsim")).unwrap();
     std::fs::create_dir_all(d.join("results/weights")).unwrap();
     d.write("results/weights/32-79-5.json", "{\n  \"e_type\": 1.0,\n  oops\n}\n");
     d.tool("report").args(["--published", &p]).fails("32-79-5.json:3");
