@@ -345,9 +345,15 @@ fn cluster(args: &Args) -> Result<()> {
     let cfgs = configs(&req)?;
     let n = cfgs.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
+    let budget = args.memory.or_else(parab::cluster::memory::available);
     // The traced run, counted before the others run: refused here if too large.
     let traced = match &args.trace {
         Some(path) => {
+            // Its counting run is a run: the memory bound first, as for the others.
+            if let Some(budget) = budget {
+                let at_once = rayon::current_num_threads().min(n * trees.len()).max(1);
+                parab::cluster::run::check_memory(&cfgs, &trees, at_once, budget)?;
+            }
             let i = parab::trace::pick_run(args.trace_run, n * trees.len()).map_err(anyhow::Error::msg)?;
             let (c, t) = traced_run(i, trees.len());
             let (c, t) = (&cfgs[c], &trees[t]);
@@ -363,7 +369,7 @@ fn cluster(args: &Args) -> Result<()> {
         None => None,
     };
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
-    let rows = run(&trees, &req, args.memory.or_else(parab::cluster::memory::available), &progress)?;
+    let rows = run(&trees, &req, budget, &progress)?;
     progress.finish();
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, rows)?;
