@@ -154,6 +154,15 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
     let err = ok(&d, &[]);
     assert!(!err.contains("/run/"), "a rerun ran items: {err}");
     assert_eq!(mtimes(&u.join("run")), before);
+    assert_eq!((d.read("results/ura2014/table1.csv"), d.read("results/ura2014/table6.csv")), (t1_text.clone(), t6_text.clone()));
+
+    // An item without its row (header only) is not done: a rerun redoes it.
+    let item = "results/ura2014/run/b5-d6-m3/t01-master-worker-p4.csv";
+    let whole = d.read(item);
+    d.write(item, &format!("{}\n", whole.lines().next().unwrap()));
+    let err = ok(&d, &[]);
+    assert_eq!(err.matches("/run/").count(), 1, "one item redone: {err}");
+    assert_eq!(d.read(item), whole);
     assert_eq!((d.read("results/ura2014/table1.csv"), d.read("results/ura2014/table6.csv")), (t1_text, t6_text));
 }
 
@@ -214,8 +223,10 @@ fn ura2014_runs_any_cluster_algorithm_beside_the_master_worker() {
 }
 
 /// A `pabsim` that writes part of its output, then fails (or, with
-/// FAKE_KILL=1, kills its process group, as a cancelled job is).
-const FAKE_PABSIM: &str = "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho partial > \"$out\"\n[ \"${FAKE_KILL:-}\" = 1 ] && { kill -TERM 0; sleep 5; }\necho 'pabsim: failing on purpose' >&2\nexit 1\n";
+/// FAKE_KILL=1, kills its process group, as a cancelled job is); its
+/// `--ura2014` calls (the script's check of ALGORITHMS) go to the real
+/// one, REAL.
+const FAKE_PABSIM: &str = "#!/bin/sh\ncase \" $* \" in *\" --ura2014 \"*) exec REAL \"$@\" ;; esac\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho partial > \"$out\"\n[ \"${FAKE_KILL:-}\" = 1 ] && { kill -TERM 0; sleep 5; }\necho 'pabsim: failing on purpose' >&2\nexit 1\n";
 
 #[test]
 fn ura2014_an_interrupted_item_leaves_nothing() {
@@ -224,7 +235,7 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
     std::fs::create_dir_all(&fake).unwrap();
     std::os::unix::fs::symlink(bin("treegen"), fake.join("treegen")).unwrap();
     let pabsim = fake.join("pabsim");
-    std::fs::write(&pabsim, FAKE_PABSIM).unwrap();
+    std::fs::write(&pabsim, FAKE_PABSIM.replace("REAL", &bin("pabsim").to_string_lossy())).unwrap();
     std::fs::set_permissions(&pabsim, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     for (kill, code) in [("0", 1), ("1", 143)] {
         let out = pipeline(&d, &fake, &[("FAKE_KILL", kill)]);
@@ -255,7 +266,7 @@ fn ura2014_refuses_bad_variables_before_making_anything() {
             (&[("GRID", "bogus")], grid),
             (&[("GRID", "5:6:6")], grid),
             // Refused, but after the result directories were made.
-            (&[("COUNT", "0")], "COUNT must be a whole number >= 1"),
+            (&[("COUNT", "0")], "COUNT must be a whole number from 1 to 100"),
             // Items named `p2,4`, Table 1 the sequential row alone.
             (&[("PROCS", "2,4")], procs),
             // Refused by pabsim only after items ran, in several lines.
@@ -455,4 +466,54 @@ fn ura2014_configs_refuses_what_no_item_could_run() {
     for extra in [&["--trace", "t.json"][..], &["--algorithm", "ybwc"], &["--procs", "4"]] {
         Tool::new("pabsim").args(["--machine", "cluster", "--list-algorithms"]).args(extra).fails_with(2, "cannot be used with");
     }
+}
+
+/// The scripts check every variable before making anything: names pabsim
+/// would refuse only at its first parallel item, a depth treegen refuses,
+/// more trees than set tg1 has seeds; a value with a newline or an escape
+/// sequence is quoted escaped, on one line.
+#[test]
+fn ura2014_refuses_what_a_tool_would_refuse_after_directories_are_made() {
+    let base = [("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("EPSILON_PROCS", "4")];
+    script_refuses(
+        "ura2014",
+        &base,
+        &[
+            (&[("ALGORITHMS", "bogus")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("ALGORITHMS", "master-worker seq")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("GRID", "5:65:4")], "GRID must be full, sample, quick or b:d:d′ entries (2 <= b <= 4096, 1 <= d′ < d <= 64)"),
+            (&[("GRID", "5000:6:3")], "GRID must be"),
+            (&[("COUNT", "101")], "COUNT must be a whole number from 1 to 100"),
+            (&[("COUNT", "1\n2")], "not `$'1\\n2'`"),
+            (&[("COUNT", "\u{1b}[31m")], "not `$'\\E[31m'`"),
+            // Valid names with switches pass; the next variable is refused.
+            (&[("ALGORITHMS", "master-worker ybwc+helpful"), ("EPSILON", "0")], "EPSILON must be a whole number >= 1"),
+        ],
+    );
+    script_refuses(
+        "othellox",
+        &[("BOARDS", "6"), ("DEPTHS", "3"), ("COUNT", "1")],
+        &[
+            (&[("PLIES", "12..8")], "PLIES must be a number of plies or a range of them, LO..HI with LO <= HI <= 1000"),
+            (&[("PLIES", "1001")], "PLIES must be"),
+            (&[("ALGORITHMS", "pv-split,bogus")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("ALGORITHMS", "pv-split,,ybwc")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("ALGORITHMS", "ybwc+helpful,pv-split"), ("TOPOLOGIES", "ring")], "TOPOLOGIES must be"),
+        ],
+    );
+}
+
+/// Without Slurm, `make ura2014-slurm` refuses before it makes a directory.
+#[test]
+fn ura2014_slurm_without_sbatch_makes_nothing() {
+    let d = Dir::new("ura2014-no-slurm");
+    let out = Command::new("bash").arg(repo("pipelines/slurm/ura2014.sh")).arg("2").env("PATH", "/usr/bin:/bin").env("R", d.join("results")).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if Command::new("sh").args(["-c", "PATH=/usr/bin:/bin command -v sbatch"]).output().unwrap().status.success() {
+        return; // Slurm is installed here: the refusal cannot be seen.
+    }
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("ura2014-slurm: sbatch not found"), "{err}");
+    assert!(!d.join("results").exists());
 }
