@@ -144,7 +144,10 @@ pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> std::result::Resul
                 _ => false,
             };
             if same {
-                let shown = |p: Option<&Path>| if is_stdout(p) { "stdout".to_string() } else { p.unwrap_or(Path::new("-")).display().to_string() };
+                let shown = |p: Option<&Path>| match p {
+                    Some(p) if p != Path::new("-") => p.display().to_string(),
+                    _ => "stdout".to_string(),
+                };
                 return Err(Error::Value(format!(
                     "{b} {} and {a} {} are the same file: the second would replace the first (give each output its own file)",
                     shown(*pb),
