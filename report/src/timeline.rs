@@ -92,7 +92,7 @@ pub fn read(text: &str) -> Result<Trace> {
                 let (ts, dur) = (num("ts")?, num("dur")?);
                 anyhow::ensure!(ts >= 0.0 && dur >= 0.0, "event {i}: a negative time");
                 // An end past f64's range would be ∞: every column infinitely wide.
-                anyhow::ensure!((ts + dur).is_finite(), "event {i}: `ts` {ts} + `dur` {dur} ends past any time (not a finite number of µs)");
+                anyhow::ensure!((ts + dur).is_finite(), "event {i}: `ts` {ts:e} + `dur` {dur:e} ends past any time (not a finite number of µs)");
                 let cat = e.get("cat").and_then(Value::as_str).unwrap_or("");
                 cat_of.entry(name.clone()).or_insert_with(|| cat.to_string());
                 slices.entry((pid, tid)).or_default().push((ts, ts + dur, name));
