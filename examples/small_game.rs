@@ -143,13 +143,19 @@ impl MoveList<Pebbles> for Moves<'_> {
 }
 
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("small_game: {e}");
+    if let Err(e) = run(&mut std::io::stdout().lock()) {
+        // A reader that has gone (`| head -1`) ends the program quietly, as
+        // the tools do; any other failure to write is one line.
+        match e.downcast_ref::<std::io::Error>() {
+            Some(io) if io.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Some(io) => eprintln!("small_game: cannot write stdout: {io}"),
+            None => eprintln!("small_game: {e}"),
+        }
         std::process::exit(1);
     }
 }
 
-fn run() -> anyhow::Result<()> {
+fn run(out: &mut impl std::io::Write) -> anyhow::Result<()> {
     let game = Pebbles;
     let root = Position { left: PILE, lead: 0, max_to_move: true };
 
@@ -173,10 +179,11 @@ fn run() -> anyhow::Result<()> {
         ("real threads, 2", real.value, real.nodes),
         ("simulated cluster, 4 processes", cluster.output.value, cluster.output.counts.nodes),
     ];
-    println!("pebbles: a pile of {PILE}, take 1 to {MOST}, searched {DEPTH} plies deep");
+    writeln!(out, "pebbles: a pile of {PILE}, take 1 to {MOST}, searched {DEPTH} plies deep")?;
     for (what, value, nodes) in values {
-        println!("{what:<40} root value {:>4}  ({nodes} nodes)", off_scale(value));
+        writeln!(out, "{what:<40} root value {:>4}  ({nodes} nodes)", off_scale(value))?;
     }
+    out.flush()?;
     // Plain minimax (no pruning) is the reference every search must meet.
     let want = parab::search::minimax(&game, &root, true, DEPTH, 0);
     match values.iter().find(|v| v.1 != want) {

@@ -34,6 +34,7 @@ use parab::search::NodeCounts;
 use parab::tree::{Tree, read_trees};
 use parab::value::Window;
 use std::collections::VecDeque;
+use std::io::Write;
 use std::ops::RangeInclusive;
 
 /// The work-stealing root split: its one parameter, the split ply.
@@ -211,35 +212,35 @@ fn trees(b: u32, depth: u32, count: u32) -> Vec<Tree> {
 
 /// The simulated cluster: every tree at P = 1 ... 1,024, messages by time
 /// and in adversarial orders, every run checked; prints the speed-ups of
-/// the timed runs beside the even split's on the same frontier.
-fn simulated() -> Result<(), String> {
+/// the timed runs beside the even split's on the same frontier, to `out`.
+fn simulated(out: &mut impl Write) -> anyhow::Result<()> {
     use parab::cluster::algorithms::root_split::EvenSplit;
     let mut all = trees(5, 8, 2);
     all.extend(trees(20, 5, 2));
-    println!("tree              P  split  even split  work stealing  messages");
+    writeln!(out, "tree              P  split  even split  work stealing  messages")?;
     for t in &all {
         let seq = ClusterConfig::new(parab::cluster::ClusterAlgorithm::SEQUENTIAL, 1);
-        let base = simulate(t, &seq, None).map_err(|e| e.to_string())?.output;
+        let base = simulate(t, &seq, None).map_err(|e| anyhow::anyhow!("{e}"))?.output;
         let speedup = |time: u64| base.time_ns as f64 / time.max(1) as f64;
         for procs in [1, 2, 3, 8, 64, 1024] {
             for delivery in [Delivery::Timed, Delivery::Adversarial(7)] {
                 let settings = ClusterSettings { delivery, ..ClusterSettings::default() };
                 // `simulate` checks the root value against the sequential search's.
                 let ours = simulate(t, &ClusterConfig { settings, ..ClusterConfig::new(WorkStealing::default(), procs) }, Some(base.value));
-                let ours = ours.map_err(|e| format!("tree {}: {e}", t.index()))?;
+                let ours = ours.map_err(|e| anyhow::anyhow!("tree {}: {e}", t.index()))?;
                 if delivery == Delivery::Timed {
                     let split = ours.algorithm.split;
                     let even = simulate(t, &ClusterConfig { settings, ..ClusterConfig::new(EvenSplit { split }, procs) }, Some(base.value));
-                    let even = even.map_err(|e| e.to_string())?.output;
+                    let even = even.map_err(|e| anyhow::anyhow!("{e}"))?.output;
                     let name = format!("b = {}, tree {}", t.key().b().unwrap_or(0), t.index());
                     let (su_even, su_ours) = (speedup(even.time_ns), speedup(ours.output.time_ns));
-                    println!("{name:<15} {procs:>4}  {:>5}  {su_even:>10.2}  {su_ours:>13.2}  {:>8}", split.unwrap_or(0), ours.output.messages);
+                    writeln!(out, "{name:<15} {procs:>4}  {:>5}  {su_even:>10.2}  {su_ours:>13.2}  {:>8}", split.unwrap_or(0), ours.output.messages)?;
                 }
             }
         }
     }
-    println!("(speed-ups over the sequential search with its table; root splitting searches every frontier node with the full window)");
-    Ok(())
+    writeln!(out, "(speed-ups over the sequential search with its table; root splitting searches every frontier node with the full window)")?;
+    Ok(out.flush()?)
 }
 
 #[cfg(feature = "mpi")]
@@ -287,8 +288,14 @@ fn main() {
             std::process::exit(2);
         }
     }
-    if let Err(e) = simulated() {
-        eprintln!("work_stealing: {e}");
+    if let Err(e) = simulated(&mut std::io::stdout().lock()) {
+        // A reader that has gone (`| head -1`) ends the program quietly, as
+        // the tools do; any other failure to write is one line.
+        match e.downcast_ref::<std::io::Error>() {
+            Some(io) if io.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Some(io) => eprintln!("work_stealing: cannot write stdout: {io}"),
+            None => eprintln!("work_stealing: {e}"),
+        }
         std::process::exit(1);
     }
 }

@@ -10,9 +10,13 @@
 # A refusal is one line, `TOOL: VAR must be WHAT, not `VALUE``, exit code 2,
 # before anything is made.
 
-# Refuses variable $1 (its value named), $2 saying what it accepts.
+# Refuses variable $1 (its value named), $2 saying what it accepts. A value
+# holding a newline or another control character is shown escaped, as bash
+# quotes it ($'a\nb'): the refusal stays one line.
 refuse() {
-  echo "$TOOL: $1 must be $2, not \`${!1-}\`" >&2
+  local v=${!1-}
+  [[ $v = *[[:cntrl:]]* ]] && v=$(printf %q "$v")
+  echo "$TOOL: $1 must be $2, not \`$v\`" >&2
   exit 2
 }
 
@@ -112,6 +116,24 @@ check_dir() {
     refuse "$1" "a directory (\`$p\` is a file)"
   fi
   [[ -w $p ]] || refuse "$1" "a directory this user may write (\`$p\` is not writable)"
+}
+
+# Variable $1 is a list of cluster algorithm names separated by $2 (a space
+# or a comma), at least one, none twice, each one pabsim takes (a registered
+# name, or YBWC with switches: ybwc+helpful): asked of pabsim itself, so
+# that a name it would refuse after hours of items is refused here. Needs
+# BIN checked (check_tools pabsim).
+check_algorithms() {
+  local v seen=" " list=${!1-} what="cluster algorithm names (pabsim --machine cluster --list-algorithms, or YBWC with switches, e.g. ybwc+helpful)"
+  [[ $2 = , ]] && what+=" separated by commas, each once" || what+=" separated by spaces, each once"
+  [[ $2 = , ]] && list=${list//,/ }
+  [[ -n ${list//[[:space:]]/} ]] || refuse "$1" "$what"
+  [[ $2 != , || ${!1} =~ ^[^,[:space:]]+(,[^,[:space:]]+)*$ ]] || refuse "$1" "$what"
+  for v in $list; do
+    [[ $v =~ ^[a-z][a-z0-9+-]*$ && $seen != *" $v "* ]] || refuse "$1" "$what"
+    "$BIN/pabsim" --ura2014 configs --procs 2 --algorithm "$v" > /dev/null 2>&1 || refuse "$1" "$what"
+    seen+="$v "
+  done
 }
 
 # Variable $1 names an existing readable file.

@@ -49,11 +49,14 @@ check_words BOARDS 6 8 10 12
 check_ints DEPTHS 1 64
 check_int COUNT 1
 check_int SEED 0
-[[ $PLIES =~ ^[0-9]{1,4}(\.\.[0-9]{1,4})?$ ]] || refuse PLIES "a number of plies or a range of them (e.g. 8..12)"
+# positions --plies: V or LO..HI with LO <= HI, at most 1000.
+plies_what="a number of plies or a range of them, LO..HI with LO <= HI <= 1000 (e.g. 8..12)"
+[[ $PLIES =~ ^(0|[1-9][0-9]{0,3})(\.\.(0|[1-9][0-9]{0,3}))?$ ]] || refuse PLIES "$plies_what"
+((BASH_REMATCH[1] <= ${BASH_REMATCH[3]:-${BASH_REMATCH[1]}} && ${BASH_REMATCH[3]:-${BASH_REMATCH[1]}} <= 1000)) || refuse PLIES "$plies_what"
 # P = 1 (the sequential baseline) is run anyway.
 [[ " $PROCS " = *[[:space:]]1[[:space:]]* ]] && refuse PROCS "process counts from 2 to 4096 separated by spaces (P = 1, the baseline, is run anyway)"
 check_ints PROCS 2 4096
-[[ $ALGORITHMS =~ ^[a-z][a-z0-9-]*(,[a-z][a-z0-9-]*)*$ ]] || refuse ALGORITHMS "cluster algorithm names separated by commas (pabsim --help)"
+check_algorithms ALGORITHMS ,
 check_words TOPOLOGIES flat hypercube fat-tree
 B=$R/othellox
 say() { echo "othellox: $*" >&2; }

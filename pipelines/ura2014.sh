@@ -76,14 +76,17 @@ check_shard
 check_step all seq parallel summary
 check_dir R
 check_tools treegen pabsim
-check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}' "full, sample, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d)"
+# b and d within treegen's bounds (b <= 4096, d <= 64).
+grid_what="full, sample, quick or b:d:d′ entries (2 <= b <= 4096, 1 <= d′ < d <= 64)"
+check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}' "$grid_what"
 for g in $GRID; do
   IFS=: read -r b d dm <<< "$g"
-  ((b >= 2 && dm < d)) || refuse GRID "full, sample, quick or b:d:d′ entries (2 <= b, 1 <= d′ < d) separated by spaces, each once"
+  ((b >= 2 && b <= 4096 && dm < d && d <= 64)) || refuse GRID "$grid_what separated by spaces, each once"
 done
-check_int COUNT 1
+# Tree t is the t-th seed of set tg1, which holds 100.
+check_int COUNT 1 100
 check_ints PROCS 2 4096
-check_entries ALGORITHMS '[a-z][a-z0-9-]*' "cluster algorithm names (pabsim --help)"
+check_algorithms ALGORITHMS " "
 check_ints EPSILON_PROCS 2 4096
 check_int EPSILON 1
 check_file PUBLISHED
@@ -124,7 +127,9 @@ configs() { ura configs; }
 item() {
   local f=$1 trees=$2 line=$3 time=${1%.csv}.time
   shift 3
-  [[ -e $f ]] && return 0
+  # Done once it holds its row: an empty or header-only file (a hand-edited
+  # or truncated item) is run again.
+  [[ -e $f ]] && (($(wc -l < "$f") >= 2)) && return 0
   say "$f"
   partial=("$f.tmp" "$time.tmp")
   if [[ -x /usr/bin/time ]]; then

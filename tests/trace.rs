@@ -77,3 +77,41 @@ fn traces_are_refused_before_any_work() {
     d.tool("psearch").args(["t.jsonl", "--threads", "2", "--trace", "r.json"]).fails("pick one with --trace-run 1..2");
     assert_eq!(d.files(), ["t.jsonl"], "nothing left behind");
 }
+
+/// The trace's counting run is a run: a request over `--memory` is refused
+/// by the memory bound before it (it ran first, and a large one aborted
+/// past the bound), and `/dev/stdout` is stdout (the trace would replace
+/// the rows there).
+#[test]
+fn a_traced_request_is_held_to_the_memory_bound_and_stdout_is_one_output() {
+    let d = Dir::new("trace-bounds");
+    incremental_trees(&d, "i.jsonl", 5, 6, 1);
+    let big = ["--machine", "cluster", "i.jsonl", "--procs", "1,64", "--tt-slots", "131072", "--algorithm", "even-split", "--memory", "1M"];
+    d.tool("pabsim").args(big).fails("needs about");
+    // Counted first, the trace was refused by its limit instead.
+    d.tool("pabsim").args(big).args(["--trace", "t.json", "--trace-run", "2", "--trace-limit", "1"]).fails("needs about");
+    let rows = ["--machine", "cluster", "i.jsonl", "--procs", "4", "--algorithm", "master-worker"];
+    d.tool("pabsim").args(rows).args(["--trace", "/dev/stdout"]).fails("are the same file");
+    d.tool("pabsim").args(rows).args(["--trace", "-"]).fails("are the same file");
+    d.tool("psearch").args(["i.jsonl", "--threads", "2", "--trace", "/dev/stdout"]).fails("are the same file");
+    // /dev/stdout beside rows written to a file is fine.
+    let trace = d.tool("pabsim").args(rows).args(["-o", "rows.csv", "--trace", "/dev/stdout"]).ok();
+    assert!(trace.starts_with('{'), "{trace}");
+    assert_eq!(table(&d.read("rows.csv")).len(), 1);
+    assert_eq!(d.files(), ["i.jsonl", "rows.csv"], "nothing left behind");
+}
+
+/// A trace one byte over its limit: the sizes in bytes (rounded, both
+/// read 2 kB).
+#[test]
+fn a_trace_just_over_its_limit_says_both_sizes_exactly() {
+    let d = Dir::new("trace-limit-exact");
+    incremental_trees(&d, "i.jsonl", 5, 4, 1);
+    let rows = ["--machine", "cluster", "i.jsonl", "--procs", "2", "--algorithm", "master-worker", "--trace", "t.json"];
+    d.tool("pabsim").args(rows).ok();
+    let size = std::fs::metadata(d.join("t.json")).unwrap().len();
+    std::fs::remove_file(d.join("t.json")).unwrap();
+    let err = d.tool("pabsim").args(rows).args(["--trace-limit", &(size - 1).to_string()]).fails("more than --trace-limit");
+    assert!(err.contains(&format!("would take {size} bytes")) && err.contains(&format!("--trace-limit {} bytes", size - 1)), "{err}");
+    d.tool("pabsim").args(rows).args(["--trace-limit", &size.to_string()]).ok();
+}

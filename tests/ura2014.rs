@@ -154,6 +154,15 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
     let err = ok(&d, &[]);
     assert!(!err.contains("/run/"), "a rerun ran items: {err}");
     assert_eq!(mtimes(&u.join("run")), before);
+    assert_eq!((d.read("results/ura2014/table1.csv"), d.read("results/ura2014/table6.csv")), (t1_text.clone(), t6_text.clone()));
+
+    // An item without its row (header only) is not done: a rerun redoes it.
+    let item = "results/ura2014/run/b5-d6-m3/t01-master-worker-p4.csv";
+    let whole = d.read(item);
+    d.write(item, &format!("{}\n", whole.lines().next().unwrap()));
+    let err = ok(&d, &[]);
+    assert_eq!(err.matches("/run/").count(), 1, "one item redone: {err}");
+    assert_eq!(d.read(item), whole);
     assert_eq!((d.read("results/ura2014/table1.csv"), d.read("results/ura2014/table6.csv")), (t1_text, t6_text));
 }
 
@@ -214,8 +223,10 @@ fn ura2014_runs_any_cluster_algorithm_beside_the_master_worker() {
 }
 
 /// A `pabsim` that writes part of its output, then fails (or, with
-/// FAKE_KILL=1, kills its process group, as a cancelled job is).
-const FAKE_PABSIM: &str = "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho partial > \"$out\"\n[ \"${FAKE_KILL:-}\" = 1 ] && { kill -TERM 0; sleep 5; }\necho 'pabsim: failing on purpose' >&2\nexit 1\n";
+/// FAKE_KILL=1, kills its process group, as a cancelled job is); its
+/// `--ura2014` calls (the script's check of ALGORITHMS) go to the real
+/// one, REAL.
+const FAKE_PABSIM: &str = "#!/bin/sh\ncase \" $* \" in *\" --ura2014 \"*) exec REAL \"$@\" ;; esac\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\necho partial > \"$out\"\n[ \"${FAKE_KILL:-}\" = 1 ] && { kill -TERM 0; sleep 5; }\necho 'pabsim: failing on purpose' >&2\nexit 1\n";
 
 #[test]
 fn ura2014_an_interrupted_item_leaves_nothing() {
@@ -224,7 +235,7 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
     std::fs::create_dir_all(&fake).unwrap();
     std::os::unix::fs::symlink(bin("treegen"), fake.join("treegen")).unwrap();
     let pabsim = fake.join("pabsim");
-    std::fs::write(&pabsim, FAKE_PABSIM).unwrap();
+    std::fs::write(&pabsim, FAKE_PABSIM.replace("REAL", &bin("pabsim").to_string_lossy())).unwrap();
     std::fs::set_permissions(&pabsim, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     for (kill, code) in [("0", 1), ("1", 143)] {
         let out = pipeline(&d, &fake, &[("FAKE_KILL", kill)]);
@@ -255,7 +266,7 @@ fn ura2014_refuses_bad_variables_before_making_anything() {
             (&[("GRID", "bogus")], grid),
             (&[("GRID", "5:6:6")], grid),
             // Refused, but after the result directories were made.
-            (&[("COUNT", "0")], "COUNT must be a whole number >= 1"),
+            (&[("COUNT", "0")], "COUNT must be a whole number from 1 to 100"),
             // Items named `p2,4`, Table 1 the sequential row alone.
             (&[("PROCS", "2,4")], procs),
             // Refused by pabsim only after items ran, in several lines.
@@ -294,4 +305,215 @@ fn ura2014_an_interrupted_run_leaves_no_temporary_file() {
     let out = script(&d, "ura2014").envs(small.iter()).env("STEP", "summary").env("PATH", &path).env("STOP_AT", ".tmp").output();
     assert_eq!(out.status.code(), Some(0), "the summary renamed a file itself: {}", String::from_utf8_lossy(&out.stderr));
     assert!(tmp_files(&d.join("results")).is_empty());
+}
+
+/// One group (5:4:2) of one tree by hand, as the pipeline files its items:
+/// the baseline and the master-worker at P = 4, each with its `.time`.
+fn hand_items(d: &Dir) -> PathBuf {
+    let run = d.join("u/run/b5-d4-m2");
+    std::fs::create_dir_all(&run).unwrap();
+    incremental_trees(d, "t.jsonl", 5, 4, 1);
+    let cluster = ["t.jsonl", "--machine", "cluster", "--per-tree", "--threads", "1", "--node-ns", "1000"];
+    d.tool("pabsim").args(cluster).args(["--procs", "1", "-o", "u/run/b5-d4-m2/t01-seq.csv"]).ok();
+    d.tool("pabsim")
+        .args(cluster)
+        .args(["--procs", "4", "--algorithm", "master-worker", "--master-depth", "2", "-o", "u/run/b5-d4-m2/t01-master-worker-p4.csv"])
+        .ok();
+    for item in ["t01-seq", "t01-master-worker-p4"] {
+        d.write(&format!("u/run/b5-d4-m2/{item}.time"), ",,,\n");
+    }
+    run
+}
+
+/// `pabsim --ura2014 STEP u` on the hand-made items, Table 1 the
+/// master-worker at P = 4, `published` the paper's Table 1.
+fn ura(d: &Dir, step: &str, published: &Path) -> Tool {
+    let p = published.to_string_lossy().into_owned();
+    d.tool("pabsim")
+        .args(["--ura2014", step, "u", "--grid", "5:4:2", "--count", "1", "--procs", "4", "--algorithm", "master-worker", "--node-ns", "1000"])
+        .args(["--published", &p])
+}
+
+/// The summary's files in `dir` (the items aside), each with its text.
+fn contents(dir: &Path) -> BTreeMap<String, String> {
+    let files = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_file());
+    files.map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())).collect()
+}
+
+/// `csv` with column `col` of its data line `line` (1-based) set to `value`.
+fn with_cell(csv: &str, line: usize, col: &str, value: &str) -> String {
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let i = lines[0].split(',').position(|c| c == col).unwrap_or_else(|| panic!("no column {col}"));
+    let mut cells: Vec<&str> = lines[line].split(',').collect();
+    cells[i] = value;
+    lines[line] = cells.join(",");
+    lines.join("\n") + "\n"
+}
+
+/// The summary's inputs that are not what they say are refused in one line
+/// naming the file, line and column, and nothing is written: a published
+/// sequential time or leaf count that is no positive number (read as 0
+/// before: a cost per node of 1 ns or 2^64 − 1), an item without its row
+/// (skipped before, and the calibration said it held two trees), leaves
+/// whose sum wraps, a time that is no number (NaN reached table1.csv), an
+/// item filed under another configuration (counted there), a group given
+/// twice (every item counted twice) and a grid with no item at all (four
+/// empty files).
+#[test]
+fn ura2014_summary_refuses_what_it_cannot_read() {
+    let d = Dir::new("ura2014-hardened");
+    let run = hand_items(&d);
+    let paper = repo("data/published/ura2014/table-1.csv");
+    ura(&d, "summary", &paper).ok();
+    let t1 = table(&d.read("u/table1.csv"));
+    assert_eq!(t1.iter().map(|r| (r["algorithm"].as_str(), r["trees"].as_str())).collect::<Vec<_>>(), [("seq", "1"), ("master-worker", "1")]);
+    // Table 6 has no configuration here: its header alone.
+    assert_eq!(d.read("u/table6.csv").lines().count(), 1);
+    let done = contents(&d.join("u"));
+    let refused = |what: &str, needle: &str, published: &Path| {
+        let err = ura(&d, "summary", published).fails(needle);
+        assert_eq!(contents(&d.join("u")), done, "{what}: {err}");
+    };
+
+    let text = std::fs::read_to_string(&paper).unwrap();
+    for (col, v) in [("search_time_s", "abc"), ("search_time_s", "NaN"), ("search_time_s", "-1"), ("leaves_millions", "0"), ("leaves_millions", "inf")] {
+        let p = d.write("paper.csv", &with_cell(&text, 1, col, v));
+        refused(&format!("{col} {v}"), &format!("column {col}: `{v}`"), &p);
+        assert!(ura(&d, "summary", &p).output().stderr.ends_with(b"paper.csv:2)\n"));
+    }
+
+    let seq = d.read("u/run/b5-d4-m2/t01-seq.csv");
+    let par = d.read("u/run/b5-d4-m2/t01-master-worker-p4.csv");
+    let item = |name: &str, text: &str| std::fs::write(run.join(name), text).unwrap();
+    let header = |t: &str| format!("{}\n", t.lines().next().unwrap());
+    for (what, file, text, needle) in [
+        ("a header-only baseline", "t01-seq.csv", header(&seq), "no row, an item holds one"),
+        ("a header-only parallel item", "t01-master-worker-p4.csv", header(&par), "no row, an item holds one"),
+        ("an empty parallel item", "t01-master-worker-p4.csv", String::new(), "t01-master-worker-p4.csv"),
+        ("two rows", "t01-master-worker-p4.csv", format!("{par}{}", par.lines().nth(1).unwrap()), "2 rows, an item holds one"),
+        ("a NaN time", "t01-master-worker-p4.csv", with_cell(&par, 1, "time_ns", "NaN"), "column time_ns: `NaN`"),
+        ("an idle time of inf", "t01-master-worker-p4.csv", with_cell(&par, 1, "other_idle_ns", "inf"), "column other_idle_ns: `inf`"),
+        (
+            "another configuration's row",
+            "t01-master-worker-p4.csv",
+            with_cell(&par, 1, "procs", "8"),
+            "column procs: `8`, but the file's name and directory say 4",
+        ),
+        ("another tree's row", "t01-master-worker-p4.csv", with_cell(&par, 1, "tree", "2"), "column tree: `2`"),
+        ("leaves above nodes", "t01-seq.csv", with_cell(&seq, 1, "leaves", "999999999"), "column leaves"),
+    ] {
+        let keep = if file == "t01-seq.csv" { &seq } else { &par };
+        item(file, &text);
+        refused(what, needle, &paper);
+        item(file, keep);
+    }
+    // The noupdate item, a copy of the master-worker's: refused under its name.
+    let cfg = ["--procs", "4", "--algorithm", "master-worker,master-worker-noupdate"];
+    item("t01-master-worker-noupdate-p4.csv", &par);
+    d.write("u/run/b5-d4-m2/t01-master-worker-noupdate-p4.time", ",,,\n");
+    let p = paper.to_string_lossy().into_owned();
+    let err = d
+        .tool("pabsim")
+        .args(["--ura2014", "summary", "u", "--grid", "5:4:2", "--count", "1", "--node-ns", "1000", "--published", &p])
+        .args(cfg)
+        .fails("column algorithm: `master-worker`, but the file's name and directory say master-worker-noupdate");
+    assert!(err.contains("t01-master-worker-noupdate-p4.csv:2"), "{err}");
+    std::fs::remove_file(run.join("t01-master-worker-noupdate-p4.csv")).unwrap();
+    std::fs::remove_file(run.join("t01-master-worker-noupdate-p4.time")).unwrap();
+
+    // Leaves whose sum wraps: two trees of 2^63 leaves each.
+    let big = with_cell(&with_cell(&seq, 1, "leaves", "9223372036854775808"), 1, "nodes", "9223372036854775808");
+    item("t01-seq.csv", &big);
+    item("t02-seq.csv", &with_cell(&big, 1, "tree", "2"));
+    let err = d.tool("pabsim").args(["--ura2014", "calibration", "u", "--grid", "5:4:2", "--count", "2", "--published", &p]).fails("sum past 2^64 - 1");
+    assert!(err.contains("t02-seq.csv"), "{err}");
+    item("t01-seq.csv", &seq);
+    std::fs::remove_file(run.join("t02-seq.csv")).unwrap();
+    assert_eq!(contents(&d.join("u")), done);
+
+    // A group twice; no item at all.
+    ura(&d, "summary", &paper).arg("--grid").arg("5:4:2").fails("--grid: `5:4:2` is given twice");
+    d.tool("pabsim")
+        .args(["--ura2014", "summary", "u", "--grid", "5:6:3", "--count", "1", "--node-ns", "1000", "--published", &p])
+        .fails("no group of --grid has its 1 sequential items");
+    assert_eq!(contents(&d.join("u")), done);
+}
+
+/// `--ura2014 configs` checks what it lists: names pabsim runs (YBWC with
+/// switches too), process counts and ε in their ranges, and refuses the
+/// options it does not read; `--list-algorithms` refuses the options it
+/// does not read.
+#[test]
+fn ura2014_configs_refuses_what_no_item_could_run() {
+    let configs = || Tool::new("pabsim").args(["--ura2014", "configs"]);
+    let out = configs().args(["--epsilon", "200", "--epsilon-procs", "4", "--procs", "4", "--algorithm", "master-worker,ybwc+helpful"]).ok();
+    assert_eq!(out, "master-worker-p4 4 master-worker -\nybwc+helpful-p4 4 ybwc+helpful -\nmaster-worker-negascout-e200-p4 4 master-worker-negascout 200\n");
+    for (args, needle) in [
+        (&["--procs", "4", "--algorithm", "bogus"][..], "unknown cluster algorithm `bogus`"),
+        (&["--procs", "4", "--algorithm", "seq"], "--algorithm seq: the sequential baseline"),
+        (&["--procs", "0", "--algorithm", "master-worker"], "--procs 0: Table 1's configurations run on 2..4096"),
+        (&["--procs", "4", "--algorithm", "master-worker,master-worker"], "--algorithm: `master-worker` is given twice"),
+        (&["--procs", "4"], "give both or neither"),
+        (&["--epsilon-procs", "0"], "--epsilon-procs 0"),
+        (&["--epsilon", "0", "--epsilon-procs", "4"], "--epsilon 0 must lie in 1.."),
+        (&["--wake-ns", "5"], "--wake-ns does not apply to --ura2014"),
+        (&["--topology", "hypercube"], "--topology does not apply to --ura2014"),
+        (&["--tt-slots", "1024"], "--tt-slots does not apply to --ura2014"),
+    ] {
+        configs().args(args).fails(needle);
+    }
+    assert_eq!(parab::formats::ura2014::MAX_NODE_NS, parab::cluster::exec::machine::MAX_COST_NS);
+    for extra in [&["--trace", "t.json"][..], &["--algorithm", "ybwc"], &["--procs", "4"]] {
+        Tool::new("pabsim").args(["--machine", "cluster", "--list-algorithms"]).args(extra).fails_with(2, "cannot be used with");
+    }
+}
+
+/// The scripts check every variable before making anything: names pabsim
+/// would refuse only at its first parallel item, a depth treegen refuses,
+/// more trees than set tg1 has seeds; a value with a newline or an escape
+/// sequence is quoted escaped, on one line.
+#[test]
+fn ura2014_refuses_what_a_tool_would_refuse_after_directories_are_made() {
+    let base = [("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("EPSILON_PROCS", "4")];
+    script_refuses(
+        "ura2014",
+        &base,
+        &[
+            (&[("ALGORITHMS", "bogus")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("ALGORITHMS", "master-worker seq")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("GRID", "5:65:4")], "GRID must be full, sample, quick or b:d:d′ entries (2 <= b <= 4096, 1 <= d′ < d <= 64)"),
+            (&[("GRID", "5000:6:3")], "GRID must be"),
+            (&[("COUNT", "101")], "COUNT must be a whole number from 1 to 100"),
+            (&[("COUNT", "1\n2")], "not `$'1\\n2'`"),
+            (&[("COUNT", "\u{1b}[31m")], "not `$'\\E[31m'`"),
+            // Valid names with switches pass; the next variable is refused.
+            (&[("ALGORITHMS", "master-worker ybwc+helpful"), ("EPSILON", "0")], "EPSILON must be a whole number >= 1"),
+        ],
+    );
+    script_refuses(
+        "othellox",
+        &[("BOARDS", "6"), ("DEPTHS", "3"), ("COUNT", "1")],
+        &[
+            (&[("PLIES", "12..8")], "PLIES must be a number of plies or a range of them, LO..HI with LO <= HI <= 1000"),
+            (&[("PLIES", "1001")], "PLIES must be"),
+            (&[("ALGORITHMS", "pv-split,bogus")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("ALGORITHMS", "pv-split,,ybwc")], "ALGORITHMS must be cluster algorithm names"),
+            (&[("ALGORITHMS", "ybwc+helpful,pv-split"), ("TOPOLOGIES", "ring")], "TOPOLOGIES must be"),
+        ],
+    );
+}
+
+/// Without Slurm, `make ura2014-slurm` refuses before it makes a directory.
+#[test]
+fn ura2014_slurm_without_sbatch_makes_nothing() {
+    let d = Dir::new("ura2014-no-slurm");
+    let out = Command::new("bash").arg(repo("pipelines/slurm/ura2014.sh")).arg("2").env("PATH", "/usr/bin:/bin").env("R", d.join("results")).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if Command::new("sh").args(["-c", "PATH=/usr/bin:/bin command -v sbatch"]).output().unwrap().status.success() {
+        return; // Slurm is installed here: the refusal cannot be seen.
+    }
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("ura2014-slurm: sbatch not found"), "{err}");
+    assert!(!d.join("results").exists());
 }

@@ -15,6 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=${1:?usage: $0 TASKS}
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "ura2014-slurm: TASKS must be a positive number, not $n" >&2; exit 2; }
+# Nothing is made without Slurm to submit to.
+command -v sbatch > /dev/null || { echo "ura2014-slurm: sbatch not found: run this on a Slurm login node (pipelines/ura2014.sh runs the same items on one machine)" >&2; exit 2; }
 BIN=$(realpath "${BIN:-target/release}")
 R=$(realpath "${R:-results}")
 export BIN R

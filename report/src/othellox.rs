@@ -35,7 +35,29 @@ pub fn load(results: &Path) -> Result<Option<Vec<ClusterRow>>> {
     if !path.exists() {
         return Ok(None);
     }
-    Ok(Some(rows(&path, false)?))
+    Ok(Some(finite(&path, rows(&path, false)?)?))
+}
+
+/// The rows, each of their numbers finite: a `NaN` or `1e400` (read as ∞)
+/// is refused, naming the file, line and column, rather than printed.
+fn finite(path: &Path, rows: Vec<ClusterRow>) -> Result<Vec<ClusterRow>> {
+    for (i, r) in rows.iter().enumerate() {
+        let cols = [
+            ("time_ns", r.time_ns),
+            ("speedup", r.speedup),
+            ("leaf_ratio", r.leaf_ratio),
+            ("startup_idle_ns", r.startup_idle_ns),
+            ("other_idle_ns", r.other_idle_ns),
+            ("load_mean", r.load_mean),
+            ("load_min", r.load_min),
+            ("load_sd", r.load_sd),
+            ("host_load", r.host_load.unwrap_or(0.0)),
+        ];
+        if let Some((c, v)) = cols.iter().find(|c| !c.1.is_finite()) {
+            anyhow::bail!("{}:{}: column {c}: `{v}` is not a finite number (rerun the make target that writes it)", path.display(), i + 2);
+        }
+    }
+    Ok(rows)
 }
 
 /// One row of OthelloX's Table 3, as printed: percentages for the search
@@ -72,7 +94,13 @@ pub struct Table3 {
 /// directory) and our rows in its setting (`othellox/pv-split-table3.csv`
 /// under the results), each when present.
 pub fn load_table3(results: &Path, published: &Path) -> Result<Table3> {
-    Ok(Table3 { paper: rows(&published.join("othellox").join("table-3.csv"), true)?, ours: rows(&results.join("othellox").join("pv-split-table3.csv"), true)? })
+    Ok(Table3 {
+        paper: rows(&published.join("othellox").join("table-3.csv"), true)?,
+        ours: {
+            let path = results.join("othellox").join("pv-split-table3.csv");
+            finite(&path, rows(&path, true)?)?
+        },
+    })
 }
 
 /// Mean and sample standard deviation (0 for one value).
@@ -489,6 +517,17 @@ fn findings(grid: &Grid, algs: &[String], boards: &[u32], depths: &[u32], nets: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A number that is not finite (`NaN`, `1e400` read as ∞) is refused, naming the file, line and column.
+    #[test]
+    fn numbers_that_are_not_finite_are_refused() {
+        let ok = row("othello", "simulated", "ybwc", 4, 2.0, 100, 0.5);
+        assert!(finite(Path::new("o.csv"), vec![ok.clone()]).is_ok());
+        for bad in [ClusterRow { speedup: f64::NAN, ..ok.clone() }, ClusterRow { load_sd: f64::INFINITY, ..ok.clone() }] {
+            let e = finite(Path::new("o.csv"), vec![ok.clone(), bad]).unwrap_err().to_string();
+            assert!(e.starts_with("o.csv:3: column ") && e.contains("is not a finite number"), "{e}");
+        }
+    }
 
     fn row(model: &str, transport: &str, algorithm: &str, procs: u32, speedup: f64, nodes: u64, load: f64) -> ClusterRow {
         ClusterRow {

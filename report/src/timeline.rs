@@ -91,6 +91,8 @@ pub fn read(text: &str) -> Result<Trace> {
                 let num = |k: &str| field(k).and_then(|x| x.as_f64().ok_or_else(|| anyhow!("event {i}: `{k}` is not a number")));
                 let (ts, dur) = (num("ts")?, num("dur")?);
                 anyhow::ensure!(ts >= 0.0 && dur >= 0.0, "event {i}: a negative time");
+                // An end past f64's range would be ∞: every column infinitely wide.
+                anyhow::ensure!((ts + dur).is_finite(), "event {i}: `ts` {ts:e} + `dur` {dur:e} ends past any time (not a finite number of µs)");
                 let cat = e.get("cat").and_then(Value::as_str).unwrap_or("");
                 cat_of.entry(name.clone()).or_insert_with(|| cat.to_string());
                 slices.entry((pid, tid)).or_default().push((ts, ts + dur, name));
@@ -361,6 +363,14 @@ fn real_sentence(t: &Trace) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ts` + `dur` past f64's range: refused (an end of ∞ hung the drawing).
+    #[test]
+    fn an_end_past_any_time_is_refused_not_drawn() {
+        let text = FIXTURE.replace(r#""ts":2,"dur":8"#, r#""ts":1e308,"dur":1e308"#);
+        let e = read(&text).unwrap_err().to_string();
+        assert!(e.contains("event 6: `ts` 1e308 + `dur` 1e308 ends past any time"), "{e}");
+    }
 
     /// Two processors over 10 ticks: P0 searches 0..6 and waits on a lock
     /// 6..10; P1 looks for work 0..2, searches 2..10.

@@ -79,7 +79,17 @@ fn lines(path: &Path, seq: &[Line]) -> Result<Vec<Line>> {
         let at = || format!("{}: row {}", path.display(), i + 2);
         let text = |k: &str| r.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
         let int = |k: &str| -> Result<u32> { text(k).with_context(|| format!("{}: no {k}", at()))?.parse().with_context(|| format!("{}: {k}", at())) };
-        let num = |k: &str| -> Result<Option<f64>> { text(k).map(|v| v.parse::<f64>().with_context(|| format!("{}: {k} = `{v}`", at()))).transpose() };
+        // A finite number: `NaN` or `1e400` (∞) is refused, not printed.
+        let num = |k: &str| -> Result<Option<f64>> {
+            text(k)
+                .map(|v| {
+                    let shown = parab::cli::excerpt(v);
+                    let x = v.parse::<f64>().with_context(|| format!("{}: {k} = `{shown}`", at()))?;
+                    anyhow::ensure!(x.is_finite(), "{}: {k} = `{shown}` is not a finite number (rerun the make target that writes it)", at());
+                    Ok(x)
+                })
+                .transpose()
+        };
         out.push(Line {
             b: int("b")?,
             d: int("d")?,
@@ -329,6 +339,21 @@ fn findings(s: &mut Section, bf: u32, ours: &[Line], paper: &[Line]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A number that is not finite (`NaN`, `1e400` read as ∞) is refused, naming the file, row and column.
+    #[test]
+    fn numbers_that_are_not_finite_are_refused() {
+        let dir = std::env::temp_dir().join(format!("parab-report-ura-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let head = "b,d,d_prime,procs,method,search_time_s,speedup,leaves_millions,startup_idle_s,other_idle_s\n";
+        for (v, shown) in [("NaN", "NaN"), ("1e400", "1e400"), ("inf", "inf")] {
+            let p = dir.join("table1.csv");
+            std::fs::write(&p, format!("{head}5,24,12,1,sequential,1.5,{v},790,,\n")).unwrap();
+            let e = lines(&p, &[]).unwrap_err().to_string();
+            assert!(e.contains(&format!("row 2: speedup = `{shown}` is not a finite number")), "{e}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn line(b: u32, d: u32, procs: u32, method: &str, speedup: f64, leaves: f64) -> Line {
         Line {

@@ -52,7 +52,7 @@ struct Args {
     per_tree: bool,
     /// Print the cluster's parallel algorithms, one name a line, and exit
     /// (the experiment scripts' default list).
-    #[arg(long, conflicts_with_all = ["inputs", "merge", "leaf_factors"])]
+    #[arg(long, conflicts_with_all = ["inputs", "merge", "leaf_factors", "trace", "algorithm", "procs", "per_tree", "ura2014", "shard", "baseline"])]
     list_algorithms: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
@@ -184,10 +184,54 @@ enum UraStep {
 
 /// `--ura2014`: the tables of `make ura2014` (`parab::formats::ura2014`).
 fn ura2014(args: &Args, step: UraStep) -> Result<()> {
+    use parab::cluster::{ClusterAlgorithm, MAX_CLUSTER_PROCS};
     use parab::formats::ura2014 as ura;
+    ensure!(args.leaf_ns.is_none(), "--ura2014 calibrates one cost per node on the paper's Table 1 (--node-ns): --leaf-ns does not apply");
+    // The items ran with every other option (the pipeline's ARGS): none names a table.
+    let mut unread = vec![
+        ("--send-ns", args.send_ns.is_some()),
+        ("--recv-ns", args.recv_ns.is_some()),
+        ("--wake-ns", args.wake_ns.is_some()),
+        ("--latency-ns", args.latency_ns.is_some()),
+        ("--bandwidth", args.bandwidth.is_some()),
+        ("--memory", args.memory.is_some()),
+        ("--lock", args.lock.is_some()),
+        ("--interleave", args.interleave.is_some()),
+    ];
+    unread.extend(args.search.given().iter().copied());
+    unread.extend(args.cluster.given().into_iter().filter(|o| o.0 != "--epsilon"));
+    unread.extend(args.cluster.network.given());
+    if let Some((name, _)) = unread.iter().find(|o| o.1) {
+        bail!(
+            "{name} does not apply to --ura2014 (it reads --grid, --count, --procs, --algorithm, --epsilon-procs, --epsilon, --node-ns and --published; the items' other options are the pipeline's ARGS)"
+        );
+    }
+    cli::no_repeats("--grid", &args.grid)?;
+    cli::no_repeats("--algorithm", &args.algorithm)?;
+    cli::no_repeats("--procs", &args.procs)?;
+    cli::no_repeats("--epsilon-procs", &args.epsilon_procs)?;
+    for a in &args.algorithm {
+        match a.parse::<ClusterAlgorithm>() {
+            Ok(k) if k != ClusterAlgorithm::SEQUENTIAL => {}
+            Ok(_) => bail!("--algorithm {a}: the sequential baseline is every table's first row already (give parallel algorithms)"),
+            Err(e) => bail!("--algorithm: {e}"),
+        }
+    }
+    // Without --algorithm Table 1 has no parallel configuration, and --procs keeps its default, 1.
+    if args.algorithm.is_empty() {
+        ensure!(args.procs == [1], "--ura2014: --procs names Table 1's configurations with --algorithm (give both or neither)");
+    } else if let Some(p) = args.procs.iter().find(|&&p| !(2..=MAX_CLUSTER_PROCS).contains(&p)) {
+        bail!("--procs {p}: Table 1's configurations run on 2..{MAX_CLUSTER_PROCS} processes (the baseline, P = 1, is run anyway)");
+    }
+    if let Some(p) = args.epsilon_procs.iter().find(|&&p| !(2..=MAX_CLUSTER_PROCS as u32).contains(&p)) {
+        bail!("--epsilon-procs {p}: Table 6's configurations run on 2..{MAX_CLUSTER_PROCS} processes");
+    }
+    if let Some(e) = args.cluster.epsilon {
+        let max = parab::cluster::algorithms::master_worker::MAX_EPSILON;
+        ensure!((1..=max).contains(&e), "--epsilon {e} must lie in 1..{max} (score units, the margin of Table 6's ε-windows)");
+    }
     let procs = args.procs.iter().map(|&p| u32::try_from(p)).collect::<Result<Vec<u32>, _>>()?;
     ensure!(args.epsilon_procs.is_empty() || args.cluster.epsilon.is_some(), "--ura2014 needs --epsilon (Table 6's ε) with --epsilon-procs");
-    ensure!(args.leaf_ns.is_none(), "--ura2014 calibrates one cost per node on the paper's Table 1 (--node-ns): --leaf-ns does not apply");
     let grid = ura::Grid {
         groups: args.grid.clone(),
         count: args.count.unwrap_or(0),
@@ -215,9 +259,16 @@ fn ura2014(args: &Args, step: UraStep) -> Result<()> {
     ensure!(grid.count > 0, "--ura2014 needs --count (trees per group, at least 1)");
     let Some(published) = &args.published else { bail!("--ura2014 needs --published (the paper's Table 1)") };
     let calibration = ura::calibrate(dir, &grid, published)?;
+    ensure!(
+        !calibration.is_empty(),
+        "--ura2014 {}: no group of --grid has its {} sequential items under {} (run the pipeline's seq step first)",
+        if step == UraStep::Summary { "summary" } else { "calibration" },
+        grid.count,
+        dir.join("run").display()
+    );
     let file = |name: &str| Output::create(Some(&dir.join(name)));
     let mut cal = file("calibration.csv")?;
-    write_csv(&mut cal, &calibration)?;
+    write_table(&mut cal, &calibration)?;
     if step == UraStep::Calibration {
         return Ok(cal.finish()?);
     }
@@ -228,19 +279,32 @@ fn ura2014(args: &Args, step: UraStep) -> Result<()> {
     }
     let mut outs = vec![cal];
     let mut out = file("items.csv")?;
-    write_csv(&mut out, &items)?;
+    write_table(&mut out, &items)?;
     outs.push(out);
     let items = ura::as_written(&items)?;
     let mut out = file("table1.csv")?;
-    write_csv(&mut out, ura::table1(&grid, &items))?;
+    write_table(&mut out, &ura::table1(&grid, &items))?;
     outs.push(out);
     let mut out = file("table6.csv")?;
-    write_csv(&mut out, ura::table6(&grid, &items))?;
+    write_table(&mut out, &ura::table6(&grid, &items))?;
     outs.push(out);
     let mut out = file("cost.csv")?;
     write_csv(&mut out, ura::cost(&items))?;
     outs.push(out);
     Ok(parab::cli::finish_all(outs)?)
+}
+
+/// Writes `rows` as CSV; a table without a row still gets its header (the
+/// summary of items not all run yet, Table 6 before its ε items).
+fn write_table<T: serde::Serialize + Default>(out: &mut Output, rows: &[T]) -> Result<()> {
+    if !rows.is_empty() {
+        return write_csv(out, rows);
+    }
+    let mut w = csv::Writer::from_writer(vec![]);
+    w.serialize(T::default())?;
+    let text = String::from_utf8(w.into_inner()?)?;
+    writeln!(out, "{}", text.lines().next().unwrap_or(""))?;
+    Ok(())
 }
 
 fn baseline(path: &Option<PathBuf>) -> Result<Vec<SimRow>> {
@@ -345,9 +409,15 @@ fn cluster(args: &Args) -> Result<()> {
     let cfgs = configs(&req)?;
     let n = cfgs.len();
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
+    let budget = args.memory.or_else(parab::cluster::memory::available);
     // The traced run, counted before the others run: refused here if too large.
     let traced = match &args.trace {
         Some(path) => {
+            // Its counting run is a run: the memory bound first, as for the others.
+            if let Some(budget) = budget {
+                let at_once = rayon::current_num_threads().min(n * trees.len()).max(1);
+                parab::cluster::run::check_memory(&cfgs, &trees, at_once, budget)?;
+            }
             let i = parab::trace::pick_run(args.trace_run, n * trees.len()).map_err(anyhow::Error::msg)?;
             let (c, t) = traced_run(i, trees.len());
             let (c, t) = (&cfgs[c], &trees[t]);
@@ -363,7 +433,7 @@ fn cluster(args: &Args) -> Result<()> {
         None => None,
     };
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
-    let rows = run(&trees, &req, args.memory.or_else(parab::cluster::memory::available), &progress)?;
+    let rows = run(&trees, &req, budget, &progress)?;
     progress.finish();
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, rows)?;

@@ -116,11 +116,23 @@ fn identity(p: &Path) -> Option<Identity> {
     }
 }
 
+/// Whether `p` is the file this process's stdout writes to (`/dev/stdout`,
+/// `/proc/self/fd/1`, or the file stdout was redirected to): an output
+/// there would run together with stdout's. `/dev/null` is no one's.
+fn names_stdout(p: &Path) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else { return false };
+    let (Ok(out), Ok(file)) = (std::fs::File::from(fd).metadata(), std::fs::metadata(p)) else { return false };
+    let null = std::fs::metadata("/dev/null").is_ok_and(|n| (n.dev(), n.ino()) == (file.dev(), file.ino()));
+    (out.dev(), out.ino()) == (file.dev(), file.ino()) && !null
+}
+
 /// Refuses a command line whose outputs name one file twice, before any
 /// work is done: `(option, path)` pairs, `None` or `-` for stdout (which two
 /// outputs cannot share either: their contents would run together).
 pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> std::result::Result<(), Error> {
-    let is_stdout = |p: Option<&Path>| p.is_none_or(|p| p == Path::new("-"));
+    let is_stdout = |p: Option<&Path>| p.is_none_or(|p| p == Path::new("-") || names_stdout(p));
     for (i, (a, pa)) in outputs.iter().enumerate() {
         for (b, pb) in &outputs[..i] {
             let same = match (is_stdout(*pa), is_stdout(*pb)) {
@@ -132,7 +144,10 @@ pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> std::result::Resul
                 _ => false,
             };
             if same {
-                let shown = |p: Option<&Path>| if is_stdout(p) { "stdout".to_string() } else { p.unwrap_or(Path::new("-")).display().to_string() };
+                let shown = |p: Option<&Path>| match p {
+                    Some(p) if p != Path::new("-") => p.display().to_string(),
+                    _ => "stdout".to_string(),
+                };
                 return Err(Error::Value(format!(
                     "{b} {} and {a} {} are the same file: the second would replace the first (give each output its own file)",
                     shown(*pb),

@@ -33,7 +33,7 @@ pub struct ClusterRow {
     pub split_ply: Option<u32>,
     /// The master-worker's master depth d' (`--master-depth`), as resolved.
     pub master_depth: Option<u32>,
-    /// YBWC's and Fox's granularity g (`--granularity`), as resolved.
+    /// YBWC's and Fox's granularity g, as resolved (no option: `ybwc::default_granularity` per tree).
     pub granularity: Option<u32>,
     /// The root's value (per-tree rows), checked against the sequential baseline's.
     pub root_value: Option<i64>,

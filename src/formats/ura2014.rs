@@ -26,6 +26,11 @@ use serde::{Deserialize, Serialize, Serializer};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// The largest cost per node the parallel items may run at, ns: `--node-ns`'s
+/// range, the cluster's `MAX_COST_NS` (not named here: the formats depend
+/// on no machine; `tests/ura2014.rs` holds the two equal).
+pub const MAX_NODE_NS: u64 = 1_000_000_000;
+
 /// Why the summary could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum UraError {
@@ -68,6 +73,12 @@ impl std::str::FromStr for Group {
             [b, d, d_prime] if d_prime < d => Ok(Group { b, d, d_prime }),
             _ => Err(bad()),
         }
+    }
+}
+
+impl std::fmt::Display for Group {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.b, self.d, self.d_prime)
     }
 }
 
@@ -171,7 +182,7 @@ fn opt<const N: usize, S: Serializer>(v: &Option<f64>, s: S) -> std::result::Res
 
 /// `calibration.csv`: one group's sequential items summed, and the cost per
 /// node at which the parallel items run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CalibrationRow {
     /// Branching factor.
@@ -204,20 +215,74 @@ pub fn paper_ns_per_leaf(published: &Path, b: u32) -> Result<f64> {
     let header = rdr.headers().map_err(|e| bad(e.to_string()))?.clone();
     let col = |c: &str| header.iter().position(|h| h == c).ok_or_else(|| bad(format!("missing column `{c}`")));
     let (cb, cm, ct, cl) = (col("b")?, col("method")?, col("search_time_s")?, col("leaves_millions")?);
-    let num = |r: &csv::StringRecord, i: usize| r.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
     let mut per_leaf = None;
     for r in rdr.records() {
         let r = r.map_err(|e| bad(e.to_string()))?;
         if r.get(cb).and_then(|x| x.parse::<u32>().ok()) == Some(b) && r.get(cm) == Some("sequential") {
-            per_leaf = Some(num(&r, ct) * 1e9 / (num(&r, cl) * 1e6));
+            // A positive finite number, or the cost per node (and every
+            // speed-up) would be 0 or unbounded.
+            let num = |i: usize, what: &str| -> Result<f64> {
+                let cell = r.get(i).unwrap_or("");
+                match cell.parse::<f64>() {
+                    Ok(x) if x.is_finite() && x > 0.0 && x * 1e9 < f64::MAX => Ok(x),
+                    _ => Err(UraError::Format(FormatError::Csv {
+                        name: name.clone(),
+                        line: r.position().map_or(0, |p| p.line()),
+                        message: format!(
+                            "column {}: `{}` is not {what} (a positive number; fix the paper's table, --published)",
+                            header.get(i).unwrap_or(""),
+                            crate::cli::excerpt(cell)
+                        ),
+                    })),
+                }
+            };
+            per_leaf = Some(num(ct, "a search time in seconds")? * 1e9 / (num(cl, "a count of leaves in millions")? * 1e6));
         }
     }
     per_leaf.ok_or_else(|| UraError::Bad(format!("no sequential row for b = {b} in {name}")))
 }
 
-/// Reads one item's rows.
-fn item_rows(path: &Path) -> Result<Vec<ClusterRow>> {
-    Ok(read_csv(Input::open(Some(path)).map_err(|e| UraError::Bad(e.to_string()))?)?)
+/// Reads item `path`, tree `tree` of group `g` and configuration `cfg`
+/// (the baseline's: `seq` on 1 process): the one check every reader of
+/// the items shares. Its one row must be the item its name says (group,
+/// tree, algorithm, processes), its times finite and not negative, its
+/// leaves at most its nodes; an item without a row (an empty or
+/// header-only file) or with several is refused, never counted.
+fn read_item(path: &Path, g: Group, tree: u32, cfg: &Config) -> Result<ClusterRow> {
+    let name = path.display().to_string();
+    let mut rows: Vec<ClusterRow> = read_csv(Input::open(Some(path)).map_err(|e| UraError::Bad(e.to_string()))?)?;
+    let at = |line: u64, message: String| UraError::Format(FormatError::Csv { name: name.clone(), line, message });
+    let redo = "remove the file and rerun the pipeline's step to redo the item";
+    let r = match rows.len() {
+        1 => rows.remove(0),
+        0 => return Err(at(1, format!("no row, an item holds one ({redo})"))),
+        n => return Err(at(3, format!("{n} rows, an item holds one ({redo})"))),
+    };
+    let expected = [
+        ("b", r.b.map_or(String::new(), |b| b.to_string()), g.b.to_string()),
+        ("depth", r.depth.to_string(), g.d.to_string()),
+        ("tree", r.tree.map_or(String::new(), |t| t.to_string()), tree.to_string()),
+        ("algorithm", r.algorithm.clone(), cfg.algorithm.clone()),
+        ("procs", r.procs.to_string(), cfg.procs.to_string()),
+    ];
+    if let Some((col, got, want)) = expected.iter().find(|(_, got, want)| got != want) {
+        return Err(at(
+            2,
+            format!(
+                "column {col}: `{}`, but the file's name and directory say {want} (an item of another configuration or tree; {redo})",
+                crate::cli::excerpt(got)
+            ),
+        ));
+    }
+    for (col, v) in [("time_ns", r.time_ns), ("startup_idle_ns", r.startup_idle_ns), ("other_idle_ns", r.other_idle_ns)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(at(2, format!("column {col}: `{v}` is not a time in ns (a finite number, at least 0; {redo})")));
+        }
+    }
+    if r.leaves > r.nodes {
+        return Err(at(2, format!("column leaves: {} leaves of {} nodes (a leaf is a node; {redo})", r.leaves, r.nodes)));
+    }
+    Ok(r)
 }
 
 /// The calibration of every group of the grid whose `count` sequential
@@ -232,11 +297,18 @@ pub fn calibrate(dir: &Path, grid: &Grid, published: &Path) -> Result<Vec<Calibr
             continue;
         }
         let (mut leaves, mut nodes) = (0u64, 0u64);
-        for f in &files {
-            for r in item_rows(f)? {
-                leaves += r.leaves;
-                nodes += r.nodes;
-            }
+        let seq = Config { name: "seq".into(), procs: 1, algorithm: "seq".into(), epsilon: None };
+        for (t, f) in (1..).zip(&files) {
+            let r = read_item(f, *g, t, &seq)?;
+            let (Some(l), Some(n)) = (leaves.checked_add(r.leaves), nodes.checked_add(r.nodes)) else {
+                return Err(UraError::Bad(format!(
+                    "b = {}, d = {}: the sequential items' leaves or nodes sum past 2^64 - 1 at {} (check its leaves and nodes; remove a wrong item and rerun the pipeline's step)",
+                    g.b,
+                    g.d,
+                    f.display()
+                )));
+            };
+            (leaves, nodes) = (l, n);
         }
         let per_leaf = paper_ns_per_leaf(published, g.b)?;
         if nodes == 0 {
@@ -244,6 +316,16 @@ pub fn calibrate(dir: &Path, grid: &Grid, published: &Path) -> Result<Vec<Calibr
         }
         // Rounded half up, as the pipeline always did (counts below 2^53: exact as doubles).
         let ns = (per_leaf * leaves as f64 / nodes as f64 + 0.5).trunc();
+        // The parallel items run at this cost (--node-ns): within its range.
+        if ns > MAX_NODE_NS as f64 {
+            return Err(UraError::Bad(format!(
+                "b = {}, d = {}: the calibrated cost per node, {ns} ns, exceeds --node-ns's {MAX_NODE_NS} (check the sequential row of b = {} in {})",
+                g.b,
+                g.d,
+                g.b,
+                published.display()
+            )));
+        }
         out.push(CalibrationRow {
             b: g.b,
             d: g.d,
@@ -259,7 +341,7 @@ pub fn calibrate(dir: &Path, grid: &Grid, published: &Path) -> Result<Vec<Calibr
 }
 
 /// `items.csv`: one item, its sequential time at the calibrated cost.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ItemRow {
     /// Branching factor.
@@ -325,11 +407,16 @@ fn side_file(path: &Path) -> Result<(Option<f64>, f64, Option<u64>)> {
     let text = std::fs::read_to_string(path).map_err(|source| UraError::Read { path: name.clone(), source })?;
     let line = text.lines().last().unwrap_or("");
     let f: Vec<&str> = line.split(',').collect();
-    let bad = || UraError::Bad(format!("{name}: `{line}` is not wall,user,system,kB"));
+    let bad = || {
+        UraError::Bad(format!(
+            "{name}: `{}` is not wall,user,system,kB (seconds and kB, none negative; remove the item and its .time and rerun the pipeline's step)",
+            crate::cli::excerpt(line)
+        ))
+    };
     let num = |i: usize| -> Result<Option<f64>> {
         match f.get(i).copied().unwrap_or("") {
             "" => Ok(None),
-            x => x.parse().map(Some).map_err(|_| bad()),
+            x => x.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0).map(Some).ok_or_else(bad),
         }
     };
     let kb = match f.get(3).copied().unwrap_or("") {
@@ -355,8 +442,7 @@ pub fn items(dir: &Path, grid: &Grid, calibration: &[CalibrationRow]) -> Result<
         for cfg in std::iter::once(seq.clone()).chain(grid.configs()) {
             for (tree, f) in item_files(&gdir, &cfg.name)? {
                 let (wall_s, cpu, max_rss_kb) = side_file(&f.with_extension("time"))?;
-                // An item has one row; the last stands for it.
-                let Some(r) = item_rows(&f)?.pop() else { continue };
+                let r = read_item(&f, *g, tree, &cfg)?;
                 let mut time = r.time_ns;
                 if r.algorithm == "seq" {
                     // The baseline ran at seq_node_ns per node: its time must
@@ -406,7 +492,7 @@ pub fn as_written(rows: &[ItemRow]) -> Result<Vec<ItemRow>> {
 macro_rules! ura_table_row {
     ($(#[$doc:meta])* $name:ident { $($extra:tt)* }) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
             /// Branching factor.

@@ -359,11 +359,13 @@ pub fn pick_run(given: Option<usize>, runs: usize) -> Result<usize, String> {
 /// The one-line refusal of a trace larger than `limit` bytes: its size
 /// (counted by a run that wrote nothing) and what to lower.
 pub fn too_large(bytes: u64, events: u64, limit: u64, lower: &str) -> String {
-    format!(
-        "the trace would take {} ({events} events), more than --trace-limit {}: {lower}, or raise --trace-limit",
-        crate::cluster::memory::human(bytes),
-        crate::cluster::memory::human(limit)
-    )
+    use crate::cluster::memory::human;
+    // Both in bytes when rounding would show them alike.
+    let (size, max) = match (human(bytes), human(limit)) {
+        (a, b) if a == b => (format!("{bytes} bytes"), format!("{limit} bytes")),
+        pair => pair,
+    };
+    format!("the trace would take {size} ({events} events), more than --trace-limit {max}: {lower}, or raise --trace-limit")
 }
 
 #[cfg(test)]

@@ -150,7 +150,9 @@ fn calibration_and_items_from_the_pipelines_files() {
         thread_algorithm: None,
         wake_ns: None,
     };
+    // Each row of the tree its file names.
     let put = |name: &str, r: ClusterRow, time: &str| {
+        let r = ClusterRow { tree: Some(name[1..3].parse().unwrap()), ..r };
         std::fs::write(g.join(format!("{name}.csv")), csv_of(&[r])).unwrap();
         std::fs::write(g.join(format!("{name}.time")), time).unwrap();
     };
@@ -178,8 +180,9 @@ fn calibration_and_items_from_the_pipelines_files() {
     // No sequential row for b = 20 in the paper's table.
     let other = Grid { groups: vec!["20:4:2".parse().unwrap()], ..grid() };
     std::fs::create_dir_all(dir.path().join("run/b20-d4-m2")).unwrap();
-    for t in ["t01", "t02"] {
-        std::fs::copy(g.join("t02-seq.csv"), dir.path().join(format!("run/b20-d4-m2/{t}-seq.csv"))).unwrap();
+    for t in [1, 2] {
+        let r = ClusterRow { b: Some(20), depth: 4, tree: Some(t), ..row("seq", 1, 20_000.0, 10, 20) };
+        std::fs::write(dir.path().join(format!("run/b20-d4-m2/t{t:02}-seq.csv")), csv_of(&[r])).unwrap();
     }
     let e = calibrate(dir.path(), &other, &published).unwrap_err().to_string();
     assert!(e.starts_with("no sequential row for b = 20 in "), "{e}");
