@@ -54,7 +54,7 @@ fn finite(path: &Path, rows: Vec<ClusterRow>) -> Result<Vec<ClusterRow>> {
             ("host_load", r.host_load.unwrap_or(0.0)),
         ];
         if let Some((c, v)) = cols.iter().find(|c| !c.1.is_finite()) {
-            anyhow::bail!("{}:{}: column {c}: `{v}` is not a finite number (rerun the make target that writes it)", path.display(), i + 2);
+            anyhow::bail!("column `{c}`: `{v}` is not a finite number ({}:{}); rerun the make target that writes it", path.display(), i + 2);
         }
     }
     Ok(rows)
@@ -525,7 +525,7 @@ mod tests {
         assert!(finite(Path::new("o.csv"), vec![ok.clone()]).is_ok());
         for bad in [ClusterRow { speedup: f64::NAN, ..ok.clone() }, ClusterRow { load_sd: f64::INFINITY, ..ok.clone() }] {
             let e = finite(Path::new("o.csv"), vec![ok.clone(), bad]).unwrap_err().to_string();
-            assert!(e.starts_with("o.csv:3: column ") && e.contains("is not a finite number"), "{e}");
+            assert!(e.starts_with("column `") && e.contains("is not a finite number (o.csv:3)"), "{e}");
         }
     }
 

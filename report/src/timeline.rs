@@ -1,4 +1,4 @@
-//! Timelines of one run (issue 41): a trace (`docs/formats.md`, "Traces")
+//! Timelines of one run: a trace (`docs/formats.md`, "Traces")
 //! drawn as one row per processor, process or thread, time across, each
 //! row coloured by the state its time went to.
 //!

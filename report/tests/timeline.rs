@@ -1,4 +1,4 @@
-//! The timelines' section from traces the tools wrote (issue 41): a figure
+//! The timelines' section from traces the tools wrote: a figure
 //! per simulated machine with a row per processor or process, and the
 //! real threads' trace optional.
 
