@@ -349,7 +349,7 @@ pub fn read_many(paths: &[PathBuf], schema: &Schema, required: &[&str]) -> Resul
                 bail!("malformed CSV: column {} has no name ({name}:1)", i + 1);
             }
             if hs[..i].contains(h) {
-                bail!("malformed CSV: column `{h}` appears twice ({name}:1)");
+                bail!("malformed CSV: column `{}` appears twice ({name}:1)", parab::cli::excerpt(h));
             }
         }
         if let Some(c) = required.iter().find(|c| !hs.iter().any(|h| h == *c)) {
@@ -394,7 +394,7 @@ pub fn read_many(paths: &[PathBuf], schema: &Schema, required: &[&str]) -> Resul
                 if kind == ColumnKind::IntKey
                     && let Some(r) = (0..col.len()).find(|&r| !col[r].is_empty() && col[r].parse::<i64>().is_err())
                 {
-                    bail!("column `{h}`: `{}` is not an integer ({})", col[r], at(r));
+                    bail!("column `{}`: `{}` is not an integer ({})", parab::cli::excerpt(h), parab::cli::excerpt(&col[r]), at(r));
                 }
                 Column::new(h.into(), col.iter().map(|s| (!s.is_empty()).then(|| norm_key(s))).collect::<Vec<_>>())
             }
@@ -410,7 +410,7 @@ pub fn read_many(paths: &[PathBuf], schema: &Schema, required: &[&str]) -> Resul
                     }
                 };
                 if let Some(r) = (0..col.len()).find(|&r| bad(r) && (required.contains(&h.as_str()) || !col[r].is_empty())) {
-                    bail!("column `{h}`: `{}` is not {what} ({})", col[r], at(r));
+                    bail!("column `{}`: `{}` is not {what} ({})", parab::cli::excerpt(h), parab::cli::excerpt(&col[r]), at(r));
                 }
                 if kind == ColumnKind::Float {
                     decimals.insert(h.clone(), col.iter().map(|s| decimals_of(s)).max().unwrap_or(0));

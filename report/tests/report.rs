@@ -618,3 +618,13 @@ fn ura2014_shows_the_paper_beside_ours_at_every_depth() {
     assert!(html.contains("b = 5, P = 512, d = 18: speed-up 50.00 with updates, 40.00 without; leaf ratio 2.50 with updates (the paper at d = 24: 343.00 and 385.00, leaf ratio 1.47)."));
     assert!(html.contains("b = 5, d = 18: 14,061 ns"));
 }
+
+/// A bad cell is quoted with its control characters escaped, on one line.
+#[test]
+fn a_bad_cell_is_quoted_escaped() {
+    let d = Dir::new("report-escape");
+    std::fs::create_dir_all(d.join("results/nodes")).unwrap();
+    d.write("results/nodes/bad.csv", "tree,seed,b,wa,wb,depth,nodes,leaves,internal,contributing,root_value\n1,5,32,79,5,3,\x1b[31m,8,2,2,7\n");
+    let err = d.tool("report").args(["--published", &published()]).fails("column `nodes`: `\\u{1b}[31m` is not an integer (results/nodes/bad.csv:2)");
+    assert!(!err.contains('\x1b'), "{err}");
+}
