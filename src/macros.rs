@@ -1,8 +1,10 @@
-//! The crate's three small macros, one home each: [`require!`](crate::macros::require)
+//! The crate's four small macros, one home each: [`require!`](crate::macros::require)
 //! (return an error unless a condition holds),
 //! [`named!`](crate::macros::named) (the names of an enum's variants, parsed
-//! and printed from one list) and [`row!`](crate::macros::row) (a row type
-//! with column groups shared by several tables). Not a thesis concept; modules `use` them by
+//! and printed from one list), [`row!`](crate::macros::row) (a row type
+//! with column groups shared by several tables) and
+//! [`tree_row!`](crate::macros::tree_row) (such a row of one tree, its tree
+//! columns filled in). Not a thesis concept; modules `use` them by
 //! path (`use crate::macros::named;`).
 
 /// Returns `Err($variant(format!(...)))` unless the condition holds:
@@ -191,9 +193,22 @@ macro_rules! row {
     };
 }
 
+/// A row of one tree: a literal of a `row!` type holding `..tree_columns`,
+/// the group filled from the tree
+/// ([`TreeColumns::of`](crate::request::TreeColumns::of), `trees: 1`) and
+/// the other fields written out: `tree_row!(tree, SimRow { run: None, ... })`.
+/// The shared machine's and the real threads' per-tree rows are built so.
+macro_rules! tree_row {
+    ($tree:expr, $row:ident { $($rest:tt)* }) => {{
+        let c = $crate::request::TreeColumns::of($tree);
+        $row { tree: c.tree, seed: c.seed, model: c.model, b: c.b, wa: c.wa, wb: c.wb, depth: c.depth, trees: 1, $($rest)* }
+    }};
+}
+
 pub(crate) use named;
 pub(crate) use require;
 pub(crate) use row;
+pub(crate) use tree_row;
 
 #[cfg(test)]
 mod tests {

@@ -454,20 +454,14 @@ fn cluster(args: &Args) -> Result<()> {
 fn leaf_factors(args: &Args) -> Result<()> {
     use parab::cluster::{factors, memory};
     let c = &args.cluster;
-    let unused = [
-        ("--procs", args.procs != [1]),
-        ("--node-ns", args.node_ns.is_some()),
-        ("--leaf-ns", args.leaf_ns.is_some()),
-        ("--send-ns", args.send_ns.is_some()),
-        ("--recv-ns", args.recv_ns.is_some()),
-        ("--wake-ns", args.wake_ns.is_some()),
-        ("--latency-ns", args.latency_ns.is_some()),
-        ("--bandwidth", args.bandwidth.is_some()),
+    let mut unused = vec![("--procs", args.procs != [1])];
+    unused.extend(cost_options(args));
+    unused.extend([
         ("--split-ply", c.split_ply.is_some()),
         ("--slice-nodes", c.slice_nodes.is_some()),
         ("--epsilon", c.epsilon.is_some()),
         ("--master-cost", c.master_cost.is_some()),
-    ];
+    ]);
     if let Some((name, _)) = unused.iter().chain(&c.network.given()).find(|o| o.1) {
         bail!("{name} does not apply to --leaf-factors (the sequential search alone; it takes --master-depth, --share-depth, --tt-slots and --memory)");
     }
@@ -495,6 +489,20 @@ fn leaf_factors(args: &Args) -> Result<()> {
     Ok(out.finish()?)
 }
 
+/// The simulated cluster's cost and network options, each with whether
+/// it was given (the options the other uses refuse).
+fn cost_options(args: &Args) -> [(&'static str, bool); 7] {
+    [
+        ("--node-ns", args.node_ns.is_some()),
+        ("--leaf-ns", args.leaf_ns.is_some()),
+        ("--send-ns", args.send_ns.is_some()),
+        ("--recv-ns", args.recv_ns.is_some()),
+        ("--wake-ns", args.wake_ns.is_some()),
+        ("--latency-ns", args.latency_ns.is_some()),
+        ("--bandwidth", args.bandwidth.is_some()),
+    ]
+}
+
 fn main() {
     let args: Args = cli::parse_with("pabsim", |c| {
         let after = c.get_after_help().map(|h| h.to_string()).unwrap_or_default();
@@ -516,28 +524,20 @@ fn main() {
         if args.machine == MachineKind::Cluster {
             return cluster(&args);
         }
-        let mut cluster_only = vec![
-            ("--node-ns", args.node_ns.is_some()),
-            ("--leaf-ns", args.leaf_ns.is_some()),
-            ("--send-ns", args.send_ns.is_some()),
-            ("--recv-ns", args.recv_ns.is_some()),
-            ("--wake-ns", args.wake_ns.is_some()),
-            ("--latency-ns", args.latency_ns.is_some()),
-            ("--bandwidth", args.bandwidth.is_some()),
-            ("--memory", args.memory.is_some()),
-            ("--leaf-factors", args.leaf_factors),
-        ];
+        let mut cluster_only = cost_options(&args).to_vec();
+        cluster_only.extend([("--memory", args.memory.is_some()), ("--leaf-factors", args.leaf_factors)]);
         cluster_only.extend(args.cluster.given());
         cluster_only.extend(args.cluster.network.given());
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {
             bail!("{name} applies to --machine cluster only");
         }
         ensure!(args.shard.is_none() || args.per_tree, "--shard needs --per-tree (a shard's rows are per tree, for --merge)");
+        let shared: Vec<_> = Algorithm::ALL.iter().filter(|a| **a != Algorithm::LazySmp).map(|a| a.name()).collect();
         let algorithms = parab::request::parse_algorithms(
             "--algorithm",
             &args.algorithm,
             |n| n.parse::<parab::cluster::ClusterAlgorithm>().is_ok(),
-            "give --machine cluster; the shared machine runs dts, pvsplit, steal, active",
+            &format!("give --machine cluster; the shared machine runs {}", shared.join(", ")),
         )?;
         let base = baseline(&args.baseline)?;
         if args.merge {

@@ -12,9 +12,9 @@
 use super::host::Occupancy;
 use super::{Measured, Options, RealError};
 use crate::algorithm::{Algorithm, Columns};
-use crate::macros::row;
+use crate::macros::{row, tree_row};
 use crate::nn::Network;
-use crate::request::{Request, RequestError, TreeColumns, configurations, network_for, row_seed};
+use crate::request::{Request, RequestError, configurations, network_for, row_seed};
 use crate::tree::{Family, Tree, TreeKey};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -318,49 +318,43 @@ fn describe(a: Option<Algorithm>) -> String {
 }
 
 fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Measured, host: &Occupancy, s: &Settings) -> RealRow {
-    let TreeColumns { tree: index, seed, model, b, wa, wb, depth } = TreeColumns::of(tree);
     let k = Columns::of(a);
-    RealRow {
-        tree: index,
-        seed,
-        model,
-        b,
-        wa,
-        wb,
-        depth,
-        trees: 1,
-        procs: threads as u32,
-        policy: k.policy,
-        scheme: k.scheme,
-        m_a: k.m_a,
-        m_b: k.m_b,
-        m_ca: k.m_ca,
-        m_cc: k.m_cc,
-        cut_width: k.cut_width,
-        pv_wait: k.pv_wait,
-        split_walk: k.split_walk,
-        min_split_depth: k.min_split_depth,
-        split_group: k.split_group,
-        steal_seed: k.steal_seed,
-        node_cost_ns: s.node_cost_ns,
-        repeats: s.repeats.max(1),
-        wall_ns: r.wall_ns,
-        nodes: r.nodes,
-        leaves: r.leaves,
-        root_value: Some(tree.row_value(r.value)),
-        root_move: Some(r.root_move),
-        time_search_ns: r.search_ns,
-        time_idle_ns: r.idle_ns,
-        time_lock_ns: r.lock_ns,
-        t1_wall_ns: None,
-        n1_nodes: None,
-        su: None,
-        so: None,
-        cores: host.cores,
-        host_load: host.host_load,
-        free_cores: host.free_cores,
-        oversubscribed: host.oversubscribed,
-    }
+    tree_row!(
+        tree,
+        RealRow {
+            procs: threads as u32,
+            policy: k.policy,
+            scheme: k.scheme,
+            m_a: k.m_a,
+            m_b: k.m_b,
+            m_ca: k.m_ca,
+            m_cc: k.m_cc,
+            cut_width: k.cut_width,
+            pv_wait: k.pv_wait,
+            split_walk: k.split_walk,
+            min_split_depth: k.min_split_depth,
+            split_group: k.split_group,
+            steal_seed: k.steal_seed,
+            node_cost_ns: s.node_cost_ns,
+            repeats: s.repeats.max(1),
+            wall_ns: r.wall_ns,
+            nodes: r.nodes,
+            leaves: r.leaves,
+            root_value: Some(tree.row_value(r.value)),
+            root_move: Some(r.root_move),
+            time_search_ns: r.search_ns,
+            time_idle_ns: r.idle_ns,
+            time_lock_ns: r.lock_ns,
+            t1_wall_ns: None,
+            n1_nodes: None,
+            su: None,
+            so: None,
+            cores: host.cores,
+            host_load: host.host_load,
+            free_cores: host.free_cores,
+            oversubscribed: host.oversubscribed,
+        }
+    )
 }
 
 type TreeId = (Family, Option<u32>, Option<u32>, Option<u32>, u32, Option<u64>, Option<u32>);

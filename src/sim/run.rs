@@ -18,9 +18,9 @@ use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SM
 use crate::formats::aggregate::{self, share};
 use crate::formats::{SimRow, seal};
 use crate::game::TreeSource;
-use crate::macros::require;
+use crate::macros::{require, tree_row};
 use crate::nn::Network;
-use crate::request::{Interleave, LockKind, Request, RequestError, TreeColumns, configurations, network_for, row_seed};
+use crate::request::{Interleave, LockKind, Request, RequestError, configurations, network_for, row_seed};
 use crate::schemes::SplitScheme;
 use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
 use crate::tree::Family;
@@ -322,68 +322,62 @@ impl<S: SplitScheme, R: Recorder> SourceVisitor for Simulate<'_, S, R> {
 }
 
 fn row(item: u64, items: u64, tree: &Tree, c: &SimConfig, s: &TreeStats) -> SimRow {
-    let TreeColumns { tree: index, seed, model, b, wa, wb, depth } = TreeColumns::of(tree);
     let work = |st: State| s.work(st);
     let time = |st: State| s.in_state(st);
     let k = Columns::of(c.algorithm.as_ref());
-    SimRow {
-        run: None,
-        item: Some(item),
-        items: Some(items),
-        tree: index,
-        seed,
-        model,
-        b,
-        wa,
-        wb,
-        depth,
-        trees: 1,
-        scheme: k.scheme,
-        procs: c.procs as u32,
-        m_a: k.m_a,
-        m_b: k.m_b,
-        m_ca: k.m_ca,
-        m_cc: k.m_cc,
-        cut_width: k.cut_width,
-        interleave: c.interleave.name().to_string(),
-        split_walk: k.split_walk,
-        root_value: Some(tree.row_value(s.value)),
-        tp_ticks: s.ticks,
-        np_nodes: s.nodes,
-        leaves: s.leaves,
-        ticks_expand: work(State::Expand),
-        ticks_search: work(State::Search),
-        ticks_eval: work(State::Eval),
-        ticks_return: work(State::Return),
-        ticks_split: work(State::Split),
-        ticks_update: work(State::Update),
-        ticks_exit: work(State::Exit),
-        mem_stall: s.mem_stall(),
-        lock_wait: s.lock_wait(),
-        time_expand: time(State::Expand),
-        time_search: time(State::Search),
-        time_eval: time(State::Eval),
-        time_return: time(State::Return),
-        time_split: time(State::Split),
-        time_update: time(State::Update),
-        time_exit: time(State::Exit),
-        split_share: share(time(State::Split), c.procs as u64, s.ticks),
-        split_searches: s.split_searches,
-        split_examined: s.split_examined,
-        told: s.told,
-        pool_nodes: s.pool,
-        t1_ticks: None,
-        n1_nodes: None,
-        su: None,
-        so: None,
-        css: None,
-        policy: k.policy,
-        min_split_depth: k.min_split_depth,
-        split_group: k.split_group,
-        steal_seed: k.steal_seed,
-        lock: c.lock.name().to_string(),
-        pv_wait: k.pv_wait,
-    }
+    tree_row!(
+        tree,
+        SimRow {
+            run: None,
+            item: Some(item),
+            items: Some(items),
+            scheme: k.scheme,
+            procs: c.procs as u32,
+            m_a: k.m_a,
+            m_b: k.m_b,
+            m_ca: k.m_ca,
+            m_cc: k.m_cc,
+            cut_width: k.cut_width,
+            interleave: c.interleave.name().to_string(),
+            split_walk: k.split_walk,
+            root_value: Some(tree.row_value(s.value)),
+            tp_ticks: s.ticks,
+            np_nodes: s.nodes,
+            leaves: s.leaves,
+            ticks_expand: work(State::Expand),
+            ticks_search: work(State::Search),
+            ticks_eval: work(State::Eval),
+            ticks_return: work(State::Return),
+            ticks_split: work(State::Split),
+            ticks_update: work(State::Update),
+            ticks_exit: work(State::Exit),
+            mem_stall: s.mem_stall(),
+            lock_wait: s.lock_wait(),
+            time_expand: time(State::Expand),
+            time_search: time(State::Search),
+            time_eval: time(State::Eval),
+            time_return: time(State::Return),
+            time_split: time(State::Split),
+            time_update: time(State::Update),
+            time_exit: time(State::Exit),
+            split_share: share(time(State::Split), c.procs as u64, s.ticks),
+            split_searches: s.split_searches,
+            split_examined: s.split_examined,
+            told: s.told,
+            pool_nodes: s.pool,
+            t1_ticks: None,
+            n1_nodes: None,
+            su: None,
+            so: None,
+            css: None,
+            policy: k.policy,
+            min_split_depth: k.min_split_depth,
+            split_group: k.split_group,
+            steal_seed: k.steal_seed,
+            lock: c.lock.name().to_string(),
+            pv_wait: k.pv_wait,
+        }
+    )
 }
 
 type RowKey = (Family, Option<u32>, Option<u32>, Option<u32>, u32, u64, u32);

@@ -51,7 +51,7 @@
 
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
-use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, Step};
+use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, StackProcess};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::algorithms::ybwc::default_granularity;
 use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
@@ -87,7 +87,7 @@ enum Stage {
 }
 
 /// A node above the granularity on this process's path.
-struct Frame<N> {
+pub(crate) struct Frame<N> {
     node: N,
     max: bool,
     ply: u32,
@@ -339,55 +339,6 @@ impl<S: TreeSource> FoxProcess<S> {
         self.aborts += job.truncate(t, k);
     }
 
-    /// Everything but a slice: closes finished frames (storing their
-    /// results), starts sub-searches, farms moves out, until a piece is to
-    /// be searched (a wake-up is asked for) or the frames wait for slaves.
-    fn advance<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
-        loop {
-            let Some(job) = self.job.as_mut() else { return };
-            match job.step(t, &mut self.waking, &mut self.aborts) {
-                Step::Wait => return,
-                Step::Closed(f) => {
-                    let value = f.w.value(f.max);
-                    let entry = Entry { value, bound: Bound::of(value, f.open), depth: f.depth, best: f.best as u32, tag: 0 };
-                    self.searcher().remember(src, &f.node, f.ply, entry);
-                    self.deliver(src, t, value);
-                    continue;
-                }
-                Step::Open => {}
-            }
-            let Some(top) = job.frames.last_mut() else { return };
-            if top.busy {
-                return;
-            }
-            let (node, max, ply, window) = match top.stage {
-                Stage::Deepening => {
-                    self.deepened += 1;
-                    (top.node.clone(), top.max, top.ply, top.open)
-                }
-                Stage::First(h) => {
-                    self.followed += 1;
-                    (top.kids[h].clone(), !top.max, top.ply + 1, top.w)
-                }
-                Stage::Farm => {
-                    self.farm(t);
-                    // Every slave busy: the master takes the next move itself.
-                    let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return };
-                    let Some(k) = top.todo.pop_front() else { return };
-                    self.own += 1;
-                    top.own = k;
-                    (top.kids[k].clone(), !top.max, top.ply + 1, top.w)
-                }
-            };
-            let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return };
-            top.busy = true;
-            let depth = if top.stage == Stage::Deepening { top.depth - 2 } else { top.depth - 1 };
-            if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice }) {
-                self.deliver(src, t, v);
-            }
-        }
-    }
-
     /// Gives the top frame's next moves to the free slaves, the largest
     /// sub-cube first, each with the frame's window as it stands.
     fn farm<T: Transport<S::Node>>(&mut self, t: &mut T) {
@@ -449,6 +400,58 @@ fn suggest<N>(f: &mut Frame<N>, hint: Option<u32>) {
             f.best = 0;
             f.todo = (0..n).collect();
         }
+    }
+}
+
+/// Fox's rules in the frame-stack loop: a closed frame's result is
+/// stored in the table; an open one searches its node to depth − 2 first
+/// (for a suggestion), follows the suggested move, then farms its moves out.
+impl<S: TreeSource> StackProcess<S> for FoxProcess<S> {
+    type Frame = Frame<S::Node>;
+    type Owner = u32;
+
+    fn current(&mut self) -> Option<(&mut Stack<S::Node>, &mut bool, &mut u64)> {
+        Some((self.job.as_mut()?, &mut self.waking, &mut self.aborts))
+    }
+
+    fn close<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, f: Frame<S::Node>) {
+        let value = f.w.value(f.max);
+        let entry = Entry { value, bound: Bound::of(value, f.open), depth: f.depth, best: f.best as u32, tag: 0 };
+        self.searcher().remember(src, &f.node, f.ply, entry);
+        self.deliver(src, t, value);
+    }
+
+    fn start_next<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) -> bool {
+        let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return false };
+        if top.busy {
+            return false;
+        }
+        let (node, max, ply, window) = match top.stage {
+            Stage::Deepening => {
+                self.deepened += 1;
+                (top.node.clone(), top.max, top.ply, top.open)
+            }
+            Stage::First(h) => {
+                self.followed += 1;
+                (top.kids[h].clone(), !top.max, top.ply + 1, top.w)
+            }
+            Stage::Farm => {
+                self.farm(t);
+                // Every slave busy: the master takes the next move itself.
+                let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return false };
+                let Some(k) = top.todo.pop_front() else { return false };
+                self.own += 1;
+                top.own = k;
+                (top.kids[k].clone(), !top.max, top.ply + 1, top.w)
+            }
+        };
+        let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return false };
+        top.busy = true;
+        let depth = if top.stage == Stage::Deepening { top.depth - 2 } else { top.depth - 1 };
+        if let Some(v) = self.open(src, t, Piece { node, max, ply, depth, window, budget: self.slice }) {
+            self.deliver(src, t, v);
+        }
+        true
     }
 }
 

@@ -8,7 +8,8 @@
 //! What is here is the part the two copied from each other; each
 //! algorithm's frame (its rules: when a child may start, who may take it,
 //! what closing a frame stores) stays in its own file and reaches this
-//! module through [`StackFrame`].
+//! module through [`StackFrame`], and its process runs the loop between
+//! slices, [`StackProcess::advance`], through that trait's two rules.
 
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::transport::{Transport, abort_out};
@@ -87,6 +88,42 @@ impl<N, F: StackFrame, O> Stack<N, F, O> {
         let v = p.slice(searcher.get_or_insert_with(|| Searcher::new(slots)), src, t)?;
         self.piece = None;
         Some(v)
+    }
+}
+
+/// A process searching frame stacks: the loop both algorithms run
+/// between slices ([`StackProcess::advance`]) over what each says.
+pub(crate) trait StackProcess<S: TreeSource> {
+    /// The algorithm's frame.
+    type Frame: StackFrame;
+    /// Who gives a task (see [`Stack`]).
+    type Owner;
+    /// The stack searched now, if any, with the process's pending wake-up
+    /// flag and its count of aborts sent.
+    fn current(&mut self) -> Option<(&mut Stack<S::Node, Self::Frame, Self::Owner>, &mut bool, &mut u64)>;
+    /// A finished frame was popped: its value goes to the frame below (or
+    /// the owner).
+    fn close<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, f: Self::Frame);
+    /// The top frame is open: starts what its rules allow; `false` when it
+    /// waits (for other processes, or nothing may start).
+    fn start_next<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) -> bool;
+
+    /// Does everything but searching a slice: closes finished frames,
+    /// starts what the top frame allows, until a piece is to be searched (a
+    /// wake-up is asked for) or the frames wait for other processes.
+    fn advance<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+        loop {
+            let Some((job, waking, aborts)) = self.current() else { return };
+            match job.step(t, waking, aborts) {
+                Step::Wait => return,
+                Step::Closed(f) => self.close(src, t, f),
+                Step::Open => {
+                    if !self.start_next(src, t) {
+                        return;
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -50,7 +50,7 @@ pub use switches::Switches;
 
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
-use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, Step};
+use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, StackProcess};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::topology::Topology;
 use crate::cluster::exec::transport::{Msg, Process, Transport};
@@ -140,7 +140,7 @@ impl Algorithm for Ybwc {
 
 /// A node above the granularity being searched: its children, which are
 /// started, which are out with other processes, and its window.
-struct Frame<N> {
+pub(crate) struct Frame<N> {
     max: bool,
     ply: u32,
     depth: u32,
@@ -472,37 +472,6 @@ impl<S: TreeSource> YbwcProcess<S> {
         self.aborts += job.truncate(t, k);
     }
 
-    /// Does everything but searching a slice: closes finished frames,
-    /// starts local children, until a piece is to be searched (a wake-up is
-    /// asked for) or the frames wait for other processes.
-    fn advance<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
-        loop {
-            let Some(job) = self.jobs.last_mut() else { return };
-            match job.step(t, &mut self.waking, &mut self.aborts) {
-                Step::Wait => return,
-                Step::Closed(f) => {
-                    self.deliver(t, f.value());
-                    continue;
-                }
-                Step::Open => {}
-            }
-            let Some(top) = job.frames.last_mut() else { return };
-            if top.can_start() {
-                let i = top.next;
-                top.next += 1;
-                top.local = true;
-                top.local_child = i;
-                let kind = top.kind.child(i);
-                let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.w, budget: self.slice };
-                if let Some(v) = self.open(src, t, p, kind) {
-                    self.deliver(t, v);
-                }
-                continue;
-            }
-            return;
-        }
-    }
-
     /// One slice of the piece.
     fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
         let Some(job) = self.jobs.last_mut() else { return };
@@ -613,6 +582,39 @@ impl<S: TreeSource> YbwcProcess<S> {
             self.truncate(t, j, 0);
             self.jobs.pop();
         }
+    }
+}
+
+/// YBWC's rules in the frame-stack loop: a closed frame's value goes
+/// down; an open one starts its next child here when the young brothers
+/// wait rule allows it (others take the rest by request).
+impl<S: TreeSource> StackProcess<S> for YbwcProcess<S> {
+    type Frame = Frame<S::Node>;
+    type Owner = (usize, u32);
+
+    fn current(&mut self) -> Option<(&mut Stack<S::Node>, &mut bool, &mut u64)> {
+        Some((self.jobs.last_mut()?, &mut self.waking, &mut self.aborts))
+    }
+
+    fn close<T: Transport<S::Node>>(&mut self, _: &S, t: &mut T, f: Frame<S::Node>) {
+        self.deliver(t, f.value());
+    }
+
+    fn start_next<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) -> bool {
+        let Some(top) = self.jobs.last_mut().and_then(|j| j.frames.last_mut()) else { return false };
+        if !top.can_start() {
+            return false;
+        }
+        let i = top.next;
+        top.next += 1;
+        top.local = true;
+        top.local_child = i;
+        let kind = top.kind.child(i);
+        let p = Piece { node: top.kids[i].clone(), max: !top.max, ply: top.ply + 1, depth: top.depth - 1, window: top.w, budget: self.slice };
+        if let Some(v) = self.open(src, t, p, kind) {
+            self.deliver(t, v);
+        }
+        true
     }
 }
 
