@@ -62,24 +62,30 @@ fn csv_error(name: &str, header: &[String], e: csv::Error) -> FormatError {
     FormatError::Csv { name: name.to_string(), line, message: msg }
 }
 
+/// Ends a serde probe ([`struct_fields`], [`struct_columns`]) once it has
+/// what it asked the type for.
+#[derive(Debug)]
+struct Stop;
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("probe done")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl serde::de::Error for Stop {
+    fn custom<M: std::fmt::Display>(_: M) -> Stop {
+        Stop
+    }
+}
+
 /// The field names a serde struct expects, as its derived `Deserialize`
 /// declares them (renames applied); empty for a type that is not a struct.
 pub fn struct_fields<T: DeserializeOwned>() -> &'static [&'static str] {
     use serde::de::{self, Visitor};
     struct Capture(Option<&'static [&'static str]>);
-    #[derive(Debug)]
-    struct Stop;
-    impl std::fmt::Display for Stop {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("field names captured")
-        }
-    }
-    impl std::error::Error for Stop {}
-    impl de::Error for Stop {
-        fn custom<M: std::fmt::Display>(_: M) -> Stop {
-            Stop
-        }
-    }
     impl<'de> de::Deserializer<'de> for &mut Capture {
         type Error = Stop;
         fn deserialize_any<V: Visitor<'de>>(self, _: V) -> std::result::Result<V::Value, Stop> {
@@ -119,19 +125,6 @@ pub enum ColumnType {
 /// the tools wrote it. Empty for a type that is not a struct.
 pub fn struct_columns<T: DeserializeOwned>() -> Vec<(&'static str, ColumnType)> {
     use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
-    #[derive(Debug)]
-    struct Stop;
-    impl std::fmt::Display for Stop {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("column type captured")
-        }
-    }
-    impl std::error::Error for Stop {}
-    impl de::Error for Stop {
-        fn custom<M: std::fmt::Display>(_: M) -> Stop {
-            Stop
-        }
-    }
     /// Asks `T` for one field (the struct's `field`-th) and records the
     /// type its deserializer requests, then stops.
     struct Probe {
