@@ -181,7 +181,9 @@ fn readme_counts_the_tools_and_docs_are_not_executable() {
 
 /// The modules declared in the module at `within` (`[]`: the crate root,
 /// `src/lib.rs`; `[sim, engine]`: `src/sim/engine/mod.rs` or
-/// `src/sim/engine.rs`), from its `mod name;` lines.
+/// `src/sim/engine.rs`), from its `mod name;` lines and the lines of the
+/// cluster's registry that declare one (`pub mod name: Type;`, or `pub mod
+/// name:` with the types on the lines below).
 fn child_modules(src: &Path, within: &[&str]) -> Vec<String> {
     let file = if within.is_empty() {
         src.join("lib.rs")
@@ -201,7 +203,8 @@ fn child_modules(src: &Path, within: &[&str]) -> Vec<String> {
                 Some(rest) => rest.trim(),
                 None => l,
             };
-            l.strip_prefix("mod ")?.strip_suffix(';').map(|m| m.trim().to_string())
+            let name = l.strip_prefix("mod ")?.split_once([';', ':'])?.0.trim();
+            name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| name.to_string())
         })
         .collect()
 }

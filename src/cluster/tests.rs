@@ -71,12 +71,23 @@ fn every_algorithm_is_exact_at_every_process_count_and_delivery() {
 
 /// What a run resolves is what it ran with, and what its row says: the
 /// defaults worked out from the tree (b = 5, depth 6) and the process
-/// count, the explicit values capped at the depth.
+/// count, the explicit values capped at the depth. Every registered
+/// algorithm keeps its name and runs again with what it resolved to
+/// unchanged; the others' rules below, each found in the registry by name.
 #[test]
 fn each_run_returns_the_parameters_it_resolved() {
     let t = &incremental(5, 6, 1)[0];
     let ran = |a: ClusterAlgorithm, procs| simulate(t, &ClusterConfig::new(a, procs), None).unwrap().algorithm;
-    let [_, even, slave, mw, noupdate, share, negascout, ybwc, _, pv, fox] = ClusterAlgorithm::all()[..] else { panic!("eleven algorithms") };
+    for a in ClusterAlgorithm::all() {
+        let procs = 3.clamp(*a.procs().start(), *a.procs().end());
+        let resolved = ran(a, procs);
+        assert_eq!(resolved.name(), a.name(), "{a} on {procs}");
+        assert_eq!(ran(resolved, procs), resolved, "{a} on {procs}");
+    }
+    let registered = |name: &str| ClusterAlgorithm::all().into_iter().find(|a| a.name() == name).unwrap_or_else(|| panic!("no {name} in the registry"));
+    let [even, slave, mw, noupdate, share, negascout, ybwc, pv, fox] =
+        ["even-split", "master-slave", "master-worker", "master-worker-noupdate", "master-worker-share", "master-worker-negascout", "ybwc", "pv-split", "fox"]
+            .map(registered);
     let slice = Some(DEFAULT_SLICE_NODES);
     // The split ply: 1 (5 nodes) for 4 processes, 2 (25) for 8.
     assert_eq!(ran(even, 4), EvenSplit { split: Some(1) }.into());
@@ -123,9 +134,17 @@ fn each_machine_refuses_what_it_cannot_run() {
     };
     assert!(on_threads("master-slave").check().is_ok());
     assert!(matches!(on_threads("ybwc").check(), Err(ClusterError::Threads { .. })));
+    // The unknown name's message lists every registered name, in table
+    // order, then YBWC's rule.
+    let names: Vec<&str> = ClusterAlgorithm::all().iter().map(|a| a.name()).collect();
+    let (last, rest) = names.split_last().expect("a registry");
+    assert!(!rest.is_empty(), "one algorithm in the registry: {names:?}");
     assert_eq!(
         "ybw".parse::<ClusterAlgorithm>().map_err(|e| e.to_string()),
-        Err("unknown cluster algorithm `ybw` (expected seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox; YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order)".into())
+        Err(format!(
+            "unknown cluster algorithm `ybw` (expected {} or {last}; YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order)",
+            rest.join(", ")
+        ))
     );
     for a in ClusterAlgorithm::all() {
         assert_eq!(a.name().parse::<ClusterAlgorithm>(), Ok(a));

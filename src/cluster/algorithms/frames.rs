@@ -91,6 +91,10 @@ impl<N, F: StackFrame, O> Stack<N, F, O> {
     }
 }
 
+/// What [`StackProcess::current`] lends: the stack searched now, the
+/// process's pending wake-up flag and its count of aborts sent.
+pub(crate) type Current<'a, N, F, O> = (&'a mut Stack<N, F, O>, &'a mut bool, &'a mut u64);
+
 /// A process searching frame stacks: the loop both algorithms run
 /// between slices ([`StackProcess::advance`]) over what each says.
 pub(crate) trait StackProcess<S: TreeSource> {
@@ -100,7 +104,7 @@ pub(crate) trait StackProcess<S: TreeSource> {
     type Owner;
     /// The stack searched now, if any, with the process's pending wake-up
     /// flag and its count of aborts sent.
-    fn current(&mut self) -> Option<(&mut Stack<S::Node, Self::Frame, Self::Owner>, &mut bool, &mut u64)>;
+    fn current(&mut self) -> Option<Current<'_, S::Node, Self::Frame, Self::Owner>>;
     /// A finished frame was popped: its value goes to the frame below (or
     /// the owner).
     fn close<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, f: Self::Frame);
