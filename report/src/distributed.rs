@@ -74,7 +74,7 @@ fn label(g: &Group) -> String {
 
 /// One group's figure (speed-up and leaves against P), table and findings.
 fn group_section(g: &Group, rows: &[&ClusterRow], s: &mut Section, b: &mut Builder) -> Result<()> {
-    let algs = algorithms(&rows);
+    let algs = algorithms(rows);
     let series_of = |f: &dyn Fn(&ClusterRow) -> f64| -> Vec<Series> {
         algs.iter()
             .map(|a| {

@@ -59,5 +59,5 @@ pub fn refuse_overflow(df: &DataFrame, columns: &[&str], at: impl Fn(usize) -> S
 pub fn summarize(df: &DataFrame, key: &[Expr], rule: &[(&str, Agg)], wanted: &[&str], extra: Vec<Expr>) -> Result<LazyFrame> {
     let mut agg = exprs(df, rule, wanted)?;
     agg.extend(extra);
-    Ok(df.clone().lazy().group_by_stable(key.to_vec()).agg(agg))
+    Ok(df.clone().lazy().group_by_stable(key).agg(agg))
 }

@@ -9,7 +9,7 @@
 //! algorithm's frame (its rules: when a child may start, who may take it,
 //! what closing a frame stores) stays in its own file and reaches this
 //! module through [`StackFrame`], and its process runs the loop between
-//! slices, [`StackProcess::advance`], through that trait's two rules.
+//! slices, `StackProcess::advance`, through that trait's two rules.
 
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::transport::{Transport, abort_out};
