@@ -10,6 +10,7 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::keyed::{self, key};
 use super::{Builder, PendingFigure, figure, ordering_label};
 use anyhow::Result;
 use parab::formats::SimRow;
@@ -69,21 +70,14 @@ fn line_key<'a>(policy: &'a str, lock: &str) -> &'a str {
     if policy == "dts" && lock == "tas" { "dts-tas" } else { policy }
 }
 
-/// A row's group of trees: (b, wa, wb, depth, trees); `None` for a game's
-/// rows, which have no ordering.
-fn group_of(r: &SimRow) -> Option<(u32, u32, u32, u32, u32)> {
-    Some((r.b?, r.wa?, r.wb?, r.depth, r.trees))
-}
-
-/// The experiment's groups of artificial trees, in order of first appearance.
-fn groups(rows: &[SimRow]) -> Vec<(u32, u32, u32, u32, u32)> {
-    let mut out = vec![];
-    for g in rows.iter().filter(|r| r.procs > 1).filter_map(group_of) {
-        if !out.contains(&g) {
-            out.push(g);
-        }
-    }
-    out
+/// The experiment's parallel rows on artificial trees (a game's rows have no
+/// ordering), grouped by tree group (b, wa, wb, depth, trees), groups in
+/// order of first appearance.
+fn groups(rows: &[SimRow]) -> Result<Vec<Vec<&SimRow>>> {
+    let par: Vec<&SimRow> = rows.iter().filter(|r| r.procs > 1 && r.b.is_some() && r.wa.is_some() && r.wb.is_some()).collect();
+    let keys =
+        vec![key("b", &par, |r| r.b), key("wa", &par, |r| r.wa), key("wb", &par, |r| r.wb), key("depth", &par, |r| r.depth), key("trees", &par, |r| r.trees)];
+    Ok(keyed::groups(keys)?.into_iter().map(|g| g.into_iter().map(|i| par[i]).collect()).collect())
 }
 
 /// One group's figure: SU, SO and CSS against p, a line per algorithm.
@@ -194,9 +188,10 @@ pub fn sections(data: Option<&Beyond>, b: &mut Builder) -> Result<()> {
         }
         s.tables.push(t);
     }
-    for (b_, wa, wb, depth, trees) in groups(&data.rows) {
+    for rows in groups(&data.rows)? {
+        let r0 = rows[0];
+        let (b_, wa, wb, depth, trees) = (r0.b.unwrap_or_default(), r0.wa.unwrap_or_default(), r0.wb.unwrap_or_default(), r0.depth, r0.trees);
         let label = ordering_label(&b_.to_string(), &wa.to_string(), &wb.to_string());
-        let rows: Vec<&SimRow> = data.rows.iter().filter(|r| group_of(r) == Some((b_, wa, wb, depth, trees)) && r.procs > 1).collect();
         let id = format!("beyond-{b_}-{wa}-{wb}-d{depth}");
         let f = group_figure(&rows, &id, &label, (b_, wa, wb), depth, trees)?;
         b.add_figure(&mut s, f);

@@ -285,7 +285,7 @@ fn table_4_4(c: &Ch4, p: &mut Published) -> Result<Section> {
         s.findings.push("We hold no published copy of Table 4.4 yet (`data/published/table-4.4-*.csv`); when one is added it is compared here.".into());
     }
     for c in cmp {
-        add_comparison(&mut s, c);
+        add_comparison(&mut s, c)?;
     }
     Ok(s)
 }
@@ -325,7 +325,7 @@ fn table_4_5(c: &Ch4, p: &mut Published) -> Result<Section> {
         });
     }
     for c in cmp {
-        add_comparison(&mut s, c);
+        add_comparison(&mut s, c)?;
     }
     s.settings.push("`fbest --analytic --ordering 20,69,19` (no trees, no seeds).".into());
     Ok(s)
@@ -396,7 +396,7 @@ pub fn sections(c: &Ch4, games: &Games, p: &mut Published, b: &mut Builder) -> R
     let s = chess_vs_artificial(c, games, b)?;
     let mut s = s;
     for cmp in p.take(&["4.1", "4.2", "4.3"]) {
-        add_comparison(&mut s, cmp);
+        add_comparison(&mut s, cmp)?;
     }
     b.sections.push(s);
     let s = table_4_4(c, p)?;

@@ -279,7 +279,7 @@ fn table_5_1(c: &Ch5, p: &mut Published, b: &mut Builder) -> Result<Section> {
         }
     }
     for cmp in p.take(&["5.1"]) {
-        add_comparison(&mut s, cmp);
+        add_comparison(&mut s, cmp)?;
     }
     if !c.curves.is_empty() {
         let mut ty = vec![];
@@ -383,7 +383,7 @@ fn scheme_table(c: &Ch5, p: &mut Published, scheme: &str, number: &str, desc: &s
         _ => s.missing.push(missing("classification counts", "classify/*.csv", "make chapter5")),
     }
     for cmp in &cmps {
-        add_comparison(&mut s, cmp);
+        add_comparison(&mut s, cmp)?;
         if cmp.keys.iter().any(|k| k == "param") {
             s.findings.push(if differ.is_empty() {
                 format!("The comparison is at the thesis's {pname} (the one its table reports); our best {pname} is the same for every ordering we ran.")

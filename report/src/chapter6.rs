@@ -264,7 +264,7 @@ fn table_6_3(c: &Ch6, ch4: &Ch4, p: &mut Published) -> Result<Section> {
         });
     }
     for cmp in p.take(&["6.3"]) {
-        add_comparison(&mut s, cmp);
+        add_comparison(&mut s, cmp)?;
     }
     Ok(s)
 }
@@ -435,7 +435,7 @@ fn ordering_section(c: &Ch6, it: &OrderingItem, b: &mut Builder, t: &mut Section
         ..Default::default()
     };
     if let Some(cmp) = it.thesis {
-        add_comparison(&mut sec, cmp);
+        add_comparison(&mut sec, cmp)?;
     }
     if let (Some(d), Some(runs)) = (&it.rows, &c.runs) {
         // Our runs the thesis's table has no cell for get a table of their own.

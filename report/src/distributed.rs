@@ -12,6 +12,7 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::keyed::{self, key};
 use super::legend::{algorithms, name};
 use super::load::rows;
 use super::{Builder, figure};
@@ -192,18 +193,19 @@ pub fn sections(data: Option<&Distributed>, b: &mut Builder) -> Result<()> {
         b.sections.push(s);
         return Ok(());
     };
-    let mut groups: Vec<Group> = vec![];
-    for g in data.rows.iter().map(group_of) {
-        if !groups.contains(&g) {
-            groups.push(g);
+    let all = &data.rows;
+    let keys = vec![
+        key("model", all, |r| r.model.as_str()),
+        key("b", all, |r| r.b),
+        key("depth", all, |r| r.depth),
+        key("trees", all, |r| r.trees),
+        key("transport", all, |r| r.transport.as_str()),
+    ];
+    for group in keyed::groups(keys)? {
+        let rows: Vec<&ClusterRow> = group.iter().map(|&i| &all[i]).filter(|r| r.procs > 1).collect();
+        if let Some(first) = rows.first() {
+            group_section(&group_of(first), &rows, &mut s, b)?;
         }
-    }
-    for g in &groups {
-        let rows: Vec<&ClusterRow> = data.rows.iter().filter(|r| group_of(r) == *g && r.procs > 1).collect();
-        if rows.is_empty() {
-            continue;
-        }
-        group_section(g, &rows, &mut s, b)?;
     }
     if !data.factors.is_empty() {
         s.tables.push(factors_table(&data.factors));

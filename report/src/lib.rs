@@ -20,6 +20,7 @@ pub mod distributed;
 pub mod doc;
 pub mod figures;
 pub mod games;
+pub mod keyed;
 pub mod legend;
 pub mod load;
 pub mod othellox;
@@ -199,16 +200,17 @@ impl Published {
 
 /// Adds a published comparison to a section: its table, and its agreement
 /// summary as a finding.
-pub fn add_comparison(s: &mut Section, c: &Comparison) {
-    s.tables.push(comparison_table(c));
+pub fn add_comparison(s: &mut Section, c: &Comparison) -> Result<()> {
+    s.tables.push(comparison_table(c)?);
     s.findings.push(published::summary(c));
+    Ok(())
 }
 
 /// A published table beside ours: one row per published row, the keys that
 /// vary between rows (the others go into the caption), the thesis's settings
 /// where it states them, and for every published value ours, the thesis's
 /// and the relative difference, coloured by how close they are.
-pub fn comparison_table(c: &Comparison) -> Table {
+pub fn comparison_table(c: &Comparison) -> Result<Table> {
     let varying = published::varying_keys(c);
     let ordering = ["b", "wa", "wb"];
     let ord_varies = varying.iter().any(|k| ordering.contains(&k.as_str()));
@@ -277,28 +279,25 @@ pub fn comparison_table(c: &Comparison) -> Table {
         note.push_str(" None of its columns is among our results yet.");
     } else {
         // One entry per source, naming the columns it gave.
-        let mut by_source: Vec<(&str, Vec<String>)> = vec![];
-        for (col, src) in &c.sources {
-            match by_source.iter_mut().find(|(s, _)| s == src) {
-                Some((_, cols)) => cols.push(published::label(col)),
-                None => by_source.push((src, vec![published::label(col)])),
-            }
-        }
-        let parts: Vec<String> = by_source.iter().map(|(s, cols)| format!("{} from {s}", cols.join(", "))).collect();
+        let by_source = keyed::groups(vec![keyed::key("source", &c.sources, |(_, src)| src.as_str())])?;
+        let parts: Vec<String> = by_source
+            .iter()
+            .map(|g| format!("{} from {}", g.iter().map(|&i| published::label(&c.sources[i].0)).collect::<Vec<_>>().join(", "), c.sources[g[0]].1))
+            .collect();
         note.push_str(&format!(" Ours: {}.", parts.join("; ")));
     }
     if !c.settings.is_empty() {
         note.push_str(" Parameters: the thesis's choice for the row (ours are checked against them and marked where they differ).");
     }
     note.push_str(" Δ = (ours − thesis) / thesis; exact (rounded): ours rounds to the printed value.");
-    Table {
+    Ok(Table {
         id: c.id.clone(),
         caption: format!("{} — ours beside the thesis's{}", c.name(), if shared.is_empty() { String::new() } else { format!(", {}", shared.join(", ")) }),
         header,
         groups,
         rows,
         note,
-    }
+    })
 }
 
 /// The thesis's parameters of a row; marked when ours differ.
@@ -393,7 +392,7 @@ pub fn run(cfg: &ReportSpec) -> Result<Summary> {
             ..Default::default()
         };
         for c in rest {
-            add_comparison(&mut s, c);
+            add_comparison(&mut s, c)?;
         }
         b.sections.push(s);
     }

@@ -18,6 +18,7 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Plot, Series};
+use super::keyed::{self, key};
 use super::legend::{algorithms, name};
 use super::load::rows;
 use super::{Builder, PendingFigure, figure};
@@ -114,31 +115,37 @@ fn mean_sd(v: &[f64]) -> Option<(f64, f64)> {
     Some((mean, var.sqrt()))
 }
 
+/// Ours at one P in Table 3's columns: (P, [speed-up, search overhead,
+/// idle], each (mean, standard deviation)).
+type Ours3 = (u32, [(f64, f64); 3]);
+
 /// Ours in Table 3's columns, per P: the speed-up, search overhead (%) and
 /// idle time (%) of each position against its own baseline row, each as
 /// (mean, standard deviation) over the positions.
-fn table3_ours(rows: &[ClusterRow]) -> Vec<(u32, [(f64, f64); 3])> {
-    let base = |r: &ClusterRow| rows.iter().find(|s| s.algorithm == "seq" && s.tree == r.tree && s.seed == r.seed && s.depth == r.depth);
-    let procs = sorted(rows.iter().filter(|r| r.algorithm == "pv-split").map(|r| r.procs));
-    procs
+fn table3_ours(rows: &[ClusterRow]) -> Result<Vec<Ours3>> {
+    let seq: Vec<&ClusterRow> = rows.iter().filter(|s| s.algorithm == "seq").collect();
+    let pv: Vec<&ClusterRow> = rows.iter().filter(|r| r.algorithm == "pv-split").collect();
+    let on = |rs: &[&ClusterRow]| vec![key("tree", rs, |r| r.tree), key("seed", rs, |r| r.seed), key("depth", rs, |r| r.depth)];
+    let base = keyed::first_match(on(&pv), on(&seq))?;
+    let procs = sorted(pv.iter().map(|r| r.procs));
+    Ok(procs
         .into_iter()
         .filter_map(|p| {
             let (mut su, mut so, mut idle) = (vec![], vec![], vec![]);
-            for r in rows.iter().filter(|r| r.algorithm == "pv-split" && r.procs == p) {
-                let Some(b) = base(r) else { continue };
+            for (r, b) in pv.iter().zip(&base).filter(|(r, _)| r.procs == p) {
+                let Some(b) = b.map(|i| seq[i]) else { continue };
                 su.push(b.time_ns / r.time_ns.max(f64::MIN_POSITIVE));
                 so.push(100.0 * (r.nodes as f64 / b.nodes.max(1) as f64 - 1.0));
                 idle.push(100.0 * (1.0 - r.load_mean));
             }
             Some((p, [mean_sd(&su)?, mean_sd(&so)?, mean_sd(&idle)?]))
         })
-        .collect()
+        .collect())
 }
 
 /// OthelloX's Table 3 beside ours, a row per P either has; `None` when
 /// neither has a row.
-fn table3(t: &Table3) -> Option<Table> {
-    let ours = table3_ours(&t.ours);
+fn table3(t: &Table3, ours: &[Ours3]) -> Option<Table> {
     let procs = sorted(t.paper.iter().map(|r| r.procs).chain(ours.iter().map(|o| o.0)));
     if procs.is_empty() {
         return None;
@@ -180,8 +187,7 @@ fn table3(t: &Table3) -> Option<Table> {
 
 /// What Table 3 beside ours shows: our speed-up at the fewest processes
 /// and where it stops growing (the first P within 0.005 of its best).
-fn table3_findings(t: &Table3) -> Vec<String> {
-    let ours = table3_ours(&t.ours);
+fn table3_findings(t: &Table3, ours: &[Ours3]) -> Vec<String> {
     let (Some(first), Some(last), Some(peak)) = (ours.first(), ours.last(), ours.iter().max_by(|a, b| a.1[0].0.total_cmp(&b.1[0].0))) else {
         return vec![];
     };
@@ -221,20 +227,29 @@ struct Cellv {
     startup: f64,
 }
 
-/// The grid's rows indexed by (board, depth, network).
+/// The grid's rows indexed by (board, depth, network), each with its
+/// baseline: the sequential row of its board, depth and network.
 struct Grid<'a> {
     rows: &'a [ClusterRow],
+    base: Vec<Option<usize>>,
 }
 
 impl<'a> Grid<'a> {
-    fn at(&self, board_: u32, depth: u32, net: &str) -> impl Iterator<Item = &'a ClusterRow> + '_ {
-        let net = net.to_string();
-        self.rows.iter().filter(move |r| board(r) == board_ && r.depth == depth && network(r) == net)
+    fn new(rows: &'a [ClusterRow]) -> Result<Grid<'a>> {
+        let on = |rs: &[&ClusterRow]| vec![key("board", rs, |r| board(r)), key("depth", rs, |r| r.depth), key("network", rs, |r| network(r))];
+        let all: Vec<&ClusterRow> = rows.iter().collect();
+        let seq: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].algorithm == "seq").collect();
+        let seq_rows: Vec<&ClusterRow> = seq.iter().map(|&i| &rows[i]).collect();
+        let base = keyed::first_match(on(&all), on(&seq_rows))?.into_iter().map(|m| m.map(|j| seq[j])).collect();
+        Ok(Grid { rows, base })
     }
 
     fn cell(&self, board_: u32, depth: u32, net: &str, alg: &str, procs: u32) -> Option<Cellv> {
-        let base = self.at(board_, depth, net).find(|r| r.algorithm == "seq")?;
-        let r = self.at(board_, depth, net).find(|r| r.algorithm == alg && r.procs == procs)?;
+        let i = (0..self.rows.len()).find(|&i| {
+            let r = &self.rows[i];
+            board(r) == board_ && r.depth == depth && network(r) == net && r.algorithm == alg && r.procs == procs
+        })?;
+        let (r, base) = (&self.rows[i], &self.rows[self.base[i]?]);
         let time = r.time_ns.max(f64::MIN_POSITIVE);
         Some(Cellv { speedup: r.speedup, so: r.nodes as f64 / base.nodes.max(1) as f64 - 1.0, load: r.load_mean, startup: r.startup_idle_ns / time })
     }
@@ -380,14 +395,15 @@ pub fn sections(data: Option<&[ClusterRow]>, t3: &Table3, b: &mut Builder) -> Re
         what: "The message-passing algorithms OthelloX (2017) compared — PV splitting, YBWC with and without the helpful master, even split and master-slave at the root — and Fox et al.'s hash-table-guided master/slave, on the simulated cluster (docs/model.md §9) at 2 to 256 processes, on Othello boards of 6 × 6 to 12 × 12 at several depths, on a flat network, a hypercube and a two-level fat tree. Speed-up (OthelloX's SPE) is the sequential baseline's time over the parallel one's (geometric means over the positions), search overhead (SO) the nodes over the baseline's less one, LD the mean share of the search time a process was busy; the idle share is 1 − LD. Every run returned the baseline's root value.".into(),
         ..Default::default()
     };
-    s.tables.extend(table3(t3));
-    s.findings.extend(table3_findings(t3));
+    let ours = table3_ours(&t3.ours)?;
+    s.tables.extend(table3(t3, &ours));
+    s.findings.extend(table3_findings(t3, &ours));
     let Some(rows) = data.filter(|r| !r.is_empty()) else {
         s.optional.push(OPTIONAL.into());
         b.sections.push(s);
         return Ok(());
     };
-    let grid = Grid { rows };
+    let grid = Grid::new(rows)?;
     let all: Vec<&ClusterRow> = rows.iter().collect();
     let algs = algorithms(&all);
     let boards = sorted(rows.iter().map(board));
@@ -562,7 +578,7 @@ mod tests {
             row("othello6", "simulated", "pv-split", 4, 2.0, 150, 0.5),
             row("othello6", "simulated", "ybwc", 4, 3.0, 120, 0.75),
         ];
-        let g = Grid { rows: &rows };
+        let g = Grid::new(&rows).unwrap();
         let c = g.cell(6, 6, "flat", "pv-split", 4).unwrap();
         assert_eq!((c.speedup, c.so, c.load, c.startup), (2.0, 0.5, 0.5, 10.0 / 500.0));
         assert!(g.cell(6, 6, "hypercube", "pv-split", 4).is_none());
@@ -611,12 +627,12 @@ mod tests {
             idle_sd: 4.9,
         };
         let t = Table3 { paper: vec![paper(2, 1.48), paper(4, 2.03)], ours };
-        let got = table3_ours(&t.ours);
+        let got = table3_ours(&t.ours).unwrap();
         assert_eq!(got.len(), 1);
         let [su, so, idle] = got[0].1;
         let near = |x: (f64, f64), y: (f64, f64)| (x.0 - y.0).abs() < 1e-9 && (x.1 - y.1).abs() < 1e-9;
         assert!(near(su, (1.5, 0.5f64.sqrt())) && near(so, (5.0, 50f64.sqrt())) && near(idle, (40.0, 200f64.sqrt())), "{got:?}");
-        let tab = table3(&t).unwrap();
+        let tab = table3(&t, &table3_ours(&t.ours).unwrap()).unwrap();
         let text = |c: &Cell| match c {
             Cell::Text(s) => s.clone(),
             Cell::Int(i) => i.to_string(),
@@ -626,7 +642,7 @@ mod tests {
         assert_eq!(cells[0], ["2", "1.48 ± 0.30", "1.50 ± 0.71", "8.7 ± 17.4", "5.0 ± 7.1", "12.8 ± 4.9", "40.0 ± 14.1"]);
         assert_eq!(cells[1], ["4", "2.03 ± 0.30", "", "8.7 ± 17.4", "", "12.8 ± 4.9", ""]);
         assert_eq!(
-            table3_findings(&t),
+            table3_findings(&t, &table3_ours(&t.ours).unwrap()),
             ["PV split in OthelloX's Table 3 setting: mean speed-up 1.50 at P = 2 (OthelloX 1.48), 1.50 at P = 2 (OthelloX 1.48)."]
         );
         // P = 4 twice as fast, P = 8 no faster: the speed-up stops at 4.
@@ -638,7 +654,7 @@ mod tests {
             at(2, "pv-split", 8, 2.0, 200, 0.2),
         ]);
         assert_eq!(
-            table3_findings(&more),
+            table3_findings(&more, &table3_ours(&more.ours).unwrap()),
             [
                 "PV split in OthelloX's Table 3 setting: mean speed-up 1.50 at P = 2 (OthelloX 1.48), rising to 3.00 at P = 4 (OthelloX 2.03) and no further up to P = 8: at most the widest split point's other moves are searched at once."
             ]

@@ -426,19 +426,10 @@ pub fn compare(path: &Path, ours: &[Measures]) -> Result<Vec<Comparison>> {
     let (joined, sources) = file.join(ours, path)?;
     let tables = match file.csv.df.column(TABLE_COLUMN) {
         Ok(t) => {
-            let t = DataFrame::new(t.len(), vec![t.clone()]).map_err(|e| anyhow::anyhow!("{e}"))?.lazy();
-            let groups = t.with_row_index("__row", None).group_by_stable([col(TABLE_COLUMN)]).agg([col("__row")]);
-            let groups = pl(groups.collect(), "grouping rows by table")?;
-            let rows = groups.column("__row").and_then(|c| c.list()).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let names = groups.column(TABLE_COLUMN).and_then(|c| c.str()).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let mut v = vec![];
-            for (i, name) in names.iter().enumerate() {
-                let rows = rows.get_as_series(i).ok_or_else(|| anyhow::anyhow!("grouping rows by table"))?;
-                let rows: Vec<usize> = rows.idx().map_err(|e| anyhow::anyhow!("{e}"))?.into_no_null_iter().map(|i| i as usize).collect();
-                // The column is there: an empty cell names the table "".
-                v.push((Some(name.unwrap_or("").to_string()), rows));
-            }
-            v
+            let names = t.str().map_err(|e| anyhow::anyhow!("{e}"))?;
+            // The column is there: an empty cell names the table "".
+            let name = |rows: &[usize]| Some(rows.first().and_then(|&i| names.get(i)).unwrap_or("").to_string());
+            super::keyed::groups(vec![t.clone()])?.into_iter().map(|rows| (name(&rows), rows)).collect()
         }
         Err(_) => vec![(None, (0..file.csv.df.height()).collect())],
     };

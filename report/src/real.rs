@@ -12,6 +12,7 @@
 
 use super::Builder;
 use super::doc::{Cell, Section, Table};
+use super::keyed::{self, key};
 use super::load::rows;
 use anyhow::Result;
 use parab::formats::{ClusterRow, SimRow};
@@ -51,10 +52,26 @@ pub fn load(results: &Path) -> Result<Option<Real>> {
     }))
 }
 
-/// The simulator's row for a real row: same trees, processors and configuration.
-fn prediction<'a>(r: &RealRow, sim: &'a [SimRow]) -> Option<&'a SimRow> {
-    sim.iter()
-        .find(|s| (s.model, s.b, s.wa, s.wb, s.depth, s.procs, s.trees) == (r.model, r.b, r.wa, r.wb, r.depth, r.procs, r.trees) && s.columns() == r.columns())
+/// The simulator's row for each real row: the first with the same trees,
+/// processors and configuration (the model and the configuration's columns
+/// compared as their JSON text).
+fn predictions<'a>(real: &[RealRow], sim: &'a [SimRow]) -> Result<Vec<Option<&'a SimRow>>> {
+    macro_rules! on {
+        ($rs:expr) => {{
+            let rs = $rs;
+            vec![
+                key("model", rs, |r| keyed::json(&r.model)),
+                key("b", rs, |r| r.b),
+                key("wa", rs, |r| r.wa),
+                key("wb", rs, |r| r.wb),
+                key("depth", rs, |r| r.depth),
+                key("procs", rs, |r| r.procs),
+                key("trees", rs, |r| r.trees),
+                key("configuration", rs, |r| keyed::json(&r.columns())),
+            ]
+        }};
+    }
+    Ok(keyed::first_match(on!(real), on!(sim))?.into_iter().map(|m| m.map(|i| &sim[i])).collect())
 }
 
 /// An algorithm as the table names it.
@@ -93,8 +110,7 @@ pub fn sections(data: Option<&Real>, b: &mut Builder) -> Result<()> {
         ..Default::default()
     };
     let mut held = vec![];
-    for r in &data.real {
-        let sim = prediction(r, &data.sim);
+    for (r, sim) in data.real.iter().zip(predictions(&data.real, &data.sim)?) {
         let trees = match (r.b, r.wa, r.wb) {
             (Some(b_), Some(wa), Some(wb)) => format!("({b_}, {wa}, {wb}) d{} × {}", r.depth, r.trees),
             _ => format!("{} d{} × {}", r.model, r.depth, r.trees),

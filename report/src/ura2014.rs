@@ -13,6 +13,7 @@
 
 use super::doc::{Cell, Section, Table};
 use super::figures::{Mark, Plot, Series};
+use super::keyed::{self, key};
 use super::load::rows;
 use super::{Builder, figure};
 use anyhow::{Context, Result};
@@ -106,9 +107,15 @@ fn lines(path: &Path, seq: &[Line]) -> Result<Vec<Line>> {
             trees: text("trees").map(|v| v.parse()).transpose().with_context(|| format!("{}: trees", at()))?,
         });
     }
+    // Each row without a leaf ratio, joined on (b, d) to the first
+    // sequential row of `seq`, then of the file itself.
     let own: Vec<Line> = out.clone();
+    let pool: Vec<&Line> = seq.iter().chain(&own).filter(|s| s.method == "sequential").collect();
+    let need: Vec<&Line> = own.iter().filter(|l| l.leaf_ratio.is_none()).collect();
+    let on = |ls: &[&Line]| vec![key("b", ls, |l| l.b), key("d", ls, |l| l.d)];
+    let mut base = keyed::first_match(on(&need), on(&pool))?.into_iter().map(|m| m.map(|j| pool[j]));
     for l in out.iter_mut().filter(|l| l.leaf_ratio.is_none()) {
-        let base = seq.iter().chain(&own).find(|s| s.b == l.b && s.d == l.d && s.method == "sequential");
+        let base = base.next().flatten();
         l.leaf_ratio = match (l.leaves_m, base.and_then(|s| s.leaves_m)) {
             (Some(x), Some(y)) if y > 0.0 => Some(x / y),
             _ => None,
