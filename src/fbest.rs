@@ -213,7 +213,7 @@ pub fn summarize(trees: &[Tree], results: &[TreeFbest]) -> Vec<FbestRow> {
 pub fn summarize_incremental(trees: &[Tree], results: &[TreeFbest]) -> Vec<IncrementalFbestRow> {
     let mut rows = vec![];
     for (key, trees, c) in groups(trees, results) {
-        let TreeKey::Incremental { b, scale, depth } = key else { continue };
+        let TreeKey::Incremental { b, scale, depth, .. } = key else { continue };
         for (i, &f) in c.fbest.iter().enumerate() {
             rows.push(IncrementalFbestRow { b, scale, depth, trees, n: i as u32 + 1, fbest: f, pbest: pbest(f, &c) });
         }

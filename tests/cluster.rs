@@ -160,6 +160,7 @@ fn leaf_factors_take_only_their_options() {
         ("--master-cost", "0.5"),
         ("--topology", "hypercube"),
         ("--hop-ns", "5"),
+        ("--proc-speeds", "4:0.5"),
     ] {
         d.tool("pabsim")
             .args(lf)
@@ -413,4 +414,26 @@ fn the_registry_is_what_the_tools_say() {
     assert!(column.starts_with(&listed), "docs/formats.md's algorithm column is not the registry's list:\n{column}\nwants\n{listed}…");
     let model = std::fs::read_to_string(repo("docs/model.md")).unwrap();
     assert!(model.contains("src/cluster/algorithms/mod.rs"), "docs/model.md's steps do not name the registry");
+}
+
+/// `--proc-speeds`: classes that give every rank speed 1 are the default
+/// machine, byte for byte; slower later ranks make a longer run with the
+/// root value of the sequential search; a bad class is refused in one line.
+#[test]
+fn processes_of_unequal_speed() {
+    let d = Dir::new("proc-speeds");
+    incremental_trees(&d, "t.jsonl", 5, 7, 2);
+    let run = |extra: &[&str]| {
+        d.tool("pabsim")
+            .args(["t.jsonl", "--machine", "cluster", "--procs", "16", "--algorithm", "master-worker", "--master-depth", "3", "--threads", "1", "--per-tree"])
+            .args(extra)
+            .ok()
+    };
+    let even = run(&[]);
+    assert_eq!(run(&["--proc-speeds", "8:1,8:1"]), even);
+    let mixed = run(&["--proc-speeds", "4:1,12:0.5"]);
+    assert_eq!(column(&mixed, "root_value"), column(&even, "root_value"));
+    let time = |out: &str| column(out, "time_ns").iter().map(|t| t.parse::<f64>().unwrap()).sum::<f64>();
+    assert!(time(&mixed) > time(&even), "{mixed}");
+    d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--procs", "4", "--proc-speeds", "4:0"]).fails_with(2, "speed `0`");
 }

@@ -128,3 +128,33 @@ fn every_tool_writes_b_and_the_root_value_of_incremental_trees_alike() {
         assert_eq!(column(out, "root_value"), ["1073741927", "1073741899"], "{out}");
     }
 }
+
+/// `treegen --eval-noise`: 0 is today's spec line; a step is written and
+/// read back, and through `fbest --accuracy` the noisy trees are measured
+/// (the same best children whatever the thread count); `shogi` has no step
+/// at b = 5; one input holds one noise step.
+#[test]
+fn evaluation_noise_through_the_tools() {
+    let d = Dir::new("eval-noise");
+    incremental_trees(&d, "plain.jsonl", 5, 6, 8);
+    let treegen = |x: &str, b: &str, out: &str| {
+        d.tool("treegen").args(["--model", "incremental", "--branching", b, "--depth", "6", "--count", "8", "--eval-noise", x, "-o", out])
+    };
+    treegen("0", "5", "zero.jsonl").ok();
+    assert_eq!(d.read("zero.jsonl"), d.read("plain.jsonl"));
+    treegen("300", "5", "noisy.jsonl").ok();
+    assert!(d.read("noisy.jsonl").lines().all(|l| l.contains(r#""eval_noise":300,"depth":6}"#)));
+    let acc = |f: &str, threads: &str| d.tool("fbest").args([f, "--accuracy", "4", "--threads", threads]).ok();
+    let noisy = acc("noisy.jsonl", "1");
+    assert_eq!(noisy, acc("noisy.jsonl", "2"));
+    assert!(noisy.starts_with("model,b,scale,trees,k,k2,plies,nodes,kept,accuracy\nincremental,5,100,8,4,6,2,48,"), "{noisy}");
+    // The noise orders the children: the first child is the best less often.
+    let first = |f: &str| column(&d.tool("fbest").args([f, "--threads", "1"]).ok(), "fbest")[0].parse::<u64>().unwrap();
+    assert!(first("noisy.jsonl") < first("plain.jsonl"));
+    treegen("shogi", "5", "s.jsonl").fails("--eval-noise shogi has no step at b = 5");
+    treegen("shogi", "7", "s.jsonl").fails("calibrated for b = 20");
+    d.tool("treegen").args(["--ordering", "32,79,5", "--depth", "3", "--eval-noise", "5"]).fails("--eval-noise goes with --model incremental");
+    let mixed = format!("{}{}", d.read("plain.jsonl").lines().next().unwrap(), "\n") + d.read("noisy.jsonl").lines().nth(1).unwrap() + "\n";
+    d.write("mixed.jsonl", &mixed);
+    d.tool("fbest").args(["mixed.jsonl", "--accuracy", "4"]).fails("mixes incremental trees of evaluation noise 0 and 300 (line 2)");
+}

@@ -126,6 +126,12 @@ struct Args {
     /// Bandwidth, bytes per microsecond (1250 = 10 Gbit/s).
     #[arg(long, help_heading = "The cluster (--machine cluster)")]
     bandwidth: Option<u64>,
+    /// Processes of unequal speed: RANKS:SPEED classes in rank order, the
+    /// ranks past them at the last class's speed (e.g. 512:1,1024:0.8;
+    /// default: every process at speed 1). A process's searching takes its
+    /// time over its speed.
+    #[arg(long, help_heading = "The cluster (--machine cluster)")]
+    proc_speeds: Option<parab::cluster::exec::speeds::ProcSpeeds>,
     /// The memory a run may take, e.g. 12G or 800MiB (default: what this
     /// process may take, less a tenth: the least of the machine's available
     /// memory, the address-space limit of `ulimit -v` and the cgroup's
@@ -188,16 +194,9 @@ fn ura2014(args: &Args, step: UraStep) -> Result<()> {
     use parab::formats::ura2014 as ura;
     ensure!(args.leaf_ns.is_none(), "--ura2014 calibrates one cost per node on the paper's Table 1 (--node-ns): --leaf-ns does not apply");
     // The items ran with every other option (the pipeline's ARGS): none names a table.
-    let mut unread = vec![
-        ("--send-ns", args.send_ns.is_some()),
-        ("--recv-ns", args.recv_ns.is_some()),
-        ("--wake-ns", args.wake_ns.is_some()),
-        ("--latency-ns", args.latency_ns.is_some()),
-        ("--bandwidth", args.bandwidth.is_some()),
-        ("--memory", args.memory.is_some()),
-        ("--lock", args.lock.is_some()),
-        ("--interleave", args.interleave.is_some()),
-    ];
+    // --node-ns is read (the sequential items' cost), --leaf-ns refused above.
+    let mut unread: Vec<(&str, bool)> = cost_options(args).into_iter().filter(|(f, _)| !matches!(*f, "--node-ns" | "--leaf-ns")).collect();
+    unread.extend([("--memory", args.memory.is_some()), ("--lock", args.lock.is_some()), ("--interleave", args.interleave.is_some())]);
     unread.extend(args.search.given().iter().copied());
     unread.extend(args.cluster.given().into_iter().filter(|o| o.0 != "--epsilon"));
     unread.extend(args.cluster.network.given());
@@ -359,6 +358,7 @@ fn costs(args: &Args) -> Result<parab::cluster::exec::machine::Costs> {
         bytes_per_us: args.bandwidth.unwrap_or(d.bytes_per_us),
         master_ppm: args.cluster.master_ppm()?,
         topology: args.cluster.network.topology()?,
+        speeds: args.proc_speeds.unwrap_or_default(),
     };
     ensure!(costs.bytes_per_us >= 1, "--bandwidth 0: a message would never arrive");
     Ok(costs)
@@ -491,7 +491,7 @@ fn leaf_factors(args: &Args) -> Result<()> {
 
 /// The simulated cluster's cost and network options, each with whether
 /// it was given (the options the other uses refuse).
-fn cost_options(args: &Args) -> [(&'static str, bool); 7] {
+fn cost_options(args: &Args) -> [(&'static str, bool); 8] {
     [
         ("--node-ns", args.node_ns.is_some()),
         ("--leaf-ns", args.leaf_ns.is_some()),
@@ -500,6 +500,7 @@ fn cost_options(args: &Args) -> [(&'static str, bool); 7] {
         ("--wake-ns", args.wake_ns.is_some()),
         ("--latency-ns", args.latency_ns.is_some()),
         ("--bandwidth", args.bandwidth.is_some()),
+        ("--proc-speeds", args.proc_speeds.is_some()),
     ]
 }
 

@@ -5,7 +5,7 @@ use parab::cli::{self, Input, Output, write_json_lines};
 use parab::game::{Game, read_positions};
 use parab::seeds;
 use parab::tree::artificial::{Model, Ordering};
-use parab::tree::incremental::IncrementalModel;
+use parab::tree::incremental::{EvalNoise, IncrementalModel};
 use parab::tree::{GameSpec, IncrementalSpec, MAX_DEPTH, TreeSpec};
 use parab::value::ROOT_PSCORE;
 use std::path::PathBuf;
@@ -20,7 +20,8 @@ use std::path::PathBuf;
 ///
 /// With --model incremental, incremental random trees (Ura et al. 2014):
 /// --branching B children everywhere, edge values of the stepped
-/// exponential law with step --scale, one tree per seed of the set.
+/// exponential law with step --scale, one tree per seed of the set; with
+/// --eval-noise, a static evaluation that errs (docs/model.md §7.8).
 ///
 /// With --game chess or --game othello and --positions FILE, one line per
 /// position of the file instead (chess: EPD or FEN lines; Othello: 64
@@ -44,6 +45,11 @@ struct Args {
     /// --model incremental: the edge distribution's step (default 100).
     #[arg(long)]
     scale: Option<u32>,
+    /// --model incremental: the static evaluation's error, a step of the
+    /// edges' law (default 0: none), or `shogi` (the step whose ordering
+    /// accuracy is Ura et al.'s shogi trees', calibrated for b = 20).
+    #[arg(long)]
+    eval_noise: Option<EvalNoise>,
     /// A real game instead of artificial trees: chess or othello (needs
     /// --positions, or --board for Othello's start position).
     #[arg(long, conflicts_with_all = ["set", "model"])]
@@ -98,6 +104,7 @@ fn shape_options(args: &Args) -> anyhow::Result<()> {
     let artificial = if args.game.is_some() { "not with --game" } else { "--ordering with the other models" };
     anyhow::ensure!(incremental || args.branching.is_none(), "--branching goes with --model incremental, {artificial}");
     anyhow::ensure!(incremental || args.scale.is_none(), "--scale (the edge distribution's step) goes with --model incremental, {artificial}");
+    anyhow::ensure!(incremental || args.eval_noise.is_none(), "--eval-noise goes with --model incremental, {artificial}");
     anyhow::ensure!(!incremental || args.ordering.is_empty(), "--branching goes with --model incremental, --ordering with the other models");
     anyhow::ensure!(
         !incremental || args.branching.is_some(),
@@ -161,6 +168,8 @@ fn main() {
         anyhow::ensure!(n >= 1, "--count must be at least 1");
         anyhow::ensure!(n <= set.seeds.len(), "--count {n} but set {} has only {} seeds", set.name, set.seeds.len());
         if let Some(b) = args.branching {
+            let scale = args.scale.unwrap_or(DEFAULT_SCALE);
+            let eval_noise = args.eval_noise.unwrap_or(EvalNoise::Step(0)).step(b, scale).map_err(anyhow::Error::msg)?;
             let mut specs = vec![];
             for (i, &seed) in set.seeds[..n].iter().enumerate() {
                 let spec = IncrementalSpec {
@@ -169,7 +178,8 @@ fn main() {
                     seed: seed as u64,
                     model: IncrementalModel::Incremental,
                     b,
-                    scale: args.scale.unwrap_or(DEFAULT_SCALE),
+                    scale,
+                    eval_noise,
                     depth: args.depth,
                 };
                 spec.check()?;

@@ -200,6 +200,35 @@ fn a_leaf_and_any_other_node_have_costs_of_their_own() {
     assert_eq!((two.value, two.counts), (one.value, one.counts));
 }
 
+/// Processes of unequal speed: every process at half speed with free
+/// messages is the same run at twice the time; classes that give every rank
+/// the reference speed are the default machine; one slow process makes the
+/// run slower and changes nothing of the root's value.
+#[test]
+fn a_process_searches_at_its_speed() {
+    use crate::cluster::exec::speeds::ProcSpeeds;
+    let t = &incremental(5, 7, 1)[0];
+    let on = |algorithm: ClusterAlgorithm, procs, speeds: &str, free: bool| {
+        let mut costs = Costs { speeds: if speeds.is_empty() { ProcSpeeds::default() } else { speeds.parse().unwrap() }, ..Costs::default() };
+        if free {
+            costs = Costs { send_ns: 0, recv_ns: 0, latency_ns: 0, bytes_per_us: u64::MAX / 1_000_000, ..costs };
+        }
+        let cfg =
+            ClusterConfig { settings: ClusterSettings { costs, tt_slots: 1 << 12, ..ClusterSettings::default() }, ..ClusterConfig::new(algorithm, procs) };
+        simulate(t, &cfg, None).unwrap().output
+    };
+    for name in ["master-worker", "ybwc"] {
+        let a: ClusterAlgorithm = name.parse().unwrap();
+        let (one, half) = (on(a, 4, "", true), on(a, 4, "1:0.5", true));
+        assert_eq!((half.time_ns, half.counts, half.value), (2 * one.time_ns, one.counts, one.value), "{name}");
+        assert_eq!(on(a, 4, "2:1,2:1", false), on(a, 4, "", false), "{name}");
+        let slow = on(a, 4, "3:1,1:0.25", false);
+        let even = on(a, 4, "", false);
+        assert!(slow.time_ns > even.time_ns, "{name}: {} against {}", slow.time_ns, even.time_ns);
+        assert_eq!(slow.value, even.value, "{name}");
+    }
+}
+
 /// A wake-up a process asked for costs it `wake_ns`: YBWC's
 /// processes, which wake between slices, are busy exactly `wake_ns` longer
 /// per wake-up (counted by a recorder); the search and the messages are the

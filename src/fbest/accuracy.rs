@@ -4,15 +4,19 @@
 //!
 //! A node "searched to depth k" is searched with its children to depth
 //! k − 1; its best child is the one with the best value for the side to
-//! move, the first in search order among equals. The nodes measured are
+//! move, the first in search order among equals. Each child is searched by
+//! the sequential baseline of the cluster ([`crate::cluster::search`]:
+//! iterative deepening and a table), whose fail-hard values are the plain
+//! alpha-beta's: the same best child, found without the plain search's
+//! cost on trees whose static order is poor (evaluation noise). The nodes measured are
 //! every node at plies `0..plies` of each tree (the root, its children, …),
 //! so that a handful of trees gives enough nodes. Any tree source can be
 //! measured: the incremental trees (whose accuracy the paper reports), the
 //! thesis's artificial trees and the games.
 
+use crate::cluster::search::Searcher;
 use crate::formats::AccuracyRow;
 use crate::game::{MoveList, TreeSource};
-use crate::search::{Visit, alphabeta};
 use crate::tree::{SourceVisitor, Tree, TreeKey};
 use crate::value::Window;
 use rayon::prelude::*;
@@ -26,12 +30,15 @@ pub struct Kept {
     pub kept: u64,
 }
 
+/// Table entries of the searcher of one tree's measure (1 MiB).
+const SLOTS: usize = 1 << 16;
+
 /// The 0-based search-order position of the best child of `node` searched
-/// to `depth` (>= 1), the first among equals; `None` without moves.
-pub fn best_child<S: TreeSource>(src: &S, node: &S::Node, max: bool, depth: u32, ply: u32) -> Option<usize> {
-    let mut buf = vec![S::Slot::default(); src.slots() * (depth as usize + 1)];
-    let (mine, rest) = buf.split_at_mut(src.slots());
-    let mut m = src.moves(node, max, mine);
+/// to `depth` (>= 1), the first among equals; `None` without moves. The
+/// children are searched by `searcher` (its table kept between calls).
+pub fn best_child<S: TreeSource>(src: &S, searcher: &mut Searcher<S>, node: &S::Node, max: bool, depth: u32, ply: u32) -> Option<usize> {
+    let mut mine = vec![S::Slot::default(); src.slots()];
+    let mut m = src.moves(node, max, &mut mine);
     let mut best: Option<(usize, i64)> = None;
     let mut i = 0;
     while let Some(h) = m.next() {
@@ -42,9 +49,7 @@ pub fn best_child<S: TreeSource>(src: &S, node: &S::Node, max: bool, depth: u32,
             None => Window::ROOT,
             Some((_, v)) => Window::ROOT.child(max, v),
         };
-        // The one alpha-beta with no hooks: nothing is counted or kept.
-        let visit = Visit { ply: ply + 1, index: i as u32 + 1, max: !max, window, pv: false, leaf: false, moves: 0 };
-        let v = alphabeta(src, &mut (), rest, &c, depth - 1, visit);
+        let v = searcher.search(src, &c, !max, depth - 1, ply + 1, window);
         if best.is_none_or(|(_, b)| if max { v > b } else { v < b }) {
             best = Some((i, v));
         }
@@ -85,8 +90,9 @@ impl SourceVisitor for Measure {
     type Output = Kept;
     fn visit<S: TreeSource>(self, src: &S, root: &S::Node, _depth: u32) -> Kept {
         let mut kept = Kept::default();
+        let mut s = Searcher::new(SLOTS);
         for (n, max, ply) in nodes(src, root, self.plies) {
-            let (Some(a), Some(b)) = (best_child(src, &n, max, self.k, ply), best_child(src, &n, max, self.k + 2, ply)) else { continue };
+            let (Some(a), Some(b)) = (best_child(src, &mut s, &n, max, self.k, ply), best_child(src, &mut s, &n, max, self.k + 2, ply)) else { continue };
             kept.nodes += 1;
             kept.kept += (a == b) as u64;
         }
@@ -161,13 +167,21 @@ mod tests {
 
     #[test]
     fn best_child_is_the_minimax_best() {
-        let t = Incremental::new(4, 100).unwrap();
-        for seed in 1..20 {
-            let root = t.root(seed);
-            let min_node = t.child(&root, true, 1);
-            for depth in 1..6 {
-                assert_eq!(best_child(&t, &root, true, depth, 0), Some(reference_best(&t, &root, true, depth)), "seed {seed} depth {depth}");
-                assert_eq!(best_child(&t, &min_node, false, depth, 1), Some(reference_best(&t, &min_node, false, depth)), "seed {seed} depth {depth}");
+        // With and without evaluation noise; one searcher (its table) kept
+        // across every call of a tree, as a measure keeps it.
+        for t in [Incremental::new(4, 100).unwrap(), Incremental::new(4, 100).unwrap().with_noise(300).unwrap()] {
+            for seed in 1..20 {
+                let root = t.root(seed);
+                let min_node = t.child(&root, true, 1);
+                let mut s = Searcher::new(64);
+                for depth in 1..6 {
+                    assert_eq!(best_child(&t, &mut s, &root, true, depth, 0), Some(reference_best(&t, &root, true, depth)), "seed {seed} depth {depth}");
+                    assert_eq!(
+                        best_child(&t, &mut s, &min_node, false, depth, 1),
+                        Some(reference_best(&t, &min_node, false, depth)),
+                        "seed {seed} depth {depth}"
+                    );
+                }
             }
         }
     }

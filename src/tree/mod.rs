@@ -143,6 +143,8 @@ pub enum TreeKey {
         b: u32,
         /// The edge scale.
         scale: u32,
+        /// The evaluation noise step (0: none).
+        noise: u32,
         /// Search depth.
         depth: u32,
     },
@@ -188,12 +190,19 @@ impl TreeKey {
             TreeKey::Artificial { .. } | TreeKey::Game { .. } => None,
         }
     }
+    /// The evaluation noise step of incremental trees (0 for the others).
+    pub fn noise(&self) -> u32 {
+        match *self {
+            TreeKey::Incremental { noise, .. } => noise,
+            TreeKey::Artificial { .. } | TreeKey::Game { .. } => 0,
+        }
+    }
     /// The same group at another depth (`fbest --accuracy` groups trees
     /// whatever their specs' depths).
     pub fn at_depth(self, depth: u32) -> TreeKey {
         match self {
             TreeKey::Artificial { model, ordering, .. } => TreeKey::Artificial { model, ordering, depth },
-            TreeKey::Incremental { b, scale, .. } => TreeKey::Incremental { b, scale, depth },
+            TreeKey::Incremental { b, scale, noise, .. } => TreeKey::Incremental { b, scale, noise, depth },
             TreeKey::Game { game, board, .. } => TreeKey::Game { game, board, depth },
         }
     }
@@ -209,7 +218,8 @@ impl std::fmt::Display for TreeKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TreeKey::Artificial { model, ordering, depth } => write!(f, "{} ({ordering}) depth {depth}", model.name()),
-            TreeKey::Incremental { b, scale, depth } => write!(f, "incremental (b {b}, scale {scale}) depth {depth}"),
+            TreeKey::Incremental { b, scale, noise: 0, depth } => write!(f, "incremental (b {b}, scale {scale}) depth {depth}"),
+            TreeKey::Incremental { b, scale, noise, depth } => write!(f, "incremental (b {b}, scale {scale}, eval noise {noise}) depth {depth}"),
             TreeKey::Game { game, board: 8, depth } => write!(f, "{game} depth {depth}"),
             TreeKey::Game { game, board, depth } => write!(f, "{game} {board} × {board} depth {depth}"),
         }

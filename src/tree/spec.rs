@@ -94,6 +94,19 @@ pub enum TreeFileError {
         /// The other kind.
         other: TreeKind,
     },
+    /// Incremental trees of two evaluation noise steps in one input: no
+    /// tool's row says which is which.
+    #[error("{name} mixes incremental trees of evaluation noise {first} and {other} (line {line}): no row says which is which, give them to separate runs")]
+    MixedNoise {
+        /// The input.
+        name: String,
+        /// The first line of the other noise.
+        line: usize,
+        /// The first tree's noise.
+        first: u32,
+        /// The other noise.
+        other: u32,
+    },
 }
 
 type Result<T, E = TreeFileError> = std::result::Result<T, E>;
@@ -144,8 +157,16 @@ pub struct IncrementalSpec {
     pub b: u32,
     /// The edge distribution's step (`tree::incremental`).
     pub scale: u32,
+    /// The evaluation noise step (`tree::incremental`); absent in a line
+    /// means 0, and a line without noise does not write it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub eval_noise: u32,
     /// Search depth.
     pub depth: u32,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 impl IncrementalSpec {
@@ -204,7 +225,7 @@ impl GameSpec {
 /// rest); an empty input is an error.
 pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
     let name = input.name.clone();
-    let mut trees = vec![];
+    let (mut trees, mut lines) = (vec![], vec![]);
     // Each tree by what it is (`TreeFamily::identity`), with its line and spec.
     let mut seen: std::collections::HashMap<Spec, (usize, Spec)> = std::collections::HashMap::new();
     for (i, line) in input.numbered_lines() {
@@ -226,10 +247,18 @@ pub fn read_trees(input: Input) -> Result<Vec<Tree>> {
             return Err(TreeFileError::Repeated { name, line: i, first: *first, relabelled: *first_spec != spec });
         }
         trees.push(spec.check().map_err(|source| TreeFileError::Spec { name: name.clone(), line: i, source })?);
+        lines.push(i);
         seen.insert(identity, (i, spec));
     }
     if trees.is_empty() {
         return Err(TreeFileError::NoTrees(name));
+    }
+    let noise = |t: &Tree| (t.kind() == TreeKind::Incremental).then(|| t.key().noise());
+    let mut noises = trees.iter().enumerate().filter_map(|(i, t)| Some((i, noise(t)?)));
+    if let Some((_, first)) = noises.next()
+        && let Some((i, other)) = noises.find(|&(_, n)| n != first)
+    {
+        return Err(TreeFileError::MixedNoise { name, line: lines[i], first, other });
     }
     Ok(trees)
 }
@@ -296,6 +325,18 @@ mod tests {
         let both = read(&format!("{spec}\n{art}\n")).unwrap();
         let err = kind_only(&both, "t").unwrap_err();
         assert_eq!(err.to_string(), "t mixes incremental trees and artificial trees (line 2): their tables differ, give them to separate runs");
+        // Evaluation noise: written only where there is some; one step per input.
+        let noisy = spec.replace("\"depth\":4", "\"eval_noise\":250,\"depth\":4");
+        let t = read(&noisy).unwrap();
+        assert_eq!((t[0].spec_json(), t[0].key().to_string()), (noisy.clone(), "incremental (b 5, scale 100, eval noise 250) depth 4".to_string()));
+        assert_eq!(read(&spec.replace("\"depth\":4", "\"eval_noise\":0,\"depth\":4")).unwrap()[0].spec_json(), spec);
+        let other = noisy.replace("\"index\":1,\"seed\":5", "\"index\":2,\"seed\":6").replace("250", "90");
+        let err = read(&format!("{noisy}\n\n{other}\n")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t mixes incremental trees of evaluation noise 250 and 90 (line 3): no row says which is which, give them to separate runs"
+        );
+        assert!(read(&format!("{noisy}\n{art}\n")).is_ok(), "artificial trees have no noise to mix");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! completion; a process busy when a message arrives handles it when it is
 //! free. Costs, every one a parameter ([`Costs`]):
 //!
-//! - searching costs `node_ps` per node visited, or, where `leaf_ps` is
+//! - searching costs `node_ps` per node visited (over the process's
+//!   speed, [`crate::cluster::exec::speeds`]), or, where `leaf_ps` is
 //!   given, `leaf_ps` per leaf and `node_ps` per other node (a leaf costs a
 //!   value, any other node a move list and a table probe), in
 //!   picoseconds, so that a cost measured on a host (about 10 ns a node)
@@ -25,6 +26,7 @@
 
 use crate::cluster::exec::events::{Delivery, Events};
 use crate::cluster::exec::record::{Handler, NoRecord, Recorder};
+use crate::cluster::exec::speeds::ProcSpeeds;
 use crate::cluster::exec::topology::Topology;
 use crate::cluster::exec::transport::{Msg, Process, TaskTally, Transport};
 use crate::game::TreeSource;
@@ -57,6 +59,9 @@ pub struct Costs {
     pub master_ppm: u64,
     /// The network: which pairs are how many hops apart, and a hop's cost.
     pub topology: Topology,
+    /// The processes' speeds by rank (default: all the reference speed):
+    /// a process's searching and walking take their time over its speed.
+    pub speeds: ProcSpeeds,
 }
 
 impl Default for Costs {
@@ -71,6 +76,7 @@ impl Default for Costs {
             bytes_per_us: 1_250,
             master_ppm: DEFAULT_MASTER_PPM,
             topology: Topology::Flat,
+            speeds: ProcSpeeds::default(),
         }
     }
 }
@@ -198,16 +204,19 @@ impl<N, R: Recorder> Transport<N> for Net<'_, N, R> {
     }
     fn searched(&mut self, c: NodeCounts) {
         // Picoseconds, the remainder carried (whole-ns costs leave none).
-        let t = self.costs.search_ps(c) + self.st.search_rem as u128;
-        self.advance(u64::try_from(t / 1_000).ok());
-        self.st.search_rem = (t % 1_000) as u64;
+        let t = self.costs.speeds.scale(self.rank, self.costs.search_ps(c)).and_then(|t| t.checked_add(self.st.search_rem as u128));
+        self.advance(t.and_then(|t| u64::try_from(t / 1_000).ok()));
+        self.st.search_rem = t.map_or(0, |t| (t % 1_000) as u64);
         self.count(c);
     }
     fn walked(&mut self, c: NodeCounts) {
         // Billionths of a ns (ps × millionths), the remainder carried: a
         // pass charges its nodes in many small pieces (before each task it
         // sends).
-        let t = (c.nodes as u128).checked_mul(self.costs.node_ps as u128 * self.costs.master_ppm as u128).and_then(|t| t.checked_add(self.st.walk_rem as u128));
+        let t = (c.nodes as u128)
+            .checked_mul(self.costs.node_ps as u128 * self.costs.master_ppm as u128)
+            .and_then(|t| self.costs.speeds.scale(self.rank, t))
+            .and_then(|t| t.checked_add(self.st.walk_rem as u128));
         self.advance(t.and_then(|t| u64::try_from(t / 1_000_000_000).ok()));
         self.st.walk_rem = t.map_or(0, |t| (t % 1_000_000_000) as u64);
         self.count(c);

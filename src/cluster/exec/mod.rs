@@ -2,7 +2,7 @@
 //! algorithms (`docs/model.md` §9): what a process may use
 //! ([`transport`]), the simulated cluster that runs processes by discrete
 //! events ([`machine`] over [`events`]) on a network of a shape
-//! ([`topology`]), and the real transport on MPI ranks (`mpi`, with the
+//! ([`topology`]) with processes of one speed or several ([`speeds`]), and the real transport on MPI ranks (`mpi`, with the
 //! feature `mpi`). Nothing here names an algorithm: a process is anything
 //! implementing [`transport::Process`]. A run may be watched by a
 //! [`record::Recorder`] (a trace), compiled out when it is not.
@@ -12,5 +12,6 @@ pub mod machine;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod record;
+pub mod speeds;
 pub mod topology;
 pub mod transport;
