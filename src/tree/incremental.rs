@@ -71,7 +71,7 @@ pub const MAX_NOISE: u32 = MAX_SCALE;
 pub const SHOGI_NOISE: [(u32, u32); 1] = [(20, SHOGI_B20)];
 
 /// The step of [`SHOGI_NOISE`] at b = 20.
-const SHOGI_B20: u32 = 0;
+const SHOGI_B20: u32 = 600;
 
 /// What `treegen --eval-noise` takes: a step, or `shogi` (the step of
 /// [`SHOGI_NOISE`] for the trees' b).
