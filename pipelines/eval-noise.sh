@@ -46,28 +46,30 @@ check_int COUNT 1 1000
 check_int CHECK_COUNT 1 1000
 out=$R/eval-noise
 mkdir -p "$out"
-work=$(mktemp -d "$out/.work.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# Every file written goes through these names, removed however the script
+# ends (lib.sh's `partial`); each result is renamed into place when whole.
+trees_tmp=$out/.trees.jsonl.tmp acc_tmp=$out/.accuracy.csv.tmp
+partial=("$trees_tmp" "$acc_tmp" "$out/search.csv.tmp" "$out/calibration.csv.tmp" "$out/check.csv.tmp")
 
 # accuracy SET COUNT B K X: prints "nodes,kept,accuracy" of X's trees.
 accuracy() {
-  "$BIN/treegen" --model incremental --set "$1" --count "$2" --branching "$3" --depth "$4" --eval-noise "$5" -o "$work/trees.jsonl"
-  "$BIN/fbest" --accuracy "$4" "$work/trees.jsonl" -o "$work/acc.csv"
+  "$BIN/treegen" --model incremental --set "$1" --count "$2" --branching "$3" --depth "$4" --eval-noise "$5" -o "$trees_tmp"
+  "$BIN/fbest" --accuracy "$4" "$trees_tmp" -o "$acc_tmp"
   # One row: model,b,scale,trees,k,k2,plies,nodes,kept,accuracy.
-  awk -F, 'NR == 2 { print $8 "," $9 "," $10 }' "$work/acc.csv"
+  awk -F, 'NR == 2 { print $8 "," $9 "," $10 }' "$acc_tmp"
 }
 
 search() {
   local entry b k target x lo hi acc best best_d d row
-  echo "b,k,step,nodes,kept,accuracy" >"$work/search.csv"
-  echo "b,k,target,step,accuracy" >"$work/calibration.csv"
+  echo "b,k,step,nodes,kept,accuracy" >"$out/search.csv.tmp"
+  echo "b,k,target,step,accuracy" >"$out/calibration.csv.tmp"
   for entry in $TARGETS; do
     IFS=: read -r b k target <<<"$entry"
     declare -A seen=()
     measure() { # X: the accuracy (a fraction), measured once
       if [[ -z ${seen[$1]-} ]]; then
         row=$(accuracy "$SET" "$COUNT" "$b" "$k" "$1")
-        echo "$b,$k,$1,$row" >>"$work/search.csv"
+        echo "$b,$k,$1,$row" >>"$out/search.csv.tmp"
         seen[$1]=${row##*,}
         echo "$TOOL: b = $b, K = $k, step $1: accuracy ${seen[$1]}" >&2
       fi
@@ -91,25 +93,25 @@ search() {
       d=$(awk -v a="${seen[$x]}" -v t="$target" 'BEGIN { d = 100 * a - t; print (d < 0 ? -d : d) }')
       if [[ -z $best ]] || awk -v d="$d" -v e="$best_d" 'BEGIN { exit !(d < e) }'; then best=$x best_d=$d; fi
     done
-    echo "$b,$k,$target,$best,${seen[$best]}" >>"$work/calibration.csv"
+    echo "$b,$k,$target,$best,${seen[$best]}" >>"$out/calibration.csv.tmp"
     unset seen
   done
-  mv "$work/search.csv" "$out/search.csv"
-  mv "$work/calibration.csv" "$out/calibration.csv"
+  mv "$out/search.csv.tmp" "$out/search.csv"
+  mv "$out/calibration.csv.tmp" "$out/calibration.csv"
 }
 
 check() {
   [[ -f $out/calibration.csv ]] || { echo "$TOOL: no $out/calibration.csv: run STEP=search first" >&2; exit 1; }
   local b k target step acc row
-  echo "b,k,target,set,trees,step,nodes,kept,accuracy" >"$work/check.csv"
+  echo "b,k,target,set,trees,step,nodes,kept,accuracy" >"$out/check.csv.tmp"
   while IFS=, read -r b k target step acc; do
     [[ $b = b ]] && continue
     row=$(accuracy tg1 "$CHECK_COUNT" "$b" "$k" shogi)
     # The step `shogi` gave (the calibration's, once SHOGI_NOISE has it).
-    step=$(grep -o '"eval_noise":[0-9]*' "$work/trees.jsonl" | head -n 1 | cut -d: -f2)
-    echo "$b,$k,$target,tg1,$CHECK_COUNT,${step:-0},$row" >>"$work/check.csv"
+    step=$(grep -o '"eval_noise":[0-9]*' "$trees_tmp" | head -n 1 | cut -d: -f2)
+    echo "$b,$k,$target,tg1,$CHECK_COUNT,${step:-0},$row" >>"$out/check.csv.tmp"
   done <"$out/calibration.csv"
-  mv "$work/check.csv" "$out/check.csv"
+  mv "$out/check.csv.tmp" "$out/check.csv"
 }
 
 case $STEP in
