@@ -277,7 +277,7 @@ $(TRACE_REAL): $(BIN)/.built
 .PHONY: report report-now
 report: $(R)/report/index.html
 .SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv $(R)/othellox/pv-split-table3.csv data/published/othellox/*.csv) $$(REAL) $$(TRACES) $$(wildcard $(TRACE_REAL)) $(BIN)/.built-report
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv data/reference/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv $(R)/othellox/pv-split-table3.csv data/published/othellox/*.csv) $$(REAL) $$(TRACES) $$(wildcard $(TRACE_REAL)) $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
 report-now: $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
@@ -319,7 +319,8 @@ othellox: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/othellox.sh
 
 # ---- Ura et al. (2014) at the paper's size: their Table 1 and Table 6 ---------------
-# 32 incremental trees each of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6: the
+# 32 incremental trees each of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6, and
+# of b = 20 with the shogi-like evaluation noise (GRID's b:d:d′:shogi): the
 # sequential baseline, the master-worker with and without updates at P = 512 and
 # 1,536, the NegaScout master with ε = 200 and without at P = 512; one item (file)
 # per (tree, configuration), the per-node cost calibrated from the paper's own

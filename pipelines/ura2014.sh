@@ -19,7 +19,7 @@
 #             paper's columns, cost.csv (wall time and peak memory per
 #             configuration, from each item's side file).
 #
-# Items are files: run/b<b>-d<d>-m<d′>/t<tree>-<configuration>.csv, written
+# Items are files: run/b<b>-d<d>-m<d′>[-noise-<x>]/t<tree>-<configuration>.csv, written
 # as .tmp and renamed, with its wall time and peak memory (/usr/bin/time) in
 # the .time beside it; an interrupted item leaves nothing, a file that exists
 # is skipped, so a rerun resumes. SHARD=K/N runs every N-th item of a step
@@ -27,12 +27,16 @@
 # gather the run/ directories, STEP=parallel on every shard, gather, then
 # STEP=summary once (pipelines/slurm/ura2014.sh does this as Slurm arrays).
 #
-# GRID lists b:d:d′ (the paper's `full`; `sample`: the paper's two sizes
-# on COUNT 4 trees unless given, every configuration, a few CPU-hours; or
-# `quick`: d = 16 … 22 for b = 5 and 8, 10 for b = 20, d′ = d/2, with COUNT
-# 2 unless given). PROCS and
+# GRID lists b:d:d′ or b:d:d′:NOISE, a family of trees whose static
+# evaluation is noisy (treegen --eval-noise NOISE: `shogi` or a step,
+# docs/model.md §7.8). `full` is the paper's two sizes on the synthetic
+# trees and b = 20 on the shogi-like ones (no noise step orders b = 5 as
+# poorly as the paper's shogi trees); `sample` the same on COUNT 4 trees
+# unless given, every configuration, a few CPU-hours; `quick`: d = 16 … 22
+# for b = 5 and 8, 10 for b = 20, d′ = d/2, with COUNT 2 unless given.
+# PROCS and
 # ALGORITHMS are Table 1's (any cluster algorithm may join them: d′ goes
-# to the master-worker's only), EPSILON_PROCS and EPSILON Table 6's. ARGS is
+# to the master-worker's only), EPSILON_PROCS (empty: none) and EPSILON Table 6's. ARGS is
 # added to every pabsim run (e.g. `--tt-slots N`, a machine cost): one
 # variable for any further flag. A change of ARGS, EPSILON or the trees
 # needs a fresh R (or run/ removed): item names do not carry them. A larger
@@ -43,7 +47,7 @@ BIN=${BIN:-target/release}
 R=${R:-results}
 GRID=${GRID:-full}
 case $GRID in
-  full) GRID="5:24:12 20:12:6" ;;
+  full) GRID="5:24:12 20:12:6 20:12:6:shogi" ;;
   sample)
     # The paper's own size on a few trees (BENCHMARKS.md: its cost per
     # item); a larger COUNT later adds trees and keeps the items made.
@@ -51,7 +55,7 @@ case $GRID in
     # 2^14 the sequential search of a d = 24 tree loses half its table's
     # help (1,245 × 10^6 leaves against 812 × 10^6; the paper's had 10^9
     # entries), and every speed-up over it is inflated (docs/findings.md).
-    GRID="5:24:12 20:12:6"
+    GRID="5:24:12 20:12:6 20:12:6:shogi"
     COUNT=${COUNT:-4}
     ARGS=${ARGS-"--tt-slots 262144"}
     ;;
@@ -65,7 +69,7 @@ esac
 COUNT=${COUNT:-32}
 PROCS=${PROCS:-"512 1536"}
 ALGORITHMS=${ALGORITHMS:-"master-worker master-worker-noupdate"}
-EPSILON_PROCS=${EPSILON_PROCS:-512}
+EPSILON_PROCS=${EPSILON_PROCS-512}
 EPSILON=${EPSILON:-200}
 ARGS=${ARGS:-}
 PUBLISHED=${PUBLISHED:-$here/data/published/ura2014/table-1.csv}
@@ -77,17 +81,21 @@ check_step all seq parallel summary
 check_dir R
 check_tools treegen pabsim
 # b and d within treegen's bounds (b <= 4096, d <= 64).
-grid_what="full, sample, quick or b:d:d′ entries (2 <= b <= 4096, 1 <= d′ < d <= 64)"
-check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}' "$grid_what"
+grid_what="full, sample, quick or b:d:d′[:NOISE] entries (2 <= b <= 4096, 1 <= d′ < d <= 64, NOISE shogi or a step 1 .. 65536)"
+check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}(:(shogi|[1-9][0-9]{0,4}))?' "$grid_what"
 for g in $GRID; do
-  IFS=: read -r b d dm <<< "$g"
+  IFS=: read -r b d dm x <<< "$g"
   ((b >= 2 && b <= 4096 && dm < d && d <= 64)) || refuse GRID "$grid_what separated by spaces, each once"
+  [[ -z $x || $x = shogi || $x -le 65536 ]] || refuse GRID "$grid_what separated by spaces, each once"
+  # The shogi step is the tree generator's (b = 20 only): it says why not.
+  [[ $x != shogi || $b = 20 ]] || refuse GRID "$grid_what; NOISE shogi has a step at b = 20 only (docs/model.md §7.8)"
 done
 # Tree t is the t-th seed of set tg1, which holds 100.
 check_int COUNT 1 100
 check_ints PROCS 2 4096
 check_algorithms ALGORITHMS " "
-check_ints EPSILON_PROCS 2 4096
+# Empty: no Table 6 items.
+[[ -z ${EPSILON_PROCS//[[:space:]]/} ]] || check_ints EPSILON_PROCS 2 4096
 check_int EPSILON 1
 check_file PUBLISHED
 B=$R/ura2014
@@ -100,8 +108,8 @@ die() { say "$*"; exit 1; }
 # the run ends.
 
 # ---- the grid ---------------------------------------------------------------------
-group() { echo "b$1-d$2-m$3"; }
-tree_file() { echo "$B/trees/b$1-d$2-n$COUNT.jsonl"; }
+group() { echo "b$1-d$2-m$3${4:+-noise-$4}"; }
+tree_file() { echo "$B/trees/b$1-d$2-n$COUNT${3:+-noise-$3}.jsonl"; }
 # pabsim's --ura2014 STEP (the configurations, the calibration and the
 # tables are computed there: parab::formats::ura2014) with the grid's
 # lists as its options. Table 1's configurations are PROCS × ALGORITHMS:
@@ -147,37 +155,37 @@ item() {
 # Writes calibration.csv; every group of GRID must have all its sequential
 # items (the parallel items run at its cost per node).
 calibrate() {
-  local g b d dm t missing
+  local g b d dm x t missing
   for g in $GRID; do
-    IFS=: read -r b d dm <<< "$g"
+    IFS=: read -r b d dm x <<< "$g"
     missing=0
     for t in $(seq 1 "$COUNT"); do
-      [[ -e $B/run/$(group "$b" "$d" "$dm")/t$(printf %02d "$t")-seq.csv ]] || missing=$((missing + 1))
+      [[ -e $B/run/$(group "$b" "$d" "$dm" "$x")/t$(printf %02d "$t")-seq.csv ]] || missing=$((missing + 1))
     done
-    ((missing == 0)) || die "b = $b, d = $d: $missing of $COUNT sequential items missing (run STEP=seq on every shard first, and gather their run/ directories)"
+    ((missing == 0)) || die "b = $b, d = $d${x:+, noise $x}: $missing of $COUNT sequential items missing (run STEP=seq on every shard first, and gather their run/ directories)"
   done
   ura calibration "$B"
 }
-# The cost per node of group (b, d, d′), ns, from calibration.csv.
+# The cost per node of group (b, d, d′, noise), ns, from calibration.csv.
 node_ns() {
-  local b d dm ns
-  while IFS=, read -r b d dm _ _ _ _ ns; do
-    if [[ $b,$d,$dm = "$1,$2,$3" ]]; then echo "$ns"; fi
+  local b d dm ns x
+  while IFS=, read -r b d dm _ _ _ _ ns x; do
+    if [[ $b,$d,$dm,$x = "$1,$2,$3,$4" ]]; then echo "$ns"; fi
   done < "$B/calibration.csv"
 }
 
 mkdir -p "$B/trees" "$B/run"
 if [[ $STEP = all || $STEP = seq || $STEP = parallel ]]; then
   for g in $GRID; do
-    IFS=: read -r b d dm <<< "$g"
-    t=$(tree_file "$b" "$d")
+    IFS=: read -r b d dm x <<< "$g"
+    t=$(tree_file "$b" "$d" "$x")
     if [[ ! -e $t ]]; then
       partial=("$t.$$.tmp")
-      "$BIN/treegen" --model incremental --branching "$b" --depth "$d" --count "$COUNT" -o "$t.$$.tmp"
+      "$BIN/treegen" --model incremental --branching "$b" --depth "$d" --count "$COUNT" --eval-noise "${x:-0}" -o "$t.$$.tmp"
       mv "$t.$$.tmp" "$t"
       partial=()
     fi
-    mkdir -p "$B/run/$(group "$b" "$d" "$dm")"
+    mkdir -p "$B/run/$(group "$b" "$d" "$dm" "$x")"
   done
 fi
 
@@ -185,12 +193,12 @@ fi
 if [[ $STEP = all || $STEP = seq ]]; then
   i=0
   for g in $GRID; do
-    IFS=: read -r b d dm <<< "$g"
+    IFS=: read -r b d dm x <<< "$g"
     for t in $(seq 1 "$COUNT"); do
       i=$((i + 1))
       mine "$i" || continue
       # shellcheck disable=SC2086 # ARGS is a list of options
-      item "$B/run/$(group "$b" "$d" "$dm")/t$(printf %02d "$t")-seq.csv" "$(tree_file "$b" "$d")" "$t" --procs 1 --node-ns "$SEQ_NODE_NS" $ARGS
+      item "$B/run/$(group "$b" "$d" "$dm" "$x")/t$(printf %02d "$t")-seq.csv" "$(tree_file "$b" "$d" "$x")" "$t" --procs 1 --node-ns "$SEQ_NODE_NS" $ARGS
     done
   done
 fi
@@ -202,8 +210,8 @@ if [[ $STEP = all || $STEP = parallel ]]; then
   cfgs=$(configs)
   i=0
   for g in $GRID; do
-    IFS=: read -r b d dm <<< "$g"
-    ns=$(node_ns "$b" "$d" "$dm")
+    IFS=: read -r b d dm x <<< "$g"
+    ns=$(node_ns "$b" "$d" "$dm" "$x")
     for t in $(seq 1 "$COUNT"); do
       while read -r name p a e; do
         [[ -n $name ]] || continue
@@ -216,7 +224,7 @@ if [[ $STEP = all || $STEP = parallel ]]; then
         master=()
         [[ $a = master-worker* ]] && master=(--master-depth "$dm")
         # shellcheck disable=SC2086 # ARGS is a list of options
-        item "$B/run/$(group "$b" "$d" "$dm")/t$(printf %02d "$t")-$name.csv" "$(tree_file "$b" "$d")" "$t" \
+        item "$B/run/$(group "$b" "$d" "$dm" "$x")/t$(printf %02d "$t")-$name.csv" "$(tree_file "$b" "$d" "$x")" "$t" \
           --procs "$p" --algorithm "$a" "${master[@]}" --node-ns "$ns" "${eps[@]}" $ARGS
       done <<< "$cfgs"
     done

@@ -222,6 +222,32 @@ fn ura2014_runs_any_cluster_algorithm_beside_the_master_worker() {
     assert!(t1.iter().all(|r| num(r, "speedup") > 0.0 && r["trees"] == "1"), "{t1:?}");
 }
 
+/// A noisy family beside the plain trees of the same (b, d, d′): its own
+/// tree file, items, calibration and rows, named in `eval_noise`; its
+/// trees order worse, so its baseline searches more leaves.
+#[test]
+fn ura2014_runs_a_noisy_family_beside_the_plain_trees() {
+    let d = Dir::new("ura2014-noise");
+    ok(&d, &[("GRID", "20:4:2 20:4:2:300"), ("COUNT", "2"), ("PROCS", "4"), ("EPSILON_PROCS", "")]);
+    assert!(d.join("results/ura2014/trees/b20-d4-n2-noise-300.jsonl").exists());
+    let noisy = d.read("results/ura2014/trees/b20-d4-n2-noise-300.jsonl");
+    assert!(noisy.lines().all(|l| l.contains("\"eval_noise\":300")), "{noisy}");
+    assert_eq!(std::fs::read_dir(d.join("results/ura2014/run/b20-d4-m2-noise-300")).unwrap().count(), 2 * 3 * 2);
+    let calib = table(&d.read("results/ura2014/calibration.csv"));
+    assert_eq!(calib.iter().map(|c| c["eval_noise"].as_str()).collect::<Vec<_>>(), ["", "300"]);
+    let t1 = table(&d.read("results/ura2014/table1.csv"));
+    let rows: Vec<(&str, &str, &str)> = t1.iter().map(|r| (r["eval_noise"].as_str(), r["procs"].as_str(), r["method"].as_str())).collect();
+    let want = |n| [(n, "1", "sequential"), (n, "4", "with updates"), (n, "4", "without updates")];
+    assert_eq!(rows, [want(""), want("300")].concat());
+    let leaves = |n: &str| t1.iter().find(|r| r["eval_noise"] == n && r["procs"] == "1").map(|r| num(r, "leaves_millions")).unwrap();
+    assert!(leaves("300") > leaves(""), "noise 300: {} against {}", leaves("300"), leaves(""));
+    // Each tree's own speed-up lies between the least and the largest.
+    for r in t1.iter().filter(|r| r["procs"] != "1") {
+        assert!(num(r, "speedup_min") <= num(r, "speedup") && num(r, "speedup") <= num(r, "speedup_max"), "{r:?}");
+        assert!(num(r, "leaf_ratio_min") <= num(r, "leaf_ratio_max"), "{r:?}");
+    }
+}
+
 /// A `pabsim` that writes part of its output, then fails (or, with
 /// FAKE_KILL=1, kills its process group, as a cancelled job is); its
 /// `--ura2014` calls (the script's check of ALGORITHMS) go to the real
@@ -253,7 +279,7 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
 #[test]
 fn ura2014_refuses_bad_variables_before_making_anything() {
     let base = [("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("EPSILON_PROCS", "4")];
-    let grid = "GRID must be full, sample, quick or b:d:d′ entries";
+    let grid = "GRID must be full, sample, quick or b:d:d′[:NOISE] entries";
     let procs = "PROCS must be whole numbers from 2 to 4096 separated by spaces";
     script_refuses(
         "ura2014",
@@ -265,6 +291,9 @@ fn ura2014_refuses_bad_variables_before_making_anything() {
             (&[("STEP", "summary"), ("GRID", "bogus")], grid),
             (&[("GRID", "bogus")], grid),
             (&[("GRID", "5:6:6")], grid),
+            (&[("GRID", "5:6:3:x")], grid),
+            (&[("GRID", "5:6:3:0")], grid),
+            (&[("GRID", "5:6:3:shogi")], "NOISE shogi has a step at b = 20 only"),
             // Refused, but after the result directories were made.
             (&[("COUNT", "0")], "COUNT must be a whole number from 1 to 100"),
             // Items named `p2,4`, Table 1 the sequential row alone.
@@ -481,7 +510,10 @@ fn ura2014_refuses_what_a_tool_would_refuse_after_directories_are_made() {
         &[
             (&[("ALGORITHMS", "bogus")], "ALGORITHMS must be cluster algorithm names"),
             (&[("ALGORITHMS", "master-worker seq")], "ALGORITHMS must be cluster algorithm names"),
-            (&[("GRID", "5:65:4")], "GRID must be full, sample, quick or b:d:d′ entries (2 <= b <= 4096, 1 <= d′ < d <= 64)"),
+            (
+                &[("GRID", "5:65:4")],
+                "GRID must be full, sample, quick or b:d:d′[:NOISE] entries (2 <= b <= 4096, 1 <= d′ < d <= 64, NOISE shogi or a step 1 .. 65536)",
+            ),
             (&[("GRID", "5000:6:3")], "GRID must be"),
             (&[("COUNT", "101")], "COUNT must be a whole number from 1 to 100"),
             (&[("COUNT", "1\n2")], "not `$'1\\n2'`"),

@@ -160,7 +160,9 @@ struct Args {
     /// --epsilon Table 6's ε, --node-ns the sequential items' cost per node.
     #[arg(long, value_enum, value_name = "STEP", help_heading = URA, conflicts_with_all = ["merge", "shard", "baseline", "per_tree", "leaf_factors"])]
     ura2014: Option<UraStep>,
-    /// The groups of trees, b:d:d′ each (e.g. 5:24:12,20:12:6), in table order.
+    /// The groups of trees, b:d:d′ or b:d:d′:NOISE each (e.g.
+    /// 5:24:12,20:12:6,20:12:6:shogi; NOISE is treegen --eval-noise's), in
+    /// table order.
     #[arg(long, value_delimiter = ',', help_heading = URA, requires = "ura2014")]
     grid: Vec<Group>,
     /// Trees per group.
@@ -274,7 +276,7 @@ fn ura2014(args: &Args, step: UraStep) -> Result<()> {
     ensure!(grid.seq_node_ns > 0, "--ura2014 summary needs --node-ns (the sequential items' cost per node)");
     let (items, missing) = ura::items(dir, &grid, &calibration)?;
     for g in missing {
-        eprintln!("pabsim --ura2014: b = {}, d = {}: sequential items missing, left out of the summary", g.b, g.d);
+        eprintln!("pabsim --ura2014: {}: sequential items missing, left out of the summary", g.said());
     }
     let mut outs = vec![cal];
     let mut out = file("items.csv")?;

@@ -5,7 +5,7 @@ use parab::cli::{self, Input, Output, write_json_lines};
 use parab::game::{Game, read_positions};
 use parab::seeds;
 use parab::tree::artificial::{Model, Ordering};
-use parab::tree::incremental::{EvalNoise, IncrementalModel};
+use parab::tree::incremental::{DEFAULT_SCALE, EvalNoise, IncrementalModel};
 use parab::tree::{GameSpec, IncrementalSpec, MAX_DEPTH, TreeSpec};
 use parab::value::ROOT_PSCORE;
 use std::path::PathBuf;
@@ -116,9 +116,6 @@ fn shape_options(args: &Args) -> anyhow::Result<()> {
     );
     Ok(())
 }
-
-/// The default edge scale of incremental trees.
-const DEFAULT_SCALE: u32 = 100;
 
 fn main() {
     let args: Args = cli::parse("treegen");

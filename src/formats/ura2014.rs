@@ -22,6 +22,7 @@ use super::aggregate::{GeoMean, Mean};
 use super::rows::two;
 use super::{ClusterRow, FormatError, read_csv};
 use crate::cli::Input;
+use crate::tree::incremental::{DEFAULT_SCALE, EvalNoise};
 use serde::{Deserialize, Serialize, Serializer};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -52,9 +53,11 @@ pub enum UraError {
 
 type Result<T> = std::result::Result<T, UraError>;
 
-/// One group of trees of the grid: branching factor, depth and the
-/// master-worker's depth d′ (`b:d:d′` on the command line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One group of trees of the grid: branching factor, depth, the
+/// master-worker's depth d′ and the trees' evaluation noise
+/// (`b:d:d′[:noise]` on the command line; `treegen --eval-noise`'s value,
+/// `docs/model.md` §7.8).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Group {
     /// Branching factor.
     pub b: u32,
@@ -62,30 +65,73 @@ pub struct Group {
     pub d: u32,
     /// The master's depth d′.
     pub d_prime: u32,
+    /// The trees' evaluation noise as given (`shogi` or a step; `None`: the
+    /// plain synthetic trees).
+    pub noise: Option<String>,
 }
 
 impl std::str::FromStr for Group {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Group, String> {
-        let bad = || format!("`{s}` is not b:d:d′ with d′ < d (e.g. 5:24:12)");
-        let n: Vec<u32> = s.split(':').map(|x| x.parse().map_err(|_| bad())).collect::<std::result::Result<_, _>>()?;
-        match n[..] {
-            [b, d, d_prime] if d_prime < d => Ok(Group { b, d, d_prime }),
-            _ => Err(bad()),
+        let bad = || format!("`{s}` is not b:d:d′[:noise] with d′ < d (e.g. 5:24:12 or 20:12:6:shogi)");
+        let parts: Vec<&str> = s.split(':').collect();
+        let (nums, noise) = match parts[..] {
+            [b, d, m] => ([b, d, m], None),
+            [b, d, m, x] => ([b, d, m], Some(x)),
+            _ => return Err(bad()),
+        };
+        let n: Vec<u32> = nums.iter().map(|x| x.parse().map_err(|_| bad())).collect::<std::result::Result<_, _>>()?;
+        let [b, d, d_prime] = n[..] else { return Err(bad()) };
+        if d_prime >= d {
+            return Err(bad());
         }
+        let noise = match noise {
+            None => None,
+            Some(x) => {
+                // The tree generator's own check (at its default scale, as
+                // the pipeline's trees are made): a step it would refuse
+                // is refused here, before any item runs.
+                let step = x.parse::<EvalNoise>().and_then(|n| n.step(b, DEFAULT_SCALE)).map_err(|e| format!("`{s}`: {e}"))?;
+                if step == 0 {
+                    return Err(format!("`{s}`: noise 0 is the plain trees (write b:d:d′)"));
+                }
+                Some(x.to_string())
+            }
+        };
+        Ok(Group { b, d, d_prime, noise })
     }
 }
 
 impl std::fmt::Display for Group {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.b, self.d, self.d_prime)
+        write!(f, "{}:{}:{}", self.b, self.d, self.d_prime)?;
+        match &self.noise {
+            Some(x) => write!(f, ":{x}"),
+            None => Ok(()),
+        }
     }
 }
 
 impl Group {
     /// The directory of its items under `run/`.
     pub fn dir(&self) -> String {
-        format!("b{}-d{}-m{}", self.b, self.d, self.d_prime)
+        match &self.noise {
+            None => format!("b{}-d{}-m{}", self.b, self.d, self.d_prime),
+            Some(x) => format!("b{}-d{}-m{}-noise-{x}", self.b, self.d, self.d_prime),
+        }
+    }
+
+    /// Whether a row of the summary's files (b, d, d′, noise) is of this group.
+    fn is(&self, b: u32, d: u32, d_prime: u32, noise: &Option<String>) -> bool {
+        (self.b, self.d, self.d_prime) == (b, d, d_prime) && &self.noise == noise
+    }
+
+    /// "b = 5, d = 24" (and the noise), for messages.
+    pub fn said(&self) -> String {
+        match &self.noise {
+            None => format!("b = {}, d = {}", self.b, self.d),
+            Some(x) => format!("b = {}, d = {}, noise {x}", self.b, self.d),
+        }
     }
 }
 
@@ -202,6 +248,8 @@ pub struct CalibrationRow {
     pub paper_ns_per_leaf: f64,
     /// That time times our leaves per node, rounded (at least 1).
     pub node_ns: u64,
+    /// The trees' evaluation noise (empty: the plain trees).
+    pub eval_noise: Option<String>,
 }
 
 /// The paper's sequential time per leaf at branching factor `b`, ns, from
@@ -248,7 +296,7 @@ pub fn paper_ns_per_leaf(published: &Path, b: u32) -> Result<f64> {
 /// tree, algorithm, processes), its times finite and not negative, its
 /// leaves at most its nodes; an item without a row (an empty or
 /// header-only file) or with several is refused, never counted.
-fn read_item(path: &Path, g: Group, tree: u32, cfg: &Config) -> Result<ClusterRow> {
+fn read_item(path: &Path, g: &Group, tree: u32, cfg: &Config) -> Result<ClusterRow> {
     let name = path.display().to_string();
     let mut rows: Vec<ClusterRow> = read_csv(Input::open(Some(path)).map_err(|e| UraError::Bad(e.to_string()))?)?;
     let at = |line: u64, message: String| UraError::Format(FormatError::Csv { name: name.clone(), line, message });
@@ -299,12 +347,11 @@ pub fn calibrate(dir: &Path, grid: &Grid, published: &Path) -> Result<Vec<Calibr
         let (mut leaves, mut nodes) = (0u64, 0u64);
         let seq = Config { name: "seq".into(), procs: 1, algorithm: "seq".into(), epsilon: None };
         for (t, f) in (1..).zip(&files) {
-            let r = read_item(f, *g, t, &seq)?;
+            let r = read_item(f, g, t, &seq)?;
             let (Some(l), Some(n)) = (leaves.checked_add(r.leaves), nodes.checked_add(r.nodes)) else {
                 return Err(UraError::Bad(format!(
-                    "b = {}, d = {}: the sequential items' leaves or nodes sum past 2^64 - 1 at {} (check its leaves and nodes; remove a wrong item and rerun the pipeline's step)",
-                    g.b,
-                    g.d,
+                    "{}: the sequential items' leaves or nodes sum past 2^64 - 1 at {} (check its leaves and nodes; remove a wrong item and rerun the pipeline's step)",
+                    g.said(),
                     f.display()
                 )));
             };
@@ -312,16 +359,15 @@ pub fn calibrate(dir: &Path, grid: &Grid, published: &Path) -> Result<Vec<Calibr
         }
         let per_leaf = paper_ns_per_leaf(published, g.b)?;
         if nodes == 0 {
-            return Err(UraError::Bad(format!("b = {}, d = {}: the sequential items searched no node", g.b, g.d)));
+            return Err(UraError::Bad(format!("{}: the sequential items searched no node", g.said())));
         }
         // Rounded half up, as the pipeline always did (counts below 2^53: exact as doubles).
         let ns = (per_leaf * leaves as f64 / nodes as f64 + 0.5).trunc();
         // The parallel items run at this cost (--node-ns): within its range.
         if ns > MAX_NODE_NS as f64 {
             return Err(UraError::Bad(format!(
-                "b = {}, d = {}: the calibrated cost per node, {ns} ns, exceeds --node-ns's {MAX_NODE_NS} (check the sequential row of b = {} in {})",
-                g.b,
-                g.d,
+                "{}: the calibrated cost per node, {ns} ns, exceeds --node-ns's {MAX_NODE_NS} (check the sequential row of b = {} in {})",
+                g.said(),
                 g.b,
                 published.display()
             )));
@@ -335,6 +381,7 @@ pub fn calibrate(dir: &Path, grid: &Grid, published: &Path) -> Result<Vec<Calibr
             nodes,
             paper_ns_per_leaf: per_leaf,
             node_ns: if ns < 1.0 { 1 } else { ns as u64 },
+            eval_noise: g.noise.clone(),
         });
     }
     Ok(out)
@@ -379,6 +426,8 @@ pub struct ItemRow {
     pub cpu_s: f64,
     /// Its peak resident memory, kB (empty without `/usr/bin/time`).
     pub max_rss_kb: Option<u64>,
+    /// The trees' evaluation noise (empty: the plain trees).
+    pub eval_noise: Option<String>,
 }
 
 /// The items of configuration `name` under `dir`: (tree, path), in tree order.
@@ -434,15 +483,15 @@ pub fn items(dir: &Path, grid: &Grid, calibration: &[CalibrationRow]) -> Result<
     let (mut out, mut missing) = (vec![], vec![]);
     let seq = Config { name: "seq".into(), procs: 1, algorithm: "seq".into(), epsilon: None };
     for g in &grid.groups {
-        let Some(cal) = calibration.iter().find(|c| (c.b, c.d, c.d_prime) == (g.b, g.d, g.d_prime)) else {
-            missing.push(*g);
+        let Some(cal) = calibration.iter().find(|c| g.is(c.b, c.d, c.d_prime, &c.eval_noise)) else {
+            missing.push(g.clone());
             continue;
         };
         let gdir = dir.join("run").join(g.dir());
         for cfg in std::iter::once(seq.clone()).chain(grid.configs()) {
             for (tree, f) in item_files(&gdir, &cfg.name)? {
                 let (wall_s, cpu, max_rss_kb) = side_file(&f.with_extension("time"))?;
-                let r = read_item(&f, *g, tree, &cfg)?;
+                let r = read_item(&f, g, tree, &cfg)?;
                 let mut time = r.time_ns;
                 if r.algorithm == "seq" {
                     // The baseline ran at seq_node_ns per node: its time must
@@ -469,6 +518,7 @@ pub fn items(dir: &Path, grid: &Grid, calibration: &[CalibrationRow]) -> Result<
                     wall_s,
                     cpu_s: cpu,
                     max_rss_kb,
+                    eval_noise: g.noise.clone(),
                 });
             }
         }
@@ -530,6 +580,21 @@ macro_rules! ura_table_row {
             /// Leaves over the baseline's (ratio of the sums).
             #[serde(serialize_with = "four")]
             pub leaf_ratio: f64,
+            /// The spread over the trees: the least of the trees' own
+            /// speed-ups (empty for the baseline).
+            #[serde(serialize_with = "opt::<3, _>")]
+            pub speedup_min: Option<f64>,
+            /// The largest.
+            #[serde(serialize_with = "opt::<3, _>")]
+            pub speedup_max: Option<f64>,
+            /// The least of the trees' own leaf ratios.
+            #[serde(serialize_with = "opt::<4, _>")]
+            pub leaf_ratio_min: Option<f64>,
+            /// The largest.
+            #[serde(serialize_with = "opt::<4, _>")]
+            pub leaf_ratio_max: Option<f64>,
+            /// The trees' evaluation noise (empty: the plain trees).
+            pub eval_noise: Option<String>,
         }
     };
 }
@@ -549,19 +614,60 @@ ura_table_row! {
 
 impl Table6Row {
     fn of(r: Table1Row, epsilon: Option<i64>) -> Table6Row {
-        let Table1Row { b, d, d_prime, procs, method, search_time_s, speedup, leaves_millions, startup_idle_s, other_idle_s, algorithm, trees, leaf_ratio } = r;
-        Table6Row { b, d, d_prime, procs, method, epsilon, search_time_s, speedup, leaves_millions, startup_idle_s, other_idle_s, algorithm, trees, leaf_ratio }
+        let Table1Row {
+            b,
+            d,
+            d_prime,
+            procs,
+            method,
+            search_time_s,
+            speedup,
+            leaves_millions,
+            startup_idle_s,
+            other_idle_s,
+            algorithm,
+            trees,
+            leaf_ratio,
+            speedup_min,
+            speedup_max,
+            leaf_ratio_min,
+            leaf_ratio_max,
+            eval_noise,
+        } = r;
+        Table6Row {
+            b,
+            d,
+            d_prime,
+            procs,
+            method,
+            epsilon,
+            search_time_s,
+            speedup,
+            leaves_millions,
+            startup_idle_s,
+            other_idle_s,
+            algorithm,
+            trees,
+            leaf_ratio,
+            speedup_min,
+            speedup_max,
+            leaf_ratio_min,
+            leaf_ratio_max,
+            eval_noise,
+        }
     }
 }
 
 /// One summary row: the items of group `g` and configuration (`algorithm`,
 /// `procs`, `epsilon`) over the trees that also have their baseline's item;
 /// none without such a tree.
-pub fn summary_row(items: &[ItemRow], g: Group, algorithm: &str, procs: u32, epsilon: Option<i64>, method: &str) -> Option<Table1Row> {
-    let mine: Vec<&ItemRow> = items.iter().filter(|r| (r.b, r.d, r.d_prime) == (g.b, g.d, g.d_prime)).collect();
+pub fn summary_row(items: &[ItemRow], g: &Group, algorithm: &str, procs: u32, epsilon: Option<i64>, method: &str) -> Option<Table1Row> {
+    let mine: Vec<&ItemRow> = items.iter().filter(|r| g.is(r.b, r.d, r.d_prime, &r.eval_noise)).collect();
     let seq: HashMap<u32, &ItemRow> = mine.iter().filter(|r| r.algorithm == "seq").map(|r| (r.tree, *r)).collect();
     let (mut ts, mut tp) = (GeoMean::default(), GeoMean::default());
     let (mut ls, mut lp, mut su, mut ot) = (Mean::default(), Mean::default(), Mean::default(), Mean::default());
+    // Each tree's own speed-up and leaf ratio: their least and largest.
+    let (mut speedups, mut ratios) = (Spread::default(), Spread::default());
     for r in mine.iter().filter(|r| r.algorithm == algorithm && r.procs == procs && r.epsilon == epsilon) {
         let Some(s) = seq.get(&r.tree) else { continue };
         ts.add(s.time_ns);
@@ -570,6 +676,8 @@ pub fn summary_row(items: &[ItemRow], g: Group, algorithm: &str, procs: u32, eps
         lp.add(r.leaves as f64);
         su.add(r.startup_idle_ns);
         ot.add(r.other_idle_ns);
+        speedups.add(s.time_ns / r.time_ns);
+        ratios.add(r.leaves as f64 / s.leaves as f64);
     }
     if tp.n == 0 {
         return None;
@@ -588,12 +696,41 @@ pub fn summary_row(items: &[ItemRow], g: Group, algorithm: &str, procs: u32, eps
         algorithm: algorithm.to_string(),
         trees: tp.n,
         leaf_ratio,
+        speedup_min: None,
+        speedup_max: None,
+        leaf_ratio_min: None,
+        leaf_ratio_max: None,
+        eval_noise: g.noise.clone(),
     };
     if algorithm == "seq" {
         return Some(row(ts.mean() / 1e9, 1.0, &ls, None, 1.0));
     }
     let t = tp.mean();
-    Some(row(t / 1e9, ts.mean() / t, &lp, Some((su.mean() / 1e9, ot.mean() / 1e9)), lp.sum / ls.sum))
+    Some(Table1Row {
+        speedup_min: speedups.min,
+        speedup_max: speedups.max,
+        leaf_ratio_min: ratios.min,
+        leaf_ratio_max: ratios.max,
+        ..row(t / 1e9, ts.mean() / t, &lp, Some((su.mean() / 1e9, ot.mean() / 1e9)), lp.sum / ls.sum)
+    })
+}
+
+/// The least and the largest of some numbers (none before the first; a
+/// NaN, a tree whose baseline searched no leaf, is left out).
+#[derive(Default)]
+struct Spread {
+    min: Option<f64>,
+    max: Option<f64>,
+}
+
+impl Spread {
+    fn add(&mut self, x: f64) {
+        if x.is_nan() {
+            return;
+        }
+        self.min = Some(self.min.map_or(x, |m| m.min(x)));
+        self.max = Some(self.max.map_or(x, |m| m.max(x)));
+    }
 }
 
 /// The paper's name of a Table 1 configuration (the algorithm's own otherwise).
@@ -609,7 +746,7 @@ pub fn method1(algorithm: &str) -> &str {
 /// Table 1: per group, the baseline, then each P with each algorithm.
 pub fn table1(grid: &Grid, items: &[ItemRow]) -> Vec<Table1Row> {
     let mut out = vec![];
-    for &g in &grid.groups {
+    for g in &grid.groups {
         out.extend(summary_row(items, g, "seq", 1, None, "sequential"));
         for &p in &grid.procs {
             for a in &grid.algorithms {
@@ -623,7 +760,7 @@ pub fn table1(grid: &Grid, items: &[ItemRow]) -> Vec<Table1Row> {
 /// Table 6: per group and P, the plain master-worker and the NegaScout master with ε.
 pub fn table6(grid: &Grid, items: &[ItemRow]) -> Vec<Table6Row> {
     let mut out = vec![];
-    for &g in &grid.groups {
+    for g in &grid.groups {
         for &p in &grid.epsilon_procs {
             out.extend(summary_row(items, g, "master-worker", p, None, "without epsilon-windows").map(|r| Table6Row::of(r, None)));
             let e = Some(grid.epsilon);
@@ -664,6 +801,8 @@ pub struct CostRow {
     /// The largest peak resident memory, MB.
     #[serde(serialize_with = "one")]
     pub max_rss_mb: f64,
+    /// The trees' evaluation noise (empty: the plain trees, and the grid's row).
+    pub eval_noise: Option<String>,
 }
 
 /// The cost of the items: per configuration (in order of first
@@ -696,10 +835,11 @@ pub fn cost(items: &[ItemRow]) -> Vec<CostRow> {
                 cpu_s: self.cpu,
                 cpu_hours: self.cpu / 3600.0,
                 max_rss_mb: self.kb as f64 / 1024.0,
+                eval_noise: k.and_then(|r| r.eval_noise.clone()),
             }
         }
     }
-    let key = |r: &ItemRow| (r.b, r.d, r.d_prime, r.algorithm.clone(), r.procs, r.epsilon);
+    let key = |r: &ItemRow| (r.b, r.d, r.d_prime, r.eval_noise.clone(), r.algorithm.clone(), r.procs, r.epsilon);
     let mut order: Vec<(&ItemRow, Acc)> = vec![];
     let mut all = Acc::default();
     for r in items {

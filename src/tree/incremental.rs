@@ -51,6 +51,10 @@ use serde::{Deserialize, Serialize};
 /// `(MAX_STEPS + 1) · scale`.
 pub const MAX_STEPS: u32 = 15;
 
+/// The edge scale `treegen` uses unless told (`--scale`): the one the
+/// experiments' trees and the `shogi` noise step are made at.
+pub const DEFAULT_SCALE: u32 = 100;
+
 /// The largest `scale` a spec may ask for: with [`MAX_STEPS`] and depth 64,
 /// every value stays on the score scale (`|sum| < 2^26 < ROOT_PSCORE`).
 pub const MAX_SCALE: u32 = 65_536;

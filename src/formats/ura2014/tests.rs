@@ -32,6 +32,7 @@ fn item(tree: u32, algorithm: &str, procs: u32, time_s: f64, leaves: u64, idle_m
         wall_s: Some(1.5),
         cpu_s: 1.25,
         max_rss_kb: Some(2304),
+        eval_noise: None,
     }
 }
 
@@ -45,8 +46,15 @@ fn csv_of<T: Serialize>(rows: &[T]) -> String {
 
 #[test]
 fn groups_parse_and_the_configurations_are_listed_once() {
-    assert_eq!("5:24:12".parse::<Group>(), Ok(Group { b: 5, d: 24, d_prime: 12 }));
+    assert_eq!("5:24:12".parse::<Group>(), Ok(Group { b: 5, d: 24, d_prime: 12, noise: None }));
     assert!("5:24:24".parse::<Group>().is_err() && "5:24".parse::<Group>().is_err() && "5:x:2".parse::<Group>().is_err());
+    // A noisy family: its own directory, the generator's refusals before any item.
+    let shogi: Group = "20:12:6:shogi".parse().unwrap();
+    assert_eq!((shogi.noise.as_deref(), shogi.dir(), shogi.to_string()), (Some("shogi"), "b20-d12-m6-noise-shogi".into(), "20:12:6:shogi".into()));
+    assert_eq!("5:24:12:300".parse::<Group>().unwrap().dir(), "b5-d24-m12-noise-300");
+    assert!("5:24:12:shogi".parse::<Group>().unwrap_err().contains("82.3%"));
+    assert!("5:24:12:0".parse::<Group>().unwrap_err().contains("plain trees"));
+    assert!("5:24:12:x".parse::<Group>().is_err() && "5:24:12:1:2".parse::<Group>().is_err());
     let names: Vec<String> = grid().configs().into_iter().map(|c| c.name).collect();
     // Table 6's plain master-worker at P = 4 is Table 1's.
     assert_eq!(names, ["master-worker-p4", "master-worker-negascout-e200-p4"]);
@@ -68,16 +76,16 @@ fn summary_rows_are_geometric_means_and_ratios_over_the_trees_with_a_baseline() 
     let t1 = table1(&grid(), &items);
     assert_eq!(
         csv_of(&t1),
-        "b,d,d_prime,procs,method,search_time_s,speedup,leaves_millions,startup_idle_s,other_idle_s,algorithm,trees,leaf_ratio\n\
-         5,6,3,1,sequential,200.000000,1.000,3.000000,,,seq,2,1.0000\n\
-         5,6,3,4,with updates,2.000000,100.000,4.000000,0.002000,0.004000,master-worker,2,1.3333\n"
+        "b,d,d_prime,procs,method,search_time_s,speedup,leaves_millions,startup_idle_s,other_idle_s,algorithm,trees,leaf_ratio,speedup_min,speedup_max,leaf_ratio_min,leaf_ratio_max,eval_noise\n\
+         5,6,3,1,sequential,200.000000,1.000,3.000000,,,seq,2,1.0000,,,,,\n\
+         5,6,3,4,with updates,2.000000,100.000,4.000000,0.002000,0.004000,master-worker,2,1.3333,100.000,100.000,1.2500,1.5000,\n"
     );
     // Table 6: its plain master-worker is Table 1's row; no ε-window items, no row.
     let t6 = table6(&grid(), &items);
     assert_eq!(t6.len(), 1);
     assert_eq!((t6[0].method.as_str(), t6[0].epsilon, t6[0].search_time_s), ("without epsilon-windows", None, t1[1].search_time_s));
     // A configuration without items has no row.
-    assert_eq!(summary_row(&items, grid().groups[0], "ybwc", 4, None, "ybwc"), None);
+    assert_eq!(summary_row(&items, &grid().groups[0], "ybwc", 4, None, "ybwc"), None);
 }
 
 /// Per configuration: items counted, times summed, the largest memory;
@@ -90,10 +98,10 @@ fn cost_sums_per_configuration_then_the_grid() {
     items[2].wall_s = None;
     assert_eq!(
         csv_of(&cost(&items)),
-        "b,d,d_prime,algorithm,procs,epsilon,items,wall_s,cpu_s,cpu_hours,max_rss_mb\n\
-         5,6,3,seq,1,,2,1.50,2.50,0.0007,2.2\n\
-         5,6,3,master-worker,4,,1,1.50,1.25,0.0003,10.0\n\
-         all,,,,,,3,3.00,3.75,0.0010,10.0\n"
+        "b,d,d_prime,algorithm,procs,epsilon,items,wall_s,cpu_s,cpu_hours,max_rss_mb,eval_noise\n\
+         5,6,3,seq,1,,2,1.50,2.50,0.0007,2.2,\n\
+         5,6,3,master-worker,4,,1,1.50,1.25,0.0003,10.0,\n\
+         all,,,,,,3,3.00,3.75,0.0010,10.0,\n"
     );
 }
 
@@ -162,15 +170,15 @@ fn calibration_and_items_from_the_pipelines_files() {
     put("t02-seq", row("seq", 1, 20_000.0, 10, 20), ",,,\n");
     put("t02-master-worker-p4", row("master-worker", 4, 123.45, 11, 25), "2.00,1.00,0.10,2048\n");
     let cal = calibrate(dir.path(), &grid(), &published).unwrap();
-    assert_eq!(csv_of(&cal), "b,d,d_prime,trees,leaves,nodes,paper_ns_per_leaf,node_ns\n5,6,3,2,40,60,50000.000,33333\n");
+    assert_eq!(csv_of(&cal), "b,d,d_prime,trees,leaves,nodes,paper_ns_per_leaf,node_ns,eval_noise\n5,6,3,2,40,60,50000.000,33333,\n");
     let (items, missing) = items(dir.path(), &grid(), &cal).unwrap();
     assert!(missing.is_empty());
     assert_eq!(
         csv_of(&items),
-        "b,d,d_prime,tree,algorithm,procs,epsilon,time_ns,leaves,nodes,startup_idle_ns,other_idle_ns,wall_s,cpu_s,max_rss_kb\n\
-         5,6,3,1,seq,1,,1333320.00,30,40,1.25,2.50,0.50,0.30,1000\n\
-         5,6,3,2,seq,1,,666660.00,10,20,1.25,2.50,,0.00,\n\
-         5,6,3,2,master-worker,4,,123.45,11,25,1.25,2.50,2.00,1.10,2048\n"
+        "b,d,d_prime,tree,algorithm,procs,epsilon,time_ns,leaves,nodes,startup_idle_ns,other_idle_ns,wall_s,cpu_s,max_rss_kb,eval_noise\n\
+         5,6,3,1,seq,1,,1333320.00,30,40,1.25,2.50,0.50,0.30,1000,\n\
+         5,6,3,2,seq,1,,666660.00,10,20,1.25,2.50,,0.00,,\n\
+         5,6,3,2,master-worker,4,,123.45,11,25,1.25,2.50,2.00,1.10,2048,\n"
     );
     assert_eq!(as_written(&items).unwrap()[0].cpu_s, 0.3);
     // A baseline that did not run at 1,000 ns per node is refused.
@@ -186,4 +194,24 @@ fn calibration_and_items_from_the_pipelines_files() {
     }
     let e = calibrate(dir.path(), &other, &published).unwrap_err().to_string();
     assert!(e.starts_with("no sequential row for b = 20 in "), "{e}");
+    // A noisy family of the same (b, d, d′): its own directory, calibration
+    // and rows, never mixed with the plain trees'.
+    let noisy = Grid { groups: vec!["5:6:3".parse().unwrap(), "5:6:3:300".parse().unwrap()], ..grid() };
+    put("t01-seq", row("seq", 1, 40_000.0, 30, 40), ",,,\n");
+    let n = dir.path().join("run/b5-d6-m3-noise-300");
+    std::fs::create_dir_all(&n).unwrap();
+    for t in [1, 2] {
+        let r = ClusterRow { tree: Some(t), ..row("seq", 1, 30_000.0, 15, 30) };
+        std::fs::write(n.join(format!("t{t:02}-seq.csv")), csv_of(&[r])).unwrap();
+        std::fs::write(n.join(format!("t{t:02}-seq.time")), ",,,\n").unwrap();
+    }
+    let cal = calibrate(dir.path(), &noisy, &published).unwrap();
+    assert_eq!(
+        csv_of(&cal),
+        "b,d,d_prime,trees,leaves,nodes,paper_ns_per_leaf,node_ns,eval_noise\n5,6,3,2,40,60,50000.000,33333,\n5,6,3,2,30,60,50000.000,25000,300\n"
+    );
+    let (items, _) = super::items(dir.path(), &noisy, &cal).unwrap();
+    let t1 = table1(&noisy, &items);
+    let seqs: Vec<(Option<&str>, f64)> = t1.iter().filter(|r| r.procs == 1).map(|r| (r.eval_noise.as_deref(), r.leaves_millions * 1e6)).collect();
+    assert_eq!(seqs, [(None, 20.0), (Some("300"), 15.0)]);
 }
