@@ -187,29 +187,51 @@ pub fn load(results: &Path, published: &Path) -> Result<Ura2014> {
     }
     let own = results.join("ura2014");
     let reference = published.parent().map(|p| p.join("reference/ura2014"));
-    let (dir, source) = match reference {
-        Some(r) if !own.join("table1.csv").exists() && r.join("table1.csv").exists() => {
+    // The run's directories: the user's, else the reference run's, which
+    // may be one summary or several (one a subdirectory: runs of different
+    // tree counts, each a pipeline's summary), read in name order.
+    let (dirs, source) = match reference {
+        Some(r) if !own.join("table1.csv").exists() => {
+            let mut parts: Vec<std::path::PathBuf> = match std::fs::read_dir(&r) {
+                Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.join("table1.csv").is_file()).collect(),
+                Err(_) => vec![],
+            };
+            parts.sort();
+            if r.join("table1.csv").is_file() {
+                parts.insert(0, r.clone());
+            }
             let name = r.display().to_string();
-            (r, Source::Reference(name))
+            if parts.is_empty() { (vec![own], Source::Own) } else { (parts, Source::Reference(name)) }
         }
-        _ => (own, Source::Own),
+        _ => (vec![own], Source::Own),
     };
-    if dir.join("table1.csv").exists() {
-        let o1 = lines(&dir.join("table1.csv"), &[])?;
-        let o6 = lines(&dir.join("table6.csv"), &o1)?;
-        u.ours = Some((o1, o6));
-        u.source = Some(source);
-    }
-    let calib: Vec<HashMap<String, String>> = rows(&dir.join("calibration.csv"), true)?;
-    for c in &calib {
-        let get = |k: &str| c.get(k).and_then(|v| v.parse::<u64>().ok());
-        let noise = c.get("eval_noise").filter(|v| !v.is_empty()).cloned();
-        if let (Some(b), Some(d), Some(ns)) = (get("b"), get("d"), get("node_ns")) {
-            u.node_ns.push((b as u32, d as u32, family(&noise), ns));
+    let (mut o1, mut o6, mut hours) = (vec![], vec![], None::<f64>);
+    for dir in &dirs {
+        if !dir.join("table1.csv").exists() {
+            continue;
+        }
+        let t1 = lines(&dir.join("table1.csv"), &[])?;
+        o6.extend(lines(&dir.join("table6.csv"), &t1)?);
+        o1.extend(t1);
+        u.source = Some(source.clone());
+        let calib: Vec<HashMap<String, String>> = rows(&dir.join("calibration.csv"), true)?;
+        for c in &calib {
+            let get = |k: &str| c.get(k).and_then(|v| v.parse::<u64>().ok());
+            let noise = c.get("eval_noise").filter(|v| !v.is_empty()).cloned();
+            if let (Some(b), Some(d), Some(ns)) = (get("b"), get("d"), get("node_ns")) {
+                u.node_ns.push((b as u32, d as u32, family(&noise), ns));
+            }
+        }
+        let cost: Vec<HashMap<String, String>> = rows(&dir.join("cost.csv"), true)?;
+        let h: Option<f64> = cost.iter().find(|c| c.get("b").map(String::as_str) == Some("all")).and_then(|c| c.get("cpu_hours")?.parse().ok());
+        if let Some(h) = h {
+            hours = Some(hours.unwrap_or(0.0) + h);
         }
     }
-    let cost: Vec<HashMap<String, String>> = rows(&dir.join("cost.csv"), true)?;
-    u.cpu_hours = cost.iter().find(|c| c.get("b").map(String::as_str) == Some("all")).and_then(|c| c.get("cpu_hours")?.parse().ok());
+    if u.source.is_some() {
+        u.ours = Some((o1, o6));
+    }
+    u.cpu_hours = hours;
     Ok(u)
 }
 
@@ -685,12 +707,19 @@ mod tests {
         }
         let head = "b,d,d_prime,procs,method,search_time_s,speedup,leaves_millions,startup_idle_s,other_idle_s,algorithm,trees,leaf_ratio,speedup_min,speedup_max,leaf_ratio_min,leaf_ratio_max,eval_noise\n";
         let table = |trees: u32| format!("{head}20,12,6,1,sequential,7321.5,1.000,150.0,,,seq,{trees},1.0000,,,,,shogi\n");
-        std::fs::write(reference.join("table1.csv"), table(8)).unwrap();
-        std::fs::write(reference.join("table6.csv"), head).unwrap();
-        std::fs::write(reference.join("cost.csv"), "b,cpu_hours\n20,1.0\nall,6.25\n").unwrap();
+        // Two runs, each a summary in a subdirectory: their rows in name
+        // order, their CPU-hours summed.
+        for (sub, trees, hours) in [("b-shogi", 4, "2.25"), ("a-synthetic", 8, "4.0")] {
+            let d = reference.join(sub);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("table1.csv"), table(trees)).unwrap();
+            std::fs::write(d.join("table6.csv"), head).unwrap();
+            std::fs::write(d.join("cost.csv"), format!("b,cpu_hours\n20,1.0\nall,{hours}\n")).unwrap();
+        }
         let u = load(&results, &published).unwrap();
         assert_eq!(u.source, Some(Source::Reference(reference.display().to_string())));
-        assert_eq!((u.cpu_hours, u.ours.as_ref().unwrap().0[0].noise.as_deref()), (Some(6.25), Some("shogi")));
+        let trees: Vec<Option<u32>> = u.ours.as_ref().unwrap().0.iter().map(|l| l.trees).collect();
+        assert_eq!((u.cpu_hours, trees, u.ours.as_ref().unwrap().0[0].noise.as_deref()), (Some(6.25), vec![Some(8), Some(4)], Some("shogi")));
         let mut b = Builder::default();
         sections(&u, &mut b).unwrap();
         let s = &b.sections[0];

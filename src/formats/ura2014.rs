@@ -614,47 +614,33 @@ ura_table_row! {
 
 impl Table6Row {
     fn of(r: Table1Row, epsilon: Option<i64>) -> Table6Row {
-        let Table1Row {
-            b,
-            d,
-            d_prime,
-            procs,
-            method,
-            search_time_s,
-            speedup,
-            leaves_millions,
-            startup_idle_s,
-            other_idle_s,
-            algorithm,
-            trees,
-            leaf_ratio,
-            speedup_min,
-            speedup_max,
-            leaf_ratio_min,
-            leaf_ratio_max,
-            eval_noise,
-        } = r;
-        Table6Row {
-            b,
-            d,
-            d_prime,
-            procs,
-            method,
-            epsilon,
-            search_time_s,
-            speedup,
-            leaves_millions,
-            startup_idle_s,
-            other_idle_s,
-            algorithm,
-            trees,
-            leaf_ratio,
-            speedup_min,
-            speedup_max,
-            leaf_ratio_min,
-            leaf_ratio_max,
-            eval_noise,
+        // Every field moved, named once.
+        macro_rules! moved {
+            ($($f:ident),*) => {{
+                let Table1Row { $($f),* } = r;
+                Table6Row { epsilon, $($f),* }
+            }};
         }
+        moved!(
+            b,
+            d,
+            d_prime,
+            procs,
+            method,
+            search_time_s,
+            speedup,
+            leaves_millions,
+            startup_idle_s,
+            other_idle_s,
+            algorithm,
+            trees,
+            leaf_ratio,
+            speedup_min,
+            speedup_max,
+            leaf_ratio_min,
+            leaf_ratio_max,
+            eval_noise
+        )
     }
 }
 
