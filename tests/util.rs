@@ -311,6 +311,16 @@ pub fn script(d: &Dir, name: &str) -> Tool {
     let mut cmd = Command::new("bash");
     cmd.arg(repo(&format!("pipelines/{name}.sh"))).current_dir(&d.path).env("BIN", bin("pabsim").parent().unwrap()).env("R", d.join("results"));
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    // SIGINT at its default, as a script started from a terminal has it: a
+    // test run in the background of a non-interactive shell (`make test &`)
+    // inherits it ignored, and the interrupt tests' Ctrl-C would do nothing.
+    // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
     Tool::wrapping(if name == "beyond-games" { "games" } else { name }, cmd)
 }
 
