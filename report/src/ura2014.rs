@@ -207,13 +207,14 @@ pub fn load(results: &Path, published: &Path) -> Result<Ura2014> {
     };
     let (mut o1, mut o6, mut hours) = (vec![], vec![], None::<f64>);
     for dir in &dirs {
-        if !dir.join("table1.csv").exists() {
-            continue;
+        if dir.join("table1.csv").exists() {
+            let t1 = lines(&dir.join("table1.csv"), &[])?;
+            o6.extend(lines(&dir.join("table6.csv"), &t1)?);
+            o1.extend(t1);
+            u.source = Some(source.clone());
         }
-        let t1 = lines(&dir.join("table1.csv"), &[])?;
-        o6.extend(lines(&dir.join("table6.csv"), &t1)?);
-        o1.extend(t1);
-        u.source = Some(source.clone());
+        // The calibration is written before the tables (the parallel step's):
+        // its costs are shown as soon as it is there.
         let calib: Vec<HashMap<String, String>> = rows(&dir.join("calibration.csv"), true)?;
         for c in &calib {
             let get = |k: &str| c.get(k).and_then(|v| v.parse::<u64>().ok());
@@ -471,13 +472,18 @@ pub struct Point7 {
     pub leaf_ratio: f64,
 }
 
+/// The row of `method` run on the same family, b, d and P as `l`.
+fn partner<'a>(set: &'a [Line], l: &Line, method: &str) -> Option<&'a Line> {
+    set.iter().find(|o| o.method == method && (o.b, o.d, o.procs, &o.noise) == (l.b, l.d, l.procs, &l.noise))
+}
+
 /// Fig. 7's points: every (family, b, d, P) with both a `with updates` and
 /// a `without updates` row, ours then the paper's.
 pub fn figure_7_points(ours: &[Line], paper: &[Line]) -> Vec<Point7> {
     let mut out = vec![];
     for (is_paper, set) in [(false, ours), (true, paper)] {
         for w in set.iter().filter(|l| l.method == "with updates") {
-            let Some(wo) = set.iter().find(|l| l.method == "without updates" && (l.b, l.d, l.procs, &l.noise) == (w.b, w.d, w.procs, &w.noise)) else {
+            let Some(wo) = partner(set, w, "without updates") else {
                 continue;
             };
             let ratio = |a: Option<f64>, c: Option<f64>| a.zip(c).filter(|(_, c)| *c > 0.0).map(|(a, c)| a / c);
@@ -536,7 +542,7 @@ fn headline(s: &mut Section, points: &[Point7]) {
 fn sharing(s: &mut Section, ours: &[Line]) {
     let mut parts = vec![];
     for sh in ours.iter().filter(|l| l.method == "with share") {
-        let Some(w) = ours.iter().find(|l| l.method == "with updates" && (l.b, l.d, l.procs, &l.noise) == (sh.b, sh.d, sh.procs, &sh.noise)) else {
+        let Some(w) = partner(ours, sh, "with updates") else {
             continue;
         };
         if let (Some(a), Some(c)) = (sh.time_s, w.time_s) {
