@@ -223,9 +223,12 @@ if [[ $STEP = all || $STEP = parallel ]]; then
         # fox, …) runs with its own defaults beside it.
         master=()
         [[ $a = master-worker* ]] && master=(--master-depth "$dm")
+        # A tree's items share its sequential baseline (searched by the
+        # first, read by the others): the same rows, half the work.
+        tn=$B/run/$(group "$b" "$d" "$dm" "$x")/t$(printf %02d "$t")
         # shellcheck disable=SC2086 # ARGS is a list of options
-        item "$B/run/$(group "$b" "$d" "$dm" "$x")/t$(printf %02d "$t")-$name.csv" "$(tree_file "$b" "$d" "$x")" "$t" \
-          --procs "$p" --algorithm "$a" "${master[@]}" --node-ns "$ns" "${eps[@]}" $ARGS
+        item "$tn-$name.csv" "$(tree_file "$b" "$d" "$x")" "$t" \
+          --procs "$p" --algorithm "$a" "${master[@]}" --node-ns "$ns" "${eps[@]}" --baseline-cache "$tn-baseline.json" $ARGS
       done <<< "$cfgs"
     done
   done

@@ -102,6 +102,29 @@ fn runs_beyond_the_memory_budget_are_refused_up_front() {
     d.tool("pabsim").args(["t.jsonl", "--memory", "1G"]).fails("--memory applies to --machine cluster only");
 }
 
+/// A baseline cache is one tree's, and the cluster's: the rows with it,
+/// written then read, are those without it (`cluster::run::cache` holds
+/// the rest).
+#[test]
+fn a_baseline_cache_is_one_tree_s_and_changes_no_row() {
+    let d = Dir::new("cluster-baseline-cache");
+    incremental_trees(&d, "t.jsonl", 5, 8, 2);
+    d.write("one.jsonl", d.read("t.jsonl").lines().next().unwrap());
+    let run = ["--machine", "cluster", "--threads", "1", "--per-tree", "--procs", "1,8", "--algorithm", "master-worker", "--master-depth", "3"];
+    let plain = d.tool("pabsim").arg("one.jsonl").args(run).ok();
+    for pass in ["written", "read"] {
+        assert_eq!(d.tool("pabsim").arg("one.jsonl").args(run).args(["--baseline-cache", "b.json"]).ok(), plain, "{pass}");
+        assert!(d.join("b.json").is_file(), "{pass}");
+    }
+    d.tool("pabsim")
+        .arg("t.jsonl")
+        .args(run)
+        .args(["--baseline-cache", "c.json"])
+        .fails("--baseline-cache: a baseline cache holds one tree's baseline, and the input has 2 trees");
+    assert!(!d.join("c.json").exists());
+    d.tool("pabsim").args(["t.jsonl", "--baseline-cache", "c.json"]).fails("--baseline-cache applies to --machine cluster only");
+}
+
 /// What the cluster cannot do is refused in one line before any search,
 /// naming the option and its range: costs that would wrap the simulated
 /// clock, an ε outside 1 … 2^31 (the ε-windows' margin), shards (the

@@ -77,7 +77,12 @@ fn ura2014_runs_end_to_end_calibrates_and_resumes() {
     // ε-window run; its plain master-worker at P = 4 is Table 1's).
     let items = table(&d.read("results/ura2014/items.csv"));
     assert_eq!(items.len(), 2 * 2 * 6);
-    assert_eq!(std::fs::read_dir(u.join("run/b5-d6-m3")).unwrap().count(), 2 * 6 * 2, "a CSV and a .time per item");
+    assert_eq!(std::fs::read_dir(u.join("run/b5-d6-m3")).unwrap().count(), 2 * 6 * 2 + 2, "a CSV and a .time per item, a baseline per tree");
+    // Each tree's baseline, kept by its first parallel item for the others.
+    for t in ["t01", "t02"] {
+        let b = d.read(&format!("results/ura2014/run/b5-d6-m3/{t}-baseline.json"));
+        assert!(b.starts_with("{\"key\":{\"format\":\"pabsim-cluster-baseline/1\"") && b.contains("\"below\":4"), "{t}: {b:.200}");
+    }
 
     // The calibration: the paper's time per leaf times our baseline's
     // leaves per node, from the sequential items alone.
@@ -232,7 +237,7 @@ fn ura2014_runs_a_noisy_family_beside_the_plain_trees() {
     assert!(d.join("results/ura2014/trees/b20-d4-n2-noise-300.jsonl").exists());
     let noisy = d.read("results/ura2014/trees/b20-d4-n2-noise-300.jsonl");
     assert!(noisy.lines().all(|l| l.contains("\"eval_noise\":300")), "{noisy}");
-    assert_eq!(std::fs::read_dir(d.join("results/ura2014/run/b20-d4-m2-noise-300")).unwrap().count(), 2 * 3 * 2);
+    assert_eq!(std::fs::read_dir(d.join("results/ura2014/run/b20-d4-m2-noise-300")).unwrap().count(), 2 * 3 * 2 + 2);
     let calib = table(&d.read("results/ura2014/calibration.csv"));
     assert_eq!(calib.iter().map(|c| c["eval_noise"].as_str()).collect::<Vec<_>>(), ["", "300"]);
     let t1 = table(&d.read("results/ura2014/table1.csv"));

@@ -139,6 +139,12 @@ struct Args {
     /// estimated to need more is refused before it starts.
     #[arg(long, value_parser = parab::cluster::memory::parse_bytes, help_heading = "The cluster (--machine cluster)")]
     memory: Option<u64>,
+    /// A file keeping the one input tree's sequential baseline between
+    /// runs: read if it holds this tree's under these costs and table size,
+    /// else searched and written (the rows are the same either way; make
+    /// ura2014's items of a tree share one).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["leaf_factors", "ura2014", "merge"], help_heading = "The cluster (--machine cluster)")]
+    baseline_cache: Option<PathBuf>,
     /// The cluster algorithms' parameters (shared with psearch --mpi).
     #[command(flatten, next_help_heading = "The cluster (--machine cluster)")]
     cluster: ClusterArgs,
@@ -435,7 +441,7 @@ fn cluster(args: &Args) -> Result<()> {
         None => None,
     };
     let progress = Progress::new("pabsim", (n * trees.len()) as u64, "simulations");
-    let rows = run(&trees, &req, budget, &progress)?;
+    let rows = run(&trees, &req, budget, args.baseline_cache.as_deref(), &progress)?;
     progress.finish();
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, rows)?;
@@ -520,6 +526,7 @@ fn main() {
         // A trace is a file of its own (never stdout): checked only when asked.
         let mut outputs = vec![("-o", args.output.as_deref())];
         outputs.extend(args.trace.as_deref().map(|t| ("--trace", Some(t))));
+        outputs.extend(args.baseline_cache.as_deref().map(|t| ("--baseline-cache", Some(t))));
         cli::check_outputs(&outputs)?;
         if let Some(step) = args.ura2014 {
             return ura2014(&args, step);
@@ -528,7 +535,7 @@ fn main() {
             return cluster(&args);
         }
         let mut cluster_only = cost_options(&args).to_vec();
-        cluster_only.extend([("--memory", args.memory.is_some()), ("--leaf-factors", args.leaf_factors)]);
+        cluster_only.extend([("--memory", args.memory.is_some()), ("--leaf-factors", args.leaf_factors), ("--baseline-cache", args.baseline_cache.is_some())]);
         cluster_only.extend(args.cluster.given());
         cluster_only.extend(args.cluster.network.given());
         if let Some((name, _)) = cluster_only.iter().find(|o| o.1) {

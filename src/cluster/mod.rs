@@ -151,6 +151,9 @@ pub enum ClusterError {
         /// The sequential baseline's value.
         want: i64,
     },
+    /// A baseline cache that cannot be used or written ([`run::cache`]).
+    #[error("--baseline-cache: {0}")]
+    Cache(String),
 }
 
 /// What every run of a request shares: the machine, whatever the algorithm.

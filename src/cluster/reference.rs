@@ -21,7 +21,8 @@ use std::sync::{Arc, Mutex};
 
 /// The nodes the sequential search searched to full depth at each ply
 /// from 1 to [`SeqTasks::plies`] − 1, by table key.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeqTasks {
     /// The search's depth: a node at ply k is searched to full depth when
     /// its remaining depth is `depth − k`.

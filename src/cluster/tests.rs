@@ -281,7 +281,7 @@ fn runs_are_deterministic() {
     };
     let on = |threads| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| run::run(&trees, &req, None, &crate::progress::Progress::hidden())).unwrap()
+        pool.install(|| run::run(&trees, &req, None, None, &crate::progress::Progress::hidden())).unwrap()
     };
     let one = on(1);
     assert_eq!(one.len(), 3 * (1 + 2 * ClusterAlgorithm::parallel().len()));
@@ -388,7 +388,7 @@ fn a_hand_worked_load() {
         settings: ClusterSettings { costs, ..ClusterSettings::default() },
         per_tree: true,
     };
-    let rows = run::run(&trees, &req, None, &crate::progress::Progress::hidden()).unwrap();
+    let rows = run::run(&trees, &req, None, None, &crate::progress::Progress::hidden()).unwrap();
     assert_eq!((rows[0].load_mean, rows[0].load_min, rows[0].load_sd), (1.0, 1.0, 0.0));
     let r = &rows[1];
     let near = |x: f64, y: f64| (x - y).abs() < 1e-12;

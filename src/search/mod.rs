@@ -111,7 +111,8 @@ impl<A: Observer> Observer for Vec<A> {
 }
 
 /// Node counts of one search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeCounts {
     /// Every node entered: root, internal nodes and leaves.
     pub nodes: u64,

@@ -121,7 +121,8 @@ pub const DEFAULT_NODE_NS: u64 = 380;
 pub const DEFAULT_MASTER_PPM: u64 = 500_000;
 
 /// What a run measured.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClusterStats {
     /// The root's value the master reported.
     pub value: i64,

@@ -239,7 +239,8 @@ pub fn abort_out<N, T: Transport<N>>(t: &mut T, out: &mut Vec<(u32, usize, usize
 /// processes (the rows' task columns, `docs/formats.md`): the evidence of
 /// where its extra leaves come from. An algorithm without tasks reports
 /// none ([`Process::tally`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TaskTally {
     /// Rounds over the master's tree (the master-worker's passes).
     pub passes: u64,

@@ -21,8 +21,10 @@ use crate::formats::ClusterRow;
 use crate::formats::aggregate::GeoMean;
 use crate::tree::Tree;
 use rayon::prelude::*;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+pub mod cache;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 
@@ -121,11 +123,22 @@ pub fn configs(req: &ClusterRequest) -> Result<Vec<ClusterConfig>, ClusterError>
 
 /// Runs every (tree, configuration) on the simulated cluster and returns
 /// the rows; refused before anything runs if its memory estimate exceeds
-/// `budget` bytes ([`super::memory`]).
-pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: &crate::progress::Progress) -> Result<Vec<ClusterRow>, ClusterError> {
+/// `budget` bytes ([`super::memory`]). With `cache`, the one tree's
+/// sequential baseline is read from that file if it holds it, else
+/// searched and written there ([`cache`]): the rows are the same.
+pub fn run(
+    trees: &[Tree],
+    req: &ClusterRequest,
+    budget: Option<u64>,
+    cache: Option<&Path>,
+    progress: &crate::progress::Progress,
+) -> Result<Vec<ClusterRow>, ClusterError> {
     let cfgs = configs(req)?;
     if let Some(budget) = budget {
         check_memory(&cfgs, trees, rayon::current_num_threads().min(cfgs.len() * trees.len()).max(1), budget)?;
+    }
+    if cache.is_some() && trees.len() != 1 {
+        return Err(ClusterError::Cache(format!("a baseline cache holds one tree's baseline, and the input has {} trees (give one tree a run)", trees.len())));
     }
     let seq: ClusterConfig = ClusterConfig {
         settings: ClusterSettings { costs: req.settings.costs, tt_slots: req.settings.tt_slots, ..ClusterSettings::default() },
@@ -133,16 +146,30 @@ pub fn run(trees: &[Tree], req: &ClusterRequest, budget: Option<u64>, progress: 
     };
     // Each tree's baseline, recording its tasks at the plies of the
     // deepest master depth asked of the tree (`cluster::reference`), if any.
+    let search = |t: &Tree| -> Result<cache::Baseline, ClusterError> {
+        let below = cfgs.iter().filter_map(|c| if let Some(Cut::MasterDepth(d)) = resolve_on(c, t).cut() { Some(d + 1) } else { None }).max();
+        let key = cache::BaselineKey::new(t, &seq, below);
+        if let Some(b) = cache.and_then(|p| cache::load(p, &key)) {
+            return Ok(b);
+        }
+        let (stats, tasks) = match below {
+            None => (simulate(t, &seq, None)?.output, None),
+            Some(below) => {
+                let into = Arc::new(Mutex::new(None));
+                let out = simulate_tree_against(t, &seq, None, &Reference::Record { below, into: into.clone() })?.output;
+                let tasks = into.lock().unwrap_or_else(|e| e.into_inner()).take();
+                (out, tasks)
+            }
+        };
+        let b = cache::Baseline { key, stats, tasks };
+        if let Some(p) = cache {
+            cache::save(p, &b).map_err(ClusterError::Cache)?;
+        }
+        Ok(b)
+    };
     let base: Vec<(ClusterStats, Reference)> = trees
         .par_iter()
-        .map(|t| {
-            let below = cfgs.iter().filter_map(|c| if let Some(Cut::MasterDepth(d)) = resolve_on(c, t).cut() { Some(d + 1) } else { None }).max();
-            let Some(below) = below else { return simulate(t, &seq, None).map(|r| (r.output, Reference::None)) };
-            let into = Arc::new(Mutex::new(None));
-            let out = simulate_tree_against(t, &seq, None, &Reference::Record { below, into: into.clone() })?.output;
-            let tasks = into.lock().unwrap_or_else(|e| e.into_inner()).take();
-            Ok((out, tasks.map_or(Reference::None, |t| Reference::Compare(Arc::new(t)))))
-        })
+        .map(|t| search(t).map(|b| (b.stats, b.tasks.map_or(Reference::None, |t| Reference::Compare(Arc::new(t))))))
         .collect::<Result<_, _>>()?;
     let (base, refs): (Vec<ClusterStats>, Vec<Reference>) = base.into_iter().unzip();
     let items: Vec<(usize, usize)> = (0..cfgs.len()).flat_map(|c| (0..trees.len()).map(move |t| (c, t))).collect();
@@ -335,7 +362,7 @@ mod tests {
             per_tree: false,
         };
         let p = crate::progress::Progress::hidden();
-        let rows = run(&trees, &req, None, &p).unwrap();
+        let rows = run(&trees, &req, None, None, &p).unwrap();
         assert_eq!(
             rows.iter().map(|r| (r.algorithm.as_str(), r.procs, r.trees)).collect::<Vec<_>>(),
             [("seq", 1, 3), ("even-split", 4, 3), ("master-slave", 4, 3)]
@@ -344,7 +371,7 @@ mod tests {
         // Even split on 4: the 5 root children split 1, 1, 1, 2; three
         // workers send 1, 1, 2 results.
         assert_eq!((rows[1].split_ply, rows[1].messages, rows[1].bytes), (Some(1), 3 * 4, 3 * 4 * 24));
-        let per = run(&trees, &ClusterRequest { per_tree: true, ..req.clone() }, None, &p).unwrap();
+        let per = run(&trees, &ClusterRequest { per_tree: true, ..req.clone() }, None, None, &p).unwrap();
         assert_eq!(per.len(), 9);
         assert_eq!(
             per.iter().filter(|r| r.procs == 4).map(|r| r.root_value).collect::<Vec<_>>(),
@@ -375,14 +402,47 @@ mod tests {
             settings: ClusterSettings { tt_slots: 1 << 12, ..ClusterSettings::default() },
             per_tree: false,
         };
-        let rows = run(&trees, &req, None, &crate::progress::Progress::hidden()).unwrap();
+        let rows = run(&trees, &req, None, None, &crate::progress::Progress::hidden()).unwrap();
         let out: Vec<_> = rows.iter().map(|r| (r.algorithm.as_str(), r.master_depth, r.outside_nodes)).collect();
         assert_eq!(out[..2], [("seq", None, None), ("master-worker", Some(1), Some(0))]);
         assert_eq!((out[3].0, out[3].2), ("even-split", None));
         let (outside, nodes) = (rows[2].outside_nodes.unwrap(), rows[2].nodes);
         assert!(outside > 0 && outside < nodes, "d' 3: {outside} of {nodes}");
         // Per tree, the same nodes summed.
-        let per = run(&trees, &ClusterRequest { per_tree: true, ..req }, None, &crate::progress::Progress::hidden()).unwrap();
+        let per = run(&trees, &ClusterRequest { per_tree: true, ..req }, None, None, &crate::progress::Progress::hidden()).unwrap();
         assert_eq!(per.iter().filter(|r| r.master_depth == Some(3)).map(|r| r.outside_nodes.unwrap()).sum::<u64>(), outside);
+    }
+
+    /// A baseline cache changes no row: the first run writes it, the next
+    /// read it (a baseline altered in the file shows in their rows), and
+    /// it takes one tree.
+    #[test]
+    fn a_cached_baseline_gives_the_same_rows() {
+        use crate::cluster::algorithms::master_worker::{MasterWorker, MwVariant};
+        let line = "{\"set\":\"t\",\"index\":1,\"seed\":5,\"model\":\"incremental\",\"b\":5,\"scale\":100,\"depth\":7}\n";
+        let trees = crate::tree::read_trees(Input::from_string("t", line)).unwrap();
+        let mw = ClusterAlgorithm::from(MasterWorker { master_depth: Some(3), ..MasterWorker::new(MwVariant::Updates) });
+        let req = ClusterRequest {
+            procs: Procs::Counts(vec![1, 8]),
+            algorithms: vec![mw, ClusterAlgorithm::defaults()[0]],
+            settings: ClusterSettings { tt_slots: 1 << 12, ..ClusterSettings::default() },
+            per_tree: true,
+        };
+        let p = crate::progress::Progress::hidden();
+        let plain = run(&trees, &req, None, None, &p).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t01-baseline.json");
+        assert_eq!(run(&trees, &req, None, Some(&path), &p).unwrap(), plain);
+        let mut b: cache::Baseline = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert!(b.tasks.as_ref().is_some_and(|t| t.plies() == 4 && t.at(3) > 0), "tasks recorded for d' = 3");
+        assert_eq!(run(&trees, &req, None, Some(&path), &p).unwrap(), plain);
+        b.stats.time_ns *= 2;
+        cache::save(&path, &b).unwrap();
+        let read = run(&trees, &req, None, Some(&path), &p).unwrap();
+        let ratio = |a: f64, b: f64| a / b;
+        assert!((ratio(read[0].time_ns, plain[0].time_ns) - 2.0).abs() < 1e-9 && (ratio(read[1].speedup, plain[1].speedup) - 2.0).abs() < 1e-9);
+        let two =
+            crate::tree::read_trees(Input::from_string("t", &format!("{line}{}", line.replace("\"index\":1,\"seed\":5", "\"index\":2,\"seed\":6")))).unwrap();
+        assert!(matches!(run(&two, &req, None, Some(&path), &p), Err(ClusterError::Cache(_))));
     }
 }
