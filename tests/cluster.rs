@@ -64,6 +64,20 @@ fn pabsim_on_the_cluster() {
         .split_off(4);
     assert_eq!(yb.iter().map(|r| (r.algorithm.as_str(), r.split_ply, r.master_depth, r.granularity)).collect::<Vec<_>>(), [("ybwc", None, None, Some(6)); 12]);
     exact(&yb, &roots);
+    // --granularity sets it, exact at every value; one at or above the
+    // depth makes the root one piece, the column says the depth.
+    for (g, column) in [("0", 0), ("3", 3), ("9", 7)] {
+        let yb = d
+            .tool("pabsim")
+            .args(["t.jsonl", "--machine", "cluster", "--procs", "1,8", "--policy", "ybwc", "--per-tree", "--granularity", g])
+            .rows::<ClusterRow>()
+            .split_off(4);
+        assert!(yb.iter().all(|r| r.granularity == Some(column)), "--granularity {g}: {yb:?}");
+        exact(&yb, &roots);
+    }
+    d.tool("pabsim")
+        .args(["t.jsonl", "--machine", "cluster", "--policy", "master-worker", "--granularity", "3"])
+        .fails("--granularity applies to --algorithm ybwc, ybwc-full or fox only");
     d.tool("pabsim").args(["t.jsonl", "--master-depth", "2"]).fails("--master-depth applies to --machine cluster only");
     // Wrong machine for an option or a name: one line each.
     d.tool("pabsim").args(["t.jsonl", "--machine", "cluster", "--policy", "dts"]).fails("--algorithm dts is a --machine shared algorithm (the cluster runs seq, even-split, master-slave, master-worker, master-worker-noupdate, master-worker-share, master-worker-negascout, ybwc, ybwc-full, pv-split or fox; YBWC with some switches: ybwc-full-no-W or ybwc+W+…, W in helpful, three-stage, promising, order, windows, in that order)");

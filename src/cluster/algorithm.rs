@@ -42,6 +42,8 @@ pub enum Opt {
     MasterDepth,
     /// `--slice-nodes`.
     SliceNodes,
+    /// `--granularity`.
+    Granularity,
     /// `--share-depth`.
     ShareDepth,
     /// `--epsilon`.
@@ -52,7 +54,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option, in the order of `--help`.
-    pub const ALL: [Opt; 6] = [Opt::SplitPly, Opt::MasterDepth, Opt::SliceNodes, Opt::ShareDepth, Opt::Epsilon, Opt::MasterCost];
+    pub const ALL: [Opt; 7] = [Opt::SplitPly, Opt::MasterDepth, Opt::SliceNodes, Opt::Granularity, Opt::ShareDepth, Opt::Epsilon, Opt::MasterCost];
 
     /// Its clap argument id (the field of [`super::args::ClusterArgs`]).
     pub const fn id(self) -> &'static str {
@@ -60,6 +62,7 @@ impl Opt {
             Opt::SplitPly => "split_ply",
             Opt::MasterDepth => "master_depth",
             Opt::SliceNodes => "slice_nodes",
+            Opt::Granularity => "granularity",
             Opt::ShareDepth => "share_depth",
             Opt::Epsilon => "epsilon",
             Opt::MasterCost => "master_cost",
@@ -72,6 +75,7 @@ impl Opt {
             Opt::SplitPly => "--split-ply",
             Opt::MasterDepth => "--master-depth",
             Opt::SliceNodes => "--slice-nodes",
+            Opt::Granularity => "--granularity",
             Opt::ShareDepth => "--share-depth",
             Opt::Epsilon => "--epsilon",
             Opt::MasterCost => "--master-cost",
@@ -91,6 +95,8 @@ pub struct Given {
     pub master_depth: Option<u32>,
     /// `--slice-nodes` (at least 1).
     pub slice_nodes: Option<u64>,
+    /// `--granularity` (0 ..= [`crate::tree::MAX_DEPTH`]).
+    pub granularity: Option<u32>,
     /// `--share-depth`.
     pub share_depth: Option<u32>,
     /// `--epsilon` (1 ..= the score scale's width).

@@ -35,6 +35,12 @@ pub struct ClusterArgs {
     /// searches before it looks at its inbox (default 1024).
     #[arg(long)]
     pub slice_nodes: Option<u64>,
+    /// YBWC's and Fox's granularity g: a node of remaining depth at most g
+    /// is searched by one process, one above it may be shared (default:
+    /// the largest g whose pieces' minimal trees stay near a thousand
+    /// leaves, worked out per tree; 0 shares every internal node).
+    #[arg(long)]
+    pub granularity: Option<u32>,
     /// Master-worker-share's depth below a task's root whose table
     /// entries go round the workers' ring (default: the most plies k with
     /// b^k <= 625, b the root's moves: 4 for b = 5, 2 for b = 20).
@@ -197,12 +203,13 @@ impl NetworkArgs {
 impl ClusterArgs {
     /// The algorithms' options, each with whether it was given (a tool
     /// refuses them where they do not apply).
-    pub fn given_options(&self) -> [(Opt, bool); 6] {
+    pub fn given_options(&self) -> [(Opt, bool); 7] {
         Opt::ALL.map(|o| {
             let on = match o {
                 Opt::SplitPly => self.split_ply.is_some(),
                 Opt::MasterDepth => self.master_depth.is_some(),
                 Opt::SliceNodes => self.slice_nodes.is_some(),
+                Opt::Granularity => self.granularity.is_some(),
                 Opt::ShareDepth => self.share_depth.is_some(),
                 Opt::Epsilon => self.epsilon.is_some(),
                 Opt::MasterCost => self.master_cost.is_some(),
@@ -222,6 +229,9 @@ impl ClusterArgs {
     /// The algorithms' parameters given here, checked.
     pub fn parameters(&self) -> Result<Given> {
         ensure!(self.slice_nodes != Some(0), "--slice-nodes 0: a worker would never search");
+        if let Some(g) = self.granularity {
+            ensure!(g <= crate::tree::MAX_DEPTH, "--granularity {g} must lie in 0..{} (a remaining depth)", crate::tree::MAX_DEPTH);
+        }
         if let Some(e) = self.epsilon {
             // Below 1 a task would get the bare pass window, restarted at
             // every move of it; above the score scale's width every
@@ -232,6 +242,7 @@ impl ClusterArgs {
             split_ply: self.split_ply,
             master_depth: self.master_depth,
             slice_nodes: self.slice_nodes,
+            granularity: self.granularity,
             share_depth: self.share_depth,
             epsilon: self.epsilon,
         })
@@ -322,7 +333,9 @@ mod tests {
         let ply = ClusterArgs { split_ply: Some(2), ..ClusterArgs::default() };
         let share = ClusterArgs { share_depth: Some(1), ..ClusterArgs::default() };
         let cost = ClusterArgs { master_cost: Some(0.25), ..ClusterArgs::default() };
+        let grain = ClusterArgs { granularity: Some(3), ..ClusterArgs::default() };
         let refused = [
+            (&grain, "master-worker", "--granularity applies to --algorithm ybwc, ybwc-full or fox only (this run: --algorithm master-worker)"),
             (&eps, "even-split", "--epsilon applies to --algorithm master-worker-negascout only (this run: --algorithm even-split)"),
             (&eps, "", "--epsilon applies to --algorithm master-worker-negascout only (this run: --algorithm even-split,master-slave)"),
             (
@@ -351,15 +364,23 @@ mod tests {
             epsilon: Some(5),
             master_depth: Some(2),
             slice_nodes: Some(64),
+            granularity: Some(3),
             split_ply: Some(2),
             share_depth: Some(1),
             master_cost: Some(0.25),
             tt_slots: Some(1024),
             network: NetworkArgs::default(),
         };
-        let got = all.algorithms(&names("even-split,master-worker-share,master-worker-negascout"), &default).unwrap();
-        use crate::cluster::algorithms::{master_worker::MasterWorker, root_split::EvenSplit};
+        let got = all.algorithms(&names("even-split,master-worker-share,master-worker-negascout,fox"), &default).unwrap();
+        use crate::cluster::algorithms::{fox::Fox, master_worker::MasterWorker, root_split::EvenSplit};
         assert_eq!(got[0], EvenSplit { split: Some(2) }.into());
+        assert_eq!(got[3], Fox { granularity: Some(3), slice: Some(64) }.into());
+        assert!(grain.algorithms(&names("ybwc"), &default).is_ok());
+        let deep = ClusterArgs { granularity: Some(65), ..ClusterArgs::default() };
+        assert_eq!(
+            deep.algorithms(&names("ybwc"), &default).map(|_| ()).map_err(|e| e.to_string()),
+            Err("--granularity 65 must lie in 0..64 (a remaining depth)".into())
+        );
         assert_eq!(got[2], MasterWorker { master_depth: Some(2), slice: Some(64), variant: MwVariant::NegaScout { epsilon: Some(5) } }.into());
         assert!(ply.algorithms(&names("seq"), &default).is_err());
         assert!(ClusterArgs { tt_slots: Some(1024), ..ClusterArgs::default() }.algorithms(&names("seq"), &default).is_ok());

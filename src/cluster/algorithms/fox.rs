@@ -167,13 +167,14 @@ impl Algorithm for Fox {
         "Fox et al.'s master/slave on the hypercube's sub-cubes: the table's move followed with the slaves, the rest self-scheduled (--slice-nodes)"
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SliceNodes]
+        &[Opt::SliceNodes, Opt::Granularity]
     }
     fn given(self, g: &Given) -> Fox {
-        Fox { slice: g.slice_nodes, ..self }
+        Fox { slice: g.slice_nodes, granularity: g.granularity.or(self.granularity) }
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Fox {
-        let granularity = self.granularity.unwrap_or_else(|| default_granularity(run.src, run.root, run.depth));
+        // A granularity at or above the depth makes the root one piece: the depth says so.
+        let granularity = self.granularity.map_or_else(|| default_granularity(run.src, run.root, run.depth), |g| g.min(run.depth));
         Fox { granularity: Some(granularity), slice: Some(slice_nodes(self.slice)) }
     }
     fn cut(&self) -> Option<Cut> {

@@ -119,13 +119,14 @@ impl Algorithm for Ybwc {
         }
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SliceNodes]
+        &[Opt::SliceNodes, Opt::Granularity]
     }
     fn given(self, g: &Given) -> Ybwc {
-        Ybwc { slice: g.slice_nodes, ..self }
+        Ybwc { slice: g.slice_nodes, granularity: g.granularity.or(self.granularity), ..self }
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Ybwc {
-        let granularity = self.granularity.unwrap_or_else(|| default_granularity(run.src, run.root, run.depth));
+        // A granularity at or above the depth makes the root one piece: the depth says so.
+        let granularity = self.granularity.map_or_else(|| default_granularity(run.src, run.root, run.depth), |g| g.min(run.depth));
         Ybwc { granularity: Some(granularity), slice: Some(slice_nodes(self.slice)), ..self }
     }
     fn cut(&self) -> Option<Cut> {
