@@ -82,7 +82,8 @@
 //!   room reaches itself through the others: the machine names only this
 //!   file, `spec` and `stats`; the rooms name the machine.
 //! - `idle`: the idle state's dispatch on the algorithm,
-//!   and one file per policy: `split_variable` (the thesis's), `pv`,
+//!   and one file per policy, named as the algorithm (and as the real
+//!   threads' files in `real::idle`): `dts` (the thesis's), `pvsplit`,
 //!   `steal`, `active`.
 
 mod executor;

@@ -10,8 +10,8 @@
 //! from `share_work`), and here its `mod` line and its arms in `idle` and
 //! `share_work` (`docs/model.md`, "How to add an idle policy").
 mod active;
-mod pv;
-mod split_variable;
+mod dts;
+mod pvsplit;
 mod steal;
 
 use super::machine::Machine;
@@ -35,8 +35,8 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     pub(in crate::sim::engine) async fn idle(&self, p: Proc) -> Next {
         self.enter(p, State::Split, NONE).await;
         match self.cfg.algorithm {
-            Algorithm::Dts { walk, .. } => self.idle_split_variable(p, walk).await,
-            Algorithm::PvSplit => self.idle_pv(p).await,
+            Algorithm::Dts { walk, .. } => self.idle_dts(p, walk).await,
+            Algorithm::PvSplit => self.idle_pvsplit(p).await,
             Algorithm::Steal { .. } => self.idle_steal(p).await,
             Algorithm::Active { .. } => self.idle_active(p).await,
             // `Machine::new` refuses Lazy SMP before any processor runs.

@@ -19,7 +19,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The thesis's idle loop: take the split-point variable's lock; join the
     /// node it holds if that is still valid, else search the tree for a new
     /// one, store and join it; if there is none, unlock and pause 36 ticks.
-    pub(in crate::sim::engine) async fn idle_split_variable(&self, p: Proc, walk: Walk) -> Next {
+    pub(in crate::sim::engine) async fn idle_dts(&self, p: Proc, walk: Walk) -> Next {
         loop {
             self.step(p).await;
             if self.search_over(p).await {

@@ -31,7 +31,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// PV splitting's idle loop: join the published PV node while it has
     /// moves to hand out; else wait for the next publication (no work
     /// elsewhere).
-    pub(in crate::sim::engine) async fn idle_pv(&self, p: Proc) -> Next {
+    pub(in crate::sim::engine) async fn idle_pvsplit(&self, p: Proc) -> Next {
         loop {
             if self.search_over(p).await {
                 return Next::Exit;
