@@ -329,7 +329,7 @@ impl<S: TreeSource> Process<S> for MasterWorkerProcess<S> {
             (MasterWorkerProcess::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
             (MasterWorkerProcess::Worker(w), Msg::Work { job: Task { id, node, max, ply, depth, window }, pass, sig }) => {
                 let outside = w.outside(src, &node, ply);
-                w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig, outside, done_depth: 0 })
+                w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig, outside })
             }
             (MasterWorkerProcess::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),
             (MasterWorkerProcess::Worker(w), Msg::Share { entries }) => w.on_share(src, t, entries),

@@ -259,7 +259,7 @@ fn a_worker_aborts_only_for_a_more_important_task() {
     let t = Incremental::new(3, 100).unwrap();
     let root = t.root(5);
     let (a, b, c) = (t.child(&root, true, 0), t.child(&root, true, 1), t.child(&root, true, 2));
-    let task = |node, sig: u16| WTask { node, max: false, ply: 1, full: 6, window: Window::ROOT, pass: 1, sig: vec![sig], outside: false, done_depth: 0 };
+    let task = |node, sig: u16| WTask { node, max: false, ply: 1, full: 6, window: Window::ROOT, pass: 1, sig: vec![sig], outside: false };
     let opts = MwOptions { updates: false, slice: 10, ..MwOptions::new(1) };
     let mut w = Worker::<Incremental>::new(1 << 12, opts);
     let mut r = WRecord::default();

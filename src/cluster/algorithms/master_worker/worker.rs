@@ -34,10 +34,6 @@ pub(super) struct WTask<N> {
     /// A node the sequential search did not search to full depth
     /// ([`crate::cluster::reference`]; `false` when not compared).
     pub(super) outside: bool,
-    /// The depth of its deepest finished search (0: none), the worker's
-    /// `done` kept beside the task (set when queued, updated when a search
-    /// finishes) so that finding the most important task looks nothing up.
-    pub(super) done_depth: u32,
 }
 
 /// A worker.
@@ -142,7 +138,8 @@ impl<S: TreeSource> Worker<S> {
         let mut best: Option<(bool, u32, &[u16], i64, u32)> = None;
         for (&id, task) in &self.queue {
             let fresh = task.pass > self.pass_seen;
-            let k = (!fresh, task.done_depth, task.sig.as_slice(), task.window.beta.saturating_sub(task.window.alpha), id);
+            let depth = self.done.get(&id).map_or(0, |d| d.0);
+            let k = (!fresh, depth, task.sig.as_slice(), task.window.beta.saturating_sub(task.window.alpha), id);
             if best.as_ref().is_none_or(|b| k < *b) {
                 best = Some(k);
             }
@@ -232,9 +229,6 @@ impl<S: TreeSource> Worker<S> {
                     return;
                 }
                 self.done.insert(id, (depth, window));
-                if let Some(q) = self.queue.get_mut(&id) {
-                    q.done_depth = depth;
-                }
                 let full = self.queue.get(&id).map_or(depth, |q| q.full);
                 if self.opts.updates || depth == full {
                     t.send(0, Msg::Report { id, depth, window, value });
@@ -248,13 +242,12 @@ impl<S: TreeSource> Worker<S> {
     }
 
     /// A task from the master: queued unless stale.
-    pub(super) fn on_work<T: Transport<S::Node>>(&mut self, t: &mut T, id: u32, mut task: WTask<S::Node>) {
+    pub(super) fn on_work<T: Transport<S::Node>>(&mut self, t: &mut T, id: u32, task: WTask<S::Node>) {
         // A task of a pass whose end has been heard of is stale: the later
         // pass sent it again if it still mattered.
         if self.stopped || task.pass < self.pass_seen || self.queue.get(&id).is_some_and(|q| q.pass > task.pass) {
             return;
         }
-        task.done_depth = self.done.get(&id).map_or(0, |d| d.0);
         self.queue.insert(id, task);
         self.wake(t);
     }
