@@ -53,7 +53,7 @@ use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, StackProcess};
 use crate::cluster::algorithms::piece::Piece;
-use crate::cluster::algorithms::ybwc::default_granularity;
+use crate::cluster::algorithms::ybwc::granularity;
 use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
@@ -146,7 +146,7 @@ type Stack<N> = FrameStack<N, Frame<N>, u32>;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fox {
     /// The remaining depth at or below which a node is searched
-    /// sequentially (`None`: YBWC's [`default_granularity`]).
+    /// sequentially (`None`: YBWC's [`default_granularity`](super::ybwc::default_granularity)).
     pub granularity: Option<u32>,
     /// Nodes a process searches before it looks at its inbox (`None`:
     /// [`DEFAULT_SLICE_NODES`](crate::cluster::algorithm::DEFAULT_SLICE_NODES)).
@@ -173,9 +173,7 @@ impl Algorithm for Fox {
         Fox { slice: g.slice_nodes, granularity: g.granularity.or(self.granularity) }
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Fox {
-        // A granularity at or above the depth makes the root one piece: the depth says so.
-        let granularity = self.granularity.map_or_else(|| default_granularity(run.src, run.root, run.depth), |g| g.min(run.depth));
-        Fox { granularity: Some(granularity), slice: Some(slice_nodes(self.slice)) }
+        Fox { granularity: Some(granularity(self.granularity, run)), slice: Some(slice_nodes(self.slice)) }
     }
     fn cut(&self) -> Option<Cut> {
         self.granularity.map(Cut::Granularity)

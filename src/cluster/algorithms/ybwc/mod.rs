@@ -84,6 +84,13 @@ pub fn default_granularity<S: TreeSource>(src: &S, root: &S::Node, depth: u32) -
     g
 }
 
+/// The granularity a run of YBWC or Fox searches with: `asked`
+/// (`--granularity`) or the default; one at or above the depth makes the
+/// root one piece, and the depth says so.
+pub fn granularity<S: TreeSource>(asked: Option<u32>, run: &Run<'_, S>) -> u32 {
+    asked.map_or_else(|| default_granularity(run.src, run.root, run.depth), |g| g.min(run.depth))
+}
+
 /// The Young Brothers Wait Concept over messages (`ybwc`; with Feldmann's
 /// refinements `ybwc-full` and the names of [`Switches::name`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -125,9 +132,7 @@ impl Algorithm for Ybwc {
         Ybwc { slice: g.slice_nodes, granularity: g.granularity.or(self.granularity), ..self }
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Ybwc {
-        // A granularity at or above the depth makes the root one piece: the depth says so.
-        let granularity = self.granularity.map_or_else(|| default_granularity(run.src, run.root, run.depth), |g| g.min(run.depth));
-        Ybwc { granularity: Some(granularity), slice: Some(slice_nodes(self.slice)), ..self }
+        Ybwc { granularity: Some(granularity(self.granularity, run)), slice: Some(slice_nodes(self.slice)), ..self }
     }
     fn cut(&self) -> Option<Cut> {
         self.granularity.map(Cut::Granularity)
