@@ -12,7 +12,7 @@
 //! and each is one sequential simulation, so the rows are the same for any
 //! thread count.
 
-use super::reference::Reference;
+use super::reference::{Reference, SeqTasks};
 use super::{Algorithm, ClusterAlgorithm, ClusterConfig, ClusterError, ClusterSettings, Cut, resolve_on, simulate, simulate_tree_against};
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::topology::Topology;
@@ -146,11 +146,12 @@ pub fn run(
     };
     // Each tree's baseline, recording its tasks at the plies of the
     // deepest master depth asked of the tree (`cluster::reference`), if any.
-    let search = |t: &Tree| -> Result<cache::Baseline, ClusterError> {
+    let search = |t: &Tree| -> Result<(ClusterStats, Option<SeqTasks>), ClusterError> {
         let below = cfgs.iter().filter_map(|c| if let Some(Cut::MasterDepth(d)) = resolve_on(c, t).cut() { Some(d + 1) } else { None }).max();
-        let key = cache::BaselineKey::new(t, &seq, below);
-        if let Some(b) = cache.and_then(|p| cache::load(p, &key)) {
-            return Ok(b);
+        // The key (the tree's spec and the configuration, printed) only for a cache.
+        let cached = cache.map(|p| (p, cache::BaselineKey::new(t, &seq, below)));
+        if let Some(b) = cached.as_ref().and_then(|(p, key)| cache::load(p, key)) {
+            return Ok((b.stats, b.tasks));
         }
         let (stats, tasks) = match below {
             None => (simulate(t, &seq, None)?.output, None),
@@ -161,15 +162,14 @@ pub fn run(
                 (out, tasks)
             }
         };
+        let Some((p, key)) = cached else { return Ok((stats, tasks)) };
         let b = cache::Baseline { key, stats, tasks };
-        if let Some(p) = cache {
-            cache::save(p, &b).map_err(ClusterError::Cache)?;
-        }
-        Ok(b)
+        cache::save(p, &b).map_err(ClusterError::Cache)?;
+        Ok((b.stats, b.tasks))
     };
     let base: Vec<(ClusterStats, Reference)> = trees
         .par_iter()
-        .map(|t| search(t).map(|b| (b.stats, b.tasks.map_or(Reference::None, |t| Reference::Compare(Arc::new(t))))))
+        .map(|t| search(t).map(|(stats, tasks)| (stats, tasks.map_or(Reference::None, |t| Reference::Compare(Arc::new(t))))))
         .collect::<Result<_, _>>()?;
     let (base, refs): (Vec<ClusterStats>, Vec<Reference>) = base.into_iter().unzip();
     let items: Vec<(usize, usize)> = (0..cfgs.len()).flat_map(|c| (0..trees.len()).map(move |t| (c, t))).collect();
