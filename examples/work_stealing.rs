@@ -12,10 +12,10 @@
 //! frontier at the split ply (as OthelloX's even split does) and starts on
 //! its contiguous share, searching one frontier node at a time with the
 //! full window and sending each value to process 0, which backs them up. A
-//! process whose share is done asks for work (`Msg::Request`) from the
-//! processes 1, 2, 4, 8, ... ranks after it, one at a time: the asked gives
-//! the back half of what it has not started (a `Msg::Task` each) or says it
-//! has none (`Msg::NoWork`); after log2(P) refusals the asker stops (so a
+//! process whose share is done asks for work (its own message
+//! `Steal::Request`) from the processes 1, 2, 4, 8, ... ranks after it, one
+//! at a time: the asked gives the back half of what it has not started (a
+//! `Msg::Task` each) or says it has none (`Steal::NoWork`); after log2(P) refusals the asker stops (so a
 //! run sends O(P log P) requests, not P²). The program prints its speed-up
 //! beside OthelloX's even split, the same frontier without stealing.
 //!
@@ -27,12 +27,13 @@
 use parab::cluster::algorithm::{Algorithm, Cut, Given, Opt, Part, Run, TaskSearch};
 use parab::cluster::algorithms::frontier::{Leaf, back_up, frontier, size};
 use parab::cluster::exec::events::Delivery;
-use parab::cluster::exec::transport::{Msg, Process, Task, Transport};
+use parab::cluster::exec::transport::{Msg, OwnMsg, Process, Task, Transport};
 use parab::cluster::{ClusterConfig, ClusterSettings, Launch, MAX_CLUSTER_PROCS, simulate};
 use parab::game::TreeSource;
 use parab::search::NodeCounts;
 use parab::tree::{Tree, read_trees};
 use parab::value::Window;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -106,6 +107,32 @@ struct Frontier<S: TreeSource> {
     expanded: u64,
 }
 
+/// The algorithm's own messages, besides the executor's `Task` and
+/// `Result`: the simulated machine charges their bytes, the MPI transport
+/// encodes them, the traces name them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Steal {
+    /// Process `origin` has finished its share and asks for work.
+    Request { origin: u32 },
+    /// The asked has none to give.
+    NoWork,
+}
+
+impl<N> OwnMsg<N> for Steal {
+    fn kind(&self) -> &'static str {
+        match self {
+            Steal::Request { .. } => "Request",
+            Steal::NoWork => "NoWork",
+        }
+    }
+    fn bytes(&self) -> u64 {
+        match self {
+            Steal::Request { .. } => 4,
+            Steal::NoWork => 0,
+        }
+    }
+}
+
 /// One process.
 struct Stealer<'f, S: TreeSource, Q> {
     f: &'f Frontier<S>,
@@ -125,7 +152,7 @@ impl<'f, S: TreeSource, Q: TaskSearch<S>> Stealer<'f, S, Q> {
     }
 
     /// A frontier node's value: process 0 keeps it, the others send it.
-    fn deliver<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, i: usize, value: i64) {
+    fn deliver<T: Transport<S::Node, Steal>>(&mut self, src: &S, t: &mut T, i: usize, value: i64) {
         if t.rank() != 0 {
             t.send(0, Msg::Result { id: i as u32, value });
             return;
@@ -141,18 +168,20 @@ impl<'f, S: TreeSource, Q: TaskSearch<S>> Stealer<'f, S, Q> {
 
     /// Asks the process 2^k ranks on (k the refusals so far); after
     /// ⌈log2 P⌉ refusals: idle for good.
-    fn ask<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    fn ask<T: Transport<S::Node, Steal>>(&mut self, t: &mut T) {
         let p = t.procs();
         if p > 1 && (1usize << self.asked) < p {
             let victim = (t.rank() + (1 << self.asked)) % p;
             self.asked += 1;
-            t.send(victim, Msg::Request { origin: t.rank() as u32 });
+            t.send(victim, Msg::Own(Steal::Request { origin: t.rank() as u32 }));
         }
     }
 }
 
 impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for Stealer<'_, S, Q> {
-    fn start<T: Transport<S::Node>>(&mut self, _: &S, t: &mut T) {
+    type Own = Steal;
+
+    fn start<T: Transport<S::Node, Steal>>(&mut self, _: &S, t: &mut T) {
         let (n, p, r) = (self.f.leaves.len(), t.procs(), t.rank());
         t.searched(NodeCounts { nodes: self.f.expanded, leaves: 0, internal: self.f.expanded });
         self.queue = (r * n / p..(r + 1) * n / p).collect();
@@ -163,7 +192,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for Stealer<'_, S, Q> {
     }
 
     /// One frontier node, then a look at the inbox; out of work: ask.
-    fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn resume<T: Transport<S::Node, Steal>>(&mut self, src: &S, t: &mut T) {
         let Some(i) = self.queue.pop_front() else { return self.ask(t) };
         let leaf = &self.f.leaves[i];
         let (value, counts) = self.tasks.task(src, &leaf.node, leaf.max, self.f.depth - leaf.ply, leaf.ply, Window::ROOT);
@@ -172,12 +201,12 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for Stealer<'_, S, Q> {
         t.wake();
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node, Steal>>(&mut self, src: &S, t: &mut T, _: usize, msg: Msg<S::Node, Steal>) {
         match msg {
-            Msg::Request { origin } => {
+            Msg::Own(Steal::Request { origin }) => {
                 let give = self.queue.len() / 2;
                 if give == 0 {
-                    t.send(origin as usize, Msg::NoWork);
+                    t.send(origin as usize, Msg::Own(Steal::NoWork));
                 }
                 for _ in 0..give {
                     let i = self.queue.pop_back().expect("half of the queue");
@@ -195,7 +224,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for Stealer<'_, S, Q> {
                     t.wake();
                 }
             }
-            Msg::NoWork => self.ask(t),
+            Msg::Own(Steal::NoWork) => self.ask(t),
             Msg::Result { id, value } => self.deliver(src, t, id as usize, value),
             _ => {}
         }

@@ -486,7 +486,7 @@ mod tests {
             "must be the root row",
         );
         bad(|r| r[5].level = 0, "only the first row");
-        // A pre-issue-10 file: the PV root's first child as a pattern.
+        // A version-1-era file: the PV root's first child as a pattern.
         bad(|r| r.insert(1, row(1, 1, 0.0, 1, 0.0, 2.0)), "child is on the PV path (pv 1, index 1): this file is from an older trainset; rerun trainset");
         bad(|r| r.insert(1, row(1, 1, 0.0, 1, 0.0, 2.0)), "(p.csv:3)");
         bad(|r| r.truncate(1), "no patterns");

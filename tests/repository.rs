@@ -663,3 +663,57 @@ fn names_missing(doc: &str, code: &str) -> Vec<String> {
     }
     missing
 }
+
+/// Where "issue" followed by a number (across a line break and the
+/// comment markers that start the next line) occurs in `text`: a tracker's
+/// number a reader of the repository cannot open.
+fn tracker_numbers(text: &str) -> Vec<usize> {
+    let lower = text.to_lowercase();
+    let word = ["iss", "ue"].concat();
+    let mut at = vec![];
+    for (i, _) in lower.match_indices(&word) {
+        let rest = lower[i + word.len()..].trim_start_matches('s');
+        let mut breaks = 0;
+        let after = rest.trim_start_matches(|c: char| {
+            breaks += usize::from(c == '\n');
+            breaks <= 1 && (c.is_whitespace() || "-#/!*".contains(c))
+        });
+        if after.starts_with(|c: char| c.is_ascii_digit()) {
+            at.push(lower[..i].matches('\n').count() + 1);
+        }
+    }
+    at
+}
+
+/// Docs, code, tests, scripts, the Makefile: none cites a tracker's number
+/// (cite the file, the command or the commit).
+#[test]
+fn no_file_cites_a_tracker_number() {
+    let n = ["iss", "ue"].concat();
+    assert_eq!(tracker_numbers(&format!("a\n// {n} 12\n{n}s #3 and\n/// {n}\n/// 41. {n} tracker, {n}-10")), [2, 3, 4, 5]);
+    let mut files = vec![repo("Makefile"), repo("README.md"), repo("BENCHMARKS.md"), repo("Cargo.toml")];
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if !p.ends_with("target") {
+                    walk(&p, out);
+                }
+            } else if p.extension().is_some_and(|x| ["rs", "md", "sh", "toml", "py", "txt"].iter().any(|e| x == *e)) {
+                out.push(p);
+            }
+        }
+    }
+    for d in ["src", "tests", "docs", "scripts", "pipelines", "examples", "report", "data"] {
+        walk(&repo(d), &mut files);
+    }
+    assert!(files.len() > 100, "{} files", files.len());
+    let cited: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            tracker_numbers(&text).into_iter().map(move |l| format!("{}:{l}", f.display()))
+        })
+        .collect();
+    assert!(cited.is_empty(), "a tracker's number cited at {cited:#?}");
+}

@@ -167,8 +167,8 @@ pub enum Cut {
     /// master's tree spans; its leaves are the workers' tasks.
     MasterDepth(u32),
     /// The remaining depth at or below which a piece is searched
-    /// sequentially: YBWC's and Fox's g (no option; the library's
-    /// `granularity` field, by default `ybwc::default_granularity`).
+    /// sequentially: YBWC's and Fox's g (`--granularity`, by default
+    /// `ybwc::default_granularity`).
     Granularity(u32),
 }
 

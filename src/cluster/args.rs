@@ -103,8 +103,8 @@ pub fn cost_ns(name: &str, v: u64) -> Result<u64> {
 }
 
 /// A search cost in ns with up to three decimals (`--node-ns 9.412`): a
-/// cost measured on a host, about 10 ns a node, keeps its fraction (issue
-/// 41). Parsed as written; [`CostNs::ps`] checks its range. Whole-ns values
+/// cost measured on a host, about 10 ns a node, keeps its fraction.
+/// Parsed as written; [`CostNs::ps`] checks its range. Whole-ns values
 /// are the costs they always were.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CostNs {

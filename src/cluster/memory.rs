@@ -201,14 +201,14 @@ mod tests {
         // processes adds half of them as results in flight.
         let n14 = 5u64.pow(14);
         assert_eq!(frontier_bytes::<N>(false, n14, 2), n14 * 48);
-        assert_eq!(frontier_bytes::<N>(true, n14, 2), n14 * 48 + n14 / 2 * message_bytes::<N>());
+        assert_eq!(frontier_bytes::<N>(true, n14, 2), n14 * 48 + n14 / 2 * message_bytes::<N, crate::cluster::exec::transport::NoOwn>());
         // The default split ply is worked out as a run does: the shallowest
         // with at least 64 nodes, 3 (125 nodes).
         let ms64 = cfg(MasterSlave::default().into(), 64, 1 << 10);
         assert_eq!(of_tree(&ms64, &t[0]).tree, 125 * 48);
         assert_eq!(of_tree(&ms64, &t[0]).part, ("frontier", "--split-ply"));
         let es2 = cfg(EvenSplit { split: Some(3) }.into(), 2, 1 << 10);
-        assert_eq!(of_tree(&es2, &t[0]).tree, 125 * 48 + 62 * message_bytes::<N>());
+        assert_eq!(of_tree(&es2, &t[0]).tree, 125 * 48 + 62 * message_bytes::<N, crate::cluster::exec::transport::NoOwn>());
         // A split ply as deep as the tree (18): its frontier is every leaf,
         // 5^18, extrapolated from the plies counted near the root.
         let deep = cfg(MasterSlave { split: Some(18) }.into(), 4096, 1 << 10);

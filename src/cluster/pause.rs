@@ -22,7 +22,7 @@
 //! the executors hand every handler of a run the same source, which
 //! outlives the processes (see [`Paused::start`]).
 
-use crate::cluster::exec::transport::SharedEntry;
+use crate::cluster::search::SharedEntry;
 use crate::cluster::search::{PauseHook, Searcher};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;

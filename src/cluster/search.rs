@@ -21,12 +21,32 @@
 //! order, children made one at a time and leaves valued inline, unless the
 //! table's best move is another: then they are all generated first.
 
-use crate::cluster::exec::transport::SharedEntry;
 use crate::cluster::reference::SeqTasks;
 use crate::game::TreeSource;
 use crate::search::{Hooks, NodeCounts, Observer, Order, Probe, Visit, alphabeta};
-use crate::tt::{Entry, ProcessTable, Table};
+use crate::tt::{Bound, Entry, ProcessTable, Table};
 use crate::value::Window;
+use serde::{Deserialize, Serialize};
+
+/// A transposition-table entry as one process shares it with the others
+/// (the master-worker *with share*, its workers' ring).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedEntry<N> {
+    /// The position.
+    pub node: N,
+    /// Its distance from the tree's root.
+    pub ply: u32,
+    /// The remaining depth it was searched to.
+    pub depth: u32,
+    /// Its value.
+    pub value: i64,
+    /// What `value` is.
+    pub bound: Bound,
+    /// The best (or cut-off) move's place in the source's order.
+    pub best: u32,
+    /// The process that found it.
+    pub origin: u32,
+}
 
 /// Ura et al.'s §5.2 simulations of the workers with the sequential
 /// search: the nodes at ply `ply` (d′) are the tasks; entries above them

@@ -241,7 +241,7 @@ fn a_wake_up_costs_its_process_wake_ns() {
     impl Recorder for Wakes {
         const ON: bool = true;
         type Tag = ();
-        fn sent<N>(&mut self, _: usize, _: usize, _: u64, _: u64, _: &exec::transport::Msg<N>) {}
+        fn sent<N, A: exec::transport::OwnMsg<N>>(&mut self, _: usize, _: usize, _: u64, _: u64, _: &exec::transport::Msg<N, A>) {}
         fn handled(&mut self, _: usize, what: Handler, _: u64, _: u64, _: u64) {
             self.0 += u64::from(matches!(what, Handler::Resume));
         }
@@ -463,4 +463,54 @@ fn search_costs_keep_three_decimals() {
     assert_eq!(ps("18446744073709551615"), Err("--node-ns 18446744073709551615 must lie in 0..1000000000 (ns, at most one second)".into()));
     assert_eq!(("9.410".parse::<CostNs>().unwrap().to_string(), "9.412".parse::<CostNs>().unwrap().whole_ns()), ("9.41".into(), None));
     assert_eq!("380".parse::<CostNs>().unwrap().whole_ns(), Some(380));
+}
+
+/// Every algorithm's own messages: their names (the traces' labels) and
+/// sizes on the simulated wire, as the executor's header plus each one's
+/// payload; under MPI, each encodes and decodes whole.
+#[test]
+fn every_algorithm_s_messages_have_their_names_sizes_and_wire_form() {
+    use crate::cluster::algorithms::fox::FoxMsg;
+    use crate::cluster::algorithms::master_worker::{MwMsg, SHARED_ENTRY_BYTES};
+    use crate::cluster::algorithms::ybwc::YbwcMsg;
+    use crate::cluster::exec::transport::{HEADER_BYTES, Msg, NoOwn, Task};
+    use crate::cluster::search::SharedEntry;
+    use crate::tree::incremental::INode;
+    use crate::value::Window;
+    let node = INode { key: 9, value: -3 };
+    let n = std::mem::size_of::<INode>() as u64;
+    let w = Window { alpha: -5, beta: 7 };
+    let job = Task { id: 1, node, max: true, ply: 2, depth: 4, window: w };
+    let entry = SharedEntry { node, ply: 1, depth: 2, value: 3, bound: crate::tt::Bound::Upper, best: 4, origin: 5 };
+    let named = |m: &[(&str, u64)], got: Vec<(&'static str, u64)>| assert_eq!(got, m.iter().map(|&(k, b)| (k, HEADER_BYTES + b)).collect::<Vec<_>>());
+    let ours: Vec<Msg<INode, NoOwn>> = vec![Msg::Task(job.clone()), Msg::Result { id: 1, value: 2 }, Msg::Stop, Msg::Abort { id: 3 }];
+    named(&[("Task", n + 16), ("Result", 8), ("Stop", 0), ("Abort", 0)], ours.iter().map(|m| (m.kind(), m.bytes())).collect());
+    let mw: Vec<Msg<INode, MwMsg<INode>>> = vec![
+        Msg::Own(MwMsg::Work { job, pass: 12, sig: vec![0, 3, 65535] }),
+        Msg::Own(MwMsg::Report { id: 2, depth: 4, window: w, value: -17 }),
+        Msg::Own(MwMsg::Pass { pass: 3 }),
+        Msg::Own(MwMsg::Share { entries: vec![entry.clone(), entry] }),
+    ];
+    named(
+        &[("Work", n + 16 + 4 + 6), ("Report", 24), ("Pass", 0), ("Share", 2 * (n + SHARED_ENTRY_BYTES))],
+        mw.iter().map(|m| (m.kind(), m.bytes())).collect(),
+    );
+    let ybwc: Vec<Msg<INode, YbwcMsg>> = vec![
+        Msg::Own(YbwcMsg::Request { origin: 2 }),
+        Msg::Own(YbwcMsg::Seek { origin: 4095, seen: 12 }),
+        Msg::Own(YbwcMsg::Help { origin: 3, id: 1 << 20 }),
+        Msg::Own(YbwcMsg::NoWork),
+        Msg::Own(YbwcMsg::Narrow { id: 9, window: w }),
+    ];
+    named(&[("Request", 0), ("Seek", 4), ("Help", 4), ("NoWork", 0), ("Narrow", 16)], ybwc.iter().map(|m| (m.kind(), m.bytes())).collect());
+    let fox: Vec<Msg<INode, FoxMsg>> = vec![Msg::Own(FoxMsg::Request { origin: 1 })];
+    named(&[("Request", 0)], fox.iter().map(|m| (m.kind(), m.bytes())).collect());
+    #[cfg(feature = "mpi")]
+    {
+        use crate::cluster::exec::mpi::wire::round_trips;
+        assert_eq!(round_trips(&ours).len(), 4);
+        assert_eq!(round_trips(&mw).len(), 4);
+        assert_eq!(round_trips(&ybwc).len(), 5);
+        assert_eq!(round_trips(&fox).len(), 1);
+    }
 }

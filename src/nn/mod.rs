@@ -102,8 +102,7 @@ use std::path::Path;
 
 /// Format name written in every weights file.
 pub const FORMAT: &str = "parab-nn-weights";
-/// The weights-file version this build reads and writes. Version 2 (issue
-/// 10): the training set leaves out the PV path's own patterns, and the file
+/// The weights-file version this build reads and writes. Version 2: the training set leaves out the PV path's own patterns, and the file
 /// carries the root's averaged wait (`root_wait`). A version-1 network was
 /// trained on those patterns, so it is refused rather than mixed in.
 pub const VERSION: u32 = 2;

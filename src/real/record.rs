@@ -1,5 +1,5 @@
-//! A real run's trace as its threads record it (`psearch --trace`, issue
-//! 41): each thread's idle and lock-wait spans, on the run's clock. The
+//! A real run's trace as its threads record it (`psearch --trace`):
+//! each thread's idle and lock-wait spans, on the run's clock. The
 //! threads record only where they already read the clock (a contended
 //! lock, a search for work), so a run without a trace does one more test
 //! of a flag on those paths and nothing in the search; a traced thread

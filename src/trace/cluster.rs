@@ -17,7 +17,7 @@
 
 use super::{Clock, Writer};
 use crate::cluster::exec::record::{Handler, Recorder};
-use crate::cluster::exec::transport::Msg;
+use crate::cluster::exec::transport::{Msg, OwnMsg, Role};
 use serde::Serialize;
 use std::io::Write;
 
@@ -75,10 +75,10 @@ impl Tasks {
     }
 
     /// The process sent `msg` to `to`: an answer closes the task it answers.
-    pub fn sent<'m, N>(&mut self, to: usize, msg: &Msg<N>, out: &mut impl FnMut(TaskEvent<'m>)) {
-        let answered = match *msg {
-            Msg::Result { id, .. } => self.find(to, id),
-            Msg::Report { id, depth, .. } => self.find(to, id).filter(|&i| depth >= self.open[i].depth),
+    pub fn sent<'m, N, A: OwnMsg<N>>(&mut self, to: usize, msg: &Msg<N, A>, out: &mut impl FnMut(TaskEvent<'m>)) {
+        let answered = match msg.role() {
+            Role::Answers { id, depth: None } => self.find(to, id),
+            Role::Answers { id, depth: Some(depth) } => self.find(to, id).filter(|&i| depth >= self.open[i].depth),
             _ => None,
         };
         if let Some(i) = answered {
@@ -88,27 +88,26 @@ impl Tasks {
 
     /// The process begins to handle `msg` from `from`: the tasks it closes,
     /// and the one it opens (its span's id from `span`).
-    pub fn receiving<'m, N>(&mut self, from: usize, msg: &'m Msg<N>, span: impl FnOnce() -> u64, out: &mut impl FnMut(TaskEvent<'m>)) {
-        let (task, pass, path) = match msg {
-            Msg::Task(task) => (task, None, None),
-            Msg::Work { job, pass, sig } => (job, Some(*pass), Some(&sig[..])),
-            Msg::Abort { id } => {
-                if let Some(i) = self.find(from, *id) {
+    pub fn receiving<'m, N, A: OwnMsg<N>>(&mut self, from: usize, msg: &'m Msg<N, A>, span: impl FnOnce() -> u64, out: &mut impl FnMut(TaskEvent<'m>)) {
+        let (task, pass, path) = match msg.role() {
+            Role::Starts { task, pass, path } => (task, pass, path),
+            Role::Aborts { id } => {
+                if let Some(i) = self.find(from, id) {
                     self.close(i, "aborted", out);
                 }
                 return;
             }
-            Msg::Pass { pass } => {
-                while let Some(i) = self.open.iter().position(|o| o.from == from && o.pass.is_some_and(|p| p < *pass)) {
+            Role::Supersedes { pass } => {
+                while let Some(i) = self.open.iter().position(|o| o.from == from && o.pass.is_some_and(|p| p < pass)) {
                     self.close(i, "dropped", out);
                 }
                 return;
             }
-            Msg::Stop => {
+            Role::Stops => {
                 self.close_all("dropped", out);
                 return;
             }
-            _ => return,
+            Role::Answers { .. } | Role::Other => return,
         };
         if let Some(i) = self.find(from, task.id) {
             self.close(i, "renewed", out);
@@ -217,7 +216,7 @@ impl<W: Write> Recorder for ClusterTrace<W> {
     const ON: bool = true;
     type Tag = u64;
 
-    fn sent<N>(&mut self, from: usize, to: usize, t: u64, _arrival: u64, msg: &Msg<N>) -> u64 {
+    fn sent<N, A: OwnMsg<N>>(&mut self, from: usize, to: usize, t: u64, _arrival: u64, msg: &Msg<N, A>) -> u64 {
         self.flows += 1;
         let id = self.flows;
         self.w.flow_start(from as u64, from as u64, msg.kind(), id, t);
@@ -226,7 +225,7 @@ impl<W: Write> Recorder for ClusterTrace<W> {
         id
     }
 
-    fn receiving<N>(&mut self, rank: usize, from: usize, msg: &Msg<N>, tag: u64, t: u64) {
+    fn receiving<N, A: OwnMsg<N>>(&mut self, rank: usize, from: usize, msg: &Msg<N, A>, tag: u64, t: u64) {
         self.w.flow_end(rank as u64, rank as u64, msg.kind(), tag, t);
         let (w, spans) = (&mut self.w, &mut self.spans);
         let span = || {

@@ -27,7 +27,7 @@
 use super::cluster::{Begin, Busy, End, TaskEvent, Tasks};
 use super::{Clock, Writer};
 use crate::cluster::exec::record::{ClockSync, Handler, RankRecorder, Recorder};
-use crate::cluster::exec::transport::Msg;
+use crate::cluster::exec::transport::{Msg, OwnMsg};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -178,7 +178,7 @@ impl Recorder for RankLog {
     const ON: bool = true;
     type Tag = ();
 
-    fn sent<N>(&mut self, from: usize, to: usize, t: u64, _arrival: u64, msg: &Msg<N>) {
+    fn sent<N, A: OwnMsg<N>>(&mut self, from: usize, to: usize, t: u64, _arrival: u64, msg: &Msg<N, A>) {
         self.rank = from;
         let k = Self::count(&mut self.sent, to);
         self.push(Ev::Sent { t, to: to as u32, k, kind: Cow::Borrowed(msg.kind()) }, t, 1);
@@ -189,7 +189,7 @@ impl Recorder for RankLog {
         }
     }
 
-    fn receiving<N>(&mut self, rank: usize, from: usize, msg: &Msg<N>, _tag: (), t: u64) {
+    fn receiving<N, A: OwnMsg<N>>(&mut self, rank: usize, from: usize, msg: &Msg<N, A>, _tag: (), t: u64) {
         self.rank = rank;
         let k = Self::count(&mut self.got, from);
         self.push(Ev::Got { t, from: from as u32, k, kind: Cow::Borrowed(msg.kind()) }, t, 1);

@@ -40,7 +40,7 @@
 //!   a [`Transport::wake`] between slices so messages are answered, as
 //!   [`crate::cluster::algorithms::ybwc`] does.
 //! - **Replies.** A slave answers every task once: its value, or, when the
-//!   task is aborted (even before it arrived), a [`Msg::Request`] saying it
+//!   task is aborted (even before it arrived), a [`FoxMsg::Request`] saying it
 //!   is free. A master gives a slave a task only when it owes none, so
 //!   messages overtaking each other never mix two tasks up. The root's
 //!   value sends [`Msg::Stop`] down the tree.
@@ -54,12 +54,13 @@ use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, sli
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, StackProcess};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::algorithms::ybwc::granularity;
-use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
+use crate::cluster::exec::transport::{Msg, OwnMsg, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::tt::{Bound, Entry};
 use crate::value::Window;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// The slaves of `rank` among `procs` processes, ascending: the ranks
@@ -184,6 +185,28 @@ impl Algorithm for Fox {
     }
 }
 
+/// Fox's message besides the executor's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FoxMsg {
+    /// Slave `origin` owes its master nothing and is free: its answer to
+    /// a task aborted before it finished.
+    Request {
+        /// The slave.
+        origin: u32,
+    },
+}
+
+impl<N> OwnMsg<N> for FoxMsg {
+    fn kind(&self) -> &'static str {
+        "Request"
+    }
+
+    fn bytes(&self) -> u64 {
+        // The origin travels in the header's id.
+        0
+    }
+}
+
 /// One process of Fox et al.'s search.
 pub struct FoxProcess<S: TreeSource> {
     /// Rank 0's root and depth until it starts.
@@ -252,7 +275,7 @@ impl<S: TreeSource> FoxProcess<S> {
 
     /// Starts searching `p` for the top frame (or as the job itself): a
     /// piece, a frame, or a value at once (a terminal node, a table cut).
-    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>) -> Option<i64> {
+    fn open<T: Transport<S::Node, FoxMsg>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>) -> Option<i64> {
         if p.depth <= self.granularity || self.slaves.is_empty() {
             self.job.as_mut()?.piece = Some(p);
             return None;
@@ -294,7 +317,7 @@ impl<S: TreeSource> FoxProcess<S> {
     }
 
     /// The value of the top frame's sub-search (or of the job).
-    fn deliver<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, v: i64) {
+    fn deliver<T: Transport<S::Node, FoxMsg>>(&mut self, src: &S, t: &mut T, v: i64) {
         let Some(job) = self.job.as_mut() else { return };
         if let Some(f) = job.frames.last_mut() {
             f.busy = false;
@@ -324,7 +347,7 @@ impl<S: TreeSource> FoxProcess<S> {
     }
 
     /// The search is over: stop, and tell the slaves (down the tree).
-    fn stop<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    fn stop<T: Transport<S::Node, FoxMsg>>(&mut self, t: &mut T) {
         self.stopped = true;
         self.job = None;
         for &s in &self.slaves {
@@ -333,14 +356,14 @@ impl<S: TreeSource> FoxProcess<S> {
     }
 
     /// Drops the frames above frame `k` (and the piece), aborting their moves out.
-    fn truncate<T: Transport<S::Node>>(&mut self, t: &mut T, k: usize) {
+    fn truncate<T: Transport<S::Node, FoxMsg>>(&mut self, t: &mut T, k: usize) {
         let Some(job) = self.job.as_mut() else { return };
         self.aborts += job.truncate(t, k);
     }
 
     /// Gives the top frame's next moves to the free slaves, the largest
     /// sub-cube first, each with the frame's window as it stands.
-    fn farm<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    fn farm<T: Transport<S::Node, FoxMsg>>(&mut self, t: &mut T) {
         let Some(f) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return };
         for k in (0..self.slaves.len()).rev() {
             if self.owed[k].is_some() {
@@ -357,14 +380,14 @@ impl<S: TreeSource> FoxProcess<S> {
     }
 
     /// One slice of the piece.
-    fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn slice<T: Transport<S::Node, FoxMsg>>(&mut self, src: &S, t: &mut T) {
         let Some(job) = self.job.as_mut() else { return };
         let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
         self.deliver(src, t, v);
     }
 
     /// A slave's value for task `id` (or its word that it is free, `value` `None`).
-    fn reply<T: Transport<S::Node>>(&mut self, t: &mut T, from: usize, id: Option<u32>, value: Option<i64>) {
+    fn reply<T: Transport<S::Node, FoxMsg>>(&mut self, t: &mut T, from: usize, id: Option<u32>, value: Option<i64>) {
         let Some(k) = self.slaves.iter().position(|&s| s == from) else { return };
         if id.is_none() || self.owed[k] == id {
             self.owed[k] = None;
@@ -413,14 +436,14 @@ impl<S: TreeSource> StackProcess<S> for FoxProcess<S> {
         Some((self.job.as_mut()?, &mut self.waking, &mut self.aborts))
     }
 
-    fn close<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, f: Frame<S::Node>) {
+    fn close<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, f: Frame<S::Node>) {
         let value = f.w.value(f.max);
         let entry = Entry { value, bound: Bound::of(value, f.open), depth: f.depth, best: f.best as u32, tag: 0 };
         self.searcher().remember(src, &f.node, f.ply, entry);
         self.deliver(src, t, value);
     }
 
-    fn start_next<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) -> bool {
+    fn start_next<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) -> bool {
         let Some(top) = self.job.as_mut().and_then(|j| j.frames.last_mut()) else { return false };
         if top.busy {
             return false;
@@ -455,7 +478,9 @@ impl<S: TreeSource> StackProcess<S> for FoxProcess<S> {
 }
 
 impl<S: TreeSource> Process<S> for FoxProcess<S> {
-    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    type Own = FoxMsg;
+
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         self.slaves = slaves(t.rank(), t.procs());
         self.owed = vec![None; self.slaves.len()];
         if let Some((root, depth)) = self.root.take() {
@@ -467,7 +492,7 @@ impl<S: TreeSource> Process<S> for FoxProcess<S> {
         }
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node, Self::Own>) {
         if self.stopped {
             return;
         }
@@ -477,7 +502,7 @@ impl<S: TreeSource> Process<S> for FoxProcess<S> {
                 debug_assert!(self.job.is_none());
                 self.last_taken = Some(id);
                 if self.early_abort == Some(id) {
-                    t.send(from, Msg::Request { origin: t.rank() as u32 });
+                    t.send(from, Msg::Own(FoxMsg::Request { origin: t.rank() as u32 }));
                 } else {
                     self.taken += 1;
                     self.job = Some(Stack::new(Some(id)));
@@ -487,24 +512,23 @@ impl<S: TreeSource> Process<S> for FoxProcess<S> {
                 }
             }
             Msg::Result { id, value } => self.reply(t, from, Some(id), Some(value)),
-            Msg::Request { .. } => self.reply(t, from, None, None),
+            Msg::Own(FoxMsg::Request { .. }) => self.reply(t, from, None, None),
             Msg::Abort { id } => {
                 if self.job.as_ref().is_some_and(|j| j.owner == Some(id)) {
                     self.truncate(t, 0);
                     self.job = None;
-                    t.send(from, Msg::Request { origin: t.rank() as u32 });
+                    t.send(from, Msg::Own(FoxMsg::Request { origin: t.rank() as u32 }));
                 } else if self.last_taken.is_none_or(|l| id > l) {
                     // The abort overtook its task: answer the task at once.
                     self.early_abort = Some(id);
                 }
             }
             Msg::Stop => self.stop(t),
-            _ => {}
         }
         self.advance(src, t);
     }
 
-    fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn resume<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         self.waking = false;
         if self.stopped {
             return;

@@ -12,7 +12,7 @@
 //! slices, `StackProcess::advance`, through that trait's two rules.
 
 use crate::cluster::algorithms::piece::Piece;
-use crate::cluster::exec::transport::{Transport, abort_out};
+use crate::cluster::exec::transport::{Process, Transport, abort_out};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 
@@ -58,7 +58,7 @@ impl<N, F: StackFrame, O> Stack<N, F, O> {
     /// on top, ask for a wake-up (once); close a finished top frame,
     /// aborting what it has out (counted in `aborts`) before its value
     /// goes down, as the copies did (the messages' order is the rows').
-    pub fn step<T: Transport<N>>(&mut self, t: &mut T, waking: &mut bool, aborts: &mut u64) -> Step<F> {
+    pub fn step<A, T: Transport<N, A>>(&mut self, t: &mut T, waking: &mut bool, aborts: &mut u64) -> Step<F> {
         if self.piece.is_some() {
             wake(t, waking);
             return Step::Wait;
@@ -74,7 +74,7 @@ impl<N, F: StackFrame, O> Stack<N, F, O> {
 
     /// Drops the frames above frame `k` (and the piece), aborting their
     /// children out; the number aborted.
-    pub fn truncate<T: Transport<N>>(&mut self, t: &mut T, k: usize) -> u64 {
+    pub fn truncate<A, T: Transport<N, A>>(&mut self, t: &mut T, k: usize) -> u64 {
         self.piece = None;
         let mut above = self.frames.split_off(k.min(self.frames.len()));
         above.iter_mut().map(|f| abort_out(t, f.remote())).sum()
@@ -83,7 +83,13 @@ impl<N, F: StackFrame, O> Stack<N, F, O> {
     /// One slice of the piece, with the process's searcher (made on first
     /// use with `slots` table slots): the piece's value once it finishes
     /// (the piece is then gone).
-    pub fn slice<S: TreeSource<Node = N>, T: Transport<N>>(&mut self, searcher: &mut Option<Searcher<S>>, slots: usize, src: &S, t: &mut T) -> Option<i64> {
+    pub fn slice<S: TreeSource<Node = N>, A, T: Transport<N, A>>(
+        &mut self,
+        searcher: &mut Option<Searcher<S>>,
+        slots: usize,
+        src: &S,
+        t: &mut T,
+    ) -> Option<i64> {
         let p = self.piece.as_mut()?;
         let v = p.slice(searcher.get_or_insert_with(|| Searcher::new(slots)), src, t)?;
         self.piece = None;
@@ -97,7 +103,7 @@ pub(crate) type Current<'a, N, F, O> = (&'a mut Stack<N, F, O>, &'a mut bool, &'
 
 /// A process searching frame stacks: the loop both algorithms run
 /// between slices ([`StackProcess::advance`]) over what each says.
-pub(crate) trait StackProcess<S: TreeSource> {
+pub(crate) trait StackProcess<S: TreeSource>: Process<S> {
     /// The algorithm's frame.
     type Frame: StackFrame;
     /// Who gives a task (see [`Stack`]).
@@ -107,15 +113,15 @@ pub(crate) trait StackProcess<S: TreeSource> {
     fn current(&mut self) -> Option<Current<'_, S::Node, Self::Frame, Self::Owner>>;
     /// A finished frame was popped: its value goes to the frame below (or
     /// the owner).
-    fn close<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, f: Self::Frame);
+    fn close<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, f: Self::Frame);
     /// The top frame is open: starts what its rules allow; `false` when it
     /// waits (for other processes, or nothing may start).
-    fn start_next<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) -> bool;
+    fn start_next<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) -> bool;
 
     /// Does everything but searching a slice: closes finished frames,
     /// starts what the top frame allows, until a piece is to be searched (a
     /// wake-up is asked for) or the frames wait for other processes.
-    fn advance<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn advance<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         loop {
             let Some((job, waking, aborts)) = self.current() else { return };
             match job.step(t, waking, aborts) {
@@ -133,7 +139,7 @@ pub(crate) trait StackProcess<S: TreeSource> {
 
 /// Asks the machine for a wake-up unless one is pending (`waking`; the
 /// process clears it when woken): a second request would add a step.
-fn wake<N, T: Transport<N>>(t: &mut T, waking: &mut bool) {
+fn wake<N, A, T: Transport<N, A>>(t: &mut T, waking: &mut bool) {
     if !*waking {
         *waking = true;
         t.wake();

@@ -34,7 +34,7 @@ impl<N> Piece<N> {
     /// One slice with `s`, its nodes reported to `t`: the piece's
     /// fail-hard value when it is done, `None` (and twice the budget for
     /// the next slice) when the budget ran out.
-    pub fn slice<S: TreeSource<Node = N>, T: Transport<N>>(&mut self, s: &mut Searcher<S>, src: &S, t: &mut T) -> Option<i64> {
+    pub fn slice<S: TreeSource<Node = N>, A, T: Transport<N, A>>(&mut self, s: &mut Searcher<S>, src: &S, t: &mut T) -> Option<i64> {
         let before = s.counts;
         s.limit = before.nodes.saturating_add(self.budget);
         let v = s.search(src, &self.node, self.max, self.depth, self.ply, self.window);

@@ -43,7 +43,7 @@ use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::algorithms::root_split::answer;
-use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
+use crate::cluster::exec::transport::{Msg, NoOwn, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
@@ -327,7 +327,9 @@ impl<S: TreeSource> Master<S> {
 }
 
 impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for PvSplitProcess<S, Q> {
-    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    type Own = NoOwn;
+
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         let Some(m) = self.master.as_mut() else { return };
         m.idle = (1..t.procs()).collect();
         let v = m.descend(src, t);
@@ -339,7 +341,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for PvSplitProcess<S, Q> {
         self.advance(t);
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node, Self::Own>) {
         match msg {
             Msg::Task(job) => {
                 if let Some(q) = self.tasks.as_mut() {
@@ -365,7 +367,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for PvSplitProcess<S, Q> {
         }
     }
 
-    fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn resume<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         let Some(m) = self.master.as_mut() else { return };
         m.waking = false;
         m.slice(src, t);

@@ -22,7 +22,7 @@
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Part, Run, TaskSearch};
 use crate::cluster::algorithms::frontier::{self, Leaf, back_up, default_split, frontier};
-use crate::cluster::exec::transport::{Msg, Process, Task, Transport};
+use crate::cluster::exec::transport::{Msg, NoOwn, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
@@ -99,7 +99,7 @@ pub fn frontier_bytes<N>(even: bool, nodes: u64, procs: usize) -> u64 {
     let held = nodes.saturating_mul(node);
     if even {
         let sent = (nodes as u128 * (procs.max(1) - 1) as u128 / procs.max(1) as u128).min(u64::MAX as u128) as u64;
-        held.saturating_add(sent.saturating_mul(crate::cluster::exec::machine::message_bytes::<N>()))
+        held.saturating_add(sent.saturating_mul(crate::cluster::exec::machine::message_bytes::<N, NoOwn>()))
     } else {
         held
     }
@@ -216,7 +216,9 @@ fn search_leaf<S: TreeSource>(src: &S, q: &mut impl TaskSearch<S>, l: &Leaf<S::N
 }
 
 impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for EvenSplitProcess<'_, S, Q> {
-    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    type Own = NoOwn;
+
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         let f = self.f;
         f.built(t);
         let mine = share(t.rank(), t.procs(), f.leaves.len());
@@ -238,7 +240,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for EvenSplitProcess<'_, S, Q> 
         }
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node, Self::Own>) {
         let Msg::Result { id, value } = msg else { return };
         if let Some(slot @ None) = self.values.get_mut(id as usize) {
             *slot = Some(value);
@@ -292,7 +294,9 @@ impl<'f, S: TreeSource, Q: TaskSearch<S>> MasterSlaveProcess<'f, S, Q> {
 }
 
 impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for MasterSlaveProcess<'_, S, Q> {
-    fn start<T: Transport<S::Node>>(&mut self, _src: &S, t: &mut T) {
+    type Own = NoOwn;
+
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, _src: &S, t: &mut T) {
         if t.rank() != 0 {
             return;
         }
@@ -304,7 +308,7 @@ impl<S: TreeSource, Q: TaskSearch<S>> Process<S> for MasterSlaveProcess<'_, S, Q
         }
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node, Self::Own>) {
         match msg {
             Msg::Task(job) => answer(src, &mut self.tasks, t, from, job),
             Msg::Result { id, value } => {

@@ -7,7 +7,7 @@
 
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Run, TaskSearch};
-use crate::cluster::exec::transport::{Msg, Process, Transport};
+use crate::cluster::exec::transport::{Msg, NoOwn, Process, Transport};
 use crate::cluster::reference::{Reference, SeqTasks};
 use crate::cluster::search::Searcher;
 use crate::game::TreeSource;
@@ -55,7 +55,9 @@ struct SequentialProcess<S: TreeSource> {
 }
 
 impl<S: TreeSource> Process<S> for SequentialProcess<S> {
-    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    type Own = NoOwn;
+
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         let mut s = Searcher::new(self.slots);
         if let Some((below, _)) = &self.record {
             s.watch(SeqTasks::new(self.depth, *below));
@@ -67,5 +69,5 @@ impl<S: TreeSource> Process<S> for SequentialProcess<S> {
         t.searched(s.counts);
         t.done(v);
     }
-    fn receive<T: Transport<S::Node>>(&mut self, _: &S, _: &mut T, _: usize, _: Msg<S::Node>) {}
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, _: &S, _: &mut T, _: usize, _: Msg<S::Node, Self::Own>) {}
 }

@@ -28,7 +28,7 @@ use crate::cluster::exec::events::{Delivery, Events};
 use crate::cluster::exec::record::{Handler, NoRecord, Recorder};
 use crate::cluster::exec::speeds::ProcSpeeds;
 use crate::cluster::exec::topology::Topology;
-use crate::cluster::exec::transport::{Msg, Process, TaskTally, Transport};
+use crate::cluster::exec::transport::{Msg, OwnMsg, Process, TaskTally, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 
@@ -162,34 +162,35 @@ struct ProcState {
 
 /// (to, from, message, the recorder's tag; `None` is a process's own
 /// wake-up). Without a recorder the tag is `()`: no larger.
-type Event<N, G = ()> = (usize, usize, Option<Msg<N>>, G);
+type Event<N, A, G = ()> = (usize, usize, Option<Msg<N, A>>, G);
 
 /// The bytes one message in flight holds on the simulated cluster (the
-/// memory estimate's, [`crate::cluster::memory`]).
-pub const fn message_bytes<N>() -> u64 {
-    Events::<Event<N>>::bytes_per_item()
+/// memory estimate's, [`crate::cluster::memory`]) for an algorithm whose
+/// own messages are `A`.
+pub const fn message_bytes<N, A>() -> u64 {
+    Events::<Event<N, A>>::bytes_per_item()
 }
 
-struct Net<'a, N, R: Recorder> {
+struct Net<'a, N, A, R: Recorder> {
     rank: usize,
     procs: usize,
     costs: Costs,
     st: &'a mut ProcState,
-    events: &'a mut Events<Event<N, R::Tag>>,
+    events: &'a mut Events<Event<N, A, R::Tag>>,
     stats: &'a mut ClusterStats,
     done: &'a mut Option<(i64, u64)>,
     overflow: &'a mut bool,
     rec: &'a mut R,
 }
 
-impl<N, R: Recorder> Transport<N> for Net<'_, N, R> {
+impl<N, A: OwnMsg<N>, R: Recorder> Transport<N, A> for Net<'_, N, A, R> {
     fn rank(&self) -> usize {
         self.rank
     }
     fn procs(&self) -> usize {
         self.procs
     }
-    fn send(&mut self, to: usize, msg: Msg<N>) {
+    fn send(&mut self, to: usize, msg: Msg<N, A>) {
         debug_assert!(to != self.rank && to < self.procs);
         let bytes = msg.bytes();
         let began = self.st.clock;
@@ -237,7 +238,7 @@ impl<N, R: Recorder> Transport<N> for Net<'_, N, R> {
     }
 }
 
-impl<N, R: Recorder> Net<'_, N, R> {
+impl<N, A, R: Recorder> Net<'_, N, A, R> {
     /// Moves the clock on by `by` (`None`: a product that overflowed).
     fn advance(&mut self, by: Option<u64>) {
         let clock = by.and_then(|b| self.st.clock.checked_add(b));
@@ -276,7 +277,7 @@ pub fn run_recorded<S: TreeSource, P: Process<S>, R: Recorder>(
 ) -> Result<Option<ClusterStats>, TimeOverflow> {
     let n = procs.len();
     let mut states = vec![ProcState::default(); n];
-    let mut events: Events<Event<S::Node, R::Tag>> = Events::new(delivery);
+    let mut events: Events<Event<S::Node, P::Own, R::Tag>> = Events::new(delivery);
     let mut stats = ClusterStats::default();
     let mut done = None;
     let mut overflow = false;

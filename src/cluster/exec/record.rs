@@ -10,7 +10,7 @@
 //! is told beyond that how the rank's clock stands against rank 0's and
 //! hands its record to rank 0, which has every rank's in the end.
 
-use super::transport::Msg;
+use super::transport::{Msg, OwnMsg};
 
 /// What a handler ran on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,9 +40,9 @@ pub trait Recorder {
     /// Process `from` began to send `msg` to `to` at `t` (the send's cost
     /// follows); it arrives at `arrival` (`u64::MAX` where the transport
     /// cannot know it: a real one).
-    fn sent<N>(&mut self, from: usize, to: usize, t: u64, arrival: u64, msg: &Msg<N>) -> Self::Tag;
+    fn sent<N, A: OwnMsg<N>>(&mut self, from: usize, to: usize, t: u64, arrival: u64, msg: &Msg<N, A>) -> Self::Tag;
     /// Process `rank` begins to handle `msg` (sent with `tag` by `from`) at `t`.
-    fn receiving<N>(&mut self, _rank: usize, _from: usize, _msg: &Msg<N>, _tag: Self::Tag, _t: u64) {}
+    fn receiving<N, A: OwnMsg<N>>(&mut self, _rank: usize, _from: usize, _msg: &Msg<N, A>, _tag: Self::Tag, _t: u64) {}
     /// Process `rank` searched (or walked) `nodes` nodes, just now.
     fn searched(&mut self, _rank: usize, _nodes: u64) {}
     /// Process `rank` ran a handler from `start` to `end`, searching `nodes`.
@@ -64,7 +64,7 @@ impl Recorder for NoRecord {
     const ON: bool = false;
     type Tag = ();
     #[inline(always)]
-    fn sent<N>(&mut self, _: usize, _: usize, _: u64, _: u64, _: &Msg<N>) {}
+    fn sent<N, A: OwnMsg<N>>(&mut self, _: usize, _: usize, _: u64, _: u64, _: &Msg<N, A>) {}
 }
 
 /// How a rank's clock stands against rank 0's, measured by a ping before

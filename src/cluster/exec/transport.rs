@@ -8,7 +8,6 @@
 //! implement it.
 
 use crate::search::NodeCounts;
-use crate::tt::Bound;
 use crate::value::Window;
 use serde::{Deserialize, Serialize};
 
@@ -30,11 +29,15 @@ pub struct Task<N> {
     pub window: Window,
 }
 
-/// A message between processes. `N` is the tree source's node (a position).
-/// Serde types: a real transport encodes them (the MPI transport, §9.8), and
-/// a new variant is encoded with no more code.
+/// A message between processes: the executor's own, which any algorithm
+/// that hands out tasks may use, and the algorithm's own messages
+/// ([`Msg::Own`], declared in the algorithm's file as an [`OwnMsg`]).
+/// `N` is the tree source's node (a position), `A` the algorithm's
+/// messages ([`NoOwn`]: none). Serde types: a real transport encodes them
+/// (the MPI transport, §9.8), and a new message is encoded with no more
+/// code.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Msg<N> {
+pub enum Msg<N, A = NoOwn> {
     /// Search the task; answer with a [`Msg::Result`] of the same `id`.
     Task(Task<N>),
     /// The value of task `id` (fail-hard in its window).
@@ -46,131 +49,94 @@ pub enum Msg<N> {
     },
     /// The search is over: stop.
     Stop,
-    /// Ura et al.'s task: the job (its `id` the master's leaf, its depth
-    /// the full remaining depth d − d′, its window the task window),
-    /// reporting shallower iterations too; `pass` is the master's pass that
-    /// sent it, `sig` its signature (the ranks of the moves on its path in
-    /// the master's order).
-    Work {
-        /// The search asked.
-        job: Task<N>,
-        /// The master's pass.
-        pass: u32,
-        /// The signature.
-        sig: Vec<u16>,
-    },
-    /// A worker's result for leaf `id`: searched to `depth` in `window`,
-    /// worth `value` (fail-hard).
-    Report {
-        /// The master's leaf.
-        id: u32,
-        /// The depth searched.
-        depth: u32,
-        /// The window searched with.
-        window: Window,
-        /// The value.
-        value: i64,
-    },
-    /// The master finished pass `pass`: tasks not sent in it (or later)
-    /// may be dropped.
-    Pass {
-        /// The pass.
-        pass: u32,
-    },
-    /// Transposition-table entries going round the workers' ring (the
-    /// master-worker *with share*).
-    Share {
-        /// The entries.
-        entries: Vec<SharedEntry<N>>,
-    },
-    /// YBWC: process `origin` has no work and asks for some; answered by a
-    /// [`Msg::Task`] to `origin`, by whichever process has work to give
-    /// (the request is passed on until one has).
-    Request {
-        /// The process that asks.
-        origin: u32,
-    },
-    /// YBWC: task `id` the sender gave is no longer needed (its parent was
-    /// cut off): drop it, and its helpers' work with it.
+    /// Task `id` the sender gave is no longer needed (its parent was cut
+    /// off): drop it, and its helpers' work with it.
     Abort {
         /// The task.
         id: u32,
     },
-    /// Full YBWC, three-stage load distribution: process `origin` has no
-    /// work; `seen` processes besides it have been asked. Answered by a
-    /// [`Msg::Task`] to `origin`, or passed to the next process of the
-    /// walk, or, once every process has seen it, by a [`Msg::NoWork`].
-    Seek {
-        /// The process that asks.
-        origin: u32,
-        /// The processes asked so far.
-        seen: u32,
+    /// One of the algorithm's own messages.
+    Own(A),
+}
+
+/// An algorithm's own messages (one enum, in the algorithm's file): what
+/// the executor needs of them, their name and their size, and what the
+/// task traces need, their [`Role`].
+pub trait OwnMsg<N>: Clone + std::fmt::Debug + PartialEq + Serialize + serde::de::DeserializeOwned {
+    /// The message's name (a trace's label for it).
+    fn kind(&self) -> &'static str;
+    /// Its size on the wire besides the header ([`HEADER_BYTES`]).
+    fn bytes(&self) -> u64;
+    /// What it is to the task traces: [`Role::Other`] unless it starts,
+    /// answers or drops a task.
+    fn role(&self) -> Role<'_, N> {
+        Role::Other
+    }
+}
+
+/// No messages of its own: the algorithms that speak only the executor's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum NoOwn {}
+
+impl<N> OwnMsg<N> for NoOwn {
+    fn kind(&self) -> &'static str {
+        match *self {}
+    }
+    fn bytes(&self) -> u64 {
+        match *self {}
+    }
+}
+
+/// What a message is to the task traces (`crate::trace`), which follow
+/// a task from the message that hands it out to the one that answers,
+/// aborts or drops it.
+pub enum Role<'m, N> {
+    /// Hands the receiver a task (renewing one of the same sender and id):
+    /// for a master's job, also its pass and its signature.
+    Starts {
+        /// The task.
+        task: &'m Task<N>,
+        /// The master's pass that sent it.
+        pass: Option<u32>,
+        /// Its signature.
+        path: Option<&'m [u16]>,
     },
-    /// Full YBWC, the helpful master: `origin`, whose frames wait for the
-    /// receiver's task `id` (its name there) among others, asks for work
-    /// in that task's subtree: a [`Msg::Task`] to `origin` or a
-    /// [`Msg::NoWork`].
-    Help {
-        /// The process that asks.
-        origin: u32,
-        /// The receiver's task, as its owner names it.
-        id: u32,
-    },
-    /// Full YBWC: the [`Msg::Seek`] or [`Msg::Help`] found no work.
-    NoWork,
-    /// Full YBWC: the window of task `id` the sender gave has narrowed to
-    /// `window`.
-    Narrow {
+    /// Answers the receiver's task `id`: whole, or searched to `depth`
+    /// (an answer shallower than the task's depth leaves it open).
+    Answers {
         /// The task.
         id: u32,
-        /// Its new window.
-        window: Window,
+        /// The depth searched, for an iterative answer.
+        depth: Option<u32>,
     },
+    /// Aborts the receiver's task `id`.
+    Aborts {
+        /// The task.
+        id: u32,
+    },
+    /// Drops the receiver's jobs of passes before `pass`.
+    Supersedes {
+        /// The master's pass.
+        pass: u32,
+    },
+    /// Ends the search: every open task is dropped.
+    Stops,
+    /// None of these.
+    Other,
 }
-
-/// A transposition-table entry as one worker shares it with the others.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SharedEntry<N> {
-    /// The position.
-    pub node: N,
-    /// Its distance from the tree's root.
-    pub ply: u32,
-    /// The remaining depth it was searched to.
-    pub depth: u32,
-    /// Its value.
-    pub value: i64,
-    /// What `value` is.
-    pub bound: Bound,
-    /// The best (or cut-off) move's place in the source's order.
-    pub best: u32,
-    /// The worker that found it.
-    pub origin: u32,
-}
-
-/// Bytes of a shared entry on the wire besides its position: ply, depth,
-/// value, bound, best move, origin.
-pub const SHARED_ENTRY_BYTES: u64 = 4 + 4 + 8 + 1 + 4 + 4;
 
 /// Bytes of a message header on the wire: kind, id, ply, depth, flags.
 pub const HEADER_BYTES: u64 = 16;
 
-impl<N> Msg<N> {
-    /// The variant's name (a trace's label for the message).
+impl<N, A: OwnMsg<N>> Msg<N, A> {
+    /// The message's name (a trace's label for it).
     pub fn kind(&self) -> &'static str {
         match self {
             Msg::Task(_) => "Task",
             Msg::Result { .. } => "Result",
             Msg::Stop => "Stop",
-            Msg::Work { .. } => "Work",
-            Msg::Report { .. } => "Report",
-            Msg::Pass { .. } => "Pass",
-            Msg::Share { .. } => "Share",
-            Msg::Request { .. } => "Request",
             Msg::Abort { .. } => "Abort",
-            Msg::Seek { .. } => "Seek",
-            Msg::Help { .. } => "Help",
-            Msg::NoWork => "NoWork",
-            Msg::Narrow { .. } => "Narrow",
+            Msg::Own(m) => m.kind(),
         }
     }
 
@@ -182,27 +148,32 @@ impl<N> Msg<N> {
             + match self {
                 Msg::Task(_) => std::mem::size_of::<N>() as u64 + 16,
                 Msg::Result { .. } => 8,
-                // A request's origin and an abort's task travel in the header's id.
-                Msg::Stop | Msg::Pass { .. } | Msg::Request { .. } | Msg::Abort { .. } | Msg::NoWork => 0,
-                // The count seen and the task beside the origin in the header.
-                Msg::Seek { .. } | Msg::Help { .. } => 4,
-                Msg::Narrow { .. } => 16,
-                // The window, the pass number and 2 bytes per signature entry.
-                Msg::Work { sig, .. } => std::mem::size_of::<N>() as u64 + 16 + 4 + 2 * sig.len() as u64,
-                Msg::Report { .. } => 16 + 8,
-                Msg::Share { entries } => entries.len() as u64 * (std::mem::size_of::<N>() as u64 + SHARED_ENTRY_BYTES),
+                // An abort's task travels in the header's id.
+                Msg::Stop | Msg::Abort { .. } => 0,
+                Msg::Own(m) => m.bytes(),
             }
+    }
+
+    /// What it is to the task traces.
+    pub fn role(&self) -> Role<'_, N> {
+        match self {
+            Msg::Task(task) => Role::Starts { task, pass: None, path: None },
+            Msg::Result { id, .. } => Role::Answers { id: *id, depth: None },
+            Msg::Stop => Role::Stops,
+            Msg::Abort { id } => Role::Aborts { id: *id },
+            Msg::Own(m) => m.role(),
+        }
     }
 }
 
 /// What a process sees of its machine.
-pub trait Transport<N> {
+pub trait Transport<N, A = NoOwn> {
     /// This process's rank, 0..procs (0 is the master where there is one).
     fn rank(&self) -> usize;
     /// The number of processes.
     fn procs(&self) -> usize;
     /// Sends `msg` to process `to` (not itself).
-    fn send(&mut self, to: usize, msg: Msg<N>);
+    fn send(&mut self, to: usize, msg: Msg<N, A>);
     /// The process has just searched `counts` nodes (a simulated machine
     /// charges their time; a real one has spent it).
     fn searched(&mut self, counts: NodeCounts);
@@ -227,7 +198,7 @@ pub trait Transport<N> {
 /// Sends an [`Msg::Abort`] for each task in `out` (task id, process,
 /// child index: a frame's work out with other processes, YBWC's and
 /// Fox's), which it empties: the number of aborts sent.
-pub fn abort_out<N, T: Transport<N>>(t: &mut T, out: &mut Vec<(u32, usize, usize)>) -> u64 {
+pub fn abort_out<N, A, T: Transport<N, A>>(t: &mut T, out: &mut Vec<(u32, usize, usize)>) -> u64 {
     let n = out.len() as u64;
     for (id, to, _) in out.drain(..) {
         t.send(to, Msg::Abort { id });
@@ -286,12 +257,14 @@ impl std::ops::Add for TaskTally {
 
 /// One process of a policy: handlers that run to completion.
 pub trait Process<S: crate::game::TreeSource> {
+    /// Its algorithm's own messages ([`NoOwn`]: none).
+    type Own: OwnMsg<S::Node>;
     /// The machine starts (every process, rank order).
-    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T);
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T);
     /// A message from process `from` arrives.
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>);
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node, Self::Own>);
     /// The wake-up this process asked for ([`Transport::wake`]).
-    fn resume<T: Transport<S::Node>>(&mut self, _src: &S, _t: &mut T) {}
+    fn resume<T: Transport<S::Node, Self::Own>>(&mut self, _src: &S, _t: &mut T) {}
     /// What it counted of its tasks, if it farms them ([`TaskTally`]).
     fn tally(&self) -> Option<TaskTally> {
         None
@@ -301,13 +274,13 @@ pub trait Process<S: crate::game::TreeSource> {
 /// One process's transport for hand-worked tests of a policy: it records
 /// what the process sends, its nodes, its value and its wake-ups.
 #[cfg(test)]
-pub(crate) struct Record<N> {
+pub(crate) struct Record<N, A = NoOwn> {
     /// The process's rank.
     pub rank: usize,
     /// Processes in the run.
     pub procs: usize,
     /// What it sent, in order: (to, message).
-    pub sent: Vec<(usize, Msg<N>)>,
+    pub sent: Vec<(usize, Msg<N, A>)>,
     /// The root's value, once the master has it.
     pub done: Option<i64>,
     /// Wake-ups asked for.
@@ -317,27 +290,27 @@ pub(crate) struct Record<N> {
 }
 
 #[cfg(test)]
-impl<N> Record<N> {
+impl<N, A> Record<N, A> {
     /// Rank `rank` of `procs`, nothing recorded yet.
-    pub fn new(rank: usize, procs: usize) -> Record<N> {
+    pub fn new(rank: usize, procs: usize) -> Record<N, A> {
         Record { rank, procs, sent: vec![], done: None, woken: 0, nodes: 0 }
     }
 
     /// What was sent since the last call.
-    pub fn take(&mut self) -> Vec<(usize, Msg<N>)> {
+    pub fn take(&mut self) -> Vec<(usize, Msg<N, A>)> {
         std::mem::take(&mut self.sent)
     }
 }
 
 #[cfg(test)]
-impl<N> Transport<N> for Record<N> {
+impl<N, A> Transport<N, A> for Record<N, A> {
     fn rank(&self) -> usize {
         self.rank
     }
     fn procs(&self) -> usize {
         self.procs
     }
-    fn send(&mut self, to: usize, msg: Msg<N>) {
+    fn send(&mut self, to: usize, msg: Msg<N, A>) {
         self.sent.push((to, msg));
     }
     fn searched(&mut self, c: NodeCounts) {

@@ -85,11 +85,11 @@ fn a_game_tree_is_exact() {
     }
 }
 
-type Record = crate::cluster::exec::transport::Record<INode>;
+type Record = crate::cluster::exec::transport::Record<INode, FoxMsg>;
 
 const OFF: i64 = 1 << 30;
 
-fn task(id: u32, node: INode, max: bool, ply: u32, depth: u32, alpha: i64, beta: i64) -> Msg<INode> {
+fn task(id: u32, node: INode, max: bool, ply: u32, depth: u32, alpha: i64, beta: i64) -> Msg<INode, FoxMsg> {
     Msg::Task(Task { id, node, max, ply, depth, window: Window { alpha, beta } })
 }
 
@@ -152,7 +152,7 @@ fn the_suggested_move_is_followed_with_the_slaves_then_the_rest_self_scheduled()
     assert_eq!(r.take(), [(5, Msg::Abort { id: 1 }), (0, Msg::Result { id: 7, value: OFF + 541 })]);
     assert_eq!((r.nodes, q.taken, q.given, q.own, q.aborts), (1, 1, 2, 1, 1));
     // Rank 5 says it is free: B2 was never searched, and rank 4 waits idle.
-    q.receive(&t, &mut r, 5, Msg::Request { origin: 5 });
+    q.receive(&t, &mut r, 5, Msg::Own(FoxMsg::Request { origin: 5 }));
     q.resume(&t, &mut r);
     assert_eq!((r.nodes, r.take()), (1, vec![]));
 }
@@ -170,7 +170,7 @@ fn an_aborted_task_is_answered_once() {
     // Aborted while searching: one Request back, nothing searched after.
     q.receive(&t, &mut r, 0, task(3, kids[0], false, 1, 2, Window::ROOT.alpha, Window::ROOT.beta));
     q.receive(&t, &mut r, 0, Msg::Abort { id: 3 });
-    assert_eq!(r.take(), [(0, Msg::Request { origin: 1 })]);
+    assert_eq!(r.take(), [(0, Msg::Own(FoxMsg::Request { origin: 1 }))]);
     q.resume(&t, &mut r);
     assert_eq!(r.nodes, 0);
     // An abort of a finished task is ignored; one that overtook its task
@@ -179,7 +179,7 @@ fn an_aborted_task_is_answered_once() {
     q.receive(&t, &mut r, 0, Msg::Abort { id: 5 });
     assert_eq!(r.take(), []);
     q.receive(&t, &mut r, 0, task(5, kids[1], false, 1, 2, Window::ROOT.alpha, Window::ROOT.beta));
-    assert_eq!((r.take(), q.taken), (vec![(0, Msg::Request { origin: 1 })], 1));
+    assert_eq!((r.take(), q.taken), (vec![(0, Msg::Own(FoxMsg::Request { origin: 1 }))], 1));
     // The next task is searched (rank 1 has no slaves: one piece) and answered.
     q.receive(&t, &mut r, 0, task(6, kids[2], false, 1, 2, Window::ROOT.alpha, Window::ROOT.beta));
     q.resume(&t, &mut r);

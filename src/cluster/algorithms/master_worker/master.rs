@@ -27,6 +27,7 @@
 
 use super::tree::MTree;
 use super::{FULL_WINDOW_AFTER, settled};
+use super::MwMsg;
 use crate::cluster::exec::transport::{Msg, Task, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
@@ -105,14 +106,14 @@ impl<S: TreeSource> Master<S> {
         self.tree.bytes()
     }
 
-    fn flush<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    fn flush<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, t: &mut T) {
         if self.pending.nodes > 0 {
             t.walked(self.pending);
             self.pending = NodeCounts::default();
         }
     }
 
-    pub(super) fn run_pass<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    pub(super) fn run_pass<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, src: &S, t: &mut T) {
         self.pass += 1;
         self.passes += 1;
         let procs = t.procs();
@@ -130,7 +131,7 @@ impl<S: TreeSource> Master<S> {
             }
         } else {
             for w in 1..procs {
-                t.send(w, Msg::Pass { pass: self.pass });
+                t.send(w, Msg::Own(MwMsg::Pass { pass: self.pass }));
             }
             self.count_last.copy_from_slice(&self.count_this);
         }
@@ -140,7 +141,7 @@ impl<S: TreeSource> Master<S> {
     /// from MAX's side, `w2` ⊇ `w1`), its leaves at ply `leaf` (d' in a
     /// pass, less in a shallow search, which sends no task): its fail-hard
     /// value in `w1` and whether it is decided (no uncertain value below).
-    fn visit<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window, leaf: u32) -> (i64, bool) {
+    fn visit<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window, leaf: u32) -> (i64, bool) {
         self.pending.nodes += 1;
         let n = &self.tree.nodes[i];
         if let Some(v) = settled(n.lo, n.hi, w1) {
@@ -233,7 +234,7 @@ impl<S: TreeSource> Master<S> {
     /// toward the side to move (the first child, and a window already null,
     /// whole at once).
     #[allow(clippy::too_many_arguments)]
-    fn child<T: Transport<S::Node>>(
+    fn child<T: Transport<S::Node, MwMsg<S::Node>>>(
         &mut self,
         src: &S,
         t: &mut T,
@@ -276,7 +277,7 @@ impl<S: TreeSource> Master<S> {
 
     /// A leaf of the master's tree (not settled by a full-depth result):
     /// EvalAndSendTask.
-    fn leaf<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window) -> (i64, bool) {
+    fn leaf<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, src: &S, t: &mut T, i: usize, w1: Window, w2: Window) -> (i64, bool) {
         let n = &mut self.tree.nodes[i];
         if n.ply >= self.depth {
             // The master's tree reaches the full depth: its own leaf.
@@ -305,7 +306,7 @@ impl<S: TreeSource> Master<S> {
     /// owner kept unless the paper's three conditions move it): with
     /// window `w2`, or with the NegaScout master its ε-window around pass
     /// window `w1`.
-    fn send_task<T: Transport<S::Node>>(&mut self, t: &mut T, i: usize, w1: Window, w2: Window) {
+    fn send_task<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, t: &mut T, i: usize, w1: Window, w2: Window) {
         let full = self.tree.nodes[i].tries as u32 >= FULL_WINDOW_AFTER;
         let (window, again) = match self.epsilon {
             None => (if full { Window::ROOT } else { w2 }, false),
@@ -358,17 +359,17 @@ impl<S: TreeSource> Master<S> {
         n.owner = w;
         self.tasks_sent += 1;
         self.full_window_sends += u64::from(full);
-        let msg = Msg::Work {
+        let msg = Msg::Own(MwMsg::Work {
             job: Task { id: i as u32, node: n.node.clone(), max: n.max, ply: n.ply, depth: self.depth - n.ply, window },
             pass: self.pass,
             sig: self.sig.clone(),
-        };
+        });
         self.flush(t);
         t.send(w as usize, msg);
     }
 
     /// A worker's result for leaf `id`: to `depth` in `window`, worth `value`.
-    pub(super) fn report<T: Transport<S::Node>>(&mut self, t: &mut T, id: u32, depth: u32, window: Window, value: i64) {
+    pub(super) fn report<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, t: &mut T, id: u32, depth: u32, window: Window, value: i64) {
         if self.finished || id as usize >= self.tree.nodes.len() {
             return;
         }
@@ -387,7 +388,7 @@ impl<S: TreeSource> Master<S> {
     }
 
     /// The wake-up it asked for: the next pass.
-    pub(super) fn on_resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    pub(super) fn on_resume<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, src: &S, t: &mut T) {
         self.waking = false;
         if !self.finished {
             self.run_pass(src, t);

@@ -43,7 +43,9 @@ pub use worker::Worker;
 use crate::cluster::Launch;
 use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frontier::frontier;
-use crate::cluster::exec::transport::{Msg, Process, Task, TaskTally, Transport};
+use crate::cluster::exec::transport::{Msg, OwnMsg, Process, Role, Task, TaskTally, Transport};
+use crate::cluster::search::SharedEntry;
+use serde::{Deserialize, Serialize};
 use crate::game::{TreeSource, children};
 use crate::value::Window;
 use worker::WTask;
@@ -286,6 +288,85 @@ fn settled(lo: i64, hi: i64, w: Window) -> Option<i64> {
     }
 }
 
+/// The master-worker's messages besides the executor's (its `Stop` ends
+/// the workers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum MwMsg<N> {
+    /// A task: the job (its `id` the master's leaf, its depth the full
+    /// remaining depth d − d′, its window the task window), reporting
+    /// shallower iterations too; `pass` is the master's pass that sent it,
+    /// `sig` its signature (the ranks of the moves on its path in the
+    /// master's order).
+    Work {
+        /// The search asked.
+        job: Task<N>,
+        /// The master's pass.
+        pass: u32,
+        /// The signature.
+        sig: Vec<u16>,
+    },
+    /// A worker's result for leaf `id`: searched to `depth` in `window`,
+    /// worth `value` (fail-hard).
+    Report {
+        /// The master's leaf.
+        id: u32,
+        /// The depth searched.
+        depth: u32,
+        /// The window searched with.
+        window: Window,
+        /// The value.
+        value: i64,
+    },
+    /// The master finished pass `pass`: tasks not sent in it (or later)
+    /// may be dropped.
+    Pass {
+        /// The pass.
+        pass: u32,
+    },
+    /// Transposition-table entries going round the workers' ring (*with
+    /// share*).
+    Share {
+        /// The entries.
+        entries: Vec<SharedEntry<N>>,
+    },
+}
+
+/// Bytes of a shared entry on the wire besides its position: ply, depth,
+/// value, bound, best move, origin.
+pub const SHARED_ENTRY_BYTES: u64 = 4 + 4 + 8 + 1 + 4 + 4;
+
+impl<N: Clone + std::fmt::Debug + PartialEq + Serialize + serde::de::DeserializeOwned> OwnMsg<N> for MwMsg<N> {
+    fn kind(&self) -> &'static str {
+        match self {
+            MwMsg::Work { .. } => "Work",
+            MwMsg::Report { .. } => "Report",
+            MwMsg::Pass { .. } => "Pass",
+            MwMsg::Share { .. } => "Share",
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        let node = std::mem::size_of::<N>() as u64;
+        match self {
+            // The window, the pass number and 2 bytes per signature entry.
+            MwMsg::Work { sig, .. } => node + 16 + 4 + 2 * sig.len() as u64,
+            MwMsg::Report { .. } => 16 + 8,
+            // The pass travels in the header's id.
+            MwMsg::Pass { .. } => 0,
+            MwMsg::Share { entries } => entries.len() as u64 * (node + SHARED_ENTRY_BYTES),
+        }
+    }
+
+    fn role(&self) -> Role<'_, N> {
+        match self {
+            MwMsg::Work { job, pass, sig } => Role::Starts { task: job, pass: Some(*pass), path: Some(sig) },
+            MwMsg::Report { id, depth, .. } => Role::Answers { id: *id, depth: Some(*depth) },
+            MwMsg::Pass { pass } => Role::Supersedes { pass: *pass },
+            MwMsg::Share { .. } => Role::Other,
+        }
+    }
+}
+
 /// One process of the master-worker search (one per rank: a few hundred
 /// bytes each, not worth a box).
 #[allow(clippy::large_enum_variant)]
@@ -314,31 +395,33 @@ impl<S: TreeSource> MasterWorkerProcess<S> {
 }
 
 impl<S: TreeSource> Process<S> for MasterWorkerProcess<S> {
-    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    type Own = MwMsg<S::Node>;
+
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         match self {
             MasterWorkerProcess::Master(m) => m.run_pass(src, t),
             // The first worker starts the ring's message (three processes
             // or more: a ring of one worker shares with nobody).
-            MasterWorkerProcess::Worker(w) if w.opts.share.is_some() && t.rank() == 1 && t.procs() > 2 => t.send(2, Msg::Share { entries: vec![] }),
+            MasterWorkerProcess::Worker(w) if w.opts.share.is_some() && t.rank() == 1 && t.procs() > 2 => t.send(2, Msg::Own(MwMsg::Share { entries: vec![] })),
             MasterWorkerProcess::Worker(_) => {}
         }
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, _from: usize, msg: Msg<S::Node, Self::Own>) {
         match (self, msg) {
-            (MasterWorkerProcess::Master(m), Msg::Report { id, depth, window, value }) => m.report(t, id, depth, window, value),
-            (MasterWorkerProcess::Worker(w), Msg::Work { job: Task { id, node, max, ply, depth, window }, pass, sig }) => {
+            (MasterWorkerProcess::Master(m), Msg::Own(MwMsg::Report { id, depth, window, value })) => m.report(t, id, depth, window, value),
+            (MasterWorkerProcess::Worker(w), Msg::Own(MwMsg::Work { job: Task { id, node, max, ply, depth, window }, pass, sig })) => {
                 let outside = w.outside(src, &node, ply);
                 w.on_work(t, id, WTask { node, max, ply, full: depth, window, pass, sig, outside })
             }
-            (MasterWorkerProcess::Worker(w), Msg::Pass { pass }) => w.on_pass(pass),
-            (MasterWorkerProcess::Worker(w), Msg::Share { entries }) => w.on_share(src, t, entries),
+            (MasterWorkerProcess::Worker(w), Msg::Own(MwMsg::Pass { pass })) => w.on_pass(pass),
+            (MasterWorkerProcess::Worker(w), Msg::Own(MwMsg::Share { entries })) => w.on_share(src, t, entries),
             (MasterWorkerProcess::Worker(w), Msg::Stop) => w.on_stop(),
             _ => {}
         }
     }
 
-    fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn resume<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         match self {
             MasterWorkerProcess::Master(m) => m.on_resume(src, t),
             MasterWorkerProcess::Worker(w) => w.on_resume(src, t),

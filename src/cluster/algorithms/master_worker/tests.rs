@@ -7,24 +7,27 @@ use super::*;
 use crate::cluster::exec::events::Delivery;
 use crate::cluster::exec::machine::{self, Costs};
 use crate::search::NodeCounts;
-use crate::tree::incremental::Incremental;
+use crate::tree::incremental::{INode, Incremental};
 use crate::value::{ROOT_ALPHA, ROOT_BETA};
+
+/// A message of the master-worker on incremental trees.
+type M = Msg<INode, MwMsg<INode>>;
 
 /// A transport that records what the master sends.
 struct Record {
-    sent: Vec<(usize, Msg<crate::tree::incremental::INode>)>,
+    sent: Vec<(usize, M)>,
     done: Option<i64>,
     woken: u32,
 }
 
-impl Transport<crate::tree::incremental::INode> for Record {
+impl Transport<INode, MwMsg<INode>> for Record {
     fn rank(&self) -> usize {
         0
     }
     fn procs(&self) -> usize {
         3
     }
-    fn send(&mut self, to: usize, msg: Msg<crate::tree::incremental::INode>) {
+    fn send(&mut self, to: usize, msg: M) {
         self.sent.push((to, msg));
     }
     fn searched(&mut self, _: NodeCounts) {}
@@ -46,7 +49,7 @@ fn tasks(r: &mut Record) -> Vec<Sent> {
         .sent
         .iter()
         .filter_map(|(to, m)| match m {
-            Msg::Work { job, sig, .. } => Some((*to, job.id, (rel(job.window.alpha), rel(job.window.beta)), sig.clone())),
+            Msg::Own(MwMsg::Work { job, sig, .. }) => Some((*to, job.id, (rel(job.window.alpha), rel(job.window.beta)), sig.clone())),
             _ => None,
         })
         .collect();
@@ -229,15 +232,15 @@ struct WRecord {
     woken: u32,
 }
 
-impl Transport<crate::tree::incremental::INode> for WRecord {
+impl Transport<INode, MwMsg<INode>> for WRecord {
     fn rank(&self) -> usize {
         1
     }
     fn procs(&self) -> usize {
         2
     }
-    fn send(&mut self, _to: usize, msg: Msg<crate::tree::incremental::INode>) {
-        if let Msg::Report { id, depth, value, .. } = msg {
+    fn send(&mut self, _to: usize, msg: M) {
+        if let Msg::Own(MwMsg::Report { id, depth, value, .. }) = msg {
             self.reports.push((id, depth, value));
         }
     }

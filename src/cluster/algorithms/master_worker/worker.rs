@@ -11,7 +11,9 @@
 //! wasted, the table keeps what it finished).
 
 use super::MwOptions;
-use crate::cluster::exec::transport::{Msg, SharedEntry, Transport};
+use super::MwMsg;
+use crate::cluster::exec::transport::{Msg, Transport};
+use crate::cluster::search::SharedEntry;
 use crate::cluster::pause::{self, Paused, Turn};
 use crate::cluster::reference::SeqTasks;
 use crate::cluster::search::Searcher;
@@ -121,7 +123,7 @@ impl<S: TreeSource> Worker<S> {
         self.seq.as_ref().and_then(|t| t.contains(ply, src.tt_key(node, ply))) == Some(false)
     }
 
-    fn wake<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    fn wake<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, t: &mut T) {
         if !self.waking && !self.stopped && (!self.queue.is_empty() || self.running.is_some()) {
             self.waking = true;
             t.wake();
@@ -178,7 +180,7 @@ impl<S: TreeSource> Worker<S> {
     /// One slice: the search under way goes on if its task is still the
     /// most important (same depth, same window), else it is aborted and
     /// the most important task started.
-    fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn slice<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, src: &S, t: &mut T) {
         let next = self.next();
         if let Some(r) = &mut self.running {
             let same = next == Some((r.id, r.depth)) && self.queue.get(&r.id).is_some_and(|q| q.window == r.window);
@@ -204,7 +206,7 @@ impl<S: TreeSource> Worker<S> {
     /// What a slice of the search under way gave: its nodes charged, its
     /// entries to share kept; a finished search's result reported, a
     /// stopped one counted.
-    fn finish<T: Transport<S::Node>>(&mut self, t: &mut T, turn: Turn<S>) {
+    fn finish<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, t: &mut T, turn: Turn<S>) {
         let Some(r) = &mut self.running else { return };
         // Every slice's nodes charged, and to `outside_nodes` if its task is.
         let (Turn::Paused(counts, _) | Turn::Done { counts, .. }) = &turn;
@@ -231,7 +233,7 @@ impl<S: TreeSource> Worker<S> {
                 self.done.insert(id, (depth, window));
                 let full = self.queue.get(&id).map_or(depth, |q| q.full);
                 if self.opts.updates || depth == full {
-                    t.send(0, Msg::Report { id, depth, window, value });
+                    t.send(0, Msg::Own(MwMsg::Report { id, depth, window, value }));
                 }
                 if depth >= full {
                     self.queue.remove(&id);
@@ -242,7 +244,7 @@ impl<S: TreeSource> Worker<S> {
     }
 
     /// A task from the master: queued unless stale.
-    pub(super) fn on_work<T: Transport<S::Node>>(&mut self, t: &mut T, id: u32, task: WTask<S::Node>) {
+    pub(super) fn on_work<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, t: &mut T, id: u32, task: WTask<S::Node>) {
         // A task of a pass whose end has been heard of is stale: the later
         // pass sent it again if it still mattered.
         if self.stopped || task.pass < self.pass_seen || self.queue.get(&id).is_some_and(|q| q.pass > task.pass) {
@@ -268,7 +270,7 @@ impl<S: TreeSource> Worker<S> {
     }
 
     /// The ring's entries: absorbed, passed on with this worker's own.
-    pub(super) fn on_share<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, mut entries: Vec<SharedEntry<S::Node>>) {
+    pub(super) fn on_share<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, src: &S, t: &mut T, mut entries: Vec<SharedEntry<S::Node>>) {
         if self.stopped {
             return;
         }
@@ -286,7 +288,7 @@ impl<S: TreeSource> Worker<S> {
         // Entries the next worker found have been all the way round.
         entries.retain(|e| e.origin as usize != next);
         entries.extend(self.outbox.drain(..).map(|e| SharedEntry { origin: me as u32, ..e }));
-        t.send(next, Msg::Share { entries });
+        t.send(next, Msg::Own(MwMsg::Share { entries }));
     }
 
     /// The search is over.
@@ -301,7 +303,7 @@ impl<S: TreeSource> Worker<S> {
     }
 
     /// The wake-up it asked for: one slice, then look at the inbox again.
-    pub(super) fn on_resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    pub(super) fn on_resume<T: Transport<S::Node, MwMsg<S::Node>>>(&mut self, src: &S, t: &mut T) {
         self.waking = false;
         if !self.stopped {
             self.slice(src, t);

@@ -15,12 +15,12 @@
 //!   suggests is (at once if there is none), a type-3 frame's at once.
 //! - **Windows** (`windows`): when a frame's window narrows, the frames
 //!   above it (its local child's) narrow with it, and every frame whose
-//!   window changed sends [`Msg::Narrow`] to its helpers, which narrow
+//!   window changed sends [`YbwcMsg::Narrow`] to its helpers, which narrow
 //!   their job's frames and piece alike.
 //! - **Three-stage load distribution** (`three_stage`): see [`YbwcProcess::seek`].
 //! - **Helpful master** (`helpful`): see [`YbwcProcess::help_out`].
 
-use super::{Ask, Frame, Piece, Switches, YbwcProcess, walk};
+use super::{Ask, Frame, Piece, Switches, YbwcMsg, YbwcProcess, walk};
 use crate::cluster::algorithms::frames::StackFrame;
 use crate::cluster::exec::transport::{Msg, Transport};
 use crate::cluster::search::Searcher;
@@ -33,7 +33,7 @@ impl<S: TreeSource> YbwcProcess<S> {
     /// move is moved to the front of `kids` (after the ordering search if
     /// the table has none). `None` with neither switch, or when the table
     /// has no move.
-    pub(super) fn table_move<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: &Piece<S::Node>, kids: &mut Vec<S::Node>) -> Option<usize> {
+    pub(super) fn table_move<T: Transport<S::Node, YbwcMsg>>(&mut self, src: &S, t: &mut T, p: &Piece<S::Node>, kids: &mut Vec<S::Node>) -> Option<usize> {
         let Piece { node, max, ply, depth, window, .. } = p;
         let (max, ply, depth, window) = (*max, *ply, *depth, *window);
         let Switches { order, promising, .. } = self.switches;
@@ -62,7 +62,7 @@ impl<S: TreeSource> YbwcProcess<S> {
     /// narrow to it (each frame's window is its parent's, narrowed by its
     /// own children), and each frame whose window changed tells its
     /// helpers. A frame cut by it drops those above it, as a result would.
-    pub(super) fn tighten<T: Transport<S::Node>>(&mut self, t: &mut T, j: usize, k: usize) {
+    pub(super) fn tighten<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, j: usize, k: usize) {
         let mut k = k;
         loop {
             let Some(job) = self.jobs.get_mut(j) else { return };
@@ -76,7 +76,7 @@ impl<S: TreeSource> YbwcProcess<S> {
             let sends: Vec<(u32, usize)> = f.remote.iter().map(|r| (r.0, r.1)).collect();
             for (id, h) in sends {
                 self.narrowed += 1;
-                t.send(h, Msg::Narrow { id, window: w });
+                t.send(h, Msg::Own(YbwcMsg::Narrow { id, window: w }));
             }
             let Some(job) = self.jobs.get_mut(j) else { return };
             match job.frames.get_mut(k + 1) {
@@ -98,7 +98,7 @@ impl<S: TreeSource> YbwcProcess<S> {
 
     /// The owner of task `id` narrowed its window: the job's frames (from
     /// its root up) and piece narrow to it.
-    pub(super) fn narrow<T: Transport<S::Node>>(&mut self, t: &mut T, from: usize, id: u32, w: Window) {
+    pub(super) fn narrow<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, from: usize, id: u32, w: Window) {
         let Some(j) = self.jobs.iter().position(|job| job.owner == Some((from, id))) else { return };
         let job = &mut self.jobs[j];
         match job.frames.first_mut() {
@@ -117,15 +117,15 @@ impl<S: TreeSource> YbwcProcess<S> {
 
     /// The three-stage load distribution (OthelloX §4.5). *Local*: an idle
     /// process asks its nearest neighbour ([`walk`]) with a
-    /// [`Msg::Seek`]. *Medium range*: a process with no child available
+    /// [`YbwcMsg::Seek`]. *Medium range*: a process with no child available
     /// gives none and passes the request to its own nearest neighbour,
     /// until p processes (the asker too) have seen it; the last tells the
-    /// asker [`Msg::NoWork`], and the asker retries once, with the plain
+    /// asker [`YbwcMsg::NoWork`], and the asker retries once, with the plain
     /// request to the owner of its last task, which is kept until work
     /// appears ([`YbwcProcess::no_work`]): an idle period costs at most p + 1
     /// messages and no process polls. *Global*: a process serving kept
     /// requests gives to processes that worked for it before first.
-    pub(super) fn seek<T: Transport<S::Node>>(&mut self, t: &mut T, origin: u32, seen: u32) {
+    pub(super) fn seek<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, origin: u32, seen: u32) {
         let o = origin as usize;
         if let Some((j, k)) = self.find_available(0) {
             self.give(t, j, k, o);
@@ -133,10 +133,10 @@ impl<S: TreeSource> YbwcProcess<S> {
         }
         let next = walk::next(self.net, t.rank(), t.procs());
         if seen as usize + 1 >= t.procs() || next == o {
-            t.send(o, Msg::NoWork);
+            t.send(o, Msg::Own(YbwcMsg::NoWork));
         } else {
             self.passed += 1;
-            t.send(next, Msg::Seek { origin, seen: seen + 1 });
+            t.send(next, Msg::Own(YbwcMsg::Seek { origin, seen: seen + 1 }));
         }
     }
 
@@ -147,10 +147,10 @@ impl<S: TreeSource> YbwcProcess<S> {
     /// outside the subtree is never given: the asker searches it over its
     /// waiting job, and a job's completion then depends only on its own
     /// subtree, so no two jobs wait for each other.
-    pub(super) fn help<T: Transport<S::Node>>(&mut self, t: &mut T, from: usize, origin: u32, id: u32) {
+    pub(super) fn help<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, from: usize, origin: u32, id: u32) {
         let o = origin as usize;
         let Some(m) = self.jobs.iter().position(|job| job.owner == Some((from, id))) else {
-            t.send(o, Msg::NoWork);
+            t.send(o, Msg::Own(YbwcMsg::NoWork));
             return;
         };
         if let Some((j, k)) = self.find_available(m) {
@@ -160,16 +160,16 @@ impl<S: TreeSource> YbwcProcess<S> {
         match self.frame_helpers(m).into_iter().find(|h| h.1 != o) {
             Some((hid, h)) => {
                 self.passed += 1;
-                t.send(h, Msg::Help { origin, id: hid });
+                t.send(h, Msg::Own(YbwcMsg::Help { origin, id: hid }));
             }
-            None => t.send(o, Msg::NoWork),
+            None => t.send(o, Msg::Own(YbwcMsg::NoWork)),
         }
     }
 
     /// The request out found no work: an idle process asks again (a
     /// helpful master's refusal: as any idle process; a walk's: with the
     /// plain request, kept until work appears).
-    pub(super) fn no_work<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    pub(super) fn no_work<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T) {
         let asked = self.asking.take();
         if !self.jobs.is_empty() {
             return;
@@ -185,12 +185,12 @@ impl<S: TreeSource> YbwcProcess<S> {
 
     /// The helpful master (Feldmann; OthelloX §4.5): a process whose top
     /// frame waits only for children out with other processes asks one of
-    /// that frame's helpers searching a frame ([`Msg::Help`]), each at most
+    /// that frame's helpers searching a frame ([`YbwcMsg::Help`]), each at most
     /// once between two results; a task it gets is searched over the
     /// waiting job (a stack of jobs), and finished before the job below
     /// goes on (the waiting frame's results are combined meanwhile); an
     /// abort of the job below drops it with the jobs over it.
-    pub(super) fn help_out<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    pub(super) fn help_out<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T) {
         if !self.switches.helpful || self.asking.is_some() || self.stopped {
             return;
         }
@@ -206,7 +206,7 @@ impl<S: TreeSource> YbwcProcess<S> {
         self.refused.push((id, h));
         self.asking = Some(Ask::Help);
         self.passed += 1;
-        t.send(h, Msg::Help { origin: t.rank() as u32, id });
+        t.send(h, Msg::Own(YbwcMsg::Help { origin: t.rank() as u32, id }));
     }
 }
 

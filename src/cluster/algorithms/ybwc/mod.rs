@@ -13,7 +13,7 @@
 //!   master-worker's workers do.
 //! - **The YBW rule.** A frame's children after the first are *available*
 //!   to other processes only once its first child is fully evaluated.
-//! - **Work requests.** A process without work sends a [`Msg::Request`]: at
+//! - **Work requests.** A process without work sends a [`YbwcMsg::Request`]: at
 //!   the start to rank 0, after a task to the process that gave it. A
 //!   busy process with an available child gives the next one of its
 //!   *shallowest* frame that has one (the largest piece) as a [`Msg::Task`];
@@ -53,11 +53,12 @@ use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, sli
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, StackProcess};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::topology::Topology;
-use crate::cluster::exec::transport::{Msg, Process, Transport};
+use crate::cluster::exec::transport::{Msg, OwnMsg, Process, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
 use crate::search::NodeCounts;
 use crate::value::Window;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// The default granularity's target: the largest g whose minimal tree
@@ -289,6 +290,71 @@ enum Ask {
     Help,
 }
 
+/// YBWC's messages besides the executor's: asking for work, and full
+/// YBWC's load distribution and narrowed windows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum YbwcMsg {
+    /// Process `origin` has no work and asks for some; answered by a
+    /// [`Msg::Task`] to `origin`, by whichever process has work to give
+    /// (the request is passed on until one has).
+    Request {
+        /// The process that asks.
+        origin: u32,
+    },
+    /// Full YBWC, three-stage load distribution: process `origin` has no
+    /// work; `seen` processes besides it have been asked. Answered by a
+    /// [`Msg::Task`] to `origin`, or passed to the next process of the
+    /// walk, or, once every process has seen it, by a [`YbwcMsg::NoWork`].
+    Seek {
+        /// The process that asks.
+        origin: u32,
+        /// The processes asked so far.
+        seen: u32,
+    },
+    /// Full YBWC, the helpful master: `origin`, whose frames wait for the
+    /// receiver's task `id` (its name there) among others, asks for work
+    /// in that task's subtree: a [`Msg::Task`] to `origin` or a
+    /// [`YbwcMsg::NoWork`].
+    Help {
+        /// The process that asks.
+        origin: u32,
+        /// The receiver's task, as its owner names it.
+        id: u32,
+    },
+    /// Full YBWC: the [`YbwcMsg::Seek`] or [`YbwcMsg::Help`] found no work.
+    NoWork,
+    /// Full YBWC: the window of task `id` the sender gave has narrowed to
+    /// `window`.
+    Narrow {
+        /// The task.
+        id: u32,
+        /// Its new window.
+        window: Window,
+    },
+}
+
+impl<N> OwnMsg<N> for YbwcMsg {
+    fn kind(&self) -> &'static str {
+        match self {
+            YbwcMsg::Request { .. } => "Request",
+            YbwcMsg::Seek { .. } => "Seek",
+            YbwcMsg::Help { .. } => "Help",
+            YbwcMsg::NoWork => "NoWork",
+            YbwcMsg::Narrow { .. } => "Narrow",
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            // A request's origin travels in the header's id.
+            YbwcMsg::Request { .. } | YbwcMsg::NoWork => 0,
+            // The count seen and the task beside the origin in the header.
+            YbwcMsg::Seek { .. } | YbwcMsg::Help { .. } => 4,
+            YbwcMsg::Narrow { .. } => 16,
+        }
+    }
+}
+
 /// One process of the YBWC search.
 pub struct YbwcProcess<S: TreeSource> {
     /// Rank 0's root and depth until it starts.
@@ -376,15 +442,15 @@ impl<S: TreeSource> YbwcProcess<S> {
         }
     }
 
-    fn pass<T: Transport<S::Node>>(&mut self, t: &mut T, to: usize, origin: u32) {
+    fn pass<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, to: usize, origin: u32) {
         self.passed += 1;
-        t.send(to, Msg::Request { origin });
+        t.send(to, Msg::Own(YbwcMsg::Request { origin }));
     }
 
     /// Starts searching `p`, of node type `kind`, as the next local child
     /// of the top frame (or as the job itself): a piece, a frame, or a
     /// terminal node's value.
-    fn open<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>, kind: NodeType) -> Option<i64> {
+    fn open<T: Transport<S::Node, YbwcMsg>>(&mut self, src: &S, t: &mut T, p: Piece<S::Node>, kind: NodeType) -> Option<i64> {
         if p.depth <= self.granularity {
             self.jobs.last_mut()?.piece = Some(p);
             return None;
@@ -417,7 +483,7 @@ impl<S: TreeSource> YbwcProcess<S> {
     }
 
     /// The value of the top frame's local child (or of the job).
-    fn deliver<T: Transport<S::Node>>(&mut self, t: &mut T, v: i64) {
+    fn deliver<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, v: i64) {
         let j = self.jobs.len().wrapping_sub(1);
         let Some(job) = self.jobs.last_mut() else { return };
         let k = job.frames.len().wrapping_sub(1);
@@ -455,7 +521,7 @@ impl<S: TreeSource> YbwcProcess<S> {
     /// is out already. The plain request goes to the last task's owner
     /// (whose frame has just changed); the requests it keeps stay with it
     /// and are served from its next task.
-    fn idle<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    fn idle<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T) {
         if self.asking.is_some() {
             return;
         }
@@ -463,7 +529,7 @@ impl<S: TreeSource> YbwcProcess<S> {
         if self.switches.three_stage && t.procs() > 1 {
             self.asking = Some(Ask::Seek);
             self.passed += 1;
-            t.send(walk::next(self.net, me, t.procs()), Msg::Seek { origin: me as u32, seen: 1 });
+            t.send(walk::next(self.net, me, t.procs()), Msg::Own(YbwcMsg::Seek { origin: me as u32, seen: 1 }));
         } else {
             self.asking = Some(Ask::Request);
             let to = self.last_owner;
@@ -473,13 +539,13 @@ impl<S: TreeSource> YbwcProcess<S> {
 
     /// Drops the frames of job `j` above frame `k` (and the piece),
     /// aborting their helpers' work.
-    fn truncate<T: Transport<S::Node>>(&mut self, t: &mut T, j: usize, k: usize) {
+    fn truncate<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, j: usize, k: usize) {
         let Some(job) = self.jobs.get_mut(j) else { return };
         self.aborts += job.truncate(t, k);
     }
 
     /// One slice of the piece.
-    fn slice<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn slice<T: Transport<S::Node, YbwcMsg>>(&mut self, src: &S, t: &mut T) {
         let Some(job) = self.jobs.last_mut() else { return };
         let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
         self.deliver(t, v);
@@ -493,7 +559,7 @@ impl<S: TreeSource> YbwcProcess<S> {
     }
 
     /// Gives the next child of frame `k` of job `j` to process `o`.
-    fn give<T: Transport<S::Node>>(&mut self, t: &mut T, j: usize, k: usize, o: usize) {
+    fn give<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, j: usize, k: usize, o: usize) {
         let promising = self.switches.promising;
         let Some(f) = self.jobs.get_mut(j).and_then(|job| job.frames.get_mut(k)) else { return };
         let i = f.next;
@@ -526,7 +592,7 @@ impl<S: TreeSource> YbwcProcess<S> {
 
     /// Gives kept requests the available children, shallowest frame first;
     /// passes those left to helpers if there are any.
-    fn serve<T: Transport<S::Node>>(&mut self, t: &mut T) {
+    fn serve<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T) {
         if self.jobs.is_empty() {
             return;
         }
@@ -558,7 +624,7 @@ impl<S: TreeSource> YbwcProcess<S> {
         self.parked = keep;
     }
 
-    fn result<T: Transport<S::Node>>(&mut self, t: &mut T, from: usize, id: u32, value: i64) {
+    fn result<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, from: usize, id: u32, value: i64) {
         self.refused.clear();
         let Some((j, k, r)) =
             self.jobs.iter().enumerate().rev().find_map(|(j, job)| {
@@ -582,7 +648,7 @@ impl<S: TreeSource> YbwcProcess<S> {
     /// Drops job `m` and those searched over it, aborting their helpers'
     /// work (the jobs over it lie in its subtree: their owners are aborted
     /// with it).
-    fn drop_jobs<T: Transport<S::Node>>(&mut self, t: &mut T, m: usize) {
+    fn drop_jobs<T: Transport<S::Node, YbwcMsg>>(&mut self, t: &mut T, m: usize) {
         while self.jobs.len() > m {
             let j = self.jobs.len() - 1;
             self.truncate(t, j, 0);
@@ -602,11 +668,11 @@ impl<S: TreeSource> StackProcess<S> for YbwcProcess<S> {
         Some((self.jobs.last_mut()?, &mut self.waking, &mut self.aborts))
     }
 
-    fn close<T: Transport<S::Node>>(&mut self, _: &S, t: &mut T, f: Frame<S::Node>) {
+    fn close<T: Transport<S::Node, Self::Own>>(&mut self, _: &S, t: &mut T, f: Frame<S::Node>) {
         self.deliver(t, f.value());
     }
 
-    fn start_next<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) -> bool {
+    fn start_next<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) -> bool {
         let Some(top) = self.jobs.last_mut().and_then(|j| j.frames.last_mut()) else { return false };
         if !top.can_start() {
             return false;
@@ -625,7 +691,9 @@ impl<S: TreeSource> StackProcess<S> for YbwcProcess<S> {
 }
 
 impl<S: TreeSource> Process<S> for YbwcProcess<S> {
-    fn start<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    type Own = YbwcMsg;
+
+    fn start<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         match self.root.take() {
             Some((root, depth)) => {
                 self.jobs.push(Stack::new(None));
@@ -644,7 +712,7 @@ impl<S: TreeSource> Process<S> for YbwcProcess<S> {
         }
     }
 
-    fn receive<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node>) {
+    fn receive<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T, from: usize, msg: Msg<S::Node, Self::Own>) {
         if self.stopped {
             return;
         }
@@ -663,7 +731,7 @@ impl<S: TreeSource> Process<S> for YbwcProcess<S> {
                 }
             }
             Msg::Result { id, value } => self.result(t, from, id, value),
-            Msg::Request { origin } => {
+            Msg::Own(YbwcMsg::Request { origin }) => {
                 if !self.jobs.is_empty() {
                     self.parked.push_back(origin);
                 } else {
@@ -685,18 +753,17 @@ impl<S: TreeSource> Process<S> for YbwcProcess<S> {
                 self.jobs.clear();
                 self.parked.clear();
             }
-            Msg::Seek { origin, seen } => self.seek(t, origin, seen),
-            Msg::Help { origin, id } => self.help(t, from, origin, id),
-            Msg::NoWork => self.no_work(t),
-            Msg::Narrow { id, window } => self.narrow(t, from, id, window),
-            _ => {}
+            Msg::Own(YbwcMsg::Seek { origin, seen }) => self.seek(t, origin, seen),
+            Msg::Own(YbwcMsg::Help { origin, id }) => self.help(t, from, origin, id),
+            Msg::Own(YbwcMsg::NoWork) => self.no_work(t),
+            Msg::Own(YbwcMsg::Narrow { id, window }) => self.narrow(t, from, id, window),
         }
         self.advance(src, t);
         self.serve(t);
         self.help_out(t);
     }
 
-    fn resume<T: Transport<S::Node>>(&mut self, src: &S, t: &mut T) {
+    fn resume<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
         self.waking = false;
         if self.stopped {
             return;

@@ -10,7 +10,7 @@ use crate::search::minimax;
 use crate::tree::incremental::{INode, Incremental};
 use crate::value::{ROOT_ALPHA, ROOT_BETA};
 
-type Record = crate::cluster::exec::transport::Record<INode>;
+type Record = crate::cluster::exec::transport::Record<INode, YbwcMsg>;
 
 const OFF: i64 = 1 << 30;
 
@@ -46,7 +46,7 @@ fn which_child_is_given_and_when_by_hand() {
     assert_eq!((r.nodes, r.woken), (2, 1));
     // Process 1 asks: nothing is available (no first child is done), so
     // the request is kept.
-    p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+    p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::Request { origin: 1 }));
     assert_eq!(r.sent, []);
     // A0 = 466: A's first child is done, A1 starts here, and A2 — of the
     // shallowest frame with an available child — goes to process 1 with
@@ -64,7 +64,7 @@ fn which_child_is_given_and_when_by_hand() {
     // A2's result (670) closes A (466); B opens here with (466, ∞); the
     // process asks again and gets C, the root's next child.
     p.receive(&t, &mut r, 1, Msg::Result { id: 0, value: OFF + 670 });
-    p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+    p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::Request { origin: 1 }));
     assert_eq!(
         r.sent,
         [(1, Msg::Task(crate::cluster::exec::transport::Task { id: 1, node: kids[2], max: false, ply: 1, depth: 1, window: w(OFF + 466, ROOT_BETA) }))]
@@ -226,13 +226,13 @@ fn the_helpful_master_by_hand() {
     let sw = Switches { helpful: true, ..Switches::NONE };
     let mut p = YbwcProcess::<Incremental>::maker(&root, 3, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
     let mut r = Record::new(0, 2);
-    let task = |m: &Msg<INode>| match m {
+    let task = |m: &Msg<INode, YbwcMsg>| match m {
         Msg::Task(j) => j.clone(),
         m => panic!("{m:?}"),
     };
     let value = |j: &crate::cluster::exec::transport::Task<INode>| minimax(&t, &j.node, j.max, j.depth, j.ply).clamp(j.window.alpha, j.window.beta);
     p.start(&t, &mut r);
-    p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+    p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::Request { origin: 1 }));
     p.resume(&t, &mut r);
     let a02 = task(&r.sent[0].1);
     assert_eq!((r.sent.len(), a02.ply, a02.depth), (1, 3, 0));
@@ -241,13 +241,13 @@ fn the_helpful_master_by_hand() {
     p.resume(&t, &mut r);
     assert_eq!(r.sent, []);
     p.receive(&t, &mut r, 1, Msg::Result { id: 0, value: value(&a02) });
-    p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+    p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::Request { origin: 1 }));
     let a1 = task(&r.sent[0].1);
     assert_eq!((r.sent.len(), a1.id, a1.ply, a1.depth), (1, 1, 2, 1));
     r.sent.clear();
     // A2's first leaf cuts it: A waits for A1 alone and rank 0 asks its helper.
     p.resume(&t, &mut r);
-    assert_eq!(r.sent, [(1, Msg::Help { origin: 0, id: 1 })]);
+    assert_eq!(r.sent, [(1, Msg::Own(YbwcMsg::Help { origin: 0, id: 1 }))]);
     r.sent.clear();
     // The helper gives a leaf of A1 (its id 7 there): searched over the
     // waiting job, its value returned to the helper.
@@ -258,11 +258,11 @@ fn the_helpful_master_by_hand() {
     p.resume(&t, &mut r);
     // (A leaf's value is exact, unclamped.)
     let leaf_value = minimax(&t, &leaf, false, 0, 3);
-    assert_eq!(r.sent, [(1, Msg::Result { id: 7, value: leaf_value }), (1, Msg::Help { origin: 0, id: 1 })]);
+    assert_eq!(r.sent, [(1, Msg::Result { id: 7, value: leaf_value }), (1, Msg::Own(YbwcMsg::Help { origin: 0, id: 1 }))]);
     r.sent.clear();
     assert_eq!(p.jobs.len(), 1);
     // No work: no more asking until a result arrives.
-    p.receive(&t, &mut r, 1, Msg::NoWork);
+    p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::NoWork));
     assert_eq!(r.sent, []);
     // A1's result closes A; B opens here (its first leaf a piece to search).
     let woken = r.woken;
@@ -286,7 +286,7 @@ fn the_promising_rule_by_hand() {
         let mut p = YbwcProcess::<Incremental>::maker(&root, 2, 0, 1024, 1 << 10, sw, Topology::Flat)(0);
         let mut r = Record::new(0, 2);
         p.start(&t, &mut r);
-        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+        p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::Request { origin: 1 }));
         p.resume(&t, &mut r);
         let Msg::Task(a2) = r.sent[0].1.clone() else { panic!("{:?}", r.sent) };
         assert_eq!((r.sent.len(), a2.id), (1, if gives { 2 } else { 0 }));
@@ -295,12 +295,12 @@ fn the_promising_rule_by_hand() {
         // A2's value closes A (A1 done): B opens with B0 here; C, the root's
         // next child, goes to the asker first.
         p.receive(&t, &mut r, 1, Msg::Result { id: a2.id, value: OFF + 670 });
-        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+        p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::Request { origin: 1 }));
         let Msg::Task(c) = r.sent[0].1.clone() else { panic!("{:?}", r.sent) };
         assert_eq!((c.node, c.id), (kids[2], if gives { 4 | 2 } else { 1 }));
         r.sent.clear();
         // A second request: B1 at once (type 2, id 8 | 2) or kept.
-        p.receive(&t, &mut r, 1, Msg::Request { origin: 1 });
+        p.receive(&t, &mut r, 1, Msg::Own(YbwcMsg::Request { origin: 1 }));
         if gives {
             let Msg::Task(b1) = r.sent[0].1.clone() else { panic!("{:?}", r.sent) };
             assert_eq!((b1.node, b1.id, b1.max), (b[1], 8 | 2, true));
@@ -327,7 +327,7 @@ fn a_helper_narrows_its_frames_by_hand() {
         let mut r = Record::new(0, 2);
         p.receive(&t, &mut r, 0, Msg::Task(crate::cluster::exec::transport::Task { id: 3, node: a, max: false, ply: 1, depth: 2, window: Window::ROOT }));
         let w = Window { alpha, beta: ROOT_BETA };
-        p.receive(&t, &mut r, 0, Msg::Narrow { id: 3, window: w });
+        p.receive(&t, &mut r, 0, Msg::Own(YbwcMsg::Narrow { id: 3, window: w }));
         let job = &p.jobs[0];
         assert_eq!((job.frames[0].w.alpha, job.frames[1].w.alpha, job.piece.as_ref().map(|q| q.window)), (alpha, alpha, Some(w)));
         while r.sent.is_empty() {

@@ -61,7 +61,7 @@ pub mod wire;
 use crate::cluster::Launch;
 use crate::cluster::exec::machine::ClusterStats;
 use crate::cluster::exec::record::{Handler, NoRecord, RankRecorder, Recorder};
-use crate::cluster::exec::transport::{Msg, Process, Transport};
+use crate::cluster::exec::transport::{Msg, OwnMsg, Process, Transport};
 use crate::game::TreeSource;
 use crate::search::NodeCounts;
 use mpi::point_to_point::{MatchedReceiveVec, Message, Status};
@@ -246,9 +246,9 @@ struct RankStats {
 }
 
 /// What a received message was.
-enum Got<N> {
+enum Got<N, A> {
     /// A policy's message, and its sender.
-    Msg(usize, Msg<N>),
+    Msg(usize, Msg<N, A>),
     /// Stop, or a fin (another rank has stopped: the search is over).
     Stop,
 }
@@ -300,13 +300,13 @@ impl<'w, 'r, R: Recorder> Inbox<'w, 'r, R> {
     }
 
     /// Receives a probed message: a policy's message decoded, or the end.
-    fn take<N: serde::de::DeserializeOwned>(&mut self, got: (Message, Status)) -> Got<N> {
+    fn take<N: serde::de::DeserializeOwned, A: OwnMsg<N>>(&mut self, got: (Message, Status)) -> Got<N, A> {
         let (data, st) = got.matched_receive_vec::<u8>();
         let from = st.source_rank() as usize;
         match st.tag() {
             TAG_MSG => {
                 self.started = true;
-                let msg = wire::decode::<N>(&data).unwrap_or_else(|e| self.job.fatal(&format!("a message from rank {from} does not decode ({e})")));
+                let msg = wire::decode::<N, A>(&data).unwrap_or_else(|e| self.job.fatal(&format!("a message from rank {from} does not decode ({e})")));
                 Got::Msg(from, msg)
             }
             TAG_FIN => {
@@ -385,14 +385,14 @@ struct Net<'a, 'w, 'r, R> {
     active: bool,
 }
 
-impl<N: Serialize, R: Recorder> Transport<N> for Net<'_, '_, '_, R> {
+impl<N: Serialize, A: OwnMsg<N>, R: Recorder> Transport<N, A> for Net<'_, '_, '_, R> {
     fn rank(&self) -> usize {
         self.inbox.job.rank
     }
     fn procs(&self) -> usize {
         self.procs
     }
-    fn send(&mut self, to: usize, msg: Msg<N>) {
+    fn send(&mut self, to: usize, msg: Msg<N, A>) {
         let job = self.inbox.job;
         debug_assert!(to != job.rank && to < self.procs);
         if R::ON {
@@ -497,7 +497,7 @@ impl<S: TreeSource, R: RankRecorder> Launch<S> for OnMpi<'_, '_, R> {
                 done
             }
             None => {
-                while let Got::Msg(..) = inbox.take::<S::Node>(inbox.job.wait()) {}
+                while let Got::Msg(..) = inbox.take::<S::Node, P::Own>(inbox.job.wait()) {}
                 None
             }
         };
@@ -572,7 +572,7 @@ fn run_rank<S: TreeSource, P: Process<S>, R: Recorder>(src: &S, p: &mut P, inbox
         // The handler's span begins as the message is taken (received and
         // decoded), where the wait's idle time ended.
         let (start, before) = if R::ON { (net.inbox.now(), net.inbox.stats.nodes) } else { (0, 0) };
-        match net.inbox.take::<S::Node>(got) {
+        match net.inbox.take::<S::Node, P::Own>(got) {
             Got::Msg(from, msg) if R::ON => {
                 let kind = msg.kind();
                 net.inbox.rec.receiving(rank, from, &msg, R::Tag::default(), start);
