@@ -24,8 +24,9 @@
 //! `src/cluster/algorithms/` and gets one line in the `registry!` list of
 //! `src/cluster/algorithms/mod.rs` (`docs/model.md` §8.4).
 
-use parab::cluster::algorithm::{Algorithm, Cut, Given, Opt, Part, Run, TaskSearch};
+use parab::cluster::algorithm::{Algorithm, Cut, Given, Opt, OptKind, Part, Run, TaskSearch};
 use parab::cluster::algorithms::frontier::{Leaf, back_up, frontier, size};
+use parab::cluster::algorithms::root_split::SPLIT_PLY;
 use parab::cluster::exec::events::Delivery;
 use parab::cluster::exec::transport::{Msg, OwnMsg, Process, Task, Transport};
 use parab::cluster::{ClusterConfig, ClusterSettings, Launch, MAX_CLUSTER_PROCS, simulate};
@@ -38,17 +39,30 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::ops::RangeInclusive;
 
-/// The work-stealing root split: its one parameter, the split ply.
+/// The work-stealing root split: its parameters, the split ply and the
+/// frontier nodes a process starts with.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct WorkStealing {
-    /// The frontier's ply (`None`: the shallowest with at least 4 nodes
-    /// a process, at most the depth).
+    /// The frontier's ply (`None`: the shallowest with at least
+    /// `per_process` nodes a process, at most the depth).
     split: Option<u32>,
+    /// Frontier nodes a process starts with, at least, when the split ply
+    /// is worked out (`None`: [`NODES_PER_PROCESS`]).
+    per_process: Option<u64>,
 }
 
 /// Frontier nodes a process starts with, at least, by default: enough
 /// that a process whose share is quick has someone to steal from.
 const NODES_PER_PROCESS: u64 = 4;
+
+/// The algorithm's own option, declared once: registered, the tools'
+/// command lines and `--help` would take it from here.
+const PER_PROCESS: Opt = Opt {
+    flag: "--steal-share",
+    value: "NODES",
+    help: "Work-stealing's frontier nodes a process starts with, at least, when --split-ply is worked out (default 4)",
+    kind: OptKind::Count { zero: "a process would start with nothing to search" },
+};
 
 impl Algorithm for WorkStealing {
     fn registered() -> Vec<WorkStealing> {
@@ -64,10 +78,10 @@ impl Algorithm for WorkStealing {
         "the frontier at --split-ply split evenly; an idle process steals half of another's remaining share"
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SplitPly]
+        &[SPLIT_PLY, PER_PROCESS]
     }
     fn given(self, g: &Given) -> WorkStealing {
-        WorkStealing { split: g.split_ply }
+        WorkStealing { split: g.u32(SPLIT_PLY), per_process: g.count(PER_PROCESS) }
     }
     fn procs(&self) -> RangeInclusive<usize> {
         1..=MAX_CLUSTER_PROCS
@@ -76,9 +90,9 @@ impl Algorithm for WorkStealing {
         true
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> WorkStealing {
-        let want = NODES_PER_PROCESS * run.procs as u64;
+        let want = self.per_process.unwrap_or(NODES_PER_PROCESS) * run.procs as u64;
         let split = self.split.map_or_else(|| (1..run.depth).find(|&s| size(run.src, run.root, s) >= want).unwrap_or(run.depth), |s| s.min(run.depth));
-        WorkStealing { split: Some(split) }
+        WorkStealing { split: Some(split), per_process: Some(self.per_process.unwrap_or(NODES_PER_PROCESS)) }
     }
     fn cut(&self) -> Option<Cut> {
         self.split.map(Cut::SplitPly)

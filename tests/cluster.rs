@@ -103,7 +103,7 @@ fn runs_beyond_the_memory_budget_are_refused_up_front() {
     // result in flight for the worker's half (the even split) or not
     // (master-slave); 5^18 at P = 4,096, every leaf. Each refused at once.
     for (procs, algorithm, split, frontier) in
-        [("1,2", "even-split", "14", "708.0 GB"), ("1,2", "master-slave", "14", "293.0 GB"), ("4096", "master-slave", "18", "183105.5 GB")]
+        [("1,2", "even-split", "14", "610.4 GB"), ("1,2", "master-slave", "14", "293.0 GB"), ("4096", "master-slave", "18", "183105.5 GB")]
     {
         let start = std::time::Instant::now();
         d.tool("pabsim")

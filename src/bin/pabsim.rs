@@ -233,19 +233,17 @@ fn ura2014(args: &Args, step: UraStep) -> Result<()> {
     if let Some(p) = args.epsilon_procs.iter().find(|&&p| !(2..=MAX_CLUSTER_PROCS as u32).contains(&p)) {
         bail!("--epsilon-procs {p}: Table 6's configurations run on 2..{MAX_CLUSTER_PROCS} processes");
     }
-    if let Some(e) = args.cluster.epsilon {
-        let max = parab::cluster::algorithms::master_worker::MAX_EPSILON;
-        ensure!((1..=max).contains(&e), "--epsilon {e} must lie in 1..{max} (score units, the margin of Table 6's ε-windows)");
-    }
+    // Table 6's ε, checked as the option's declaration says.
+    let epsilon = args.cluster.parameters()?.i64(parab::cluster::algorithms::master_worker::EPSILON);
     let procs = args.procs.iter().map(|&p| u32::try_from(p)).collect::<Result<Vec<u32>, _>>()?;
-    ensure!(args.epsilon_procs.is_empty() || args.cluster.epsilon.is_some(), "--ura2014 needs --epsilon (Table 6's ε) with --epsilon-procs");
+    ensure!(args.epsilon_procs.is_empty() || epsilon.is_some(), "--ura2014 needs --epsilon (Table 6's ε) with --epsilon-procs");
     let grid = ura::Grid {
         groups: args.grid.clone(),
         count: args.count.unwrap_or(0),
         procs,
         algorithms: args.algorithm.clone(),
         epsilon_procs: args.epsilon_procs.clone(),
-        epsilon: args.cluster.epsilon.unwrap_or(0),
+        epsilon: epsilon.unwrap_or(0),
         seq_node_ns: match args.node_ns {
             None => 0,
             Some(c) => c.whole_ns().ok_or_else(|| anyhow::anyhow!("--ura2014 takes --node-ns in whole ns (the sequential items' cost)"))?,
@@ -460,20 +458,18 @@ fn cluster(args: &Args) -> Result<()> {
 /// for the cluster's runs, and the master depth is at most every tree's
 /// depth (the row's d′ is the one searched).
 fn leaf_factors(args: &Args) -> Result<()> {
+    use parab::cluster::algorithms::master_worker::{MASTER_DEPTH, SHARE_DEPTH};
     use parab::cluster::{factors, memory};
     let c = &args.cluster;
     let mut unused = vec![("--procs", args.procs != [1])];
     unused.extend(cost_options(args));
-    unused.extend([
-        ("--split-ply", c.split_ply.is_some()),
-        ("--slice-nodes", c.slice_nodes.is_some()),
-        ("--epsilon", c.epsilon.is_some()),
-        ("--master-cost", c.master_cost.is_some()),
-    ]);
+    // Of the algorithms' options, the master's depth and the share's only.
+    unused.extend(c.given_options().into_iter().filter(|(o, _)| ![MASTER_DEPTH, SHARE_DEPTH].contains(o)).map(|(o, on)| (o.flag, on)));
     if let Some((name, _)) = unused.iter().chain(&c.network.given()).find(|o| o.1) {
         bail!("{name} does not apply to --leaf-factors (the sequential search alone; it takes --master-depth, --share-depth, --tt-slots and --memory)");
     }
-    let Some(dm) = c.master_depth else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
+    let given = c.parameters()?;
+    let Some(dm) = given.u32(MASTER_DEPTH) else { bail!("--leaf-factors needs --master-depth (the ply whose nodes are the tasks)") };
     let slots = c.settings()?.tt_slots;
     let trees = read_trees(Input::open(args.inputs.first().map(|p| p.as_path()))?)?;
     ensure!(!trees.is_empty(), "no trees in the input");
@@ -491,7 +487,7 @@ fn leaf_factors(args: &Args) -> Result<()> {
             if at_once > 1 { " or --threads" } else { "" }
         );
     }
-    let row = factors::leaf_factors(&trees, dm, c.share_depth, slots)?;
+    let row = factors::leaf_factors(&trees, dm, given.u32(SHARE_DEPTH), slots)?;
     let mut out = Output::create(args.output.as_deref())?;
     write_csv(&mut out, [row])?;
     Ok(out.finish()?)

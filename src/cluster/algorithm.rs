@@ -1,6 +1,7 @@
 //! What a message-passing algorithm is: the one trait [`Algorithm`] that
 //! every search of the cluster implements (`docs/model.md` §8.4, §9), the
-//! options it may read ([`Opt`], [`Given`]) and what it is asked to run
+//! options it may read ([`Opt`], each declared beside the algorithm that
+//! reads it, and their values, [`Given`]) and what it is asked to run
 //! on ([`Run`]). The algorithms themselves live in `super::algorithms`, one
 //! file or folder each, and are registered there in one list; a library
 //! user's algorithm implements the same trait and runs through the same
@@ -30,77 +31,159 @@ pub fn slice_nodes(asked: Option<u64>) -> u64 {
     asked.unwrap_or(DEFAULT_SLICE_NODES)
 }
 
-/// An option of the cluster's algorithms on the command line: each is a
-/// field of [`super::args::ClusterArgs`], whose clap id is [`Opt::id`]
-/// (a test holds the two together). `--tt-slots` is the machine's, read
+/// An option of the cluster's algorithms, declared once, as a constant in
+/// the file of the algorithm that reads it ([`SLICE_NODES`] here, read by
+/// several): its flag, its value's name, its help, its values. The tools'
+/// command lines hold the options the registered algorithms read
+/// ([`Algorithm::reads`], `super::args::AlgorithmArgs`); an algorithm
+/// takes their values from [`Given`]. `--tt-slots` is the machine's, read
 /// by every algorithm, so it is not one of these.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Opt {
-    /// `--split-ply`.
-    SplitPly,
-    /// `--master-depth`.
-    MasterDepth,
-    /// `--slice-nodes`.
-    SliceNodes,
-    /// `--granularity`.
-    Granularity,
-    /// `--share-depth`.
-    ShareDepth,
-    /// `--epsilon`.
-    Epsilon,
-    /// `--master-cost`.
-    MasterCost,
+#[derive(Clone, Copy, Debug)]
+pub struct Opt {
+    /// Its spelling on the command line (`--split-ply`).
+    pub flag: &'static str,
+    /// The value's name in `--help`.
+    pub value: &'static str,
+    /// What it sets, for `--help`.
+    pub help: &'static str,
+    /// Its values.
+    pub kind: OptKind,
 }
+
+/// What an option takes: clap parses the type, [`Opt::check`] the range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OptKind {
+    /// A `u32` (a ply, a depth), within `0..=max` if it has a limit.
+    U32 {
+        /// The largest value and what the values are (`None`: any `u32`).
+        max: Option<(u32, &'static str)>,
+    },
+    /// A count (`u64`) of at least 1.
+    Count {
+        /// Why 0 is refused.
+        zero: &'static str,
+    },
+    /// An `i64` within `min..=max`.
+    I64 {
+        /// The least value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+        /// What the values are.
+        what: &'static str,
+    },
+    /// A finite `f64` within `min..=max`.
+    F64 {
+        /// The least value.
+        min: f64,
+        /// The largest value.
+        max: f64,
+        /// What the values are.
+        what: &'static str,
+    },
+}
+
+/// A value given for an [`Opt`], of its kind's type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OptValue {
+    /// [`OptKind::U32`].
+    U32(u32),
+    /// [`OptKind::Count`].
+    Count(u64),
+    /// [`OptKind::I64`].
+    I64(i64),
+    /// [`OptKind::F64`].
+    F64(f64),
+}
+
+impl PartialEq for Opt {
+    /// An option is its flag.
+    fn eq(&self, o: &Opt) -> bool {
+        self.flag == o.flag
+    }
+}
+
+impl Eq for Opt {}
 
 impl Opt {
-    /// Every option, in the order of `--help`.
-    pub const ALL: [Opt; 7] = [Opt::SplitPly, Opt::MasterDepth, Opt::SliceNodes, Opt::Granularity, Opt::ShareDepth, Opt::Epsilon, Opt::MasterCost];
-
-    /// Its clap argument id (the field of [`super::args::ClusterArgs`]).
-    pub const fn id(self) -> &'static str {
-        match self {
-            Opt::SplitPly => "split_ply",
-            Opt::MasterDepth => "master_depth",
-            Opt::SliceNodes => "slice_nodes",
-            Opt::Granularity => "granularity",
-            Opt::ShareDepth => "share_depth",
-            Opt::Epsilon => "epsilon",
-            Opt::MasterCost => "master_cost",
-        }
+    /// The flag without its dashes: the argument's id.
+    pub fn id(&self) -> &'static str {
+        self.flag.trim_start_matches('-')
     }
 
-    /// Its spelling on the command line.
-    pub const fn flag(self) -> &'static str {
-        match self {
-            Opt::SplitPly => "--split-ply",
-            Opt::MasterDepth => "--master-depth",
-            Opt::SliceNodes => "--slice-nodes",
-            Opt::Granularity => "--granularity",
-            Opt::ShareDepth => "--share-depth",
-            Opt::Epsilon => "--epsilon",
-            Opt::MasterCost => "--master-cost",
+    /// `v` if it lies in the option's range, else the one line saying so.
+    pub fn check(&self, v: OptValue) -> Result<OptValue, String> {
+        let flag = self.flag;
+        match (self.kind, v) {
+            (OptKind::U32 { max: Some((max, what)) }, OptValue::U32(x)) if x > max => Err(format!("{flag} {x} must lie in 0..{max} ({what})")),
+            (OptKind::Count { zero }, OptValue::Count(0)) => Err(format!("{flag} 0: {zero}")),
+            (OptKind::I64 { min, max, what }, OptValue::I64(x)) if !(min..=max).contains(&x) => Err(format!("{flag} {x} must lie in {min}..{max} ({what})")),
+            (OptKind::F64 { min, max, what }, OptValue::F64(x)) if !(x.is_finite() && (min..=max).contains(&x)) => {
+                Err(format!("{flag} {x} must lie in {min}..{max} ({what})"))
+            }
+            _ => Ok(v),
         }
     }
 }
 
-/// The algorithms' parameters given on the command line, checked
-/// ([`super::args::ClusterArgs::given`]): what [`Algorithm::given`] reads.
-/// `--master-cost` is a cost of the machine, not a parameter, so it is not
-/// here.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// `--slice-nodes`: read by every algorithm whose processes search in
+/// slices.
+pub const SLICE_NODES: Opt = Opt {
+    flag: "--slice-nodes",
+    value: "SLICE_NODES",
+    help: "Nodes a master-worker's, YBWC's, Fox's process or pv-split's rank 0 searches before it looks at its inbox (default 1024)",
+    kind: OptKind::Count { zero: "a worker would never search" },
+};
+
+/// The algorithms' options given on the command line, each checked
+/// ([`super::args::ClusterArgs::parameters`]): what [`Algorithm::given`]
+/// reads, by option.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Given {
-    /// `--split-ply`.
-    pub split_ply: Option<u32>,
-    /// `--master-depth`.
-    pub master_depth: Option<u32>,
-    /// `--slice-nodes` (at least 1).
-    pub slice_nodes: Option<u64>,
-    /// `--granularity` (0 ..= [`crate::tree::MAX_DEPTH`]).
-    pub granularity: Option<u32>,
-    /// `--share-depth`.
-    pub share_depth: Option<u32>,
-    /// `--epsilon` (1 ..= the score scale's width).
-    pub epsilon: Option<i64>,
+    values: Vec<(Opt, OptValue)>,
+}
+
+impl Given {
+    /// `values`, as given (each option at most once).
+    pub fn new(values: Vec<(Opt, OptValue)>) -> Given {
+        Given { values }
+    }
+
+    fn get(&self, o: Opt) -> Option<OptValue> {
+        self.values.iter().find(|(g, _)| *g == o).map(|&(_, v)| v)
+    }
+
+    /// The value of a [`OptKind::U32`] option, if given.
+    pub fn u32(&self, o: Opt) -> Option<u32> {
+        match self.get(o)? {
+            OptValue::U32(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value of a [`OptKind::Count`] option, if given.
+    pub fn count(&self, o: Opt) -> Option<u64> {
+        match self.get(o)? {
+            OptValue::Count(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value of a [`OptKind::I64`] option, if given.
+    pub fn i64(&self, o: Opt) -> Option<i64> {
+        match self.get(o)? {
+            OptValue::I64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value of a [`OptKind::F64`] option, if given.
+    pub fn f64(&self, o: Opt) -> Option<f64> {
+        match self.get(o)? {
+            OptValue::F64(v) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// One search asked of an algorithm: the tree (its source, root and depth),

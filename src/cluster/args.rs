@@ -6,8 +6,8 @@
 //! machine's settings ([`ClusterArgs::settings`]) in one place, so the two
 //! tools cannot drift apart in names, ranges or defaults.
 
-use super::algorithm::{Algorithm, Given, Opt};
-use super::algorithms::master_worker::MAX_EPSILON;
+use super::algorithm::{Algorithm, Given, Opt, OptKind, OptValue};
+use super::algorithms::master_worker::MASTER_COST;
 use super::exec::machine::MAX_COST_NS;
 use super::exec::topology::{DEFAULT_HOP_NS, DEFAULT_NODE_CORES, Topology};
 use super::{ClusterAlgorithm, ClusterSettings, MAX_CLUSTER_PROCS};
@@ -22,44 +22,75 @@ pub struct ClusterArgs {
     /// 2^14; Ura et al.'s workers had 31,250,000).
     #[arg(long)]
     pub tt_slots: Option<usize>,
-    /// The ply even-split and master-slave split the tree at
-    /// (default: the shallowest with at least p nodes); pv-split's deepest
-    /// PV node, the PV nodes above it split (default: depth − 3).
-    #[arg(long)]
-    pub split_ply: Option<u32>,
-    /// The master-worker's master depth d' (default: the
-    /// shallowest with at least 3 leaves per worker, at most depth − 1).
-    #[arg(long)]
-    pub master_depth: Option<u32>,
-    /// Nodes a master-worker's, YBWC's, Fox's process or pv-split's rank 0
-    /// searches before it looks at its inbox (default 1024).
-    #[arg(long)]
-    pub slice_nodes: Option<u64>,
-    /// YBWC's and Fox's granularity g: a node of remaining depth at most g
-    /// is searched by one process, one above it may be shared (default:
-    /// the largest g whose pieces' minimal trees stay near a thousand
-    /// leaves, worked out per tree; 0 shares every internal node).
-    #[arg(long)]
-    pub granularity: Option<u32>,
-    /// Master-worker-share's depth below a task's root whose table
-    /// entries go round the workers' ring (default: the most plies k with
-    /// b^k <= 625, b the root's moves: 4 for b = 5, 2 for b = 20).
-    #[arg(long)]
-    pub share_depth: Option<u32>,
-    /// Master-worker-negascout's ε, the margin of the ε-windows sent with
-    /// tasks, (alpha - ε, beta + ε) around the leaf's pass window, in score
-    /// units (default: the mean |static value change| of the root's moves;
-    /// 1..2^31).
-    #[arg(long, allow_negative_numbers = true)]
-    pub epsilon: Option<i64>,
-    /// The master-worker's master's time per node of its passes over its
-    /// in-memory tree, as a fraction of --node-ns (default: this host's
-    /// measured ratio, 0.5; the simulated cluster only).
-    #[arg(long)]
-    pub master_cost: Option<f64>,
+    /// The options of the registered algorithms, each declared beside
+    /// the algorithm that reads it.
+    #[command(flatten)]
+    pub options: AlgorithmArgs,
     /// The simulated cluster's network (read by no algorithm: the machine's).
     #[command(flatten)]
     pub network: NetworkArgs,
+}
+
+/// The options of the registered algorithms ([`ClusterAlgorithm::options`]),
+/// built from their declarations ([`Opt`]) rather than written here: each
+/// an argument of its kind's type, and the values given.
+#[derive(Clone, Debug, Default)]
+pub struct AlgorithmArgs {
+    /// The options given, in the order of `--help`, with their values
+    /// (unchecked).
+    pub values: Vec<(Opt, OptValue)>,
+}
+
+impl AlgorithmArgs {
+    /// Whether `o` was given.
+    pub fn has(&self, o: Opt) -> bool {
+        self.values.iter().any(|(g, _)| *g == o)
+    }
+}
+
+impl clap::FromArgMatches for AlgorithmArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<AlgorithmArgs, clap::Error> {
+        let mut values = vec![];
+        for o in ClusterAlgorithm::options() {
+            let id = o.id();
+            let v = match o.kind {
+                OptKind::U32 { .. } => m.try_get_one::<u32>(id).ok().flatten().map(|&v| OptValue::U32(v)),
+                OptKind::Count { .. } => m.try_get_one::<u64>(id).ok().flatten().map(|&v| OptValue::Count(v)),
+                OptKind::I64 { .. } => m.try_get_one::<i64>(id).ok().flatten().map(|&v| OptValue::I64(v)),
+                OptKind::F64 { .. } => m.try_get_one::<f64>(id).ok().flatten().map(|&v| OptValue::F64(v)),
+            };
+            values.extend(v.map(|v| (o, v)));
+        }
+        Ok(AlgorithmArgs { values })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        let given = AlgorithmArgs::from_arg_matches(m)?;
+        for (o, v) in given.values {
+            self.values.retain(|(g, _)| *g != o);
+            self.values.push((o, v));
+        }
+        Ok(())
+    }
+}
+
+impl clap::Args for AlgorithmArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for o in ClusterAlgorithm::options() {
+            let arg = clap::Arg::new(o.id()).long(o.id()).value_name(o.value).help(o.help).action(clap::ArgAction::Set);
+            cmd = cmd.arg(match o.kind {
+                OptKind::U32 { .. } => arg.value_parser(clap::value_parser!(u32)),
+                OptKind::Count { .. } => arg.value_parser(clap::value_parser!(u64)),
+                OptKind::I64 { .. } => arg.value_parser(clap::value_parser!(i64)).allow_negative_numbers(true),
+                OptKind::F64 { .. } => arg.value_parser(clap::value_parser!(f64)),
+            });
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        AlgorithmArgs::augment_args(cmd)
+    }
 }
 
 /// The simulated network's shape (`crate::cluster::exec::topology`): options of the
@@ -203,49 +234,23 @@ impl NetworkArgs {
 impl ClusterArgs {
     /// The algorithms' options, each with whether it was given (a tool
     /// refuses them where they do not apply).
-    pub fn given_options(&self) -> [(Opt, bool); 7] {
-        Opt::ALL.map(|o| {
-            let on = match o {
-                Opt::SplitPly => self.split_ply.is_some(),
-                Opt::MasterDepth => self.master_depth.is_some(),
-                Opt::SliceNodes => self.slice_nodes.is_some(),
-                Opt::Granularity => self.granularity.is_some(),
-                Opt::ShareDepth => self.share_depth.is_some(),
-                Opt::Epsilon => self.epsilon.is_some(),
-                Opt::MasterCost => self.master_cost.is_some(),
-            };
-            (o, on)
-        })
+    pub fn given_options(&self) -> Vec<(Opt, bool)> {
+        ClusterAlgorithm::options().into_iter().map(|o| (o, self.options.has(o))).collect()
     }
 
     /// Every option of the algorithms and `--tt-slots`, by spelling, each
     /// with whether it was given (`psearch` refuses them without `--mpi`).
     pub fn given(&self) -> Vec<(&'static str, bool)> {
         let mut g = vec![("--tt-slots", self.tt_slots.is_some())];
-        g.extend(self.given_options().map(|(o, on)| (o.flag(), on)));
+        g.extend(self.given_options().into_iter().map(|(o, on)| (o.flag, on)));
         g
     }
 
-    /// The algorithms' parameters given here, checked.
+    /// The algorithms' parameters given here, each checked against its
+    /// range ([`Opt::check`]).
     pub fn parameters(&self) -> Result<Given> {
-        ensure!(self.slice_nodes != Some(0), "--slice-nodes 0: a worker would never search");
-        if let Some(g) = self.granularity {
-            ensure!(g <= crate::tree::MAX_DEPTH, "--granularity {g} must lie in 0..{} (a remaining depth)", crate::tree::MAX_DEPTH);
-        }
-        if let Some(e) = self.epsilon {
-            // Below 1 a task would get the bare pass window, restarted at
-            // every move of it; above the score scale's width every
-            // ε-window is the full window already.
-            ensure!((1..=MAX_EPSILON).contains(&e), "--epsilon {e} must lie in 1..{MAX_EPSILON} (score units, the margin of an ε-window)");
-        }
-        Ok(Given {
-            split_ply: self.split_ply,
-            master_depth: self.master_depth,
-            slice_nodes: self.slice_nodes,
-            granularity: self.granularity,
-            share_depth: self.share_depth,
-            epsilon: self.epsilon,
-        })
+        let values = self.options.values.iter().map(|&(o, v)| o.check(v).map(|v| (o, v)));
+        Ok(Given::new(values.collect::<Result<_, String>>().map_err(anyhow::Error::msg)?))
     }
 
     /// The machine every run shares (the simulated machine's costs and
@@ -260,8 +265,7 @@ impl ClusterArgs {
     /// ([`super::exec::machine::Costs::master_ppm`]), checked: `--master-cost`,
     /// or the measured default.
     pub fn master_ppm(&self) -> Result<u64> {
-        let Some(r) = self.master_cost else { return Ok(super::exec::machine::DEFAULT_MASTER_PPM) };
-        ensure!(r.is_finite() && (0.0..=1_000.0).contains(&r), "--master-cost {r} must lie in 0..1000 (a fraction of --node-ns)");
+        let Some(r) = self.parameters()?.f64(MASTER_COST) else { return Ok(super::exec::machine::DEFAULT_MASTER_PPM) };
         Ok((r * 1e6).round() as u64)
     }
 
@@ -300,14 +304,14 @@ impl ClusterArgs {
             .map(|a| Reader {
                 flag: "--algorithm",
                 name: a.name(),
-                options: a.reads().iter().map(|o| o.flag()).collect::<Vec<_>>().into(),
+                options: a.reads().iter().map(|o| o.flag).collect::<Vec<_>>().into(),
                 // An algorithm reads the same options whatever its
                 // parameters (YBWC's switches among them).
                 chosen: chosen.iter().any(|c| std::mem::discriminant(c) == std::mem::discriminant(a) && c.reads() == a.reads()),
             })
             .collect();
         let run = format!("--algorithm {}", chosen.iter().map(|a| a.name()).collect::<Vec<_>>().join(","));
-        let given: Vec<(&'static str, bool)> = self.given_options().iter().map(|&(o, on)| (o.flag(), on)).collect();
+        let given: Vec<(&'static str, bool)> = self.given_options().iter().map(|&(o, on)| (o.flag, on)).collect();
         Ok(refuse_unread(&given, &readers, &run)?)
     }
 }
@@ -316,6 +320,13 @@ impl ClusterArgs {
 mod tests {
     use super::*;
     use crate::cluster::MwVariant;
+
+    /// The options of a command line that flattens [`ClusterArgs`].
+    fn args(line: &[&str]) -> ClusterArgs {
+        use clap::{Args, Command, FromArgMatches};
+        let cmd = ClusterArgs::augment_args(Command::new("t").no_binary_name(true));
+        ClusterArgs::from_arg_matches(&cmd.get_matches_from(line)).unwrap()
+    }
 
     fn names(list: &str) -> Vec<String> {
         list.split(',').map(String::from).collect()
@@ -327,13 +338,13 @@ mod tests {
     #[test]
     fn an_option_no_chosen_algorithm_reads_is_refused() {
         let default = ClusterAlgorithm::defaults();
-        let eps = ClusterArgs { epsilon: Some(5), ..ClusterArgs::default() };
-        let depth = ClusterArgs { master_depth: Some(2), ..ClusterArgs::default() };
-        let slice = ClusterArgs { slice_nodes: Some(64), ..ClusterArgs::default() };
-        let ply = ClusterArgs { split_ply: Some(2), ..ClusterArgs::default() };
-        let share = ClusterArgs { share_depth: Some(1), ..ClusterArgs::default() };
-        let cost = ClusterArgs { master_cost: Some(0.25), ..ClusterArgs::default() };
-        let grain = ClusterArgs { granularity: Some(3), ..ClusterArgs::default() };
+        let eps = args(&["--epsilon", "5"]);
+        let depth = args(&["--master-depth", "2"]);
+        let slice = args(&["--slice-nodes", "64"]);
+        let ply = args(&["--split-ply", "2"]);
+        let share = args(&["--share-depth", "1"]);
+        let cost = args(&["--master-cost", "0.25"]);
+        let grain = args(&["--granularity", "3"]);
         let refused = [
             (&grain, "master-worker", "--granularity applies to --algorithm ybwc, ybwc-full or fox only (this run: --algorithm master-worker)"),
             (&eps, "even-split", "--epsilon applies to --algorithm master-worker-negascout only (this run: --algorithm even-split)"),
@@ -360,30 +371,37 @@ mod tests {
             let given = if list.is_empty() { vec![] } else { names(list) };
             assert_eq!(args.algorithms(&given, &default).map(|_| ()).map_err(|e| e.to_string()), Err(want.to_string()), "{list}");
         }
-        let all = ClusterArgs {
-            epsilon: Some(5),
-            master_depth: Some(2),
-            slice_nodes: Some(64),
-            granularity: Some(3),
-            split_ply: Some(2),
-            share_depth: Some(1),
-            master_cost: Some(0.25),
-            tt_slots: Some(1024),
-            network: NetworkArgs::default(),
-        };
+        let all = args(&[
+            "--epsilon",
+            "5",
+            "--master-depth",
+            "2",
+            "--slice-nodes",
+            "64",
+            "--granularity",
+            "3",
+            "--split-ply",
+            "2",
+            "--share-depth",
+            "1",
+            "--master-cost",
+            "0.25",
+            "--tt-slots",
+            "1024",
+        ]);
         let got = all.algorithms(&names("even-split,master-worker-share,master-worker-negascout,fox"), &default).unwrap();
         use crate::cluster::algorithms::{fox::Fox, master_worker::MasterWorker, root_split::EvenSplit};
         assert_eq!(got[0], EvenSplit { split: Some(2) }.into());
         assert_eq!(got[3], Fox { granularity: Some(3), slice: Some(64) }.into());
         assert!(grain.algorithms(&names("ybwc"), &default).is_ok());
-        let deep = ClusterArgs { granularity: Some(65), ..ClusterArgs::default() };
+        let deep = args(&["--granularity", "65"]);
         assert_eq!(
             deep.algorithms(&names("ybwc"), &default).map(|_| ()).map_err(|e| e.to_string()),
             Err("--granularity 65 must lie in 0..64 (a remaining depth)".into())
         );
         assert_eq!(got[2], MasterWorker { master_depth: Some(2), slice: Some(64), variant: MwVariant::NegaScout { epsilon: Some(5) } }.into());
         assert!(ply.algorithms(&names("seq"), &default).is_err());
-        assert!(ClusterArgs { tt_slots: Some(1024), ..ClusterArgs::default() }.algorithms(&names("seq"), &default).is_ok());
+        assert!(args(&["--tt-slots", "1024"]).algorithms(&names("seq"), &default).is_ok());
     }
 
     /// The network's options: each read by its topology only, each within
@@ -423,21 +441,49 @@ mod tests {
         );
     }
 
-    /// Every [`Opt`] is an argument of this struct by its clap id, spelt
-    /// alike on the command line, and read by some registered algorithm;
-    /// the struct has no other argument but the machine's.
+    /// Every option a registered algorithm reads is an argument by its
+    /// flag, of its kind's type, declared once (two algorithms reading an
+    /// option read the same declaration); the struct has no other argument
+    /// but the machine's; each option's range is checked.
     #[test]
     fn every_option_is_an_argument_with_a_reader() {
         use clap::{Args, Command};
         let cmd = ClusterArgs::augment_args(Command::new("t"));
-        for o in Opt::ALL {
-            let arg = cmd.get_arguments().find(|a| a.get_id() == o.id()).unwrap_or_else(|| panic!("{o:?}: no argument {}", o.id()));
-            assert_eq!(format!("--{}", arg.get_long().unwrap()), o.flag());
-            assert!(ClusterAlgorithm::all().iter().any(|a| a.reads().contains(&o)), "{o:?} is read by no algorithm");
+        let options = ClusterAlgorithm::options();
+        let flags: Vec<&str> = options.iter().map(|o| o.flag).collect();
+        assert_eq!(flags, ["--split-ply", "--master-depth", "--slice-nodes", "--master-cost", "--share-depth", "--epsilon", "--granularity"]);
+        for a in ClusterAlgorithm::all() {
+            for r in a.reads() {
+                let o = options.iter().find(|o| *o == r).unwrap();
+                assert_eq!((o.value, o.help, o.kind), (r.value, r.help, r.kind), "{} declared twice by {a}", r.flag);
+            }
+        }
+        for o in &options {
+            let arg = cmd.get_arguments().find(|a| a.get_id() == o.id()).unwrap_or_else(|| panic!("{o:?}: no argument"));
+            assert_eq!(format!("--{}", arg.get_long().unwrap()), o.flag);
         }
         let machine = ["tt_slots", "topology", "hop_ns", "node_cores"];
         let others: Vec<&str> =
-            cmd.get_arguments().map(|a| a.get_id().as_str()).filter(|id| !machine.contains(id) && !Opt::ALL.iter().any(|o| o.id() == *id)).collect();
+            cmd.get_arguments().map(|a| a.get_id().as_str()).filter(|id| !machine.contains(id) && !options.iter().any(|o| o.id() == *id)).collect();
         assert!(others.is_empty(), "arguments that are no Opt: {others:?}");
+        let checked = |line: &[&str]| args(line).parameters().map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(checked(&["--slice-nodes", "0"]), Err("--slice-nodes 0: a worker would never search".into()));
+        assert_eq!(
+            checked(&["--epsilon", "0"]),
+            Err(format!("--epsilon 0 must lie in 1..{} (score units, the margin of an ε-window)", crate::cluster::algorithms::master_worker::MAX_EPSILON))
+        );
+        assert_eq!(checked(&["--master-cost", "1000.5"]), Err("--master-cost 1000.5 must lie in 0..1000 (a fraction of --node-ns)".into()));
+        assert_eq!(checked(&["--master-cost", "NaN"]), Err("--master-cost NaN must lie in 0..1000 (a fraction of --node-ns)".into()));
+        assert_eq!(
+            checked(&["--epsilon", "-3"]),
+            Err(format!("--epsilon -3 must lie in 1..{} (score units, the margin of an ε-window)", crate::cluster::algorithms::master_worker::MAX_EPSILON))
+        );
+        let g = args(&["--master-depth", "4", "--master-cost", "0.25", "--slice-nodes", "7"]).parameters().unwrap();
+        use crate::cluster::algorithm::SLICE_NODES;
+        use crate::cluster::algorithms::master_worker::MASTER_DEPTH;
+        assert_eq!(
+            (g.u32(MASTER_DEPTH), g.f64(MASTER_COST), g.count(SLICE_NODES), g.i64(crate::cluster::algorithms::master_worker::EPSILON)),
+            (Some(4), Some(0.25), Some(7), None)
+        );
     }
 }

@@ -50,10 +50,10 @@
 //! search's (as YBWC's frames, [`crate::cluster::algorithms::ybwc`]).
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, SLICE_NODES, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, StackProcess};
 use crate::cluster::algorithms::piece::Piece;
-use crate::cluster::algorithms::ybwc::granularity;
+use crate::cluster::algorithms::ybwc::{GRANULARITY, granularity};
 use crate::cluster::exec::transport::{Msg, OwnMsg, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
@@ -168,10 +168,10 @@ impl Algorithm for Fox {
         "Fox et al.'s master/slave on the hypercube's sub-cubes: the table's move followed with the slaves, the rest self-scheduled (--slice-nodes)"
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SliceNodes, Opt::Granularity]
+        &[SLICE_NODES, GRANULARITY]
     }
     fn given(self, g: &Given) -> Fox {
-        Fox { slice: g.slice_nodes, granularity: g.granularity.or(self.granularity) }
+        Fox { slice: g.count(SLICE_NODES), granularity: g.u32(GRANULARITY).or(self.granularity) }
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Fox {
         Fox { granularity: Some(granularity(self.granularity, run)), slice: Some(slice_nodes(self.slice)) }

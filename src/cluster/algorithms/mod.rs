@@ -128,6 +128,18 @@ impl ClusterAlgorithm {
         ClusterAlgorithm::all().into_iter().filter(|a| *a != ClusterAlgorithm::SEQUENTIAL).collect()
     }
 
+    /// Every option the registered algorithms read, each once, in the
+    /// order of first reading (the tools' command lines, `--help`).
+    pub fn options() -> Vec<Opt> {
+        let mut all: Vec<Opt> = vec![];
+        for o in ClusterAlgorithm::all().iter().flat_map(|a| a.reads()) {
+            if !all.contains(o) {
+                all.push(*o);
+            }
+        }
+        all
+    }
+
     /// The sequential baseline.
     pub const SEQUENTIAL: ClusterAlgorithm = ClusterAlgorithm::Sequential(seq::Sequential);
 

@@ -40,9 +40,9 @@
 //! children's values as the sequential search does.
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, SLICE_NODES, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::piece::Piece;
-use crate::cluster::algorithms::root_split::answer;
+use crate::cluster::algorithms::root_split::{SPLIT_PLY, answer};
 use crate::cluster::exec::transport::{Msg, NoOwn, Process, Task, Transport};
 use crate::cluster::search::Searcher;
 use crate::game::{TreeSource, children};
@@ -149,10 +149,10 @@ impl Algorithm for PvSplit {
         "PV splitting, recursive along the table's PV to --split-ply: each PV node's other moves searched in parallel, rank 0 too (--slice-nodes)"
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SplitPly, Opt::SliceNodes]
+        &[SPLIT_PLY, SLICE_NODES]
     }
     fn given(self, g: &Given) -> PvSplit {
-        PvSplit { split: g.split_ply, slice: g.slice_nodes }
+        PvSplit { split: g.u32(SPLIT_PLY), slice: g.count(SLICE_NODES) }
     }
     fn whole_tasks(&self) -> bool {
         // Rank 0 searches its tasks in slices, not whole: threads inside

@@ -20,7 +20,7 @@
 //! --threads T`).
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Part, Run, TaskSearch};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, OptKind, Part, Run, TaskSearch};
 use crate::cluster::algorithms::frontier::{self, Leaf, back_up, default_split, frontier};
 use crate::cluster::exec::transport::{Msg, NoOwn, Process, Task, Transport};
 use crate::cluster::search::Searcher;
@@ -75,6 +75,15 @@ pub struct MasterSlave {
     pub split: Option<u32>,
 }
 
+/// `--split-ply`: where the root-splitting algorithms cut the tree (and
+/// the PV split its PV, `super::pv_split`).
+pub const SPLIT_PLY: Opt = Opt {
+    flag: "--split-ply",
+    value: "SPLIT_PLY",
+    help: "The ply even-split and master-slave split the tree at (default: the shallowest with at least p nodes); pv-split's deepest PV node, the PV nodes above it split (default: depth − 3)",
+    kind: OptKind::U32 { max: None },
+};
+
 /// The split ply asked (at most the depth) or its default: the one rule.
 fn split_ply<S: TreeSource>(split: Option<u32>, run: &Run<'_, S>) -> u32 {
     split.map_or_else(|| default_split(run.src, run.root, run.depth, run.procs), |s| s.min(run.depth))
@@ -119,10 +128,10 @@ impl Algorithm for EvenSplit {
         "the frontier at --split-ply split evenly among the processes"
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SplitPly]
+        &[SPLIT_PLY]
     }
     fn given(self, g: &Given) -> EvenSplit {
-        EvenSplit { split: g.split_ply }
+        EvenSplit { split: g.u32(SPLIT_PLY) }
     }
     fn procs(&self) -> std::ops::RangeInclusive<usize> {
         1..=crate::cluster::MAX_CLUSTER_PROCS
@@ -159,10 +168,10 @@ impl Algorithm for MasterSlave {
         "the frontier at --split-ply handed out one node at a time"
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SplitPly]
+        &[SPLIT_PLY]
     }
     fn given(self, g: &Given) -> MasterSlave {
-        MasterSlave { split: g.split_ply }
+        MasterSlave { split: g.u32(SPLIT_PLY) }
     }
     fn whole_tasks(&self) -> bool {
         true

@@ -41,7 +41,7 @@ pub use tree::{MASTER_TREE_FACTOR, master_memory, master_node_bytes};
 pub use worker::Worker;
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, Part, Run, TaskSearch, slice_nodes};
+use crate::cluster::algorithm::{Algorithm, Cut, DEFAULT_SLICE_NODES, Given, Opt, OptKind, Part, Run, SLICE_NODES, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frontier::frontier;
 use crate::cluster::exec::transport::{Msg, OwnMsg, Process, Role, Task, TaskTally, Transport};
 use crate::cluster::search::SharedEntry;
@@ -171,18 +171,18 @@ impl Algorithm for MasterWorker {
     }
     fn reads(&self) -> &'static [Opt] {
         match self.variant {
-            MwVariant::Updates | MwVariant::NoUpdate => &[Opt::MasterDepth, Opt::SliceNodes, Opt::MasterCost],
-            MwVariant::Share { .. } => &[Opt::MasterDepth, Opt::SliceNodes, Opt::MasterCost, Opt::ShareDepth],
-            MwVariant::NegaScout { .. } => &[Opt::MasterDepth, Opt::SliceNodes, Opt::MasterCost, Opt::Epsilon],
+            MwVariant::Updates | MwVariant::NoUpdate => &[MASTER_DEPTH, SLICE_NODES, MASTER_COST],
+            MwVariant::Share { .. } => &[MASTER_DEPTH, SLICE_NODES, MASTER_COST, SHARE_DEPTH],
+            MwVariant::NegaScout { .. } => &[MASTER_DEPTH, SLICE_NODES, MASTER_COST, EPSILON],
         }
     }
     fn given(self, g: &Given) -> MasterWorker {
         let variant = match self.variant {
-            MwVariant::Share { .. } => MwVariant::Share { depth: g.share_depth },
-            MwVariant::NegaScout { .. } => MwVariant::NegaScout { epsilon: g.epsilon },
+            MwVariant::Share { .. } => MwVariant::Share { depth: g.u32(SHARE_DEPTH) },
+            MwVariant::NegaScout { .. } => MwVariant::NegaScout { epsilon: g.i64(EPSILON) },
             v => v,
         };
-        MasterWorker { master_depth: g.master_depth, slice: g.slice_nodes, variant }
+        MasterWorker { master_depth: g.u32(MASTER_DEPTH), slice: g.count(SLICE_NODES), variant }
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> MasterWorker {
         let (src, root) = (run.src, run.root);
@@ -260,6 +260,41 @@ pub fn default_share_depth<S: TreeSource>(src: &S, root: &S::Node) -> u32 {
 /// full window, and a wider ε would change nothing (`--epsilon` takes
 /// 1..this).
 pub const MAX_EPSILON: i64 = crate::value::ROOT_BETA - crate::value::ROOT_ALPHA;
+
+/// `--master-depth`: the master's depth d'.
+pub const MASTER_DEPTH: Opt = Opt {
+    flag: "--master-depth",
+    value: "MASTER_DEPTH",
+    help: "The master-worker's master depth d' (default: the shallowest with at least 3 leaves per worker, at most depth − 1)",
+    kind: OptKind::U32 { max: None },
+};
+
+/// `--share-depth`: the plies below a task's root whose entries are shared.
+pub const SHARE_DEPTH: Opt = Opt {
+    flag: "--share-depth",
+    value: "SHARE_DEPTH",
+    help: "Master-worker-share's depth below a task's root whose table entries go round the workers' ring (default: the most plies k with b^k <= 625, b the root's moves: 4 for b = 5, 2 for b = 20)",
+    kind: OptKind::U32 { max: None },
+};
+
+/// `--epsilon`: the NegaScout master's ε. Below 1 a task would get the
+/// bare pass window, restarted at every move of it; above the score
+/// scale's width every ε-window is the full window already.
+pub const EPSILON: Opt = Opt {
+    flag: "--epsilon",
+    value: "EPSILON",
+    help: "Master-worker-negascout's ε, the margin of the ε-windows sent with tasks, (alpha - ε, beta + ε) around the leaf's pass window, in score units (default: the mean |static value change| of the root's moves; 1..2^31)",
+    kind: OptKind::I64 { min: 1, max: MAX_EPSILON, what: "score units, the margin of an ε-window" },
+};
+
+/// `--master-cost`: the master's time per node of its passes, a cost of
+/// the simulated machine that only the master-worker's master incurs.
+pub const MASTER_COST: Opt = Opt {
+    flag: "--master-cost",
+    value: "MASTER_COST",
+    help: "The master-worker's master's time per node of its passes over its in-memory tree, as a fraction of --node-ns (default: this host's measured ratio, 0.5; the simulated cluster only)",
+    kind: OptKind::F64 { min: 0.0, max: 1_000.0, what: "a fraction of --node-ns" },
+};
 
 /// The default ε of the NegaScout master: the mean absolute difference
 /// between the root's static value and its children's (the typical size

@@ -49,7 +49,7 @@ mod walk;
 pub use switches::Switches;
 
 use crate::cluster::Launch;
-use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, Run, TaskSearch, slice_nodes};
+use crate::cluster::algorithm::{Algorithm, Cut, Given, Opt, OptKind, Run, SLICE_NODES, TaskSearch, slice_nodes};
 use crate::cluster::algorithms::frames::{Stack as FrameStack, StackFrame, StackProcess};
 use crate::cluster::algorithms::piece::Piece;
 use crate::cluster::exec::topology::Topology;
@@ -71,6 +71,14 @@ pub const PIECE_LEAVES: u64 = 1_000;
 fn minimal_leaves(b: u64, d: u32) -> u64 {
     b.saturating_pow(d.div_ceil(2)).saturating_add(b.saturating_pow(d / 2)) - 1
 }
+
+/// `--granularity`: YBWC's and Fox's g.
+pub const GRANULARITY: Opt = Opt {
+    flag: "--granularity",
+    value: "GRANULARITY",
+    help: "YBWC's and Fox's granularity g: a node of remaining depth at most g is searched by one process, one above it may be shared (default: the largest g whose pieces' minimal trees stay near a thousand leaves, worked out per tree; 0 shares every internal node)",
+    kind: OptKind::U32 { max: Some((crate::tree::MAX_DEPTH, "a remaining depth")) },
+};
 
 /// The default granularity for a search of `root` to `depth`: the largest
 /// g with at most [`PIECE_LEAVES`] minimal-tree leaves (b the root's
@@ -127,10 +135,10 @@ impl Algorithm for Ybwc {
         }
     }
     fn reads(&self) -> &'static [Opt] {
-        &[Opt::SliceNodes, Opt::Granularity]
+        &[SLICE_NODES, GRANULARITY]
     }
     fn given(self, g: &Given) -> Ybwc {
-        Ybwc { slice: g.slice_nodes, granularity: g.granularity.or(self.granularity), ..self }
+        Ybwc { slice: g.count(SLICE_NODES), granularity: g.u32(GRANULARITY).or(self.granularity), ..self }
     }
     fn resolve<S: TreeSource>(self, run: &Run<'_, S>) -> Ybwc {
         Ybwc { granularity: Some(granularity(self.granularity, run)), slice: Some(slice_nodes(self.slice)), ..self }
