@@ -379,12 +379,6 @@ impl<S: TreeSource> FoxProcess<S> {
         }
     }
 
-    /// One slice of the piece.
-    fn slice<T: Transport<S::Node, FoxMsg>>(&mut self, src: &S, t: &mut T) {
-        let Some(job) = self.job.as_mut() else { return };
-        let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
-        self.deliver(src, t, v);
-    }
 
     /// A slave's value for task `id` (or its word that it is free, `value` `None`).
     fn reply<T: Transport<S::Node, FoxMsg>>(&mut self, t: &mut T, from: usize, id: Option<u32>, value: Option<i64>) {
@@ -475,6 +469,17 @@ impl<S: TreeSource> StackProcess<S> for FoxProcess<S> {
         }
         true
     }
+
+    fn woken(&mut self) -> bool {
+        self.waking = false;
+        !self.stopped
+    }
+
+    fn slice<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
+        let Some(job) = self.job.as_mut() else { return };
+        let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
+        self.deliver(src, t, v);
+    }
 }
 
 impl<S: TreeSource> Process<S> for FoxProcess<S> {
@@ -529,12 +534,7 @@ impl<S: TreeSource> Process<S> for FoxProcess<S> {
     }
 
     fn resume<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
-        self.waking = false;
-        if self.stopped {
-            return;
-        }
-        self.slice(src, t);
-        self.advance(src, t);
+        self.resume_stack(src, t);
     }
 }
 

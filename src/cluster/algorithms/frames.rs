@@ -117,6 +117,22 @@ pub(crate) trait StackProcess<S: TreeSource>: Process<S> {
     /// The top frame is open: starts what its rules allow; `false` when it
     /// waits (for other processes, or nothing may start).
     fn start_next<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) -> bool;
+    /// Clears the pending wake-up: whether the process still searches
+    /// (it has not stopped).
+    fn woken(&mut self) -> bool;
+    /// One slice of the piece on top, its value delivered if it finished.
+    fn slice<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T);
+
+    /// The wake-up the process asked for: unless it has stopped, one slice
+    /// of its piece, then [`StackProcess::advance`]; whether it went on.
+    fn resume_stack<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) -> bool {
+        if !self.woken() {
+            return false;
+        }
+        self.slice(src, t);
+        self.advance(src, t);
+        true
+    }
 
     /// Does everything but searching a slice: closes finished frames,
     /// starts what the top frame allows, until a piece is to be searched (a

@@ -552,12 +552,6 @@ impl<S: TreeSource> YbwcProcess<S> {
         self.aborts += job.truncate(t, k);
     }
 
-    /// One slice of the piece.
-    fn slice<T: Transport<S::Node, YbwcMsg>>(&mut self, src: &S, t: &mut T) {
-        let Some(job) = self.jobs.last_mut() else { return };
-        let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
-        self.deliver(t, v);
-    }
 
     /// The shallowest frame with a child available to others, in the jobs
     /// from `from` up: (job, frame).
@@ -696,6 +690,17 @@ impl<S: TreeSource> StackProcess<S> for YbwcProcess<S> {
         }
         true
     }
+
+    fn woken(&mut self) -> bool {
+        self.waking = false;
+        !self.stopped
+    }
+
+    fn slice<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
+        let Some(job) = self.jobs.last_mut() else { return };
+        let Some(v) = job.slice(&mut self.searcher, self.slots, src, t) else { return };
+        self.deliver(t, v);
+    }
 }
 
 impl<S: TreeSource> Process<S> for YbwcProcess<S> {
@@ -772,14 +777,10 @@ impl<S: TreeSource> Process<S> for YbwcProcess<S> {
     }
 
     fn resume<T: Transport<S::Node, Self::Own>>(&mut self, src: &S, t: &mut T) {
-        self.waking = false;
-        if self.stopped {
-            return;
+        if self.resume_stack(src, t) {
+            self.serve(t);
+            self.help_out(t);
         }
-        self.slice(src, t);
-        self.advance(src, t);
-        self.serve(t);
-        self.help_out(t);
     }
 }
 
