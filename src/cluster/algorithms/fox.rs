@@ -379,7 +379,6 @@ impl<S: TreeSource> FoxProcess<S> {
         }
     }
 
-
     /// A slave's value for task `id` (or its word that it is free, `value` `None`).
     fn reply<T: Transport<S::Node, FoxMsg>>(&mut self, t: &mut T, from: usize, id: Option<u32>, value: Option<i64>) {
         let Some(k) = self.slaves.iter().position(|&s| s == from) else { return };

@@ -552,7 +552,6 @@ impl<S: TreeSource> YbwcProcess<S> {
         self.aborts += job.truncate(t, k);
     }
 
-
     /// The shallowest frame with a child available to others, in the jobs
     /// from `from` up: (job, frame).
     fn find_available(&self, from: usize) -> Option<(usize, usize)> {
