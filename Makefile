@@ -59,11 +59,11 @@ all: fetch $(BIN)/.built
 # `make test`: what its tests need set up (test-setup), the MPI build's checks and
 # tests (mpi-test), the Slurm recipe (slurm-test) and the smoke run (smoke), then
 # the format check, clippy, the docs, every test and the example. The format check
-# names the cluster's algorithms' files: their registry declares their modules in a
-# macro, which rustfmt does not follow.
+# names the files of the cluster's algorithms and of the shared-memory policies:
+# their registries declare their modules in a macro, which rustfmt does not follow.
 TEST_ENV := target/test-skips.env
 test: test-setup mpi-test slurm-test smoke
-	$(CARGO) fmt --all --check -- src/cluster/algorithms/*.rs
+	$(CARGO) fmt --all --check -- src/cluster/algorithms/*.rs src/policy/*.rs
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p parab
 	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log

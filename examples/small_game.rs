@@ -14,9 +14,9 @@
 //! [`TreeSource`] works the same way: its nodes, a move list in search
 //! order, and values on the scale of [`parab::value`].
 
-use parab::algorithm::{Algorithm, DEFAULT_PV_WAIT};
 use parab::cluster::{ClusterAlgorithm, ClusterConfig, simulate_source};
 use parab::game::{MoveList, TreeSource, mix};
+use parab::policy::{DEFAULT_PV_WAIT, Policy};
 use parab::real::Options;
 use parab::schemes::YbwcSplit;
 use parab::sim::engine::{MachineSpec, simulate};
@@ -164,10 +164,10 @@ fn run(out: &mut impl std::io::Write) -> anyhow::Result<()> {
     let seq = parab::search::search(&game, &root, DEPTH, &mut ());
     // (b) The simulated shared-memory machine: 4 processors, the thesis's
     // DTS-like search with scheme A (YBWC) split points.
-    let spec = MachineSpec { algorithm: "dts".parse::<Algorithm>()?, ..MachineSpec::new(4, DEPTH) };
+    let spec = MachineSpec { policy: "dts".parse::<Policy>()?, ..MachineSpec::new(4, DEPTH) };
     let sim = simulate(&game, root, &YbwcSplit { m_a: 1, pv_wait: DEFAULT_PV_WAIT }, spec)?;
     // (c) Real threads: work stealing on 2 OS threads.
-    let real = parab::real::search(&game, &root, DEPTH, Some("steal".parse::<Algorithm>()?), &Options { threads: 2, ..Options::default() }, None)?;
+    let real = parab::real::search(&game, &root, DEPTH, Some("steal".parse::<Policy>()?), &Options { threads: 2, ..Options::default() }, None)?;
     // (d) The simulated cluster: the Young Brothers Wait Concept over
     // messages on 4 processes (the root value is checked against the
     // cluster's sequential baseline inside; checked here again below).

@@ -48,10 +48,11 @@
 //!   the typing rules themselves ([`classify::NodeType`],
 //!   [`classify::DtsNode`], [`classify::nn_node`]), which the simulator's
 //!   split schemes share.
-//! - [`algorithm`]: what a parallel search is asked to be: the algorithm
-//!   (the DTS-like search, PV splitting, work stealing, active splitting)
-//!   and its split-point scheme (A, B, C) as one typed configuration, with
-//!   its defaults, names and row columns (§6.2–6.3).
+//! - [`policy`]: what a shared-memory parallel search is asked to be: the
+//!   idle policy (the DTS-like search, PV splitting, work stealing, active
+//!   splitting, Lazy SMP) and its split-point scheme (A, B, C) as one typed
+//!   configuration, one file per policy and one registry, with its
+//!   defaults, names and row columns (§6.2–6.3).
 //! - [`request`]: what a shared-memory run is asked, whichever machine
 //!   runs it (simulated or real threads): the request and its parameter
 //!   ranges, the options that fill it, its expansion into configurations
@@ -69,13 +70,14 @@
 //!     shared data and the run loop), `types` (what the rooms share),
 //!     `executor` (futures, access steps, waiter groups, charging),
 //!     `locks`, `heap` (nodes and node heaps), `states` (one routine per
-//!     thesis state) and `idle/` (one file per idle policy) (§6.2);
+//!     thesis state) and `idle/` (the split state, one file per idle
+//!     policy) (§6.2);
 //!   - [`sim::run`]: many (tree, configuration) items in parallel, shards,
 //!     and the final per-tree or per-configuration table.
 //! - [`real`]: the same shared-memory searches on this machine's OS
 //!   threads (beyond the thesis; the `psearch` tool): the shared node heap
 //!   ([`real::heap`]) with one idle policy per file behind
-//!   [`real::heap::Policy`] ([`real::idle`]), Lazy SMP ([`real::lazy`]),
+//!   [`real::heap::HeapPolicy`] ([`real::idle`]), Lazy SMP ([`real::lazy`]),
 //!   the one-thread path and the search below shared nodes
 //!   ([`real::seq`]), each run checked against the sequential search
 //!   ([`real::run`]).
@@ -109,7 +111,6 @@
 // error wherever they are built (`make test` builds them with -D warnings too).
 #![deny(rustdoc::broken_intra_doc_links, rustdoc::private_intra_doc_links)]
 
-pub mod algorithm;
 pub mod classify;
 pub mod cli;
 pub mod cluster;
@@ -120,6 +121,7 @@ pub mod limits;
 mod macros;
 pub mod nn;
 pub mod nntrain;
+pub mod policy;
 pub mod progress;
 pub mod real;
 pub mod request;

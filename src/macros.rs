@@ -63,7 +63,7 @@ macro_rules! named {
 ///
 /// `row!` declares a struct whose field list may hold column groups
 /// (`..ordering,`, `..shape,`, `..tree_columns,`, `..fbest_counts,`,
-/// `..search_counts,`, `..classify_counts,`, `..algorithm,`) beside ordinary `pub` fields (every field ends with a
+/// `..search_counts,`, `..classify_counts,`, `..policy,`) beside ordinary `pub` fields (every field ends with a
 /// comma). The groups are the arms below; a group added here is usable by
 /// every row type at once.
 macro_rules! row {
@@ -156,7 +156,7 @@ macro_rules! row {
             pub scored: u64,
         ] $($rest)*);
     };
-    (@munch $head:tt [$($acc:tt)*] ..algorithm, $($rest:tt)*) => {
+    (@munch $head:tt [$($acc:tt)*] ..policy, $($rest:tt)*) => {
         row!(@munch $head [$($acc)*
             /// The algorithm's name, `-` for the sequential run.
             pub policy: String,

@@ -94,13 +94,13 @@ fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize
     let t = threads.to_string();
     let mut args = vec![trees, "--per-tree", "--policy", algorithms, "--threads", &t];
     if let Some(a) = inner {
-        args.extend(["--thread-algorithm", a]);
+        args.extend(["--thread-policy", a]);
     }
     let out = rows(dir, np, &args);
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm,wake_ns"
+        "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_policy,wake_ns"
     );
     let algs: Vec<&str> = algorithms.split(',').filter(|&p| p != "seq").collect();
     let n = want.len();
@@ -135,7 +135,7 @@ fn exact_on(dir: &Path, trees: &str, np: usize, algorithms: &str, threads: usize
         assert_eq!(over[0], (np * threads > limit).to_string(), "{out}");
     }
     // The baseline on one thread; the others on `threads`, with their algorithm.
-    let (ts, ta) = (column(&out, "threads"), column(&out, "thread_algorithm"));
+    let (ts, ta) = (column(&out, "threads"), column(&out, "thread_policy"));
     assert!(ts[..n].iter().all(|t| t == "1") && ta[..n].iter().all(String::is_empty), "{out}");
     assert!(ts[n..].iter().all(|x| *x == t), "{out}");
     let name = if threads > 1 { inner.unwrap_or("steal") } else { "" };
@@ -263,8 +263,9 @@ fn threads_inside_the_ranks_refuse_what_they_cannot_run() {
     }
     mpi(&d.path, 2).args(["t.jsonl", "--threads", "1,2"]).fails("--threads with --mpi takes one count");
     mpi(&d.path, 2).args(["t.jsonl", "--threads", "0"]).fails("--threads 0: give 1..");
-    mpi(&d.path, 2).args(["t.jsonl", "--thread-algorithm", "steal"]).fails("--thread-algorithm needs --threads above 1");
-    mpi(&d.path, 2).args(["t.jsonl", "--threads", "2", "--thread-algorithm", "ybwc"]).fails("--thread-algorithm ybwc");
+    // The flag's former name is an alias.
+    mpi(&d.path, 2).args(["t.jsonl", "--thread-algorithm", "steal"]).fails("--thread-policy needs --threads above 1");
+    mpi(&d.path, 2).args(["t.jsonl", "--threads", "2", "--thread-policy", "ybwc"]).fails("--thread-policy ybwc");
     // One thread is the plain run: master-worker as before.
     rows(&d.path, 2, &["t.jsonl", "--policy", "master-worker", "--threads", "1"]);
 }

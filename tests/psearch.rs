@@ -4,8 +4,8 @@
 //! inputs; and the simulator's refusal of Lazy SMP.
 
 use crate::util::*;
-use parab::algorithm::{Algorithm, Scheme, Walk};
 use parab::nn::{Errors, HiddenWeights, Network, OutputWeights, TrainedFor, Training};
+use parab::policy::{Active, Dts, LazySmp, Policy, PvSplit, Scheme, Steal, Walk};
 use parab::real::{Options, search_tree};
 use parab::tree::Family;
 use parab::tree::Tree;
@@ -28,13 +28,13 @@ fn trees(args: &[&str]) -> Vec<Tree> {
 }
 
 /// Every algorithm, schemes A, B and C where they apply.
-fn algorithms() -> Vec<Algorithm> {
+fn algorithms() -> Vec<Policy> {
     let c = Scheme::C { m_ca: -1, m_cc: 1, cut_width: 10 };
-    let mut v = vec![Algorithm::PvSplit, Algorithm::LazySmp, Algorithm::Dts { scheme: Scheme::default(), walk: Walk::Level }];
+    let mut v = vec![Policy::PvSplit(PvSplit), Policy::LazySmp(LazySmp), Policy::Dts(Dts { scheme: Scheme::default(), walk: Walk::Level })];
     for s in [Scheme::A { m_a: 2, pv_wait: 1 }, Scheme::B { m_b: 1, pv_wait: 0 }, c] {
-        v.push(Algorithm::Dts { scheme: s, walk: Walk::Tree });
-        v.push(Algorithm::Steal { scheme: s, seed: 7 });
-        v.push(Algorithm::Active { scheme: s, min_split_depth: 2, split_group: 4 });
+        v.push(Policy::Dts(Dts { scheme: s, walk: Walk::Tree }));
+        v.push(Policy::Steal(Steal { scheme: s, seed: 7 }));
+        v.push(Policy::Active(Active { scheme: s, min_split_depth: 2, split_group: 4 }));
     }
     v
 }
@@ -151,13 +151,37 @@ fn psearch_rows_line_up_with_pabsims() {
     assert_eq!(column(&c, "m_ca"), vec!["-2", "-1", "-2", "-1"]);
 }
 
-/// The help names every algorithm; the simulator refuses Lazy SMP in one line.
+/// What the tools say about the shared-memory policies comes from the
+/// one registry: `psearch --help` and `pabsim --help` give every policy
+/// its line, `pabsim --list-algorithms` (with or without `--machine
+/// shared`) is the policies the simulator runs, in order, the
+/// unknown-name message names them all, and the rows' documentation lists
+/// them; the simulator refuses Lazy SMP in one line.
 #[test]
-fn help_lists_every_algorithm_and_pabsim_refuses_lazy_smp() {
+fn the_policy_registry_is_what_the_tools_say() {
     let d = Dir::new("psearch-help");
-    let help = d.tool("psearch").args(["--help"]).ok();
-    for a in Algorithm::ALL {
-        assert!(help.contains(&format!("\n  {}", a.name())), "{} missing from the help", a.name());
+    for (tool, simulated) in [("psearch", false), ("pabsim", true)] {
+        let help = d.tool(tool).args(["--help"]).ok();
+        for a in Policy::ALL {
+            let line = format!("\n  {}", a.name());
+            let at = help.find(&line).unwrap_or_else(|| panic!("{} missing from {tool} --help", a.name()));
+            let text = help[at..].lines().nth(1).unwrap_or_default();
+            assert!(text.ends_with(a.about(simulated)), "{tool} --help: {text}");
+        }
+    }
+    let simulated: Vec<&str> = Policy::ALL.iter().filter(|a| a.simulated().is_ok()).map(|a| a.name()).collect();
+    assert_eq!(simulated, ["dts", "pvsplit", "steal", "active"]);
+    for args in [&["--list-algorithms"][..], &["--machine", "shared", "--list-algorithms"]] {
+        assert_eq!(d.tool("pabsim").args(args).ok().lines().collect::<Vec<_>>(), simulated);
+    }
+    let e = d.tool("psearch").args(["--threads", "2", "--algorithm", "nonesuch"]).fails("unknown");
+    for a in Policy::ALL {
+        assert!(e.contains(a.name()), "{e}");
+    }
+    let formats = std::fs::read_to_string(repo("docs/formats.md")).unwrap();
+    let column = formats.lines().find(|l| l.starts_with("| `policy` |")).expect("formats.md's policy column");
+    for n in &simulated {
+        assert!(column.contains(&format!("`{n}`")), "docs/formats.md's policy column lacks {n}: {column}");
     }
     let err = d.tool("pabsim").args(["--procs", "2", "--policy", "dts,lazy-smp"]).fails("lazy-smp");
     assert_eq!(err.trim(), "pabsim: lazy-smp runs on real threads only (psearch): the simulated machine has no shared transposition table");

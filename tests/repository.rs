@@ -516,7 +516,7 @@ fn no_cycle_between_top_level_modules() {
 }
 
 /// The same inside the three machines: no file (or folder) module of
-/// `src/real/`, `src/sim/`, `src/sim/engine/`, `src/sim/engine/idle/`,
+/// `src/real/`, `src/real/idle/`, `src/sim/`, `src/sim/engine/`, `src/sim/engine/idle/`,
 /// `src/cluster/`, `src/cluster/exec/` (the executor),
 /// `src/cluster/exec/mpi/` or `src/cluster/algorithms/` may reach itself
 /// through its siblings, so that each can be read after the ones it uses.

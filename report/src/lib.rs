@@ -515,7 +515,7 @@ pub(crate) fn cluster_row(model: &str, algorithm: &str, procs: u32) -> parab::fo
         free_cores: None,
         oversubscribed: None,
         threads: None,
-        thread_algorithm: None,
+        thread_policy: None,
         wake_ns: None,
     }
 }

@@ -7,7 +7,7 @@
 //! for the same trees, processor counts and algorithms) and
 //! `real/bare.csv` (the one-thread run without busy work), all written by
 //! `make real`. A configuration of one is matched to the other's by its
-//! configuration columns ([`parab::algorithm::Columns`]), its processor
+//! configuration columns ([`parab::policy::Columns`]), its processor
 //! count and its trees' ordering and depth.
 
 use super::Builder;

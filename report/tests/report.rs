@@ -473,7 +473,7 @@ fn chromium_renders_every_table_and_figure() {
 fn the_simulated_cluster_gets_its_figures_and_tables() {
     let d = Dir::new("report-distributed");
     chapter4(&d);
-    let head = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm,wake_ns\n";
+    let head = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_policy,wake_ns\n";
     let rows = [
         ",,incremental,5,9,4,seq,1,,,,,4000000.00,1.000000000,25000,42000,1.000000000,0.00,0.00,1.000000000,1.000000000,0.000000000,0,0,,,,,,,,,simulated,,,,,,,",
         ",,incremental,5,9,4,master-worker,2,,,,,2000000.00,2.000000000,30000,50000,1.200000000,10.00,20.00,0.999985000,0.999970000,0.000015000,40,1440,,,,,,,,,simulated,,,,,,,",
@@ -516,6 +516,7 @@ fn the_simulated_cluster_gets_its_figures_and_tables() {
 fn othellox_grid_gets_its_tables_and_findings() {
     let d = Dir::new("report-othellox");
     chapter4(&d);
+    // A file written before `thread_policy` was renamed: read as the new name.
     let head = "tree,seed,model,b,depth,trees,algorithm,procs,split_ply,master_depth,granularity,root_value,time_ns,speedup,leaves,nodes,leaf_ratio,startup_idle_ns,other_idle_ns,load_mean,load_min,load_sd,messages,bytes,passes,tasks_sent,full_window_sends,tasks_dropped,dropped_nodes,tasks_aborted,aborted_nodes,outside_nodes,transport,cores,host_load,free_cores,oversubscribed,threads,thread_algorithm,wake_ns\n";
     let r = |model: &str, alg: &str, p: u32, t: f64, nodes: u64, load: f64, net: &str| {
         format!(

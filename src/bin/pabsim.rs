@@ -2,12 +2,12 @@
 
 use anyhow::{Result, bail, ensure};
 use clap::Parser;
-use parab::algorithm::Algorithm;
 use parab::cli::{self, Input, Output, write_csv};
 use parab::cluster::args::ClusterArgs;
 use parab::formats::ura2014::Group;
 use parab::formats::{SimRow, read_csv};
 use parab::nn::Network;
+use parab::policy::Policy;
 use parab::progress::Progress;
 use parab::request::{Interleave, LockKind, Request, SearchArgs};
 use parab::sim::run::{self, Plan};
@@ -27,7 +27,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --trace /tmp/run2.json --trace-run 2\n\nAlgorithms of the shared machine:\n  dts      the thesis's: idle processors take the split-point variable's lock and search the tree for a split point (--scheme, --split-walk)\n  pvsplit  PV splitting: all processors share each PV node's moves once its first is searched, and wait for the next PV node\n  steal    YBWC with work stealing: an idle processor asks a random victim (--steal-seed) for its highest eligible node (--scheme)\n  active   active splitting: a processor at an eligible node with --min-split-depth plies left recruits the idle processors (--scheme)\n  lazy-smp refused here: real threads only (psearch), the simulated machine has no shared transposition table"
+    after_help = "Examples (trees and networks from the examples of treegen and nntrain):\n  treegen --set tg1 --ordering 20,69,19 --depth 6 --count 10 | pabsim --procs 1,12,24,48 --scheme a,b\n  pabsim /tmp/trees.jsonl --procs 1,48 --scheme c --weights /tmp/weights/20-69-19.json --weights /tmp/weights/32-79-5.json --thesis-params\n  pabsim /tmp/trees.jsonl --procs 1 --per-tree -o /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 24 --scheme a --m-a 1..10 --baseline /tmp/p1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 1/2 -o /tmp/s1.csv\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --shard 2/2 -o /tmp/s2.csv\n  pabsim --merge /tmp/s1.csv /tmp/s2.csv -o /tmp/all.csv\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | pabsim --procs 1,64,1024 --algorithm dts,pvsplit,steal,active --lock queue --m-a 1\n  treegen --model incremental --branching 5 --depth 6 --count 2 | pabsim --machine cluster --procs 1,8 --algorithm even-split,master-worker,ybwc --master-depth 2\n  pabsim /tmp/trees.jsonl --procs 1,48 --per-tree --trace /tmp/run2.json --trace-run 2\n\nAlgorithms of the shared machine (pabsim --list-algorithms names them):\n{shared}"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen), `-` or absent for stdin; with
@@ -41,17 +41,18 @@ struct Args {
     /// Processor counts, e.g. 1,12,24,48.
     #[arg(short, long, value_delimiter = ',', default_value = "1")]
     procs: Vec<usize>,
-    /// Parallel search algorithms for p > 1. The shared machine: dts (the
-    /// thesis's; default), pvsplit, steal, active. The cluster: those listed
-    /// below (default even-split, master-slave); p = 1 is its sequential
+    /// Parallel search algorithms for p > 1, each machine's listed below.
+    /// The shared machine's policies: default dts (the thesis's). The
+    /// cluster's: default even-split, master-slave; p = 1 is its sequential
     /// baseline, seq.
     #[arg(long, visible_alias = "policy", value_delimiter = ',')]
     algorithm: Vec<String>,
     /// One row per (tree, configuration).
     #[arg(long)]
     per_tree: bool,
-    /// Print the cluster's parallel algorithms, one name a line, and exit
-    /// (the experiment scripts' default list).
+    /// Print the machine's parallel algorithms, one name a line, and exit
+    /// (the shared machine's: the policies it simulates; the cluster's: the
+    /// experiment scripts' default list).
     #[arg(long, conflicts_with_all = ["inputs", "merge", "leaf_factors", "trace", "algorithm", "procs", "per_tree", "ura2014", "shard", "baseline"])]
     list_algorithms: bool,
     /// Worker threads (default: all cores).
@@ -370,15 +371,15 @@ fn costs(args: &Args) -> Result<parab::cluster::exec::machine::Costs> {
     Ok(costs)
 }
 
-/// `pabsim --list-algorithms`: the cluster's parallel algorithms, one name
-/// a line (what the experiment scripts run by default).
+/// `pabsim --list-algorithms`: the machine's parallel algorithms, one name
+/// a line (the cluster's: what the experiment scripts run by default; the
+/// shared machine's: the idle policies it simulates).
 fn list_algorithms(args: &Args) -> Result<()> {
     use parab::cluster::{Algorithm, ClusterAlgorithm};
-    ensure!(
-        args.machine == MachineKind::Cluster,
-        "--list-algorithms lists the cluster's algorithms: give --machine cluster (the shared machine's are in --help)"
-    );
-    let names: String = ClusterAlgorithm::parallel().iter().map(|a| format!("{}\n", a.name())).collect();
+    let names: String = match args.machine {
+        MachineKind::Cluster => ClusterAlgorithm::parallel().iter().map(|a| format!("{}\n", a.name())).collect(),
+        MachineKind::Shared => Policy::ALL.iter().filter(|a| a.simulated().is_ok()).map(|a| format!("{}\n", a.name())).collect(),
+    };
     let mut out = Output::create(args.output.as_deref())?;
     std::io::Write::write_all(&mut out, names.as_bytes())?;
     Ok(out.finish()?)
@@ -512,7 +513,8 @@ fn main() {
     let args: Args = cli::parse_with("pabsim", |c| {
         let after = c.get_after_help().map(|h| h.to_string()).unwrap_or_default();
         let cluster = parab::cluster::ClusterAlgorithm::help();
-        c.after_help(format!("{after}\n\nAlgorithms of the cluster (docs/model.md §9; pabsim --list-algorithms names them):\n{cluster}"))
+        let after = after.replace("{shared}", &Policy::help(true));
+        c.after_help(format!("{after}\n\nAlgorithms of the cluster (docs/model.md §9; pabsim --machine cluster --list-algorithms names them):\n{cluster}"))
     });
     cli::main("pabsim", || {
         if args.list_algorithms {
@@ -538,7 +540,7 @@ fn main() {
             bail!("{name} applies to --machine cluster only");
         }
         ensure!(args.shard.is_none() || args.per_tree, "--shard needs --per-tree (a shard's rows are per tree, for --merge)");
-        let shared: Vec<_> = Algorithm::ALL.iter().filter(|a| **a != Algorithm::LazySmp).map(|a| a.name()).collect();
+        let shared: Vec<_> = Policy::ALL.iter().filter(|a| a.simulated().is_ok()).map(|a| a.name()).collect();
         let algorithms = parab::request::parse_algorithms(
             "--algorithm",
             &args.algorithm,
@@ -568,10 +570,12 @@ fn main() {
             lock: args.lock.unwrap_or_default(),
             ..Request::new(args.procs.clone())
         })?;
-        // Before any input is read: the simulator cannot run Lazy SMP.
-        ensure!(!req.algorithms.contains(&Algorithm::LazySmp), "{}", parab::algorithm::LAZY_SMP_REAL_ONLY);
+        // Before any input is read: the simulator cannot run every policy.
+        if let Some(why) = req.algorithms.iter().find_map(|a| a.simulated().err()) {
+            bail!("{why}");
+        }
         cli::no_repeats("--procs", &req.procs)?;
-        cli::no_repeats(parab::algorithm::SearchOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
+        cli::no_repeats(parab::policy::PolicyOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
         cli::no_repeats("--algorithm", &req.algorithms.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         if req.procs.contains(&0) {
             bail!("--procs 0: the machine needs at least 1 processor");

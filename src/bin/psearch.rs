@@ -25,19 +25,19 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n  dts       the thesis's: idle threads take the split-point variable's lock and search the node heap for a split point (--scheme, --split-walk)\n  pvsplit   PV splitting: all threads share each PV node's moves once its first is searched, and wait for the next PV node\n  steal     YBWC with work stealing (crossbeam-deque): eligible nodes go on the owner's deque, idle threads steal from a random victim (--scheme, --steal-seed)\n  active    active splitting: a thread at an eligible node with --min-split-depth plies left recruits the idle threads (--scheme)\n  lazy-smp  Lazy SMP: every thread searches the whole tree, sharing a lock-free transposition table (real threads only)\n\nEvery row records the host's load and free cores (its cores less the other work runnable) just before its timed run; thread counts above the free cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/).\n\nMPI (build: cargo build --release --features mpi):\n  treegen --model incremental --branching 5 --depth 7 --count 2 -o /tmp/inc.jsonl\n  mpirun -np 4 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave,master-worker --per-tree\n  mpirun --bind-to none -np 2 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave --threads 2\nRank 0 reads the input and writes the rows of pabsim --machine cluster (transport mpi, measured wall time): the sequential baseline on rank 0, then each algorithm on all ranks, every root value checked. With --threads T each rank searches its tasks (even-split, master-slave) on T threads with --thread-algorithm (default steal): the hybrid. A rank that waits --mpi-timeout seconds for a message ends the job with one line.\n\nAlgorithms of the cluster (with --mpi):\n{cluster}"
+    after_help = "Examples:\n  treegen --set tg1 --ordering 32,79,5 --depth 5 --count 2 | psearch --threads 1,2 --algorithm dts,steal,lazy-smp --node-cost 1000\n  treegen --set tg1 --ordering 20,69,19 --depth 5 --count 2 -o /tmp/psearch-trees.jsonl\n  psearch /tmp/psearch-trees.jsonl --threads 1,2,3 --algorithm active --min-split-depth 3 --repeat 3 --per-tree\n\nAlgorithms:\n{policies}\n\nEvery row records the host's load and free cores (its cores less the other work runnable) just before its timed run; thread counts above the free cores run (for correctness) and are marked oversubscribed. `make real PROCS=1,2,4,8` runs psearch and pabsim on the same trees (results/real/).\n\nMPI (build: cargo build --release --features mpi):\n  treegen --model incremental --branching 5 --depth 7 --count 2 -o /tmp/inc.jsonl\n  mpirun -np 4 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave,master-worker --per-tree\n  mpirun --bind-to none -np 2 target/release/psearch --mpi /tmp/inc.jsonl --algorithm even-split,master-slave --threads 2\nRank 0 reads the input and writes the rows of pabsim --machine cluster (transport mpi, measured wall time): the sequential baseline on rank 0, then each algorithm on all ranks, every root value checked. With --threads T each rank searches its tasks (even-split, master-slave) on T threads with --thread-policy (default steal): the hybrid. A rank that waits --mpi-timeout seconds for a message ends the job with one line.\n\nAlgorithms of the cluster (with --mpi):\n{cluster}"
 )]
 struct Args {
     /// Tree specs (JSON lines from treegen or positions), `-` or absent for stdin.
     input: Option<PathBuf>,
     /// Thread counts, e.g. 1,2,4 (1: the sequential search; default 1).
     /// With --mpi one count: threads inside each rank, for even-split and
-    /// master-slave (each task searched with --thread-algorithm).
+    /// master-slave (each task searched with --thread-policy).
     #[arg(short, long, value_delimiter = ',')]
     threads: Vec<usize>,
-    /// Parallel search algorithms for more than one thread: dts (default),
-    /// pvsplit, steal, active, lazy-smp. With --mpi the cluster's (listed
-    /// below; default even-split, master-slave); seq on one rank.
+    /// Parallel search algorithms for more than one thread: the policies
+    /// listed below (default dts). With --mpi the cluster's (listed below;
+    /// default even-split, master-slave); seq on one rank.
     #[arg(long, visible_alias = "policy", value_delimiter = ',')]
     algorithm: Vec<String>,
     /// One row per (tree, configuration).
@@ -77,10 +77,11 @@ struct Args {
     /// Seconds a rank waits for a message before it ends the job (default 60).
     #[arg(long, requires = "mpi", help_heading = "MPI ranks (--mpi)")]
     mpi_timeout: Option<u64>,
-    /// With --threads above 1: the algorithm each rank's threads search a
-    /// task with (dts, pvsplit, steal, active, lazy-smp; default steal).
-    #[arg(long, requires = "mpi", help_heading = "MPI ranks (--mpi)")]
-    thread_algorithm: Option<String>,
+    /// With --threads above 1: the policy each rank's threads search a task
+    /// with (one of those listed below; default steal; formerly
+    /// --thread-algorithm).
+    #[arg(long, visible_alias = "thread-algorithm", requires = "mpi", help_heading = "MPI ranks (--mpi)")]
+    thread_policy: Option<String>,
     /// The cluster algorithms' parameters (shared with pabsim --machine cluster).
     #[command(flatten, next_help_heading = "MPI ranks (--mpi)")]
     cluster: ClusterArgs,
@@ -89,7 +90,7 @@ struct Args {
 fn main() {
     let args: Args = cli::parse_with("psearch", |c| {
         let after = c.get_after_help().map(|h| h.to_string()).unwrap_or_default();
-        c.after_help(after.replace("{cluster}", &parab::cluster::ClusterAlgorithm::help()))
+        c.after_help(after.replace("{policies}", &parab::policy::Policy::help(false)).replace("{cluster}", &parab::cluster::ClusterAlgorithm::help()))
     });
     if args.mpi {
         mpi_main(&args);
@@ -117,7 +118,7 @@ fn main() {
         ensure!(args.node_cost <= 1_000_000_000, "--node-cost {}: at most 1,000,000,000 ns (one second) per node", args.node_cost);
         let req = args.search.request(Request { algorithms, ..Request::new(threads) })?;
         cli::no_repeats("--threads", &req.procs)?;
-        cli::no_repeats(parab::algorithm::SearchOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
+        cli::no_repeats(parab::policy::PolicyOpt::Scheme.flag(), &req.schemes.iter().flatten().map(|s| s.name()).collect::<Vec<_>>())?;
         cli::no_repeats("--algorithm", &req.algorithms.iter().map(|k| k.name()).collect::<Vec<_>>())?;
         let nets: Vec<Network> = Network::load_each(&args.search.weights)?.into_iter().map(|(_, n)| n).collect();
         let trees = read_trees(Input::open(args.input.as_deref())?)?;
@@ -181,14 +182,14 @@ fn mpi_main(args: &Args) -> ! {
             _ => bail!("--threads with --mpi takes one count: the threads inside each rank"),
         };
         ensure!((1..=MAX_PROCS).contains(&threads), "--threads {threads}: give 1..{MAX_PROCS} threads per rank");
-        ensure!(threads > 1 || args.thread_algorithm.is_none(), "--thread-algorithm needs --threads above 1");
+        ensure!(threads > 1 || args.thread_policy.is_none(), "--thread-policy needs --threads above 1");
         ensure!(threads == 1 || job.opts.threads_allowed, "--threads {threads}: this MPI library does not let a rank run threads (MPI_THREAD_FUNNELED)");
-        let name = args.thread_algorithm.as_deref().unwrap_or(parab::cluster::hybrid::DEFAULT_THREAD_ALGORITHM);
-        let thread_algorithm = name.parse::<parab::algorithm::Algorithm>().map_err(|e| anyhow::anyhow!("--thread-algorithm {name}: {e}"))?;
+        let name = args.thread_policy.as_deref().unwrap_or(parab::cluster::hybrid::DEFAULT_THREAD_POLICY);
+        let thread_policy = name.parse::<parab::policy::Policy>().map_err(|e| anyhow::anyhow!("--thread-policy {name}: {e}"))?;
         ensure!(args.mpi_timeout.is_none_or(|t| (1..=86_400).contains(&t)), "--mpi-timeout: give 1..86400 seconds");
         let default = if job.size == 1 { vec![ClusterAlgorithm::SEQUENTIAL] } else { ClusterAlgorithm::defaults() };
         let algorithms = args.cluster.algorithms(&args.algorithm, &default)?;
-        let rank_threads = (threads > 1).then_some(parab::cluster::hybrid::RankThreads { threads, algorithm: thread_algorithm });
+        let rank_threads = (threads > 1).then_some(parab::cluster::hybrid::RankThreads { threads, policy: thread_policy });
         let settings = ClusterSettings { threads: rank_threads, ..args.cluster.settings()? };
         let req = ClusterRequest { procs: Procs::Ranks(job.size), algorithms, settings, per_tree: args.per_tree };
         let cfgs = parab::cluster::run::configs(&req)?;

@@ -1,8 +1,8 @@
 //! The one rule for options that no chosen algorithm reads. Each parallel
 //! algorithm (and each split-point scheme) declares the options it reads
-//! ([`crate::algorithm::Algorithm::options`],
-//! [`crate::algorithm::Scheme::options`],
-//! [`crate::cluster::Algorithm::reads`]); an option the command
+//! ([`crate::policy::Policy::options`],
+//! [`crate::policy::Scheme::options`],
+//! [`crate::cluster::Policy::reads`]); an option the command
 //! line gives that none of the chosen ones reads would change nothing
 //! without a word (`--m-b` under scheme A, `--epsilon` with even-split), so
 //! it is refused, in one line naming it, what reads it and what the run

@@ -277,7 +277,7 @@ impl ClusterArgs {
         let mut algorithms = vec![];
         for p in names {
             let a = p.parse::<ClusterAlgorithm>().map_err(|e| {
-                if p.parse::<crate::algorithm::Algorithm>().is_ok() {
+                if p.parse::<crate::policy::Policy>().is_ok() {
                     anyhow::anyhow!("--algorithm {p} is a --machine shared algorithm (the cluster runs {})", ClusterAlgorithm::expected())
                 } else {
                     e.into()

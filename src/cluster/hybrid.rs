@@ -16,9 +16,9 @@
 //! inner search is exact; its value, mirrored back and clamped to the
 //! task's window, keeps the fail-hard contract of [`TaskSearch`].
 
-use crate::algorithm::Algorithm;
 use crate::cluster::algorithm::TaskSearch;
 use crate::game::{MoveList, TreeSource};
+use crate::policy::Policy;
 use crate::real::Options;
 use crate::search::NodeCounts;
 use crate::value::{SCORE_MAX, SCORE_MIN, Window};
@@ -28,14 +28,14 @@ use crate::value::{SCORE_MAX, SCORE_MIN, Window};
 pub struct RankThreads {
     /// Threads per process (at least 2: one is the sequential search).
     pub threads: usize,
-    /// `psearch`'s algorithm the threads run (its defaults).
-    pub algorithm: Algorithm,
+    /// The shared-memory policy the threads run (its defaults).
+    pub policy: Policy,
 }
 
-/// The default algorithm of the threads: YBWC with work stealing, the
+/// The default policy of the threads: YBWC with work stealing, the
 /// fastest of `psearch`'s exact searches on two cores (`BENCHMARKS.md`,
 /// "psearch").
-pub const DEFAULT_THREAD_ALGORITHM: &str = "steal";
+pub const DEFAULT_THREAD_POLICY: &str = "steal";
 
 /// A value as the other side sees it: the score scale mirrored about its
 /// middle (the search's infinities swap: `ROOT_ALPHA` ↔ `ROOT_BETA`).
@@ -155,7 +155,7 @@ impl<S: TreeSource> TaskSearch<S> for Threads<'_> {
     fn task(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> (i64, NodeCounts) {
         let r = Rooted::new(src, max, ply);
         let opts = Options { threads: self.rank.threads, node_cost_ns: 0, delays: None, trace: None };
-        match crate::real::search(&r, node, depth, Some(self.rank.algorithm), &opts, None) {
+        match crate::real::search(&r, node, depth, Some(self.rank.policy), &opts, None) {
             Ok(o) => {
                 let counts = NodeCounts { nodes: o.nodes, leaves: o.leaves, internal: o.nodes - o.leaves };
                 (r.value(o.value).clamp(w.alpha, w.beta), counts)
@@ -179,7 +179,7 @@ mod tests {
     /// threads through [`Rooted`] and by the sequential searcher in
     /// several windows: the same fail-hard values.
     fn same_values<S: TreeSource>(src: &S, root: &S::Node, depth: u32, plies: u32) -> usize {
-        let algs: Vec<Algorithm> = ["steal", "dts", "lazy-smp", "pvsplit", "active"].iter().map(|a| a.parse().unwrap()).collect();
+        let algs: Vec<Policy> = ["steal", "dts", "lazy-smp", "pvsplit", "active"].iter().map(|a| a.parse().unwrap()).collect();
         let mut level = vec![(root.clone(), true)];
         let mut checked = 0;
         for ply in 0..=plies.min(depth) {
@@ -196,7 +196,7 @@ mod tests {
                     let threads = 1 + i % 3;
                     let a = algs[(checked + i) % algs.len()];
                     let fatal = |m: &str| panic!("{m}");
-                    let (got, counts) = Threads::new(RankThreads { threads, algorithm: a }, &fatal).task(src, node, *max, depth - ply, ply, w);
+                    let (got, counts) = Threads::new(RankThreads { threads, policy: a }, &fatal).task(src, node, *max, depth - ply, ply, w);
                     assert_eq!(got, want, "ply {ply}, max {max}, window {w:?}, {threads} threads of {}", a.name());
                     assert!(counts.nodes >= 1 && counts.internal + counts.leaves == counts.nodes);
                 }

@@ -47,7 +47,7 @@
 //!   --machine cluster` and `psearch --mpi`.
 //!
 //! The registry's [`ClusterAlgorithm`] is a sibling of the shared-memory
-//! [`crate::algorithm::Algorithm`] (`docs/decisions.md`); what every run
+//! [`crate::policy::Policy`] (`docs/decisions.md`); what every run
 //! shares (costs, tables, delivery, threads) is [`ClusterSettings`]. Every
 //! run's root value is checked against the sequential baseline's
 //! ([`simulate`]).

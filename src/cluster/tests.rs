@@ -127,7 +127,7 @@ fn each_machine_refuses_what_it_cannot_run() {
     assert_eq!(run("seq", 2), Err("seq cannot run on 2 processes (seq: 1; see pabsim --list-algorithms)".into()));
     assert_eq!(run("master-slave", 1), Err("master-slave cannot run on 1 processes (master-slave: 2..4096; see pabsim --list-algorithms)".into()));
     assert!(run("even-split", 4097).is_err());
-    let threads = Some(hybrid::RankThreads { threads: 2, algorithm: crate::algorithm::Algorithm::PvSplit });
+    let threads = Some(hybrid::RankThreads { threads: 2, policy: crate::policy::Policy::PvSplit(crate::policy::PvSplit) });
     let on_threads = |a: &str| ClusterConfig {
         settings: ClusterSettings { threads, ..ClusterSettings::default() },
         ..ClusterConfig::new(a.parse::<ClusterAlgorithm>().unwrap(), 2)

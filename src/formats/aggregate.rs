@@ -286,7 +286,7 @@ impl ClusterRow {
         ("free_cores", Agg::Key),
         ("oversubscribed", Agg::Key),
         ("threads", Agg::Key),
-        ("thread_algorithm", Agg::Key),
+        ("thread_policy", Agg::Key),
         ("wake_ns", Agg::Key),
     ];
 }

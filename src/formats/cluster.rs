@@ -116,9 +116,9 @@ pub struct ClusterRow {
     /// A real run: threads inside each process (1: the sequential search;
     /// empty for simulated rows).
     pub threads: Option<u32>,
-    /// A real run with `threads` above 1: `psearch`'s algorithm the threads
-    /// run (empty otherwise).
-    pub thread_algorithm: Option<String>,
+    /// A real run with `threads` above 1: the shared-memory policy the
+    /// threads run (empty otherwise; read from older files' `thread_algorithm`).
+    pub thread_policy: Option<String>,
     /// A real run: rank 0's measured time of one look for messages that
     /// finds none (an immediate probe, the median of five batches of a
     /// thousand before the searches), ns: what each wake-up a process asks

@@ -169,6 +169,24 @@ mod tests {
 
     use super::*;
 
+    /// A renamed column is read by its old name as by its new one; both
+    /// at once, or another unknown name, are refused.
+    #[test]
+    fn renamed_columns_read_by_either_name() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct R {
+            threads: u32,
+            thread_policy: String,
+        }
+        let read = |text: &str| read_csv::<R>(crate::cli::Input::from_string("r.csv", text)).map_err(|e| e.to_string());
+        let want = vec![R { threads: 2, thread_policy: "steal".into() }];
+        assert_eq!(read("threads,thread_policy\n2,steal\n"), Ok(want));
+        assert_eq!(read("threads,thread_algorithm\n2,steal\n").map(|r| r.len()), Ok(1));
+        assert!(read("threads,thread_algorithm,thread_policy\n2,steal,steal\n").unwrap_err().contains("appears twice"));
+        assert!(read("threads,thread_algo\n2,steal\n").unwrap_err().contains("unknown column `thread_algo`"));
+    }
+
     #[test]
     fn struct_fields_are_the_serde_names() {
         let f = struct_fields::<PatternRow>();

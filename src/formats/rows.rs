@@ -5,13 +5,23 @@
 use super::*;
 use crate::macros::row;
 
+/// Columns renamed since rows were first written, `(old, new)`: a file with
+/// the old name is read as if it had the new one (`docs/formats.md`,
+/// "Renamed columns").
+pub const RENAMED_COLUMNS: [(&str, &str); 1] = [("thread_algorithm", "thread_policy")];
+
 /// Reads CSV rows of `T`: the header must name every field of `T` and no
-/// other column (checked on line 1, before any row); errors name `file:line`
-/// and, for a bad value, the column.
+/// other column (checked on line 1, before any row; a column of
+/// [`RENAMED_COLUMNS`] by either name); errors name `file:line` and, for a
+/// bad value, the column.
 pub fn read_csv<T: DeserializeOwned>(input: Input) -> Result<Vec<T>> {
     let name = input.name.clone();
     let mut rdr = csv::ReaderBuilder::new().has_headers(true).from_reader(input.reader);
-    let header: Vec<String> = rdr.headers().map_err(|e| csv_error(&name, &[], e))?.iter().map(str::to_string).collect();
+    let mut header: Vec<String> = rdr.headers().map_err(|e| csv_error(&name, &[], e))?.iter().map(str::to_string).collect();
+    if header.iter().any(|h| RENAMED_COLUMNS.iter().any(|(old, _)| h == old)) {
+        header = header.into_iter().map(|h| RENAMED_COLUMNS.iter().find(|(old, _)| *old == h).map_or(h, |(_, new)| new.to_string())).collect();
+        rdr.set_headers(csv::StringRecord::from(header.clone()));
+    }
     let bad = |message: String| FormatError::Csv { name: name.clone(), line: 1, message };
     // An empty input has no rows; its reader says whether that is an error.
     if header.iter().all(|h| h.trim().is_empty()) {
@@ -463,10 +473,10 @@ impl SimRow {
     /// idle loop's waits count as the split state.
     pub const TIME_COLUMNS: [&'static str; 7] = ["time_expand", "time_search", "time_eval", "time_return", "time_split", "time_update", "time_exit"];
 
-    /// The algorithm's configuration columns of the row (read back with
-    /// [`Columns::algorithm`](crate::algorithm::Columns::algorithm)).
-    pub fn columns(&self) -> crate::algorithm::Columns {
-        crate::algorithm::columns_of!(self)
+    /// The policy's configuration columns of the row (read back with
+    /// [`Columns::read`](crate::policy::Columns::read)).
+    pub fn columns(&self) -> crate::policy::Columns {
+        crate::policy::columns_of!(self)
     }
 }
 

@@ -13,7 +13,7 @@
 //! parent, and a thread that finds no move left at a node others still
 //! work below goes idle. Nobody waits for a helper, so any thread may join
 //! any node that still has moves: which one is the algorithm's idle policy
-//! (a [`Policy`], one file each in [`super::idle`], with its own state per
+//! (a [`HeapPolicy`], one file each in [`super::idle`], with its own state per
 //! thread, per node and shared), and which nodes may be shared is the
 //! split-point scheme's ([`SplitScheme`], the simulator's own rules). The
 //! heap knows no policy by name.
@@ -50,7 +50,7 @@ use std::time::Instant;
 pub const FRONTIER: u32 = 2;
 
 /// A node of the shared heap: `D` the scheme's data, `P` the idle policy.
-pub struct HNode<S: TreeSource, D, P: Policy<S, D>> {
+pub struct HNode<S: TreeSource, D, P: HeapPolicy<S, D>> {
     /// The tree's node.
     pub node: S::Node,
     /// The parent (none at the root).
@@ -72,7 +72,7 @@ pub struct HNode<S: TreeSource, D, P: Policy<S, D>> {
 }
 
 /// A heap node's state under its lock.
-pub struct HState<S: TreeSource, D, P: Policy<S, D>> {
+pub struct HState<S: TreeSource, D, P: HeapPolicy<S, D>> {
     buf: Vec<S::Slot>,
     cursor: S::Cursor,
     /// Children.
@@ -91,7 +91,7 @@ pub struct HState<S: TreeSource, D, P: Policy<S, D>> {
     pub policy: P::NodeState,
 }
 
-impl<S: TreeSource, D, P: Policy<S, D>> HNode<S, D, P> {
+impl<S: TreeSource, D, P: HeapPolicy<S, D>> HNode<S, D, P> {
     /// Whether no ancestor is done (the node's work is still wanted).
     pub fn alive(&self) -> bool {
         let mut p = &self.parent;
@@ -122,11 +122,11 @@ impl<S: TreeSource, D, P: Policy<S, D>> HNode<S, D, P> {
 
 /// An idle policy of the split-based searches: how an idle thread finds a
 /// node to join, and what a working thread does for the idle ones. One
-/// implementation per algorithm, one file each in [`super::idle`], which
-/// also chooses it from the [`Algorithm`](crate::algorithm::Algorithm).
+/// implementation per policy, one file each in [`super::idle`] (whose
+/// [`RealSearch`](super::idle::RealSearch) calls [`run`] with itself).
 /// The policy's parameters are the implementing type; its state is its
 /// own, in three parts.
-pub trait Policy<S: TreeSource, D>: Sized {
+pub trait HeapPolicy<S: TreeSource, D>: Sized {
     /// What every thread of a search shares (the split-point variable, the
     /// published nodes, the deques' far ends, the idle set).
     type Shared;
@@ -152,7 +152,7 @@ pub trait Policy<S: TreeSource, D>: Sized {
 }
 
 /// What every thread of one search shares.
-pub struct Shared<'a, S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> {
+pub struct Shared<'a, S: TreeSource, Sc: SplitScheme, P: HeapPolicy<S, Sc::Data>> {
     /// The tree.
     pub src: &'a S,
     /// The split-point rules.
@@ -169,7 +169,7 @@ pub struct Shared<'a, S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> {
 }
 
 /// One thread: its counters, its scratch buffer, and the idle policy's part.
-pub struct Thread<S: TreeSource, D, P: Policy<S, D>> {
+pub struct Thread<S: TreeSource, D, P: HeapPolicy<S, D>> {
     /// Counters and clock.
     pub l: Local,
     buf: Vec<S::Slot>,
@@ -181,7 +181,7 @@ pub struct Thread<S: TreeSource, D, P: Policy<S, D>> {
 pub type NodeRef<S, D, P> = Arc<HNode<S, D, P>>;
 type Node<S, Sc, P> = NodeRef<S, <Sc as SplitScheme>::Data, P>;
 
-impl<S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> Shared<'_, S, Sc, P> {
+impl<S: TreeSource, Sc: SplitScheme, P: HeapPolicy<S, Sc::Data>> Shared<'_, S, Sc, P> {
     /// Whether `x` (locked in `st`) is an eligible split point, with its
     /// progress (the scheme's rule).
     pub fn eligible(&self, x: &HNode<S, Sc::Data, P>, st: &HState<S, Sc::Data, P>) -> Option<i64> {
@@ -189,7 +189,7 @@ impl<S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> Shared<'_, S, Sc, P
     }
 }
 
-impl<'a, S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>> Shared<'a, S, Sc, P>
+impl<'a, S: TreeSource, Sc: SplitScheme, P: HeapPolicy<S, Sc::Data>> Shared<'a, S, Sc, P>
 where
     Sc::Data: Send + Sync,
 {
@@ -436,7 +436,7 @@ where
 
 /// Searches `src` from `root` to `depth` on `opts.threads` threads with
 /// the split-point rules of `scheme` and the idle policy `policy`.
-pub fn run<S: TreeSource, Sc: SplitScheme, P: Policy<S, Sc::Data>>(
+pub fn run<S: TreeSource, Sc: SplitScheme, P: HeapPolicy<S, Sc::Data>>(
     src: &S,
     root: &S::Node,
     depth: u32,

@@ -14,12 +14,11 @@
 //!   with at least [`heap::FRONTIER`] plies below it is a heap node with
 //!   its own lock; any thread may take the next move of a node it has
 //!   joined, and the last thread out of a node returns its value to the
-//!   parent. Which nodes an idle thread joins is the algorithm's idle
-//!   policy ([`heap::Policy`]), which the heap knows only by its trait.
-//! - [`idle`]: the idle policies, one file each ([`idle::dts`], the
-//!   thesis's DTS-like search; [`idle::pvsplit`]; [`idle::steal`];
-//!   [`idle::active`]), and the one place an algorithm chooses its policy
-//!   ([`idle::run`]).
+//!   parent. Which nodes an idle thread joins is the idle policy's
+//!   ([`heap::HeapPolicy`]), which the heap knows only by its trait.
+//! - [`idle`]: the policies of [`crate::policy`] on real threads, one file
+//!   each ([`idle::dts`], the thesis's DTS-like search; [`idle::pv_split`];
+//!   [`idle::steal`]; [`idle::active`]), behind [`idle::RealSearch`].
 //! - [`lazy`]: Lazy SMP with a lock-free shared transposition table.
 //! - [`record`]: a traced run's spans (`psearch --trace`), as its
 //!   threads record them.
@@ -43,8 +42,8 @@ pub mod record;
 pub mod run;
 pub mod seq;
 
-use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
+use crate::policy::Policy;
 
 /// How one search runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,26 +106,25 @@ pub fn search<S: TreeSource>(
     src: &S,
     root: &S::Node,
     depth: u32,
-    algorithm: Option<Algorithm>,
+    algorithm: Option<Policy>,
     opts: &Options,
     net: Option<&crate::nn::Network>,
 ) -> Result<Measured, RealError> {
-    use crate::algorithm::Scheme;
+    use crate::policy::{Scheme, dispatch};
     use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
+    use idle::RealSearch;
     let Some(a) = algorithm.filter(|_| opts.threads > 1) else {
         return Ok(seq::run(src, root, depth, opts));
     };
-    if a == Algorithm::LazySmp {
-        return lazy::run(src, root, depth, opts);
-    }
-    // PV splitting has its own rule; the heap still takes a scheme, which
-    // it then never consults (as in the simulator).
+    // PV splitting has its own rule and Lazy SMP shares no node; the heap
+    // still takes a scheme, which they then never consult (as in the
+    // simulator).
     match a.scheme().unwrap_or(Scheme::A { m_a: 1, pv_wait: 1 }) {
-        Scheme::A { m_a, pv_wait } => idle::run(src, root, depth, &YbwcSplit { m_a, pv_wait }, a, opts),
-        Scheme::B { m_b, pv_wait } => idle::run(src, root, depth, &ConfidenceSplit { m_b, pv_wait }, a, opts),
+        Scheme::A { m_a, pv_wait } => dispatch!(a, a => a.run_real(src, root, depth, &YbwcSplit { m_a, pv_wait }, opts)),
+        Scheme::B { m_b, pv_wait } => dispatch!(a, a => a.run_real(src, root, depth, &ConfidenceSplit { m_b, pv_wait }, opts)),
         Scheme::C { m_ca, m_cc, cut_width } => {
             let net = net.ok_or(RealError::NoNetwork)?;
-            idle::run(src, root, depth, &NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth }, a, opts)
+            dispatch!(a, a => a.run_real(src, root, depth, &NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth }, opts))
         }
     }
 }
@@ -144,8 +142,8 @@ pub fn seq_tree(tree: &crate::tree::Tree) -> Measured {
 }
 
 /// [`search`] on a tree spec.
-pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Algorithm>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Measured, RealError> {
-    struct V<'a>(Option<Algorithm>, &'a Options, Option<&'a crate::nn::Network>);
+pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Policy>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Measured, RealError> {
+    struct V<'a>(Option<Policy>, &'a Options, Option<&'a crate::nn::Network>);
     impl crate::tree::SourceVisitor for V<'_> {
         type Output = Result<Measured, RealError>;
         fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {

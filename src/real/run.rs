@@ -11,9 +11,9 @@
 
 use super::host::Occupancy;
 use super::{Measured, Options, RealError};
-use crate::algorithm::{Algorithm, Columns};
 use crate::macros::{row, tree_row};
 use crate::nn::Network;
+use crate::policy::{Columns, Policy};
 use crate::request::{Request, RequestError, configurations, network_for, row_seed};
 use crate::tree::{Family, Tree, TreeKey};
 use serde::{Deserialize, Serialize};
@@ -74,7 +74,7 @@ row! {
         ..tree_columns,
         /// Threads.
         pub procs: u32,
-        ..algorithm,
+        ..policy,
         /// Busy work per node, ns.
         pub node_cost_ns: u64,
         /// Runs per (tree, configuration); the row is the run of median wall time.
@@ -121,7 +121,7 @@ row! {
 impl RealRow {
     /// The configuration columns.
     pub fn columns(&self) -> Columns {
-        crate::algorithm::columns_of!(self)
+        crate::policy::columns_of!(self)
     }
 
     /// The host columns.
@@ -171,7 +171,7 @@ pub struct Settings {
 }
 
 /// One planned configuration: threads and algorithm (`None` at one thread).
-type Config = (usize, Option<Algorithm>);
+type Config = (usize, Option<Policy>);
 
 /// A group of trees: its key, its trees, its configurations, its network.
 type Group = (TreeKey, Vec<usize>, Vec<Config>, Option<usize>);
@@ -195,7 +195,7 @@ impl Plan {
         }
         for g in &mut groups {
             g.2 = configurations(req, &g.0)?;
-            if g.2.iter().any(|c| matches!(c.1.and_then(|a| a.scheme()), Some(crate::algorithm::Scheme::C { .. }))) {
+            if g.2.iter().any(|c| matches!(c.1.and_then(|a| a.scheme()), Some(crate::policy::Scheme::C { .. }))) {
                 g.3 = Some(network_for(&g.0, nets)?);
             }
         }
@@ -307,7 +307,7 @@ fn check(tree: &Tree, threads: usize, config: &str, want: &Measured, got: &Measu
 }
 
 /// A configuration in messages.
-fn describe(a: Option<Algorithm>) -> String {
+fn describe(a: Option<Policy>) -> String {
     match a {
         None => "sequential".into(),
         Some(a) => match a.scheme() {
@@ -317,7 +317,7 @@ fn describe(a: Option<Algorithm>) -> String {
     }
 }
 
-fn row(tree: &Tree, threads: usize, a: Option<&Algorithm>, r: &Measured, host: &Occupancy, s: &Settings) -> RealRow {
+fn row(tree: &Tree, threads: usize, a: Option<&Policy>, r: &Measured, host: &Occupancy, s: &Settings) -> RealRow {
     let k = Columns::of(a);
     tree_row!(
         tree,
@@ -379,7 +379,7 @@ pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, Ps
         return Ok(rows);
     }
     crate::formats::aggregate::summarize(rows, |r| {
-        let a = r.columns().algorithm().map_err(RequestError::from)?;
+        let a = r.columns().read().map_err(RequestError::from)?;
         Ok::<_, PsearchError>(((r.model, r.b, r.wa, r.wb, r.depth), r.procs, a))
     })
 }
@@ -387,6 +387,7 @@ pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, Ps
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::LazySmp;
 
     /// Every column has its kind of mean, the one `docs/formats.md` names.
     #[test]
@@ -409,7 +410,7 @@ mod tests {
         ))
         .unwrap();
         let mut req = Request::new(vec![1, 3]);
-        req.algorithms = vec!["dts".parse().unwrap(), Algorithm::LazySmp];
+        req.algorithms = vec!["dts".parse().unwrap(), Policy::LazySmp(LazySmp)];
         let plan = Plan::new(&trees, &req, &[]).unwrap();
         assert_eq!(plan.len(), 2 * 3);
         let rows = plan.run(&trees, &[], &Settings { repeats: 1, ..Settings::default() }, &crate::progress::Progress::hidden()).unwrap();

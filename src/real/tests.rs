@@ -3,20 +3,21 @@
 //! thread counts, with and without random delays.
 
 use super::*;
-use crate::algorithm::{Scheme, Walk};
 use crate::classify::Predictor;
+use crate::policy::{Active, Dts, LazySmp, PvSplit, Scheme, Steal, Walk};
+use crate::real::idle::RealSearch;
 use crate::schemes::NetworkSplit;
 use crate::tree::artificial::{Model, Node, Ordering, Shape};
 use crate::value::ROOT_PSCORE;
 
 /// Every split-based configuration with schemes A and B, and Lazy SMP.
-fn algorithms() -> Vec<Algorithm> {
-    let mut v = vec![Algorithm::PvSplit, Algorithm::LazySmp];
+fn algorithms() -> Vec<Policy> {
+    let mut v = vec![Policy::PvSplit(PvSplit), Policy::LazySmp(LazySmp)];
     for s in [Scheme::A { m_a: 1, pv_wait: 1 }, Scheme::A { m_a: 2, pv_wait: 0 }, Scheme::B { m_b: 1, pv_wait: 1 }] {
-        v.push(Algorithm::Dts { scheme: s, walk: Walk::Tree });
-        v.push(Algorithm::Dts { scheme: s, walk: Walk::Level });
-        v.push(Algorithm::Steal { scheme: s, seed: 3 });
-        v.push(Algorithm::Active { scheme: s, min_split_depth: 2, split_group: 3 });
+        v.push(Policy::Dts(Dts { scheme: s, walk: Walk::Tree }));
+        v.push(Policy::Dts(Dts { scheme: s, walk: Walk::Level }));
+        v.push(Policy::Steal(Steal { scheme: s, seed: 3 }));
+        v.push(Policy::Active(Active { scheme: s, min_split_depth: 2, split_group: 3 }));
     }
     v
 }
@@ -57,15 +58,8 @@ fn every_algorithm_is_exact_on_artificial_trees() {
                         // Scheme C with a fixed predictor standing in for the network.
                         for m_ca in [-2, 0, 1] {
                             let c = NetworkSplit { net: &Fixed, cut_width: 10.0, m_ca, m_cc: 1, leaf_ply: depth };
-                            let r = idle::run(
-                                &shape,
-                                &root,
-                                depth,
-                                &c,
-                                Algorithm::Dts { scheme: Scheme::C { m_ca, m_cc: 1, cut_width: 10 }, walk: Walk::Tree },
-                                &opts,
-                            )
-                            .unwrap();
+                            let a = Dts { scheme: Scheme::C { m_ca, m_cc: 1, cut_width: 10 }, walk: Walk::Tree };
+                            let r = a.run_real(&shape, &root, depth, &c, &opts).unwrap();
                             assert_eq!((r.value, r.root_move), (seq.value, seq.root_move), "scheme c m_ca={m_ca} seed={seed} depth={depth}");
                         }
                     }

@@ -5,8 +5,8 @@
 //! cannot drift apart in names, ranges or defaults (`docs/formats.md`).
 
 use super::{IntRange, Request, Result};
-use crate::algorithm::{
-    LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, Scheme, SearchOpt,
+use crate::policy::{
+    LIMITS_CUT_WIDTH, LIMITS_M_A, LIMITS_M_B, LIMITS_M_CA, LIMITS_M_CC, LIMITS_MIN_SPLIT_DEPTH, LIMITS_PV_WAIT, LIMITS_SPLIT_GROUP, Limits, PolicyOpt, Scheme,
     Walk,
 };
 use std::path::PathBuf;
@@ -72,7 +72,7 @@ impl SearchArgs {
         let set = |v: &Option<String>, _: Limits| Ok::<_, std::convert::Infallible>(v.as_ref().map(|_| IntRange { lo: 0, hi: 0 }));
         let Ok(req) = self.fields(Request::default(), set);
         let mut given = req.given();
-        given.push((SearchOpt::Weights.flag(), !self.weights.is_empty()));
+        given.push((PolicyOpt::Weights.flag(), !self.weights.is_empty()));
         given
     }
 
@@ -112,16 +112,16 @@ impl SearchArgs {
 /// the message-passing machines know (`cluster_name`, given by the tool:
 /// this module does not depend on them) is refused with `hint`, how to run
 /// it in that tool.
-pub fn parse_algorithms(flag: &str, names: &[String], cluster_name: impl Fn(&str) -> bool, hint: &str) -> anyhow::Result<Vec<crate::algorithm::Algorithm>> {
+pub fn parse_algorithms(flag: &str, names: &[String], cluster_name: impl Fn(&str) -> bool, hint: &str) -> anyhow::Result<Vec<crate::policy::Policy>> {
     let mut out = vec![];
     for a in names {
         if cluster_name(a) {
             anyhow::bail!("{flag} {a} is a cluster algorithm ({hint})");
         }
-        out.push(a.parse::<crate::algorithm::Algorithm>()?);
+        out.push(a.parse::<crate::policy::Policy>()?);
     }
     if out.is_empty() {
-        out.push("dts".parse::<crate::algorithm::Algorithm>()?);
+        out.push("dts".parse::<crate::policy::Policy>()?);
     }
     Ok(out)
 }

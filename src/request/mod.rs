@@ -17,13 +17,13 @@ mod args;
 
 pub use args::{SearchArgs, parse_algorithms};
 
-use crate::algorithm::{
-    Algorithm, ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP, DEFAULT_STEAL_SEED,
-    Scheme, SearchOpt, Walk,
-};
 use crate::cli::{Reader, refuse_unread};
 use crate::macros::{named, require};
 use crate::nn::Network;
+use crate::policy::{
+    ConfigError, DEFAULT_CUT_WIDTH, DEFAULT_M_A, DEFAULT_M_B, DEFAULT_MIN_SPLIT_DEPTH, DEFAULT_PV_WAIT, DEFAULT_SPLIT_GROUP, DEFAULT_STEAL_SEED, Given, Policy,
+    PolicyOpt, Scheme, Walk,
+};
 use crate::tree::artificial::Ordering;
 use crate::tree::{Tree, TreeKey as GroupKey};
 
@@ -49,7 +49,7 @@ impl From<ConfigError> for RequestError {
 
 /// One point of a request's grid: processors (or threads) and the
 /// parallel search (`None` at one: the sequential run).
-pub type Point = (usize, Option<Algorithm>);
+pub type Point = (usize, Option<Policy>);
 
 /// When the simulated machine's executor may switch processors (real
 /// threads interleave as the operating system runs them).
@@ -155,7 +155,7 @@ pub struct Request {
     pub procs: Vec<usize>,
     /// Parallel search algorithms (for p > 1), with their defaults: the
     /// options below fill in their parameters.
-    pub algorithms: Vec<Algorithm>,
+    pub algorithms: Vec<Policy>,
     /// Schemes (for p > 1; default a), with their defaults.
     pub schemes: Option<Vec<Scheme>>,
     /// m_A values (default 2).
@@ -191,7 +191,7 @@ pub struct Request {
 impl Request {
     /// A request for `procs` with every other setting at its default.
     pub fn new(procs: Vec<usize>) -> Request {
-        Request { procs, algorithms: vec![Algorithm::default()], ..Request::default() }
+        Request { procs, algorithms: vec![Policy::default()], ..Request::default() }
     }
 
     /// The schemes asked for (default a).
@@ -209,26 +209,26 @@ impl Request {
     /// [`SearchArgs::given`], less `--weights`: the networks are not part
     /// of a request).
     pub(crate) fn given(&self) -> Vec<(&'static str, bool)> {
-        let set = |o: SearchOpt| match o {
-            SearchOpt::Scheme => self.schemes.is_some(),
-            SearchOpt::MinSplitDepth => self.min_split_depth.is_some(),
-            SearchOpt::SplitGroup => self.split_group.is_some(),
-            SearchOpt::StealSeed => self.steal_seed.is_some(),
-            SearchOpt::MA => self.m_a.is_some(),
-            SearchOpt::MB => self.m_b.is_some(),
-            SearchOpt::MCa => self.m_ca.is_some(),
-            SearchOpt::MCc => self.m_cc.is_some(),
-            SearchOpt::PvWait => self.pv_wait.is_some(),
-            SearchOpt::CutWidth => self.cut_width.is_some(),
-            SearchOpt::SplitWalk => self.walk.is_some(),
-            SearchOpt::ThesisParams => self.thesis,
-            SearchOpt::Weights => false,
+        let set = |o: PolicyOpt| match o {
+            PolicyOpt::Scheme => self.schemes.is_some(),
+            PolicyOpt::MinSplitDepth => self.min_split_depth.is_some(),
+            PolicyOpt::SplitGroup => self.split_group.is_some(),
+            PolicyOpt::StealSeed => self.steal_seed.is_some(),
+            PolicyOpt::MA => self.m_a.is_some(),
+            PolicyOpt::MB => self.m_b.is_some(),
+            PolicyOpt::MCa => self.m_ca.is_some(),
+            PolicyOpt::MCc => self.m_cc.is_some(),
+            PolicyOpt::PvWait => self.pv_wait.is_some(),
+            PolicyOpt::CutWidth => self.cut_width.is_some(),
+            PolicyOpt::SplitWalk => self.walk.is_some(),
+            PolicyOpt::ThesisParams => self.thesis,
+            PolicyOpt::Weights => false,
         };
-        SearchOpt::ALL.into_iter().filter(|&o| o != SearchOpt::Weights).map(|o| (o.flag(), set(o))).collect()
+        PolicyOpt::ALL.into_iter().filter(|&o| o != PolicyOpt::Weights).map(|o| (o.flag(), set(o))).collect()
     }
 
     /// Refuses an option of `given` (names, and whether each was given)
-    /// that none of the request's algorithms reads ([`Algorithm::options`]),
+    /// that none of the request's algorithms reads ([`Policy::options`]),
     /// nor any of its schemes where an algorithm takes one
     /// ([`Scheme::options`]): one rule for every option of the shared
     /// machine and the real threads, `--m-b` under scheme a as
@@ -237,16 +237,16 @@ impl Request {
         require!(!self.algorithms.is_empty(), RequestError::BadArgument, "--algorithm: give at least one algorithm");
         let takes_scheme = self.algorithms.iter().any(|a| a.scheme().is_some());
         let schemes = self.schemes();
-        let algorithms = Algorithm::ALL.iter().map(|a| Reader {
+        let algorithms = Policy::ALL.iter().map(|a| Reader {
             flag: "--algorithm",
             name: a.name(),
-            options: SearchOpt::flags(a.options()).into(),
+            options: PolicyOpt::flags(a.options()).into(),
             chosen: self.algorithms.iter().any(|p| p.same_kind(a)),
         });
         let scheme_readers = Scheme::ALL.iter().map(|s| Reader {
-            flag: SearchOpt::Scheme.flag(),
+            flag: PolicyOpt::Scheme.flag(),
             name: s.name(),
-            options: SearchOpt::flags(s.options()).into(),
+            options: PolicyOpt::flags(s.options()).into(),
             chosen: takes_scheme && schemes.iter().any(|c| c.same_kind(s)),
         });
         let readers: Vec<Reader> = algorithms.chain(scheme_readers).collect();
@@ -286,7 +286,6 @@ pub fn network_for(key: &GroupKey, nets: &[Network]) -> Result<usize> {
 
 fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
     let o = key.ordering();
-    let vals = |r: Option<IntRange>, default: i64| -> Vec<i64> { r.map_or(vec![default], |r| r.values().collect()) };
     let pv_waits = vals(req.pv_wait, DEFAULT_PV_WAIT as i64);
     let mut out = vec![];
     for &procs in &req.procs {
@@ -332,21 +331,15 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
                 }
             }
         }
+        let given = Given {
+            walk: req.walk.unwrap_or_default(),
+            steal_seed: req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED),
+            min_split_depths: vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64).into_iter().map(|d| d as u32).collect(),
+            split_groups: vals(req.split_group, DEFAULT_SPLIT_GROUP as i64).into_iter().map(|g| g as u32).collect(),
+        };
         for &policy in &req.algorithms {
             // The algorithm with each value of its own parameters ...
-            let variants: Vec<Algorithm> = match policy {
-                Algorithm::Dts { scheme, .. } => vec![Algorithm::Dts { scheme, walk: req.walk.unwrap_or_default() }],
-                Algorithm::PvSplit => vec![Algorithm::PvSplit],
-                Algorithm::LazySmp => vec![Algorithm::LazySmp],
-                Algorithm::Steal { scheme, .. } => vec![Algorithm::Steal { scheme, seed: req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED) }],
-                Algorithm::Active { scheme, .. } => {
-                    let groups = vals(req.split_group, DEFAULT_SPLIT_GROUP as i64);
-                    vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64)
-                        .into_iter()
-                        .flat_map(|d| groups.iter().map(move |&g| Algorithm::Active { scheme, min_split_depth: d as u32, split_group: g as u32 }))
-                        .collect()
-                }
-            };
+            let variants = policy.variants(&given);
             // ... and each scheme, where it takes one.
             for a in variants {
                 if a.scheme().is_none() {
@@ -404,9 +397,15 @@ pub fn row_seed(tree: &Tree) -> u64 {
     tree.row_seed()
 }
 
+/// The values of a range option, or its default alone when not given.
+fn vals(r: Option<IntRange>, default: i64) -> Vec<i64> {
+    r.map_or(vec![default], |r| r.values().collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::PvSplit;
 
     /// Ranges parse as `V` or `LO..HI` within their limits; anything else
     /// is refused with the option's name.
@@ -442,7 +441,7 @@ mod tests {
     #[test]
     fn every_option_has_a_reader_and_every_reader_an_option() {
         let declared: std::collections::BTreeSet<&str> =
-            Algorithm::ALL.iter().flat_map(|a| a.options()).chain(Scheme::ALL.iter().flat_map(|s| s.options())).map(|o| o.flag()).collect();
+            Policy::ALL.iter().flat_map(|a| a.options()).chain(Scheme::ALL.iter().flat_map(|s| s.options())).map(|o| o.flag()).collect();
         let options: std::collections::BTreeSet<&str> = SearchArgs::default().given().iter().map(|g| g.0).collect();
         assert_eq!(declared, options);
         let of_request: Vec<&str> = Request::default().given().iter().map(|g| g.0).collect();
@@ -458,7 +457,7 @@ mod tests {
         let key =
             crate::tree::TreeKey::Artificial { model: crate::tree::artificial::Model::Exponential, ordering: Ordering::new(4, 50, 50).unwrap(), depth: 4 };
         let mut req = Request::new(vec![1, 3]);
-        req.algorithms = vec!["dts".parse().unwrap(), Algorithm::PvSplit];
+        req.algorithms = vec!["dts".parse().unwrap(), Policy::PvSplit(PvSplit)];
         req.m_a = Some(IntRange { lo: 1, hi: 2 });
         let points = configurations(&req, &key).unwrap();
         let names: Vec<(usize, String)> = points.iter().map(|(p, a)| (*p, a.map_or("-".into(), |a| format!("{} {:?}", a.name(), a.scheme())))).collect();
@@ -471,7 +470,7 @@ mod tests {
                 (3, "pvsplit None".to_string())
             ]
         );
-        req.algorithms = vec![Algorithm::PvSplit];
+        req.algorithms = vec![Policy::PvSplit(PvSplit)];
         assert_eq!(configurations(&req, &key).unwrap_err().to_string(), "--m-a applies to --scheme a only (this run: --algorithm pvsplit, no scheme)");
         assert!(matches!(network_for(&key, &[]), Err(RequestError::NoNetwork(_))));
     }

@@ -14,12 +14,12 @@
 
 use super::engine::SimError;
 use super::engine::{MachineSpec, NoRecord, Recorder, State, TreeStats};
-use crate::algorithm::{Algorithm, Columns, ConfigError, DEFAULT_PV_WAIT, LAZY_SMP_REAL_ONLY, Scheme, Walk};
 use crate::formats::aggregate::{self, share};
 use crate::formats::{SimRow, seal};
 use crate::game::TreeSource;
 use crate::macros::{require, tree_row};
 use crate::nn::Network;
+use crate::policy::{Columns, ConfigError, DEFAULT_PV_WAIT, Policy, Scheme, Walk};
 use crate::request::{Interleave, LockKind, Request, RequestError, configurations, network_for, row_seed};
 use crate::schemes::SplitScheme;
 use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
@@ -83,7 +83,7 @@ pub struct SimConfig {
     /// Processors.
     pub procs: usize,
     /// The parallel search (`None` with one processor: the sequential run).
-    pub algorithm: Option<Algorithm>,
+    pub algorithm: Option<Policy>,
     /// When processors interleave.
     pub interleave: Interleave,
     /// How processors wait for locks.
@@ -115,7 +115,7 @@ impl SimConfig {
 
     /// The configuration of a row, read back from its columns.
     pub fn of_row(r: &SimRow) -> Result<SimConfig> {
-        let algorithm = r.columns().algorithm()?;
+        let algorithm = r.columns().read()?;
         Ok(SimConfig { procs: r.procs as usize, algorithm, interleave: r.interleave.parse()?, lock: r.lock.parse()? })
     }
 
@@ -186,7 +186,7 @@ fn run_id(trees: &[Tree], groups: &[Group], nets: &[Network]) -> String {
             ));
             // Only the new policies add to the digest, so that the thesis's
             // runs keep their ids.
-            if let Some(a) = c.algorithm.filter(|a| !matches!(a, Algorithm::Dts { .. })) {
+            if let Some(a) = c.algorithm.filter(|a| !matches!(a, Policy::Dts(_))) {
                 h.update(format!("policy {} {:?} {:?} {:?}\n", a.name(), k.min_split_depth, k.split_group, k.steal_seed));
             }
             if c.lock != LockKind::Tas {
@@ -209,7 +209,9 @@ impl Plan {
     /// orderings (scheme C needs one per ordering).
     pub fn new(trees: &[Tree], req: &Request, nets: &[Network]) -> Result<Plan> {
         require!(!req.procs.is_empty(), RunError::BadArgument, "--procs: give at least one processor count");
-        require!(!req.algorithms.contains(&Algorithm::LazySmp), RunError::BadArgument, "{LAZY_SMP_REAL_ONLY}");
+        if let Some(why) = req.algorithms.iter().find_map(|a| a.simulated().err()) {
+            return Err(RunError::BadArgument(why.into()));
+        }
         req.check_applies()?;
         let mut groups: Vec<Group> = vec![];
         for (i, t) in trees.iter().enumerate() {
@@ -291,7 +293,7 @@ pub fn simulate_recorded<R: Recorder>(tree: &Tree, c: &SimConfig, net: Option<&N
     // The sequential run: one processor never splits, so any algorithm
     // gives it; the default's.
     let algorithm = c.algorithm.unwrap_or_default();
-    let cfg = MachineSpec { interleave: c.interleave, algorithm, lock: c.lock, ..MachineSpec::new(c.procs, depth) };
+    let cfg = MachineSpec { interleave: c.interleave, policy: algorithm, lock: c.lock, ..MachineSpec::new(c.procs, depth) };
     // Without a scheme (one processor, or PV splitting with its own rule
     // for where to split) the engine still takes one: scheme A with m_A = 1,
     // which nothing then consults for a split.

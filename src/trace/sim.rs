@@ -233,7 +233,7 @@ pub fn label(tree: &crate::tree::Tree, c: &crate::sim::run::SimConfig) -> String
     let algorithm = c.algorithm.map_or_else(
         || "sequential".to_string(),
         |a| {
-            let k = crate::algorithm::Columns::of(Some(&a));
+            let k = crate::policy::Columns::of(Some(&a));
             if k.scheme == "-" { a.name().to_string() } else { format!("{} scheme {}", a.name(), k.scheme) }
         },
     );

@@ -4,9 +4,9 @@
 //! registered cluster algorithm, every shared-memory policy and scheme.
 
 use super::check::{self, Summary};
-use crate::algorithm::{Algorithm, Scheme, Walk};
 use crate::cli::Input;
 use crate::cluster::{Algorithm as _, ClusterAlgorithm, ClusterConfig, ClusterSettings};
+use crate::policy::{Active, Dts, LazySmp, Policy, PvSplit, Scheme, Steal, Walk};
 use crate::request::{Interleave, LockKind};
 use crate::sim::engine::{State, TimeKind};
 use crate::sim::run::SimConfig;
@@ -75,13 +75,13 @@ fn shared_traces_add_up_to_the_runs() {
     let mut algorithms = vec![None];
     for scheme in [a, b] {
         algorithms.extend([
-            Some(Algorithm::Dts { scheme, walk: Walk::Tree }),
-            Some(Algorithm::Dts { scheme, walk: Walk::Level }),
-            Some(Algorithm::Steal { scheme, seed: 3 }),
-            Some(Algorithm::Active { scheme, min_split_depth: 2, split_group: 4 }),
+            Some(Policy::Dts(Dts { scheme, walk: Walk::Tree })),
+            Some(Policy::Dts(Dts { scheme, walk: Walk::Level })),
+            Some(Policy::Steal(Steal { scheme, seed: 3 })),
+            Some(Policy::Active(Active { scheme, min_split_depth: 2, split_group: 4 })),
         ]);
     }
-    algorithms.push(Some(Algorithm::PvSplit));
+    algorithms.push(Some(Policy::PvSplit(PvSplit)));
     for algorithm in algorithms {
         for (interleave, lock) in [(Interleave::Access, LockKind::Tas), (Interleave::Access, LockKind::Queue), (Interleave::State, LockKind::Tas)] {
             let procs = if algorithm.is_some() { 7 } else { 1 };
@@ -103,7 +103,7 @@ fn shared_traces_add_up_to_the_runs() {
             // a write behind its sleep, booking a negative tick or so to
             // its state: drawn as its previous span cut short, so only
             // the processors' totals hold there.
-            let sleeps = !matches!(algorithm, None | Some(Algorithm::Dts { .. }));
+            let sleeps = !matches!(algorithm, None | Some(Policy::Dts(Dts { .. })));
             if interleave == Interleave::State && sleeps {
                 continue;
             }
@@ -137,11 +137,11 @@ fn real_traces_lie_within_the_wall_time() {
     let tree = artificial(5);
     let a = Scheme::A { m_a: 1, pv_wait: 1 };
     let algorithms = [
-        Algorithm::Dts { scheme: a, walk: Walk::Tree },
-        Algorithm::PvSplit,
-        Algorithm::Steal { scheme: a, seed: 1 },
-        Algorithm::Active { scheme: a, min_split_depth: 2, split_group: 4 },
-        Algorithm::LazySmp,
+        Policy::Dts(Dts { scheme: a, walk: Walk::Tree }),
+        Policy::PvSplit(PvSplit),
+        Policy::Steal(Steal { scheme: a, seed: 1 }),
+        Policy::Active(Active { scheme: a, min_split_depth: 2, split_group: 4 }),
+        Policy::LazySmp(LazySmp),
     ];
     for (threads, algorithm) in algorithms.iter().map(|&a| (3, Some(a))).chain([(1, None)]) {
         let opts = Options { threads, trace: Some(1 << 16), ..Options::default() };
@@ -180,8 +180,8 @@ fn shared_trace_nodes_are_the_machines() {
     let sh = Shape::new(Model::Exponential, Ordering::new(6, 69, 19).unwrap()).unwrap();
     let root = Node { seed: 2024, pscore: crate::value::ROOT_PSCORE as u32 };
     let a = Scheme::A { m_a: 1, pv_wait: 1 };
-    for algorithm in [Algorithm::Dts { scheme: a, walk: Walk::Tree }, Algorithm::Steal { scheme: a, seed: 2 }, Algorithm::PvSplit] {
-        let cfg = MachineSpec { algorithm, trace: true, ..MachineSpec::new(5, 4) };
+    for algorithm in [Policy::Dts(Dts { scheme: a, walk: Walk::Tree }), Policy::Steal(Steal { scheme: a, seed: 2 }), Policy::PvSplit(PvSplit)] {
+        let cfg = MachineSpec { policy: algorithm, trace: true, ..MachineSpec::new(5, 4) };
         let (stats, rec) = simulate_recorded(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg, super::sim::SimTrace::new(Vec::new(), "t", 5, None)).unwrap();
         let out = rec.into_writer().finish().unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();

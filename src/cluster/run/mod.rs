@@ -340,7 +340,7 @@ fn row(trees: &[Tree], cfg: &ClusterConfig, ds: &[&Done], base: &[ClusterStats],
         oversubscribed: host.map(|h| h.oversubscribed),
         // Real ranks say how many threads each ran (1: the sequential search).
         threads: (source != RowSource::Simulated).then(|| threads.map_or(1, |t| t.threads as u32)),
-        thread_algorithm: threads.map(|t| t.algorithm.name().to_string()),
+        thread_policy: threads.map(|t| t.policy.name().to_string()),
         wake_ns,
     }
 }

@@ -155,7 +155,7 @@ fn calibration_and_items_from_the_pipelines_files() {
         free_cores: None,
         oversubscribed: None,
         threads: None,
-        thread_algorithm: None,
+        thread_policy: None,
         wake_ns: None,
     };
     // Each row of the tree its file names.

@@ -1,4 +1,4 @@
-//! Active splitting on real threads ([`Algorithm::Active`](crate::algorithm::Algorithm);
+//! Active splitting on real threads ([`Active`](crate::policy::Active);
 //! Crafty, Stockfish before 2014): idle threads put themselves in an idle
 //! set and wait on their own mailbox. A thread at a node that the scheme
 //! makes eligible, with at least `min_split_depth` plies below it, recruits
@@ -6,19 +6,22 @@
 //! and at most `split_group` threads sent to one node in all (its first
 //! thread included).
 
+use super::RealSearch;
 use crate::game::TreeSource;
-use crate::real::heap::{HState, NodeRef, Policy, Shared, Thread};
+use crate::policy::Active;
+use crate::real::heap::{self, HState, HeapPolicy, NodeRef, Shared, Thread};
+use crate::real::{Measured, Options, RealError};
 use crate::schemes::SplitScheme;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::*};
 
-/// Active splitting and its two parameters.
-#[derive(Clone, Copy, Debug)]
-pub struct Active {
-    /// Plies a node needs below it to be split.
-    pub min_split_depth: u32,
-    /// Most threads sent to one node, its first thread included.
-    pub split_group: u32,
+impl RealSearch for Active {
+    fn run_real<S: TreeSource, Sc: SplitScheme>(&self, src: &S, root: &S::Node, depth: u32, scheme: &Sc, opts: &Options) -> Result<Measured, RealError>
+    where
+        Sc::Data: Send + Sync,
+    {
+        heap::run(src, root, depth, scheme, self, opts)
+    }
 }
 
 /// The idle set and the mailboxes.
@@ -41,7 +44,7 @@ impl Default for Joined {
     }
 }
 
-impl<S: TreeSource, D> Policy<S, D> for Active {
+impl<S: TreeSource, D> HeapPolicy<S, D> for Active {
     type Shared = Recruits<S, D>;
     type ThreadState = ();
     type NodeState = Joined;
@@ -60,7 +63,7 @@ impl<S: TreeSource, D> Policy<S, D> for Active {
         st: &mut HState<S, D, Active>,
     ) {
         let r = &sh.policy;
-        let Active { min_split_depth, split_group } = r.params;
+        let Active { min_split_depth, split_group, .. } = r.params;
         if r.waiting.load(Relaxed) == 0 || x.depth < min_split_depth || st.policy.0 >= split_group || sh.eligible(x, st).is_none() {
             return;
         }

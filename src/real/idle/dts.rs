@@ -1,4 +1,4 @@
-//! The thesis's DTS-like search on real threads ([`Algorithm::Dts`](crate::algorithm::Algorithm),
+//! The thesis's DTS-like search on real threads ([`Dts`](crate::policy::Dts),
 //! thesis §6.2, Figure 6.12): one split-point variable under a lock. An
 //! idle thread takes the lock; if the variable holds a node that is still
 //! valid (not done, moves left, still eligible under the scheme) the
@@ -10,18 +10,23 @@
 //! eligible node. The other idle threads wait on the lock meanwhile: the
 //! thesis's serial bottleneck, measured here as lock time.
 
-use crate::algorithm::Walk;
+use super::RealSearch;
 use crate::game::TreeSource;
-use crate::real::heap::{HNode, NodeRef, Policy, Shared, Thread};
+use crate::policy::Dts;
+use crate::policy::Walk;
+use crate::real::heap::{self, HNode, HeapPolicy, NodeRef, Shared, Thread};
+use crate::real::{Measured, Options, RealError};
 use crate::schemes::{Candidate, SplitScheme};
 use std::sync::atomic::Ordering::Acquire;
 use std::sync::{Mutex, Weak};
 
-/// The DTS-like search: its split-point searches walk as `walk` says.
-#[derive(Clone, Copy, Debug)]
-pub struct Dts {
-    /// How far a split-point search walks the heap.
-    pub walk: Walk,
+impl RealSearch for Dts {
+    fn run_real<S: TreeSource, Sc: SplitScheme>(&self, src: &S, root: &S::Node, depth: u32, scheme: &Sc, opts: &Options) -> Result<Measured, RealError>
+    where
+        Sc::Data: Send + Sync,
+    {
+        heap::run(src, root, depth, scheme, self, opts)
+    }
 }
 
 /// The split-point variable.
@@ -30,7 +35,7 @@ pub struct SplitVar<S: TreeSource, D> {
     walk: Walk,
 }
 
-impl<S: TreeSource, D> Policy<S, D> for Dts {
+impl<S: TreeSource, D> HeapPolicy<S, D> for Dts {
     type Shared = SplitVar<S, D>;
     type ThreadState = ();
     /// The node's children that are heap nodes, for the split-point search.

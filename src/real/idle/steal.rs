@@ -1,4 +1,4 @@
-//! YBWC with work stealing on real threads ([`Algorithm::Steal`](crate::algorithm::Algorithm);
+//! YBWC with work stealing on real threads ([`Steal`](crate::policy::Steal);
 //! Feldmann), with crossbeam-deque's work-stealing deques: a thread at a
 //! node that the scheme makes eligible pushes the node, once, on its own
 //! deque (the young-brothers-wait rule is the scheme's: scheme A waits for
@@ -9,19 +9,24 @@
 //! tree. A thread that steals a node with moves still left after its own
 //! pushes it on its own deque, so that others may steal it from there.
 
+use super::RealSearch;
 use crate::game::TreeSource;
-use crate::real::heap::{HState, NodeRef, Policy, Shared, Thread};
+use crate::policy::Steal;
+use crate::real::heap::{self, HState, HeapPolicy, NodeRef, Shared, Thread};
+use crate::real::{Measured, Options, RealError};
 use crate::schemes::SplitScheme;
 use crossbeam_deque::{Steal as Stolen, Stealer, Worker};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use std::sync::atomic::Ordering::Acquire;
 
-/// Work stealing: the victims' choice is seeded with `seed`.
-#[derive(Clone, Copy, Debug)]
-pub struct Steal {
-    /// The seed of the victims' choice.
-    pub seed: u64,
+impl RealSearch for Steal {
+    fn run_real<S: TreeSource, Sc: SplitScheme>(&self, src: &S, root: &S::Node, depth: u32, scheme: &Sc, opts: &Options) -> Result<Measured, RealError>
+    where
+        Sc::Data: Send + Sync,
+    {
+        heap::run(src, root, depth, scheme, self, opts)
+    }
 }
 
 /// Every thread's deque, as seen by thieves.
@@ -35,7 +40,7 @@ pub struct Own<S: TreeSource, D> {
     rng: ChaCha8Rng,
 }
 
-impl<S: TreeSource, D> Policy<S, D> for Steal {
+impl<S: TreeSource, D> HeapPolicy<S, D> for Steal {
     type Shared = Stealers<S, D>;
     type ThreadState = Own<S, D>;
     /// Pushed on a deque already.

@@ -78,14 +78,14 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Whether processors wait for a write to block `b` (only the shared
     /// variables and mailboxes are waited on).
     #[inline(always)]
-    pub(super) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
+    pub(crate) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
         b < self.node_base && !w.waiters[b].is_empty()
     }
 
     /// The first turn of an access that may miss: parks the processor if
     /// the block refuses it.
     #[inline(never)]
-    pub(super) fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
+    pub(crate) fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
         match self.access_step(w, p, b, write) {
             Step::Ready => Poll::Ready(()),
             Step::Served => Poll::Pending,
@@ -100,7 +100,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// issued again within the turn while the block refuses it for less
     /// than the time `p` may run on.
     #[inline(always)]
-    pub(super) fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
+    pub(crate) fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
         loop {
             let now = w.sched.clock(p);
             let r = w.mem.request(p, b, now, write);
@@ -153,7 +153,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// processors spin on, most turns are such refusals: 690 M of a run's
     /// 700 M turns at p = 1,024.)
     #[inline(never)]
-    pub(super) fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
+    pub(crate) fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
         let until = w.mem.refused(p, b, t);
         let first = match until {
             Some(_) => NONE as Proc,
@@ -211,7 +211,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// must now let the others run: another processor's clock is at or below
     /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
-    pub(super) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) -> bool {
+    pub(crate) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) -> bool {
         self.book(w, p, d, kind);
         let t = w.sched.clock(p) + d;
         w.sched.set(p, t);
@@ -226,7 +226,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// log of charges), which the end of the run trims. The clock is the
     /// caller's to move.
     #[inline(always)]
-    pub(super) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
+    pub(crate) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         if R::ON {
             let start = w.sched.clock(p);
             self.record(w, p, start, d, kind);
@@ -238,14 +238,14 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// current state.
     #[cold]
     #[inline(never)]
-    pub(super) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
+    pub(crate) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
         let (s, at) = w.state[p];
         self.rec.borrow_mut().span(p, start, d, s, kind, super::machine::node_key(w, at), &|| super::machine::path(w, at));
     }
 
     /// [`Machine::book`] without the recorder (its caller tells it).
     #[inline(always)]
-    pub(super) fn tally(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
+    pub(crate) fn tally(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         let s = w.state[p].0;
         w.stats.time[s as usize][kind as usize] += d;
         w.last[p] = (s, kind, d);
@@ -256,13 +256,13 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 
     /// [`Machine::charge`] as a future: suspends `p` if it must let the others run.
     #[inline(always)]
-    pub(super) fn pause(&self, p: Proc, d: u64, kind: TimeKind) -> Suspend {
+    pub(crate) fn pause(&self, p: Proc, d: u64, kind: TimeKind) -> Suspend {
         Suspend(self.charge(&mut self.w.borrow_mut(), p, d, kind))
     }
 
     /// Lets the others run if `p` has moved past them since it was resumed.
     #[inline(always)]
-    pub(super) fn reschedule(&self, p: Proc) -> Suspend {
+    pub(crate) fn reschedule(&self, p: Proc) -> Suspend {
         let c = self.clock(p);
         Suspend(c >= self.limit.get() && c > self.resumed.get())
     }
@@ -289,7 +289,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// copy, which costs nothing until the write invalidates it. The wait
     /// is the state's own time; the processor resumes when the write is
     /// served, and must read the block again (a miss).
-    pub(super) fn wait_for_write(&self, p: Proc, b: Block, kind: TimeKind) -> Suspend {
+    pub(crate) fn wait_for_write(&self, p: Proc, b: Block, kind: TimeKind) -> Suspend {
         let mut w = self.w.borrow_mut();
         let now = w.sched.clock(p);
         w.asleep[p] = Some((now, kind));
@@ -300,7 +300,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 
     /// Wakes the processors waiting for block `b` at time `t`.
     #[cold]
-    pub(super) fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
+    pub(crate) fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
             if let Some((since, kind)) = w.asleep[q].take() {
@@ -322,7 +322,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 
     /// Enters state `s` at node `at`.
     #[inline(always)]
-    pub(super) fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
+    pub(crate) fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
         let mut w = self.w.borrow_mut();
         w.state[p] = (s, at);
         if self.cfg.trace {
@@ -335,21 +335,21 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The end of a step of the earlier model ([`Interleave::State`]): a
     /// state, or one pass of the idle loop. Nothing with [`Interleave::Access`].
     #[inline(always)]
-    pub(super) fn step(&self, p: Proc) -> Suspend {
+    pub(crate) fn step(&self, p: Proc) -> Suspend {
         if self.cfg.interleave == Interleave::State { self.reschedule(p) } else { Suspend(false) }
     }
 }
 
 /// Adds a charge to `p`'s log ([`Interleave::State`]).
 #[inline(never)]
-pub(super) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, TimeKind, u64)) {
+pub(crate) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, TimeKind, u64)) {
     w.charges[p].push(c);
 }
 
 /// Records `p`'s entry into state `s` at node `at` (a path of move numbers).
 #[cold]
 #[inline(never)]
-pub(super) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
+pub(crate) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
     let node = super::machine::path(w, at);
     let t = w.sched.clock(p);
     w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
@@ -376,7 +376,7 @@ mod tests {
                 for procs in [2, 3, 7, 48, 64, 130] {
                     for &algorithm in &policies {
                         for lock in [LockKind::Tas, LockKind::Queue] {
-                            let cfg = MachineSpec { algorithm, lock, ..MachineSpec::new(procs, depth) };
+                            let cfg = MachineSpec { policy: algorithm, lock, ..MachineSpec::new(procs, depth) };
                             let one_by_one = MachineSpec { group_waiters: false, ..cfg };
                             let tag = format!("b={b} seed={seed} p={procs} {algorithm:?} {lock:?}");
                             assert_eq!(
@@ -398,8 +398,8 @@ mod tests {
         let sh = shape(8, 79, 5);
         for seed in 1..3u32 {
             let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
-            for algorithm in [dts(Walk::Tree), Algorithm::Steal { scheme: A1, seed: 5 }] {
-                let cfg = MachineSpec { algorithm, ..MachineSpec::new(1024, 4) };
+            for algorithm in [dts(Walk::Tree), Policy::Steal(Steal { scheme: A1, seed: 5 })] {
+                let cfg = MachineSpec { policy: algorithm, ..MachineSpec::new(1024, 4) };
                 let one_by_one = MachineSpec { group_waiters: false, ..cfg };
                 assert_eq!(
                     simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),

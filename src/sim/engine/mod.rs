@@ -23,7 +23,7 @@
 //! split-point rule is a [`SplitScheme`](crate::schemes::SplitScheme)
 //! (what is eligible, and in what order of preference); a new way for an
 //! idle processor to find work is a variant of
-//! [`Algorithm`](crate::algorithm::Algorithm) and its routine, called from
+//! [`Policy`](crate::policy::Policy) and its routine, called from
 //! `Machine::idle`.
 //!
 //! Why `async`: each state stays one readable routine however many times it
@@ -87,17 +87,17 @@
 //!   `steal`, `active`.
 
 mod executor;
-mod heap;
+pub(crate) mod heap;
 mod idle;
 mod locks;
-mod machine;
-mod record;
-mod spec;
+pub(crate) mod machine;
+pub(crate) mod record;
+pub(crate) mod spec;
 mod states;
-mod stats;
+pub(crate) mod stats;
 #[cfg(test)]
-mod testkit;
-mod types;
+pub(crate) mod testkit;
+pub(crate) mod types;
 
 pub use crate::request::{Interleave, LockKind};
 pub use executor::{AccessFuture, Suspend};
@@ -112,16 +112,16 @@ use super::memory::Block;
 use std::cell::Cell;
 
 /// No node (a link's end, an idle processor's node).
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 /// The end-of-search flag (the memory layout is in the module's doc).
-const FLAG_BLOCK: Block = 0;
+pub(crate) const FLAG_BLOCK: Block = 0;
 /// The split-point variable and its lock (PV splitting: the published PV node).
-const SPLIT_BLOCK: Block = 1;
+pub(crate) const SPLIT_BLOCK: Block = 1;
 /// The global node heap and its lock.
-const HEAP_BLOCK: Block = 2;
+pub(crate) const HEAP_BLOCK: Block = 2;
 /// Processor 0's private data and local heap; then the others', the
 /// mailboxes, the idle set and the nodes.
-const FIRST_PRIVATE: Block = 3;
+pub(crate) const FIRST_PRIVATE: Block = 3;
 
 #[cfg(test)]
 thread_local! {

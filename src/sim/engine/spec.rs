@@ -1,10 +1,10 @@
 //! What a simulation is asked to do: the machine's settings
-//! ([`MachineSpec`], whose [`Algorithm`] says how idle processors find
+//! ([`MachineSpec`], whose [`Policy`] says how idle processors find
 //! work, and whose [`Interleave`] and [`LockKind`], options of a request,
 //! live in [`crate::request`]), the states' costs, and the errors (thesis
 //! §6.1–6.2; `docs/model.md` §5.2–5.3).
 
-use crate::algorithm::Algorithm;
+use crate::policy::Policy;
 use crate::request::{Interleave, LockKind};
 
 /// Why a simulation could not run or did not finish.
@@ -13,9 +13,9 @@ pub enum SimError {
     /// A machine of no processors.
     #[error("the machine needs at least 1 processor")]
     NoProcessors,
-    /// An algorithm the simulated machine cannot run (Lazy SMP).
-    #[error("{}", crate::algorithm::LAZY_SMP_REAL_ONLY)]
-    RealThreadsOnly,
+    /// A policy the simulated machine cannot run (Lazy SMP), and why.
+    #[error("{0}")]
+    RealThreadsOnly(&'static str),
     /// No node was created or returned for the stall limit: the processors'
     /// states, for the report.
     #[error("no progress for {limit} simulated ticks (no node created or returned since t={since}): {states}")]
@@ -68,7 +68,7 @@ pub struct MachineSpec {
     pub interleave: Interleave,
     /// How idle processors find work (the engine reads the policy and its
     /// parameters; the scheme's rule is the `Scheme` given to [`simulate`](super::simulate)).
-    pub algorithm: Algorithm,
+    pub policy: Policy,
     /// How processors wait for locks.
     pub lock: LockKind,
     /// Record every state entry in [`super::TreeStats::trace`] (tests, small trees).
@@ -88,7 +88,7 @@ impl MachineSpec {
             depth,
             stall_limit: 2_000_000,
             interleave: Interleave::default(),
-            algorithm: Algorithm::default(),
+            policy: Policy::default(),
             lock: LockKind::default(),
             trace: false,
             group_waiters: true,

@@ -1,9 +1,11 @@
-//! Active splitting as in engines (Crafty; [`Algorithm::Active`](crate::algorithm::Algorithm)):
+//! Active splitting as in engines (Crafty; [`Active`](crate::policy::Active)):
 //! idle processors wait in their mailboxes; a working processor at an
 //! eligible node deep enough recruits them (an alternative to the thesis's
 //! idle loop of §6.2; `docs/beyond.md`).
 
+use super::SimIdle;
 use crate::game::TreeSource;
+use crate::policy::Active;
 use crate::schemes::SplitScheme;
 use crate::sim::engine::machine::Machine;
 use crate::sim::engine::record::Recorder;
@@ -11,10 +13,25 @@ use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::memory::Proc;
 
+impl SimIdle for Active {
+    fn mailboxes(&self) -> bool {
+        true
+    }
+
+    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+        m.idle_active(p).await
+    }
+
+    /// The idle processors are recruited to `c`.
+    async fn share_work<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc, c: u32) {
+        m.recruit(p, c, self.min_split_depth, self.split_group).await
+    }
+}
+
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Active splitting's idle loop: register as idle, then wait in the
     /// mailbox until a working processor recruits us to a node.
-    pub(in crate::sim::engine) async fn idle_active(&self, p: Proc) -> Next {
+    pub(crate) async fn idle_active(&self, p: Proc) -> Next {
         let ib = self.idle_block();
         self.lock(p, ib).await;
         {
@@ -45,7 +62,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// out a move), if it is eligible, has `min_split_depth` plies below it
     /// and fewer than `group` processors, `p` recruits idle processors to
     /// it (at most one per move left beyond its own).
-    pub(in crate::sim::engine) async fn recruit(&self, p: Proc, c: u32, min_split_depth: u32, group: u32) {
+    pub(crate) async fn recruit(&self, p: Proc, c: u32, min_split_depth: u32, group: u32) {
         let eligible = {
             let w = self.w.borrow();
             let n = &w.nodes[c as usize];
@@ -100,7 +117,7 @@ mod tests {
     /// below one ply-2 node are evaluated by one processor.
     #[test]
     fn active_splitting_respects_the_minimum_depth() {
-        let (want, r) = traced(3, 3, 3, Algorithm::Active { scheme: A1, min_split_depth: 2, split_group: 8 });
+        let (want, r) = traced(3, 3, 3, Policy::Active(Active { scheme: A1, min_split_depth: 2, split_group: 8 }));
         assert_eq!(r.value, want);
         let ev = leaves(&r);
         let parent = |leaf: &str| leaf.rsplit_once('.').map(|(p, _)| p.to_string()).unwrap();

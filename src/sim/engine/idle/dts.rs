@@ -1,10 +1,12 @@
-//! The thesis's idle loop ([`Algorithm::Dts`](crate::algorithm::Algorithm)):
+//! The thesis's idle loop ([`Dts`](crate::policy::Dts)):
 //! a global split-point variable under a lock, refilled by a split-point
 //! search of the allocated tree when it no longer holds a valid node
 //! (thesis §6.2, Figure 6.12; `docs/model.md` §5.3–5.4).
 
-use crate::algorithm::Walk;
+use super::SimIdle;
 use crate::game::TreeSource;
+use crate::policy::Dts;
+use crate::policy::Walk;
 use crate::schemes::{Candidate, SplitScheme};
 use crate::sim::engine::heap::push_children;
 use crate::sim::engine::machine::Machine;
@@ -15,11 +17,17 @@ use crate::sim::engine::types::NodeRef;
 use crate::sim::engine::{NONE, SPLIT_BLOCK};
 use crate::sim::memory::Proc;
 
+impl SimIdle for Dts {
+    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+        m.idle_dts(p, self.walk).await
+    }
+}
+
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The thesis's idle loop: take the split-point variable's lock; join the
     /// node it holds if that is still valid, else search the tree for a new
     /// one, store and join it; if there is none, unlock and pause 36 ticks.
-    pub(in crate::sim::engine) async fn idle_dts(&self, p: Proc, walk: Walk) -> Next {
+    pub(crate) async fn idle_dts(&self, p: Proc, walk: Walk) -> Next {
         loop {
             self.step(p).await;
             if self.search_over(p).await {
@@ -61,7 +69,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The split-point search: walks the allocated tree breadth-first from
     /// the root (each node read, 1 tick) and returns the best eligible node
     /// by the shared preference order (ties: the first found).
-    pub(in crate::sim::engine) async fn find_split_point(&self, p: Proc, walk: Walk) -> Option<NodeRef> {
+    pub(crate) async fn find_split_point(&self, p: Proc, walk: Walk) -> Option<NodeRef> {
         let mut q = std::mem::take(&mut self.w.borrow_mut().walks[p]);
         q.clear();
         {

@@ -1,17 +1,13 @@
 //! The idle state (**split**, thesis §6.2, Figure 6.12) and the idle
-//! algorithms: the dispatch on the [`Algorithm`] to them, and
-//! what they share (joining a node, the end-of-search flag, the mailboxes);
-//! each policy's routines are in a file of their own (`docs/model.md` §5.3
-//! and §5.7; the policies beyond the thesis: `docs/beyond.md`).
-//!
-//! A new policy touches this folder and one enum: its variant in
-//! [`Algorithm`] (`src/algorithm.rs`), a file here with its idle loop (and,
-//! if working processors must do something for idle ones, its hook, called
-//! from `share_work`), and here its `mod` line and its arms in `idle` and
-//! `share_work` (`docs/model.md`, "How to add an idle policy").
+//! policies on the simulated machine: [`SimIdle`], which each policy of
+//! [`crate::policy`] implements in a file of its own here (its idle loop,
+//! and what working processors do for idle ones), the hand-over to it, and
+//! what every policy may use (joining a node, the end-of-search flag, the
+//! mailboxes, the set of idle processors; `docs/model.md` §5.3 and §5.7).
+
 mod active;
 mod dts;
-mod pvsplit;
+mod pv_split;
 mod steal;
 
 use super::machine::Machine;
@@ -19,34 +15,65 @@ use super::stats::State;
 use super::types::Next;
 use super::types::NodeRef;
 use super::{FIRST_PRIVATE, FLAG_BLOCK, NONE};
-use crate::algorithm::Algorithm;
 use crate::game::TreeSource;
+use crate::policy::{LazySmp, dispatch};
 use crate::schemes::SplitScheme;
 use crate::sim::engine::record::Recorder;
 use crate::sim::memory::{Block, Proc};
+use std::future::Future;
 
-/// Whether idle processors of `a` wait in their mailboxes (the engine then keeps them).
-pub(in crate::sim::engine) fn mailboxes(a: &Algorithm) -> bool {
-    matches!(a, Algorithm::Steal { .. } | Algorithm::Active { .. })
+/// A policy on the simulated machine: implemented by every type of
+/// [`crate::policy`], each in its file of this folder.
+pub(crate) trait SimIdle {
+    /// **split**: look for work until there is some ([`Next::Search`]) or
+    /// the search is over ([`Next::Exit`]).
+    fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> impl Future<Output = Next>;
+
+    /// What a working processor at node `c` (locked, about to hand out a
+    /// move) does for idle ones; called only if [`SimIdle::mailboxes`].
+    fn share_work<T: TreeSource, S: SplitScheme, R: Recorder>(&self, _m: &Machine<'_, T, S, R>, _p: Proc, _c: u32) -> impl Future<Output = ()> {
+        async {}
+    }
+
+    /// What a processor does after a move of node `c` (locked) finished
+    /// and was folded into it; called only if [`SimIdle::updates`].
+    fn updated<T: TreeSource, S: SplitScheme, R: Recorder>(&self, _m: &Machine<'_, T, S, R>, _p: Proc, _c: u32) -> impl Future<Output = ()> {
+        async {}
+    }
+
+    /// Whether idle processors wait in their mailboxes (working processors
+    /// then call [`SimIdle::share_work`]).
+    fn mailboxes(&self) -> bool {
+        false
+    }
+
+    /// Whether [`SimIdle::updated`] does anything (a check the working
+    /// states make before they build its future: they are the engine's
+    /// innermost loop).
+    fn updates(&self) -> bool {
+        false
+    }
+}
+
+/// Lazy SMP is refused before any processor runs
+/// ([`crate::policy::IdlePolicy::simulated`]): it never idles here.
+impl SimIdle for LazySmp {
+    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, _m: &Machine<'_, T, S, R>, _p: Proc) -> Next {
+        Next::Exit
+    }
 }
 
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
-    /// **split**: look for work until there is some or the search is over.
-    pub(in crate::sim::engine) async fn idle(&self, p: Proc) -> Next {
+    /// **split**: look for work until there is some or the search is over
+    /// (the policy's idle loop, [`SimIdle::idle`]).
+    pub(crate) async fn idle(&self, p: Proc) -> Next {
         self.enter(p, State::Split, NONE).await;
-        match self.cfg.algorithm {
-            Algorithm::Dts { walk, .. } => self.idle_dts(p, walk).await,
-            Algorithm::PvSplit => self.idle_pvsplit(p).await,
-            Algorithm::Steal { .. } => self.idle_steal(p).await,
-            Algorithm::Active { .. } => self.idle_active(p).await,
-            // `Machine::new` refuses Lazy SMP before any processor runs.
-            Algorithm::LazySmp => unreachable!("{}", crate::algorithm::LAZY_SMP_REAL_ONLY),
-        }
+        dispatch!(self.cfg.policy, a => a.idle(self, p).await)
     }
 
     /// Under the node's lock: joins node `(n, g)` if it is still that
     /// allocation and still has moves to hand out.
-    pub(in crate::sim::engine) fn join(&self, (n, g): NodeRef) -> bool {
+    pub(crate) fn join(&self, (n, g): NodeRef) -> bool {
         let mut w = self.w.borrow_mut();
         let x = &mut w.nodes[n as usize];
         let ok = x.is(g) && x.open();
@@ -57,42 +84,56 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     }
 
     /// Whether the search is over: a read of the end-of-search flag.
-    pub(in crate::sim::engine) async fn search_over(&self, p: Proc) -> bool {
+    pub(crate) async fn search_over(&self, p: Proc) -> bool {
         self.read(p, FLAG_BLOCK).await;
         self.w.borrow().flag
     }
 
     /// Processor `q`'s mailbox.
     #[inline(always)]
-    pub(in crate::sim::engine) fn mbox(&self, q: Proc) -> Block {
+    pub(crate) fn mbox(&self, q: Proc) -> Block {
         FIRST_PRIVATE + self.cfg.procs + q
     }
 
     /// The set of idle processors (active splitting).
     #[inline(always)]
-    pub(in crate::sim::engine) fn idle_block(&self) -> Block {
+    pub(crate) fn idle_block(&self) -> Block {
         FIRST_PRIVATE + 2 * self.cfg.procs
-    }
-
-    /// What a working processor at node `c` (locked, about to hand out a
-    /// move) does for idle ones: nothing for the thesis's idle loop and PV
-    /// splitting; answer a thief's request (work stealing); recruit the
-    /// idle processors to `c` (active splitting).
-    pub(in crate::sim::engine) async fn share_work(&self, p: Proc, c: u32) {
-        match self.cfg.algorithm {
-            Algorithm::Dts { .. } | Algorithm::PvSplit | Algorithm::LazySmp => {}
-            Algorithm::Steal { .. } => self.answer_thief(p, c).await,
-            Algorithm::Active { min_split_depth, split_group, .. } => self.recruit(p, c, min_split_depth, split_group).await,
-        }
     }
 
     /// Whether node `(n, g)` is still that allocation and still has moves
     /// to hand out (read without its lock: the join checks again).
     #[inline(always)]
-    pub(in crate::sim::engine) fn valid(&self, (n, g): NodeRef) -> bool {
+    pub(crate) fn valid(&self, (n, g): NodeRef) -> bool {
         let w = self.w.borrow();
         let x = &w.nodes[n as usize];
         x.is(g) && x.open()
+    }
+}
+
+impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+    /// Whether the policy's idle processors wait in their mailboxes
+    /// ([`SimIdle::mailboxes`]).
+    #[inline(always)]
+    pub(crate) fn mailboxes(&self) -> bool {
+        dispatch!(self.cfg.policy, a => a.mailboxes())
+    }
+
+    /// [`SimIdle::share_work`]: what a working processor at node `c`
+    /// (locked, about to hand out a move) does for idle ones.
+    pub(crate) async fn share_work(&self, p: Proc, c: u32) {
+        dispatch!(self.cfg.policy, a => a.share_work(self, p, c).await)
+    }
+
+    /// Whether the policy does something after an update ([`SimIdle::updates`]).
+    #[inline(always)]
+    pub(crate) fn updates(&self) -> bool {
+        dispatch!(self.cfg.policy, a => a.updates())
+    }
+
+    /// [`SimIdle::updated`]: after a move of node `c` (locked) was folded in.
+    pub(crate) async fn updated(&self, p: Proc, c: u32) {
+        dispatch!(self.cfg.policy, a => a.updated(self, p, c).await)
     }
 }
 
@@ -120,7 +161,7 @@ mod tests {
                                     if interleave == Interleave::State && procs != 3 {
                                         continue;
                                     }
-                                    let cfg = MachineSpec { algorithm, lock, interleave, ..MachineSpec::new(procs, depth) };
+                                    let cfg = MachineSpec { policy: algorithm, lock, interleave, ..MachineSpec::new(procs, depth) };
                                     let tag = format!("b={b} seed={seed} depth={depth} p={procs} {algorithm:?} {lock:?} {interleave:?}");
                                     let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_or_else(|e| panic!("{tag}: {e}"));
                                     assert_eq!(r.value, want, "{tag}");
@@ -147,7 +188,7 @@ mod tests {
                     let want = search(&sh, &root, depth, &mut ()).value;
                     for &algorithm in &all {
                         for lock in [LockKind::Tas, LockKind::Queue] {
-                            let cfg = MachineSpec { algorithm, lock, ..MachineSpec::new(1024, depth) };
+                            let cfg = MachineSpec { policy: algorithm, lock, ..MachineSpec::new(1024, depth) };
                             let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
                             assert_eq!(r.value, want, "b={b} seed={seed} depth={depth} {algorithm:?} {lock:?}");
                             assert_eq!(r.accounted(), r.ticks * 1024);

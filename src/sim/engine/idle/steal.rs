@@ -1,10 +1,12 @@
-//! YBWC with work stealing (Feldmann; [`Algorithm::Steal`](crate::algorithm::Algorithm)):
+//! YBWC with work stealing (Feldmann; [`Steal`](crate::policy::Steal)):
 //! an idle processor asks a random victim through its mailbox; the victim
 //! answers at its next node with the highest eligible node of its own part
 //! of the tree, or "no work" (an alternative to the thesis's idle loop of
 //! §6.2; `docs/beyond.md`).
 
+use super::SimIdle;
 use crate::game::TreeSource;
+use crate::policy::Steal;
 use crate::schemes::SplitScheme;
 use crate::sim::engine::NONE;
 use crate::sim::engine::machine::Machine;
@@ -13,13 +15,29 @@ use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::engine::types::NodeRef;
 use crate::sim::memory::Proc;
-use rand_chacha::rand_core::Rng;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+impl SimIdle for Steal {
+    fn mailboxes(&self) -> bool {
+        true
+    }
+
+    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+        m.idle_steal(p, self.seed).await
+    }
+
+    /// A thief's request is answered.
+    async fn share_work<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc, c: u32) {
+        m.answer_thief(p, c).await
+    }
+}
 
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Work stealing's idle loop: send a request to a random victim, wait
     /// for its answer (answering other thieves' requests with "no work"
     /// meanwhile); start at the node offered, or try another victim.
-    pub(in crate::sim::engine) async fn idle_steal(&self, p: Proc) -> Next {
+    pub(crate) async fn idle_steal(&self, p: Proc, seed: u64) -> Next {
         let procs = self.cfg.procs;
         loop {
             if self.search_over(p).await {
@@ -31,6 +49,17 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
             }
             let v = {
                 let mut w = self.w.borrow_mut();
+                if w.rng.is_empty() {
+                    // One stream per processor, from the seed and the tree's root key.
+                    let key = self.src.root_key(&self.root_node);
+                    w.rng = (0..procs)
+                        .map(|q| {
+                            let mut r = ChaCha8Rng::seed_from_u64(seed ^ (key << 32));
+                            r.set_stream(q as u64);
+                            r
+                        })
+                        .collect();
+                }
                 let k = w.rng[p].next_u64() % (procs as u64 - 1).max(1);
                 (p + 1 + k as usize) % procs
             };
@@ -75,7 +104,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     }
 
     /// Answers the request in `p`'s mailbox with "no work".
-    pub(in crate::sim::engine) async fn refuse(&self, p: Proc) {
+    pub(crate) async fn refuse(&self, p: Proc) {
         let mb = self.mbox(p);
         self.lock(p, mb).await;
         let r = self.w.borrow_mut().requests[p].take();
@@ -89,7 +118,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Work stealing's offer: the highest eligible node of `p`'s own part
     /// of the tree, walking up from `c` (locked) to the first node others
     /// work at too (each node read, 1 tick); the thief is counted in at it.
-    pub(in crate::sim::engine) async fn offer(&self, p: Proc, c: u32) -> Option<NodeRef> {
+    pub(crate) async fn offer(&self, p: Proc, c: u32) -> Option<NodeRef> {
         let mut best = None;
         let mut x = c;
         loop {
@@ -125,7 +154,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The working processor's side: a thief's request in `p`'s mailbox
     /// is answered, at node `c` (locked, about to hand out a move), with
     /// `p`'s offer.
-    pub(in crate::sim::engine) async fn answer_thief(&self, p: Proc, c: u32) {
+    pub(crate) async fn answer_thief(&self, p: Proc, c: u32) {
         let mb = self.mbox(p);
         self.read(p, mb).await;
         if self.w.borrow().requests[p].is_none() {
@@ -153,7 +182,7 @@ mod tests {
     /// move 2; P0, idle, steals the root from P1 and takes move 3.
     #[test]
     fn work_stealing_by_hand() {
-        let (want, r) = traced(3, 2, 2, Algorithm::Steal { scheme: A1, seed: 5 });
+        let (want, r) = traced(3, 2, 2, Policy::Steal(Steal { scheme: A1, seed: 5 }));
         assert_eq!(r.value, want);
         assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
         let p1 = first_work(&r, 1);

@@ -1,26 +1,34 @@
-//! PV splitting on real threads ([`Algorithm::PvSplit`](crate::algorithm::Algorithm);
+//! PV splitting on real threads ([`PvSplit`](crate::policy::PvSplit);
 //! Marsland and Popowich): thread 0 goes down the principal variation; a
 //! PV node is published once its first move has finished, and every idle
 //! thread takes moves of the deepest published PV node still under way. A
 //! thread with nothing left waits for the next publication rather than
 //! look for work elsewhere: no other node is ever shared.
 
+use super::RealSearch;
 use crate::game::TreeSource;
-use crate::real::heap::{NodeRef, Policy, Shared, Thread};
+use crate::policy::PvSplit;
+use crate::real::heap::{self, HeapPolicy, NodeRef, Shared, Thread};
+use crate::real::{Measured, Options, RealError};
 use crate::schemes::SplitScheme;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering::Acquire;
 
-/// PV splitting (no parameters).
-#[derive(Clone, Copy, Debug)]
-pub struct PvSplit;
+impl RealSearch for PvSplit {
+    fn run_real<S: TreeSource, Sc: SplitScheme>(&self, src: &S, root: &S::Node, depth: u32, scheme: &Sc, opts: &Options) -> Result<Measured, RealError>
+    where
+        Sc::Data: Send + Sync,
+    {
+        heap::run(src, root, depth, scheme, self, opts)
+    }
+}
 
 /// The published PV nodes, deepest last.
 pub struct Published<S: TreeSource, D> {
     stack: Mutex<Vec<NodeRef<S, D, PvSplit>>>,
 }
 
-impl<S: TreeSource, D> Policy<S, D> for PvSplit {
+impl<S: TreeSource, D> HeapPolicy<S, D> for PvSplit {
     type Shared = Published<S, D>;
     type ThreadState = ();
     /// Published already.

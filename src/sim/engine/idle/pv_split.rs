@@ -1,10 +1,12 @@
-//! PV splitting (Marsland and Popowich; [`Algorithm::PvSplit`](crate::algorithm::Algorithm)):
+//! PV splitting (Marsland and Popowich; [`PvSplit`](crate::policy::PvSplit)):
 //! the PV node whose first move is searched is published in the
 //! split-point variable, and idle processors join it or wait for the next
 //! publication (an alternative to the thesis's idle loop of §6.2;
 //! `docs/beyond.md`).
 
+use super::SimIdle;
 use crate::game::TreeSource;
+use crate::policy::PvSplit;
 use crate::schemes::SplitScheme;
 use crate::sim::engine::SPLIT_BLOCK;
 use crate::sim::engine::machine::Machine;
@@ -13,10 +15,25 @@ use crate::sim::engine::stats::TimeKind;
 use crate::sim::engine::types::Next;
 use crate::sim::memory::Proc;
 
+impl SimIdle for PvSplit {
+    fn updates(&self) -> bool {
+        true
+    }
+
+    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+        m.idle_pvsplit(p).await
+    }
+
+    /// A PV node whose first move has just finished is published.
+    async fn updated<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc, c: u32) {
+        m.publish_pv(p, c).await
+    }
+}
+
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// PV splitting: a PV node (locked) whose first move has just finished
     /// and that still has moves to hand out is published for all.
-    pub(in crate::sim::engine) async fn publish_pv(&self, p: Proc, c: u32) {
+    pub(crate) async fn publish_pv(&self, p: Proc, c: u32) {
         let at = {
             let w = self.w.borrow();
             let n = &w.nodes[c as usize];
@@ -31,7 +48,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// PV splitting's idle loop: join the published PV node while it has
     /// moves to hand out; else wait for the next publication (no work
     /// elsewhere).
-    pub(in crate::sim::engine) async fn idle_pvsplit(&self, p: Proc) -> Next {
+    pub(crate) async fn idle_pvsplit(&self, p: Proc) -> Next {
         loop {
             if self.search_over(p).await {
                 return Next::Exit;
@@ -70,7 +87,7 @@ mod tests {
     /// by its processor.
     #[test]
     fn pv_splitting_by_hand() {
-        let (want, r) = traced(3, 2, 2, Algorithm::PvSplit);
+        let (want, r) = traced(3, 2, 2, Policy::PvSplit(PvSplit));
         assert_eq!(r.value, want);
         assert_eq!(leaves(&r), [("1.1", 0), ("1.2", 0), ("1.3", 1), ("2.1", 1), ("3.1", 0)]);
         let update_1 = r.trace.iter().find(|e| e.state == State::Update && e.node.as_deref() == Some("1")).unwrap();
