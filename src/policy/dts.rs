@@ -5,7 +5,7 @@
 //! otherwise, still holding the lock, it searches the allocated tree (the
 //! simulated machine) or the node heap (real threads) for a split point,
 //! breadth-first from the root, keeps the best eligible one by the shared
-//! preference order ([`Candidate::better`]), stores it in the variable and
+//! preference order ([`Candidate::better`](crate::schemes::Candidate::better)), stores it in the variable and
 //! joins it. With [`Walk::Level`] the search stops after the first level
 //! that has an eligible node. The simulated processor that finds none
 //! unlocks and pauses 36 ticks; the other idle threads wait on the lock

@@ -40,7 +40,7 @@ pub trait IdlePolicy: Copy + std::fmt::Debug + Into<Policy> {
 
     /// The options the policy reads itself (its scheme's are
     /// [`Scheme::options`]): an option no chosen policy or scheme reads is
-    /// refused ([`Request::check_given`]).
+    /// refused ([`Request::check_given`](crate::request::Request::check_given)).
     fn reads(&self) -> &'static [PolicyOpt];
 
     /// The scheme, for a policy that takes one.

@@ -1,4 +1,4 @@
-//! Active splitting on real threads ([`Active`](crate::policy::Active);
+//! Active splitting on real threads ([`Active`];
 //! Crafty, Stockfish before 2014): idle threads put themselves in an idle
 //! set and wait on their own mailbox. A thread at a node that the scheme
 //! makes eligible, with at least `min_split_depth` plies below it, recruits

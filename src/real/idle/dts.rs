@@ -1,4 +1,4 @@
-//! The thesis's DTS-like search on real threads ([`Dts`](crate::policy::Dts),
+//! The thesis's DTS-like search on real threads ([`Dts`],
 //! thesis §6.2, Figure 6.12): one split-point variable under a lock. An
 //! idle thread takes the lock; if the variable holds a node that is still
 //! valid (not done, moves left, still eligible under the scheme) the

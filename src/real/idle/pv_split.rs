@@ -1,4 +1,4 @@
-//! PV splitting on real threads ([`PvSplit`](crate::policy::PvSplit);
+//! PV splitting on real threads ([`PvSplit`];
 //! Marsland and Popowich): thread 0 goes down the principal variation; a
 //! PV node is published once its first move has finished, and every idle
 //! thread takes moves of the deepest published PV node still under way. A

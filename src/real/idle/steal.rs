@@ -1,4 +1,4 @@
-//! YBWC with work stealing on real threads ([`Steal`](crate::policy::Steal);
+//! YBWC with work stealing on real threads ([`Steal`];
 //! Feldmann), with crossbeam-deque's work-stealing deques: a thread at a
 //! node that the scheme makes eligible pushes the node, once, on its own
 //! deque (the young-brothers-wait rule is the scheme's: scheme A waits for
