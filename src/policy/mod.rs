@@ -189,7 +189,7 @@ registry! {
     pub mod lazy_smp: LazySmp;
 }
 
-/// The names [`Policy`]'s `FromStr` takes, for messages: "dts, pv-split, …
+/// The names [`Policy`]'s `FromStr` takes, for messages: "dts, pvsplit, …
 /// or lazy-smp".
 static EXPECTED: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let names: Vec<&str> = Policy::ALL.iter().map(|a| a.name()).collect();
