@@ -155,8 +155,6 @@ macro_rules! registry {
                 match self { $(Policy::$variant(a) => a.simulated(),)+ }
             }
 
-
-
             /// [`IdlePolicy::write`].
             pub(crate) fn write(&self, c: &mut Columns) {
                 match self { $(Policy::$variant(a) => a.write(c),)+ }
@@ -168,10 +166,6 @@ macro_rules! registry {
                 let kind = name.parse::<Policy>()?;
                 match kind { $(Policy::$variant(_) => <$variant as IdlePolicy>::read(c, scheme).map(Policy::$variant),)+ }
             }
-
-
-
-
         }
     };
 }

@@ -1,4 +1,4 @@
-//! Lazy SMP on real threads ([`Policy::LazySmp(LazySmp)`](crate::policy::Policy);
+//! Lazy SMP on real threads ([`LazySmp`];
 //! Stockfish since 2015): every thread searches the whole tree from the
 //! root with the same fail-hard alpha-beta, and the threads share nothing
 //! but a transposition table. The first thread to finish the root gives

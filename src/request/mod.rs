@@ -287,6 +287,13 @@ pub fn network_for(key: &GroupKey, nets: &[Network]) -> Result<usize> {
 fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
     let o = key.ordering();
     let pv_waits = vals(req.pv_wait, DEFAULT_PV_WAIT as i64);
+    // The policies' own parameters: the same for every processor count.
+    let given = Given {
+        walk: req.walk.unwrap_or_default(),
+        steal_seed: req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED),
+        min_split_depths: vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64).into_iter().map(|d| d as u32).collect(),
+        split_groups: vals(req.split_group, DEFAULT_SPLIT_GROUP as i64).into_iter().map(|g| g as u32).collect(),
+    };
     let mut out = vec![];
     for &procs in &req.procs {
         require!((1..=MAX_PROCS).contains(&procs), RequestError::BadArgument, "--procs {procs}: the machine has 1..{MAX_PROCS} processors");
@@ -331,12 +338,6 @@ fn configs_for(req: &Request, key: &GroupKey) -> Result<Vec<Point>> {
                 }
             }
         }
-        let given = Given {
-            walk: req.walk.unwrap_or_default(),
-            steal_seed: req.steal_seed.unwrap_or(DEFAULT_STEAL_SEED),
-            min_split_depths: vals(req.min_split_depth, DEFAULT_MIN_SPLIT_DEPTH as i64).into_iter().map(|d| d as u32).collect(),
-            split_groups: vals(req.split_group, DEFAULT_SPLIT_GROUP as i64).into_iter().map(|g| g as u32).collect(),
-        };
         for &policy in &req.algorithms {
             // The algorithm with each value of its own parameters ...
             let variants = policy.variants(&given);

@@ -78,14 +78,14 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Whether processors wait for a write to block `b` (only the shared
     /// variables and mailboxes are waited on).
     #[inline(always)]
-    pub(crate) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
+    pub(super) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
         b < self.node_base && !w.waiters[b].is_empty()
     }
 
     /// The first turn of an access that may miss: parks the processor if
     /// the block refuses it.
     #[inline(never)]
-    pub(crate) fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
+    pub(super) fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
         match self.access_step(w, p, b, write) {
             Step::Ready => Poll::Ready(()),
             Step::Served => Poll::Pending,
@@ -100,7 +100,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// issued again within the turn while the block refuses it for less
     /// than the time `p` may run on.
     #[inline(always)]
-    pub(crate) fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
+    pub(super) fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
         loop {
             let now = w.sched.clock(p);
             let r = w.mem.request(p, b, now, write);
@@ -153,7 +153,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// processors spin on, most turns are such refusals: 690 M of a run's
     /// 700 M turns at p = 1,024.)
     #[inline(never)]
-    pub(crate) fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
+    pub(super) fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
         let until = w.mem.refused(p, b, t);
         let first = match until {
             Some(_) => NONE as Proc,
@@ -211,7 +211,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// must now let the others run: another processor's clock is at or below
     /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
-    pub(crate) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) -> bool {
+    pub(super) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) -> bool {
         self.book(w, p, d, kind);
         let t = w.sched.clock(p) + d;
         w.sched.set(p, t);
@@ -226,7 +226,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// log of charges), which the end of the run trims. The clock is the
     /// caller's to move.
     #[inline(always)]
-    pub(crate) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
+    pub(super) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         if R::ON {
             let start = w.sched.clock(p);
             self.record(w, p, start, d, kind);
@@ -238,14 +238,14 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// current state.
     #[cold]
     #[inline(never)]
-    pub(crate) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
+    pub(super) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
         let (s, at) = w.state[p];
         self.rec.borrow_mut().span(p, start, d, s, kind, super::machine::node_key(w, at), &|| super::machine::path(w, at));
     }
 
     /// [`Machine::book`] without the recorder (its caller tells it).
     #[inline(always)]
-    pub(crate) fn tally(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
+    pub(super) fn tally(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         let s = w.state[p].0;
         w.stats.time[s as usize][kind as usize] += d;
         w.last[p] = (s, kind, d);
@@ -256,13 +256,13 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 
     /// [`Machine::charge`] as a future: suspends `p` if it must let the others run.
     #[inline(always)]
-    pub(crate) fn pause(&self, p: Proc, d: u64, kind: TimeKind) -> Suspend {
+    pub(super) fn pause(&self, p: Proc, d: u64, kind: TimeKind) -> Suspend {
         Suspend(self.charge(&mut self.w.borrow_mut(), p, d, kind))
     }
 
     /// Lets the others run if `p` has moved past them since it was resumed.
     #[inline(always)]
-    pub(crate) fn reschedule(&self, p: Proc) -> Suspend {
+    pub(super) fn reschedule(&self, p: Proc) -> Suspend {
         let c = self.clock(p);
         Suspend(c >= self.limit.get() && c > self.resumed.get())
     }
@@ -289,7 +289,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// copy, which costs nothing until the write invalidates it. The wait
     /// is the state's own time; the processor resumes when the write is
     /// served, and must read the block again (a miss).
-    pub(crate) fn wait_for_write(&self, p: Proc, b: Block, kind: TimeKind) -> Suspend {
+    pub(super) fn wait_for_write(&self, p: Proc, b: Block, kind: TimeKind) -> Suspend {
         let mut w = self.w.borrow_mut();
         let now = w.sched.clock(p);
         w.asleep[p] = Some((now, kind));
@@ -300,7 +300,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 
     /// Wakes the processors waiting for block `b` at time `t`.
     #[cold]
-    pub(crate) fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
+    pub(super) fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
             if let Some((since, kind)) = w.asleep[q].take() {
@@ -322,7 +322,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 
     /// Enters state `s` at node `at`.
     #[inline(always)]
-    pub(crate) fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
+    pub(super) fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
         let mut w = self.w.borrow_mut();
         w.state[p] = (s, at);
         if self.cfg.trace {
@@ -335,21 +335,21 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The end of a step of the earlier model ([`Interleave::State`]): a
     /// state, or one pass of the idle loop. Nothing with [`Interleave::Access`].
     #[inline(always)]
-    pub(crate) fn step(&self, p: Proc) -> Suspend {
+    pub(super) fn step(&self, p: Proc) -> Suspend {
         if self.cfg.interleave == Interleave::State { self.reschedule(p) } else { Suspend(false) }
     }
 }
 
 /// Adds a charge to `p`'s log ([`Interleave::State`]).
 #[inline(never)]
-pub(crate) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, TimeKind, u64)) {
+pub(super) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, TimeKind, u64)) {
     w.charges[p].push(c);
 }
 
 /// Records `p`'s entry into state `s` at node `at` (a path of move numbers).
 #[cold]
 #[inline(never)]
-pub(crate) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
+pub(super) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
     let node = super::machine::path(w, at);
     let t = w.sched.clock(p);
     w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });

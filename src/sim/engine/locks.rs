@@ -60,7 +60,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// A queue lock: one write access (the swap on the queue's tail) takes
     /// a free lock or joins the queue; a queued processor waits on its own
     /// flag until the holder hands the lock over, then reads the flag.
-    pub(crate) async fn lock_queued(&self, p: Proc, b: Block) {
+    pub(super) async fn lock_queued(&self, p: Proc, b: Block) {
         self.write(p, b).await;
         {
             let mut w = self.w.borrow_mut();

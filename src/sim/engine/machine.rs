@@ -22,80 +22,80 @@ use std::task::Context;
 
 /// Everything the processors share, behind one `RefCell`: borrowed only
 /// between two awaits, never across one.
-pub(crate) struct World<D, T: TreeSource> {
-    pub(crate) mem: Memory,
-    pub(crate) sched: Scheduler,
-    pub(crate) nodes: Vec<SNode<D, T>>,
-    pub(crate) bufs: Vec<T::Slot>,
-    pub(crate) global: Vec<u32>,
-    pub(crate) local: Vec<Vec<u32>>,
-    pub(crate) root: u32,
-    pub(crate) flag: bool,
-    pub(crate) split_var: Option<NodeRef>,
-    pub(crate) finish: Option<u64>,
-    pub(crate) last_progress: u64,
-    pub(crate) stats: TreeStats,
+pub(super) struct World<D, T: TreeSource> {
+    pub(super) mem: Memory,
+    pub(super) sched: Scheduler,
+    pub(super) nodes: Vec<SNode<D, T>>,
+    pub(super) bufs: Vec<T::Slot>,
+    pub(super) global: Vec<u32>,
+    pub(super) local: Vec<Vec<u32>>,
+    pub(super) root: u32,
+    pub(super) flag: bool,
+    pub(super) split_var: Option<NodeRef>,
+    pub(super) finish: Option<u64>,
+    pub(super) last_progress: u64,
+    pub(super) stats: TreeStats,
     /// Each processor's state and the node it works at (for the charges
     /// and for the message of a stuck run).
-    pub(crate) state: Vec<(State, u32)>,
+    pub(super) state: Vec<(State, u32)>,
     /// Each processor's latest charge `(state, kind, ticks)`. With
     /// [`Interleave::Access`] only a processor's latest charge can reach
     /// beyond the end of the search (one that does not suspend it ends
     /// below every other clock), so it is all the end needs to trim.
-    pub(crate) last: Vec<(State, TimeKind, u64)>,
+    pub(super) last: Vec<(State, TimeKind, u64)>,
     /// With [`Interleave::State`], where a processor runs on past the
     /// others, all its charges since it was last resumed.
-    pub(crate) charges: Vec<Vec<(State, TimeKind, u64)>>,
+    pub(super) charges: Vec<Vec<(State, TimeKind, u64)>>,
     /// Each processor's buffer for tree walks.
-    pub(crate) walks: Vec<Vec<NodeRef>>,
+    pub(super) walks: Vec<Vec<NodeRef>>,
     /// The block each processor accessed last (for the message of a stuck run).
-    pub(crate) on: Vec<Block>,
+    pub(super) on: Vec<Block>,
     /// Each processor that waits for a block to be written (the block's
     /// list is in `waiters`): its clock when it began to wait, and what the
     /// wait counts as.
-    pub(crate) asleep: Vec<Option<(u64, TimeKind)>>,
+    pub(super) asleep: Vec<Option<(u64, TimeKind)>>,
     /// Queue locks: the processors queued at each lock, first first.
-    pub(crate) queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>, BuildHasherDefault<BlockHasher>>,
+    pub(super) queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>, BuildHasherDefault<BlockHasher>>,
     /// Queue locks: whether the lock a processor queued for was handed to it.
-    pub(crate) granted: Vec<bool>,
+    pub(super) granted: Vec<bool>,
     /// The processors waiting for each block below the nodes' to be written.
-    pub(crate) waiters: Vec<Vec<Proc>>,
+    pub(super) waiters: Vec<Vec<Proc>>,
     /// Work stealing: the processor whose request waits in each mailbox.
-    pub(crate) requests: Vec<Option<Proc>>,
+    pub(super) requests: Vec<Option<Proc>>,
     /// Work stealing and active splitting: the answer in each processor's
     /// mailbox (a node to work at, or none).
-    pub(crate) inbox: Vec<Option<Option<NodeRef>>>,
+    pub(super) inbox: Vec<Option<Option<NodeRef>>>,
     /// Active splitting: the processors waiting to be recruited.
-    pub(crate) idle_set: Vec<bool>,
+    pub(super) idle_set: Vec<bool>,
     /// Active splitting: how many processors are in `idle_set`.
-    pub(crate) idle_count: usize,
+    pub(super) idle_count: usize,
     /// Active splitting: a buffer for the processors recruited.
-    pub(crate) recruits: Vec<Proc>,
+    pub(super) recruits: Vec<Proc>,
     /// Each processor's random stream, made by a policy that draws at
     /// random when it first does (work stealing's victims).
-    pub(crate) rng: Vec<ChaCha8Rng>,
+    pub(super) rng: Vec<ChaCha8Rng>,
     /// Each processor's access that a busy block refused, `(block, write)`:
     /// the executor issues it again without resuming the processor's task.
-    pub(crate) parked: Vec<Option<(Block, bool)>>,
+    pub(super) parked: Vec<Option<(Block, bool)>>,
 }
 
 /// One simulated search of one tree: the machine, the search's shared data
 /// and the processors' routines.
 pub struct Machine<'a, T: TreeSource, S: SplitScheme, R: Recorder = NoRecord> {
-    pub(crate) src: &'a T,
-    pub(crate) scheme: &'a S,
-    pub(crate) cfg: MachineSpec,
+    pub(super) src: &'a T,
+    pub(super) scheme: &'a S,
+    pub(super) cfg: MachineSpec,
     /// Move-list entries per node.
-    pub(crate) b: usize,
-    pub(crate) node_base: Block,
-    pub(crate) root_node: T::Node,
-    pub(crate) w: RefCell<World<S::Data, T>>,
+    pub(super) b: usize,
+    pub(super) node_base: Block,
+    pub(super) root_node: T::Node,
+    pub(super) w: RefCell<World<S::Data, T>>,
     /// The running processor may go on while its clock is below this.
-    pub(crate) limit: Cell<u64>,
+    pub(super) limit: Cell<u64>,
     /// The running processor's clock when it was resumed.
-    pub(crate) resumed: Cell<u64>,
+    pub(super) resumed: Cell<u64>,
     /// The run's observer (a trace), called only if [`Recorder::ON`].
-    pub(crate) rec: RefCell<R>,
+    pub(super) rec: RefCell<R>,
 }
 
 impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
@@ -179,19 +179,19 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     }
 
     #[inline(always)]
-    pub(crate) fn blk(&self, n: u32) -> Block {
+    pub(super) fn blk(&self, n: u32) -> Block {
         self.node_base + n as usize
     }
 
     #[inline(always)]
-    pub(crate) fn clock(&self, p: Proc) -> u64 {
+    pub(super) fn clock(&self, p: Proc) -> u64 {
         self.w.borrow().sched.clock(p)
     }
 
     // ---- the processors and the run loop -------------------------------------------
 
     /// One processor: its states, one after the other, until it exits.
-    pub(crate) async fn processor(&self, p: Proc) {
+    pub(super) async fn processor(&self, p: Proc) {
         let mut next = if p == 0 { self.start(p).await } else { Next::Idle };
         loop {
             next = match next {
@@ -333,7 +333,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
         Ok((w.stats, rec))
     }
 
-    pub(crate) fn stuck(&self, w: &World<S::Data, T>) -> SimError {
+    pub(super) fn stuck(&self, w: &World<S::Data, T>) -> SimError {
         let states: Vec<String> = (0..self.cfg.procs)
             .map(|q| {
                 let (s, at) = w.state[q];
@@ -359,13 +359,13 @@ pub fn simulate_recorded<T: TreeSource, S: SplitScheme, R: Recorder>(src: &T, ro
 
 /// Node `at`'s identity for a recorder: its slot and the slot's
 /// generation (`u64::MAX` for none).
-pub(crate) fn node_key<D, T: TreeSource>(w: &World<D, T>, at: u32) -> u64 {
+pub(super) fn node_key<D, T: TreeSource>(w: &World<D, T>, at: u32) -> u64 {
     if at == NONE { u64::MAX } else { (w.nodes[at as usize].generation as u64) << 32 | at as u64 }
 }
 
 /// Node `at` as the 1-based move numbers from the root (`""` is the root;
 /// `"2.1"` the first move of the root's second); `None` for no node.
-pub(crate) fn path<D, T: TreeSource>(w: &World<D, T>, at: u32) -> Option<String> {
+pub(super) fn path<D, T: TreeSource>(w: &World<D, T>, at: u32) -> Option<String> {
     (at != NONE).then(|| {
         // The move numbers from the node up, then reversed: one string.
         let mut moves: Vec<u32> = vec![];
@@ -411,7 +411,7 @@ fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t: u64) -> b
 }
 
 /// A new node (blank, not allocated), its move-list entries and its block.
-pub(crate) fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {
+pub(super) fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {
     let id = w.nodes.len() as u32;
     w.nodes.push(SNode::blank());
     w.bufs.extend(std::iter::repeat_n(T::Slot::default(), b));

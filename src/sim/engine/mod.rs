@@ -87,17 +87,17 @@
 //!   `steal`, `active`.
 
 mod executor;
-pub(crate) mod heap;
+mod heap;
 mod idle;
 mod locks;
-pub(crate) mod machine;
-pub(crate) mod record;
-pub(crate) mod spec;
+mod machine;
+mod record;
+mod spec;
 mod states;
-pub(crate) mod stats;
+mod stats;
 #[cfg(test)]
-pub(crate) mod testkit;
-pub(crate) mod types;
+mod testkit;
+mod types;
 
 pub use crate::request::{Interleave, LockKind};
 pub use executor::{AccessFuture, Suspend};
@@ -112,16 +112,16 @@ use super::memory::Block;
 use std::cell::Cell;
 
 /// No node (a link's end, an idle processor's node).
-pub(crate) const NONE: u32 = u32::MAX;
+const NONE: u32 = u32::MAX;
 /// The end-of-search flag (the memory layout is in the module's doc).
-pub(crate) const FLAG_BLOCK: Block = 0;
+const FLAG_BLOCK: Block = 0;
 /// The split-point variable and its lock (PV splitting: the published PV node).
-pub(crate) const SPLIT_BLOCK: Block = 1;
+const SPLIT_BLOCK: Block = 1;
 /// The global node heap and its lock.
-pub(crate) const HEAP_BLOCK: Block = 2;
+const HEAP_BLOCK: Block = 2;
 /// Processor 0's private data and local heap; then the others', the
 /// mailboxes, the idle set and the nodes.
-pub(crate) const FIRST_PRIVATE: Block = 3;
+const FIRST_PRIVATE: Block = 3;
 
 #[cfg(test)]
 thread_local! {

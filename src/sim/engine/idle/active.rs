@@ -31,7 +31,7 @@ impl SimIdle for Active {
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Active splitting's idle loop: register as idle, then wait in the
     /// mailbox until a working processor recruits us to a node.
-    pub(crate) async fn idle_active(&self, p: Proc) -> Next {
+    pub(in crate::sim::engine) async fn idle_active(&self, p: Proc) -> Next {
         let ib = self.idle_block();
         self.lock(p, ib).await;
         {
@@ -62,7 +62,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// out a move), if it is eligible, has `min_split_depth` plies below it
     /// and fewer than `group` processors, `p` recruits idle processors to
     /// it (at most one per move left beyond its own).
-    pub(crate) async fn recruit(&self, p: Proc, c: u32, min_split_depth: u32, group: u32) {
+    pub(in crate::sim::engine) async fn recruit(&self, p: Proc, c: u32, min_split_depth: u32, group: u32) {
         let eligible = {
             let w = self.w.borrow();
             let n = &w.nodes[c as usize];

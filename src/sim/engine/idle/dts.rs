@@ -27,7 +27,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The thesis's idle loop: take the split-point variable's lock; join the
     /// node it holds if that is still valid, else search the tree for a new
     /// one, store and join it; if there is none, unlock and pause 36 ticks.
-    pub(crate) async fn idle_dts(&self, p: Proc, walk: Walk) -> Next {
+    pub(in crate::sim::engine) async fn idle_dts(&self, p: Proc, walk: Walk) -> Next {
         loop {
             self.step(p).await;
             if self.search_over(p).await {
@@ -69,7 +69,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The split-point search: walks the allocated tree breadth-first from
     /// the root (each node read, 1 tick) and returns the best eligible node
     /// by the shared preference order (ties: the first found).
-    pub(crate) async fn find_split_point(&self, p: Proc, walk: Walk) -> Option<NodeRef> {
+    pub(in crate::sim::engine) async fn find_split_point(&self, p: Proc, walk: Walk) -> Option<NodeRef> {
         let mut q = std::mem::take(&mut self.w.borrow_mut().walks[p]);
         q.clear();
         {

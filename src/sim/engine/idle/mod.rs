@@ -24,7 +24,7 @@ use std::future::Future;
 
 /// A policy on the simulated machine: implemented by every type of
 /// [`crate::policy`], each in its file of this folder.
-pub(crate) trait SimIdle {
+pub(super) trait SimIdle {
     /// **split**: look for work until there is some ([`Next::Search`]) or
     /// the search is over ([`Next::Exit`]).
     fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> impl Future<Output = Next>;
@@ -66,14 +66,14 @@ impl SimIdle for LazySmp {
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// **split**: look for work until there is some or the search is over
     /// (the policy's idle loop, [`SimIdle::idle`]).
-    pub(crate) async fn idle(&self, p: Proc) -> Next {
+    pub(in crate::sim::engine) async fn idle(&self, p: Proc) -> Next {
         self.enter(p, State::Split, NONE).await;
         dispatch!(self.cfg.policy, a => a.idle(self, p).await)
     }
 
     /// Under the node's lock: joins node `(n, g)` if it is still that
     /// allocation and still has moves to hand out.
-    pub(crate) fn join(&self, (n, g): NodeRef) -> bool {
+    pub(in crate::sim::engine) fn join(&self, (n, g): NodeRef) -> bool {
         let mut w = self.w.borrow_mut();
         let x = &mut w.nodes[n as usize];
         let ok = x.is(g) && x.open();
@@ -84,27 +84,27 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     }
 
     /// Whether the search is over: a read of the end-of-search flag.
-    pub(crate) async fn search_over(&self, p: Proc) -> bool {
+    pub(in crate::sim::engine) async fn search_over(&self, p: Proc) -> bool {
         self.read(p, FLAG_BLOCK).await;
         self.w.borrow().flag
     }
 
     /// Processor `q`'s mailbox.
     #[inline(always)]
-    pub(crate) fn mbox(&self, q: Proc) -> Block {
+    pub(in crate::sim::engine) fn mbox(&self, q: Proc) -> Block {
         FIRST_PRIVATE + self.cfg.procs + q
     }
 
     /// The set of idle processors (active splitting).
     #[inline(always)]
-    pub(crate) fn idle_block(&self) -> Block {
+    pub(in crate::sim::engine) fn idle_block(&self) -> Block {
         FIRST_PRIVATE + 2 * self.cfg.procs
     }
 
     /// Whether node `(n, g)` is still that allocation and still has moves
     /// to hand out (read without its lock: the join checks again).
     #[inline(always)]
-    pub(crate) fn valid(&self, (n, g): NodeRef) -> bool {
+    pub(in crate::sim::engine) fn valid(&self, (n, g): NodeRef) -> bool {
         let w = self.w.borrow();
         let x = &w.nodes[n as usize];
         x.is(g) && x.open()
@@ -115,24 +115,24 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Whether the policy's idle processors wait in their mailboxes
     /// ([`SimIdle::mailboxes`]).
     #[inline(always)]
-    pub(crate) fn mailboxes(&self) -> bool {
+    pub(super) fn mailboxes(&self) -> bool {
         dispatch!(self.cfg.policy, a => a.mailboxes())
     }
 
     /// [`SimIdle::share_work`]: what a working processor at node `c`
     /// (locked, about to hand out a move) does for idle ones.
-    pub(crate) async fn share_work(&self, p: Proc, c: u32) {
+    pub(super) async fn share_work(&self, p: Proc, c: u32) {
         dispatch!(self.cfg.policy, a => a.share_work(self, p, c).await)
     }
 
     /// Whether the policy does something after an update ([`SimIdle::updates`]).
     #[inline(always)]
-    pub(crate) fn updates(&self) -> bool {
+    pub(super) fn updates(&self) -> bool {
         dispatch!(self.cfg.policy, a => a.updates())
     }
 
     /// [`SimIdle::updated`]: after a move of node `c` (locked) was folded in.
-    pub(crate) async fn updated(&self, p: Proc, c: u32) {
+    pub(super) async fn updated(&self, p: Proc, c: u32) {
         dispatch!(self.cfg.policy, a => a.updated(self, p, c).await)
     }
 }

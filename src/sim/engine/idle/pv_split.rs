@@ -33,7 +33,7 @@ impl SimIdle for PvSplit {
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// PV splitting: a PV node (locked) whose first move has just finished
     /// and that still has moves to hand out is published for all.
-    pub(crate) async fn publish_pv(&self, p: Proc, c: u32) {
+    pub(in crate::sim::engine) async fn publish_pv(&self, p: Proc, c: u32) {
         let at = {
             let w = self.w.borrow();
             let n = &w.nodes[c as usize];
@@ -48,7 +48,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// PV splitting's idle loop: join the published PV node while it has
     /// moves to hand out; else wait for the next publication (no work
     /// elsewhere).
-    pub(crate) async fn idle_pvsplit(&self, p: Proc) -> Next {
+    pub(in crate::sim::engine) async fn idle_pvsplit(&self, p: Proc) -> Next {
         loop {
             if self.search_over(p).await {
                 return Next::Exit;

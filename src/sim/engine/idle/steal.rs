@@ -37,7 +37,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Work stealing's idle loop: send a request to a random victim, wait
     /// for its answer (answering other thieves' requests with "no work"
     /// meanwhile); start at the node offered, or try another victim.
-    pub(crate) async fn idle_steal(&self, p: Proc, seed: u64) -> Next {
+    pub(in crate::sim::engine) async fn idle_steal(&self, p: Proc, seed: u64) -> Next {
         let procs = self.cfg.procs;
         loop {
             if self.search_over(p).await {
@@ -104,7 +104,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     }
 
     /// Answers the request in `p`'s mailbox with "no work".
-    pub(crate) async fn refuse(&self, p: Proc) {
+    pub(in crate::sim::engine) async fn refuse(&self, p: Proc) {
         let mb = self.mbox(p);
         self.lock(p, mb).await;
         let r = self.w.borrow_mut().requests[p].take();
@@ -118,7 +118,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// Work stealing's offer: the highest eligible node of `p`'s own part
     /// of the tree, walking up from `c` (locked) to the first node others
     /// work at too (each node read, 1 tick); the thief is counted in at it.
-    pub(crate) async fn offer(&self, p: Proc, c: u32) -> Option<NodeRef> {
+    pub(in crate::sim::engine) async fn offer(&self, p: Proc, c: u32) -> Option<NodeRef> {
         let mut best = None;
         let mut x = c;
         loop {
@@ -154,7 +154,7 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     /// The working processor's side: a thief's request in `p`'s mailbox
     /// is answered, at node `c` (locked, about to hand out a move), with
     /// `p`'s offer.
-    pub(crate) async fn answer_thief(&self, p: Proc, c: u32) {
+    pub(in crate::sim::engine) async fn answer_thief(&self, p: Proc, c: u32) {
         let mb = self.mbox(p);
         self.read(p, mb).await;
         if self.w.borrow().requests[p].is_none() {
