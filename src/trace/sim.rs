@@ -119,18 +119,7 @@ impl<W: Write> Recorder for SimTrace<W> {
     const ON: bool = true;
 
     fn span(&mut self, p: usize, start: u64, d: u64, s: State, kind: TimeKind, at: u64, path: &dyn Fn() -> Option<String>) {
-        let Some(mut end) = start.checked_add(d) else {
-            // A wake-up before the sleep began (`--interleave state`, a
-            // writer behind the sleeper): the machine books the negative
-            // span, wrapping, and moves the clock back. The trace cannot
-            // draw it: the open span ends there instead.
-            let back = start.wrapping_add(d);
-            if let Some(o) = &mut self.open[p] {
-                o.end = o.end.min(back).max(o.start);
-            }
-            self.reach[p] = self.reach[p].min(back);
-            return;
-        };
+        let mut end = start + d;
         if let Some(e) = self.end {
             if start >= e {
                 return;

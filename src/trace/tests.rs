@@ -98,15 +98,6 @@ fn shared_traces_add_up_to_the_runs() {
                 assert_eq!(total, stats.ticks, "{tag} P{p}");
                 assert_eq!(check::overlap(&s.slices[&k]), None, "{tag} P{p}");
             }
-            // `--interleave state` wakes a sleeper (work stealing's and
-            // active splitting's mailboxes, PV splitting's wait) as late as
-            // a write behind its sleep, booking a negative tick or so to
-            // its state: drawn as its previous span cut short, so only
-            // the processors' totals hold there.
-            let sleeps = !matches!(algorithm, None | Some(Policy::Dts(Dts { .. })));
-            if interleave == Interleave::State && sleeps {
-                continue;
-            }
             for st in State::ALL {
                 for (kind, cat) in [(TimeKind::Memory, "memory"), (TimeKind::Lock, "lock")] {
                     assert_eq!(s.state_time(st.name(), cat), stats.time[st as usize][kind as usize], "{tag} {} {cat}", st.name());

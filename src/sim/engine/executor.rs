@@ -304,12 +304,17 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
             if let Some((since, kind)) = w.asleep[q].take() {
-                // Its clock is `NEVER` while asleep: the span starts where it fell asleep.
+                // Its clock is `NEVER` while asleep: the span starts where
+                // it fell asleep. With `Interleave::State` the writer can
+                // be behind the sleeper (which ran its whole state ahead of
+                // the others): the sleeper then wakes where it fell asleep,
+                // having waited nothing, and no clock goes back.
+                let at = t.max(since);
                 if R::ON {
-                    self.record(w, q, since, t - since, kind);
+                    self.record(w, q, since, at - since, kind);
                 }
-                self.tally(w, q, t - since, kind);
-                w.sched.set(q, t);
+                self.tally(w, q, at - since, kind);
+                w.sched.set(q, at);
             }
         }
         // Keep the list's allocation.
