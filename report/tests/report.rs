@@ -52,6 +52,19 @@ pub(crate) fn report(d: &Dir, extra: &[&str]) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Copies the directory `from` to `to`, subdirectories included.
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
 /// The cells of the table with `id`, tags stripped, row by row (header row
 /// included). Where columns are grouped under a heading ("SU" over "ours",
 /// "thesis", "Δ"), the header cells carry it: "SU: ours".
@@ -575,6 +588,11 @@ fn othellox_grid_gets_its_tables_and_findings() {
 fn ura2014_shows_the_paper_beside_ours_at_every_depth() {
     let d = Dir::new("report-ura2014");
     std::fs::create_dir_all(d.join("results")).unwrap();
+    // The published tables without the committed reference run beside them.
+    let alone = d.join("alone/published");
+    copy_tree(&repo("data/published"), &alone);
+    let p = alone.display().to_string();
+    let report = |d: &Dir, _: &[&str]| d.tool("report").args(["--published", p.as_str(), "--date", "2001-06-30"]).ok();
     report(&d, &[]);
     let html = d.read("results/report/index.html");
     assert!(html.contains("<section id=\"ura2014\">"));
@@ -619,6 +637,27 @@ fn ura2014_shows_the_paper_beside_ours_at_every_depth() {
     assert!(d.join("results/figures/ura2014-b5.png").is_file());
     assert!(html.contains("b = 5, P = 512, d = 18: speed-up 50.00 with updates, 40.00 without; leaf ratio 2.50 with updates (the paper at d = 24: 343.00 and 385.00, leaf ratio 1.47)."));
     assert!(html.contains("b = 5, d = 18, synthetic: 14,061 ns"));
+}
+
+/// A fresh page (no run of the user's) shows the committed reference run
+/// (`data/reference/ura2014/`) beside the paper's Table 1, labelled as
+/// such, at both of the paper's sizes, with its trees' spread.
+#[test]
+fn a_fresh_page_shows_the_reference_run_beside_the_paper() {
+    let d = Dir::new("report-ura2014-reference");
+    std::fs::create_dir_all(d.join("results")).unwrap();
+    report(&d, &[]);
+    let html = d.read("results/report/index.html");
+    assert!(!html.contains("Ours are not run yet"));
+    assert!(html.contains("committed reference run"));
+    let t = table(&html, "ura2014-table-1");
+    let at = t.iter().position(|r| r[..4] == ["5", "512", "with updates", "paper"]).unwrap();
+    assert_eq!(t[at + 1][..6], ["5", "512", "with updates", "reference run", "24 (12)", "8"]);
+    assert_eq!(t[at + 1][col(&t, "speed-up")], "313.1");
+    assert_eq!(t[at + 1][col(&t, "trees' leaf ratios")], "1.524–1.861");
+    let at = t.iter().position(|r| r[..4] == ["20", "1,536", "without updates", "paper"]).unwrap();
+    assert_eq!(t[at + 1][..6], ["20", "1,536", "without updates", "reference run", "12 (6)", "8"]);
+    assert_eq!(t[at + 1][col(&t, "leaf ratio")], "2.990");
 }
 
 /// A bad cell is quoted with its control characters escaped, on one line.
