@@ -277,7 +277,7 @@ $(TRACE_REAL): $(BIN)/.built
 .PHONY: report report-now
 report: $(R)/report/index.html
 .SECONDEXPANSION:
-$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv data/reference/ura2014/*.csv) $$(wildcard $(R)/othellox/othellox.csv $(R)/othellox/pv-split-table3.csv data/published/othellox/*.csv) $$(REAL) $$(TRACES) $$(wildcard $(TRACE_REAL)) $(BIN)/.built-report
+$(R)/report/index.html: $$(CH4) $$(CH5) $$(CH6) $$(GAMES) $$(wildcard data/published/*.csv) $$(wildcard $(R)/beyond/algorithms.csv) $$(wildcard $(R)/ura2014/table1.csv data/published/ura2014/*.csv data/reference/ura2014/*.csv data/reference/ura2014/*/*.csv) $$(wildcard $(R)/othellox/othellox.csv $(R)/othellox/pv-split-table3.csv data/published/othellox/*.csv) $$(REAL) $$(TRACES) $$(wildcard $(TRACE_REAL)) $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published
 report-now: $(BIN)/.built-report
 	$(BIN)/report --results $(R) --published data/published

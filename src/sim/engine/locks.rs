@@ -9,12 +9,35 @@ use crate::game::TreeSource;
 use crate::request::LockKind;
 use crate::schemes::SplitScheme;
 use crate::sim::memory::{Block, Proc};
+use std::future::Future;
 
 impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+    /// Takes the lock of block `b`. A free test-and-set lock whose block
+    /// `p` holds Modified is taken at once, as the first attempt of
+    /// `Machine::lock_contended` would take it (its write hits, no time
+    /// passes, nothing else changes); any other goes through that routine.
+    /// The check is made when the future is made, which every caller
+    /// awaits at once: most locks in a run are such (a node's own lock,
+    /// taken again by the processor that holds its block), and they then
+    /// cost no routine of their own.
+    #[inline(always)]
+    pub fn lock(&self, p: Proc, b: Block) -> impl Future<Output = ()> + '_ {
+        let done = self.cfg.lock == LockKind::Tas && {
+            let mut w = self.w.borrow_mut();
+            w.on[p] = b;
+            w.mem.hits(p, b, true) && !self.has_waiters(&w, b) && w.mem.test_and_set(p, b)
+        };
+        async move {
+            if !done {
+                self.lock_contended(p, b).await
+            }
+        }
+    }
+
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
     /// access; the time of a failed attempt (at least a tick) is lock wait.
     /// (With [`LockKind::Queue`], `Machine::lock_queued`.)
-    pub async fn lock(&self, p: Proc, b: Block) {
+    pub(super) async fn lock_contended(&self, p: Proc, b: Block) {
         self.w.borrow_mut().on[p] = b;
         if self.cfg.lock == LockKind::Queue {
             return self.lock_queued(p, b).await;
@@ -77,9 +100,30 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
         self.read(p, mb).await;
     }
 
+    /// Releases `p`'s lock of block `b`: at once when the write hits and no
+    /// processor is queued at any lock (as `Machine::unlock_routine`
+    /// would: its write hits and it clears the lock word); else by that
+    /// routine. Checked when the future is made, as [`Machine::lock`].
+    #[inline(always)]
+    pub fn unlock(&self, p: Proc, b: Block) -> impl Future<Output = ()> + '_ {
+        let done = {
+            let mut w = self.w.borrow_mut();
+            let done = w.queues.is_empty() && w.mem.hits(p, b, true) && !self.has_waiters(&w, b);
+            if done {
+                w.mem.release(p, b);
+            }
+            done
+        };
+        async move {
+            if !done {
+                self.unlock_routine(p, b).await
+            }
+        }
+    }
+
     /// Releases `p`'s lock of block `b` (a write access); a queue lock goes
     /// to the first processor queued, whose flag is then written.
-    pub async fn unlock(&self, p: Proc, b: Block) {
+    pub(super) async fn unlock_routine(&self, p: Proc, b: Block) {
         self.write(p, b).await;
         let next = {
             let mut w = self.w.borrow_mut();
