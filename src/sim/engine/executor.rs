@@ -63,7 +63,7 @@ impl<T: TreeSource, S: SplitScheme, R: Recorder> Future for AccessFuture<'_, '_,
         let mut w = m.w.borrow_mut();
         // Most accesses hit and change nothing: checked here, at each of
         // the many places an access is awaited; the rest is one call.
-        if w.mem.hits(p, b, write) && !(write && m.has_waiters(&w, b)) {
+        if m.at_once(&w, p, b, write) {
             return Poll::Ready(());
         }
         let r = m.access_first(&mut w, p, b, write);
@@ -80,6 +80,13 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     #[inline(always)]
     pub(super) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
         b < self.node_base && !w.waiters[b].is_empty()
+    }
+
+    /// Whether `p`'s access to block `b` takes effect at once, with no
+    /// time and no other change: a hit that wakes no one.
+    #[inline(always)]
+    pub(super) fn at_once(&self, w: &World<S::Data, T>, p: Proc, b: Block, write: bool) -> bool {
+        w.mem.hits(p, b, write) && !(write && self.has_waiters(w, b))
     }
 
     /// The first turn of an access that may miss: parks the processor if

@@ -127,4 +127,7 @@ const FIRST_PRIVATE: Block = 3;
 thread_local! {
     /// Turns taken together by `pass_waiters` on this thread (a test shows they happen).
     static GROUPED: Cell<u64> = const { Cell::new(0) };
+    /// Set by a test: every lock and unlock goes through its routine, the
+    /// run the fast path must give again.
+    static ROUTINE_LOCKS: Cell<bool> = const { Cell::new(false) };
 }
