@@ -548,6 +548,27 @@ fn no_cycle_between_the_modules_of_each_machine() {
     assert!(cycles.is_empty(), "{}", cycles.join("\n"));
 }
 
+/// The simulated machine is generic over its idle policy (`SimIdle`, run
+/// with the registry's `Policy`): outside `src/sim/engine/idle/`, the
+/// engine's code (its tests aside) names neither a policy nor the registry,
+/// so a policy's simulated half needs no edit of the machine.
+#[test]
+fn the_simulated_machine_names_no_policy_outside_its_idle_folder() {
+    let mut named = vec![];
+    for e in std::fs::read_dir(repo("src/sim/engine")).unwrap() {
+        let f = e.unwrap().path();
+        if f.extension().is_none_or(|x| x != "rs") || f.ends_with("testkit.rs") {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(&f).unwrap());
+        let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+        if let Some(at) = code.find("crate::policy") {
+            named.push(format!("{}:{}", f.display(), code[..at].matches('\n').count() + 1));
+        }
+    }
+    assert!(named.is_empty(), "the engine names the policies at {named:?}");
+}
+
 /// The scanner on a small crate: paths in code count (`crate::a`, groups,
 /// `super::` up to the root from a file or an inline module); comments,
 /// strings and `$crate` do not.

@@ -312,7 +312,7 @@ pub fn simulate_recorded<R: Recorder>(tree: &Tree, c: &SimConfig, net: Option<&N
 /// The simulator on a tree's source, with one scheme and a recorder.
 struct Simulate<'s, S, R> {
     scheme: &'s S,
-    cfg: MachineSpec,
+    cfg: MachineSpec<Policy>,
     rec: R,
 }
 

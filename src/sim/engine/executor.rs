@@ -6,7 +6,7 @@
 //! `docs/model.md` §5.2; `docs/decisions.md`, "Shared-memory simulator").
 
 use super::NONE;
-use super::machine::{Machine, World};
+use super::machine::{Machine, SimIdle, World};
 use super::record::{NoRecord, Recorder};
 use super::stats::{State, TimeKind, TraceEvent};
 use super::types::Step;
@@ -43,8 +43,8 @@ impl Future for Suspend {
 /// takes effect and the processor waits out its delay; the next poll
 /// finds it done. (A future of its own rather than an `async fn`: it is
 /// the simulator's innermost loop.)
-pub struct AccessFuture<'m, 'a, T: TreeSource, S: SplitScheme, R: Recorder = NoRecord> {
-    m: &'m Machine<'a, T, S, R>,
+pub struct AccessFuture<'m, 'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder = NoRecord> {
+    m: &'m Machine<'a, T, S, P, R>,
     p: Proc,
     b: Block,
     write: bool,
@@ -52,7 +52,7 @@ pub struct AccessFuture<'m, 'a, T: TreeSource, S: SplitScheme, R: Recorder = NoR
     issued: bool,
 }
 
-impl<T: TreeSource, S: SplitScheme, R: Recorder> Future for AccessFuture<'_, '_, T, S, R> {
+impl<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Future for AccessFuture<'_, '_, T, S, P, R> {
     type Output = ();
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
@@ -74,7 +74,7 @@ impl<T: TreeSource, S: SplitScheme, R: Recorder> Future for AccessFuture<'_, '_,
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Whether processors wait for a write to block `b` (only the shared
     /// variables and mailboxes are waited on).
     #[inline(always)]
@@ -282,13 +282,13 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 
     /// A read of block `b`.
     #[inline(always)]
-    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S, R> {
+    pub fn read(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S, P, R> {
         AccessFuture { m: self, p, b, write: false, issued: false }
     }
 
     /// A write of block `b`.
     #[inline(always)]
-    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S, R> {
+    pub fn write(&self, p: Proc, b: Block) -> AccessFuture<'_, 'a, T, S, P, R> {
         AccessFuture { m: self, p, b, write: true, issued: false }
     }
 
@@ -388,7 +388,7 @@ mod tests {
                 for procs in [2, 3, 7, 48, 64, 130] {
                     for &algorithm in &policies {
                         for lock in [LockKind::Tas, LockKind::Queue] {
-                            let cfg = MachineSpec { policy: algorithm, lock, ..MachineSpec::new(procs, depth) };
+                            let cfg = MachineSpec { policy: algorithm, lock, ..Spec::new(procs, depth) };
                             let one_by_one = MachineSpec { group_waiters: false, ..cfg };
                             let tag = format!("b={b} seed={seed} p={procs} {algorithm:?} {lock:?}");
                             assert_eq!(
@@ -411,7 +411,7 @@ mod tests {
         for seed in 1..3u32 {
             let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
             for algorithm in [dts(Walk::Tree), Policy::Steal(Steal { scheme: A1, seed: 5 })] {
-                let cfg = MachineSpec { policy: algorithm, ..MachineSpec::new(1024, 4) };
+                let cfg = MachineSpec { policy: algorithm, ..Spec::new(1024, 4) };
                 let one_by_one = MachineSpec { group_waiters: false, ..cfg };
                 assert_eq!(
                     simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),

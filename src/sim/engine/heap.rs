@@ -3,7 +3,7 @@
 //! lock, allocation and freeing, linking and unlinking children (thesis
 //! §6.2; `docs/model.md` §5.3).
 
-use super::machine::{Machine, make_node};
+use super::machine::{Machine, SimIdle, make_node};
 use super::types::{NodeRef, SNode};
 use super::{FIRST_PRIVATE, HEAP_BLOCK, NONE};
 use crate::game::TreeSource;
@@ -11,7 +11,7 @@ use crate::schemes::SplitScheme;
 use crate::sim::engine::record::Recorder;
 use crate::sim::memory::Proc;
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Takes a node from the local heap, else from the global heap (under
     /// its lock), else makes a new one; the node comes back locked by `p`.
     pub(super) async fn alloc(&self, p: Proc) -> u32 {

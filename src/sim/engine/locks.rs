@@ -2,7 +2,7 @@
 //! locks (Mellor-Crummey and Scott), and the hasher of the queue locks'
 //! map (`docs/model.md` §5.1–5.2).
 
-use super::machine::Machine;
+use super::machine::{Machine, SimIdle};
 use super::record::Recorder;
 use super::stats::TimeKind;
 use crate::game::TreeSource;
@@ -11,7 +11,7 @@ use crate::schemes::SplitScheme;
 use crate::sim::memory::{Block, Proc};
 use std::future::Future;
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Takes the lock of block `b`. A free test-and-set lock whose block
     /// `p` holds Modified is taken at once, as the first attempt of
     /// `Machine::lock_contended` would take it (its write hits, no time
@@ -174,8 +174,8 @@ mod tests {
     fn spinners_delay_the_split_lock_holder() {
         let sh = shape(8, 79, 5);
         let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
-        let few = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
-        let many = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(48, 4)).unwrap();
+        let few = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(4, 4)).unwrap();
+        let many = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(48, 4)).unwrap();
         let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][TimeKind::Lock as usize] as f64 / (r.ticks * p) as f64;
         assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
     }
@@ -189,7 +189,7 @@ mod tests {
     fn locks_taken_at_once_are_the_same_run() {
         let mut policies = vec![dts(Walk::Tree), dts(Walk::Level)];
         policies.extend(new_policies());
-        let run = |sh: &Shape, root: Node, cfg: MachineSpec, routines: bool| {
+        let run = |sh: &Shape, root: Node, cfg: Spec, routines: bool| {
             super::super::ROUTINE_LOCKS.with(|r| r.set(routines));
             let a = simulate(sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg);
             let b = simulate(sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, cfg);
@@ -204,7 +204,7 @@ mod tests {
                     for &policy in &policies {
                         for lock in [LockKind::Tas, LockKind::Queue] {
                             for interleave in [Interleave::Access, Interleave::State] {
-                                let cfg = MachineSpec { policy, lock, interleave, ..MachineSpec::new(procs, depth) };
+                                let cfg = MachineSpec { policy, lock, interleave, ..Spec::new(procs, depth) };
                                 let tag = format!("b={b} seed={seed} p={procs} {policy:?} {lock:?} {interleave:?}");
                                 assert_eq!(run(&sh, root, cfg, false), run(&sh, root, cfg, true), "{tag}");
                             }

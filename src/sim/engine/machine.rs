@@ -2,7 +2,10 @@
 //! the processors share (`World`), the processors' loop of states and the
 //! run loop that resumes the processor with the smallest clock, then
 //! trims every processor's time to the end of the search (thesis §6.1–6.2;
-//! `docs/model.md` §5.2).
+//! `docs/model.md` §5.2); and [`SimIdle`], what the machine asks of the
+//! idle policy it is generic over (here, beside the machine whose methods
+//! its signatures name, so that no room of the engine reaches itself
+//! through another).
 
 use super::record::{NoRecord, Recorder};
 use super::spec::{MachineSpec, Result, SimError};
@@ -16,6 +19,7 @@ use crate::sim::memory::{Block, Memory, Proc};
 use crate::sim::sched::{NEVER, Scheduler};
 use rand_chacha::ChaCha8Rng;
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::hash::BuildHasherDefault;
 use std::pin::Pin;
 use std::task::Context;
@@ -79,12 +83,53 @@ pub(super) struct World<D, T: TreeSource> {
     pub(super) parked: Vec<Option<(Block, bool)>>,
 }
 
+/// A policy on the simulated machine: implemented by every type of
+/// [`crate::policy`], each in its file of `idle/`, and by the registry's
+/// [`Policy`](crate::policy::Policy) (the type a machine runs), which hands each call to its
+/// variant's. The engine knows a policy only by this trait.
+pub trait SimIdle: Copy + std::fmt::Debug {
+    /// **split**: look for work until there is some ([`Next::Search`]) or
+    /// the search is over ([`Next::Exit`]).
+    fn idle<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc) -> impl Future<Output = Next>;
+
+    /// What a working processor at node `c` (locked, about to hand out a
+    /// move) does for idle ones; called only if [`SimIdle::mailboxes`].
+    fn share_work<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, _m: &Machine<'_, T, S, P, R>, _p: Proc, _c: u32) -> impl Future<Output = ()> {
+        async {}
+    }
+
+    /// What a processor does after a move of node `c` (locked) finished
+    /// and was folded into it; called only if [`SimIdle::updates`].
+    fn updated<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, _m: &Machine<'_, T, S, P, R>, _p: Proc, _c: u32) -> impl Future<Output = ()> {
+        async {}
+    }
+
+    /// Whether idle processors wait in their mailboxes (working processors
+    /// then call [`SimIdle::share_work`]).
+    fn mailboxes(&self) -> bool {
+        false
+    }
+
+    /// Whether [`SimIdle::updated`] does anything (a check the working
+    /// states make before they build its future: they are the engine's
+    /// innermost loop).
+    fn updates(&self) -> bool {
+        false
+    }
+
+    /// Whether the simulated machine can run it (`Err`: the one line why),
+    /// checked before any processor runs.
+    fn simulated(&self) -> std::result::Result<(), &'static str> {
+        Ok(())
+    }
+}
+
 /// One simulated search of one tree: the machine, the search's shared data
 /// and the processors' routines.
-pub struct Machine<'a, T: TreeSource, S: SplitScheme, R: Recorder = NoRecord> {
+pub struct Machine<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder = NoRecord> {
     pub(super) src: &'a T,
     pub(super) scheme: &'a S,
-    pub(super) cfg: MachineSpec,
+    pub(super) cfg: MachineSpec<P>,
     /// Move-list entries per node.
     pub(super) b: usize,
     pub(super) node_base: Block,
@@ -98,16 +143,16 @@ pub struct Machine<'a, T: TreeSource, S: SplitScheme, R: Recorder = NoRecord> {
     pub(super) rec: RefCell<R>,
 }
 
-impl<'a, T: TreeSource, S: SplitScheme> Machine<'a, T, S> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle> Machine<'a, T, S, P> {
     /// A cold machine ready to search the tree of `src` rooted at `root` (a MAX node).
-    pub fn new(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec) -> Result<Machine<'a, T, S>> {
+    pub fn new(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec<P>) -> Result<Machine<'a, T, S, P>> {
         Machine::with_recorder(src, root, scheme, cfg, NoRecord)
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// [`Machine::new`] watched by `rec` (a trace).
-    pub fn with_recorder(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec, rec: R) -> Result<Machine<'a, T, S, R>> {
+    pub fn with_recorder(src: &'a T, root: T::Node, scheme: &'a S, cfg: MachineSpec<P>, rec: R) -> Result<Machine<'a, T, S, P, R>> {
         if cfg.procs == 0 {
             return Err(SimError::NoProcessors);
         }
@@ -348,12 +393,18 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
 }
 
 /// Simulates the search of the tree of `src` rooted at `root` with `scheme`.
-pub fn simulate<T: TreeSource, S: SplitScheme>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec) -> Result<TreeStats> {
+pub fn simulate<T: TreeSource, S: SplitScheme, P: SimIdle>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec<P>) -> Result<TreeStats> {
     Machine::new(src, root, scheme, cfg)?.run()
 }
 
 /// [`simulate`] watched by `rec` (a trace): the statistics and the recorder.
-pub fn simulate_recorded<T: TreeSource, S: SplitScheme, R: Recorder>(src: &T, root: T::Node, scheme: &S, cfg: MachineSpec, rec: R) -> Result<(TreeStats, R)> {
+pub fn simulate_recorded<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(
+    src: &T,
+    root: T::Node,
+    scheme: &S,
+    cfg: MachineSpec<P>,
+    rec: R,
+) -> Result<(TreeStats, R)> {
     Machine::with_recorder(src, root, scheme, cfg, rec)?.run_recorded()
 }
 
@@ -432,7 +483,7 @@ mod tests {
                 for depth in 0..5 {
                     for interleave in [Interleave::Access, Interleave::State] {
                         let seq = search(&sh, &root, depth, &mut ());
-                        let cfg = MachineSpec { interleave, ..MachineSpec::new(1, depth) };
+                        let cfg = MachineSpec { interleave, ..Spec::new(1, depth) };
                         let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
                         assert_eq!(r.value, seq.value);
                         assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
@@ -461,7 +512,7 @@ mod tests {
         let sh = shape(32, 79, 5);
         let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
         let seq = search(&sh, &root, 6, &mut ());
-        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 6)).unwrap();
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(1, 6)).unwrap();
         let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
         assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
     }
@@ -470,7 +521,7 @@ mod tests {
     fn no_progress_stops_with_the_processors_states() {
         let sh = shape(6, 50, 50);
         let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
-        let cfg = MachineSpec { stall_limit: 5, ..MachineSpec::new(4, 4) };
+        let cfg = MachineSpec { stall_limit: 5, ..Spec::new(4, 4) };
         let SimError::Stuck { limit, states, .. } = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_err() else { panic!("not stuck") };
         assert_eq!(limit, 5);
         for q in 0..4 {
@@ -478,7 +529,7 @@ mod tests {
         }
         assert!(states.contains("split"), "{states}");
         // With the default limit the same tree finishes, heaps balanced.
-        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(4, 4)).unwrap();
+        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(4, 4)).unwrap();
         assert_eq!(r.value, ROOT_PSCORE as i64);
         assert!(r.pool >= 4 * 4 * 2);
     }
@@ -487,7 +538,7 @@ mod tests {
     fn zero_processors_are_refused() {
         let sh = shape(2, 0, 0);
         let root = Node { seed: 1, pscore: 5 };
-        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
+        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
     }
 
     #[test]
@@ -500,7 +551,7 @@ mod tests {
                     let want = search(&sh, &root, depth, &mut ()).value;
                     for procs in [2, 3, 7, 16, 48, 64, 256] {
                         for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
-                            let cfg = MachineSpec { interleave, policy: dts(walk), ..MachineSpec::new(procs, depth) };
+                            let cfg = MachineSpec { interleave, policy: dts(walk), ..Spec::new(procs, depth) };
                             let a = simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg).unwrap();
                             let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
                             assert_eq!(a.value, want, "A {tag}");
@@ -525,8 +576,8 @@ mod tests {
         let sh = shape(2, 50, 50);
         let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
         let want = search(&sh, &root, 2, &mut ()).value;
-        let one = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(1, 2)).unwrap();
-        let two = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, MachineSpec::new(2, 2)).unwrap();
+        let one = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(1, 2)).unwrap();
+        let two = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(2, 2)).unwrap();
         assert_eq!(two.value, want);
         assert_eq!(two.accounted(), 2 * two.ticks);
         // Processor 1 ran at least one split-point search, each examining the root.

@@ -22,9 +22,11 @@
 //! state a routine hands over to. Two seams keep extensions small: a new
 //! split-point rule is a [`SplitScheme`](crate::schemes::SplitScheme)
 //! (what is eligible, and in what order of preference); a new way for an
-//! idle processor to find work is a variant of
-//! [`Policy`](crate::policy::Policy) and its routine, called from
-//! `Machine::idle`.
+//! idle processor to find work is a [`SimIdle`], called from
+//! `Machine::idle`. The machine is generic over its policy and names none:
+//! the runs instantiate it with the registry's
+//! [`Policy`](crate::policy::Policy) alone, whose `SimIdle` hands each
+//! call to its variant's (static dispatch, one copy of the engine).
 //!
 //! Why `async`: each state stays one readable routine however many times it
 //! is suspended inside, and the compiler builds the resumable state machine
@@ -68,7 +70,8 @@
 //! - `stats`: what a run measured: [`State`] (the time buckets), [`TimeKind`],
 //!   [`TreeStats`], [`TraceEvent`].
 //! - `machine`: [`Machine`], its shared data (`World`), the run loop
-//!   ([`Machine::run`]) and [`simulate`].
+//!   ([`Machine::run`]), [`simulate`], and [`SimIdle`], what the machine
+//!   asks of an idle policy.
 //! - `record`: the run's observer, [`Recorder`] (a trace; [`NoRecord`],
 //!   the default, is compiled out).
 //! - `executor`: the scheduling points: [`Suspend`], [`AccessFuture`],
@@ -101,7 +104,7 @@ mod types;
 
 pub use crate::request::{Interleave, LockKind};
 pub use executor::{AccessFuture, Suspend};
-pub use machine::{Machine, simulate, simulate_recorded};
+pub use machine::{Machine, SimIdle, simulate, simulate_recorded};
 pub use record::{NoRecord, Recorder};
 pub use spec::{MachineSpec, Result, SimError, cost};
 pub use stats::{State, TimeKind, TraceEvent, TreeStats};

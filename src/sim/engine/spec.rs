@@ -1,10 +1,9 @@
 //! What a simulation is asked to do: the machine's settings
-//! ([`MachineSpec`], whose [`Policy`] says how idle processors find
-//! work, and whose [`Interleave`] and [`LockKind`], options of a request,
-//! live in [`crate::request`]), the states' costs, and the errors (thesis
-//! §6.1–6.2; `docs/model.md` §5.2–5.3).
+//! ([`MachineSpec`], whose policy, any [`SimIdle`](super::SimIdle), says how idle
+//! processors find work, and whose [`Interleave`] and [`LockKind`],
+//! options of a request, live in [`crate::request`]), the states' costs,
+//! and the errors (thesis §6.1–6.2; `docs/model.md` §5.2–5.3).
 
-use crate::policy::Policy;
 use crate::request::{Interleave, LockKind};
 
 /// Why a simulation could not run or did not finish.
@@ -54,9 +53,9 @@ pub mod cost {
     pub const RETRY: u64 = 36;
 }
 
-/// Settings of one simulation.
+/// Settings of one simulation, with idle policy `P`.
 #[derive(Clone, Copy, Debug)]
-pub struct MachineSpec {
+pub struct MachineSpec<P> {
     /// Processors, at least 1.
     pub procs: usize,
     /// Search depth.
@@ -66,9 +65,10 @@ pub struct MachineSpec {
     pub stall_limit: u64,
     /// When processors interleave.
     pub interleave: Interleave,
-    /// How idle processors find work (the engine reads the policy and its
-    /// parameters; the scheme's rule is the `Scheme` given to [`simulate`](super::simulate)).
-    pub policy: Policy,
+    /// How idle processors find work (the engine knows it only as a
+    /// [`SimIdle`](super::SimIdle); the scheme's rule is the `SplitScheme` given to
+    /// [`simulate`](super::simulate)).
+    pub policy: P,
     /// How processors wait for locks.
     pub lock: LockKind,
     /// Record every state entry in [`super::TreeStats::trace`] (tests, small trees).
@@ -79,16 +79,17 @@ pub struct MachineSpec {
     pub group_waiters: bool,
 }
 
-impl MachineSpec {
-    /// `procs` processors, depth `depth`, the thesis's machine and idle
-    /// loop, the default stall limit.
-    pub fn new(procs: usize, depth: u32) -> MachineSpec {
+impl<P: Default> MachineSpec<P> {
+    /// `procs` processors, depth `depth`, the thesis's machine, the
+    /// policy's default (the thesis's idle loop, for the policies of
+    /// [`crate::policy`]), the default stall limit.
+    pub fn new(procs: usize, depth: u32) -> MachineSpec<P> {
         MachineSpec {
             procs,
             depth,
             stall_limit: 2_000_000,
             interleave: Interleave::default(),
-            policy: Policy::default(),
+            policy: P::default(),
             lock: LockKind::default(),
             trace: false,
             group_waiters: true,

@@ -4,7 +4,7 @@
 //! `docs/model.md` §5.3). The idle state is in `idle`.
 
 use super::heap::{link, push_children, unlink};
-use super::machine::Machine;
+use super::machine::{Machine, SimIdle};
 use super::spec::cost;
 use super::stats::State;
 use super::types::{Next, SNode};
@@ -15,7 +15,7 @@ use crate::sim::engine::record::Recorder;
 use crate::sim::memory::Proc;
 use crate::value::{ROOT_ALPHA, Window};
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Processor 0 before the search: allocates the root.
     pub(super) async fn start(&self, p: Proc) -> Next {
         self.enter(p, State::Search, NONE).await;

@@ -12,6 +12,9 @@ pub(super) fn shape(b: u32, wa: u32, wb: u32) -> Shape {
     Shape::new(Model::Exponential, Ordering::new(b, wa, wb).unwrap()).unwrap()
 }
 
+/// The machine's settings with the registry's policies.
+pub(super) type Spec = MachineSpec<Policy>;
+
 /// Scheme A with m_A = 1, the engine tests' scheme (its rule is given as
 /// `YbwcSplit { m_a: 1, pv_wait: 1 }`).
 pub(super) const A1: Scheme = Scheme::A { m_a: 1, pv_wait: 1 };
@@ -35,7 +38,7 @@ pub(super) fn traced(b: u32, depth: u32, procs: usize, algorithm: Policy) -> (i6
     let sh = shape(b, 100, 100);
     let root = Node { seed: 2024, pscore: ROOT_PSCORE as u32 };
     let want = search(&sh, &root, depth, &mut ()).value;
-    let cfg = MachineSpec { policy: algorithm, trace: true, ..MachineSpec::new(procs, depth) };
+    let cfg = MachineSpec { policy: algorithm, trace: true, ..Spec::new(procs, depth) };
     (want, simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap())
 }
 

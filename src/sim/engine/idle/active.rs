@@ -18,17 +18,17 @@ impl SimIdle for Active {
         true
     }
 
-    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+    async fn idle<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc) -> Next {
         m.idle_active(p).await
     }
 
     /// The idle processors are recruited to `c`.
-    async fn share_work<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc, c: u32) {
+    async fn share_work<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc, c: u32) {
         m.recruit(p, c, self.min_split_depth, self.split_group).await
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Active splitting's idle loop: register as idle, then wait in the
     /// mailbox until a working processor recruits us to a node.
     pub(in crate::sim::engine) async fn idle_active(&self, p: Proc) -> Next {

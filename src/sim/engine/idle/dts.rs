@@ -18,12 +18,12 @@ use crate::sim::engine::{NONE, SPLIT_BLOCK};
 use crate::sim::memory::Proc;
 
 impl SimIdle for Dts {
-    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+    async fn idle<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc) -> Next {
         m.idle_dts(p, self.walk).await
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// The thesis's idle loop: take the split-point variable's lock; join the
     /// node it holds if that is still valid, else search the tree for a new
     /// one, store and join it; if there is none, unlock and pause 36 ticks.

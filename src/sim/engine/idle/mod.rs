@@ -10,65 +10,60 @@ mod dts;
 mod pv_split;
 mod steal;
 
-use super::machine::Machine;
+use super::machine::{Machine, SimIdle};
 use super::stats::State;
 use super::types::Next;
 use super::types::NodeRef;
 use super::{FIRST_PRIVATE, FLAG_BLOCK, NONE};
 use crate::game::TreeSource;
-use crate::policy::{LazySmp, dispatch};
+use crate::policy::{LazySmp, Policy, dispatch};
 use crate::schemes::SplitScheme;
 use crate::sim::engine::record::Recorder;
 use crate::sim::memory::{Block, Proc};
-use std::future::Future;
 
-/// A policy on the simulated machine: implemented by every type of
-/// [`crate::policy`], each in its file of this folder.
-pub(super) trait SimIdle {
-    /// **split**: look for work until there is some ([`Next::Search`]) or
-    /// the search is over ([`Next::Exit`]).
-    fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> impl Future<Output = Next>;
-
-    /// What a working processor at node `c` (locked, about to hand out a
-    /// move) does for idle ones; called only if [`SimIdle::mailboxes`].
-    fn share_work<T: TreeSource, S: SplitScheme, R: Recorder>(&self, _m: &Machine<'_, T, S, R>, _p: Proc, _c: u32) -> impl Future<Output = ()> {
-        async {}
+/// The registry's policy: each call is its variant's.
+impl SimIdle for Policy {
+    async fn idle<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc) -> Next {
+        dispatch!(self, a => a.idle(m, p).await)
     }
 
-    /// What a processor does after a move of node `c` (locked) finished
-    /// and was folded into it; called only if [`SimIdle::updates`].
-    fn updated<T: TreeSource, S: SplitScheme, R: Recorder>(&self, _m: &Machine<'_, T, S, R>, _p: Proc, _c: u32) -> impl Future<Output = ()> {
-        async {}
+    async fn share_work<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc, c: u32) {
+        dispatch!(self, a => a.share_work(m, p, c).await)
     }
 
-    /// Whether idle processors wait in their mailboxes (working processors
-    /// then call [`SimIdle::share_work`]).
+    async fn updated<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc, c: u32) {
+        dispatch!(self, a => a.updated(m, p, c).await)
+    }
+
+    #[inline(always)]
     fn mailboxes(&self) -> bool {
-        false
+        dispatch!(self, a => a.mailboxes())
     }
 
-    /// Whether [`SimIdle::updated`] does anything (a check the working
-    /// states make before they build its future: they are the engine's
-    /// innermost loop).
+    #[inline(always)]
     fn updates(&self) -> bool {
-        false
+        dispatch!(self, a => a.updates())
+    }
+
+    fn simulated(&self) -> std::result::Result<(), &'static str> {
+        Policy::simulated(self)
     }
 }
 
 /// Lazy SMP is refused before any processor runs
 /// ([`crate::policy::IdlePolicy::simulated`]): it never idles here.
 impl SimIdle for LazySmp {
-    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, _m: &Machine<'_, T, S, R>, _p: Proc) -> Next {
+    async fn idle<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, _m: &Machine<'_, T, S, P, R>, _p: Proc) -> Next {
         Next::Exit
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// **split**: look for work until there is some or the search is over
     /// (the policy's idle loop, [`SimIdle::idle`]).
     pub(in crate::sim::engine) async fn idle(&self, p: Proc) -> Next {
         self.enter(p, State::Split, NONE).await;
-        dispatch!(self.cfg.policy, a => a.idle(self, p).await)
+        self.cfg.policy.idle(self, p).await
     }
 
     /// Under the node's lock: joins node `(n, g)` if it is still that
@@ -111,29 +106,29 @@ impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Whether the policy's idle processors wait in their mailboxes
     /// ([`SimIdle::mailboxes`]).
     #[inline(always)]
     pub(super) fn mailboxes(&self) -> bool {
-        dispatch!(self.cfg.policy, a => a.mailboxes())
+        self.cfg.policy.mailboxes()
     }
 
     /// [`SimIdle::share_work`]: what a working processor at node `c`
     /// (locked, about to hand out a move) does for idle ones.
     pub(super) async fn share_work(&self, p: Proc, c: u32) {
-        dispatch!(self.cfg.policy, a => a.share_work(self, p, c).await)
+        self.cfg.policy.share_work(self, p, c).await
     }
 
     /// Whether the policy does something after an update ([`SimIdle::updates`]).
     #[inline(always)]
     pub(super) fn updates(&self) -> bool {
-        dispatch!(self.cfg.policy, a => a.updates())
+        self.cfg.policy.updates()
     }
 
     /// [`SimIdle::updated`]: after a move of node `c` (locked) was folded in.
     pub(super) async fn updated(&self, p: Proc, c: u32) {
-        dispatch!(self.cfg.policy, a => a.updated(self, p, c).await)
+        self.cfg.policy.updated(self, p, c).await
     }
 }
 
@@ -161,7 +156,7 @@ mod tests {
                                     if interleave == Interleave::State && procs != 3 {
                                         continue;
                                     }
-                                    let cfg = MachineSpec { policy: algorithm, lock, interleave, ..MachineSpec::new(procs, depth) };
+                                    let cfg = MachineSpec { policy: algorithm, lock, interleave, ..Spec::new(procs, depth) };
                                     let tag = format!("b={b} seed={seed} depth={depth} p={procs} {algorithm:?} {lock:?} {interleave:?}");
                                     let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_or_else(|e| panic!("{tag}: {e}"));
                                     assert_eq!(r.value, want, "{tag}");
@@ -188,7 +183,7 @@ mod tests {
                     let want = search(&sh, &root, depth, &mut ()).value;
                     for &algorithm in &all {
                         for lock in [LockKind::Tas, LockKind::Queue] {
-                            let cfg = MachineSpec { policy: algorithm, lock, ..MachineSpec::new(1024, depth) };
+                            let cfg = MachineSpec { policy: algorithm, lock, ..Spec::new(1024, depth) };
                             let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
                             assert_eq!(r.value, want, "b={b} seed={seed} depth={depth} {algorithm:?} {lock:?}");
                             assert_eq!(r.accounted(), r.ticks * 1024);

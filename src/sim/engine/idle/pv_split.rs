@@ -20,17 +20,17 @@ impl SimIdle for PvSplit {
         true
     }
 
-    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+    async fn idle<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc) -> Next {
         m.idle_pvsplit(p).await
     }
 
     /// A PV node whose first move has just finished is published.
-    async fn updated<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc, c: u32) {
+    async fn updated<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc, c: u32) {
         m.publish_pv(p, c).await
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// PV splitting: a PV node (locked) whose first move has just finished
     /// and that still has moves to hand out is published for all.
     pub(in crate::sim::engine) async fn publish_pv(&self, p: Proc, c: u32) {

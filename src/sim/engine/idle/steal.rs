@@ -23,17 +23,17 @@ impl SimIdle for Steal {
         true
     }
 
-    async fn idle<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc) -> Next {
+    async fn idle<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc) -> Next {
         m.idle_steal(p, self.seed).await
     }
 
     /// A thief's request is answered.
-    async fn share_work<T: TreeSource, S: SplitScheme, R: Recorder>(&self, m: &Machine<'_, T, S, R>, p: Proc, c: u32) {
+    async fn share_work<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>(&self, m: &Machine<'_, T, S, P, R>, p: Proc, c: u32) {
         m.answer_thief(p, c).await
     }
 }
 
-impl<'a, T: TreeSource, S: SplitScheme, R: Recorder> Machine<'a, T, S, R> {
+impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Work stealing's idle loop: send a request to a random victim, wait
     /// for its answer (answering other thieves' requests with "no work"
     /// meanwhile); start at the node offered, or try another victim.
