@@ -57,7 +57,8 @@
 //!   runs it (simulated or real threads): the request and its parameter
 //!   ranges, the options that fill it, its expansion into configurations
 //!   (§6.2–6.3), scheme C's network per group of trees, the `seed` column
-//!   of rows.
+//!   of rows; and the request run on each machine ([`request::sim`],
+//!   [`request::real`]).
 //! - [`schemes`]: split-point selection, schemes A, B and C (§6.3:
 //!   `YbwcSplit`, `ConfidenceSplit`, `NetworkSplit`), shared by the
 //!   simulated machine and the real threads.
@@ -72,15 +73,16 @@
 //!     `locks`, `heap` (nodes and node heaps), `states` (one routine per
 //!     thesis state) and `idle/` (the split state, one file per idle
 //!     policy) (§6.2);
-//!   - [`sim::run`]: many (tree, configuration) items in parallel, shards,
-//!     and the final per-tree or per-configuration table.
+//!   - its runs, many (tree, configuration) items in parallel, shards, and
+//!     the final per-tree or per-configuration table, are
+//!     [`request::sim`].
 //! - [`real`]: the same shared-memory searches on this machine's OS
 //!   threads (beyond the thesis; the `psearch` tool): the shared node heap
 //!   ([`real::heap`]) with one idle policy per file behind
 //!   [`real::heap::HeapPolicy`] ([`real::idle`]), Lazy SMP ([`real::lazy`]),
 //!   the one-thread path and the search below shared nodes
 //!   ([`real::seq`]), each run checked against the sequential search
-//!   ([`real::run`]).
+//!   ([`request::real`]).
 //! - [`cluster`]: beyond shared memory, the message-passing machines
 //!   (`docs/model.md` §9): one core against a transport, the simulated
 //!   cluster, the sequential baseline with iterative deepening and a

@@ -7,7 +7,7 @@ use parab::cli::{self, Input, Output, write_csv};
 use parab::cluster::args::ClusterArgs;
 use parab::nn::Network;
 use parab::progress::Progress;
-use parab::real::run::{self, Plan, Settings};
+use parab::request::real::{self as run, Plan, Settings};
 use parab::request::{MAX_PROCS, Request, SearchArgs};
 use parab::tree::read_trees;
 use std::path::PathBuf;

@@ -5,7 +5,7 @@
 //! grouping that sums rows per configuration ([`summarize`]).
 //!
 //! `pabsim`'s rows ([`SimRow`]) and `psearch`'s (`RealRow`, whose table
-//! stands beside it in `crate::real::run`: the rows of a machine are its
+//! stands beside it in `crate::request::real`: the rows of a machine are its
 //! own) are summed from their per-tree rows by the table's columns; the cluster's rows
 //! ([`ClusterRow`]) are made from the runs themselves (a geometric mean
 //! needs each tree's time, not a per-tree row's rounded one) with the same
@@ -318,7 +318,7 @@ mod tests {
     use crate::formats::struct_fields;
 
     /// Every column of the row types of this module has its one kind,
-    /// and `docs/formats.md` names the same (`psearch`'s: `crate::real::run`).
+    /// and `docs/formats.md` names the same (`psearch`'s: `crate::request::real`).
     #[test]
     fn every_column_has_one_mean_and_the_docs_say_it() {
         check_documented("pabsim", struct_fields::<SimRow>(), SimRow::COLUMNS);

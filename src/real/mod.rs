@@ -24,9 +24,9 @@
 //!   threads record them.
 //! - [`host`]: the host's load and free cores sampled before every timed
 //!   run, and whether the run's threads each had a free core.
-//! - [`run`]: a request expanded into configurations as `pabsim` does,
-//!   every (tree, configuration) run on a fresh pool of threads, the
-//!   exactness check, rows with SU and SO against the one-thread run.
+//! - A request expanded into configurations as `pabsim` does, every (tree,
+//!   configuration) run on a fresh pool of threads, the exactness check,
+//!   rows with SU and SO against the one-thread run: [`crate::request::real`].
 //!
 //! The split-point rules are the simulator's ([`crate::schemes`]):
 //! the heap asks a [`SplitScheme`](crate::schemes::SplitScheme) for a
@@ -39,7 +39,6 @@ pub mod idle;
 pub mod lazy;
 pub mod local;
 pub mod record;
-pub mod run;
 pub mod seq;
 
 use crate::game::TreeSource;

@@ -10,12 +10,20 @@
 //! messages ([`row_seed`], the clusters' rows too). The options that fill
 //! a request, shared by both tools, are [`SearchArgs`] (`args.rs`).
 //!
-//! Not the simulator: nothing here depends on [`crate::sim`], so the real
-//! threads and the clusters use it without reaching into the simulator.
+//! Then the request run, on each machine: [`sim`] (`pabsim`: many (tree,
+//! configuration) items in parallel, shards, and the final per-tree or
+//! per-configuration table) and [`real`] (`psearch`: one item at a time on
+//! a fresh pool of threads, each checked against the sequential search).
+//! They are here, above the policies and both machines, because they name
+//! the registry's [`Policy`] that the machines do not (`docs/model.md` §8.3).
 
 mod args;
+pub mod real;
+pub mod sim;
 
 pub use args::{SearchArgs, parse_algorithms};
+
+pub use crate::sim::engine::{Interleave, LockKind};
 
 use crate::cli::{Reader, refuse_unread};
 use crate::macros::{named, require};
@@ -50,32 +58,6 @@ impl From<ConfigError> for RequestError {
 /// One point of a request's grid: processors (or threads) and the
 /// parallel search (`None` at one: the sequential run).
 pub type Point = (usize, Option<Policy>);
-
-/// When the simulated machine's executor may switch processors (real
-/// threads interleave as the operating system runs them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Interleave {
-    /// At every access with a delay: the thesis's machine.
-    #[default]
-    Access,
-    /// Only between states and after failed lock attempts (the earlier
-    /// model, kept for comparison).
-    State,
-}
-
-/// How a simulated processor waits for a lock (real threads take the
-/// standard library's mutex).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum LockKind {
-    /// Test-and-set, retried until it succeeds (the thesis's machine): every
-    /// attempt is a write access to the lock's block.
-    #[default]
-    Tas,
-    /// A queue lock (Mellor-Crummey and Scott): one write access to join the
-    /// queue; a waiter then spins on its own flag (its mailbox block), which
-    /// the holder writes when it hands the lock over on release.
-    Queue,
-}
 
 named!(Interleave: ConfigError, "interleaving", "access or state", { Access => "access", State => "state" });
 named!(LockKind: ConfigError, "lock", "tas or queue", { Tas => "tas", Queue => "queue" });

@@ -8,9 +8,9 @@
 //!   propagation, the idle loop, and the executor that interleaves them (§6.2).
 //! - The split-point schemes it runs are [`crate::schemes`]' (shared with
 //!   the real threads).
-//! - [`run`]: many (tree, configuration) items in parallel, results as rows
-//!   (what a run is asked, and its options, are [`crate::request`]'s,
-//!   shared with the real threads).
+//! - Many (tree, configuration) items run in parallel, results as rows:
+//!   [`crate::request::sim`], beside what a run is asked
+//!   ([`crate::request`], shared with the real threads).
 //!
 //! Processors interleave at every memory access, as the thesis's fibers do:
 //! each simulated processor is an `async` routine per state, every access,
@@ -23,5 +23,4 @@
 
 pub mod engine;
 pub mod memory;
-pub mod run;
 pub mod sched;

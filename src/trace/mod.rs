@@ -331,7 +331,7 @@ mod erased {
 pub enum TraceError {
     /// The shared-memory machine's run failed.
     #[error(transparent)]
-    Sim(#[from] crate::sim::run::RunError),
+    Sim(#[from] crate::request::sim::RunError),
     /// The cluster's run failed.
     #[error(transparent)]
     Cluster(#[from] crate::cluster::ClusterError),

@@ -218,7 +218,7 @@ pub struct Measure {
 }
 
 /// A label for a run: its tree and configuration.
-pub fn label(tree: &crate::tree::Tree, c: &crate::sim::run::SimConfig) -> String {
+pub fn label(tree: &crate::tree::Tree, c: &crate::request::sim::SimConfig) -> String {
     let algorithm = c.algorithm.map_or_else(
         || "sequential".to_string(),
         |a| {
@@ -230,7 +230,7 @@ pub fn label(tree: &crate::tree::Tree, c: &crate::sim::run::SimConfig) -> String
 }
 
 /// Simulates `tree` under `c` counting its trace: its size and end.
-pub fn measure(tree: &crate::tree::Tree, c: &crate::sim::run::SimConfig, net: Option<&crate::nn::Network>) -> crate::sim::run::Result<Measure> {
+pub fn measure(tree: &crate::tree::Tree, c: &crate::request::sim::SimConfig, net: Option<&crate::nn::Network>) -> crate::request::sim::Result<Measure> {
     let mut sink = std::io::sink();
     let (stats, w) = traced(tree, c, net, None, &mut sink)?;
     // The closing bracket is not written until the end: count it in.
@@ -241,7 +241,7 @@ pub fn measure(tree: &crate::tree::Tree, c: &crate::sim::run::SimConfig, net: Op
 /// at `end` (the [`measure`]d run's): the statistics and the writer.
 pub fn write<W: Write>(
     tree: &crate::tree::Tree,
-    c: &crate::sim::run::SimConfig,
+    c: &crate::request::sim::SimConfig,
     net: Option<&crate::nn::Network>,
     end: u64,
     mut out: W,
@@ -259,12 +259,12 @@ pub fn write<W: Write>(
 /// virtual call per event is nothing beside the simulation.
 fn traced<'o>(
     tree: &crate::tree::Tree,
-    c: &crate::sim::run::SimConfig,
+    c: &crate::request::sim::SimConfig,
     net: Option<&crate::nn::Network>,
     end: Option<u64>,
     out: &'o mut dyn Write,
-) -> crate::sim::run::Result<(crate::sim::engine::TreeStats, Writer<&'o mut dyn Write>)> {
+) -> crate::request::sim::Result<(crate::sim::engine::TreeStats, Writer<&'o mut dyn Write>)> {
     let rec = SimTrace::new(out, &label(tree, c), c.procs, end);
-    let (stats, rec) = crate::sim::run::simulate_recorded(tree, c, net, rec)?;
+    let (stats, rec) = crate::request::sim::simulate_recorded(tree, c, net, rec)?;
     Ok((stats, rec.into_writer()))
 }

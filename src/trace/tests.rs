@@ -7,9 +7,9 @@ use super::check::{self, Summary};
 use crate::cli::Input;
 use crate::cluster::{Algorithm as _, ClusterAlgorithm, ClusterConfig, ClusterSettings};
 use crate::policy::{Active, Dts, LazySmp, Policy, PvSplit, Scheme, Steal, Walk};
+use crate::request::sim::SimConfig;
 use crate::request::{Interleave, LockKind};
 use crate::sim::engine::{State, TimeKind};
-use crate::sim::run::SimConfig;
 use crate::tree::{Tree, read_trees};
 
 fn trees(text: &str) -> Vec<Tree> {

@@ -8,10 +8,10 @@
 use super::NONE;
 use super::machine::{Machine, SimIdle, World};
 use super::record::{NoRecord, Recorder};
+use super::spec::Interleave;
 use super::stats::{State, TimeKind, TraceEvent};
 use super::types::Step;
 use crate::game::TreeSource;
-use crate::request::Interleave;
 use crate::schemes::SplitScheme;
 use crate::sim::memory::{Access, Block, Proc};
 use crate::sim::sched::{NEVER, bits};

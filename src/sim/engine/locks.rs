@@ -4,9 +4,9 @@
 
 use super::machine::{Machine, SimIdle};
 use super::record::Recorder;
+use super::spec::LockKind;
 use super::stats::TimeKind;
 use crate::game::TreeSource;
-use crate::request::LockKind;
 use crate::schemes::SplitScheme;
 use crate::sim::memory::{Block, Proc};
 use std::future::Future;

@@ -8,12 +8,12 @@
 //! through another).
 
 use super::record::{NoRecord, Recorder};
+use super::spec::Interleave;
 use super::spec::{MachineSpec, Result, SimError};
 use super::stats::{State, TimeKind, TreeStats};
 use super::types::{BlockHasher, Next, NodeRef, SNode, Step};
 use super::{FIRST_PRIVATE, NONE};
 use crate::game::TreeSource;
-use crate::request::Interleave;
 use crate::schemes::SplitScheme;
 use crate::sim::memory::{Block, Memory, Proc};
 use crate::sim::sched::{NEVER, Scheduler};

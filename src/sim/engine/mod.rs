@@ -63,10 +63,10 @@
 //!
 //! ## The rooms
 //!
-//! - `spec`: what a run is asked to do: [`MachineSpec`] (its
-//!   [`Interleave`] and [`LockKind`] are options of a
-//!   [`Request`](crate::request::Request), re-exported here), the state
-//!   costs ([`cost`]) and [`SimError`].
+//! - `spec`: what a run is asked to do: [`MachineSpec`] (with
+//!   [`Interleave`] and [`LockKind`], the machine's own options, which a
+//!   [`Request`](crate::request::Request) carries), the state costs
+//!   ([`cost`]) and [`SimError`].
 //! - `stats`: what a run measured: [`State`] (the time buckets), [`TimeKind`],
 //!   [`TreeStats`], [`TraceEvent`].
 //! - `machine`: [`Machine`], its shared data (`World`), the run loop
@@ -102,11 +102,10 @@ mod stats;
 mod testkit;
 mod types;
 
-pub use crate::request::{Interleave, LockKind};
 pub use executor::{AccessFuture, Suspend};
 pub use machine::{Machine, SimIdle, simulate, simulate_recorded};
 pub use record::{NoRecord, Recorder};
-pub use spec::{MachineSpec, Result, SimError, cost};
+pub use spec::{Interleave, LockKind, MachineSpec, Result, SimError, cost};
 pub use stats::{State, TimeKind, TraceEvent, TreeStats};
 pub use types::Next;
 

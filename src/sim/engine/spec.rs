@@ -1,10 +1,34 @@
 //! What a simulation is asked to do: the machine's settings
 //! ([`MachineSpec`], whose policy, any [`SimIdle`](super::SimIdle), says how idle
-//! processors find work, and whose [`Interleave`] and [`LockKind`],
-//! options of a request, live in [`crate::request`]), the states' costs,
-//! and the errors (thesis §6.1–6.2; `docs/model.md` §5.2–5.3).
+//! processors find work, and its two options of the machine itself,
+//! [`Interleave`] and [`LockKind`], which a request carries), the states'
+//! costs, and the errors (thesis §6.1–6.2; `docs/model.md` §5.2–5.3).
 
-use crate::request::{Interleave, LockKind};
+/// When the simulated machine's executor may switch processors (real
+/// threads interleave as the operating system runs them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Interleave {
+    /// At every access with a delay: the thesis's machine.
+    #[default]
+    Access,
+    /// Only between states and after failed lock attempts (the earlier
+    /// model, kept for comparison).
+    State,
+}
+
+/// How a simulated processor waits for a lock (real threads take the
+/// standard library's mutex).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum LockKind {
+    /// Test-and-set, retried until it succeeds (the thesis's machine): every
+    /// attempt is a write access to the lock's block.
+    #[default]
+    Tas,
+    /// A queue lock (Mellor-Crummey and Scott): one write access to join the
+    /// queue; a waiter then spins on its own flag (its mailbox block), which
+    /// the holder writes when it hands the lock over on release.
+    Queue,
+}
 
 /// Why a simulation could not run or did not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -4,17 +4,17 @@
 //! fresh pool of threads, one after another so that runs never share the
 //! cores, each checked against the sequential search of its tree, and the
 //! rows: per tree, or per configuration with SU and SO against the
-//! one-thread rows of the same trees (as `pabsim`'s [`finish`](crate::sim::run::finish)).
+//! one-thread rows of the same trees (as `pabsim`'s [`finish`](super::sim::finish)).
 //!
 //! Items run in `pabsim`'s order: for every group of trees with the same
 //! model, ordering and depth, for every configuration, for every tree.
 
-use super::host::Occupancy;
-use super::{Measured, Options, RealError};
+use super::{Request, RequestError, configurations, network_for, row_seed};
 use crate::macros::{row, tree_row};
 use crate::nn::Network;
 use crate::policy::{Columns, Policy};
-use crate::request::{Request, RequestError, configurations, network_for, row_seed};
+use crate::real::host::Occupancy;
+use crate::real::{Measured, Options, RealError};
 use crate::tree::{Family, Tree, TreeKey};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -107,7 +107,7 @@ row! {
         /// The host's cores (available parallelism).
         pub cores: u32,
         /// The host's 1-minute load average just before the timed run
-        /// ([`host`](super::host); empty where it cannot be read).
+        /// ([`host`](crate::real::host); empty where it cannot be read).
         pub host_load: Option<f64>,
         /// Cores not busy with other work just before the timed run (empty
         /// where it cannot be read).
@@ -249,7 +249,7 @@ impl Plan {
                     let want = match seq.get(&t) {
                         Some(w) => Some(w.clone()),
                         None if ci == 0 && algorithm.is_none() => None,
-                        None => Some(seq.entry(t).or_insert(super::seq_tree(tree)).clone()),
+                        None => Some(seq.entry(t).or_insert(crate::real::seq_tree(tree)).clone()),
                     };
                     let config = describe(algorithm);
                     let this = trace.filter(|t| t.0 == rows.len()).map(|t| t.1);
@@ -258,7 +258,7 @@ impl Plan {
                     for _ in 0..s.repeats.max(1) {
                         // The host just before the timed run, beside its timing.
                         let host = Occupancy::now(threads);
-                        let r = super::search_tree(tree, algorithm, &opts, net).map_err(|source| PsearchError::Search {
+                        let r = crate::real::search_tree(tree, algorithm, &opts, net).map_err(|source| PsearchError::Search {
                             tree: tree.index(),
                             seed: row_seed(tree),
                             threads,
@@ -287,7 +287,7 @@ impl Plan {
 }
 
 /// A traced run: its label (tree and configuration) and its trace.
-pub type Traced = (String, std::sync::Arc<super::record::RealTrace>);
+pub type Traced = (String, std::sync::Arc<crate::real::record::RealTrace>);
 
 /// Refuses a run whose root value or move differs from the sequential search's.
 fn check(tree: &Tree, threads: usize, config: &str, want: &Measured, got: &Measured) -> Result<(), PsearchError> {

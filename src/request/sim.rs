@@ -12,17 +12,17 @@
 //! per-configuration table, with speed-up, search overhead and CSS against
 //! the p = 1 rows of the same trees.
 
-use super::engine::SimError;
-use super::engine::{MachineSpec, NoRecord, Recorder, State, TreeStats};
+use super::{Interleave, LockKind, Request, RequestError, configurations, network_for, row_seed};
 use crate::formats::aggregate::{self, share};
 use crate::formats::{SimRow, seal};
 use crate::game::TreeSource;
 use crate::macros::{require, tree_row};
 use crate::nn::Network;
 use crate::policy::{Columns, ConfigError, DEFAULT_PV_WAIT, Policy, Scheme, Walk};
-use crate::request::{Interleave, LockKind, Request, RequestError, configurations, network_for, row_seed};
 use crate::schemes::SplitScheme;
 use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
+use crate::sim::engine::SimError;
+use crate::sim::engine::{MachineSpec, NoRecord, Recorder, State, TreeStats};
 use crate::tree::Family;
 use crate::tree::{SourceVisitor, Tree, TreeKey as GroupKey};
 
