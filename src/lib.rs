@@ -51,8 +51,9 @@
 //! - [`policy`]: what a shared-memory parallel search is asked to be: the
 //!   idle policy (the DTS-like search, PV splitting, work stealing, active
 //!   splitting, Lazy SMP) and its split-point scheme (A, B, C) as one typed
-//!   configuration, one file per policy and one registry, with its
-//!   defaults, names and row columns (§6.2–6.3).
+//!   configuration, one file per policy and one registry (§6.2–6.3); the
+//!   parameters they share, with their defaults, option names, limits and
+//!   row columns, are [`params`], below both machines.
 //! - [`request`]: what a shared-memory run is asked, whichever machine
 //!   runs it (simulated or real threads): the request and its parameter
 //!   ranges, the options that fill it, its expansion into configurations
@@ -123,6 +124,7 @@ pub mod limits;
 mod macros;
 pub mod nn;
 pub mod nntrain;
+pub mod params;
 pub mod policy;
 pub mod progress;
 pub mod real;

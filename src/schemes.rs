@@ -73,7 +73,7 @@ impl Candidate {
     }
 }
 
-pub use crate::policy::DEFAULT_PV_WAIT;
+pub use crate::params::DEFAULT_PV_WAIT;
 
 /// Scheme A: YBWC. Eligible once a move has finished; Y-CUT nodes need `m_a`.
 #[derive(Clone, Copy, Debug)]

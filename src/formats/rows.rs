@@ -474,9 +474,9 @@ impl SimRow {
     pub const TIME_COLUMNS: [&'static str; 7] = ["time_expand", "time_search", "time_eval", "time_return", "time_split", "time_update", "time_exit"];
 
     /// The policy's configuration columns of the row (read back with
-    /// [`Columns::read`](crate::policy::Columns::read)).
-    pub fn columns(&self) -> crate::policy::Columns {
-        crate::policy::columns_of!(self)
+    /// [`Columns::read`](crate::params::Columns::read)).
+    pub fn columns(&self) -> crate::params::Columns {
+        crate::params::columns_of!(self)
     }
 }
 

@@ -18,11 +18,13 @@
 //! neither machine: they depend on it, never the reverse, so no module
 //! reaches itself through the others (`docs/model.md` §8.3). What
 //! every policy's configuration shares (schemes, the split-point walk, the
-//! row's columns, the options) is [`config`].
+//! row's columns, the options) is [`crate::params`], re-exported here; how
+//! a configuration becomes its columns and is read back from them is
+//! [`Columns::of`] and [`Columns::read`], at the end of this file.
 
-pub mod config;
+pub use crate::params::*;
 
-pub use config::*;
+use crate::macros::require;
 pub use lazy_smp::LAZY_SMP_REAL_ONLY;
 
 /// One shared-memory idle policy's configuration: a type of its own file,
@@ -226,5 +228,149 @@ impl std::str::FromStr for Policy {
     fn from_str(s: &str) -> Result<Policy, ConfigError> {
         let lower = s.to_ascii_lowercase();
         Policy::ALL.iter().copied().find(|a| a.name() == lower).ok_or_else(|| ConfigError::unknown_name("policy", s, Policy::expected()))
+    }
+}
+
+/// A configuration as a row's columns and back (the columns themselves are
+/// [`crate::params`]'s).
+impl Columns {
+    /// The columns of `policy`, or of the sequential run (`None`).
+    pub fn of(policy: Option<&Policy>) -> Columns {
+        let mut c = Columns {
+            policy: "-".into(),
+            scheme: "-".into(),
+            // The sequential run has no split-point search; its rows have
+            // always said `tree`, the default.
+            split_walk: Walk::Tree.name().into(),
+            ..Columns::default()
+        };
+        let Some(a) = policy else { return c };
+        c.policy = a.name().into();
+        c.split_walk = "-".into();
+        a.write(&mut c);
+        if let Some(s) = a.scheme() {
+            c.scheme = s.name().into();
+            match s {
+                Scheme::A { m_a, pv_wait } => (c.m_a, c.pv_wait) = (Some(m_a), Some(pv_wait)),
+                Scheme::B { m_b, pv_wait } => (c.m_b, c.pv_wait) = (Some(m_b), Some(pv_wait)),
+                Scheme::C { m_ca, m_cc, cut_width } => (c.m_ca, c.m_cc, c.cut_width) = (Some(m_ca), Some(m_cc), Some(cut_width)),
+            }
+        }
+        c
+    }
+
+    /// The configuration these columns describe (`None`: the sequential
+    /// run). Refuses columns that [`Columns::of`] would not write, naming
+    /// the first that is out of place. Rows written before a column existed
+    /// read it as its default (`policy` `-` with a scheme is the thesis's
+    /// search; no `pv_wait` is 1).
+    pub fn read(&self) -> Result<Option<Policy>, ConfigError> {
+        let bad = Columns::bad;
+        let need = |v: Option<u32>, name: &str| v.ok_or_else(|| bad(&format!("scheme {} without {name}", self.scheme)));
+        let scheme = match self.scheme.as_str() {
+            "-" => None,
+            name => Some(match name.parse::<Scheme>()? {
+                Scheme::A { .. } => Scheme::A { m_a: need(self.m_a, "m_a")?, pv_wait: self.pv_wait.unwrap_or(DEFAULT_PV_WAIT) },
+                Scheme::B { .. } => Scheme::B { m_b: need(self.m_b, "m_b")?, pv_wait: self.pv_wait.unwrap_or(DEFAULT_PV_WAIT) },
+                Scheme::C { .. } => Scheme::C {
+                    m_ca: self.m_ca.ok_or_else(|| bad("scheme c without m_ca"))?,
+                    m_cc: self.m_cc.ok_or_else(|| bad("scheme c without m_cc"))?,
+                    cut_width: need(self.cut_width, "cut_width")?,
+                },
+            }),
+        };
+        let a = match (self.policy.as_str(), scheme) {
+            ("-", None) => None,
+            // Rows from before the policy column: the thesis's search.
+            ("-", Some(_)) => Some(Policy::read(Policy::default().name(), self, scheme)?),
+            (name, _) => Some(Policy::read(name, self, scheme)?),
+        };
+        // Read back, the configuration must write these very columns (up to
+        // the defaults of columns older rows lack).
+        let mut again = Columns::of(a.as_ref());
+        if self.pv_wait.is_none() {
+            again.pv_wait = None;
+        }
+        if self.policy == "-" {
+            again.policy = "-".into();
+        }
+        // The sequential run's walk is never used: older rows wrote the one asked for.
+        if a.is_none() {
+            self.split_walk.parse::<Walk>()?;
+            again.split_walk = self.split_walk.clone();
+        }
+        require!(again == *self, ConfigError::Columns, "configuration columns do not describe one configuration: {self:?} (expected {again:?})");
+        Ok(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_configuration() -> Vec<Option<Policy>> {
+        let schemes = [Scheme::A { m_a: 3, pv_wait: 0 }, Scheme::B { m_b: 5, pv_wait: 1 }, Scheme::C { m_ca: -4, m_cc: 3, cut_width: 15 }];
+        let mut all = vec![None, Some(Policy::PvSplit(PvSplit)), Some(Policy::LazySmp(LazySmp))];
+        for s in schemes {
+            all.push(Some(Policy::Dts(Dts { scheme: s, walk: Walk::Level })));
+            all.push(Some(Policy::Dts(Dts { scheme: s, walk: Walk::Tree })));
+            all.push(Some(Policy::Steal(Steal { scheme: s, seed: 7 })));
+            all.push(Some(Policy::Active(Active { scheme: s, min_split_depth: 3, split_group: 4 })));
+        }
+        all
+    }
+
+    /// Every configuration is read back from its columns as itself; and
+    /// every column of [`Columns::NAMES`] is written by some configuration,
+    /// and no other: a field added to a configuration but forgotten in the
+    /// columns fails here.
+    #[test]
+    fn every_configuration_reads_back_from_its_columns() {
+        let all = every_configuration();
+        for a in &all {
+            assert_eq!(Columns::of(a.as_ref()).read(), Ok(*a), "{a:?}");
+        }
+        let fields: Vec<String> = match serde_json::to_value(Columns::of(None)) {
+            Ok(serde_json::Value::Object(m)) => m.keys().cloned().collect(),
+            other => panic!("{other:?}"),
+        };
+        let mut names: Vec<String> = Columns::NAMES.iter().map(|s| s.to_string()).collect();
+        let mut sorted = fields.clone();
+        sorted.sort();
+        names.sort();
+        assert_eq!(sorted, names);
+        // Each column tells some two configurations apart.
+        let json: Vec<serde_json::Value> = all.iter().map(|a| serde_json::to_value(Columns::of(a.as_ref())).unwrap()).collect();
+        for f in &fields {
+            assert!(json.iter().any(|j| j[f] != json[0][f]), "column {f} is the same for every configuration");
+        }
+    }
+
+    /// Names parse in any case with the defaults; unknown names and columns
+    /// out of place are refused with what is wrong.
+    #[test]
+    fn names_parse_with_defaults_and_bad_columns_are_refused() {
+        assert_eq!("STEAL".parse::<Policy>(), Ok(Policy::Steal(Steal { scheme: Scheme::A { m_a: 2, pv_wait: 1 }, seed: 1 })));
+        assert_eq!("b".parse::<Scheme>(), Ok(Scheme::B { m_b: 1, pv_wait: 1 }));
+        assert_eq!("C".parse::<Scheme>(), Ok(Scheme::C { m_ca: 0, m_cc: 0, cut_width: 10 }));
+        assert_eq!("LEVEL".parse::<Walk>(), Ok(Walk::Level));
+        assert_eq!("ybwc".parse::<Policy>().unwrap_err().to_string(), "unknown policy `ybwc` (expected dts, pvsplit, steal, active or lazy-smp)");
+        assert_eq!("Lazy-SMP".parse::<Policy>(), Ok(Policy::LazySmp(LazySmp)));
+        assert_eq!("Z".parse::<Scheme>().unwrap_err().to_string(), "unknown scheme `Z` (expected a, b or c)");
+        assert_eq!("spiral".parse::<Walk>().unwrap_err().to_string(), "unknown split-point walk `spiral` (expected tree or level)");
+        let mut c = Columns::of(Some(&Policy::default()));
+        c.m_b = Some(3);
+        assert!(matches!(c.read(), Err(ConfigError::Columns(m)) if m.contains("m_b: Some(3)")));
+        let mut c = Columns::of(Some(&Policy::PvSplit(PvSplit)));
+        c.steal_seed = Some(1);
+        assert!(c.read().is_err());
+        let mut c = Columns::of(Some(&"steal".parse().unwrap()));
+        c.steal_seed = None;
+        assert_eq!(c.read().unwrap_err().to_string(), "configuration columns do not describe one configuration: policy steal without steal_seed");
+        // Rows from before the policy and pv_wait columns: the thesis's search.
+        let mut old = Columns::of(Some(&Policy::Dts(Dts { scheme: Scheme::B { m_b: 2, pv_wait: 1 }, walk: Walk::Tree })));
+        old.policy = "-".into();
+        old.pv_wait = None;
+        assert_eq!(old.read(), Ok(Some(Policy::Dts(Dts { scheme: Scheme::B { m_b: 2, pv_wait: 1 }, walk: Walk::Tree }))));
     }
 }

@@ -121,7 +121,7 @@ row! {
 impl RealRow {
     /// The configuration columns.
     pub fn columns(&self) -> Columns {
-        crate::policy::columns_of!(self)
+        crate::params::columns_of!(self)
     }
 
     /// The host columns.
