@@ -167,7 +167,7 @@ fn run(out: &mut impl std::io::Write) -> anyhow::Result<()> {
     let spec = MachineSpec { policy: "dts".parse::<Policy>()?, ..MachineSpec::new(4, DEPTH) };
     let sim = simulate(&game, root, &YbwcSplit { m_a: 1, pv_wait: DEFAULT_PV_WAIT }, spec)?;
     // (c) Real threads: work stealing on 2 OS threads.
-    let real = parab::real::search(&game, &root, DEPTH, Some("steal".parse::<Policy>()?), &Options { threads: 2, ..Options::default() }, None)?;
+    let real = parab::request::real::search(&game, &root, DEPTH, Some("steal".parse::<Policy>()?), &Options { threads: 2, ..Options::default() }, None)?;
     // (d) The simulated cluster: the Young Brothers Wait Concept over
     // messages on 4 processes (the root value is checked against the
     // cluster's sequential baseline inside; checked here again below).

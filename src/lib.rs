@@ -51,7 +51,8 @@
 //! - [`policy`]: what a shared-memory parallel search is asked to be: the
 //!   idle policy (the DTS-like search, PV splitting, work stealing, active
 //!   splitting, Lazy SMP) and its split-point scheme (A, B, C) as one typed
-//!   configuration, one file per policy and one registry (§6.2–6.3); the
+//!   configuration, one file per policy (with how each machine runs it) and
+//!   one registry (§6.2–6.3); the
 //!   parameters they share, with their defaults, option names, limits and
 //!   row columns, are [`params`], below both machines.
 //! - [`request`]: what a shared-memory run is asked, whichever machine
@@ -72,15 +73,15 @@
 //!     shared data and the run loop), `types` (what the rooms share),
 //!     `executor` (futures, access steps, waiter groups, charging),
 //!     `locks`, `heap` (nodes and node heaps), `states` (one routine per
-//!     thesis state) and `idle/` (the split state, one file per idle
+//!     thesis state) and `idle/` (the split state's hand-over to the
 //!     policy) (§6.2);
 //!   - its runs, many (tree, configuration) items in parallel, shards, and
 //!     the final per-tree or per-configuration table, are
 //!     [`request::sim`].
 //! - [`real`]: the same shared-memory searches on this machine's OS
 //!   threads (beyond the thesis; the `psearch` tool): the shared node heap
-//!   ([`real::heap`]) with one idle policy per file behind
-//!   [`real::heap::HeapPolicy`] ([`real::idle`]), Lazy SMP ([`real::lazy`]),
+//!   ([`real::heap`]) behind [`real::heap::HeapPolicy`], the trait a
+//!   policy implements on real threads ([`real::RealSearch`]), Lazy SMP ([`real::lazy`]),
 //!   the one-thread path and the search below shared nodes
 //!   ([`real::seq`]), each run checked against the sequential search
 //!   ([`request::real`]).

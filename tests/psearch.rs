@@ -6,7 +6,8 @@
 use crate::util::*;
 use parab::nn::{Errors, HiddenWeights, Network, OutputWeights, TrainedFor, Training};
 use parab::policy::{Active, Dts, LazySmp, Policy, PvSplit, Scheme, Steal, Walk};
-use parab::real::{Options, search_tree};
+use parab::real::Options;
+use parab::request::real::search_tree;
 use parab::tree::Family;
 use parab::tree::Tree;
 

@@ -3,7 +3,7 @@
 //! node, several threads per process). The root-splitting policies
 //! ([`crate::cluster::algorithms::root_split`]) hand whole frontier nodes to their processes;
 //! here a process searches each of them with one of `psearch`'s real-thread
-//! searches ([`crate::real::search`]) on [`RankThreads::threads`] threads
+//! searches ([`crate::request::real::search`]) on [`RankThreads::threads`] threads
 //! instead of the sequential [`super::search::Searcher`].
 //!
 //! The real searches start at a MAX root at ply 0 with the full window. A
@@ -155,7 +155,7 @@ impl<S: TreeSource> TaskSearch<S> for Threads<'_> {
     fn task(&mut self, src: &S, node: &S::Node, max: bool, depth: u32, ply: u32, w: Window) -> (i64, NodeCounts) {
         let r = Rooted::new(src, max, ply);
         let opts = Options { threads: self.rank.threads, node_cost_ns: 0, delays: None, trace: None };
-        match crate::real::search(&r, node, depth, Some(self.rank.policy), &opts, None) {
+        match crate::request::real::search(&r, node, depth, Some(self.rank.policy), &opts, None) {
             Ok(o) => {
                 let counts = NodeCounts { nodes: o.nodes, leaves: o.leaves, internal: o.nodes - o.leaves };
                 (r.value(o.value).clamp(w.alpha, w.beta), counts)

@@ -13,7 +13,7 @@
 //! parent, and a thread that finds no move left at a node others still
 //! work below goes idle. Nobody waits for a helper, so any thread may join
 //! any node that still has moves: which one is the algorithm's idle policy
-//! (a [`HeapPolicy`], one file each in [`super::idle`], with its own state per
+//! (a [`HeapPolicy`], in each policy's file of [`crate::policy`], with its own state per
 //! thread, per node and shared), and which nodes may be shared is the
 //! split-point scheme's ([`SplitScheme`], the simulator's own rules). The
 //! heap knows no policy by name.
@@ -122,8 +122,8 @@ impl<S: TreeSource, D, P: HeapPolicy<S, D>> HNode<S, D, P> {
 
 /// An idle policy of the split-based searches: how an idle thread finds a
 /// node to join, and what a working thread does for the idle ones. One
-/// implementation per policy, one file each in [`super::idle`] (whose
-/// [`RealSearch`](super::idle::RealSearch) calls [`run`] with itself).
+/// implementation per policy, in each policy's file of [`crate::policy`] (whose
+/// [`RealSearch`](super::RealSearch) calls [`run`] with itself).
 /// The policy's parameters are the implementing type; its state is its
 /// own, in three parts.
 pub trait HeapPolicy<S: TreeSource, D>: Sized {

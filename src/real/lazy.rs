@@ -1,4 +1,4 @@
-//! Lazy SMP on real threads ([`LazySmp`];
+//! Lazy SMP on real threads ([`LazySmp`](crate::policy::LazySmp);
 //! Stockfish since 2015): every thread searches the whole tree from the
 //! root with the same fail-hard alpha-beta, and the threads share nothing
 //! but a transposition table. The first thread to finish the root gives
@@ -25,29 +25,15 @@
 //! depth, so a probe only ever cuts off where the search would have found
 //! the same bound; results of a thread told to stop are never stored.
 
-use super::idle::RealSearch;
 use super::local::{Local, PanicFlag, join_all, outcome};
 use super::{Measured, Options, RealError};
 use crate::game::{MoveList, TreeSource};
-use crate::policy::LazySmp;
-use crate::schemes::SplitScheme;
 use crate::search::{Hooks, Observer, Order, Probe, Visit, alphabeta};
 use crate::tt::{Entry, SharedTable, Table};
 use crate::value::{Best, ROOT_ALPHA, Window};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::*};
 use std::time::Instant;
-
-/// Lazy SMP's real threads: no node is shared, so the scheme is never
-/// consulted.
-impl RealSearch for LazySmp {
-    fn run_real<S: TreeSource, Sc: SplitScheme>(&self, src: &S, root: &S::Node, depth: u32, _scheme: &Sc, opts: &Options) -> Result<Measured, RealError>
-    where
-        Sc::Data: Send + Sync,
-    {
-        run(src, root, depth, opts)
-    }
-}
 
 /// Buckets of the table, as a power of two: 2^18 buckets of two entries,
 /// 8 MiB, for every search (a (32, 79, 5) tree at depth 7 has far fewer

@@ -16,9 +16,10 @@
 //!   joined, and the last thread out of a node returns its value to the
 //!   parent. Which nodes an idle thread joins is the idle policy's
 //!   ([`heap::HeapPolicy`]), which the heap knows only by its trait.
-//! - [`idle`]: the policies of [`crate::policy`] on real threads, one file
-//!   each ([`idle::dts`], the thesis's DTS-like search; [`idle::pv_split`];
-//!   [`idle::steal`]; [`idle::active`]), behind [`idle::RealSearch`].
+//! - [`RealSearch`]: a policy on real threads, implemented by each policy
+//!   of [`crate::policy`] in its own file (the split-based ones through
+//!   the heap); the dispatch on the registry's policy is
+//!   [`crate::request::real::search`].
 //! - [`lazy`]: Lazy SMP with a lock-free shared transposition table.
 //! - [`record`]: a traced run's spans (`psearch --trace`), as its
 //!   threads record them.
@@ -29,20 +30,19 @@
 //!   rows with SU and SO against the one-thread run: [`crate::request::real`].
 //!
 //! The split-point rules are the simulator's ([`crate::schemes`]):
-//! the heap asks a [`SplitScheme`](crate::schemes::SplitScheme) for a
+//! the heap asks a [`SplitScheme`] for a
 //! node's data and eligibility and ranks candidates with
 //! [`Candidate::better`](crate::schemes::Candidate::better).
 
 pub mod heap;
 pub mod host;
-pub mod idle;
 pub mod lazy;
 pub mod local;
 pub mod record;
 pub mod seq;
 
 use crate::game::TreeSource;
-use crate::policy::Policy;
+use crate::schemes::SplitScheme;
 
 /// How one search runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,34 +98,15 @@ pub enum RealError {
     Internal(String),
 }
 
-/// Searches `src` from `root` to `depth` with `algorithm` on `opts.threads`
-/// threads (`None`, or one thread: the sequential search). Scheme C takes
-/// its network in `net`.
-pub fn search<S: TreeSource>(
-    src: &S,
-    root: &S::Node,
-    depth: u32,
-    algorithm: Option<Policy>,
-    opts: &Options,
-    net: Option<&crate::nn::Network>,
-) -> Result<Measured, RealError> {
-    use crate::policy::{Scheme, dispatch};
-    use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
-    use idle::RealSearch;
-    let Some(a) = algorithm.filter(|_| opts.threads > 1) else {
-        return Ok(seq::run(src, root, depth, opts));
-    };
-    // PV splitting has its own rule and Lazy SMP shares no node; the heap
-    // still takes a scheme, which they then never consult (as in the
-    // simulator).
-    match a.scheme().unwrap_or(Scheme::A { m_a: 1, pv_wait: 1 }) {
-        Scheme::A { m_a, pv_wait } => dispatch!(a, a => a.run_real(src, root, depth, &YbwcSplit { m_a, pv_wait }, opts)),
-        Scheme::B { m_b, pv_wait } => dispatch!(a, a => a.run_real(src, root, depth, &ConfidenceSplit { m_b, pv_wait }, opts)),
-        Scheme::C { m_ca, m_cc, cut_width } => {
-            let net = net.ok_or(RealError::NoNetwork)?;
-            dispatch!(a, a => a.run_real(src, root, depth, &NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth }, opts))
-        }
-    }
+/// A policy on real threads: implemented by every type of
+/// [`crate::policy`], each in its own file.
+pub trait RealSearch {
+    /// Searches `src` from `root` to `depth` on `opts.threads` threads,
+    /// split points chosen by `scheme`'s rules where the policy consults
+    /// them.
+    fn run_real<S: TreeSource, Sc: SplitScheme>(&self, src: &S, root: &S::Node, depth: u32, scheme: &Sc, opts: &Options) -> Result<Measured, RealError>
+    where
+        Sc::Data: Send + Sync;
 }
 
 /// The sequential search of a tree spec, without busy work.
@@ -139,18 +120,3 @@ pub fn seq_tree(tree: &crate::tree::Tree) -> Measured {
     }
     tree.visit(V(Options { threads: 1, ..Options::default() }))
 }
-
-/// [`search`] on a tree spec.
-pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Policy>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Measured, RealError> {
-    struct V<'a>(Option<Policy>, &'a Options, Option<&'a crate::nn::Network>);
-    impl crate::tree::SourceVisitor for V<'_> {
-        type Output = Result<Measured, RealError>;
-        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
-            search(src, root, depth, self.0, self.1, self.2)
-        }
-    }
-    tree.visit(V(algorithm, opts, net))
-}
-
-#[cfg(test)]
-mod tests;

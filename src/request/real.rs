@@ -10,6 +10,7 @@
 //! model, ordering and depth, for every configuration, for every tree.
 
 use super::{Request, RequestError, configurations, network_for, row_seed};
+use crate::game::TreeSource;
 use crate::macros::{row, tree_row};
 use crate::nn::Network;
 use crate::policy::{Columns, Policy};
@@ -258,7 +259,7 @@ impl Plan {
                     for _ in 0..s.repeats.max(1) {
                         // The host just before the timed run, beside its timing.
                         let host = Occupancy::now(threads);
-                        let r = crate::real::search_tree(tree, algorithm, &opts, net).map_err(|source| PsearchError::Search {
+                        let r = search_tree(tree, algorithm, &opts, net).map_err(|source| PsearchError::Search {
                             tree: tree.index(),
                             seed: row_seed(tree),
                             threads,
@@ -384,6 +385,48 @@ pub fn finish(mut rows: Vec<RealRow>, per_tree: bool) -> Result<Vec<RealRow>, Ps
     })
 }
 
+/// Searches `src` from `root` to `depth` with `algorithm` on `opts.threads`
+/// threads (`None`, or one thread: the sequential search). Scheme C takes
+/// its network in `net`.
+pub fn search<S: TreeSource>(
+    src: &S,
+    root: &S::Node,
+    depth: u32,
+    algorithm: Option<Policy>,
+    opts: &Options,
+    net: Option<&crate::nn::Network>,
+) -> Result<Measured, RealError> {
+    use crate::policy::{Scheme, dispatch};
+    use crate::real::RealSearch;
+    use crate::schemes::{ConfidenceSplit, NetworkSplit, YbwcSplit};
+    let Some(a) = algorithm.filter(|_| opts.threads > 1) else {
+        return Ok(crate::real::seq::run(src, root, depth, opts));
+    };
+    // PV splitting has its own rule and Lazy SMP shares no node; the heap
+    // still takes a scheme, which they then never consult (as in the
+    // simulator).
+    match a.scheme().unwrap_or(Scheme::A { m_a: 1, pv_wait: 1 }) {
+        Scheme::A { m_a, pv_wait } => dispatch!(a, a => a.run_real(src, root, depth, &YbwcSplit { m_a, pv_wait }, opts)),
+        Scheme::B { m_b, pv_wait } => dispatch!(a, a => a.run_real(src, root, depth, &ConfidenceSplit { m_b, pv_wait }, opts)),
+        Scheme::C { m_ca, m_cc, cut_width } => {
+            let net = net.ok_or(RealError::NoNetwork)?;
+            dispatch!(a, a => a.run_real(src, root, depth, &NetworkSplit { net, cut_width: cut_width as f64, m_ca, m_cc, leaf_ply: depth }, opts))
+        }
+    }
+}
+
+/// [`search`] on a tree spec.
+pub fn search_tree(tree: &crate::tree::Tree, algorithm: Option<Policy>, opts: &Options, net: Option<&crate::nn::Network>) -> Result<Measured, RealError> {
+    struct V<'a>(Option<Policy>, &'a Options, Option<&'a crate::nn::Network>);
+    impl crate::tree::SourceVisitor for V<'_> {
+        type Output = Result<Measured, RealError>;
+        fn visit<S: TreeSource>(self, src: &S, root: &S::Node, depth: u32) -> Self::Output {
+            search(src, root, depth, self.0, self.1, self.2)
+        }
+    }
+    tree.visit(V(algorithm, opts, net))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,5 +483,79 @@ mod tests {
         // Without the one-thread rows: no ratios.
         let without = finish(rows[2..].to_vec(), false).unwrap();
         assert!(without.iter().all(|r| r.su.is_none()));
+    }
+}
+
+#[cfg(test)]
+mod search_tests {
+    //! Unit tests of the real searches: every algorithm and scheme returns the
+    //! sequential value and root move on small artificial trees, at several
+    //! thread counts, with and without random delays.
+
+    use super::*;
+    use crate::classify::Predictor;
+    use crate::policy::{Active, Dts, LazySmp, PvSplit, Scheme, Steal, Walk};
+    use crate::real::{RealSearch, seq};
+    use crate::schemes::NetworkSplit;
+    use crate::tree::artificial::{Model, Node, Ordering, Shape};
+    use crate::value::ROOT_PSCORE;
+
+    /// Every split-based configuration with schemes A and B, and Lazy SMP.
+    fn algorithms() -> Vec<Policy> {
+        let mut v = vec![Policy::PvSplit(PvSplit), Policy::LazySmp(LazySmp)];
+        for s in [Scheme::A { m_a: 1, pv_wait: 1 }, Scheme::A { m_a: 2, pv_wait: 0 }, Scheme::B { m_b: 1, pv_wait: 1 }] {
+            v.push(Policy::Dts(Dts { scheme: s, walk: Walk::Tree }));
+            v.push(Policy::Dts(Dts { scheme: s, walk: Walk::Level }));
+            v.push(Policy::Steal(Steal { scheme: s, seed: 3 }));
+            v.push(Policy::Active(Active { scheme: s, min_split_depth: 2, split_group: 3 }));
+        }
+        v
+    }
+
+    struct Fixed;
+    impl Predictor for Fixed {
+        fn root_type(&self) -> f64 {
+            0.0
+        }
+        fn root_wait(&self) -> f64 {
+            1.0
+        }
+        fn predict(&self, _pv: bool, parent_type: f64, index: u32) -> (f64, f64) {
+            if parent_type < 25.0 { (50.0, 1.4) } else { (90.0 - index as f64, 0.6) }
+        }
+    }
+
+    #[test]
+    fn every_algorithm_is_exact_on_artificial_trees() {
+        for (b, wa, wb) in [(6, 60, 20), (4, 0, 0), (7, 100, 0), (3, 33, 33)] {
+            let shape = Shape::new(Model::Exponential, Ordering::new(b, wa, wb).unwrap()).unwrap();
+            for seed in 1..6u32 {
+                let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
+                for depth in [1, 2, 4, 6] {
+                    let seq = seq::run(&shape, &root, depth, &Options { threads: 1, ..Options::default() });
+                    for threads in [2, 3, 8] {
+                        for delays in [None, Some(seed as u64)] {
+                            let opts = Options { threads, node_cost_ns: 0, delays, trace: None };
+                            for a in algorithms() {
+                                let r = search(&shape, &root, depth, Some(a), &opts, None).unwrap();
+                                assert_eq!(
+                                    (r.value, r.root_move),
+                                    (seq.value, seq.root_move),
+                                    "{a:?} b={b} seed={seed} depth={depth} threads={threads} delays={delays:?}"
+                                );
+                                assert!(r.nodes >= r.leaves && r.leaves > 0);
+                            }
+                            // Scheme C with a fixed predictor standing in for the network.
+                            for m_ca in [-2, 0, 1] {
+                                let c = NetworkSplit { net: &Fixed, cut_width: 10.0, m_ca, m_cc: 1, leaf_ply: depth };
+                                let a = Dts { scheme: Scheme::C { m_ca, m_cc: 1, cut_width: 10 }, walk: Walk::Tree };
+                                let r = a.run_real(&shape, &root, depth, &c, &opts).unwrap();
+                                assert_eq!((r.value, r.root_move), (seq.value, seq.root_move), "scheme c m_ca={m_ca} seed={seed} depth={depth}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

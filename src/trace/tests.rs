@@ -124,7 +124,8 @@ fn a_trace_of_one_processor_has_no_split_points_but_the_root() {
 /// within the run's wall time and do not overlap, and fill its life.
 #[test]
 fn real_traces_lie_within_the_wall_time() {
-    use crate::real::{Options, search_tree};
+    use crate::real::Options;
+    use crate::request::real::search_tree;
     let tree = artificial(5);
     let a = Scheme::A { m_a: 1, pv_wait: 1 };
     let algorithms = [

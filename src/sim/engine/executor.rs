@@ -78,21 +78,21 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// Whether processors wait for a write to block `b` (only the shared
     /// variables and mailboxes are waited on).
     #[inline(always)]
-    pub(super) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
+    pub(crate) fn has_waiters(&self, w: &World<S::Data, T>, b: Block) -> bool {
         b < self.node_base && !w.waiters[b].is_empty()
     }
 
     /// Whether `p`'s access to block `b` takes effect at once, with no
     /// time and no other change: a hit that wakes no one.
     #[inline(always)]
-    pub(super) fn at_once(&self, w: &World<S::Data, T>, p: Proc, b: Block, write: bool) -> bool {
+    pub(crate) fn at_once(&self, w: &World<S::Data, T>, p: Proc, b: Block, write: bool) -> bool {
         w.mem.hits(p, b, write) && !(write && self.has_waiters(w, b))
     }
 
     /// The first turn of an access that may miss: parks the processor if
     /// the block refuses it.
     #[inline(never)]
-    pub(super) fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
+    pub(crate) fn access_first(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Poll<()> {
         match self.access_step(w, p, b, write) {
             Step::Ready => Poll::Ready(()),
             Step::Served => Poll::Pending,
@@ -107,7 +107,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// issued again within the turn while the block refuses it for less
     /// than the time `p` may run on.
     #[inline(always)]
-    pub(super) fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
+    pub(crate) fn access_step(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, write: bool) -> Step {
         loop {
             let now = w.sched.clock(p);
             let r = w.mem.request(p, b, now, write);
@@ -160,7 +160,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// processors spin on, most turns are such refusals: 690 M of a run's
     /// 700 M turns at p = 1,024.)
     #[inline(never)]
-    pub(super) fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
+    pub(crate) fn pass_waiters(&self, w: &mut World<S::Data, T>, p: Proc, b: Block, t: u64) -> bool {
         let until = w.mem.refused(p, b, t);
         let first = match until {
             Some(_) => NONE as Proc,
@@ -218,7 +218,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// must now let the others run: another processor's clock is at or below
     /// its own (with [`Interleave::State`], only for lock waits).
     #[inline(always)]
-    pub(super) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) -> bool {
+    pub(crate) fn charge(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) -> bool {
         self.book(w, p, d, kind);
         let t = w.sched.clock(p) + d;
         w.sched.set(p, t);
@@ -233,7 +233,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// log of charges), which the end of the run trims. The clock is the
     /// caller's to move.
     #[inline(always)]
-    pub(super) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
+    pub(crate) fn book(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         if R::ON {
             let start = w.sched.clock(p);
             self.record(w, p, start, d, kind);
@@ -245,14 +245,14 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// current state.
     #[cold]
     #[inline(never)]
-    pub(super) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
+    pub(crate) fn record(&self, w: &World<S::Data, T>, p: Proc, start: u64, d: u64, kind: TimeKind) {
         let (s, at) = w.state[p];
         self.rec.borrow_mut().span(p, start, d, s, kind, super::machine::node_key(w, at), &|| super::machine::path(w, at));
     }
 
     /// [`Machine::book`] without the recorder (its caller tells it).
     #[inline(always)]
-    pub(super) fn tally(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
+    pub(crate) fn tally(&self, w: &mut World<S::Data, T>, p: Proc, d: u64, kind: TimeKind) {
         let s = w.state[p].0;
         w.stats.time[s as usize][kind as usize] += d;
         w.last[p] = (s, kind, d);
@@ -263,13 +263,13 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// [`Machine::charge`] as a future: suspends `p` if it must let the others run.
     #[inline(always)]
-    pub(super) fn pause(&self, p: Proc, d: u64, kind: TimeKind) -> Suspend {
+    pub(crate) fn pause(&self, p: Proc, d: u64, kind: TimeKind) -> Suspend {
         Suspend(self.charge(&mut self.w.borrow_mut(), p, d, kind))
     }
 
     /// Lets the others run if `p` has moved past them since it was resumed.
     #[inline(always)]
-    pub(super) fn reschedule(&self, p: Proc) -> Suspend {
+    pub(crate) fn reschedule(&self, p: Proc) -> Suspend {
         let c = self.clock(p);
         Suspend(c >= self.limit.get() && c > self.resumed.get())
     }
@@ -296,7 +296,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// copy, which costs nothing until the write invalidates it. The wait
     /// is the state's own time; the processor resumes when the write is
     /// served, and must read the block again (a miss).
-    pub(super) fn wait_for_write(&self, p: Proc, b: Block, kind: TimeKind) -> Suspend {
+    pub(crate) fn wait_for_write(&self, p: Proc, b: Block, kind: TimeKind) -> Suspend {
         let mut w = self.w.borrow_mut();
         let now = w.sched.clock(p);
         w.asleep[p] = Some((now, kind));
@@ -307,7 +307,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// Wakes the processors waiting for block `b` at time `t`.
     #[cold]
-    pub(super) fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
+    pub(crate) fn wake(&self, w: &mut World<S::Data, T>, b: Block, t: u64) {
         let waiting = std::mem::take(&mut w.waiters[b]);
         for &q in &waiting {
             if let Some((since, kind)) = w.asleep[q].take() {
@@ -334,7 +334,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// Enters state `s` at node `at`.
     #[inline(always)]
-    pub(super) fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
+    pub(crate) fn enter(&self, p: Proc, s: State, at: u32) -> Suspend {
         let mut w = self.w.borrow_mut();
         w.state[p] = (s, at);
         if self.cfg.trace {
@@ -347,80 +347,22 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// The end of a step of the earlier model ([`Interleave::State`]): a
     /// state, or one pass of the idle loop. Nothing with [`Interleave::Access`].
     #[inline(always)]
-    pub(super) fn step(&self, p: Proc) -> Suspend {
+    pub(crate) fn step(&self, p: Proc) -> Suspend {
         if self.cfg.interleave == Interleave::State { self.reschedule(p) } else { Suspend(false) }
     }
 }
 
 /// Adds a charge to `p`'s log ([`Interleave::State`]).
 #[inline(never)]
-pub(super) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, TimeKind, u64)) {
+pub(crate) fn log_charge<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, c: (State, TimeKind, u64)) {
     w.charges[p].push(c);
 }
 
 /// Records `p`'s entry into state `s` at node `at` (a path of move numbers).
 #[cold]
 #[inline(never)]
-pub(super) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
+pub(crate) fn trace_entry<D, T: TreeSource>(w: &mut World<D, T>, p: Proc, s: State, at: u32) {
     let node = super::machine::path(w, at);
     let t = w.sched.clock(p);
     w.stats.trace.push(TraceEvent { t, proc: p, state: s, node });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::GROUPED;
-    use crate::sim::engine::testkit::*;
-
-    /// The executor's grouped turns of processors waiting at a busy block
-    /// (`pass_waiters`) give the run that turns one by one give, to the
-    /// last tick of every bucket: every policy, both locks, both walks,
-    /// small and large machines. And they are taken: thousands of times.
-    #[test]
-    fn grouped_waiter_turns_are_the_same_run() {
-        let mut policies = vec![dts(Walk::Tree), dts(Walk::Level)];
-        policies.extend(new_policies());
-        GROUPED.with(|g| g.set(0));
-        for (b, wa, wb, depth) in [(8, 79, 5, 4), (6, 50, 50, 4), (5, 0, 0, 4), (12, 69, 19, 3)] {
-            let sh = shape(b, wa, wb);
-            for seed in 1..4u32 {
-                let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
-                for procs in [2, 3, 7, 48, 64, 130] {
-                    for &algorithm in &policies {
-                        for lock in [LockKind::Tas, LockKind::Queue] {
-                            let cfg = MachineSpec { policy: algorithm, lock, ..Spec::new(procs, depth) };
-                            let one_by_one = MachineSpec { group_waiters: false, ..cfg };
-                            let tag = format!("b={b} seed={seed} p={procs} {algorithm:?} {lock:?}");
-                            assert_eq!(
-                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
-                                simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
-                                "A {tag}"
-                            );
-                            assert_eq!(
-                                simulate(&sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, cfg),
-                                simulate(&sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, one_by_one),
-                                "B {tag}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        // Sixteen words of processors: the thesis's machine at p = 1,024.
-        let sh = shape(8, 79, 5);
-        for seed in 1..3u32 {
-            let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
-            for algorithm in [dts(Walk::Tree), Policy::Steal(Steal { scheme: A1, seed: 5 })] {
-                let cfg = MachineSpec { policy: algorithm, ..Spec::new(1024, 4) };
-                let one_by_one = MachineSpec { group_waiters: false, ..cfg };
-                assert_eq!(
-                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg),
-                    simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, one_by_one),
-                    "seed={seed} {algorithm:?}"
-                );
-            }
-        }
-        let grouped = GROUPED.with(|g| g.get());
-        assert!(grouped > 10_000, "grouped turns taken: {grouped}");
-    }
 }

@@ -14,7 +14,7 @@ use crate::sim::memory::Proc;
 impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Takes a node from the local heap, else from the global heap (under
     /// its lock), else makes a new one; the node comes back locked by `p`.
-    pub(super) async fn alloc(&self, p: Proc) -> u32 {
+    pub(crate) async fn alloc(&self, p: Proc) -> u32 {
         self.write(p, FIRST_PRIVATE + p).await;
         let local = self.w.borrow_mut().local[p].pop();
         let n = match local {
@@ -40,7 +40,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// Returns a node (unlinked, marked free, still locked by `p`) to the
     /// local heap, or to the global heap when the local one holds `2d`.
-    pub(super) async fn free(&self, p: Proc, n: u32) {
+    pub(crate) async fn free(&self, p: Proc, n: u32) {
         self.unlock(p, self.blk(n)).await;
         self.write(p, FIRST_PRIVATE + p).await;
         let full = {
@@ -59,7 +59,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     }
 }
 
-pub(super) fn link<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: u32) {
+pub(crate) fn link<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: u32) {
     let last = nodes[parent as usize].last_child;
     nodes[c as usize].prev_sib = last;
     nodes[c as usize].next_sib = NONE;
@@ -71,7 +71,7 @@ pub(super) fn link<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: 
     nodes[parent as usize].last_child = c;
 }
 
-pub(super) fn unlink<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: u32) {
+pub(crate) fn unlink<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c: u32) {
     let (prev, next) = (nodes[c as usize].prev_sib, nodes[c as usize].next_sib);
     if prev == NONE {
         nodes[parent as usize].first_child = next;
@@ -87,7 +87,7 @@ pub(super) fn unlink<D, T: TreeSource>(nodes: &mut [SNode<D, T>], parent: u32, c
 
 /// Appends `x`'s children (as they are now, in creation order) to a stack
 /// or queue.
-pub(super) fn push_children<D, T: TreeSource>(nodes: &[SNode<D, T>], x: u32, to: &mut Vec<NodeRef>) {
+pub(crate) fn push_children<D, T: TreeSource>(nodes: &[SNode<D, T>], x: u32, to: &mut Vec<NodeRef>) {
     let mut y = nodes[x as usize].first_child;
     while y != NONE {
         to.push((y, nodes[y as usize].generation));

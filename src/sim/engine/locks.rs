@@ -37,7 +37,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// Takes the lock of block `b` by test-and-set: every attempt is a write
     /// access; the time of a failed attempt (at least a tick) is lock wait.
     /// (With [`LockKind::Queue`], `Machine::lock_queued`.)
-    pub(super) async fn lock_contended(&self, p: Proc, b: Block) {
+    pub(crate) async fn lock_contended(&self, p: Proc, b: Block) {
         if self.cfg.lock == LockKind::Queue {
             return self.lock_queued(p, b).await;
         }
@@ -82,7 +82,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// A queue lock: one write access (the swap on the queue's tail) takes
     /// a free lock or joins the queue; a queued processor waits on its own
     /// flag until the holder hands the lock over, then reads the flag.
-    pub(super) async fn lock_queued(&self, p: Proc, b: Block) {
+    pub(crate) async fn lock_queued(&self, p: Proc, b: Block) {
         self.write(p, b).await;
         {
             let mut w = self.w.borrow_mut();
@@ -122,7 +122,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// Releases `p`'s lock of block `b` (a write access); a queue lock goes
     /// to the first processor queued, whose flag is then written.
-    pub(super) async fn unlock_routine(&self, p: Proc, b: Block) {
+    pub(crate) async fn unlock_routine(&self, p: Proc, b: Block) {
         self.write(p, b).await;
         let next = {
             let mut w = self.w.borrow_mut();
@@ -161,57 +161,4 @@ fn fast_locks() -> bool {
     return !super::ROUTINE_LOCKS.with(|r| r.get());
     #[cfg(not(test))]
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::sim::engine::testkit::*;
-
-    /// With every processor spinning on the split-point lock, its holder must
-    /// win the block back access by access: the idle loop's lock wait grows
-    /// with the number of spinners.
-    #[test]
-    fn spinners_delay_the_split_lock_holder() {
-        let sh = shape(8, 79, 5);
-        let root = Node { seed: 31337, pscore: ROOT_PSCORE as u32 };
-        let few = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(4, 4)).unwrap();
-        let many = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(48, 4)).unwrap();
-        let lock_share = |r: &TreeStats, p: u64| r.time[State::Split as usize][TimeKind::Lock as usize] as f64 / (r.ticks * p) as f64;
-        assert!(lock_share(&many, 48) > lock_share(&few, 4), "{} vs {}", lock_share(&many, 48), lock_share(&few, 4));
-    }
-
-    /// The locks taken and released without their routines (a free lock
-    /// whose block the processor holds, an unlock that hits with no queue)
-    /// give the run the routines give, to the last tick of every bucket:
-    /// every policy, both locks, both interleavings, small and large
-    /// machines, schemes A and B.
-    #[test]
-    fn locks_taken_at_once_are_the_same_run() {
-        let mut policies = vec![dts(Walk::Tree), dts(Walk::Level)];
-        policies.extend(new_policies());
-        let run = |sh: &Shape, root: Node, cfg: Spec, routines: bool| {
-            super::super::ROUTINE_LOCKS.with(|r| r.set(routines));
-            let a = simulate(sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg);
-            let b = simulate(sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, cfg);
-            super::super::ROUTINE_LOCKS.with(|r| r.set(false));
-            (a, b)
-        };
-        for (b, wa, wb, depth) in [(8, 79, 5, 4), (6, 50, 50, 4), (12, 69, 19, 3)] {
-            let sh = shape(b, wa, wb);
-            for seed in 1..3u32 {
-                let root = Node { seed: seed * 7_368_787, pscore: ROOT_PSCORE as u32 };
-                for procs in [1, 3, 48, 130] {
-                    for &policy in &policies {
-                        for lock in [LockKind::Tas, LockKind::Queue] {
-                            for interleave in [Interleave::Access, Interleave::State] {
-                                let cfg = MachineSpec { policy, lock, interleave, ..Spec::new(procs, depth) };
-                                let tag = format!("b={b} seed={seed} p={procs} {policy:?} {lock:?} {interleave:?}");
-                                assert_eq!(run(&sh, root, cfg, false), run(&sh, root, cfg, true), "{tag}");
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
 }

@@ -26,61 +26,61 @@ use std::task::Context;
 
 /// Everything the processors share, behind one `RefCell`: borrowed only
 /// between two awaits, never across one.
-pub(super) struct World<D, T: TreeSource> {
-    pub(super) mem: Memory,
-    pub(super) sched: Scheduler,
-    pub(super) nodes: Vec<SNode<D, T>>,
-    pub(super) bufs: Vec<T::Slot>,
-    pub(super) global: Vec<u32>,
-    pub(super) local: Vec<Vec<u32>>,
-    pub(super) root: u32,
-    pub(super) flag: bool,
-    pub(super) split_var: Option<NodeRef>,
-    pub(super) finish: Option<u64>,
-    pub(super) last_progress: u64,
-    pub(super) stats: TreeStats,
+pub(crate) struct World<D, T: TreeSource> {
+    pub(crate) mem: Memory,
+    pub(crate) sched: Scheduler,
+    pub(crate) nodes: Vec<SNode<D, T>>,
+    pub(crate) bufs: Vec<T::Slot>,
+    pub(crate) global: Vec<u32>,
+    pub(crate) local: Vec<Vec<u32>>,
+    pub(crate) root: u32,
+    pub(crate) flag: bool,
+    pub(crate) split_var: Option<NodeRef>,
+    pub(crate) finish: Option<u64>,
+    pub(crate) last_progress: u64,
+    pub(crate) stats: TreeStats,
     /// Each processor's state and the node it works at (for the charges
     /// and for the message of a stuck run).
-    pub(super) state: Vec<(State, u32)>,
+    pub(crate) state: Vec<(State, u32)>,
     /// Each processor's latest charge `(state, kind, ticks)`. With
     /// [`Interleave::Access`] only a processor's latest charge can reach
     /// beyond the end of the search (one that does not suspend it ends
     /// below every other clock), so it is all the end needs to trim.
-    pub(super) last: Vec<(State, TimeKind, u64)>,
+    pub(crate) last: Vec<(State, TimeKind, u64)>,
     /// With [`Interleave::State`], where a processor runs on past the
     /// others, all its charges since it was last resumed.
-    pub(super) charges: Vec<Vec<(State, TimeKind, u64)>>,
+    pub(crate) charges: Vec<Vec<(State, TimeKind, u64)>>,
     /// Each processor's buffer for tree walks.
-    pub(super) walks: Vec<Vec<NodeRef>>,
+    pub(crate) walks: Vec<Vec<NodeRef>>,
     /// The block each processor accessed last (for the message of a stuck run).
-    pub(super) on: Vec<Block>,
+    pub(crate) on: Vec<Block>,
     /// Each processor that waits for a block to be written (the block's
     /// list is in `waiters`): its clock when it began to wait, and what the
     /// wait counts as.
-    pub(super) asleep: Vec<Option<(u64, TimeKind)>>,
+    pub(crate) asleep: Vec<Option<(u64, TimeKind)>>,
     /// Queue locks: the processors queued at each lock, first first.
-    pub(super) queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>, BuildHasherDefault<BlockHasher>>,
+    pub(crate) queues: std::collections::HashMap<Block, std::collections::VecDeque<Proc>, BuildHasherDefault<BlockHasher>>,
     /// Queue locks: whether the lock a processor queued for was handed to it.
-    pub(super) granted: Vec<bool>,
+    pub(crate) granted: Vec<bool>,
     /// The processors waiting for each block below the nodes' to be written.
-    pub(super) waiters: Vec<Vec<Proc>>,
+    pub(crate) waiters: Vec<Vec<Proc>>,
     /// Work stealing: the processor whose request waits in each mailbox.
-    pub(super) requests: Vec<Option<Proc>>,
+    pub(crate) requests: Vec<Option<Proc>>,
     /// Work stealing and active splitting: the answer in each processor's
     /// mailbox (a node to work at, or none).
-    pub(super) inbox: Vec<Option<Option<NodeRef>>>,
+    pub(crate) inbox: Vec<Option<Option<NodeRef>>>,
     /// Active splitting: the processors waiting to be recruited.
-    pub(super) idle_set: Vec<bool>,
+    pub(crate) idle_set: Vec<bool>,
     /// Active splitting: how many processors are in `idle_set`.
-    pub(super) idle_count: usize,
+    pub(crate) idle_count: usize,
     /// Active splitting: a buffer for the processors recruited.
-    pub(super) recruits: Vec<Proc>,
+    pub(crate) recruits: Vec<Proc>,
     /// Each processor's random stream, made by a policy that draws at
     /// random when it first does (work stealing's victims).
-    pub(super) rng: Vec<ChaCha8Rng>,
+    pub(crate) rng: Vec<ChaCha8Rng>,
     /// Each processor's access that a busy block refused, `(block, write)`:
     /// the executor issues it again without resuming the processor's task.
-    pub(super) parked: Vec<Option<(Block, bool)>>,
+    pub(crate) parked: Vec<Option<(Block, bool)>>,
 }
 
 /// A policy on the simulated machine: implemented by every type of
@@ -127,20 +127,20 @@ pub trait SimIdle: Copy + std::fmt::Debug {
 /// One simulated search of one tree: the machine, the search's shared data
 /// and the processors' routines.
 pub struct Machine<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder = NoRecord> {
-    pub(super) src: &'a T,
-    pub(super) scheme: &'a S,
-    pub(super) cfg: MachineSpec<P>,
+    pub(crate) src: &'a T,
+    pub(crate) scheme: &'a S,
+    pub(crate) cfg: MachineSpec<P>,
     /// Move-list entries per node.
-    pub(super) b: usize,
-    pub(super) node_base: Block,
-    pub(super) root_node: T::Node,
-    pub(super) w: RefCell<World<S::Data, T>>,
+    pub(crate) b: usize,
+    pub(crate) node_base: Block,
+    pub(crate) root_node: T::Node,
+    pub(crate) w: RefCell<World<S::Data, T>>,
     /// The running processor may go on while its clock is below this.
-    pub(super) limit: Cell<u64>,
+    pub(crate) limit: Cell<u64>,
     /// The running processor's clock when it was resumed.
-    pub(super) resumed: Cell<u64>,
+    pub(crate) resumed: Cell<u64>,
     /// The run's observer (a trace), called only if [`Recorder::ON`].
-    pub(super) rec: RefCell<R>,
+    pub(crate) rec: RefCell<R>,
 }
 
 impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle> Machine<'a, T, S, P> {
@@ -224,19 +224,19 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     }
 
     #[inline(always)]
-    pub(super) fn blk(&self, n: u32) -> Block {
+    pub(crate) fn blk(&self, n: u32) -> Block {
         self.node_base + n as usize
     }
 
     #[inline(always)]
-    pub(super) fn clock(&self, p: Proc) -> u64 {
+    pub(crate) fn clock(&self, p: Proc) -> u64 {
         self.w.borrow().sched.clock(p)
     }
 
     // ---- the processors and the run loop -------------------------------------------
 
     /// One processor: its states, one after the other, until it exits.
-    pub(super) async fn processor(&self, p: Proc) {
+    pub(crate) async fn processor(&self, p: Proc) {
         let mut next = if p == 0 { self.start(p).await } else { Next::Idle };
         loop {
             next = match next {
@@ -378,7 +378,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
         Ok((w.stats, rec))
     }
 
-    pub(super) fn stuck(&self, w: &World<S::Data, T>) -> SimError {
+    pub(crate) fn stuck(&self, w: &World<S::Data, T>) -> SimError {
         let states: Vec<String> = (0..self.cfg.procs)
             .map(|q| {
                 let (s, at) = w.state[q];
@@ -410,13 +410,13 @@ pub fn simulate_recorded<T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder>
 
 /// Node `at`'s identity for a recorder: its slot and the slot's
 /// generation (`u64::MAX` for none).
-pub(super) fn node_key<D, T: TreeSource>(w: &World<D, T>, at: u32) -> u64 {
+pub(crate) fn node_key<D, T: TreeSource>(w: &World<D, T>, at: u32) -> u64 {
     if at == NONE { u64::MAX } else { (w.nodes[at as usize].generation as u64) << 32 | at as u64 }
 }
 
 /// Node `at` as the 1-based move numbers from the root (`""` is the root;
 /// `"2.1"` the first move of the root's second); `None` for no node.
-pub(super) fn path<D, T: TreeSource>(w: &World<D, T>, at: u32) -> Option<String> {
+pub(crate) fn path<D, T: TreeSource>(w: &World<D, T>, at: u32) -> Option<String> {
     (at != NONE).then(|| {
         // The move numbers from the node up, then reversed: one string.
         let mut moves: Vec<u32> = vec![];
@@ -462,129 +462,10 @@ fn next_waits<D, T: TreeSource>(w: &World<D, T>, p: Proc, b: Block, t: u64) -> b
 }
 
 /// A new node (blank, not allocated), its move-list entries and its block.
-pub(super) fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {
+pub(crate) fn make_node<D: Default, T: TreeSource>(w: &mut World<D, T>, b: usize, procs: usize) -> u32 {
     let id = w.nodes.len() as u32;
     w.nodes.push(SNode::blank());
     w.bufs.extend(std::iter::repeat_n(T::Slot::default(), b));
     w.mem.add_block(id as usize % procs);
     id
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::sim::engine::testkit::*;
-
-    #[test]
-    fn one_processor_is_the_sequential_search() {
-        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (1, 0, 0)] {
-            let sh = shape(b, wa, wb);
-            for seed in 1..20u32 {
-                let root = Node { seed: seed * 7919, pscore: ROOT_PSCORE as u32 };
-                for depth in 0..5 {
-                    for interleave in [Interleave::Access, Interleave::State] {
-                        let seq = search(&sh, &root, depth, &mut ());
-                        let cfg = MachineSpec { interleave, ..Spec::new(1, depth) };
-                        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap();
-                        assert_eq!(r.value, seq.value);
-                        assert_eq!(r.nodes, seq.counts.nodes, "b={b} seed={seed} depth={depth}");
-                        assert_eq!(r.leaves, seq.counts.leaves);
-                        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
-                        // t_1 = 3 (n - 1) + 8 L + 4 I + 1 + cold-start memory costs.
-                        let states = 3 * (n - 1) + 8 * l + 4 * i + 1;
-                        let work: u64 = State::ALL.iter().map(|&s| r.work(s)).sum();
-                        assert_eq!(work, states);
-                        assert_eq!(r.ticks, states + r.mem_stall());
-                        assert_eq!(r.accounted(), r.ticks);
-                        assert_eq!(r.lock_wait(), 0);
-                        // Cold start: 7 node blocks at most (root and one per
-                        // level, recycled), the private block, the heap, the flag.
-                        assert!(r.mem_stall() <= depth as u64 + 4, "{}", r.mem_stall());
-                    }
-                }
-            }
-        }
-    }
-
-    /// The published uniprocessor constant: 11 ticks per tree of depth 6
-    /// beyond the state costs (the root's return and 10 cold misses).
-    #[test]
-    fn cold_start_of_a_depth_6_tree() {
-        let sh = shape(32, 79, 5);
-        let root = Node { seed: 1, pscore: ROOT_PSCORE as u32 };
-        let seq = search(&sh, &root, 6, &mut ());
-        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(1, 6)).unwrap();
-        let (n, l, i) = (seq.counts.nodes, seq.counts.leaves, seq.counts.internal);
-        assert_eq!(r.ticks, 3 * (n - 1) + 8 * l + 4 * i + 11);
-    }
-
-    #[test]
-    fn no_progress_stops_with_the_processors_states() {
-        let sh = shape(6, 50, 50);
-        let root = Node { seed: 4242, pscore: ROOT_PSCORE as u32 };
-        let cfg = MachineSpec { stall_limit: 5, ..Spec::new(4, 4) };
-        let SimError::Stuck { limit, states, .. } = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, cfg).unwrap_err() else { panic!("not stuck") };
-        assert_eq!(limit, 5);
-        for q in 0..4 {
-            assert!(states.contains(&format!("P{q} ")), "{states}");
-        }
-        assert!(states.contains("split"), "{states}");
-        // With the default limit the same tree finishes, heaps balanced.
-        let r = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(4, 4)).unwrap();
-        assert_eq!(r.value, ROOT_PSCORE as i64);
-        assert!(r.pool >= 4 * 4 * 2);
-    }
-
-    #[test]
-    fn zero_processors_are_refused() {
-        let sh = shape(2, 0, 0);
-        let root = Node { seed: 1, pscore: 5 };
-        assert_eq!(simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(0, 2)).unwrap_err(), SimError::NoProcessors);
-    }
-
-    #[test]
-    fn parallel_root_value_is_minimax() {
-        for (b, wa, wb) in [(3, 50, 50), (5, 0, 0), (8, 79, 5), (4, 100, 100)] {
-            let sh = shape(b, wa, wb);
-            for seed in 1..12u32 {
-                let root = Node { seed: seed * 104729, pscore: ROOT_PSCORE as u32 };
-                for depth in 1..5 {
-                    let want = search(&sh, &root, depth, &mut ()).value;
-                    for procs in [2, 3, 7, 16, 48, 64, 256] {
-                        for (interleave, walk) in [(Interleave::Access, Walk::Tree), (Interleave::Access, Walk::Level), (Interleave::State, Walk::Tree)] {
-                            let cfg = MachineSpec { interleave, policy: dts(walk), ..Spec::new(procs, depth) };
-                            let a = simulate(&sh, root, &YbwcSplit { m_a: 2, pv_wait: 1 }, cfg).unwrap();
-                            let tag = format!("b={b} seed={seed} depth={depth} p={procs} {interleave:?} {walk:?}");
-                            assert_eq!(a.value, want, "A {tag}");
-                            assert_eq!(a.accounted(), a.ticks * procs as u64, "A {tag}");
-                            let bb = simulate(&sh, root, &ConfidenceSplit { m_b: 1, pv_wait: 1 }, cfg).unwrap();
-                            assert_eq!(bb.value, want, "B {tag}");
-                            assert_eq!(bb.accounted(), bb.ticks * procs as u64, "B {tag}");
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Two processors on a depth-2 tree of branching 2. Processor 0 allocates
-    /// the root and searches; processor 1 starts idle and finds no eligible
-    /// node until the root's first move has returned (scheme A), so every
-    /// split-point search before that fails and is followed by its 36-tick
-    /// pause, charged to the split state.
-    #[test]
-    fn two_processors_interleave_their_accesses() {
-        let sh = shape(2, 50, 50);
-        let root = Node { seed: 777, pscore: ROOT_PSCORE as u32 };
-        let want = search(&sh, &root, 2, &mut ()).value;
-        let one = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(1, 2)).unwrap();
-        let two = simulate(&sh, root, &YbwcSplit { m_a: 1, pv_wait: 1 }, Spec::new(2, 2)).unwrap();
-        assert_eq!(two.value, want);
-        assert_eq!(two.accounted(), 2 * two.ticks);
-        // Processor 1 ran at least one split-point search, each examining the root.
-        assert!(two.split_searches >= 1 && two.split_examined >= two.split_searches);
-        assert!(two.in_state(State::Split) > 0);
-        // Its idle time includes the 36-tick pauses after failed searches.
-        assert!(two.work(State::Split) >= 36 * (two.split_searches - 1));
-        assert!(one.ticks > 0 && two.ticks > 0);
-    }
 }

@@ -84,23 +84,22 @@
 //!   ([`Next`]), an access's turn (`Step`), the queue locks' hasher. No
 //!   room reaches itself through the others: the machine names only this
 //!   file, `spec` and `stats`; the rooms name the machine.
-//! - `idle`: the idle state's dispatch on the algorithm,
-//!   and one file per policy, named as the algorithm (and as the real
-//!   threads' files in `real::idle`): `dts` (the thesis's), `pvsplit`,
-//!   `steal`, `active`.
+//! - `idle`: the idle state's hand-over to the machine's policy, and what
+//!   every policy may use; the policies' idle loops are each policy's own
+//!   file in [`crate::policy`].
 
-mod executor;
-mod heap;
+pub(crate) mod executor;
+pub(crate) mod heap;
 mod idle;
-mod locks;
-mod machine;
-mod record;
-mod spec;
-mod states;
-mod stats;
+pub(crate) mod locks;
+pub(crate) mod machine;
+pub(crate) mod record;
+pub(crate) mod spec;
+pub(crate) mod states;
+pub(crate) mod stats;
 #[cfg(test)]
-mod testkit;
-mod types;
+pub(crate) mod testkit;
+pub(crate) mod types;
 
 pub use executor::{AccessFuture, Suspend};
 pub use machine::{Machine, SimIdle, simulate, simulate_recorded};
@@ -114,22 +113,22 @@ use super::memory::Block;
 use std::cell::Cell;
 
 /// No node (a link's end, an idle processor's node).
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 /// The end-of-search flag (the memory layout is in the module's doc).
-const FLAG_BLOCK: Block = 0;
+pub(crate) const FLAG_BLOCK: Block = 0;
 /// The split-point variable and its lock (PV splitting: the published PV node).
-const SPLIT_BLOCK: Block = 1;
+pub(crate) const SPLIT_BLOCK: Block = 1;
 /// The global node heap and its lock.
-const HEAP_BLOCK: Block = 2;
+pub(crate) const HEAP_BLOCK: Block = 2;
 /// Processor 0's private data and local heap; then the others', the
 /// mailboxes, the idle set and the nodes.
-const FIRST_PRIVATE: Block = 3;
+pub(crate) const FIRST_PRIVATE: Block = 3;
 
 #[cfg(test)]
 thread_local! {
     /// Turns taken together by `pass_waiters` on this thread (a test shows they happen).
-    static GROUPED: Cell<u64> = const { Cell::new(0) };
+    pub(crate) static GROUPED: Cell<u64> = const { Cell::new(0) };
     /// Set by a test: every lock and unlock goes through its routine, the
     /// run the fast path must give again.
-    static ROUTINE_LOCKS: Cell<bool> = const { Cell::new(false) };
+    pub(crate) static ROUTINE_LOCKS: Cell<bool> = const { Cell::new(false) };
 }

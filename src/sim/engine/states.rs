@@ -17,7 +17,7 @@ use crate::value::{ROOT_ALPHA, Window};
 
 impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, S, P, R> {
     /// Processor 0 before the search: allocates the root.
-    pub(super) async fn start(&self, p: Proc) -> Next {
+    pub(crate) async fn start(&self, p: Proc) -> Next {
         self.enter(p, State::Search, NONE).await;
         let r = self.alloc(p).await;
         let mut w = self.w.borrow_mut();
@@ -44,7 +44,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     }
 
     /// **expand**: generate the node's moves (it is locked since its creation).
-    pub(super) async fn expand(&self, p: Proc, c: u32) -> Next {
+    pub(crate) async fn expand(&self, p: Proc, c: u32) -> Next {
         self.enter(p, State::Expand, c).await;
         self.work(p, cost::EXPAND).await;
         self.write(p, self.blk(c)).await;
@@ -71,7 +71,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// **search** (node locked): return on a cut-off or when no move is
     /// left; else allocate the next move's child, unlock, go to the child.
-    pub(super) async fn search(&self, p: Proc, c: u32) -> Next {
+    pub(crate) async fn search(&self, p: Proc, c: u32) -> Next {
         self.enter(p, State::Search, c).await;
         self.work(p, cost::SEARCH).await;
         let cb = self.blk(c);
@@ -146,7 +146,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     }
 
     /// **eval**: the leaf's score is its value (an artificial leaf's pscore).
-    pub(super) async fn eval(&self, p: Proc, c: u32) -> Next {
+    pub(crate) async fn eval(&self, p: Proc, c: u32) -> Next {
         self.enter(p, State::Eval, c).await;
         self.work(p, cost::EVAL).await;
         self.write(p, self.blk(c)).await;
@@ -158,7 +158,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// **return** (node locked): leave it to the others still working at it;
     /// else end the search at the root; else free it and update the parent.
-    pub(super) async fn ret(&self, p: Proc, c: u32) -> Next {
+    pub(crate) async fn ret(&self, p: Proc, c: u32) -> Next {
         self.enter(p, State::Return, c).await;
         self.work(p, cost::RETURN).await;
         let cb = self.blk(c);
@@ -205,7 +205,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
 
     /// **update** (node locked): one more move finished; take its value if
     /// better, and tell the subtree others search below of the new bound.
-    pub(super) async fn update(&self, p: Proc, c: u32, value: i64) -> Next {
+    pub(crate) async fn update(&self, p: Proc, c: u32, value: i64) -> Next {
         self.enter(p, State::Update, c).await;
         self.work(p, cost::UPDATE).await;
         self.write(p, self.blk(c)).await;
@@ -234,7 +234,7 @@ impl<'a, T: TreeSource, S: SplitScheme, P: SimIdle, R: Recorder> Machine<'a, T, 
     /// lower bound if `c` is MAX, else a new upper bound. Bounds only
     /// tighten going down, so below a node that has the bound already the
     /// walk stops. Each node is read, and written if told (1 tick).
-    pub(super) async fn propagate(&self, p: Proc, c: u32, from_max: bool, v: i64) {
+    pub(crate) async fn propagate(&self, p: Proc, c: u32, from_max: bool, v: i64) {
         let mut stack = std::mem::take(&mut self.w.borrow_mut().walks[p]);
         stack.clear();
         push_children(&self.w.borrow().nodes, c, &mut stack);

@@ -12,7 +12,7 @@ use crate::value::Window;
 
 /// How far an access got in one turn of its processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Step {
+pub(crate) enum Step {
     /// Served, and the processor goes on at once.
     Ready,
     /// Served; the processor waits out the delay while others run.
@@ -44,35 +44,35 @@ pub enum Next {
 /// score, its place in the tree source, its links to parent and children,
 /// its counts of moves and processors, and the scheme's data.
 #[derive(Debug)]
-pub(super) struct SNode<D, T: TreeSource> {
-    pub(super) window: Window,
-    pub(super) score: i64,
-    pub(super) cursor: Option<T::Cursor>,
+pub(crate) struct SNode<D, T: TreeSource> {
+    pub(crate) window: Window,
+    pub(crate) score: i64,
+    pub(crate) cursor: Option<T::Cursor>,
     /// The node's position in its tree source (none for a leaf at the horizon).
-    pub(super) node: Option<T::Node>,
+    pub(crate) node: Option<T::Node>,
     /// A leaf's value, known when it is created (or expanded, at a game over).
-    pub(super) value: i64,
+    pub(crate) value: i64,
     /// Moves the node has (set when it is expanded).
-    pub(super) moves: u32,
-    pub(super) parent: u32,
-    pub(super) first_child: u32,
-    pub(super) last_child: u32,
-    pub(super) next_sib: u32,
-    pub(super) prev_sib: u32,
-    pub(super) generation: u32,
-    pub(super) threads: u32,
-    pub(super) left: u32,
-    pub(super) fini: u32,
-    pub(super) ply: u32,
-    pub(super) index: u32,
-    pub(super) max: bool,
-    pub(super) pv: bool,
-    pub(super) allocated: bool,
-    pub(super) data: D,
+    pub(crate) moves: u32,
+    pub(crate) parent: u32,
+    pub(crate) first_child: u32,
+    pub(crate) last_child: u32,
+    pub(crate) next_sib: u32,
+    pub(crate) prev_sib: u32,
+    pub(crate) generation: u32,
+    pub(crate) threads: u32,
+    pub(crate) left: u32,
+    pub(crate) fini: u32,
+    pub(crate) ply: u32,
+    pub(crate) index: u32,
+    pub(crate) max: bool,
+    pub(crate) pv: bool,
+    pub(crate) allocated: bool,
+    pub(crate) data: D,
 }
 
 impl<D: Default, T: TreeSource> SNode<D, T> {
-    pub(super) fn blank() -> SNode<D, T> {
+    pub(crate) fn blank() -> SNode<D, T> {
         SNode {
             window: Window { alpha: 0, beta: 0 },
             score: 0,
@@ -101,32 +101,32 @@ impl<D: Default, T: TreeSource> SNode<D, T> {
 
 impl<D, T: TreeSource> SNode<D, T> {
     #[inline(always)]
-    pub(super) fn view(&self) -> View {
+    pub(crate) fn view(&self) -> View {
         View { ply: self.ply, pv: self.pv, index: self.index, max: self.max, finished: self.fini, left: self.left }
     }
 
     /// Moves left and the score still inside the window.
     #[inline(always)]
-    pub(super) fn open(&self) -> bool {
+    pub(crate) fn open(&self) -> bool {
         self.left > 0 && if self.max { self.score < self.window.beta } else { self.score > self.window.alpha }
     }
 
     /// Still the allocation `g` of this node (not freed, not reused).
     #[inline(always)]
-    pub(super) fn is(&self, g: u32) -> bool {
+    pub(crate) fn is(&self, g: u32) -> bool {
         self.allocated && self.generation == g
     }
 }
 
 /// A node as a processor remembers it: its number and the allocation
 /// (generation) it saw, so a freed or reused node is recognised.
-pub(super) type NodeRef = (u32, u32);
+pub(crate) type NodeRef = (u32, u32);
 
 /// Hashes a block number by one multiplication (the queue locks' map is
 /// keyed by small integers, and nothing iterates it, so its order is never
 /// seen: SipHash's protection buys nothing here and cost 6% of a run).
 #[derive(Default)]
-pub(super) struct BlockHasher(u64);
+pub(crate) struct BlockHasher(u64);
 
 impl std::hash::Hasher for BlockHasher {
     #[inline(always)]
