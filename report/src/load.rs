@@ -12,7 +12,7 @@
 //! spelling.
 
 use anyhow::{Context, Result, anyhow, bail};
-use parab::sim::run::SimConfig;
+use parab::request::sim::SimConfig;
 use polars::prelude::*;
 use polars_io::prelude::{CsvReadOptions, SerReader};
 use std::collections::BTreeMap;

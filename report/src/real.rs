@@ -16,7 +16,7 @@ use super::keyed::{self, key};
 use super::load::rows;
 use anyhow::Result;
 use parab::formats::{ClusterRow, SimRow};
-use parab::real::run::RealRow;
+use parab::request::real::RealRow;
 use std::path::Path;
 
 /// What the section says before `make real` has run.
