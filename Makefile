@@ -319,8 +319,8 @@ othellox: $(BIN)/.built
 	BIN=$(BIN) R=$(R) SHARD=$(SHARD) STEP=$(STEP) pipelines/othellox.sh
 
 # ---- Ura et al. (2014) at the paper's size: their Table 1 and Table 6 ---------------
-# 32 incremental trees each of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6, and
-# of b = 20 with the shogi-like evaluation noise (GRID's b:d:d′:shogi): the
+# 32 incremental trees each of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6,
+# synthetic and with the shogi-like evaluation noise (GRID's b:d:d′:shogi): the
 # sequential baseline, the master-worker with and without updates at P = 512 and
 # 1,536, the NegaScout master with ε = 200 and without at P = 512; one item (file)
 # per (tree, configuration), the per-node cost calibrated from the paper's own
@@ -339,10 +339,11 @@ ura2014: $(BIN)/.built
 ura2014-slurm: $(BIN)/.built
 	BIN=$(BIN) R=$(R) pipelines/slurm/ura2014.sh $(SLURM_TASKS)
 
-# The evaluation noise of `treegen --eval-noise shogi`: the step whose ordering
-# accuracy is Ura et al.'s shogi trees' (82.3% at b = 5, 14 -> 16; 66.7% at b = 20,
-# 6 -> 8), found on seed set tg2 and checked on tg1 (pipelines/eval-noise.sh,
-# docs/model.md §7.8; results/eval-noise/; a few minutes; not part of `make all`).
+# The evaluation noise of `treegen --eval-noise shogi`: the step (at persistence
+# 1/2) whose ordering accuracy is Ura et al.'s shogi trees' (82.3% at b = 5,
+# 14 -> 16; 66.7% at b = 20, 6 -> 8), found on seed set tg2 and checked on tg1
+# (pipelines/eval-noise.sh, docs/model.md §7.8; results/eval-noise/; about half an
+# hour; not part of `make all`).
 .PHONY: eval-noise
 eval-noise: $(BIN)/.built
 	BIN=$(BIN) R=$(R) STEP=$(STEP) pipelines/eval-noise.sh

@@ -30,10 +30,14 @@
 # GRID lists b:d:d′ or b:d:d′:NOISE, a family of trees whose static
 # evaluation is noisy (treegen --eval-noise NOISE: `shogi` or a step,
 # docs/model.md §7.8). `full` is the paper's two sizes on the synthetic
-# trees and b = 20 on the shogi-like ones (no noise step orders b = 5 as
-# poorly as the paper's shogi trees); `sample` the same on COUNT 4 trees
+# trees and on the shogi-like ones; `sample` the same on COUNT 4 trees
 # unless given, every configuration, a few CPU-hours; `quick`: d = 16 … 22
-# for b = 5 and 8, 10 for b = 20, d′ = d/2, with COUNT 2 unless given.
+# for b = 5 and 8, 10 for b = 20, d′ = d/2, with COUNT 2 unless given;
+# `scaled`: the paper's experiment at a thirty-second of its machine, both
+# families at b = 5, d = 20, d′ = 10 and b = 20, d = 10, d′ = 5 (about a
+# 25th and a 20th of the paper's sequential leaves) on P = 16 and 48 (PROCS
+# unless given), so each process has about the paper's leaves to search,
+# COUNT 4 unless given, no Table 6 (EPSILON_PROCS empty unless given).
 # PROCS and
 # ALGORITHMS are Table 1's (any cluster algorithm may join them: d′ goes
 # to the master-worker's only), EPSILON_PROCS (empty: none) and EPSILON Table 6's. ARGS is
@@ -47,7 +51,7 @@ BIN=${BIN:-target/release}
 R=${R:-results}
 GRID=${GRID:-full}
 case $GRID in
-  full) GRID="5:24:12 20:12:6 20:12:6:shogi" ;;
+  full) GRID="5:24:12 20:12:6 5:24:12:shogi 20:12:6:shogi" ;;
   sample)
     # The paper's own size on a few trees (BENCHMARKS.md: its cost per
     # item); a larger COUNT later adds trees and keeps the items made.
@@ -55,7 +59,7 @@ case $GRID in
     # 2^14 the sequential search of a d = 24 tree loses half its table's
     # help (1,245 × 10^6 leaves against 812 × 10^6; the paper's had 10^9
     # entries), and every speed-up over it is inflated (docs/findings.md).
-    GRID="5:24:12 20:12:6 20:12:6:shogi"
+    GRID="5:24:12 20:12:6 5:24:12:shogi 20:12:6:shogi"
     COUNT=${COUNT:-4}
     ARGS=${ARGS-"--tt-slots 262144"}
     ;;
@@ -64,6 +68,16 @@ case $GRID in
     # and 8, 10 (b = 20) on 2 trees; d = 24 is one tree's work of hours.
     GRID="5:16:8 5:18:9 5:20:10 5:22:11 20:8:4 20:10:5"
     COUNT=${COUNT:-2}
+    ;;
+  scaled)
+    # The paper's headline (its Fig. 7) where a cluster is not at hand:
+    # trees a 25th (b = 5) and a 20th (b = 20) of its sequential leaves,
+    # machines a 32nd of its P, tables of 2^18 entries as `sample`'s.
+    GRID="5:20:10 20:10:5 5:20:10:shogi 20:10:5:shogi"
+    COUNT=${COUNT:-4}
+    PROCS=${PROCS:-"16 48"}
+    EPSILON_PROCS=${EPSILON_PROCS-}
+    ARGS=${ARGS-"--tt-slots 262144"}
     ;;
 esac
 COUNT=${COUNT:-32}
@@ -81,14 +95,14 @@ check_step all seq parallel summary
 check_dir R
 check_tools treegen pabsim
 # b and d within treegen's bounds (b <= 4096, d <= 64).
-grid_what="full, sample, quick or b:d:d′[:NOISE] entries (2 <= b <= 4096, 1 <= d′ < d <= 64, NOISE shogi or a step 1 .. 65536)"
+grid_what="full, sample, quick, scaled or b:d:d′[:NOISE] entries (2 <= b <= 4096, 1 <= d′ < d <= 64, NOISE shogi or a step 1 .. 65536)"
 check_entries GRID '[1-9][0-9]{0,3}:[1-9][0-9]{0,2}:[1-9][0-9]{0,2}(:(shogi|[1-9][0-9]{0,4}))?' "$grid_what"
 for g in $GRID; do
   IFS=: read -r b d dm x <<< "$g"
   ((b >= 2 && b <= 4096 && dm < d && d <= 64)) || refuse GRID "$grid_what separated by spaces, each once"
   [[ -z $x || $x = shogi || $x -le 65536 ]] || refuse GRID "$grid_what separated by spaces, each once"
-  # The shogi step is the tree generator's (b = 20 only): it says why not.
-  [[ $x != shogi || $b = 20 ]] || refuse GRID "$grid_what; NOISE shogi has a step at b = 20 only (docs/model.md §7.8)"
+  # The shogi law is the tree generator's (b = 5 and 20 only): it says why not.
+  [[ $x != shogi || $b = 5 || $b = 20 ]] || refuse GRID "$grid_what; NOISE shogi is calibrated at b = 5 and b = 20 only (docs/model.md §7.8)"
 done
 # Tree t is the t-th seed of set tg1, which holds 100.
 check_int COUNT 1 100

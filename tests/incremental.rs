@@ -129,10 +129,11 @@ fn every_tool_writes_b_and_the_root_value_of_incremental_trees_alike() {
     }
 }
 
-/// `treegen --eval-noise`: 0 is today's spec line; a step is written and
-/// read back, and through `fbest --accuracy` the noisy trees are measured
-/// (the same best children whatever the thread count); `shogi` has no step
-/// at b = 5; one input holds one noise step.
+/// `treegen --eval-noise` and `--eval-persist`: 0 is today's spec line; a
+/// law is written and read back, and through `fbest --accuracy` the noisy
+/// trees are measured (the same best children whatever the thread count);
+/// `shogi` is the calibrated law at b = 5 and 20 only; one input holds one
+/// noise law.
 #[test]
 fn evaluation_noise_through_the_tools() {
     let d = Dir::new("eval-noise");
@@ -153,10 +154,29 @@ fn evaluation_noise_through_the_tools() {
     let fb = |f: &str| d.tool("fbest").args([f, "--threads", "1"]).ok();
     let (p, n) = (fb("plain.jsonl"), fb("noisy.jsonl"));
     assert_eq!((column(&p, "pbest")[0].as_str(), column(&n, "pbest")[0].as_str()), ("0.945934619", "0.832439678"));
-    treegen("shogi", "5", "s.jsonl").fails("--eval-noise shogi has no step at b = 5");
-    treegen("shogi", "7", "s.jsonl").fails("calibrated for b = 20");
+    // A persisting error: written, and it orders differently again (the
+    // first child is best more often than under independent errors, but
+    // the measure two plies deeper falls).
+    let persisting = |r: &str| {
+        d.tool("treegen").args(["--model", "incremental", "--branching", "5", "--depth", "6", "--count", "8", "--eval-noise", "300", "--eval-persist", r])
+    };
+    persisting("500").args(["-o", "persist.jsonl"]).ok();
+    assert!(d.read("persist.jsonl").lines().all(|l| l.contains(r#""eval_noise":300,"eval_persist":500,"depth":6}"#)));
+    assert_eq!(column(&fb("persist.jsonl"), "pbest")[0], "0.885403163");
+    assert!(acc("persist.jsonl", "2").ends_with(",48,23,0.479166667\n"));
+    persisting("0").args(["-o", "zero-persist.jsonl"]).ok();
+    assert_eq!(d.read("zero-persist.jsonl"), d.read("noisy.jsonl"));
+    persisting("951").fails("--eval-persist 951 must lie in 0..=950 (thousandths)");
+    d.tool("treegen").args(["--model", "incremental", "--branching", "5", "--depth", "6", "--eval-persist", "500"]).fails_with(2, "--eval-noise");
+    treegen("shogi", "5", "s.jsonl").ok();
+    assert!(d.read("s.jsonl").lines().all(|l| l.contains(r#""eval_persist":794,"depth":6}"#)), "{}", d.read("s.jsonl"));
+    treegen("shogi", "7", "s.jsonl").fails("calibrated for b = 5 and b = 20");
+    treegen("shogi", "5", "s.jsonl").args(["--eval-persist", "500"]).fails("--eval-noise shogi sets its own persistence (794): drop --eval-persist");
     d.tool("treegen").args(["--ordering", "32,79,5", "--depth", "3", "--eval-noise", "5"]).fails("--eval-noise goes with --model incremental");
     let mixed = format!("{}{}", d.read("plain.jsonl").lines().next().unwrap(), "\n") + d.read("noisy.jsonl").lines().nth(1).unwrap() + "\n";
     d.write("mixed.jsonl", &mixed);
     d.tool("fbest").args(["mixed.jsonl", "--accuracy", "4"]).fails("mixes incremental trees of evaluation noise 0 and 300 (line 2)");
+    let mixed = format!("{}{}", d.read("noisy.jsonl").lines().next().unwrap(), "\n") + d.read("persist.jsonl").lines().nth(1).unwrap() + "\n";
+    d.write("mixed.jsonl", &mixed);
+    d.tool("fbest").args(["mixed.jsonl"]).fails("mixes incremental trees of evaluation noise 300 and 300 persisting 500/1000 (line 2)");
 }

@@ -284,7 +284,7 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
 #[test]
 fn ura2014_refuses_bad_variables_before_making_anything() {
     let base = [("GRID", "5:6:3"), ("COUNT", "1"), ("PROCS", "4"), ("EPSILON_PROCS", "4")];
-    let grid = "GRID must be full, sample, quick or b:d:d′[:NOISE] entries";
+    let grid = "GRID must be full, sample, quick, scaled or b:d:d′[:NOISE] entries";
     let procs = "PROCS must be whole numbers from 2 to 4096 separated by spaces";
     script_refuses(
         "ura2014",
@@ -298,7 +298,7 @@ fn ura2014_refuses_bad_variables_before_making_anything() {
             (&[("GRID", "5:6:6")], grid),
             (&[("GRID", "5:6:3:x")], grid),
             (&[("GRID", "5:6:3:0")], grid),
-            (&[("GRID", "5:6:3:shogi")], "NOISE shogi has a step at b = 20 only"),
+            (&[("GRID", "7:6:3:shogi")], "NOISE shogi is calibrated at b = 5 and b = 20 only"),
             // Refused, but after the result directories were made.
             (&[("COUNT", "0")], "COUNT must be a whole number from 1 to 100"),
             // Items named `p2,4`, Table 1 the sequential row alone.
@@ -517,7 +517,7 @@ fn ura2014_refuses_what_a_tool_would_refuse_after_directories_are_made() {
             (&[("ALGORITHMS", "master-worker seq")], "ALGORITHMS must be cluster algorithm names"),
             (
                 &[("GRID", "5:65:4")],
-                "GRID must be full, sample, quick or b:d:d′[:NOISE] entries (2 <= b <= 4096, 1 <= d′ < d <= 64, NOISE shogi or a step 1 .. 65536)",
+                "GRID must be full, sample, quick, scaled or b:d:d′[:NOISE] entries (2 <= b <= 4096, 1 <= d′ < d <= 64, NOISE shogi or a step 1 .. 65536)",
             ),
             (&[("GRID", "5000:6:3")], "GRID must be"),
             (&[("COUNT", "101")], "COUNT must be a whole number from 1 to 100"),

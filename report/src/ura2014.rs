@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// What the section says before the experiment has run.
-pub const OPTIONAL: &str = "Ours are not run yet: `make ura2014` (the paper's size: b = 5 at d = 24, b = 20 at d = 12 on synthetic trees and b = 20 on shogi-like ones, 32 trees each, P = 512 and 1,536; a cluster's work, best as Slurm arrays: `make ura2014-slurm`) or `make ura2014 GRID=quick` (smaller depths, 2 trees), then `make report`.";
+pub const OPTIONAL: &str = "Ours are not run yet: `make ura2014` (the paper's size: b = 5 at d = 24, b = 20 at d = 12, on synthetic trees and on shogi-like ones, 32 trees each, P = 512 and 1,536; a cluster's work, best as Slurm arrays: `make ura2014-slurm`) or `make ura2014 GRID=quick` (smaller depths, 2 trees), then `make report`.";
 
 /// Where the rows of ours come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -364,7 +364,7 @@ pub fn sections(u: &Ura2014, b: &mut Builder) -> Result<()> {
         id: "ura2014".into(),
         chapter: 7,
         title: "Ura et al. 2014, Table 1 and Table 6".into(),
-        what: "Ura, Tsuruoka and Chikayama's (2014) experiment on the simulated cluster at the paper's size: incremental random trees of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6, synthetic as the paper's and (b = 20) shogi-like, ordering as poorly as its shogi trees; the sequential baseline and the master-worker with and without dynamic updates at P = 512 and 1,536 (their Table 1), the NegaScout master with ε-windows (ε = 200) and without at P = 512 (their Table 6), on a 10 Gbit/s network. The published rows beside ours at every depth run, speed-up and leaf ratio against depth, and the updates' gain per family of trees (their Fig. 7).".into(),
+        what: "Ura, Tsuruoka and Chikayama's (2014) experiment on the simulated cluster at the paper's size: incremental random trees of b = 5, d = 24, d′ = 12 and b = 20, d = 12, d′ = 6, synthetic as the paper's and shogi-like, ordering as poorly as its shogi trees; the sequential baseline and the master-worker with and without dynamic updates at P = 512 and 1,536 (their Table 1), the NegaScout master with ε-windows (ε = 200) and without at P = 512 (their Table 6), on a 10 Gbit/s network. The published rows beside ours at every depth run, speed-up and leaf ratio against depth, and the updates' gain per family of trees (their Fig. 7).".into(),
         ..Default::default()
     };
     let empty = (vec![], vec![]);

@@ -21,7 +21,8 @@ use std::path::PathBuf;
 /// With --model incremental, incremental random trees (Ura et al. 2014):
 /// --branching B children everywhere, edge values of the stepped
 /// exponential law with step --scale, one tree per seed of the set; with
-/// --eval-noise, a static evaluation that errs (docs/model.md §7.8).
+/// --eval-noise (and --eval-persist), a static evaluation that errs
+/// (docs/model.md §7.8).
 ///
 /// With --game chess or --game othello and --positions FILE, one line per
 /// position of the file instead (chess: EPD or FEN lines; Othello: 64
@@ -46,10 +47,15 @@ struct Args {
     #[arg(long)]
     scale: Option<u32>,
     /// --model incremental: the static evaluation's error, a step of the
-    /// edges' law (default 0: none), or `shogi` (the step whose ordering
-    /// accuracy is Ura et al.'s shogi trees', calibrated for b = 20).
+    /// edges' law (default 0: none), or `shogi` (the law whose ordering
+    /// accuracy is Ura et al.'s shogi trees', calibrated for b = 5 and 20).
     #[arg(long)]
     eval_noise: Option<EvalNoise>,
+    /// --eval-noise STEP: the share of its parent's error a node's error
+    /// keeps, in thousandths (0..=950; default 0: every error its node's
+    /// own; `shogi` uses 794, an error halving every three plies).
+    #[arg(long, requires = "eval_noise")]
+    eval_persist: Option<u32>,
     /// A real game instead of artificial trees: chess or othello (needs
     /// --positions, or --board for Othello's start position).
     #[arg(long, conflicts_with_all = ["set", "model"])]
@@ -166,7 +172,7 @@ fn main() {
         anyhow::ensure!(n <= set.seeds.len(), "--count {n} but set {} has only {} seeds", set.name, set.seeds.len());
         if let Some(b) = args.branching {
             let scale = args.scale.unwrap_or(DEFAULT_SCALE);
-            let eval_noise = args.eval_noise.unwrap_or(EvalNoise::Step(0)).step(b, scale).map_err(anyhow::Error::msg)?;
+            let noise = args.eval_noise.unwrap_or(EvalNoise::Step(0)).law(b, scale, args.eval_persist).map_err(anyhow::Error::msg)?;
             let mut specs = vec![];
             for (i, &seed) in set.seeds[..n].iter().enumerate() {
                 let spec = IncrementalSpec {
@@ -176,7 +182,8 @@ fn main() {
                     model: IncrementalModel::Incremental,
                     b,
                     scale,
-                    eval_noise,
+                    eval_noise: noise.step,
+                    eval_persist: noise.persist,
                     depth: args.depth,
                 };
                 spec.check()?;

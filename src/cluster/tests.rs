@@ -477,7 +477,7 @@ fn every_algorithm_s_messages_have_their_names_sizes_and_wire_form() {
     use crate::cluster::search::SharedEntry;
     use crate::tree::incremental::INode;
     use crate::value::Window;
-    let node = INode { key: 9, value: -3 };
+    let node = INode { key: 9, value: -3, error: 0 };
     let n = std::mem::size_of::<INode>() as u64;
     let w = Window { alpha: -5, beta: 7 };
     let job = Task { id: 1, node, max: true, ply: 2, depth: 4, window: w };

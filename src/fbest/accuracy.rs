@@ -150,7 +150,7 @@ pub fn accuracy(trees: &[Tree], k: u32, plies: u32, progress: &crate::progress::
 mod tests {
     use super::*;
     use crate::search::minimax;
-    use crate::tree::incremental::Incremental;
+    use crate::tree::incremental::{Incremental, Noise};
 
     /// The literal definition: every child's exact minimax value, the best
     /// for the side to move, the first among equals.
@@ -169,7 +169,8 @@ mod tests {
     fn best_child_is_the_minimax_best() {
         // With and without evaluation noise; one searcher (its table) kept
         // across every call of a tree, as a measure keeps it.
-        for t in [Incremental::new(4, 100).unwrap(), Incremental::new(4, 100).unwrap().with_noise(300).unwrap()] {
+        let noisy = |persist| Incremental::new(4, 100).unwrap().with_noise(Noise { step: 300, persist }).unwrap();
+        for t in [Incremental::new(4, 100).unwrap(), noisy(0), noisy(500)] {
             for seed in 1..20 {
                 let root = t.root(seed);
                 let min_node = t.child(&root, true, 1);

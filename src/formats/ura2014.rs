@@ -91,8 +91,8 @@ impl std::str::FromStr for Group {
                 // The tree generator's own check (at its default scale, as
                 // the pipeline's trees are made): a step it would refuse
                 // is refused here, before any item runs.
-                let step = x.parse::<EvalNoise>().and_then(|n| n.step(b, DEFAULT_SCALE)).map_err(|e| format!("`{s}`: {e}"))?;
-                if step == 0 {
+                let law = x.parse::<EvalNoise>().and_then(|n| n.law(b, DEFAULT_SCALE, None)).map_err(|e| format!("`{s}`: {e}"))?;
+                if law.step == 0 {
                     return Err(format!("`{s}`: noise 0 is the plain trees (write b:d:d′)"));
                 }
                 Some(x.to_string())

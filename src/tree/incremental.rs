@@ -27,15 +27,20 @@
 //! evaluation differences, which we do not have; we report the ordering
 //! accuracy this one gives instead (`fbest --accuracy`, `docs/findings.md`).
 //!
-//! **Evaluation noise** ([`eval_error`], `treegen --eval-noise X`, default
-//! 0: none). A real program's static evaluation is not the position's
-//! worth; with noise, the evaluation a search sees at a node (to order its
-//! parent's children, and as a leaf's value at the horizon) is the node's
-//! path sum plus an error drawn from the edges' own law with step `X`, a
-//! function of the node's key alone. The error is the node's and no one
-//! else's: its children's sums do not carry it, so searching a node deeper
-//! replaces its error by its descendants', as a deeper search corrects a
-//! real evaluation. `docs/model.md` §7.8 gives the law and why.
+//! **Evaluation noise** ([`eval_error`], `treegen --eval-noise X
+//! [--eval-persist R]`, default 0: none). A real program's static
+//! evaluation is not the position's worth; with noise, the evaluation a
+//! search sees at a node (to order its parent's children, and as a leaf's
+//! value at the horizon) is the node's path sum plus its *error*, a function
+//! of its path. A node draws a fresh error from the edges' own law with step
+//! `X` (a function of its key alone); its error is that draw plus `R/1000`
+//! of its parent's error (truncated toward 0): a misjudgement a position
+//! carries lives on, weakened, in the positions below it, as a real
+//! evaluation misjudges a feature that one move does not change. Path sums
+//! never carry errors, so searching a node deeper replaces its error by its
+//! descendants' (which share only the weakened part of it), as a deeper
+//! search corrects a real evaluation. With `R = 0` every node's error is its
+//! own. `docs/model.md` §7.8 gives the law and why.
 //!
 //! **Children in static-evaluation order.** A node's move list hands its
 //! children out best first for the side to move (largest value first at a
@@ -66,24 +71,56 @@ pub const MAX_B: u32 = 4096;
 /// same reason).
 pub const MAX_NOISE: u32 = MAX_SCALE;
 
-/// The noise steps whose ordering accuracy (`fbest --accuracy`) is Ura et
-/// al.'s shogi trees' (their Fig. 6: 66.7% at b = 20 between depths 6 and
-/// 8), as (b, step) at scale 100: found by `pipelines/eval-noise.sh` on
-/// seed set tg2, which no experiment of Ura et al.'s uses (`docs/model.md`
-/// §7.8). Their b = 5 figure (82.3% between 14 and 16) has no step: at
-/// that depth independent errors cancel in the backed-up values.
-pub const SHOGI_NOISE: [(u32, u32); 1] = [(20, SHOGI_B20)];
+/// The largest persistence of an error, in thousandths: an error stays
+/// below `1000 / (1000 - R)` fresh draws, so values stay on the score
+/// scale (`|sum + error| < 2^27`).
+pub const MAX_PERSIST: u32 = 950;
+
+/// The evaluation error's law: the step of a node's fresh draw and how
+/// much of its parent's error it inherits ([`Incremental::child`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Noise {
+    /// The fresh draw's step (0: no noise).
+    pub step: u32,
+    /// The share of the parent's error a node inherits, in thousandths.
+    pub persist: u32,
+}
+
+impl std::fmt::Display for Noise {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.persist {
+            0 => write!(f, "{}", self.step),
+            r => write!(f, "{} persisting {r}/1000", self.step),
+        }
+    }
+}
+
+/// The noise laws whose ordering accuracy (`fbest --accuracy`) is Ura et
+/// al.'s shogi trees' (their Fig. 6: 82.3% at b = 5 between depths 14 and
+/// 16, 66.7% at b = 20 between 6 and 8), as (b, law) at scale 100: the
+/// persistence [`SHOGI_PERSIST`] (`docs/model.md` §7.8), the step found by
+/// `pipelines/eval-noise.sh` on seed set tg2, which no experiment of Ura et
+/// al.'s uses.
+pub const SHOGI_NOISE: [(u32, Noise); 2] = [(5, Noise { step: SHOGI_B5, persist: SHOGI_PERSIST }), (20, Noise { step: SHOGI_B20, persist: SHOGI_PERSIST })];
+
+/// The persistence of [`SHOGI_NOISE`], about `1000 · 2^(-1/3)`: an error
+/// halves every three plies, the shortest half-life in whole plies at which
+/// a step brings b = 5 to the paper's figure (`docs/model.md` §7.8).
+pub const SHOGI_PERSIST: u32 = 794;
+
+/// The step of [`SHOGI_NOISE`] at b = 5.
+const SHOGI_B5: u32 = 300;
 
 /// The step of [`SHOGI_NOISE`] at b = 20.
-const SHOGI_B20: u32 = 600;
+const SHOGI_B20: u32 = 150;
 
-/// What `treegen --eval-noise` takes: a step, or `shogi` (the step of
+/// What `treegen --eval-noise` takes: a step, or `shogi` (the law of
 /// [`SHOGI_NOISE`] for the trees' b).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalNoise {
     /// This step (0: none).
     Step(u32),
-    /// The shogi-like step of [`SHOGI_NOISE`].
+    /// The shogi-like law of [`SHOGI_NOISE`].
     Shogi,
 }
 
@@ -98,21 +135,22 @@ impl std::str::FromStr for EvalNoise {
 }
 
 impl EvalNoise {
-    /// The step for trees of branching factor `b` at edge scale `scale`.
-    pub fn step(self, b: u32, scale: u32) -> Result<u32, String> {
-        match self {
-            EvalNoise::Step(x) if x > MAX_NOISE => Err(format!("--eval-noise {x} must lie in 0..={MAX_NOISE}")),
-            EvalNoise::Step(x) => Ok(x),
-            EvalNoise::Shogi if scale != 100 => Err(format!("--eval-noise shogi is calibrated at --scale 100, not {scale}: give a step")),
-            EvalNoise::Shogi if b == 5 => Err(
-                "--eval-noise shogi has no step at b = 5: no step of the noise law brings the accuracy to the paper's 82.3% (docs/model.md §7.8); give a step"
-                    .into(),
-            ),
-            EvalNoise::Shogi => SHOGI_NOISE
+    /// The law for trees of branching factor `b` at edge scale `scale`,
+    /// a step's with persistence `persist` (thousandths; `None`: 0). The
+    /// shogi law sets its own persistence, so it takes none.
+    pub fn law(self, b: u32, scale: u32, persist: Option<u32>) -> Result<Noise, String> {
+        match (self, persist) {
+            (EvalNoise::Step(x), _) if x > MAX_NOISE => Err(format!("--eval-noise {x} must lie in 0..={MAX_NOISE}")),
+            (EvalNoise::Step(_), Some(r)) if r > MAX_PERSIST => Err(format!("--eval-persist {r} must lie in 0..={MAX_PERSIST} (thousandths)")),
+            (EvalNoise::Step(0), Some(r)) if r > 0 => Err("--eval-persist needs an --eval-noise step above 0".into()),
+            (EvalNoise::Step(step), r) => Ok(Noise { step, persist: r.unwrap_or(0) }),
+            (EvalNoise::Shogi, Some(_)) => Err(format!("--eval-noise shogi sets its own persistence ({SHOGI_PERSIST}): drop --eval-persist")),
+            (EvalNoise::Shogi, None) if scale != 100 => Err(format!("--eval-noise shogi is calibrated at --scale 100, not {scale}: give a step")),
+            (EvalNoise::Shogi, None) => SHOGI_NOISE
                 .iter()
                 .find(|(bb, _)| *bb == b)
                 .map(|(_, x)| *x)
-                .ok_or_else(|| format!("--eval-noise shogi is calibrated for b = 20 (the paper's shogi trees' accuracy), not {b}: give a step")),
+                .ok_or_else(|| format!("--eval-noise shogi is calibrated for b = 5 and b = 20 (the paper's shogi trees' accuracy), not {b}: give a step")),
         }
     }
 }
@@ -137,6 +175,9 @@ pub enum IncrementalError {
     /// eval_noise out of range.
     #[error("evaluation noise {0} must lie in 0..={MAX_NOISE}")]
     Noise(u32),
+    /// eval_persist out of range, or without noise.
+    #[error("evaluation persistence {0} must lie in 0..={MAX_PERSIST} (thousandths), and be 0 without noise")]
+    Persist(u32),
 }
 
 /// An incremental tree's shape: its branching factor, edge scale and
@@ -147,20 +188,24 @@ pub struct Incremental {
     pub b: u32,
     /// The edge distribution's step `s`.
     pub scale: u32,
-    /// The evaluation error's step (0: the evaluation is the path sum).
-    pub noise: u32,
+    /// The evaluation error's law (step 0: the evaluation is the path sum).
+    pub noise: Noise,
 }
 
-/// A node: its path key and its value on the score scale (root player's
-/// view). The value is the path sum, never the noisy evaluation: a
-/// node's children are built from it.
+/// A node: its path key, its value on the score scale (root player's
+/// view) and its evaluation error. The value is the path sum, never the
+/// noisy evaluation: a node's children are built from it. Values and
+/// errors are 32-bit (both stay below 2^31 by the limits above), so a node
+/// is 16 bytes, as the cluster's messages and memory estimates count it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct INode {
     /// Hash of the root seed and the path.
     pub key: u64,
     /// Root value plus the signed edge sum: without noise the static
     /// evaluation, and a leaf's value.
-    pub value: i64,
+    pub value: i32,
+    /// The evaluation error ([`Incremental::child`]; 0 without noise).
+    pub error: i32,
 }
 
 /// One child in a move list: its static evaluation and its key (the child
@@ -198,9 +243,9 @@ pub fn edge(key: u64, scale: u32) -> i64 {
     if h >> 63 == 1 { -m } else { m }
 }
 
-/// The evaluation error of the node with key `key` at noise step `noise`:
-/// the edges' law ([`edge`]) with step `noise`, drawn from the key
-/// hashed apart from its edge's draw; 0 without noise.
+/// The fresh draw of the evaluation error of the node with key `key` at
+/// noise step `noise`: the edges' law ([`edge`]) with step `noise`, drawn
+/// from the key hashed apart from its edge's draw; 0 without noise.
 #[inline(always)]
 pub fn eval_error(key: u64, noise: u32) -> i64 {
     if noise == 0 { 0 } else { edge(mix(key ^ 0x0e7a_1e44_0b5e_0000), noise) }
@@ -215,13 +260,17 @@ impl Incremental {
         if !(1..=MAX_SCALE).contains(&scale) {
             return Err(IncrementalError::Scale(scale));
         }
-        Ok(Incremental { b, scale, noise: 0 })
+        Ok(Incremental { b, scale, noise: Noise::default() })
     }
 
-    /// The same trees with evaluation noise step `noise` (0..=[`MAX_NOISE`]).
-    pub fn with_noise(self, noise: u32) -> Result<Incremental, IncrementalError> {
-        if noise > MAX_NOISE {
-            return Err(IncrementalError::Noise(noise));
+    /// The same trees with evaluation noise `noise` (step 0..=[`MAX_NOISE`],
+    /// persistence 0..=[`MAX_PERSIST`], 0 without a step).
+    pub fn with_noise(self, noise: Noise) -> Result<Incremental, IncrementalError> {
+        if noise.step > MAX_NOISE {
+            return Err(IncrementalError::Noise(noise.step));
+        }
+        if noise.persist > MAX_PERSIST || (noise.step == 0 && noise.persist > 0) {
+            return Err(IncrementalError::Persist(noise.persist));
         }
         Ok(Incremental { noise, ..self })
     }
@@ -229,20 +278,33 @@ impl Incremental {
     /// The static evaluation of `node`: its value plus its error.
     #[inline(always)]
     pub fn eval(&self, node: &INode) -> i64 {
-        node.value + eval_error(node.key, self.noise)
+        node.value as i64 + node.error as i64
     }
 
-    /// The root of the tree with this seed.
+    /// The root of the tree with this seed: its error is its fresh draw.
     pub fn root(&self, seed: u64) -> INode {
-        INode { key: root_key(seed), value: ROOT_PSCORE as i64 }
+        let key = root_key(seed);
+        INode { key, value: ROOT_PSCORE as i32, error: eval_error(key, self.noise.step) as i32 }
+    }
+
+    /// The error of the node with key `key` below a parent whose error is
+    /// `parent`: its fresh draw plus `persist / 1000` of the parent's
+    /// (truncated toward 0).
+    #[inline(always)]
+    fn error(&self, parent: i32, key: u64) -> i32 {
+        if self.noise.step == 0 {
+            return 0;
+        }
+        let inherited = if self.noise.persist == 0 { 0 } else { parent as i64 * self.noise.persist as i64 / 1000 };
+        (inherited + eval_error(key, self.noise.step)) as i32
     }
 
     /// Child `k` (0-based index, not search order) of `node`, a MAX node if `max`.
     #[inline(always)]
     pub fn child(&self, node: &INode, max: bool, k: u32) -> INode {
         let key = child_key(node.key, k);
-        let e = edge(key, self.scale);
-        INode { key, value: if max { node.value + e } else { node.value - e } }
+        let e = edge(key, self.scale) as i32;
+        INode { key, value: if max { node.value + e } else { node.value - e }, error: self.error(node.error, key) }
     }
 }
 
@@ -265,9 +327,8 @@ pub struct Moves<'a> {
     parent: u64,
     slots: &'a [Slot],
     next: u32,
-    /// The tree's noise step: a child's value is its slot's evaluation less
-    /// its error.
-    noise: u32,
+    /// The tree: a child's value is its slot's evaluation less its error.
+    tree: &'a Incremental,
 }
 
 /// A move list without its buffer: its node's key and how many children
@@ -304,7 +365,7 @@ impl TreeSource for Incremental {
         } else {
             insertion_sort(buf, |x, y| x.value < y.value);
         }
-        Moves { parent: node.key, slots: buf, next: 0, noise: self.noise }
+        Moves { parent: node.key, slots: buf, next: 0, tree: self }
     }
     #[inline(always)]
     fn horizon_value(&self, node: &INode, _max: bool) -> i64 {
@@ -318,7 +379,7 @@ impl TreeSource for Incremental {
         Cursor { parent: m.parent, next: m.next }
     }
     fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [Slot]) -> Moves<'a> {
-        Moves { parent: c.parent, slots: &buf[..self.b as usize], next: c.next, noise: self.noise }
+        Moves { parent: c.parent, slots: &buf[..self.b as usize], next: c.next, tree: self }
     }
     fn handed_out(c: &Cursor) -> u32 {
         c.next
@@ -355,9 +416,10 @@ impl MoveList<Incremental> for Moves<'_> {
         Some(i)
     }
     #[inline(always)]
-    fn child(&mut self, _parent: &INode, i: usize) -> INode {
+    fn child(&mut self, parent: &INode, i: usize) -> INode {
         let s = self.slots[i];
-        INode { key: s.key, value: s.value - eval_error(s.key, self.noise) }
+        let error = self.tree.error(parent.error, s.key);
+        INode { key: s.key, value: (s.value - error as i64) as i32, error }
     }
     #[inline(always)]
     fn leaf_value(&mut self, _parent: &INode, i: usize) -> i64 {
@@ -375,7 +437,7 @@ impl super::TreeFamily for Incremental {
     }
     fn check(spec: &super::IncrementalSpec) -> Result<(Incremental, INode), super::SpecError> {
         use super::{MAX_DEPTH, SpecError};
-        let source = Incremental::new(spec.b, spec.scale)?.with_noise(spec.eval_noise)?;
+        let source = Incremental::new(spec.b, spec.scale)?.with_noise(Noise { step: spec.eval_noise, persist: spec.eval_persist })?;
         if spec.index == 0 {
             return Err(SpecError::IndexZero);
         }
@@ -388,7 +450,7 @@ impl super::TreeFamily for Incremental {
         super::SpecHead { set: &spec.set, index: spec.index, depth: spec.depth }
     }
     fn key(spec: &super::IncrementalSpec) -> super::TreeKey {
-        super::TreeKey::Incremental { b: spec.b, scale: spec.scale, noise: spec.eval_noise, depth: spec.depth }
+        super::TreeKey::Incremental { b: spec.b, scale: spec.scale, noise: Noise { step: spec.eval_noise, persist: spec.eval_persist }, depth: spec.depth }
     }
     fn identity(spec: &super::IncrementalSpec) -> super::IncrementalSpec {
         // The root's seed, b, the scale and the depth: the set and index
@@ -469,7 +531,7 @@ mod tests {
         let mut buf = vec![Slot::default(); 5];
         for (max, path0) in [(true, vec![]), (false, vec![3u32])] {
             let node = if max { root } else { t.child(&root, true, 3) };
-            assert_eq!(node.value, reference_value(7, 100, &path0));
+            assert_eq!(node.value as i64, reference_value(7, 100, &path0));
             let mut m = t.moves(&node, max, &mut buf);
             let mut got = vec![];
             while let Some(h) = m.next() {
@@ -477,7 +539,7 @@ mod tests {
                 let k = buf_index(&t, &node, max, c.key);
                 let mut path = path0.clone();
                 path.push(k);
-                assert_eq!(c.value, reference_value(7, 100, &path));
+                assert_eq!(c.value as i64, reference_value(7, 100, &path));
                 got.push(c.value);
                 m = t.resume(t.detach(m), &mut buf);
             }
@@ -509,6 +571,18 @@ mod tests {
         }
     }
 
+    /// The literal error law: along `path`, each node's error is its
+    /// fresh draw plus `persist / 1000` of its parent's (truncated).
+    fn reference_error(seed: u64, noise: Noise, path: &[u32]) -> i64 {
+        let mut key = root_key(seed);
+        let mut err = eval_error(key, noise.step);
+        for &k in path {
+            key = child_key(key, k);
+            err = err * noise.persist as i64 / 1000 + eval_error(key, noise.step);
+        }
+        err
+    }
+
     #[test]
     fn noise_changes_what_the_search_sees_not_the_path_sums() {
         // Fixed numbers: the errors of the root's first children at step
@@ -517,29 +591,44 @@ mod tests {
         assert_eq!(keys.iter().map(|&k| eval_error(k, 100)).collect::<Vec<_>>(), NOISE_LITERALS);
         assert!(keys.iter().all(|&k| eval_error(k, 0) == 0));
         let plain = Incremental::new(5, 100).unwrap();
-        let noisy = plain.with_noise(300).unwrap();
-        let mut buf = vec![Slot::default(); 5];
-        for seed in 1..4 {
-            let root = noisy.root(seed);
-            let mut m = noisy.moves(&root, true, &mut buf);
-            let mut seen = vec![];
-            while let Some(h) = m.next() {
-                let c = m.child(&root, h);
-                let k = buf_index(&noisy, &root, true, c.key);
-                // The child is its path sum; the search saw its evaluation.
-                assert_eq!(c.value, reference_value(seed, 100, &[k]));
-                assert_eq!(m.leaf_value(&root, h), c.value + eval_error(c.key, 300));
-                seen.push(m.leaf_value(&root, h));
-                m = noisy.resume(noisy.detach(m), &mut buf);
+        for persist in [0, 500, 950] {
+            let law = Noise { step: 300, persist };
+            let noisy = plain.with_noise(law).unwrap();
+            let mut buf = vec![Slot::default(); 5];
+            for seed in 1..4 {
+                // Two plies down the tree, by the move lists: every child
+                // is its path sum, and the search saw its evaluation, the
+                // sum plus the literal law's error.
+                let root = noisy.root(seed);
+                assert_eq!(noisy.eval(&root) - root.value as i64, reference_error(seed, law, &[]));
+                for (node, max, path0) in [(root, true, vec![]), (noisy.child(&root, true, 2), false, vec![2u32])] {
+                    let mut m = noisy.moves(&node, max, &mut buf);
+                    let mut seen = vec![];
+                    while let Some(h) = m.next() {
+                        let c = m.child(&node, h);
+                        let mut path = path0.clone();
+                        path.push(buf_index(&noisy, &node, max, c.key));
+                        assert_eq!(c.value as i64, reference_value(seed, 100, &path));
+                        assert_eq!(m.leaf_value(&node, h), c.value as i64 + reference_error(seed, law, &path), "persist {persist} path {path:?}");
+                        seen.push(m.leaf_value(&node, h));
+                        m = noisy.resume(noisy.detach(m), &mut buf);
+                    }
+                    let sign = if max { 1 } else { -1 };
+                    assert!(seen.windows(2).all(|w| sign * w[0] >= sign * w[1]), "best first by evaluation: {seen:?}");
+                }
+                for depth in 0..6 {
+                    assert_eq!(search(&noisy, &root, depth, &mut ()).value, minimax(&noisy, &root, true, depth, 0));
+                }
             }
-            assert!(seen.windows(2).all(|w| w[0] >= w[1]), "best first by evaluation: {seen:?}");
-            for depth in 0..6 {
-                assert_eq!(search(&noisy, &root, depth, &mut ()).value, minimax(&noisy, &root, true, depth, 0));
-            }
+            // Some tree's root value differs with noise (the horizon sees errors).
+            assert!((1..20).any(|seed| search(&noisy, &noisy.root(seed), 4, &mut ()).value != search(&plain, &plain.root(seed), 4, &mut ()).value));
         }
-        // Some tree's root value differs with noise (the horizon sees errors).
-        assert!((1..20).any(|seed| search(&noisy, &noisy.root(seed), 4, &mut ()).value != search(&plain, &plain.root(seed), 4, &mut ()).value));
-        assert_eq!(plain.with_noise(MAX_NOISE + 1), Err(IncrementalError::Noise(MAX_NOISE + 1)));
+        // Persistence makes a difference below the root's children.
+        let [a, b] = [0, 500].map(|persist| plain.with_noise(Noise { step: 300, persist }).unwrap());
+        assert!((1..20).any(|seed| search(&a, &a.root(seed), 4, &mut ()).value != search(&b, &b.root(seed), 4, &mut ()).value));
+        assert_eq!(plain.with_noise(Noise { step: MAX_NOISE + 1, persist: 0 }), Err(IncrementalError::Noise(MAX_NOISE + 1)));
+        assert_eq!(plain.with_noise(Noise { step: 100, persist: MAX_PERSIST + 1 }), Err(IncrementalError::Persist(MAX_PERSIST + 1)));
+        assert_eq!(plain.with_noise(Noise { step: 0, persist: 500 }), Err(IncrementalError::Persist(500)));
     }
 
     #[test]
@@ -547,11 +636,16 @@ mod tests {
         assert_eq!("shogi".parse(), Ok(EvalNoise::Shogi));
         assert_eq!("250".parse(), Ok(EvalNoise::Step(250)));
         assert!("-1".parse::<EvalNoise>().is_err());
-        assert!(EvalNoise::Shogi.step(5, 100).unwrap_err().contains("82.3%"));
-        assert_eq!(EvalNoise::Shogi.step(20, 100), Ok(SHOGI_B20));
-        assert!(EvalNoise::Shogi.step(7, 100).unwrap_err().contains("b = 20"));
-        assert!(EvalNoise::Shogi.step(5, 50).unwrap_err().contains("--scale 100"));
-        assert!(EvalNoise::Step(MAX_NOISE + 1).step(5, 100).is_err());
+        assert_eq!(EvalNoise::Shogi.law(5, 100, None), Ok(Noise { step: SHOGI_B5, persist: SHOGI_PERSIST }));
+        assert_eq!(EvalNoise::Shogi.law(20, 100, None), Ok(Noise { step: SHOGI_B20, persist: SHOGI_PERSIST }));
+        assert!(EvalNoise::Shogi.law(7, 100, None).unwrap_err().contains("b = 5 and b = 20"));
+        assert!(EvalNoise::Shogi.law(5, 50, None).unwrap_err().contains("--scale 100"));
+        assert!(EvalNoise::Shogi.law(5, 100, Some(500)).unwrap_err().contains("drop --eval-persist"));
+        assert_eq!(EvalNoise::Step(250).law(5, 100, Some(300)), Ok(Noise { step: 250, persist: 300 }));
+        assert_eq!(EvalNoise::Step(250).law(5, 100, None), Ok(Noise { step: 250, persist: 0 }));
+        assert!(EvalNoise::Step(0).law(5, 100, Some(300)).unwrap_err().contains("step above 0"));
+        assert!(EvalNoise::Step(250).law(5, 100, Some(MAX_PERSIST + 1)).unwrap_err().contains("0..=950"));
+        assert!(EvalNoise::Step(MAX_NOISE + 1).law(5, 100, None).is_err());
     }
 
     const NOISE_LITERALS: [i64; 4] = [-192, 191, -154, -86];

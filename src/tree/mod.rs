@@ -143,8 +143,8 @@ pub enum TreeKey {
         b: u32,
         /// The edge scale.
         scale: u32,
-        /// The evaluation noise step (0: none).
-        noise: u32,
+        /// The evaluation noise's law (step 0: none).
+        noise: incremental::Noise,
         /// Search depth.
         depth: u32,
     },
@@ -190,11 +190,11 @@ impl TreeKey {
             TreeKey::Artificial { .. } | TreeKey::Game { .. } => None,
         }
     }
-    /// The evaluation noise step of incremental trees (0 for the others).
-    pub fn noise(&self) -> u32 {
+    /// The evaluation noise of incremental trees (none for the others).
+    pub fn noise(&self) -> incremental::Noise {
         match *self {
             TreeKey::Incremental { noise, .. } => noise,
-            TreeKey::Artificial { .. } | TreeKey::Game { .. } => 0,
+            TreeKey::Artificial { .. } | TreeKey::Game { .. } => incremental::Noise::default(),
         }
     }
     /// The same group at another depth (`fbest --accuracy` groups trees
@@ -218,7 +218,9 @@ impl std::fmt::Display for TreeKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TreeKey::Artificial { model, ordering, depth } => write!(f, "{} ({ordering}) depth {depth}", model.name()),
-            TreeKey::Incremental { b, scale, noise: 0, depth } => write!(f, "incremental (b {b}, scale {scale}) depth {depth}"),
+            TreeKey::Incremental { b, scale, noise: incremental::Noise { step: 0, .. }, depth } => {
+                write!(f, "incremental (b {b}, scale {scale}) depth {depth}")
+            }
             TreeKey::Incremental { b, scale, noise, depth } => write!(f, "incremental (b {b}, scale {scale}, eval noise {noise}) depth {depth}"),
             TreeKey::Game { game, board: 8, depth } => write!(f, "{game} depth {depth}"),
             TreeKey::Game { game, board, depth } => write!(f, "{game} {board} × {board} depth {depth}"),

@@ -94,7 +94,7 @@ pub enum TreeFileError {
         /// The other kind.
         other: TreeKind,
     },
-    /// Incremental trees of two evaluation noise steps in one input: no
+    /// Incremental trees of two evaluation noise laws in one input: no
     /// tool's row says which is which.
     #[error("{name} mixes incremental trees of evaluation noise {first} and {other} (line {line}): no row says which is which, give them to separate runs")]
     MixedNoise {
@@ -103,9 +103,9 @@ pub enum TreeFileError {
         /// The first line of the other noise.
         line: usize,
         /// The first tree's noise.
-        first: u32,
+        first: super::incremental::Noise,
         /// The other noise.
-        other: u32,
+        other: super::incremental::Noise,
     },
 }
 
@@ -161,6 +161,11 @@ pub struct IncrementalSpec {
     /// means 0, and a line without noise does not write it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub eval_noise: u32,
+    /// The share of its parent's evaluation error a node inherits, in
+    /// thousandths (`tree::incremental`); absent in a line means 0, and a
+    /// line without it does not write it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub eval_persist: u32,
     /// Search depth.
     pub depth: u32,
 }

@@ -75,7 +75,7 @@ mod tests {
     fn every_message_of_every_source_round_trips() {
         use crate::game::{TreeSource, chess, othello};
         use crate::tree::{artificial, incremental};
-        let inc = incremental::INode { key: u64::MAX, value: -3 };
+        let inc = incremental::INode { key: u64::MAX, value: -3, error: 7 };
         let sizes = round_trip(inc);
         // A result is 1 (variant) + 5 (u32::MAX) + 10 (i64::MIN) bytes; stop is its variant.
         assert_eq!((sizes[1], sizes[2]), (16, 1));
