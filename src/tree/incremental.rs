@@ -86,6 +86,20 @@ pub struct Noise {
     pub persist: u32,
 }
 
+impl Noise {
+    /// The error of the node with key `key` below a parent whose error is
+    /// `parent`: its fresh draw plus `persist / 1000` of the parent's
+    /// (truncated toward 0).
+    #[inline(always)]
+    fn error(self, parent: i32, key: u64) -> i32 {
+        if self.step == 0 {
+            return 0;
+        }
+        let inherited = if self.persist == 0 { 0 } else { parent as i64 * self.persist as i64 / 1000 };
+        (inherited + eval_error(key, self.step)) as i32
+    }
+}
+
 impl std::fmt::Display for Noise {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.persist {
@@ -287,24 +301,12 @@ impl Incremental {
         INode { key, value: ROOT_PSCORE as i32, error: eval_error(key, self.noise.step) as i32 }
     }
 
-    /// The error of the node with key `key` below a parent whose error is
-    /// `parent`: its fresh draw plus `persist / 1000` of the parent's
-    /// (truncated toward 0).
-    #[inline(always)]
-    fn error(&self, parent: i32, key: u64) -> i32 {
-        if self.noise.step == 0 {
-            return 0;
-        }
-        let inherited = if self.noise.persist == 0 { 0 } else { parent as i64 * self.noise.persist as i64 / 1000 };
-        (inherited + eval_error(key, self.noise.step)) as i32
-    }
-
     /// Child `k` (0-based index, not search order) of `node`, a MAX node if `max`.
     #[inline(always)]
     pub fn child(&self, node: &INode, max: bool, k: u32) -> INode {
         let key = child_key(node.key, k);
         let e = edge(key, self.scale) as i32;
-        INode { key, value: if max { node.value + e } else { node.value - e }, error: self.error(node.error, key) }
+        INode { key, value: if max { node.value + e } else { node.value - e }, error: self.noise.error(node.error, key) }
     }
 }
 
@@ -327,8 +329,9 @@ pub struct Moves<'a> {
     parent: u64,
     slots: &'a [Slot],
     next: u32,
-    /// The tree: a child's value is its slot's evaluation less its error.
-    tree: &'a Incremental,
+    /// The tree's noise: a child's value is its slot's evaluation less its
+    /// error.
+    noise: Noise,
 }
 
 /// A move list without its buffer: its node's key and how many children
@@ -352,9 +355,21 @@ impl TreeSource for Incremental {
     #[inline]
     fn moves<'a>(&'a self, node: &INode, max: bool, buf: &'a mut [Slot]) -> Moves<'a> {
         let buf = &mut buf[..self.b as usize];
-        for (k, s) in buf.iter_mut().enumerate() {
-            let c = self.child(node, max, k as u32);
-            *s = Slot { value: self.eval(&c), key: c.key };
+        if self.noise.step == 0 {
+            // Without noise a child's evaluation is its sum (the loop the
+            // plain trees' searches spend their time in, kept free of the
+            // error's arithmetic).
+            let v = node.value as i64;
+            for (k, s) in buf.iter_mut().enumerate() {
+                let key = child_key(node.key, k as u32);
+                let e = edge(key, self.scale);
+                *s = Slot { value: if max { v + e } else { v - e }, key };
+            }
+        } else {
+            for (k, s) in buf.iter_mut().enumerate() {
+                let c = self.child(node, max, k as u32);
+                *s = Slot { value: self.eval(&c), key: c.key };
+            }
         }
         // Best first for the side to move; equal values by index: the
         // slots start in index order, so a stable sort by value alone gives
@@ -365,7 +380,7 @@ impl TreeSource for Incremental {
         } else {
             insertion_sort(buf, |x, y| x.value < y.value);
         }
-        Moves { parent: node.key, slots: buf, next: 0, tree: self }
+        Moves { parent: node.key, slots: buf, next: 0, noise: self.noise }
     }
     #[inline(always)]
     fn horizon_value(&self, node: &INode, _max: bool) -> i64 {
@@ -379,7 +394,7 @@ impl TreeSource for Incremental {
         Cursor { parent: m.parent, next: m.next }
     }
     fn resume<'a>(&'a self, c: Cursor, buf: &'a mut [Slot]) -> Moves<'a> {
-        Moves { parent: c.parent, slots: &buf[..self.b as usize], next: c.next, tree: self }
+        Moves { parent: c.parent, slots: &buf[..self.b as usize], next: c.next, noise: self.noise }
     }
     fn handed_out(c: &Cursor) -> u32 {
         c.next
@@ -418,7 +433,7 @@ impl MoveList<Incremental> for Moves<'_> {
     #[inline(always)]
     fn child(&mut self, parent: &INode, i: usize) -> INode {
         let s = self.slots[i];
-        let error = self.tree.error(parent.error, s.key);
+        let error = self.noise.error(parent.error, s.key);
         INode { key: s.key, value: (s.value - error as i64) as i32, error }
     }
     #[inline(always)]
