@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// What the section says before the experiment has run.
-pub const OPTIONAL: &str = "Ours are not run yet: `make ura2014` (the paper's size: b = 5 at d = 24, b = 20 at d = 12, on synthetic trees and on shogi-like ones, 32 trees each, P = 512 and 1,536; a cluster's work, best as Slurm arrays: `make ura2014-slurm`) or `make ura2014 GRID=quick` (smaller depths, 2 trees), then `make report`.";
+pub const OPTIONAL: &str = "Ours are not run yet: `make ura2014` (the paper's size: b = 5 at d = 24, b = 20 at d = 12, on synthetic trees and on shogi-like ones, 32 trees each, P = 512 and 1,536; a cluster's work, best as Slurm arrays: `make ura2014-slurm`), `make ura2014 GRID=scaled` (the headline at a 32nd of the machine: both families at b = 5, d = 20 and b = 20, d = 10 on P = 16 and 48, 4 trees) or `make ura2014 GRID=quick` (smaller depths, 2 trees), then `make report`.";
 
 /// Where the rows of ours come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -379,7 +379,7 @@ pub fn sections(u: &Ura2014, b: &mut Builder) -> Result<()> {
         Some(Source::Reference(dir)) => {
             let hours = u.cpu_hours.map_or(String::new(), |h| format!(", {h:.1} CPU-hours"));
             s.optional.push(format!(
-                "Ours below are the committed reference run ({dir}: its README.md gives the command, host and date{hours}), not a run of yours: `make ura2014` (a cluster's work; `make ura2014-slurm`) or `make ura2014 GRID=quick`, then `make report`, replaces it."
+                "Ours below are the committed reference run ({dir}: its README.md gives the command, host and date{hours}), not a run of yours: `make ura2014` (a cluster's work; `make ura2014-slurm`) or `make ura2014 GRID=scaled` (one machine's), then `make report`, replaces it."
             ));
             "reference run"
         }
@@ -447,7 +447,7 @@ pub fn sections(u: &Ura2014, b: &mut Builder) -> Result<()> {
         let list: Vec<String> = u.node_ns.iter().map(|(b, d, fam, ns)| format!("b = {b}, d = {d}, {fam}: {} ns", super::doc::group(*ns as i64))).collect();
         s.settings.push(format!("Cost per node (calibration.csv): {}.", list.join("; ")));
     }
-    s.settings.push("Commands: `make ura2014` (pipelines/ura2014.sh; GRID=quick, COUNT, PROCS, EPSILON and ARGS set the grid, GRID's b:d:d′:NOISE a noisy family; SHARD=K/N with STEP=seq, parallel, summary splits it over machines; `make ura2014-slurm` runs it as Slurm arrays).".into());
+    s.settings.push("Commands: `make ura2014` (pipelines/ura2014.sh; GRID=scaled or quick, COUNT, PROCS, EPSILON and ARGS set the grid, GRID's b:d:d′:NOISE a noisy family; SHARD=K/N with STEP=seq, parallel, summary splits it over machines; `make ura2014-slurm` runs it as Slurm arrays).".into());
     b.sections.push(s);
     Ok(())
 }
@@ -495,18 +495,39 @@ pub fn figure_7_points(ours: &[Line], paper: &[Line]) -> Vec<Point7> {
     out
 }
 
-/// The figure: one series of one dot per point of ours, the paper's points
-/// as marks in the colour of ours at the same b and P (synthetic trees).
+/// The figure: one series per family, b and d of ours, its points in the
+/// order of P (a line from the smaller machine to the larger), and the
+/// paper's points, one mark series per b, in the colour of ours on its
+/// synthetic trees at the same b and the paper's d (else the deepest run).
+/// A series a point would need a legend line a point: sixteen of them fill
+/// the plot.
 fn figure_7(points: &[Point7]) -> Plot {
-    let name = |p: &Point7| format!("{}, b = {}, d = {}, P = {}", family(&p.noise), p.b, p.d, super::doc::group(p.procs as i64));
-    let ours: Vec<&Point7> = points.iter().filter(|p| !p.paper).collect();
-    let series: Vec<Series> = ours.iter().map(|p| Series { name: name(p), points: vec![(p.time_ratio, p.leaf_ratio)] }).collect();
-    let marks = points
+    let procs = |ps: &[&Point7]| ps.iter().map(|p| super::doc::group(p.procs as i64)).collect::<Vec<_>>().join(", ");
+    let mut keys: Vec<(Option<String>, u32, u32)> = points.iter().filter(|p| !p.paper).map(|p| (p.noise.clone(), p.b, p.d)).collect();
+    keys.sort_by(|x, y| (x.0.is_some(), x.1, std::cmp::Reverse(x.2)).cmp(&(y.0.is_some(), y.1, std::cmp::Reverse(y.2))));
+    keys.dedup();
+    let of = |paper: bool, k: &(Option<String>, u32, u32)| {
+        let mut ps: Vec<&Point7> = points.iter().filter(|p| p.paper == paper && (p.noise.clone(), p.b, p.d) == *k).collect();
+        ps.sort_by_key(|p| p.procs);
+        ps
+    };
+    let series: Vec<Series> = keys
         .iter()
-        .filter(|p| p.paper)
-        .map(|p| {
-            let colour = ours.iter().position(|o| o.noise.is_none() && (o.b, o.procs) == (p.b, p.procs)).unwrap_or(series.len());
-            Mark { colour, series: Series { name: format!("{}, paper", name(p)), points: vec![(p.time_ratio, p.leaf_ratio)] } }
+        .map(|k| {
+            let ps = of(false, k);
+            Series { name: format!("{}, b = {}, d = {} (P = {})", family(&k.0), k.1, k.2, procs(&ps)), points: ps.iter().map(|p| (p.time_ratio, p.leaf_ratio)).collect() }
+        })
+        .collect();
+    let mut theirs: Vec<(Option<String>, u32, u32)> = points.iter().filter(|p| p.paper).map(|p| (p.noise.clone(), p.b, p.d)).collect();
+    theirs.sort();
+    theirs.dedup();
+    let marks = theirs
+        .iter()
+        .map(|k| {
+            let ps = of(true, k);
+            let colour = keys.iter().position(|o| o.0.is_none() && o.1 == k.1 && o.2 == k.2).or_else(|| keys.iter().position(|o| o.0.is_none() && o.1 == k.1)).unwrap_or(series.len());
+            let name = format!("paper, {}, b = {}, d = {} (P = {})", family(&k.0), k.1, k.2, procs(&ps));
+            Mark { colour, series: Series { name, points: ps.iter().map(|p| (p.time_ratio, p.leaf_ratio)).collect() } }
         })
         .collect();
     Plot::Lines { title: "with updates over without".into(), x_label: "search time ratio".into(), y_label: "leaf ratio".into(), log_y: false, series, marks }
