@@ -504,7 +504,7 @@ pub fn figure_7_points(ours: &[Line], paper: &[Line]) -> Vec<Point7> {
 fn figure_7(points: &[Point7]) -> Plot {
     let procs = |ps: &[&Point7]| ps.iter().map(|p| super::doc::group(p.procs as i64)).collect::<Vec<_>>().join(", ");
     let mut keys: Vec<(Option<String>, u32, u32)> = points.iter().filter(|p| !p.paper).map(|p| (p.noise.clone(), p.b, p.d)).collect();
-    keys.sort_by(|x, y| (x.0.is_some(), x.1, std::cmp::Reverse(x.2)).cmp(&(y.0.is_some(), y.1, std::cmp::Reverse(y.2))));
+    keys.sort_by_key(|x| (x.0.is_some(), x.0.clone(), x.1, std::cmp::Reverse(x.2)));
     keys.dedup();
     let of = |paper: bool, k: &(Option<String>, u32, u32)| {
         let mut ps: Vec<&Point7> = points.iter().filter(|p| p.paper == paper && (p.noise.clone(), p.b, p.d) == *k).collect();
@@ -515,7 +515,10 @@ fn figure_7(points: &[Point7]) -> Plot {
         .iter()
         .map(|k| {
             let ps = of(false, k);
-            Series { name: format!("{}, b = {}, d = {} (P = {})", family(&k.0), k.1, k.2, procs(&ps)), points: ps.iter().map(|p| (p.time_ratio, p.leaf_ratio)).collect() }
+            Series {
+                name: format!("{}, b = {}, d = {} (P = {})", family(&k.0), k.1, k.2, procs(&ps)),
+                points: ps.iter().map(|p| (p.time_ratio, p.leaf_ratio)).collect(),
+            }
         })
         .collect();
     let mut theirs: Vec<(Option<String>, u32, u32)> = points.iter().filter(|p| p.paper).map(|p| (p.noise.clone(), p.b, p.d)).collect();
@@ -525,7 +528,11 @@ fn figure_7(points: &[Point7]) -> Plot {
         .iter()
         .map(|k| {
             let ps = of(true, k);
-            let colour = keys.iter().position(|o| o.0.is_none() && o.1 == k.1 && o.2 == k.2).or_else(|| keys.iter().position(|o| o.0.is_none() && o.1 == k.1)).unwrap_or(series.len());
+            let colour = keys
+                .iter()
+                .position(|o| o.0.is_none() && o.1 == k.1 && o.2 == k.2)
+                .or_else(|| keys.iter().position(|o| o.0.is_none() && o.1 == k.1))
+                .unwrap_or(series.len());
             let name = format!("paper, {}, b = {}, d = {} (P = {})", family(&k.0), k.1, k.2, procs(&ps));
             Mark { colour, series: Series { name, points: ps.iter().map(|p| (p.time_ratio, p.leaf_ratio)).collect() } }
         })
