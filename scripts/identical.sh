@@ -8,7 +8,8 @@
 # target/release made before the change, and target/release). Both run the
 # whole smoke chain (every tool, artificial trees, chess and Othello, the
 # report) and the engine's comparison set (every policy, both locks, both
-# interleavings, scheme A and B sweeps to p = 256); then every file is
+# interleavings, scheme A and B sweeps to p = 256) and incremental trees
+# with and without evaluation noise; then every file is
 # compared with `cmp`. Prints one line per differing file and exits 1 if any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,16 @@ outputs() { # BIN DIR
   "$bin/pabsim" --policy dts,pvsplit,steal,active --procs 2,64,256 --m-a 1 --per-tree --threads 2 --interleave state "$e/t2.jsonl" -o "$e/state.csv"
   "$bin/pabsim" --procs 2,8 --scheme a,b --m-a 1..3 --m-b 1..2 --pv-wait 0..1 --split-walk level "$e/t2.jsonl" -o "$e/grid.csv"
   "$bin/pabsim" --procs 1,8 --scheme c --m-ca -2..0 --m-cc 0..1 --cut-width 9..10 --weights "$out/smoke/weights/32-79-5.json" "$e/t2.jsonl" -o "$e/c.csv"
+  # Incremental trees without noise and with independent errors (their
+  # own move lists and node layout), through the search, the cluster and
+  # the ordering measures.
+  local x
+  for x in 0 300; do
+    "$bin/treegen" --model incremental --branching 5 --depth 11 --count 4 --eval-noise "$x" -o "$e/inc$x.jsonl"
+    "$bin/fbest" --per-tree "$e/inc$x.jsonl" -o "$e/inc$x-fbest.csv"
+    "$bin/fbest" --accuracy 5 "$e/inc$x.jsonl" -o "$e/inc$x-accuracy.csv"
+    "$bin/pabsim" --machine cluster --procs 1,8,64 --algorithm master-worker,master-worker-noupdate,ybwc,fox,pv-split --per-tree --threads 1 "$e/inc$x.jsonl" -o "$e/inc$x-cluster.csv"
+  done
 }
 # Both builds write into the same directory (the report names its inputs'
 # paths), moved aside after each run.
