@@ -340,10 +340,10 @@ ura2014-slurm: $(BIN)/.built
 	BIN=$(BIN) R=$(R) pipelines/slurm/ura2014.sh $(SLURM_TASKS)
 
 # The evaluation noise of `treegen --eval-noise shogi`: the step (at persistence
-# 1/2) whose ordering accuracy is Ura et al.'s shogi trees' (82.3% at b = 5,
-# 14 -> 16; 66.7% at b = 20, 6 -> 8), found on seed set tg2 and checked on tg1
-# (pipelines/eval-noise.sh, docs/model.md §7.8; results/eval-noise/; about half an
-# hour; not part of `make all`).
+# 794/1000, an error halving every three plies) whose ordering accuracy is Ura et
+# al.'s shogi trees' (82.3% at b = 5, 14 -> 16; 66.7% at b = 20, 6 -> 8), found on
+# seed set tg2 and checked on tg1 (pipelines/eval-noise.sh, docs/model.md §7.8;
+# results/eval-noise/; about 12 minutes on two cores; not part of `make all`).
 .PHONY: eval-noise
 eval-noise: $(BIN)/.built
 	BIN=$(BIN) R=$(R) STEP=$(STEP) pipelines/eval-noise.sh
