@@ -507,7 +507,7 @@ fn figure_7(points: &[Point7]) -> Plot {
     keys.sort_by_key(|x| (x.0.is_some(), x.0.clone(), x.1, std::cmp::Reverse(x.2)));
     keys.dedup();
     let of = |paper: bool, k: &(Option<String>, u32, u32)| {
-        let mut ps: Vec<&Point7> = points.iter().filter(|p| p.paper == paper && (p.noise.clone(), p.b, p.d) == *k).collect();
+        let mut ps: Vec<&Point7> = points.iter().filter(|p| p.paper == paper && p.noise == k.0 && (p.b, p.d) == (k.1, k.2)).collect();
         ps.sort_by_key(|p| p.procs);
         ps
     };

@@ -87,6 +87,18 @@ pub struct Noise {
 }
 
 impl Noise {
+    /// Checks the law's bounds: step 0..=[`MAX_NOISE`], persistence
+    /// 0..=[`MAX_PERSIST`], and 0 without a step.
+    pub fn check(self) -> Result<Noise, IncrementalError> {
+        if self.step > MAX_NOISE {
+            return Err(IncrementalError::Noise(self.step));
+        }
+        if self.persist > MAX_PERSIST || (self.step == 0 && self.persist > 0) {
+            return Err(IncrementalError::Persist(self.persist));
+        }
+        Ok(self)
+    }
+
     /// The error of the node with key `key` below a parent whose error is
     /// `parent`: its fresh draw plus `persist / 1000` of the parent's
     /// (truncated toward 0).
@@ -154,10 +166,14 @@ impl EvalNoise {
     /// shogi law sets its own persistence, so it takes none.
     pub fn law(self, b: u32, scale: u32, persist: Option<u32>) -> Result<Noise, String> {
         match (self, persist) {
-            (EvalNoise::Step(x), _) if x > MAX_NOISE => Err(format!("--eval-noise {x} must lie in 0..={MAX_NOISE}")),
-            (EvalNoise::Step(_), Some(r)) if r > MAX_PERSIST => Err(format!("--eval-persist {r} must lie in 0..={MAX_PERSIST} (thousandths)")),
-            (EvalNoise::Step(0), Some(r)) if r > 0 => Err("--eval-persist needs an --eval-noise step above 0".into()),
-            (EvalNoise::Step(step), r) => Ok(Noise { step, persist: r.unwrap_or(0) }),
+            // The bounds are the law's own (`Noise::check`), said in the
+            // flags' words.
+            (EvalNoise::Step(step), r) => Noise { step, persist: r.unwrap_or(0) }.check().map_err(|e| match e {
+                IncrementalError::Noise(x) => format!("--eval-noise {x} must lie in 0..={MAX_NOISE}"),
+                IncrementalError::Persist(r) if r > MAX_PERSIST => format!("--eval-persist {r} must lie in 0..={MAX_PERSIST} (thousandths)"),
+                IncrementalError::Persist(_) => "--eval-persist needs an --eval-noise step above 0".into(),
+                other => other.to_string(),
+            }),
             (EvalNoise::Shogi, Some(_)) => Err(format!("--eval-noise shogi sets its own persistence ({SHOGI_PERSIST}): drop --eval-persist")),
             (EvalNoise::Shogi, None) if scale != 100 => Err(format!("--eval-noise shogi is calibrated at --scale 100, not {scale}: give a step")),
             (EvalNoise::Shogi, None) => SHOGI_NOISE
@@ -280,13 +296,7 @@ impl Incremental {
     /// The same trees with evaluation noise `noise` (step 0..=[`MAX_NOISE`],
     /// persistence 0..=[`MAX_PERSIST`], 0 without a step).
     pub fn with_noise(self, noise: Noise) -> Result<Incremental, IncrementalError> {
-        if noise.step > MAX_NOISE {
-            return Err(IncrementalError::Noise(noise.step));
-        }
-        if noise.persist > MAX_PERSIST || (noise.step == 0 && noise.persist > 0) {
-            return Err(IncrementalError::Persist(noise.persist));
-        }
-        Ok(Incremental { noise, ..self })
+        Ok(Incremental { noise: noise.check()?, ..self })
     }
 
     /// The static evaluation of `node`: its value plus its error.
@@ -452,7 +462,7 @@ impl super::TreeFamily for Incremental {
     }
     fn check(spec: &super::IncrementalSpec) -> Result<(Incremental, INode), super::SpecError> {
         use super::{MAX_DEPTH, SpecError};
-        let source = Incremental::new(spec.b, spec.scale)?.with_noise(Noise { step: spec.eval_noise, persist: spec.eval_persist })?;
+        let source = Incremental::new(spec.b, spec.scale)?.with_noise(spec.noise())?;
         if spec.index == 0 {
             return Err(SpecError::IndexZero);
         }
@@ -465,7 +475,7 @@ impl super::TreeFamily for Incremental {
         super::SpecHead { set: &spec.set, index: spec.index, depth: spec.depth }
     }
     fn key(spec: &super::IncrementalSpec) -> super::TreeKey {
-        super::TreeKey::Incremental { b: spec.b, scale: spec.scale, noise: Noise { step: spec.eval_noise, persist: spec.eval_persist }, depth: spec.depth }
+        super::TreeKey::Incremental { b: spec.b, scale: spec.scale, noise: spec.noise(), depth: spec.depth }
     }
     fn identity(spec: &super::IncrementalSpec) -> super::IncrementalSpec {
         // The root's seed, b, the scale and the depth: the set and index

@@ -179,6 +179,11 @@ impl IncrementalSpec {
     pub fn check(&self) -> Result<Tree, SpecError> {
         Spec::Incremental(self.clone()).check()
     }
+
+    /// The evaluation noise's law of its fields.
+    pub fn noise(&self) -> super::incremental::Noise {
+        super::incremental::Noise { step: self.eval_noise, persist: self.eval_persist }
+    }
 }
 
 /// One game position to search (`treegen --game`; `docs/formats.md`).
