@@ -39,8 +39,8 @@ PERSIST=${PERSIST:-794}
 XMAX=${XMAX:-1600}
 TOLERANCE=${TOLERANCE:-2}
 SET=${SET:-tg2}
-COUNT=${COUNT:-32}
-CHECK_COUNT=${CHECK_COUNT:-32}
+COUNT=${COUNT:-100}
+CHECK_COUNT=${CHECK_COUNT:-100}
 TOOL=eval-noise
 # shellcheck source=pipelines/lib.sh
 source "$here/pipelines/lib.sh"

@@ -31,10 +31,24 @@ pub fn mulmod(a: u64, b: u64) -> u64 {
 }
 
 /// Maps a draw `v` in `[1, LIMIT - 1]` to `[lo, hi]` exactly as the thesis
-/// does: `v * (hi - lo + 1) / LIMIT + lo`, integer division, 64-bit product.
+/// does: `v * (hi - lo + 1) / LIMIT + lo`, integer division, 64-bit product,
+/// for `hi - lo < LIMIT`.
 #[inline(always)]
 pub fn scale(v: u64, lo: u64, hi: u64) -> u64 {
-    v * (hi - lo + 1) / LIMIT + lo
+    debug_assert!(v < LIMIT && hi - lo < LIMIT);
+    div_limit(v * (hi - lo + 1)) + lo
+}
+
+/// `x / LIMIT` for `x < LIMIT^2`, by shifts and adds (the Mersenne form
+/// of the division, cheaper than the multiplication by a reciprocal that
+/// `/` compiles to). With `x = q LIMIT + r` (`r < LIMIT`) and `x = q 2^31 +
+/// (r - q)`: if `r >= q`, `x >> 31 = q` and `x + q + 1 = q 2^31 + r + 1`,
+/// whose top is `q` as `r + 1 < 2^31`; else `x >> 31 = q - 1` and `x + q =
+/// q 2^31 + r`, whose top is `q`.
+#[inline(always)]
+pub fn div_limit(x: u64) -> u64 {
+    debug_assert!(x < LIMIT * LIMIT);
+    (x + (x >> 31) + 1) >> 31
 }
 
 /// The initial state of the stream of a node with this seed.
@@ -127,6 +141,26 @@ mod tests {
             for &b in &samples {
                 assert_eq!(mulmod(a, b), a * b % LIMIT, "{a} * {b}");
             }
+        }
+    }
+
+    #[test]
+    fn div_limit_is_the_division() {
+        let mut edges = vec![0u64, 1, LIMIT - 1, LIMIT, LIMIT + 1, LIMIT * LIMIT - 1, (LIMIT - 1) * LIMIT];
+        for q in [1u64, 2, 3, 1 << 20, LIMIT - 2, LIMIT - 1] {
+            for r in [0, 1, q - 1, q, q + 1, LIMIT - 2, LIMIT - 1] {
+                if r < LIMIT && q * LIMIT + r < LIMIT * LIMIT {
+                    edges.push(q * LIMIT + r);
+                }
+            }
+        }
+        let mut s = Stream::from_state(12_345);
+        for _ in 0..200_000 {
+            edges.push(s.next_draw() * s.next_draw());
+            edges.push(s.next_draw() * (s.next_draw() % 1000 + 1));
+        }
+        for x in edges {
+            assert_eq!(div_limit(x), x / LIMIT, "{x}");
         }
     }
 

@@ -241,13 +241,15 @@ pub fn alphabeta<S: TreeSource, H: Hooks<S>>(src: &S, h: &mut H, buf: &mut [S::S
         ($k:expr, $pos:expr) => {{
             let (k, pos) = ($k, $pos);
             s.searched += 1;
-            let cv = s.child(&v, depth);
+            // The child's visit is made in each branch, so that what a
+            // leaf's hooks never read is never computed.
             let value = if depth == 1 {
                 // Leaves inline: no recursion, no buffer split.
+                let cv = s.child(&v, depth);
                 if h.abort(0) { cv.window.alpha } else { leaf(h, &cv, moves.leaf_value(node, k)) }
             } else {
                 let child = moves.child(node, k);
-                h.descend(src, rest, &child, depth - 1, cv)
+                h.descend(src, rest, &child, depth - 1, s.child(&v, depth))
             };
             if h.aborted() {
                 return v.window.alpha;

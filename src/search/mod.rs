@@ -160,17 +160,23 @@ pub struct SearchResult {
     pub counts: NodeCounts,
 }
 
-/// The thesis's hook set: the observers, and the node counts.
+/// The thesis's hook set: the observers, and the node counts (`nodes` is
+/// their sum, made at the end: one count a node instead of two).
 struct Counted<'o, O> {
     obs: &'o mut O,
-    counts: NodeCounts,
+    leaves: u64,
+    internal: u64,
 }
 
 impl<O: Observer> Observer for Counted<'_, O> {
     #[inline(always)]
     fn enter(&mut self, v: &Visit) {
         self.obs.enter(v);
-        self.counts.count(v);
+        if v.leaf {
+            self.leaves += 1;
+        } else {
+            self.internal += 1;
+        }
     }
     #[inline(always)]
     fn leave(&mut self, v: &Visit, o: &Outcome) {
@@ -187,10 +193,11 @@ impl<S: TreeSource, O: Observer> Hooks<S> for Counted<'_, O> {}
 /// Searches the tree of `src` rooted at `root` (a MAX node) to `depth`.
 pub fn search<S: TreeSource, O: Observer>(src: &S, root: &S::Node, depth: u32, obs: &mut O) -> SearchResult {
     let mut buf = vec![S::Slot::default(); src.slots() * depth as usize];
-    let mut h = Counted { obs, counts: NodeCounts::default() };
+    let mut h = Counted { obs, leaves: 0, internal: 0 };
     let v = Visit { ply: 0, index: 0, max: true, window: Window::ROOT, pv: true, leaf: depth == 0, moves: 0 };
     let value = alphabeta(src, &mut h, &mut buf, root, depth, v);
-    SearchResult { value, counts: h.counts }
+    let (leaves, internal) = (h.leaves, h.internal);
+    SearchResult { value, counts: NodeCounts { nodes: leaves + internal, leaves, internal } }
 }
 
 /// Plain minimax of the tree (no pruning), for tests on small trees: the

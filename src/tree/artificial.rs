@@ -6,10 +6,12 @@
 //! needed, so the tree does not depend on the order in which nodes are
 //! expanded (a parallel search sees the same tree as a sequential one).
 //!
-//! [`Moves`] hands out a node's children in search order *lazily*: a child's
-//! pscore is computed only when the ordering pass or the search needs it, a
-//! child's seed only when the search enters it as an internal node, and the
-//! ordering pass runs one position at a time. The ordering draws come strictly
+//! [`Moves`] hands out a node's children in search order *lazily*: until
+//! the search asks for a second child only the first child's pscore is
+//! computed (with the one position 0's pick may swap it with), then one
+//! pass computes the rest; a child's seed is computed only when the search
+//! enters it as an internal node, and the ordering pass runs one position
+//! at a time. The ordering draws come strictly
 //! in position order, so stopping after a cut-off changes nothing that is
 //! used; the generation draws are at fixed offsets in the stream, reached by
 //! jumping ahead ([`crate::rng::Powers`]). The result is draw-for-draw the
@@ -72,9 +74,6 @@ pub enum TreeError {
 }
 
 type Result<T> = std::result::Result<T, TreeError>;
-
-/// Marks a child pscore that has not been computed yet (scores are < 2^31).
-const PENDING: u32 = u32::MAX;
 
 /// How a node's children are ordered (read from a spec by its
 /// [`FromStr`](std::str::FromStr), whose message names every model).
@@ -194,6 +193,9 @@ pub struct Shape {
     /// Its parameters.
     pub ordering: Ordering,
     powers: Powers,
+    // `w_a · LIMIT` and `w_b · LIMIT`: a knowledge draw `d` picks the best
+    // when `range(r, 0, 99) < w`, which is `d · 100 < w · LIMIT`.
+    knows: [u64; 2],
 }
 
 impl Shape {
@@ -205,7 +207,8 @@ impl Shape {
         // Draw k (1-based) of a node's stream: generation uses draws 1..=2b-1,
         // the ordering pass continues from the state after draw 2b-1.
         let powers = Powers::new(2 * ordering.b as usize + 1);
-        Ok(Shape { model, ordering, powers })
+        let knows = [ordering.wa as u64 * LIMIT, ordering.wb as u64 * LIMIT];
+        Ok(Shape { model, ordering, powers, knows })
     }
 
     /// Branching factor.
@@ -220,11 +223,10 @@ impl Shape {
     pub fn moves<'a>(&'a self, node: Node, max: bool, buf: &'a mut [u32]) -> Moves<'a> {
         let b = self.b();
         let buf = &mut buf[..b];
-        buf.fill(PENDING);
         buf[0] = node.pscore;
         let s0 = seed_state(node.seed as u64);
         let order_state = self.powers.jump(s0, 2 * b - 1);
-        Moves { shape: self, s0, stream: Stream::from_state(order_state), ps: buf, next: 0, max, parent_pscore: node.pscore as u64, full: false }
+        Moves { shape: self, s0, stream: Stream::from_state(order_state), ps: buf, next: 0, max, parent_pscore: node.pscore as u64, swapped: 0 }
     }
 }
 
@@ -246,8 +248,12 @@ pub struct Moves<'a> {
     next: usize,
     max: bool,
     parent_pscore: u64,
-    // Every pscore has been computed: `ps` can be read directly.
-    full: bool,
+    // Before position 1 is handed out only `ps[0]` is written, and, if
+    // position 0's pick swapped it with position `swapped` (0: none),
+    // `ps[swapped]`; the rest of the buffer is stale. Handing out position
+    // 1 computes every pscore ([`Moves::fill`]), and from then on `ps` is
+    // read directly.
+    swapped: u32,
 }
 
 impl Moves<'_> {
@@ -259,50 +265,43 @@ impl Moves<'_> {
         (if self.max { scale(v, SCORE_MIN, p) } else { scale(v, p, SCORE_MAX) }) as u32
     }
 
-    /// Computes every pscore not computed yet. A node that goes past its
-    /// first move usually searches many (an ALL node), and one branch-free
-    /// pass is cheaper than deciding position by position.
+    /// Computes every pscore, when position 1 is handed out. A node that
+    /// goes past its first move usually searches many (an ALL node), and one
+    /// branch-free pass is cheaper than deciding position by position; the
+    /// buffer needs no clearing, as nothing but `ps[0]` and `ps[swapped]` is
+    /// read before it.
     #[inline(always)]
     fn fill(&mut self) {
         for k in 1..self.ps.len() {
-            let g = self.generated(k);
-            if self.ps[k] == PENDING {
-                self.ps[k] = g;
-            }
+            self.ps[k] = self.generated(k);
         }
-        self.full = true;
+        if self.swapped != 0 {
+            // Position 0's pick: the parent's pscore, the first child's.
+            self.ps[self.swapped as usize] = self.parent_pscore as u32;
+        }
     }
 
-    #[inline(always)]
-    fn get(&mut self, k: usize) -> u32 {
-        let v = self.ps[k];
-        if self.full {
-            return v;
-        }
-        if v != PENDING {
-            return v;
-        }
-        let g = self.generated(k);
-        self.ps[k] = g;
-        g
-    }
-
+    /// Swaps the pscores at positions `i <= p`: at position 0 before
+    /// [`Moves::fill`], where `p`'s is computed here; else in `ps`.
     #[inline(always)]
     fn swap(&mut self, i: usize, p: usize) {
-        if i != p {
-            let a = self.get(i);
-            let c = self.get(p);
-            self.ps[i] = c;
-            self.ps[p] = a;
+        if i == p {
+            return;
+        }
+        if i == 0 {
+            let g = self.generated(p);
+            self.ps[p] = self.ps[0];
+            self.ps[0] = g;
+            self.swapped = p as u32;
+        } else {
+            self.ps.swap(i, p);
         }
     }
 
-    /// Index in `from..b` of the best pscore, the first of equals.
+    /// Index in `from..b` (`from >= 1`, so every pscore is computed) of the
+    /// best pscore, the first of equals.
     #[inline]
     fn best_from(&mut self, from: usize) -> usize {
-        if !self.full {
-            self.fill();
-        }
         let slice = &self.ps[from..];
         let mut best = 0;
         let mut bv = slice[0];
@@ -327,9 +326,8 @@ impl Moves<'_> {
     /// Orders position `i` (0-based) and returns its pscore.
     #[inline(always)]
     fn order_exponential(&mut self, i: usize) -> u32 {
-        let o = self.shape.ordering;
         let b = self.ps.len();
-        let w = if i == 0 { o.wa } else { o.wb } as u64;
+        let knows = self.shape.knows[(i != 0) as usize];
         // The knowledge draw and the blind draw after it are both computed
         // from the current state, so the stream advances by one dependent
         // multiplication per position instead of two. `range(r, 0, 99) < w`
@@ -337,7 +335,7 @@ impl Moves<'_> {
         let s = self.stream.state();
         let d1 = mulmod(s, STREAM_MUL);
         let d2 = mulmod(s, STREAM_MUL_2);
-        let p = if d1 * 100 < w * LIMIT {
+        let p = if d1 * 100 < knows {
             self.stream = Stream::from_state(d1);
             // Before any swap the parent's own pscore, the best, sits at
             // position 1 and is the first of any equals: no scan needed.
@@ -347,7 +345,7 @@ impl Moves<'_> {
             scale(d2, i as u64, b as u64 - 1) as usize
         };
         self.swap(i, p);
-        self.get(i)
+        self.ps[i]
     }
 
     #[inline]
@@ -365,7 +363,7 @@ impl Moves<'_> {
             }
             self.swap(0, p);
         }
-        self.get(i)
+        self.ps[i]
     }
 
     /// The next child in search order: its 0-based position and pscore.
@@ -377,7 +375,7 @@ impl Moves<'_> {
             return None;
         }
         self.next += 1;
-        if i == 1 && !self.full {
+        if i == 1 {
             self.fill();
         }
         let v = match self.shape.model {
@@ -411,7 +409,7 @@ pub struct MoveCursor {
     stream: Stream,
     next: u32,
     max: bool,
-    full: bool,
+    swapped: u32,
     parent_pscore: u32,
 }
 
@@ -434,7 +432,7 @@ impl Shape {
     #[inline]
     pub fn cursor(&self, node: Node, max: bool, buf: &mut [u32]) -> MoveCursor {
         let m = self.moves(node, max, buf);
-        MoveCursor { s0: m.s0, stream: m.stream, next: 0, max, full: false, parent_pscore: node.pscore }
+        MoveCursor { s0: m.s0, stream: m.stream, next: 0, max, swapped: 0, parent_pscore: node.pscore }
     }
 
     /// The next child of a cursor's node in search order: its 0-based
@@ -450,12 +448,12 @@ impl Shape {
             next: cur.next as usize,
             max: cur.max,
             parent_pscore: cur.parent_pscore as u64,
-            full: cur.full,
+            swapped: cur.swapped,
         };
         let r = m.next();
         cur.stream = m.stream;
         cur.next = m.next as u32;
-        cur.full = m.full;
+        cur.swapped = m.swapped;
         r
     }
 }
@@ -487,7 +485,7 @@ impl TreeSource for Shape {
     }
     #[inline(always)]
     fn detach(&self, m: Moves<'_>) -> MoveCursor {
-        MoveCursor { s0: m.s0, stream: m.stream, next: m.next as u32, max: m.max, full: m.full, parent_pscore: m.parent_pscore as u32 }
+        MoveCursor { s0: m.s0, stream: m.stream, next: m.next as u32, max: m.max, swapped: m.swapped, parent_pscore: m.parent_pscore as u32 }
     }
     #[inline(always)]
     fn resume<'a>(&'a self, c: MoveCursor, buf: &'a mut [u32]) -> Moves<'a> {
@@ -499,7 +497,7 @@ impl TreeSource for Shape {
             next: c.next as usize,
             max: c.max,
             parent_pscore: c.parent_pscore as u64,
-            full: c.full,
+            swapped: c.swapped,
         }
     }
     #[inline(always)]

@@ -135,10 +135,10 @@ pub const SHOGI_NOISE: [(u32, Noise); 2] = [(5, Noise { step: SHOGI_B5, persist:
 pub const SHOGI_PERSIST: u32 = 794;
 
 /// The step of [`SHOGI_NOISE`] at b = 5.
-const SHOGI_B5: u32 = 300;
+const SHOGI_B5: u32 = 275;
 
 /// The step of [`SHOGI_NOISE`] at b = 20.
-const SHOGI_B20: u32 = 150;
+const SHOGI_B20: u32 = 193;
 
 /// What `treegen --eval-noise` takes: a step, or `shogi` (the law of
 /// [`SHOGI_NOISE`] for the trees' b).
