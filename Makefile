@@ -343,7 +343,7 @@ ura2014-slurm: $(BIN)/.built
 # 794/1000, an error halving every three plies) whose ordering accuracy is Ura et
 # al.'s shogi trees' (82.3% at b = 5, 14 -> 16; 66.7% at b = 20, 6 -> 8), found on
 # seed set tg2 and checked on tg1 (pipelines/eval-noise.sh, docs/model.md §7.8;
-# results/eval-noise/; about 12 minutes on two cores; not part of `make all`).
+# results/eval-noise/; about 45 minutes on two cores; not part of `make all`).
 .PHONY: eval-noise
 eval-noise: $(BIN)/.built
 	BIN=$(BIN) R=$(R) STEP=$(STEP) pipelines/eval-noise.sh
