@@ -58,7 +58,7 @@ all: fetch $(BIN)/.built
 
 # `make test`: what its tests need set up (test-setup), the MPI build's checks and
 # tests (mpi-test), the Slurm recipe (slurm-test) and the smoke run (smoke), then
-# the format check, clippy, the docs, every test and the example. The format check
+# the format check, clippy, the docs, every test and the examples. The format check
 # names the files of the cluster's algorithms and of the shared-memory policies:
 # their registries declare their modules in a macro, which rustfmt does not follow.
 TEST_ENV := target/test-skips.env
@@ -69,6 +69,8 @@ test: test-setup mpi-test slurm-test smoke
 	env $$(cat $(TEST_ENV)) $(CARGO) test --release --workspace 2>&1 | tee target/test.log
 	$(CARGO) run --release --example small_game
 	$(CARGO) run --release --example work_stealing
+	$(BIN)/treegen --set tg1 --ordering 20,69,19 --depth 5 --count 10 -o target/straightforward.jsonl
+	$(CARGO) run --release --example straightforward -- target/straightforward.jsonl
 	@awk '/^test result:/ { p += $$4; f += $$6 } END { printf "tests: %d passed, %d failed\n", p, f }' target/test.log $(wildcard target/test-mpi.log)
 
 # ---- build ----------------------------------------------------------------------------
