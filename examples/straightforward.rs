@@ -15,8 +15,8 @@
 
 use parab::cli::Input;
 use parab::fbest::tree_fbest;
-use parab::tree::artificial::{Node, Shape, check_seed, reference_children};
-use parab::tree::{Tree, TreeKey, read_trees};
+use parab::tree::artificial::{Node, Shape, reference_children};
+use parab::tree::{Tree, read_trees};
 use parab::value::{ROOT_ALPHA, ROOT_BETA};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -63,27 +63,17 @@ fn search(shape: &Shape, node: Node, depth: u32, max: bool, mut alpha: i64, mut 
     if max { alpha } else { beta }
 }
 
-/// The shape and root of an artificial tree.
-fn artificial(t: &Tree) -> Result<(Shape, Node, u32), String> {
-    let TreeKey::Artificial { model, ordering, depth } = t.key() else {
-        return Err(format!("tree {} is not an artificial tree", t.index()));
-    };
-    let shape = Shape::new(model, ordering).map_err(|e| e.to_string())?;
-    let spec: serde_json::Value = serde_json::from_str(&t.spec_json()).map_err(|e| e.to_string())?;
-    let pscore = spec["pscore"].as_u64().ok_or("a spec without pscore")? as u32;
-    let seed = check_seed(t.seed().ok_or("a spec without seed")?).map_err(|e| e.to_string())?;
-    Ok((shape, Node { seed, pscore }, depth))
-}
-
 fn run() -> Result<bool, String> {
     let path = std::env::args().nth(1).ok_or("usage: straightforward TREES.jsonl")?;
     let trees = read_trees(Input::open(Some(Path::new(&path))).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     let (mut plain, mut library, mut nodes, mut same) = (Duration::ZERO, Duration::ZERO, 0u64, true);
     for t in &trees {
-        let (shape, root, depth) = artificial(t)?;
-        let mut c = Counts { nodes: 0, fbest: vec![0; shape.b()] };
+        let Tree::Artificial(a) = t else {
+            return Err(format!("tree {} is not an artificial tree", t.index()));
+        };
+        let mut c = Counts { nodes: 0, fbest: vec![0; a.source.b()] };
         let start = Instant::now();
-        let value = search(&shape, root, depth, true, ROOT_ALPHA, ROOT_BETA, &mut c);
+        let value = search(&a.source, a.root, a.spec.depth, true, ROOT_ALPHA, ROOT_BETA, &mut c);
         plain += start.elapsed();
         let start = Instant::now();
         let r = tree_fbest(t);

@@ -301,7 +301,7 @@ impl Moves<'_> {
     /// Index in `from..b` (`from >= 1`, so every pscore is computed) of the
     /// best pscore, the first of equals.
     #[inline]
-    fn best_from(&mut self, from: usize) -> usize {
+    fn best_from(&self, from: usize) -> usize {
         let slice = &self.ps[from..];
         let mut best = 0;
         let mut bv = slice[0];
