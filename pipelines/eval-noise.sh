@@ -63,12 +63,14 @@ trees_tmp=$out/.trees.jsonl.tmp acc_tmp=$out/.accuracy.csv.tmp
 partial=("$trees_tmp" "$acc_tmp" "$out/search.csv.tmp" "$out/calibration.csv.tmp" "$out/check.csv.tmp")
 
 # accuracy SET COUNT B K X: prints "nodes,kept,accuracy" of X's trees (X a
-# step, with PERSIST, or shogi).
+# step, with PERSIST, or shogi). A tool's failure is returned, not left to
+# errexit, which bash suspends where `measure` is a loop's condition (the
+# accuracy would then be the previous step's file).
 accuracy() {
   local persist=()
   [[ $5 != shogi && $5 != 0 && $PERSIST != 0 ]] && persist=(--eval-persist "$PERSIST")
-  "$BIN/treegen" --model incremental --set "$1" --count "$2" --branching "$3" --depth "$4" --eval-noise "$5" "${persist[@]}" -o "$trees_tmp"
-  "$BIN/fbest" --accuracy "$4" "$trees_tmp" -o "$acc_tmp"
+  "$BIN/treegen" --model incremental --set "$1" --count "$2" --branching "$3" --depth "$4" --eval-noise "$5" "${persist[@]}" -o "$trees_tmp" || return
+  "$BIN/fbest" --accuracy "$4" "$trees_tmp" -o "$acc_tmp" || return
   # One row: model,b,scale,trees,k,k2,plies,nodes,kept,accuracy.
   awk -F, 'NR == 2 { print $8 "," $9 "," $10 }' "$acc_tmp"
 }
@@ -82,7 +84,7 @@ search() {
     declare -A seen=()
     measure() { # X: the accuracy (a fraction), measured once
       if [[ -z ${seen[$1]-} ]]; then
-        row=$(accuracy "$SET" "$COUNT" "$b" "$k" "$1")
+        row=$(accuracy "$SET" "$COUNT" "$b" "$k" "$1") || exit
         echo "$b,$k,$PERSIST,$1,$row" >>"$out/search.csv.tmp"
         seen[$1]=${row##*,}
         echo "$TOOL: b = $b, K = $k, step $1: accuracy ${seen[$1]}" >&2
@@ -138,5 +140,5 @@ check() {
 case $STEP in
   search) search ;;
   check) check ;;
-  all) search && check ;;
+  all) search; check ;;
 esac
