@@ -344,8 +344,9 @@ ura2014-slurm: $(BIN)/.built
 # The evaluation noise of `treegen --eval-noise shogi`: the step (at persistence
 # 794/1000, an error halving every three plies) whose ordering accuracy is Ura et
 # al.'s shogi trees' (82.3% at b = 5, 14 -> 16; 66.7% at b = 20, 6 -> 8), found on
-# seed set tg2 and checked on tg1 (pipelines/eval-noise.sh, docs/model.md §7.8;
-# results/eval-noise/; about 45 minutes on two cores; not part of `make all`).
+# seed set tg2 (all 200 trees at b = 5, 100 at b = 20) and checked on tg1
+# (pipelines/eval-noise.sh, docs/model.md §7.8; results/eval-noise/; about 95
+# CPU-minutes, of which b = 5's 63; not part of `make all`).
 .PHONY: eval-noise
 eval-noise: $(BIN)/.built
 	BIN=$(BIN) R=$(R) STEP=$(STEP) pipelines/eval-noise.sh

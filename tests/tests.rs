@@ -10,6 +10,7 @@ mod psearch;
 
 mod chapter5;
 mod cluster;
+mod eval_noise;
 mod games;
 mod incremental;
 mod integrity;

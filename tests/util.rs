@@ -58,7 +58,7 @@ impl Drop for Dir {
 }
 
 /// The names in directory `dir`.
-fn names_in(dir: &Path) -> BTreeSet<String> {
+pub fn names_in(dir: &Path) -> BTreeSet<String> {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
 }
 
