@@ -30,7 +30,7 @@
 # R/eval-noise/calibration.csv (b, k, target, persist, step, accuracy). The
 # steps found are what `--eval-noise shogi` uses (src/tree/incremental.rs,
 # SHOGI_NOISE); `check` measures `--eval-noise shogi` on the experiments'
-# trees (seed set tg1, CHECK_COUNT of them, at most its 100) into
+# trees (seed set tg1, CHECK_COUNT of them, at most its 100 seeds) into
 # R/eval-noise/check.csv (the law it used beside the accuracy).
 #
 # Steps (STEP): search (the calibration), check, or all (both in turn).
@@ -53,8 +53,10 @@ check_step all search check
 check_dir R
 check_tools treegen fbest
 [[ $SET = tg1 || $SET = tg2 ]] || refuse SET "tg1 or tg2"
-# The seeds a set holds (data/tg1.txt, data/tg2.txt): a count beyond them is refused here, not by treegen midway.
-seeds=$([[ $SET = tg1 ]] && echo 100 || echo 200)
+# The seeds a set holds, from the files treegen compiles in (data/tg1.txt,
+# data/tg2.txt): a count beyond them is refused here, not by treegen midway.
+seeds=$(grep -c . "$here/data/$SET.txt")
+check_seeds=$(grep -c . "$here/data/tg1.txt")
 check_entries TARGETS '([2-9]|[1-9][0-9]{1,3}):([1-9]|[1-5][0-9]|6[0-2]):([1-9]?[0-9](\.[0-9]{1,2})?)(:[1-9][0-9]{0,2})?' \
   "b:K:percent[:trees] entries (2 <= b <= 9999, 1 <= K <= 62, 0 <= percent < 100, 1 <= trees <= $seeds, the seeds of $SET; e.g. 5:14:82.3:200)"
 for entry in $TARGETS; do
@@ -65,7 +67,7 @@ check_int PERSIST 0 950
 check_int XMAX 100 65536
 check_int TOLERANCE 0 100
 check_int COUNT 1 "$seeds"
-check_int CHECK_COUNT 1 100
+check_int CHECK_COUNT 1 "$check_seeds"
 out=$R/eval-noise
 mkdir -p "$out"
 # Every file written goes through these names, removed however the script

@@ -70,21 +70,15 @@ fn eval_noise_calibrates_on_the_targets_trees_and_checks_the_compiled_law() {
 #[test]
 fn eval_noise_stops_when_a_tool_fails_midway() {
     let d = Dir::new("eval-noise-failing-tool");
-    let bin = d.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let real = |t: &str| crate::util::bin(t).display().to_string();
-    let treegen = bin.join("treegen");
-    std::fs::write(&treegen, format!("#!/bin/sh\nexec {} \"$@\"\n", real("treegen"))).unwrap();
-    let fbest = bin.join("fbest");
+    let bin_dir = d.join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    std::os::unix::fs::symlink(bin("treegen"), bin_dir.join("treegen")).unwrap();
     let calls = d.join("calls");
-    let (log, fbest_real) = (calls.display(), real("fbest"));
+    let (log, fbest) = (calls.display(), bin("fbest").display().to_string());
     let fails_second =
-        format!("#!/bin/sh\necho x >> {log}\n[ $(wc -l < {log}) -lt 2 ] || {{ echo 'fbest: made to fail' >&2; exit 1; }}\nexec {fbest_real} \"$@\"\n");
-    std::fs::write(&fbest, fails_second).unwrap();
-    for f in [&treegen, &fbest] {
-        std::fs::set_permissions(f, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    }
-    let out = script(&d, "eval-noise").envs(SMALL.iter()).env("BIN", &bin).env("STEP", "search").output();
+        format!("#!/bin/sh\necho x >> {log}\n[ $(wc -l < {log}) -lt 2 ] || {{ echo 'fbest: made to fail' >&2; exit 1; }}\nexec {fbest} \"$@\"\n");
+    executable(&bin_dir.join("fbest"), &fails_second);
+    let out = script(&d, "eval-noise").envs(SMALL.iter()).env("BIN", &bin_dir).env("STEP", "search").output();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("fbest: made to fail") && !err.contains("step 200"), "{err}");

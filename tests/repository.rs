@@ -87,9 +87,7 @@ fn test_setup_says_what_it_installs() {
     let fake = d.join("bin");
     std::fs::create_dir(&fake).unwrap();
     let script = |name: &str, body: &str| {
-        let p = fake.join(name);
-        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        executable(&fake.join(name), &format!("#!/bin/sh\n{body}\n"));
     };
     script("id", "echo 0");
     script("apt-get", &format!("echo \"$@\" >> {}", d.join("apt-calls").display()));

@@ -266,8 +266,7 @@ fn ura2014_an_interrupted_item_leaves_nothing() {
     std::fs::create_dir_all(&fake).unwrap();
     std::os::unix::fs::symlink(bin("treegen"), fake.join("treegen")).unwrap();
     let pabsim = fake.join("pabsim");
-    std::fs::write(&pabsim, FAKE_PABSIM.replace("REAL", &bin("pabsim").to_string_lossy())).unwrap();
-    std::fs::set_permissions(&pabsim, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    executable(&pabsim, &FAKE_PABSIM.replace("REAL", &bin("pabsim").to_string_lossy()));
     for (kill, code) in [("0", 1), ("1", 143)] {
         let out = pipeline(&d, &fake, &[("FAKE_KILL", kill)]);
         let err = String::from_utf8_lossy(&out.stderr);

@@ -353,10 +353,15 @@ pub fn script_refuses(name: &str, base: &[(&str, &str)], cases: &[(&[(&str, &str
 pub fn interrupting_mv(d: &Dir) -> PathBuf {
     let dir = d.join("interrupt");
     std::fs::create_dir_all(&dir).unwrap();
-    let mv = dir.join("mv");
-    std::fs::write(&mv, "#!/bin/sh\ncase \"$1\" in *\"$STOP_AT\"*) kill -INT 0; sleep 5; exit 1 ;; esac\nexec /bin/mv \"$@\"\n").unwrap();
-    std::fs::set_permissions(&mv, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    executable(&dir.join("mv"), "#!/bin/sh\ncase \"$1\" in *\"$STOP_AT\"*) kill -INT 0; sleep 5; exit 1 ;; esac\nexec /bin/mv \"$@\"\n");
     dir
+}
+
+/// Writes `text` to `path` as an executable file (a fake tool or command
+/// a test puts first on PATH or in BIN).
+pub fn executable(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
 }
 
 /// The files under `dir` (recursively) whose names end in `.tmp`.
