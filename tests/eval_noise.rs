@@ -70,20 +70,18 @@ fn eval_noise_calibrates_on_the_targets_trees_and_checks_the_compiled_law() {
 #[test]
 fn eval_noise_stops_when_a_tool_fails_midway() {
     let d = Dir::new("eval-noise-failing-tool");
-    let bin_dir = d.join("bin");
-    std::fs::create_dir_all(&bin_dir).unwrap();
-    std::os::unix::fs::symlink(bin("treegen"), bin_dir.join("treegen")).unwrap();
     let calls = d.join("calls");
     let (log, fbest) = (calls.display(), bin("fbest").display().to_string());
     let fails_second =
         format!("#!/bin/sh\necho x >> {log}\n[ $(wc -l < {log}) -lt 2 ] || {{ echo 'fbest: made to fail' >&2; exit 1; }}\nexec {fbest} \"$@\"\n");
-    executable(&bin_dir.join("fbest"), &fails_second);
+    let bin_dir = tools_dir(&d, &["treegen"], &[("fbest", &fails_second)]);
     let out = script(&d, "eval-noise").envs(SMALL.iter()).env("BIN", &bin_dir).env("STEP", "search").output();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("fbest: made to fail") && !err.contains("step 200"), "{err}");
     assert_eq!(d.read("calls").lines().count(), 2);
-    assert!(names_in(&d.join("results/eval-noise")).is_empty(), "{:?}", names_in(&d.join("results/eval-noise")));
+    let left = names_in(&d.join("results/eval-noise"));
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// Every variable is checked before a directory is made or a tool runs.

@@ -262,11 +262,7 @@ const FAKE_PABSIM: &str = "#!/bin/sh\ncase \" $* \" in *\" --ura2014 \"*) exec R
 #[test]
 fn ura2014_an_interrupted_item_leaves_nothing() {
     let d = Dir::new("ura2014-interrupted");
-    let fake = d.join("bin");
-    std::fs::create_dir_all(&fake).unwrap();
-    std::os::unix::fs::symlink(bin("treegen"), fake.join("treegen")).unwrap();
-    let pabsim = fake.join("pabsim");
-    executable(&pabsim, &FAKE_PABSIM.replace("REAL", &bin("pabsim").to_string_lossy()));
+    let fake = tools_dir(&d, &["treegen"], &[("pabsim", &FAKE_PABSIM.replace("REAL", &bin("pabsim").to_string_lossy()))]);
     for (kill, code) in [("0", 1), ("1", 143)] {
         let out = pipeline(&d, &fake, &[("FAKE_KILL", kill)]);
         let err = String::from_utf8_lossy(&out.stderr);

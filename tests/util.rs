@@ -364,6 +364,21 @@ pub fn executable(path: &Path, text: &str) {
     std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
 }
 
+/// A BIN directory for a pipeline script, `d/bin`: the built tools named
+/// in `real` linked in, and each `(name, text)` of `fakes` written as an
+/// executable beside them.
+pub fn tools_dir(d: &Dir, real: &[&str], fakes: &[(&str, &str)]) -> PathBuf {
+    let dir = d.join("bin");
+    std::fs::create_dir_all(&dir).unwrap();
+    for tool in real {
+        std::os::unix::fs::symlink(bin(tool), dir.join(tool)).unwrap();
+    }
+    for (name, text) in fakes {
+        executable(&dir.join(name), text);
+    }
+    dir
+}
+
 /// The files under `dir` (recursively) whose names end in `.tmp`.
 pub fn tmp_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = vec![];
